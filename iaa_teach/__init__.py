@@ -1,0 +1,35 @@
+"""iaa_teach: inter-annotator agreement, taught step by step.
+
+Data in (:class:`Ratings`), numbers out (:func:`cohen_kappa`,
+:func:`pairwise_cohen`, :func:`fleiss_kappa`, :func:`krippendorff_alpha`,
+:func:`bootstrap_ci`, :func:`interpret`).
+"""
+
+from . import datasets
+from .metrics import (
+    BANDS,
+    CHANCE_RULES,
+    LEVELS,
+    WEIGHTS,
+    AlphaResult,
+    BootstrapResult,
+    CohenResult,
+    FleissResult,
+    PairwiseCohenResult,
+    bootstrap_ci,
+    cohen_kappa,
+    fleiss_kappa,
+    interpret,
+    krippendorff_alpha,
+    pairwise_cohen,
+)
+from .ratings import AgreementError, Ratings
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AgreementError", "Ratings", "datasets",
+    "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
+    "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult",
+    "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",
+]

@@ -1,0 +1,456 @@
+"""Data in: the :class:`Ratings` table (items x raters) and :class:`AgreementError`.
+
+Every metric in :mod:`iaa_teach` reads its data through :class:`Ratings`, so
+input validation lives here and nowhere else.
+
+Missing-value convention
+------------------------
+A cell is missing when it holds ``None``, a float NaN or the empty string
+``""``. Internally each label is stored as an integer code (its position in
+``ratings.categories``); missing cells get the code ``n_categories``.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import string
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["AgreementError", "Ratings", "as_ratings"]
+
+
+class AgreementError(ValueError):
+    """Input that no agreement coefficient can be computed from.
+
+    The message names the problem and where it is (row, rater or label).
+    """
+
+
+def _is_missing(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return value.strip() == ""
+    if isinstance(value, (float, np.floating)):
+        return math.isnan(value)
+    return False
+
+
+def _default_rater_names(n: int) -> tuple[str, ...]:
+    letters = string.ascii_uppercase
+    if n <= len(letters):
+        return tuple(letters[:n])
+    return tuple(f"R{i + 1}" for i in range(n))
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars -> Python scalars; integral floats -> int (for display)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _sorted_labels(labels: Iterable[Any]) -> list[Any]:
+    labels = list(labels)
+    try:
+        return sorted(labels)
+    except TypeError:  # mixed types: numbers first, then the rest by text
+        return sorted(labels, key=lambda v: (not isinstance(v, (int, float)), type(v).__name__, str(v)))
+
+
+class Ratings:
+    """An items x raters table of categorical labels, with missing values.
+
+    Build one with :meth:`from_rows`, :meth:`from_long` or :meth:`from_csv`
+    rather than calling the constructor.
+
+    Attributes
+    ----------
+    categories : tuple
+        The labels in their order (the order tables show and ordinal
+        measures use).
+    raters : tuple of str
+        Rater names, one per column.
+    items : tuple
+        Item names, one per row (1, 2, ... by default).
+    codes : ndarray of int, shape (n_items, n_raters)
+        Category index of every cell, ``-1`` where missing (a new array on
+        every access; the table itself is immutable).
+
+    Examples
+    --------
+    >>> r = Ratings.from_rows([["P", "P"], ["N", None], ["G", "P"]])
+    >>> r.categories, r.raters, r.n_ratings
+    (('G', 'N', 'P'), ('A', 'B'), 5)
+    >>> r.rows()
+    [['P', 'P'], ['N', None], ['G', 'P']]
+    """
+
+    __slots__ = ("_codes", "categories", "raters", "items")
+
+    def __init__(self, codes: np.ndarray, categories: Sequence, raters: Sequence, items: Sequence):
+        codes = np.array(codes, dtype=np.intp, copy=True)
+        codes.setflags(write=False)
+        self._codes = codes
+        self.categories = tuple(categories)
+        self.raters = tuple(raters)
+        self.items = tuple(items)
+        n_items, n_raters = codes.shape
+        if n_items == 0 or n_raters == 0:
+            raise AgreementError("the ratings table is empty: no items or no raters")
+        if len(self.raters) != n_raters:
+            raise AgreementError(f"{len(self.raters)} rater names given for {n_raters} columns")
+        if len(set(self.raters)) != n_raters:
+            raise AgreementError(f"rater names must be unique, got {list(self.raters)}")
+        if len(self.items) != n_items:
+            raise AgreementError(f"{len(self.items)} item names given for {n_items} rows")
+        if len(set(self.categories)) != len(self.categories):
+            raise AgreementError(f"categories must be unique, got {list(self.categories)}")
+
+    # ------------------------------------------------------------------ shape
+    @property
+    def n_items(self) -> int:
+        return self._codes.shape[0]
+
+    @property
+    def n_raters(self) -> int:
+        return self._codes.shape[1]
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._codes.shape
+
+    @property
+    def missing(self) -> np.ndarray:
+        """Boolean mask, shape (n_items, n_raters), True where a rating is missing."""
+        return self._codes == self.n_categories
+
+    @property
+    def codes(self) -> np.ndarray:
+        return np.where(self.missing, -1, self._codes)
+
+    @property
+    def n_ratings(self) -> int:
+        """How many labels the table holds (missing cells not counted)."""
+        return int(self._codes.size - np.count_nonzero(self.missing))
+
+    def counts(self) -> np.ndarray:
+        """Items x categories matrix: how many raters put item i in category j."""
+        k1 = self.n_categories + 1
+        flat = self._codes + (np.arange(self.n_items, dtype=np.intp) * k1)[:, None]
+        counts = np.bincount(flat.ravel(), minlength=self.n_items * k1)
+        return counts.reshape(self.n_items, k1)[:, :-1]
+
+    def rater_index(self, rater: Any) -> int:
+        """Column index of a rater given by name or by column index."""
+        if rater in self.raters:
+            return self.raters.index(rater)
+        if isinstance(rater, (int, np.integer)) and not isinstance(rater, bool):
+            if -self.n_raters <= rater < self.n_raters:
+                return int(rater) % self.n_raters
+            raise AgreementError(
+                f"rater index {rater} is out of range: the table has {self.n_raters} raters "
+                f"(columns 0-{self.n_raters - 1})"
+            )
+        raise AgreementError(f"there is no rater named {rater!r}; the raters are {list(self.raters)}")
+
+    def rows(self) -> list[list[Any]]:
+        """The table as lists of labels, one list per item, ``None`` where missing."""
+        lookup = list(self.categories) + [None]
+        return [[lookup[c] for c in row] for row in self._codes.tolist()]
+
+    def subset(self, items: Any = None, raters: Sequence | None = None) -> "Ratings":
+        """A new table with some items (index array or boolean mask) and/or raters."""
+        codes = self._codes
+        item_names = np.arange(self.n_items)
+        if items is not None:
+            codes = codes[items]
+            item_names = item_names[items]
+        cols = list(range(self.n_raters)) if raters is None else [self.rater_index(r) for r in raters]
+        return Ratings(codes[:, cols], self.categories, [self.raters[c] for c in cols],
+                       [self.items[i] for i in item_names])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Ratings):
+            return NotImplemented
+        return (self.categories == other.categories and self.raters == other.raters
+                and self.items == other.items and np.array_equal(self._codes, other._codes))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Ratings({self.n_items} items x {self.n_raters} raters {list(self.raters)}, "
+                f"categories {list(self.categories)}, {self.n_ratings} ratings, "
+                f"{int(np.count_nonzero(self.missing))} missing)")
+
+    # ----------------------------------------------------------- constructors
+    @classmethod
+    def from_rows(cls, rows: Any, raters: Sequence | None = None, categories: Sequence | None = None,
+                  items: Sequence | None = None) -> "Ratings":
+        """Build from a table with one row per item and one column per rater.
+
+        Parameters
+        ----------
+        rows : list of lists or 2-D array, shape (n_items, n_raters)
+            Any hashable labels. ``None``, NaN and ``""`` are missing.
+        raters : sequence of str, optional
+            Column names; default ``A, B, C, ...``.
+        categories : sequence, optional
+            All possible labels, in their order. Default: the labels seen, sorted.
+        items : sequence, optional
+            Row names; default ``1, 2, ..., n_items``.
+
+        Raises
+        ------
+        AgreementError
+            Empty or ragged tables, fewer than 2 raters, labels outside ``categories``.
+        """
+        if isinstance(rows, Ratings):
+            return rows
+        if isinstance(rows, np.ndarray) and rows.dtype.kind in "biuf":
+            arr = rows
+            if arr.ndim != 2:
+                raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {arr.shape}")
+            _check_size(arr.shape)
+            codes, cats = _encode_numeric(arr, categories)
+        else:
+            table = _as_table(rows)
+            _check_size((len(table), len(table[0])))
+            codes, cats = _encode_objects(table, categories, raters)
+        n_items, n_raters = codes.shape
+        raters = _default_rater_names(n_raters) if raters is None else tuple(raters)
+        items = tuple(range(1, n_items + 1)) if items is None else tuple(items)
+        return cls(codes, cats, raters, items)
+
+    @classmethod
+    def from_long(cls, records: Iterable[Sequence], categories: Sequence | None = None,
+                  raters: Sequence | None = None, items: Sequence | None = None) -> "Ratings":
+        """Build from ``(item, rater, label)`` triples, one per rating.
+
+        Items and raters appear in the order first seen unless ``items`` /
+        ``raters`` give the order. A missing label (``None``, NaN, ``""``) is
+        allowed and leaves the cell empty.
+
+        >>> r = Ratings.from_long([(1, "ann", "yes"), (1, "bob", "no"), (2, "ann", "yes")])
+        >>> r.rows(), r.raters
+        ([['yes', 'no'], ['yes', None]], ('ann', 'bob'))
+        """
+        item_order: dict[Any, int] = {} if items is None else {it: i for i, it in enumerate(items)}
+        rater_order: dict[Any, int] = {} if raters is None else {r: i for i, r in enumerate(raters)}
+        cells: dict[tuple[int, int], Any] = {}
+        for lineno, rec in enumerate(records, start=1):
+            try:
+                item, rater, label = rec
+            except (TypeError, ValueError):
+                raise AgreementError(f"record {lineno} should be (item, rater, label), got {rec!r}") from None
+            if item not in item_order:
+                if items is not None:
+                    raise AgreementError(f"record {lineno}: item {item!r} is not among the declared items")
+                item_order[item] = len(item_order)
+            if rater not in rater_order:
+                if raters is not None:
+                    raise AgreementError(f"record {lineno}: rater {rater!r} is not among the declared raters")
+                rater_order[rater] = len(rater_order)
+            key = (item_order[item], rater_order[rater])
+            if key in cells and not _is_missing(label) and not _is_missing(cells[key]) and cells[key] != label:
+                raise AgreementError(
+                    f"record {lineno}: item {item!r} was labelled twice by rater {rater!r} "
+                    f"({cells[key]!r} and {label!r})")
+            if key not in cells or _is_missing(cells[key]):
+                cells[key] = label
+        if not cells:
+            raise AgreementError("no records: the ratings table is empty")
+        table = [[None] * len(rater_order) for _ in range(len(item_order))]
+        for (i, j), label in cells.items():
+            table[i][j] = label
+        return cls.from_rows(table, raters=list(rater_order), categories=categories, items=list(item_order))
+
+    @classmethod
+    def from_csv(cls, path: Any, format: str = "wide", categories: Sequence | None = None) -> "Ratings":
+        """Read a CSV file.
+
+        ``format="wide"``: a header row of rater names, then one row per item.
+        If the first header cell is ``item`` (or ``id``/``unit``), that column
+        holds item names. ``format="long"``: columns ``item, rater, label``
+        (a header row with those names is optional). Labels that all read as
+        numbers become numbers; empty cells are missing.
+        """
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            lines = [row for row in csv.reader(fh) if any(cell.strip() for cell in row)]
+        if not lines:
+            raise AgreementError(f"{path}: the file is empty")
+        if format == "long":
+            head = [c.strip().lower() for c in lines[0]]
+            if head[:3] == ["item", "rater", "label"]:
+                lines = lines[1:]
+            for n, row in enumerate(lines, start=2 if head[:3] == ["item", "rater", "label"] else 1):
+                if len(row) != 3:
+                    raise AgreementError(f"{path}, line {n}: expected 3 columns (item, rater, label), got {len(row)}")
+            labels = _numbers_if_possible([r[2].strip() for r in lines])
+            records = [(r[0].strip(), r[1].strip(), lab) for r, lab in zip(lines, labels)]
+            return cls.from_long(records, categories=categories)
+        if format != "wide":
+            raise AgreementError(f"format must be 'wide' or 'long', got {format!r}")
+        header = [c.strip() for c in lines[0]]
+        body = lines[1:]
+        if not body:
+            raise AgreementError(f"{path}: the file has a header but no items")
+        for n, row in enumerate(body, start=2):
+            if len(row) != len(header):
+                raise AgreementError(
+                    f"{path}, line {n}: {len(row)} cells but the header has {len(header)} columns")
+        item_names = None
+        if header[0].lower() in {"item", "id", "unit", "items"}:
+            item_names = [row[0].strip() for row in body]
+            header, body = header[1:], [row[1:] for row in body]
+        flat = _numbers_if_possible([c.strip() for row in body for c in row])
+        width = len(header)
+        table = [flat[i:i + width] for i in range(0, len(flat), width)]
+        return cls.from_rows(table, raters=header, categories=categories, items=item_names)
+
+
+def as_ratings(data: Any) -> Ratings:
+    """``data`` as a :class:`Ratings` (returned unchanged if it already is one)."""
+    return data if isinstance(data, Ratings) else Ratings.from_rows(data)
+
+
+# ---------------------------------------------------------------- helpers
+def _check_size(shape: tuple[int, int]) -> None:
+    n_items, n_raters = shape
+    if n_items == 0:
+        raise AgreementError("the ratings table is empty: it has no items")
+    if n_raters < 2:
+        raise AgreementError(f"agreement needs at least 2 raters, but the table has {n_raters} column(s)")
+
+
+def _as_table(rows: Any) -> list[list[Any]]:
+    if isinstance(rows, np.ndarray):
+        if rows.ndim != 2:
+            raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
+        return rows.tolist()
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+        raise AgreementError(f"expected a table (a list of rows), got {type(rows).__name__}")
+    table = []
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise AgreementError(f"row {i + 1} is not a list of labels: {row!r}")
+        table.append(list(row))
+    if not table:
+        raise AgreementError("the ratings table is empty: it has no items")
+    width = len(table[0])
+    for i, row in enumerate(table):
+        if len(row) != width:
+            raise AgreementError(
+                f"ragged table: row {i + 1} has {len(row)} labels but row 1 has {width}; "
+                f"use None for a missing rating")
+    return table
+
+
+def _encode_objects(table: list[list[Any]], categories: Sequence | None, raters: Sequence | None):
+    n_items, n_raters = len(table), len(table[0])
+    names = _default_rater_names(n_raters) if raters is None else list(raters)
+    flat = [None if _is_missing(v) else _plain(v) for row in table for v in row]
+    if categories is None:
+        seen = {v for v in flat if v is not None}
+        cats = _sorted_labels(seen)
+    else:
+        cats = [_plain(c) for c in categories]
+    index = {c: i for i, c in enumerate(cats)}
+    if len(index) != len(cats):
+        raise AgreementError(f"categories must be unique, got {list(categories)}")
+    k = len(cats)
+    try:
+        codes = [k if v is None else index[v] for v in flat]
+    except (KeyError, TypeError):
+        for pos, v in enumerate(flat):
+            if v is not None and (not _hashable(v) or v not in index):
+                i, j = divmod(pos, n_raters)
+                rater = names[j] if j < len(names) else j
+                raise AgreementError(
+                    f"label {v!r} at row {i + 1}, rater {rater} is not one of the declared "
+                    f"categories {cats}") from None
+        raise
+    return np.asarray(codes, dtype=np.intp).reshape(n_items, n_raters), cats
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _encode_numeric(arr: np.ndarray, categories: Sequence | None):
+    """Vectorized encoding of a numeric array (NaN = missing)."""
+    missing = np.isnan(arr) if arr.dtype.kind == "f" else np.zeros(arr.shape, dtype=bool)
+    n_missing = int(np.count_nonzero(missing))
+    cats = None if categories is None else [_plain(c) for c in categories]
+    if n_missing == arr.size:
+        cats = cats or []
+        return np.full(arr.shape, len(cats), dtype=np.intp), cats
+    fill = arr.flat[int(np.argmin(missing))]  # the first present value stands in for missing cells
+    filled = np.where(missing, fill, arr) if n_missing else arr
+    with np.errstate(invalid="ignore"):
+        as_int = filled.astype(np.intp)
+    lo, hi = int(as_int.min()), int(as_int.max())
+    if np.array_equal(as_int, filled) and hi - lo <= 4 * arr.size + 1024:
+        # small integer labels: a lookup table, no sort
+        shifted = as_int - lo
+        if cats is None:
+            present = np.bincount(shifted.ravel(), minlength=hi - lo + 1)
+            present[int(fill) - lo] -= n_missing
+            used = np.flatnonzero(present)
+            cats = [int(v) + lo for v in used]
+            lookup = np.zeros(hi - lo + 1, dtype=np.intp)
+            lookup[used] = np.arange(len(used))
+        else:
+            lookup = np.full(hi - lo + 1, -1, dtype=np.intp)
+            for i, c in enumerate(cats):
+                if isinstance(c, (int, float)) and float(c).is_integer() and lo <= c <= hi:
+                    lookup[int(c) - lo] = i
+        codes = lookup[shifted]
+    else:
+        if cats is None:
+            cats = [_plain(v) for v in np.unique(filled)]
+        known = np.asarray([float(c) if isinstance(c, (int, float)) else np.nan for c in cats])
+        sorter = np.argsort(known, kind="stable")
+        pos = np.clip(np.searchsorted(known[sorter], filled), 0, len(cats) - 1) if cats else None
+        if cats:
+            codes = np.where(known[sorter][pos] == filled, sorter[pos], -1)
+        else:
+            codes = np.full(arr.shape, -1, dtype=np.intp)
+    bad = (codes < 0) & ~missing
+    if bad.any():
+        _raise_unknown(arr, bad, cats)
+    if n_missing:
+        codes = np.where(missing, len(cats), codes)
+    return codes, cats
+
+
+def _raise_unknown(arr: np.ndarray, bad: np.ndarray, cats: list) -> None:
+    i, j = np.argwhere(bad)[0]
+    raise AgreementError(
+        f"label {_plain(arr[i, j])!r} at row {i + 1}, column {j} is not one of the declared categories {cats}")
+
+
+def _numbers_if_possible(cells: list[str]) -> list[Any]:
+    """CSV cells -> ints (or floats) if every non-empty cell is a number; '' -> None."""
+    present = [c for c in cells if c != ""]
+    for convert in (int, float):
+        try:
+            converted = {c: convert(c) for c in set(present)}
+        except ValueError:
+            continue
+        return [None if c == "" else converted[c] for c in cells]
+    return [None if c == "" else c for c in cells]
