@@ -74,3 +74,139 @@ def partial_coverage() -> Ratings:
     (('A', 'B', 'C', 'D', 'E'), 38)
     """
     return Ratings.from_rows(_PARTIAL, raters=["A", "B", "C", "D", "E"], categories=SENTIMENT_CATEGORIES)
+
+
+# --- simulated ratings (for the widgets: the kappa paradox, missing data) ---
+import numpy as _np  # noqa: E402
+
+from .ratings import AgreementError, _default_rater_names  # noqa: E402
+
+__all__ += ["simulate", "remove_ratings"]
+
+
+def _generator(seed) -> "_np.random.Generator":
+    return seed if isinstance(seed, _np.random.Generator) else _np.random.default_rng(seed)
+
+
+def simulate(n_items: int = 100, n_raters: int = 3, accuracy: float = 0.8, prevalence: float | None = None,
+             n_categories: int = 3, seed=0, missing: float = 0.0) -> Ratings:
+    """Seeded ratings from raters of known accuracy, with a chosen prevalence.
+
+    Each item gets a true category: category 1 with probability
+    ``prevalence``, each of the others with probability
+    ``(1 - prevalence) / (n_categories - 1)``. Each rater, independently,
+    gives the true category with probability ``accuracy`` and otherwise one
+    of the other categories, chosen uniformly.
+
+    The draws use common random numbers: with the same ``seed``, moving
+    ``prevalence`` or ``accuracy`` changes only the labels that cross a
+    threshold, so a curve over prevalence is smooth rather than noisy.
+
+    Parameters
+    ----------
+    n_items, n_raters : int
+        Table shape; at least 1 item and 2 raters.
+    accuracy : float in [0, 1]
+        Probability that a rater gives an item's true category.
+    prevalence : float in [0, 1], optional
+        Share of items whose true category is category 1 (the dominant one
+        when above ``1 / n_categories``). Default: ``1 / n_categories``
+        (balanced).
+    n_categories : int
+        At least 2. The categories are the integers ``1 .. n_categories``.
+    seed : int or numpy.random.Generator
+        Same seed, same table.
+    missing : float in [0, 1]
+        Share of the ratings then removed (see :func:`remove_ratings`).
+
+    Returns
+    -------
+    Ratings
+        Shape (n_items, n_raters), raters ``A, B, ...``.
+
+    Examples
+    --------
+    The kappa paradox: the same raters, the same observed agreement, and a
+    much lower kappa once one category dominates.
+
+    >>> from iaa_teach import fleiss_kappa
+    >>> for prevalence in (0.5, 0.95):
+    ...     res = fleiss_kappa(simulate(2000, 3, accuracy=0.9, prevalence=prevalence, n_categories=2, seed=1))
+    ...     print(f"prevalence {prevalence:.2f}: P_a = {res.p_a:.3f}, kappa = {res.kappa:.3f}")
+    prevalence 0.50: P_a = 0.814, kappa = 0.627
+    prevalence 0.95: P_a = 0.814, kappa = 0.275
+    """
+    _check_int("n_items", n_items, 1)
+    _check_int("n_raters", n_raters, 2)
+    _check_int("n_categories", n_categories, 2)
+    k = int(n_categories)
+    _check_share("accuracy", accuracy)
+    if prevalence is None:
+        prevalence = 1.0 / k
+    _check_share("prevalence", prevalence)
+    _check_share("missing", missing)
+    rng = _generator(seed)
+    u_truth = rng.random(n_items)
+    u_correct = rng.random((n_items, n_raters))
+    u_other = rng.random((n_items, n_raters))
+    p = _np.full(k, (1.0 - prevalence) / (k - 1))
+    p[0] = prevalence
+    cdf = _np.cumsum(p)
+    truth = _np.minimum(_np.searchsorted(cdf, u_truth, side="right"), k - 1)
+    shift = 1 + _np.minimum((u_other * (k - 1)).astype(_np.intp), k - 2)  # 1 .. k-1, uniform
+    codes = _np.where(u_correct < accuracy, truth[:, None], (truth[:, None] + shift) % k)
+    table = Ratings(codes, categories=range(1, k + 1), raters=_default_rater_names(n_raters),
+                    items=range(1, n_items + 1))
+    return remove_ratings(table, missing, seed=rng) if missing > 0 else table
+
+
+def remove_ratings(ratings: Ratings, share: float, seed=0) -> Ratings:
+    """A copy of ``ratings`` with a seeded random share of its ratings removed.
+
+    Cells are removed in a fixed random order (set by ``seed``), so with the
+    same seed a larger ``share`` removes the same cells and then some more.
+    Cells that are already missing count towards the share. The input is not
+    modified.
+
+    Parameters
+    ----------
+    ratings : Ratings
+    share : float in [0, 1]
+        Share of all cells (items x raters) to leave empty, rounded to a
+        whole number of cells.
+    seed : int or numpy.random.Generator
+
+    Examples
+    --------
+    >>> r = remove_ratings(sentiment(), 0.2, seed=0)
+    >>> r.n_ratings, sentiment().n_ratings
+    (24, 30)
+    """
+    if not isinstance(ratings, Ratings):
+        raise AgreementError(f"remove_ratings expects a Ratings table, got {type(ratings).__name__}")
+    _check_share("share", share)
+    rng = _generator(seed)
+    codes = ratings.codes
+    order = _np.argsort(rng.random(codes.size), kind="stable")
+    n_drop = int(round(share * codes.size))
+    already = ratings.missing.ravel()
+    # cells already missing are removed "first": the share counts them
+    order = _np.concatenate([order[already[order]], order[~already[order]]])
+    drop = _np.zeros(codes.size, dtype=bool)
+    drop[order[:n_drop]] = True
+    internal = _np.where(drop.reshape(codes.shape) | ratings.missing, ratings.n_categories, codes)
+    return Ratings(internal, ratings.categories, ratings.raters, ratings.items)
+
+
+def _check_int(name: str, value, lowest: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)) or value < lowest:
+        raise AgreementError(f"{name} must be a whole number of at least {lowest}, got {value!r}")
+
+
+def _check_share(name: str, value) -> None:
+    try:
+        ok = 0.0 <= float(value) <= 1.0
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise AgreementError(f"{name} must be a number between 0 and 1, got {value!r}")
