@@ -346,18 +346,27 @@ def pairwise_cohen(ratings: Any, weights: str | None = None) -> PairwiseCohenRes
 
 
 # ===================================================================== Fleiss
+def _fleiss_item_parts(cf: np.ndarray, m: np.ndarray):
+    """Per-item P_i (0 where undefined), pairable mask, 1/m_i (0 for unrated items)."""
+    pairable = m >= 2
+    sq = (cf * cf) @ np.ones(cf.shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_i = np.where(pairable, (sq - m) / (m * (m - 1.0)), 0.0)
+        inv_m = np.where(m > 0, 1.0 / m, 0.0)
+    return p_i, pairable, inv_m
+
+
 def _fleiss_item_features(counts: np.ndarray) -> np.ndarray:
-    """Per-item sums that Fleiss' kappa is a function of: (n_items, 2k + 3).
+    """Per-item quantities that Fleiss' kappa sums over: (n_items, 2k + 3).
 
     Columns: counts (k), P_i where defined else 0, 1 if P_i is defined,
-    per-item proportions (k), 1 if the item has any rating.
+    per-item proportions n_ij / n_i (k), 1 if the item has any rating.
+    Summing the rows gives what :func:`_fleiss_from_sums` takes.
     """
-    m = counts.sum(axis=1)
-    pairable = m >= 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_i = np.where(pairable, ((counts * counts).sum(axis=1) - m) / (m * (m - 1.0)), 0.0)
-        props = np.where(m[:, None] > 0, counts / m[:, None], 0.0)
-    return np.column_stack([counts, p_i, pairable, props, m > 0]).astype(float)
+    cf = counts.astype(float)
+    m = cf.sum(axis=1)
+    p_i, pairable, inv_m = _fleiss_item_parts(cf, m)
+    return np.column_stack([cf, p_i, pairable, cf * inv_m[:, None], m > 0]).astype(float)
 
 
 def _fleiss_from_sums(sums: np.ndarray, k: int, chance: str):
@@ -482,13 +491,18 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled") -> FleissResult:
         raise AgreementError(f"chance must be 'pooled' or 'item_mean', got {chance!r}")
     r = as_ratings(ratings)
     k = r.n_categories
-    counts = r.counts()
-    features = _fleiss_item_features(counts)
-    if features[:, k + 1].sum() == 0:
+    full = r._counts_with_missing()
+    counts = np.ascontiguousarray(full[:, :k])
+    m = r.n_raters - full[:, k]
+    cf = counts.astype(float)
+    p_i, pairable, inv_m = _fleiss_item_parts(cf, m)
+    n_pairable = np.count_nonzero(pairable)
+    if n_pairable == 0:
         raise AgreementError(_NO_PAIRS)
-    kappa, p_a, p_e, p_j = _fleiss_from_sums(features.sum(axis=0, keepdims=True), k, chance)
-    m = counts.sum(axis=1)
-    p_i = np.where(m >= 2, features[:, k], np.nan)
+    # the column sums of _fleiss_item_features, without building it
+    sums = np.concatenate([np.ones(len(cf)) @ cf, [p_i.sum(), n_pairable], inv_m @ cf, [np.count_nonzero(m)]])
+    kappa, p_a, p_e, p_j = _fleiss_from_sums(sums[None], k, chance)
+    p_i = np.where(pairable, p_i, np.nan)
     reason = None
     if math.isnan(kappa[0]):
         reason = "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
@@ -676,15 +690,19 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
     """
     r = as_ratings(ratings)
     values = _category_values(r, level)
-    counts = r.counts()
-    m = counts.sum(axis=1)
+    k = r.n_categories
+    full = r._counts_with_missing()
+    counts = full[:, :k]
+    m = r.n_raters - full[:, k]
     used = m >= 2
     if not used.any():
         raise AgreementError(_NO_PAIRS)
     cf = counts.astype(float)
     weighted = cf * _unit_weights(m)[:, None]
-    o = weighted.T @ cf - np.diag(weighted.sum(axis=0))
-    pair_counts = counts.T @ counts - np.diag(counts.sum(axis=0))  # m_u = 1 units add 1*1 - 1 = 0
+    ones = np.ones(len(cf))
+    o = weighted.T @ cf - np.diag(ones @ weighted)
+    # unweighted ordered pairs, as counted by hand (m_u = 1 units add 1*1 - 1 = 0)
+    pair_counts = np.rint(cf.T @ cf - np.diag(ones @ cf)).astype(np.int64)
     alpha, d_o, d_e, n_c, n, delta = _alpha_from_coincidences(o[None], level, values)
     n_c, n = n_c[0], n[0]
     expected = (np.outer(n_c, n_c) - np.diag(n_c)) / (n - 1.0)
@@ -696,7 +714,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
         alpha=float(alpha[0]), d_o=float(d_o[0]), d_e=float(d_e[0]), coincidences=_frozen(o),
         expected=_frozen(expected), n_c=_frozen(n_c), n=int(round(n)), pair_counts=_frozen(pair_counts),
         delta=_frozen(np.array(delta[0])), level=level, categories=r.categories,
-        n_units_used=int(used.sum()), reason=reason, _counts=_frozen(counts))
+        n_units_used=int(used.sum()), reason=reason, _counts=_frozen(np.ascontiguousarray(counts)))
 
 
 # ================================================================ interpret

@@ -94,13 +94,19 @@ class Ratings:
 
     __slots__ = ("_codes", "categories", "raters", "items")
 
-    def __init__(self, codes: np.ndarray, categories: Sequence, raters: Sequence, items: Sequence):
-        codes = np.array(codes, dtype=np.intp, copy=True)
+    def __init__(self, codes: np.ndarray, categories: Sequence, raters: Sequence, items: Sequence,
+                 *, _trusted: bool = False):
+        # ``codes``: category index per cell, ``len(categories)`` where missing
+        codes = np.asarray(codes, dtype=np.intp) if _trusted else np.array(codes, dtype=np.intp, copy=True)
+        if codes.ndim != 2:
+            raise AgreementError(f"expected a 2-D table of codes, got shape {codes.shape}")
+        if not _trusted and codes.size and (codes.min() < 0 or codes.max() > len(categories)):
+            raise AgreementError(f"codes must lie in 0..{len(categories)} ({len(categories)} = missing)")
         codes.setflags(write=False)
         self._codes = codes
         self.categories = tuple(categories)
         self.raters = tuple(raters)
-        self.items = tuple(items)
+        self.items = items if isinstance(items, range) else tuple(items)
         n_items, n_raters = codes.shape
         if n_items == 0 or n_raters == 0:
             raise AgreementError("the ratings table is empty: no items or no raters")
@@ -146,10 +152,13 @@ class Ratings:
 
     def counts(self) -> np.ndarray:
         """Items x categories matrix: how many raters put item i in category j."""
+        return np.ascontiguousarray(self._counts_with_missing()[:, :-1])
+
+    def _counts_with_missing(self) -> np.ndarray:
+        """Items x (categories + 1): the last column counts missing cells. One bincount pass."""
         k1 = self.n_categories + 1
         flat = self._codes + (np.arange(self.n_items, dtype=np.intp) * k1)[:, None]
-        counts = np.bincount(flat.ravel(), minlength=self.n_items * k1)
-        return counts.reshape(self.n_items, k1)[:, :-1]
+        return np.bincount(flat.ravel(), minlength=self.n_items * k1).reshape(self.n_items, k1)
 
     def rater_index(self, rater: Any) -> int:
         """Column index of a rater given by name or by column index."""
@@ -184,7 +193,7 @@ class Ratings:
         if not isinstance(other, Ratings):
             return NotImplemented
         return (self.categories == other.categories and self.raters == other.raters
-                and self.items == other.items and np.array_equal(self._codes, other._codes))
+                and tuple(self.items) == tuple(other.items) and np.array_equal(self._codes, other._codes))
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -222,15 +231,15 @@ class Ratings:
             if arr.ndim != 2:
                 raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {arr.shape}")
             _check_size(arr.shape)
-            codes, cats = _encode_numeric(arr, categories)
+            codes, cats = _encode_numeric(arr, categories, raters)
         else:
             table = _as_table(rows)
             _check_size((len(table), len(table[0])))
             codes, cats = _encode_objects(table, categories, raters)
         n_items, n_raters = codes.shape
         raters = _default_rater_names(n_raters) if raters is None else tuple(raters)
-        items = tuple(range(1, n_items + 1)) if items is None else tuple(items)
-        return cls(codes, cats, raters, items)
+        items = range(1, n_items + 1) if items is None else tuple(items)
+        return cls(codes, cats, raters, items, _trusted=True)
 
     @classmethod
     def from_long(cls, records: Iterable[Sequence], categories: Sequence | None = None,
@@ -391,57 +400,74 @@ def _hashable(v: Any) -> bool:
     return True
 
 
-def _encode_numeric(arr: np.ndarray, categories: Sequence | None):
-    """Vectorized encoding of a numeric array (NaN = missing)."""
-    missing = np.isnan(arr) if arr.dtype.kind == "f" else np.zeros(arr.shape, dtype=bool)
-    n_missing = int(np.count_nonzero(missing))
+def _encode_numeric(arr: np.ndarray, categories: Sequence | None, raters: Sequence | None = None):
+    """Vectorized encoding of a numeric array (NaN = missing).
+
+    Small integer labels (the usual case) take a path with no sort and no
+    masked assignment: NaN is replaced by ``hi + 1`` with ``np.fmin`` (which
+    ignores NaN), so after shifting by ``lo`` a missing cell lands on the
+    code after the last value.
+    """
     cats = None if categories is None else [_plain(c) for c in categories]
-    if n_missing == arr.size:
+    is_float = arr.dtype.kind == "f"
+    lo, hi = (np.fmin.reduce(arr, axis=None), np.fmax.reduce(arr, axis=None)) if is_float else (arr.min(), arr.max())
+    if is_float and math.isnan(lo):  # every cell missing
         cats = cats or []
         return np.full(arr.shape, len(cats), dtype=np.intp), cats
-    fill = arr.flat[int(np.argmin(missing))]  # the first present value stands in for missing cells
-    filled = np.where(missing, fill, arr) if n_missing else arr
-    with np.errstate(invalid="ignore"):
-        as_int = filled.astype(np.intp)
-    lo, hi = int(as_int.min()), int(as_int.max())
-    if np.array_equal(as_int, filled) and hi - lo <= 4 * arr.size + 1024:
-        # small integer labels: a lookup table, no sort
-        shifted = as_int - lo
+    small = float(lo).is_integer() and float(hi).is_integer() and hi - lo <= 4 * arr.size + 1024
+    if small:
+        lo, hi = int(lo), int(hi)
+        filled = np.fmin(arr, hi + 1) if is_float else arr  # NaN -> hi + 1 (fmin ignores NaN)
+        shifted = filled.astype(np.intp)
+        small = not is_float or np.count_nonzero(shifted == filled) == arr.size
+    if small:
+        shifted -= lo  # values 0 .. hi - lo, missing hi - lo + 1
+        width = hi - lo + 1
         if cats is None:
-            present = np.bincount(shifted.ravel(), minlength=hi - lo + 1)
-            present[int(fill) - lo] -= n_missing
+            if width <= 64:  # a comparison pass per candidate value (not per item)
+                present = np.ones(width, dtype=bool)
+                for v in range(1, width - 1):
+                    present[v] = bool((shifted == v).any())
+            else:
+                present = np.bincount(shifted.ravel(), minlength=width + 1)[:width] > 0
             used = np.flatnonzero(present)
             cats = [int(v) + lo for v in used]
-            lookup = np.zeros(hi - lo + 1, dtype=np.intp)
+            if len(used) == width:  # every value in lo..hi used: codes are the shifted values
+                return shifted, cats
+            lookup = np.zeros(width + 1, dtype=np.intp)
             lookup[used] = np.arange(len(used))
         else:
-            lookup = np.full(hi - lo + 1, -1, dtype=np.intp)
+            lookup = np.full(width + 1, -1, dtype=np.intp)
             for i, c in enumerate(cats):
                 if isinstance(c, (int, float)) and float(c).is_integer() and lo <= c <= hi:
                     lookup[int(c) - lo] = i
-        codes = lookup[shifted]
-    else:
+        lookup[width] = len(cats)  # missing
+        codes = lookup.take(shifted)
+    else:  # general path: any real numbers, sort-based
+        missing = np.isnan(arr) if is_float else np.zeros(arr.shape, dtype=bool)
+        filled = np.where(missing, arr.flat[int(np.argmin(missing))], arr)
         if cats is None:
             cats = [_plain(v) for v in np.unique(filled)]
         known = np.asarray([float(c) if isinstance(c, (int, float)) else np.nan for c in cats])
         sorter = np.argsort(known, kind="stable")
-        pos = np.clip(np.searchsorted(known[sorter], filled), 0, len(cats) - 1) if cats else None
         if cats:
+            pos = np.clip(np.searchsorted(known[sorter], filled), 0, len(cats) - 1)
             codes = np.where(known[sorter][pos] == filled, sorter[pos], -1)
         else:
             codes = np.full(arr.shape, -1, dtype=np.intp)
-    bad = (codes < 0) & ~missing
-    if bad.any():
-        _raise_unknown(arr, bad, cats)
-    if n_missing:
         codes = np.where(missing, len(cats), codes)
+    if (codes < 0).any():
+        _raise_unknown(arr, codes < 0, cats, raters)
     return codes, cats
 
 
-def _raise_unknown(arr: np.ndarray, bad: np.ndarray, cats: list) -> None:
+def _raise_unknown(arr: np.ndarray, bad: np.ndarray, cats: list, raters: Sequence | None) -> None:
     i, j = np.argwhere(bad)[0]
+    names = _default_rater_names(arr.shape[1]) if raters is None else list(raters)
+    rater = names[j] if j < len(names) else j
     raise AgreementError(
-        f"label {_plain(arr[i, j])!r} at row {i + 1}, column {j} is not one of the declared categories {cats}")
+        f"label {_plain(arr[i, j])!r} at row {i + 1}, rater {rater} is not one of the declared "
+        f"categories {cats}")
 
 
 def _numbers_if_possible(cells: list[str]) -> list[Any]:
