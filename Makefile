@@ -1,0 +1,112 @@
+# iaa-teach: set-up, tests and notebook upkeep. `make help` lists the targets.
+# Everything runs inside ./.venv; nothing is installed or registered globally.
+
+PYTHON ?= python3
+VENV = .venv
+BIN = $(VENV)/bin
+STAMP = $(VENV)/.installed
+LOCK_VENV = .lock-venv
+
+NOTEBOOKS = $(wildcard notebooks/*.ipynb)
+BENCHMARKS = $(wildcard benchmarks/*.py)
+
+PYTEST_FLAGS = -p no:cacheprovider
+PYTEST_ARGS ?=
+LAB_ARGS ?=
+# Jupyter refuses to run as root without this (containers, CI machines).
+ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
+
+.DEFAULT_GOAL := help
+.PHONY: help setup lab test sync bench lock clean
+
+help:
+	@echo "make lab     set up .venv if needed, then start JupyterLab on notebooks/"
+	@echo "make test    set up .venv if needed, then pytest (tests/, doctests, notebook"
+	@echo "             sync gate) and nbval on notebooks/*.ipynb"
+	@echo "make sync    after editing notebooks/*.py: sync each pair and re-execute the .ipynb"
+	@echo "make bench   run benchmarks/*.py"
+	@echo "make lock    re-resolve the dependencies into constraints.txt"
+	@echo "make clean   remove .venv and caches"
+
+# Set-up: a project venv, reinstalled when pyproject.toml or constraints.txt change.
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install -c constraints.txt -e ".[dev]"
+	touch $@
+
+setup: $(STAMP)
+
+lab: $(STAMP)
+	mkdir -p notebooks
+	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ALLOW_ROOT) $(LAB_ARGS)
+
+# 1. pytest with no arguments: tests/ (including the notebook sync gate in
+#    tests/test_notebooks_meta.py) and the doctests of iaa_teach/.
+# 2. nbval re-runs every committed notebook and compares outputs. MPLBACKEND is
+#    unset: Agg would drop the stored figure outputs and fail every plot cell.
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS)
+ifneq ($(NOTEBOOKS),)
+	env -u MPLBACKEND $(BIN)/python -m pytest $(PYTEST_FLAGS) \
+	    --nbval --nbval-current-env --nbval-sanitize-with .ci/nbval_sanitize.cfg \
+	    $(NOTEBOOKS)
+else
+	@echo "make test: no notebooks/*.ipynb yet, nbval skipped"
+endif
+
+# The .py is the source. For each pair:
+# 1. `jupytext --sync`: inputs from the newer file, stored outputs kept (an
+#    .ipynb without a .py gets one). --set-kernel python3 records the venv's
+#    kernel in both files; without a kernelspec `jupytext --execute` (the
+#    pre-commit hook) refuses to run.
+# 2. `jupytext --to ipynb --update X.py`: rewrites the .ipynb's jupytext metadata
+#    from the .py header. Needed for a .py written without a header: jupytext 1.19
+#    then stores notebook_metadata_filter "-all" in the .ipynb and the sync gate
+#    (`jupytext --to py:percent -o - X.ipynb`) drops the header the .py has.
+# 3. re-execute the .ipynb in place, in notebooks/. nbconvert rather than
+#    `jupytext --update --execute`: in jupytext 1.19 that writes the OLD outputs
+#    back over the fresh ones. record_timing=False keeps cell metadata stable.
+sync: $(STAMP)
+	@set -e; for f in notebooks/*.py notebooks/*.ipynb; do \
+	    [ -e "$$f" ] || continue; \
+	    case "$$f" in *.ipynb) [ -e "$${f%.ipynb}.py" ] && continue;; esac; \
+	    $(BIN)/jupytext --quiet --sync --set-kernel python3 "$$f"; \
+	done
+	@set -e; for py in notebooks/*.py; do \
+	    [ -e "$$py" ] || { echo "make sync: no notebooks/*.py yet"; break; }; \
+	    $(BIN)/jupytext --quiet --to ipynb --update "$$py"; \
+	    echo "executing $${py%.py}.ipynb"; \
+	    env -u MPLBACKEND $(BIN)/jupyter nbconvert --log-level=WARN \
+	        --to notebook --execute --inplace \
+	        --ExecutePreprocessor.timeout=600 \
+	        --ExecutePreprocessor.record_timing=False \
+	        "$${py%.py}.ipynb"; \
+	done
+
+bench: $(STAMP)
+ifeq ($(BENCHMARKS),)
+	@echo "make bench: no benchmarks/*.py yet"
+else
+	@set -e; for b in $(BENCHMARKS); do \
+	    echo "== $$b"; $(BIN)/python "$$b"; \
+	done
+endif
+
+# Resolve pyproject.toml afresh (newest versions allowed by its ranges) in a
+# throwaway venv, and write the result to constraints.txt, keeping its header.
+# Then review `git diff constraints.txt` and run `make test`.
+lock:
+	rm -rf $(LOCK_VENV)
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOCK_VENV)/bin/python -m pip install -e ".[dev]"
+	awk '/^#/ {print; next} {exit}' constraints.txt > constraints.txt.new
+	$(LOCK_VENV)/bin/python -m pip freeze --exclude-editable >> constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf $(LOCK_VENV)
+	@echo "constraints.txt regenerated: review the diff, then run make test"
+
+clean:
+	rm -rf $(VENV) $(LOCK_VENV) build dist *.egg-info .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
