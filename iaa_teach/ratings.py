@@ -226,7 +226,7 @@ class Ratings:
         """
         if isinstance(rows, Ratings):
             return rows
-        if isinstance(rows, np.ndarray) and rows.dtype.kind in "biuf":
+        if isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf":  # bools keep True/False via the object path
             arr = rows
             if arr.ndim != 2:
                 raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {arr.shape}")
@@ -370,7 +370,14 @@ def _encode_objects(table: list[list[Any]], categories: Sequence | None, raters:
     names = _default_rater_names(n_raters) if raters is None else list(raters)
     flat = [None if _is_missing(v) else _plain(v) for row in table for v in row]
     if categories is None:
-        seen = {v for v in flat if v is not None}
+        try:
+            seen = {v for v in flat if v is not None}
+        except TypeError:  # an unhashable label (a list, a dict, ...)
+            pos = next(p for p, v in enumerate(flat) if v is not None and not _hashable(v))
+            i, j = divmod(pos, n_raters)
+            raise AgreementError(
+                f"label {flat[pos]!r} at row {i + 1}, rater {names[j] if j < len(names) else j} is not a "
+                f"single label: use a string or a number") from None
         cats = _sorted_labels(seen)
     else:
         cats = [_plain(c) for c in categories]
@@ -414,7 +421,9 @@ def _encode_numeric(arr: np.ndarray, categories: Sequence | None, raters: Sequen
     if is_float and math.isnan(lo):  # every cell missing
         cats = cats or []
         return np.full(arr.shape, len(cats), dtype=np.intp), cats
-    small = float(lo).is_integer() and float(hi).is_integer() and hi - lo <= 4 * arr.size + 1024
+    flo, fhi = float(lo), float(hi)  # Python floats: no integer overflow in hi - lo
+    small = (flo.is_integer() and fhi.is_integer() and max(-flo, fhi) < 2.0 ** 53
+             and fhi - flo <= 4 * arr.size + 1024)
     if small:
         lo, hi = int(lo), int(hi)
         filled = np.fmin(arr, hi + 1) if is_float else arr  # NaN -> hi + 1 (fmin ignores NaN)
