@@ -234,7 +234,7 @@ class Ratings:
             codes, cats = _encode_numeric(arr, categories, raters)
         else:
             table = _as_table(rows)
-            _check_size((len(table), len(table[0])))
+            _check_size((len(table), len(table[0]) if table else 0))
             codes, cats = _encode_objects(table, categories, raters)
         n_items, n_raters = codes.shape
         raters = _default_rater_names(n_raters) if raters is None else tuple(raters)
