@@ -60,8 +60,8 @@ def _sorted_labels(labels: Iterable[Any]) -> list[Any]:
     labels = list(labels)
     try:
         return sorted(labels)
-    except TypeError:  # mixed types: numbers first, then the rest by text
-        return sorted(labels, key=lambda v: (not isinstance(v, (int, float)), type(v).__name__, str(v)))
+    except TypeError:  # mixed types: numbers first, in numeric order, then the rest by type and text
+        return sorted(labels, key=lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, type(v).__name__, str(v)))
 
 
 class Ratings:
