@@ -5,7 +5,7 @@ Data in (:class:`Ratings`), numbers out (:func:`cohen_kappa`,
 :func:`bootstrap_ci`, :func:`interpret`).
 """
 
-from . import datasets
+from . import datasets, explain
 from .metrics import (
     BANDS,
     CHANCE_RULES,
@@ -27,8 +27,17 @@ from .ratings import AgreementError, Ratings
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name):
+    # `iaa_teach.plots` on first use: importing iaa_teach must not import matplotlib.
+    if name == "plots":
+        import importlib
+
+        return importlib.import_module(".plots", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
-    "AgreementError", "Ratings", "datasets",
+    "AgreementError", "Ratings", "datasets", "explain",
     "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
     "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult",
     "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",

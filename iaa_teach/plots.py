@@ -1,0 +1,339 @@
+"""Pictures out: the figures of the notebooks, one function each.
+
+Every function takes a result object (or a :class:`~iaa_teach.Ratings`) and
+returns a :class:`matplotlib.figure.Figure` of size :data:`FIGSIZE` at
+:data:`DPI`, titled, with labelled axes, in the colour-blind-safe Okabe-Ito
+palette. No function computes a coefficient: the numbers drawn are the
+result's own attributes.
+
+The figures are closed in pyplot as soon as they are made, so a notebook cell
+shows a figure once, when the figure is the cell's value (``image/png``),
+and never by accident. Pass ``ax=`` to draw into an axes of your own.
+
+Import it explicitly (``from iaa_teach import plots``): ``import iaa_teach``
+alone does not import matplotlib.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import MaxNLocator
+
+from .explain import chance_rule
+from .metrics import BANDS, AlphaResult, CohenResult, FleissResult, PairwiseCohenResult
+from .ratings import as_ratings
+
+__all__ = [
+    "DPI", "FIGSIZE", "OKABE_ITO", "CATEGORY_COLORS",
+    "agreement_heatmap", "item_agreement_bars", "pairwise_bars", "coincidence_heatmap",
+    "coefficients_with_bands", "coverage_chart",
+]
+
+#: Size (inches) and resolution of every figure.
+FIGSIZE = (6.4, 4.0)
+DPI = 100
+
+#: Okabe & Ito (2008), a palette that colour-blind readers can tell apart.
+OKABE_ITO = {
+    "orange": "#E69F00",
+    "sky blue": "#56B4E9",
+    "bluish green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish purple": "#CC79A7",
+    "black": "#000000",
+    "grey": "#999999",
+}
+#: Colours for categories, in category order.
+CATEGORY_COLORS = tuple(OKABE_ITO[c] for c in
+                        ("vermillion", "yellow", "blue", "bluish green", "reddish purple", "sky blue", "orange"))
+
+_UNANIMOUS = OKABE_ITO["bluish green"]
+_SPLIT = OKABE_ITO["orange"]
+_BAR = OKABE_ITO["blue"]
+_REFERENCE = OKABE_ITO["vermillion"]
+# a one-hue sequential map (white to Okabe-Ito blue): readable in grey scale too
+_HEAT = LinearSegmentedColormap.from_list("iaa_blue", ["#FFFFFF", OKABE_ITO["sky blue"], OKABE_ITO["blue"]])
+# light, distinct shades behind the Landis-Koch bands (poor ... almost perfect)
+_BAND_SHADES = ("#F4D6C6", "#FBEFD0", "#FBF8DA", "#E3F1F8", "#D5ECE4", "#CFE3F1")
+
+
+def _figure(ax: Any = None):
+    """A new closed figure with one axes, or the figure of ``ax``."""
+    if ax is not None:
+        return ax.figure, ax
+    fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+    plt.close(fig)  # the caller displays it (once) by returning it
+    return fig, ax
+
+
+def _fmt(x: float) -> str:
+    return "undefined" if x is None or math.isnan(float(x)) else f"{float(x):.3f}"
+
+
+def _cell_label(value: Any) -> str:
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    v = float(value)
+    return f"{v:.0f}" if v.is_integer() else f"{v:.2f}"
+
+
+def _heatmap(ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], highlight_diagonal: bool = True):
+    m = np.asarray(matrix, dtype=float)
+    top = m.max() if m.size and m.max() > 0 else 1.0
+    im = ax.imshow(m, cmap=_HEAT, vmin=0, vmax=top)
+    k = len(labels)
+    ax.set_xticks(range(k), labels)
+    ax.set_yticks(range(k), labels)
+    ax.tick_params(length=0)
+    for i in range(k):
+        for j in range(k):
+            dark = m[i, j] > 0.6 * top
+            ax.text(j, i, cells[i][j], ha="center", va="center", fontsize=13,
+                    color="white" if dark else "black", fontweight="bold" if i == j else "normal")
+        if highlight_diagonal:
+            ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=OKABE_ITO["black"], lw=2))
+    ax.set_xticks(np.arange(-0.5, k, 1), minor=True)
+    ax.set_yticks(np.arange(-0.5, k, 1), minor=True)
+    ax.grid(which="minor", color="white", lw=1)
+    ax.tick_params(which="minor", length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    return im
+
+
+# ===================================================================== Cohen
+def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
+    """The agreement table of two raters as a heatmap, diagonal outlined.
+
+    Parameters
+    ----------
+    result : CohenResult
+        From :func:`iaa_teach.cohen_kappa`.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if not isinstance(result, CohenResult):
+        raise TypeError(f"agreement_heatmap takes a CohenResult, got {type(result).__name__}")
+    fig, ax = _figure(ax)
+    labels = [str(c) for c in result.categories]
+    table = np.asarray(result.table)
+    im = _heatmap(ax, table, labels, [[str(int(x)) for x in row] for row in table])
+    fig.colorbar(im, ax=ax, label="items", shrink=0.8).locator = MaxNLocator(integer=True)
+    ax.set_xlabel(f"{result.rater_b}'s label")
+    ax.set_ylabel(f"{result.rater_a}'s label")
+    w = "" if result.weights is None else f" ({result.weights} weights)"
+    ax.set_title(f"{result.rater_a} vs {result.rater_b}: agreement table, κ = {_fmt(result.kappa)}{w}")
+    return fig
+
+
+def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_label: str | None = None,
+                  ax: Any = None) -> Figure:
+    """Cohen's kappa of every rater pair as bars, with an optional reference line.
+
+    Parameters
+    ----------
+    result : PairwiseCohenResult
+    reference : float or result object, optional
+        Drawn as a horizontal line, e.g. Fleiss' kappa of the same data. A
+        :class:`~iaa_teach.FleissResult` is labelled with its chance rule.
+    reference_label : str, optional
+        Legend text for the line (default: "Fleiss' kappa (<chance rule>)"
+        for a FleissResult, else "reference").
+    """
+    if not isinstance(result, PairwiseCohenResult):
+        raise TypeError(f"pairwise_bars takes a PairwiseCohenResult, got {type(result).__name__}")
+    fig, ax = _figure(ax)
+    names = [f"{a} vs {b}" for a, b in result.pairs]
+    kappas = np.asarray(result.kappas, dtype=float)
+    shown = np.nan_to_num(kappas, nan=0.0)
+    bars = ax.bar(names, shown, color=_BAR, width=0.6, label="Cohen's kappa of the pair")
+    for bar, k in zip(bars, kappas):
+        y = bar.get_height()
+        ax.text(bar.get_x() + bar.get_width() / 2, max(y, 0) + 0.02, _fmt(k), ha="center", va="bottom", fontsize=11)
+    low = min(0.0, float(np.nanmin(kappas)) - 0.1) if np.isfinite(kappas).any() else 0.0
+    if reference is not None:
+        ref = float(reference)
+        if reference_label is None:
+            reference_label = (f"Fleiss' kappa ({chance_rule(reference)})" if isinstance(reference, FleissResult)
+                               else "reference")
+        ax.axhline(ref, color=_REFERENCE, ls="--", lw=2, label=f"{reference_label} = {_fmt(ref)}")
+        low = min(low, ref - 0.1)
+    ax.set_ylim(low, 1.1)
+    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
+    ax.set_xlabel("pair of raters")
+    ax.set_ylabel("Cohen's kappa")
+    ax.set_title("Cohen's kappa for every pair of raters")
+    ax.legend(loc="upper right", fontsize=9)
+    return fig
+
+
+# ==================================================================== Fleiss
+def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None) -> Figure:
+    """P_i of every item as bars: unanimous items and split items in two colours, P_a as a line.
+
+    Items with fewer than 2 ratings (P_i undefined) are marked, not drawn.
+    """
+    if not isinstance(result, FleissResult):
+        raise TypeError(f"item_agreement_bars takes a FleissResult, got {type(result).__name__}")
+    fig, ax = _figure(ax)
+    p_i = np.asarray(result.p_i, dtype=float)
+    n = len(p_i)
+    names = [str(x) for x in (items if items is not None else range(1, n + 1))]
+    x = np.arange(n)
+    defined = ~np.isnan(p_i)
+    unanimous = defined & (p_i == 1.0)
+    split = defined & ~unanimous
+    ax.bar(x[unanimous], p_i[unanimous], color=_UNANIMOUS, label="all raters agree")
+    ax.bar(x[split], p_i[split], color=_SPLIT, hatch="//", edgecolor="white", label="raters split")
+    for xi in x[~defined]:
+        ax.text(xi, 0.02, "< 2\nratings", ha="center", va="bottom", fontsize=8, color=OKABE_ITO["grey"])
+    ax.axhline(result.p_a, color=OKABE_ITO["black"], ls="--", lw=1.5,
+               label=f"mean $P_a$ = {_fmt(result.p_a)}")
+    ax.set_xticks(x, names, fontsize=9 if n <= 30 else 6)
+    ax.set_ylim(0, 1.15)
+    ax.set_xlabel("item")
+    ax.set_ylabel("$P_i$ (share of agreeing rater pairs)")
+    ax.set_title(f"Agreement on each item: Fleiss' kappa = {_fmt(result.kappa)}\n(chance: {chance_rule(result)})",
+                 fontsize=11)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9, frameon=False)
+    return fig
+
+
+# ============================================================== Krippendorff
+_WHICH = {
+    "coincidences": ("coincidences", "Coincidence matrix o_ck ({n} pairable values)"),
+    "pair_counts": ("pair_counts", "Ordered pairs within units, unweighted ({n} pairs)"),
+    "expected": ("expected", "Expected coincidences e_ck ({n} pairable values)"),
+}
+
+
+def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: Any = None) -> Figure:
+    """The coincidence matrix of Krippendorff's alpha (or the raw pair counts, or the expected matrix).
+
+    Parameters
+    ----------
+    result : AlphaResult
+    which : {"coincidences", "pair_counts", "expected"}
+        ``"coincidences"``: pairs weighted by 1/(m_u - 1) (sums to n);
+        ``"pair_counts"``: every ordered pair counted once, as the worked
+        example does by hand; ``"expected"``: e_ck under chance.
+    """
+    if not isinstance(result, AlphaResult):
+        raise TypeError(f"coincidence_heatmap takes an AlphaResult, got {type(result).__name__}")
+    if which not in _WHICH:
+        raise ValueError(f"which must be one of {list(_WHICH)}, got {which!r}")
+    fig, ax = _figure(ax)
+    attr, title = _WHICH[which]
+    matrix = np.asarray(getattr(result, attr), dtype=float)
+    labels = [str(c) for c in result.categories]
+    if which == "coincidences":
+        exact = result.exact.coincidences
+        cells = [[_cell_label(v) for v in row] for row in exact]
+        total = result.n
+    elif which == "pair_counts":
+        cells = [[_cell_label(v) for v in row] for row in matrix]
+        total = int(matrix.sum())
+    else:
+        cells = [[f"{v:.2f}" for v in row] for row in matrix]
+        total = result.n
+    im = _heatmap(ax, matrix, labels, cells)
+    bar = fig.colorbar(im, ax=ax, label="pairs" if which == "pair_counts" else "weighted pairs", shrink=0.8)
+    if which == "pair_counts":
+        bar.locator = MaxNLocator(integer=True)
+    ax.set_xlabel("second value of the pair")
+    ax.set_ylabel("first value of the pair")
+    ax.set_title(title.format(n=total).replace("o_ck", "$o_{ck}$").replace("e_ck", "$e_{ck}$"))
+    return fig
+
+
+# ======================================================= several coefficients
+def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement coefficients",
+                            ax: Any = None) -> Figure:
+    """Coefficients as bars over the Landis and Koch bands (``metrics.BANDS``).
+
+    Parameters
+    ----------
+    values : mapping of str to float or result object
+        Bar label -> coefficient (``float(result)`` is used for a result).
+    title : str
+    """
+    fig, ax = _figure(ax)
+    names = list(values)
+    nums = np.array([float(values[k]) for k in names], dtype=float)
+    low = min(0.0, float(np.nanmin(nums)) - 0.1) if np.isfinite(nums).any() else 0.0
+    for (lo, hi, band), shade in zip(BANDS, _BAND_SHADES):
+        lo_v, hi_v = max(lo, low), hi
+        if hi_v <= lo_v:
+            continue
+        ax.axhspan(lo_v, hi_v, color=shade, zorder=0)
+        ax.text(1.01, (lo_v + hi_v) / 2, band, transform=ax.get_yaxis_transform(), va="center", ha="left",
+                fontsize=9, color="#444444")
+    x = np.arange(len(names))
+    colors = [CATEGORY_COLORS[(i + 2) % len(CATEGORY_COLORS)] for i in range(len(names))]
+    bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
+    for bar, v in zip(bars, nums):
+        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, _fmt(v),
+                ha="center", va="bottom", fontsize=11, zorder=3)
+    ax.set_xticks(x, names, fontsize=9)
+    ax.set_ylim(low, 1.0)
+    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8, zorder=1)
+    ax.set_ylabel("coefficient")
+    ax.set_xlabel("coefficient and data")
+    ax.set_title(title)
+    return fig
+
+
+# ================================================================= coverage
+def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
+    """Who labelled which item: items across, raters down, each label coloured, gaps left blank.
+
+    The x tick labels give each item's number of ratings (the per-item k).
+    """
+    r = as_ratings(ratings)
+    fig, ax = _figure(ax)
+    codes = r.codes  # -1 where missing
+    n_items, n_raters = codes.shape
+    k = r.n_categories
+    colors = [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(k)]
+    for (i, j), c in np.ndenumerate(codes):
+        if c < 0:
+            ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor="white", edgecolor="#BBBBBB",
+                                   hatch="..", lw=0.8))
+        else:
+            ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor=colors[c], edgecolor="none"))
+            dark = colors[c] in (OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["bluish green"],
+                                 OKABE_ITO["reddish purple"])
+            ax.text(i, j, str(r.categories[c]), ha="center", va="center", fontsize=10,
+                    color="white" if dark else "black")
+    per_item = (codes >= 0).sum(axis=1)
+    ax.set_xlim(-0.5, n_items - 0.5)
+    ax.set_ylim(n_raters - 0.5, -0.5)
+    ax.set_xticks(range(n_items), [f"{it}\nk={m}" for it, m in zip(r.items, per_item)],
+                  fontsize=9 if n_items <= 20 else 6)
+    ax.set_yticks(range(n_raters), [str(x) for x in r.raters])
+    ax.tick_params(length=0)
+    ax.set_aspect("equal" if n_items <= 20 else "auto")
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel("item (k = how many raters labelled it)")
+    ax.set_ylabel("rater")
+    ax.set_title(f"Who labelled which item: {r.n_ratings} labels")
+    handles = [Patch(facecolor=colors[j], label=str(c)) for j, c in enumerate(r.categories)]
+    handles.append(Patch(facecolor="white", edgecolor="#BBBBBB", hatch="..", label="not labelled"))
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=len(handles),
+              fontsize=9, frameon=False)
+    return fig
