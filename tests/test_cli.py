@@ -1,0 +1,181 @@
+"""The command line: ``iaa-teach report FILE.csv [--format wide|long] [--level L] [--weights W]``.
+
+The printed numbers are checked two ways: against the answer key (ERRATA.md)
+at three decimals, and against the library's own result for the same file,
+so the report cannot drift from the metrics.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha
+from iaa_teach.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write_wide(path: Path, ratings: Ratings, item_column: bool = True) -> Path:
+    head = (["item"] if item_column else []) + list(ratings.raters)
+    lines = [",".join(head)]
+    for item, row in zip(ratings.items, ratings.rows()):
+        cells = ["" if v is None else str(v) for v in row]
+        lines.append(",".join(([str(item)] if item_column else []) + cells))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def write_long(path: Path, ratings: Ratings) -> Path:
+    lines = ["item,rater,label"]
+    for item, row in zip(ratings.items, ratings.rows()):
+        lines += [f"{item},{rater},{v}" for rater, v in zip(ratings.raters, row) if v is not None]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def run(capsys, *argv):
+    code = main(list(map(str, argv)))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def line_with(out: str, start: str) -> str:
+    matches = [line for line in out.splitlines() if line.strip().startswith(start)]
+    assert len(matches) == 1, (start, out)
+    return matches[0]
+
+
+def test_report_on_the_sentiment_data(tmp_path, capsys):
+    path = write_wide(tmp_path / "sentiment.csv", datasets.sentiment())
+    code, out, err = run(capsys, "report", path)
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == "10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing"
+    ab = line_with(out, "A vs B")
+    assert "0.492" in ab and "(moderate)" in ab and "P_o = 0.700" in ab and "P_e = 0.410" in ab
+    assert "0.844" in line_with(out, "A vs C") and "0.355" in line_with(out, "B vs C")
+    for chance in ("pooled", "mean item"):
+        assert "0.564" in line_with(out, f"chance = {chance}")
+    alpha = line_with(out, "alpha")
+    assert "0.578" in alpha and "D_o = 0.267" in alpha and "D_e = 0.632" in alpha and "n = 30" in alpha
+    assert "Krippendorff's alpha (nominal)" in out
+
+
+def test_report_missing_data_names_both_chance_rules(tmp_path, capsys):
+    r = datasets.sentiment_missing()
+    code, out, _ = run(capsys, "report", write_wide(tmp_path / "m.csv", r))
+    assert code == 0
+    assert "28 ratings, 2 missing" in out.splitlines()[0]
+    assert "0.555" in line_with(out, "chance = pooled") and "ratings = 28" in line_with(out, "chance = pooled")
+    assert "0.564" in line_with(out, "chance = mean item")
+    assert "0.540" in line_with(out, "alpha") and "n = 28" in line_with(out, "alpha")
+    assert "items = 9" in line_with(out, "A vs B")
+
+
+def test_long_format_gives_the_same_report(tmp_path, capsys):
+    r = datasets.sentiment_missing()
+    _, wide, _ = run(capsys, "report", write_wide(tmp_path / "w.csv", r))
+    code, long, _ = run(capsys, "report", write_long(tmp_path / "l.csv", r), "--format", "long")
+    assert code == 0
+    assert long == wide
+
+
+@pytest.mark.parametrize("weights", ["linear", "quadratic"])
+def test_weights_option(tmp_path, capsys, weights):
+    r = datasets.sentiment()
+    code, out, _ = run(capsys, "report", write_wide(tmp_path / "s.csv", r), "--weights", weights)
+    assert code == 0
+    assert f"({weights} weights)" in out
+    for a, b in [("A", "B"), ("A", "C"), ("B", "C")]:
+        res = cohen_kappa(r, a, b, weights=weights)
+        assert f"{res.kappa:.3f}" in line_with(out, f"{a} vs {b}")
+        assert f"P_o = {res.p_o:.3f}" in line_with(out, f"{a} vs {b}")
+
+
+@pytest.mark.parametrize("level", ["ordinal", "interval", "ratio"])
+def test_level_option_on_numeric_data(tmp_path, capsys, level):
+    path = tmp_path / "scores.csv"
+    path.write_text("r1,r2,r3\n1,2,1\n3,3,\n4,4,5\n2,1,2\n5,5,5\n")
+    code, out, _ = run(capsys, "report", path, "--level", level)
+    assert code == 0
+    res = krippendorff_alpha(Ratings.from_csv(path), level)
+    assert f"Krippendorff's alpha ({level})" in out
+    assert f"{res.alpha:.3f}" in line_with(out, "alpha") and f"D_e = {res.d_e:.3f}" in line_with(out, "alpha")
+
+
+def test_categories_option_sets_the_order(tmp_path, capsys):
+    path = write_wide(tmp_path / "s.csv", datasets.sentiment(), item_column=False)
+    code, out, _ = run(capsys, "report", path, "--categories", "P,G,N", "--level", "ordinal")
+    assert code == 0
+    assert "categories P, G, N" in out.splitlines()[0]
+    reordered = Ratings.from_csv(path, categories=["P", "G", "N"])
+    assert f"{krippendorff_alpha(reordered, 'ordinal').alpha:.3f}" in line_with(out, "alpha")
+
+
+def test_undefined_values_say_why(tmp_path, capsys):
+    path = tmp_path / "same.csv"
+    path.write_text("A,B\nx,x\nx,x\nx,\n")
+    code, out, _ = run(capsys, "report", path)
+    assert code == 0
+    for start in ("A vs B", "chance = pooled", "chance = mean item", "alpha"):
+        line = line_with(out, start)
+        assert re.search(r"\s+undefined\s+\(undefined\)", line), line  # value and band; never a silent 0.000
+    assert out.count("why undefined:") == 4  # Cohen, both Fleiss rules, alpha
+    assert fleiss_kappa(Ratings.from_csv(path)).reason in out
+
+
+def test_raters_who_never_met_still_get_fleiss_and_alpha(tmp_path, capsys):
+    path = tmp_path / "apart.csv"
+    path.write_text("A,B,C\nP,,P\nN,,N\n,P,P\n,N,G\n")
+    code, out, _ = run(capsys, "report", path)
+    assert code == 0
+    assert "not computed: raters 'A' and 'B' never rated the same item" in out
+    assert "chance = pooled" in out and "alpha" in out
+
+
+@pytest.mark.parametrize("content, args, message", [
+    ("A,B\nP,N\nP\n", [], r"line 3: 1 cells but the header has 2 columns"),
+    ("A,B\nP,N\nN,N\n", ["--level", "interval"], r"level 'interval' needs numeric categories"),
+    ("A,B\nP,N\nz,N\n", ["--categories", "P,N"], r"label 'z' at row 2, rater A"),
+    ("A\nP\nN\n", [], r"at least 2 raters"),
+    ("", [], r"the file is empty"),
+    ("A,B\nP,\n,N\n", [], r"no item has 2 or more ratings"),
+])
+def test_bad_files_exit_2_with_a_message(tmp_path, capsys, content, args, message):
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    code, out, err = run(capsys, "report", path, *args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("iaa-teach: error: ")
+    assert re.search(message, err), err
+
+
+def test_missing_file(tmp_path, capsys):
+    code, _, err = run(capsys, "report", tmp_path / "nope.csv")
+    assert code == 2 and "iaa-teach: error:" in err and "nope.csv" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["report"], ["report", "x.csv", "--level", "cardinal"], ["report", "x.csv", "--weights", "cubic"],
+    ["report", "x.csv", "--format", "tall"], ["summarise", "x.csv"]])
+def test_bad_arguments_are_usage_errors(capsys, argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "usage: iaa-teach" in capsys.readouterr().err
+
+
+def test_runs_as_a_module(tmp_path):
+    """``python -m iaa_teach.cli`` (what the ``iaa-teach`` console script calls)."""
+    path = write_wide(tmp_path / "s.csv", datasets.sentiment())
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, "-m", "iaa_teach.cli", "report", str(path)],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "0.578" in proc.stdout
