@@ -1,0 +1,338 @@
+"""iaa_teach.explain: worked solutions for every result object.
+
+The expected numbers come from the metrics (``result.exact``), never typed in,
+except where ERRATA.md's answer key is the specification.
+"""
+
+import re
+import subprocess
+import sys
+import time
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from iaa_teach import (
+    Ratings,
+    bootstrap_ci,
+    cohen_kappa,
+    datasets,
+    fleiss_kappa,
+    interpret,
+    krippendorff_alpha,
+    pairwise_cohen,
+)
+from iaa_teach.explain import Explanation, Hidden, Step, chance_rule, explain, ratings_table
+
+SENTIMENT = datasets.sentiment()
+MISSING = datasets.sentiment_missing()
+PARTIAL = datasets.partial_coverage()
+
+
+def d3(q):
+    """Three decimals as a student rounds them (halves away from zero)."""
+    q = Fraction(q)
+    return str((Decimal(q.numerator) / Decimal(q.denominator)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
+
+
+def tex_frac(q):
+    q = Fraction(q)
+    sign = "-" if q < 0 else ""
+    return f"{sign}\\frac{{{abs(q.numerator)}}}{{{q.denominator}}}"
+
+
+def all_results():
+    return {
+        "cohen": cohen_kappa(SENTIMENT, "A", "B"),
+        "cohen_weighted": cohen_kappa(SENTIMENT, "A", "C", weights="linear"),
+        "cohen_missing": cohen_kappa(MISSING, "B", "C"),
+        "pairwise": pairwise_cohen(SENTIMENT),
+        "fleiss": fleiss_kappa(SENTIMENT),
+        "fleiss_missing_pooled": fleiss_kappa(MISSING, chance="pooled"),
+        "fleiss_missing_item_mean": fleiss_kappa(MISSING, chance="item_mean"),
+        "fleiss_partial": fleiss_kappa(PARTIAL),
+        "alpha": krippendorff_alpha(SENTIMENT),
+        "alpha_ordinal": krippendorff_alpha(SENTIMENT, "ordinal"),
+        "alpha_missing": krippendorff_alpha(MISSING),
+        "bootstrap": bootstrap_ci(krippendorff_alpha, SENTIMENT, n_boot=200, seed=3),
+    }
+
+
+RESULTS = all_results()
+
+
+def braces_balance(tex):
+    depth = 0
+    i = 0
+    while i < len(tex):
+        ch = tex[i]
+        if ch == "\\" and i + 1 < len(tex) and tex[i + 1] in "{}":
+            i += 2
+            continue
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth < 0:
+            return False
+        i += 1
+    return depth == 0
+
+
+def math_blocks(markdown):
+    return re.findall(r"\$\$(.*?)\$\$", markdown, flags=re.S)
+
+
+@pytest.mark.parametrize("name", list(RESULTS))
+def test_every_result_gives_steps_in_both_notations(name):
+    ex = explain(RESULTS[name])
+    assert isinstance(ex, Explanation) and len(ex.steps) >= 2
+    for step in ex.steps:
+        assert isinstance(step, Step)
+        assert step.title and step.markdown.strip() and step.text.strip()
+        assert "$" not in step.text and "\\frac" not in step.text, "the plain text must not hold LaTeX"
+    md, txt = ex.markdown(), ex.text()
+    for block in math_blocks(md):
+        assert braces_balance(block), block
+        assert block.count("\\begin{aligned}") == block.count("\\end{aligned}") == 1
+    assert md.count("$$") % 2 == 0
+    assert "nan" not in txt.lower().replace("nan ", "")  # no raw float repr leaks
+    assert "np.float64" not in md + txt
+
+
+@pytest.mark.parametrize("name", list(RESULTS))
+def test_display_is_markdown_plus_plain_text_and_deterministic(name):
+    from IPython.core.formatters import DisplayFormatter
+
+    fmt = DisplayFormatter()
+    first, _ = fmt.format(explain(RESULTS[name]))
+    again, _ = fmt.format(explain(all_results()[name]))
+    assert set(first) == {"text/plain", "text/markdown"}
+    assert first == again
+    assert first["text/markdown"] == explain(RESULTS[name]).markdown()
+    assert first["text/plain"] == explain(RESULTS[name]).text().rstrip("\n") == repr(explain(RESULTS[name]))
+
+
+def test_cohen_steps_carry_the_answer_key():
+    res = RESULTS["cohen"]
+    ex = explain(res)
+    assert [s.title for s in ex.steps] == [
+        "Agreement table", "Observed agreement P_o", "Marginals", "Chance agreement P_e", "Cohen's kappa"]
+    assert ex["Observed"].exact == res.exact.p_o == Fraction(7, 10)
+    assert ex["Chance"].exact == res.exact.p_e == Fraction(41, 100)
+    assert ex["Cohen's kappa"].exact == res.exact.kappa == Fraction(29, 59)
+    last = ex["Cohen's kappa"]
+    assert tex_frac(res.exact.kappa) in last.markdown
+    assert f"≈ {d3(res.exact.kappa)}" in last.text
+    assert interpret(res.kappa) in last.text
+    # the table's diagonal substituted into P_o
+    diag = " + ".join(str(int(x)) for x in np.diag(res.table))
+    assert f"({diag}) / {res.n_items}" in ex["Observed"].text
+    # each marginal as count/N and its decimal
+    for j, q in enumerate(res.exact.row_marginals):
+        assert f"{int(res.table.sum(axis=1)[j])}/{res.n_items}" in ex["Marginals"].text
+        assert d3(q) in ex["Marginals"].text
+
+
+def test_weighted_cohen_shows_the_weights():
+    res = RESULTS["cohen_weighted"]
+    ex = explain(res)
+    assert ex["Agreement weights"].text
+    assert "linear" in ex.title
+    assert ex["Cohen's kappa"].exact == res.exact.kappa
+    assert d3(res.exact.kappa) in ex.text()
+
+
+def test_cohen_with_missing_says_how_many_items_were_left_out():
+    res = RESULTS["cohen_missing"]
+    assert res.n_dropped > 0
+    assert f"{res.n_dropped} left out" in explain(res).title
+
+
+def test_pairwise_names_the_lowest_and_highest_pair():
+    res = RESULTS["pairwise"]
+    ex = explain(res)
+    lo = res.pairs[int(np.argmin(res.kappas))]
+    hi = res.pairs[int(np.argmax(res.kappas))]
+    note = ex.steps[-1].text
+    assert f"lowest: {lo[0]} vs {lo[1]} ({d3(res.exact.kappas[int(np.argmin(res.kappas))])})" in note
+    assert f"Highest: {hi[0]} vs {hi[1]}" in note
+    assert [s.title for s in ex.steps[:-1]] == [f"{a} vs {b}" for a, b in res.pairs]
+    assert [s.exact for s in ex.steps[:-1]] == list(res.exact.kappas)
+
+
+@pytest.mark.parametrize("name", ["fleiss", "fleiss_missing_pooled", "fleiss_missing_item_mean", "fleiss_partial"])
+def test_fleiss_names_its_chance_rule_and_reaches_the_exact_value(name):
+    res = RESULTS[name]
+    ex = explain(res)
+    assert chance_rule(res) in ex.title
+    assert chance_rule(res) in ex["Category proportions"].text
+    assert ex["Fleiss' kappa"].exact == res.exact.kappa
+    assert ex["Mean observed agreement"].exact == res.exact.p_a
+    assert ex["Chance agreement"].exact == res.exact.p_e
+    assert tex_frac(res.exact.kappa) in ex["Fleiss' kappa"].markdown
+    # one P_i line per item with 2 or more ratings
+    lines = [ln for ln in ex["Agreement on each item"].text.splitlines() if re.match(r"\s*P_\d+ =", ln)]
+    assert len(lines) == int((res.raters_per_item >= 2).sum())
+
+
+def test_fleiss_rounding_note_reproduces_the_texts_0_563():
+    """ERRATA 1: rounding P_a and P_e first gives the text's 0.563 (computed here, not typed)."""
+    res = RESULTS["fleiss"]
+    pa, pe = Fraction(d3(res.exact.p_a)), Fraction(d3(res.exact.p_e))
+    text_value = d3((pa - pe) / (1 - pe))
+    assert text_value != d3(res.exact.kappa)
+    assert f"gives {text_value} instead of {d3(res.exact.kappa)}" in explain(res).text()
+
+
+def test_no_rounding_note_when_rounding_changes_nothing():
+    res = RESULTS["cohen"]
+    assert "Round only at the end" not in explain(res).text()
+
+
+def test_partial_coverage_uses_per_item_k_and_all_labels():
+    res = RESULTS["fleiss_partial"]
+    ex = explain(res)
+    assert "per-item k" in ex["Count table"].text
+    assert f"all {PARTIAL.n_ratings} ratings" in ex.title
+    assert f"{PARTIAL.n_ratings}²" in ex["Chance agreement"].text
+
+
+@pytest.mark.parametrize("name", ["alpha", "alpha_ordinal", "alpha_missing"])
+def test_alpha_steps_reach_the_exact_values(name):
+    res = RESULTS[name]
+    ex = explain(res)
+    assert res.level in ex.title
+    assert ex["Pairable values"].exact == res.exact.n
+    assert ex["Observed disagreement"].exact == res.exact.d_o
+    assert ex["Expected disagreement"].exact == res.exact.d_e
+    assert ex["Krippendorff's alpha"].exact == res.exact.alpha
+    assert f"n = {int(res.exact.n)}" in ex["Coincidence matrix"].text
+    assert str(int(res.pair_counts.sum())) in ex["Ordered pairs"].text
+    assert (("Distances" in ex.text()) == (res.level != "nominal"))
+
+
+def test_alpha_answer_key():
+    """ERRATA 2 and 3, the corrected values."""
+    assert explain(RESULTS["alpha"])["Krippendorff"].exact == Fraction(159, 275)
+    assert explain(RESULTS["alpha_missing"])["Krippendorff"].exact == Fraction(127, 235)
+    assert "55/87" in explain(RESULTS["alpha"]).text()
+
+
+def test_bootstrap_explanation_shows_the_interval():
+    res = RESULTS["bootstrap"]
+    text = explain(res).text()
+    assert f"[{res.low:.3f}, {res.high:.3f}]" in text
+    assert f"{res.n_boot} times" in text
+
+
+@pytest.mark.parametrize("metric", [lambda r: cohen_kappa(r, 0, 1), pairwise_cohen, fleiss_kappa,
+                                    krippendorff_alpha])
+def test_undefined_results_say_why(metric):
+    same = Ratings.from_rows([["x", "x", "x"]] * 4)
+    res = metric(same)
+    ex = explain(res)
+    assert "undefined" in ex.steps[-1].text
+    reason = getattr(res, "reason", None)
+    if reason:
+        assert reason in ex.steps[-1].text
+    assert ex.steps[-1].exact is None
+
+
+def test_labels_with_latex_and_markdown_specials_are_escaped():
+    r = Ratings.from_rows([["a_b", "x&y", "50%"], ["a_b", "a_b", "x&y"], ["50%", "50%", "50%"], ["x&y", "a_b", "x&y"]])
+    for res in (cohen_kappa(r, 0, 1), fleiss_kappa(r), krippendorff_alpha(r), krippendorff_alpha(r, "ordinal")):
+        md = explain(res).markdown()
+        for block in math_blocks(md):
+            assert braces_balance(block)
+            assert "a_b" not in block and "x&y" not in block.replace("&=", "")
+        assert "a\\_b" in md
+
+
+def test_brief_style_keeps_only_result_lines():
+    res = RESULTS["fleiss"]
+    full, brief = explain(res), explain(res, style="brief")
+    assert len(brief.text()) < len(full.text()) / 2
+    assert f"{d3(res.exact.kappa)}" in brief.text()
+    assert all(s.markdown for s in brief.steps)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="style"):
+        explain(RESULTS["cohen"], style="long")
+    with pytest.raises(TypeError, match="cohen_kappa"):
+        explain(0.5)
+    with pytest.raises(KeyError, match="no step"):
+        explain(RESULTS["cohen"])["Nothing like this"]
+
+
+def test_hidden_folds_the_solution():
+    ex = explain(RESULTS["cohen"])
+    h = ex.hidden("Show it")
+    assert isinstance(h, Hidden)
+    md = h._repr_markdown_()
+    assert md.startswith("<details><summary>Show it</summary>") and md.rstrip().endswith("</details>")
+    assert ex.markdown() in md
+    assert ex.text().rstrip() in repr(h)
+
+
+def test_ratings_table_marks_gaps_and_leaves_the_data_alone():
+    before = MISSING.rows()
+    t = ratings_table(MISSING)
+    assert MISSING.rows() == before
+    n_missing = int(MISSING.missing.sum())
+    body = t.markdown().splitlines()[2:]
+    assert sum(line.count("–") for line in body) == n_missing
+    assert len(body) == MISSING.n_items
+    assert t.text().splitlines()[0].split() == ["item", *MISSING.raters]
+
+
+def test_large_tables_stay_short_and_fast():
+    rng = np.random.default_rng(0)
+    big = Ratings.from_rows(rng.integers(0, 4, size=(2000, 6)))
+    res = fleiss_kappa(big)
+    start = time.perf_counter()
+    ex = explain(res)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 1.0
+    assert len(ex.text()) < 20_000  # items are grouped by pattern, not listed one by one
+    assert ex["Fleiss' kappa"].exact == res.exact.kappa
+
+
+def test_importing_explain_does_not_import_matplotlib():
+    code = "import sys, iaa_teach; from iaa_teach.explain import explain; assert 'matplotlib' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+table_strategy = st.integers(2, 5).flatmap(lambda n_raters: st.lists(
+    st.lists(st.one_of(st.none(), st.sampled_from(["G", "N", "P", "X"])), min_size=n_raters, max_size=n_raters),
+    min_size=2, max_size=14))
+
+
+@settings(max_examples=60, deadline=None)
+@given(table_strategy)
+def test_random_tables_end_on_the_exact_value(rows):
+    try:
+        r = Ratings.from_rows(rows)
+    except Exception:
+        return
+    for metric, attr in ((fleiss_kappa, "kappa"), (krippendorff_alpha, "alpha")):
+        try:
+            res = metric(r)
+        except ValueError:  # no pairable item
+            continue
+        ex = explain(res)
+        exact = getattr(res.exact, attr)
+        assert ex.steps[-1].exact == exact
+        if exact is not None:
+            assert d3(exact) in ex.steps[-1].text
+        for block in math_blocks(ex.markdown()):
+            assert braces_balance(block)
+    if r.n_raters >= 2:
+        try:
+            res = cohen_kappa(r, 0, 1)
+        except ValueError:
+            return
+        assert explain(res).steps[-1].exact == res.exact.kappa

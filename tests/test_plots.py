@@ -1,0 +1,203 @@
+"""iaa_teach.plots: every figure is a closed Figure of the fixed size, drawn from the result it is given."""
+
+import io
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+import iaa_teach.metrics  # noqa: E402
+from iaa_teach import (  # noqa: E402
+    BANDS,
+    cohen_kappa,
+    datasets,
+    fleiss_kappa,
+    krippendorff_alpha,
+    pairwise_cohen,
+)
+from iaa_teach import plots  # noqa: E402
+from iaa_teach.explain import chance_rule  # noqa: E402
+
+SENTIMENT = datasets.sentiment()
+MISSING = datasets.sentiment_missing()
+PARTIAL = datasets.partial_coverage()
+PALETTE = {c.lower() for c in plots.OKABE_ITO.values()}
+
+
+def texts(ax):
+    return [t.get_text() for t in ax.texts]
+
+
+def bar_patches(ax):
+    return [p for p in ax.patches if type(p) is Rectangle and p.get_width() > 0 and p.get_height() != 0
+            and p.get_visible()]
+
+
+def figures():
+    alpha = krippendorff_alpha(SENTIMENT)
+    return {
+        "agreement_heatmap": plots.agreement_heatmap(cohen_kappa(SENTIMENT, "A", "B")),
+        "item_agreement_bars": plots.item_agreement_bars(fleiss_kappa(MISSING)),
+        "pairwise_bars": plots.pairwise_bars(pairwise_cohen(SENTIMENT), reference=fleiss_kappa(SENTIMENT)),
+        "coincidence_heatmap": plots.coincidence_heatmap(alpha),
+        "pair_counts_heatmap": plots.coincidence_heatmap(alpha, which="pair_counts"),
+        "coefficients_with_bands": plots.coefficients_with_bands({"a": 0.2, "b": alpha}),
+        "coverage_chart": plots.coverage_chart(PARTIAL),
+    }
+
+
+@pytest.fixture(scope="module")
+def figs():
+    return figures()
+
+
+@pytest.mark.parametrize("name", list(figures()))
+def test_fixed_size_titled_labelled_closed(figs, name):
+    fig = figs[name]
+    assert isinstance(fig, Figure)
+    assert tuple(fig.get_size_inches()) == pytest.approx(plots.FIGSIZE)
+    assert fig.dpi == plots.DPI
+    ax = fig.axes[0]
+    assert ax.get_title().strip()
+    assert ax.get_xlabel().strip() and ax.get_ylabel().strip()
+    assert plt.get_fignums() == [], "figures must be closed in pyplot (shown once, when returned)"
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    assert buf.getvalue()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_agreement_heatmap_shows_the_table():
+    res = cohen_kappa(SENTIMENT, "A", "B")
+    ax = plots.agreement_heatmap(res).axes[0]
+    assert texts(ax) == [str(int(x)) for x in np.asarray(res.table).ravel()]
+    assert np.array_equal(ax.images[0].get_array(), res.table)
+    assert f"{res.kappa:.3f}" in ax.get_title()
+    assert ax.get_xlabel().startswith(res.rater_b) and ax.get_ylabel().startswith(res.rater_a)
+
+
+def test_item_bars_colour_unanimous_and_split_items_and_draw_the_mean():
+    res = fleiss_kappa(MISSING)
+    ax = plots.item_agreement_bars(res).axes[0]
+    bars = bar_patches(ax)
+    heights = sorted(round(b.get_height(), 9) for b in bars)
+    assert heights == sorted(round(x, 9) for x in res.p_i[~np.isnan(res.p_i)])
+    colours = {round(b.get_height(), 9): to_hex(b.get_facecolor()) for b in bars}
+    assert colours[1.0] != colours[round(1 / 3, 9)]
+    assert {c.lower() for c in colours.values()} <= PALETTE
+    ys = [line.get_ydata()[0] for line in ax.get_lines()]
+    assert res.p_a in ys
+    assert chance_rule(res) in ax.get_title()
+
+
+def test_item_bars_mark_items_with_one_rating():
+    r = datasets.partial_coverage().subset(raters=["A", "D"])  # items 1-2: only A
+    res = fleiss_kappa(r)
+    ax = plots.item_agreement_bars(res).axes[0]
+    assert sum("< 2" in t for t in texts(ax)) == int(np.isnan(res.p_i).sum())
+
+
+def test_pairwise_bars_heights_and_reference_line():
+    res = pairwise_cohen(SENTIMENT)
+    fleiss = fleiss_kappa(SENTIMENT)
+    ax = plots.pairwise_bars(res, reference=fleiss).axes[0]
+    heights = [b.get_height() for b in bar_patches(ax)]
+    assert heights == pytest.approx(list(res.kappas))
+    assert [t.get_text() for t in ax.get_xticklabels()] == [f"{a} vs {b}" for a, b in res.pairs]
+    assert fleiss.kappa in [line.get_ydata()[0] for line in ax.get_lines()]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(chance_rule(fleiss) in t and f"{fleiss.kappa:.3f}" in t for t in legend)
+    ax2 = plots.pairwise_bars(res, reference=0.5, reference_label="target").axes[0]
+    assert any(t.get_text().startswith("target") for t in ax2.get_legend().get_texts())
+
+
+@pytest.mark.parametrize("which,attr", [("coincidences", "coincidences"), ("pair_counts", "pair_counts"),
+                                        ("expected", "expected")])
+def test_coincidence_heatmap_draws_the_requested_matrix(which, attr):
+    res = krippendorff_alpha(MISSING)
+    ax = plots.coincidence_heatmap(res, which=which).axes[0]
+    assert np.allclose(ax.images[0].get_array(), getattr(res, attr))
+    if which == "coincidences":
+        assert texts(ax) == [str(v) for row in res.exact.coincidences for v in row]
+        assert f"{res.n} pairable values" in ax.get_title()
+    if which == "pair_counts":
+        assert f"{int(res.pair_counts.sum())} pairs" in ax.get_title()
+
+
+def test_coincidence_heatmap_rejects_unknown_matrix():
+    with pytest.raises(ValueError, match="which"):
+        plots.coincidence_heatmap(krippendorff_alpha(SENTIMENT), which="diagonal")
+
+
+def test_coefficients_over_bands():
+    alpha = krippendorff_alpha(SENTIMENT)
+    values = {"Cohen": cohen_kappa(SENTIMENT, "A", "B"), "alpha": alpha, "negative": -0.25}
+    ax = plots.coefficients_with_bands(values).axes[0]
+    heights = [b.get_height() for b in bar_patches(ax) if b.get_zorder() == 2]
+    assert heights == pytest.approx([float(v) for v in values.values()])
+    shown = set(texts(ax))
+    assert {name for _, _, name in BANDS} <= shown  # the bar below zero brings "poor" into view
+    assert f"{alpha.alpha:.3f}" in shown
+
+
+def test_coverage_chart_one_cell_per_label():
+    ax = plots.coverage_chart(PARTIAL).axes[0]
+    cells = [p for p in ax.patches if type(p) is Rectangle]
+    gaps = [p for p in cells if p.get_hatch()]
+    assert len(cells) - len(gaps) == PARTIAL.n_ratings
+    assert len(gaps) == int(PARTIAL.missing.sum())
+    per_item = (~PARTIAL.missing).sum(axis=1)
+    assert [t.get_text() for t in ax.get_xticklabels()] == [f"{i}\nk={k}" for i, k in zip(PARTIAL.items, per_item)]
+    assert str(PARTIAL.n_ratings) in ax.get_title()
+
+
+def test_wrong_result_type_is_a_clear_error():
+    alpha = krippendorff_alpha(SENTIMENT)
+    for fn in (plots.agreement_heatmap, plots.item_agreement_bars, plots.pairwise_bars):
+        with pytest.raises(TypeError, match=fn.__name__):
+            fn(alpha)
+    with pytest.raises(TypeError, match="coincidence_heatmap"):
+        plots.coincidence_heatmap(fleiss_kappa(SENTIMENT))
+
+
+def test_plots_never_compute_a_coefficient(monkeypatch):
+    """Results computed first; then every metric is made to fail: the plots still draw."""
+    results = (cohen_kappa(SENTIMENT, "A", "B"), fleiss_kappa(SENTIMENT), pairwise_cohen(SENTIMENT),
+               krippendorff_alpha(SENTIMENT))
+    _ = [r.exact for r in results]  # exact values are part of the result, computed here
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a plot called a metric")
+
+    for name in ("cohen_kappa", "fleiss_kappa", "pairwise_cohen", "krippendorff_alpha", "bootstrap_ci"):
+        monkeypatch.setattr(iaa_teach.metrics, name, refuse)
+        monkeypatch.setattr(plots, name, refuse, raising=False)
+    cohen, fleiss, pairs, alpha = results
+    plots.agreement_heatmap(cohen)
+    plots.item_agreement_bars(fleiss)
+    plots.pairwise_bars(pairs, reference=fleiss)
+    plots.coincidence_heatmap(alpha)
+    plots.coefficients_with_bands({"a": cohen, "b": fleiss})
+    plots.coverage_chart(SENTIMENT)
+
+
+def test_axes_argument_draws_into_an_existing_figure():
+    fig = Figure(figsize=(10, 4))
+    ax1, ax2 = fig.subplots(1, 2)
+    assert plots.agreement_heatmap(cohen_kappa(SENTIMENT, "A", "B"), ax=ax1) is fig
+    assert plots.coverage_chart(SENTIMENT, ax=ax2) is fig
+
+
+def test_metrics_and_package_import_without_matplotlib():
+    code = ("import sys, iaa_teach, iaa_teach.metrics, iaa_teach.explain; "
+            "assert 'matplotlib' not in sys.modules; "
+            "from iaa_teach import plots; assert 'matplotlib' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
