@@ -492,7 +492,7 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled") -> FleissResult:
     r = as_ratings(ratings)
     k = r.n_categories
     full = r._counts_with_missing()
-    counts = np.ascontiguousarray(full[:, :k])
+    counts = full[:, :k]
     m = r.n_raters - full[:, k]
     cf = counts.astype(float)
     p_i, pairable, inv_m = _fleiss_item_parts(cf, m)
@@ -604,7 +604,6 @@ class AlphaResult(_Result):
     expected: np.ndarray
     n_c: np.ndarray
     n: int
-    pair_counts: np.ndarray
     delta: np.ndarray
     level: str
     categories: tuple
@@ -612,6 +611,12 @@ class AlphaResult(_Result):
     reason: str | None = None
     _main = "alpha"
     _counts: np.ndarray = field(default=None, repr=False)
+
+    @cached_property
+    def pair_counts(self) -> np.ndarray:
+        """Unweighted ordered pairs of ratings within units (computed on first use)."""
+        c = self._counts.astype(np.int64)
+        return _frozen(c.T @ c - np.diag(c.sum(axis=0)))  # m_u = 1 units add 1*1 - 1 = 0
 
     def _exact(self) -> Exact:
         counts = self._counts.astype(np.int64)
@@ -699,10 +704,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
         raise AgreementError(_NO_PAIRS)
     cf = counts.astype(float)
     weighted = cf * _unit_weights(m)[:, None]
-    ones = np.ones(len(cf))
-    o = weighted.T @ cf - np.diag(ones @ weighted)
-    # unweighted ordered pairs, as counted by hand (m_u = 1 units add 1*1 - 1 = 0)
-    pair_counts = np.rint(cf.T @ cf - np.diag(ones @ cf)).astype(np.int64)
+    o = weighted.T @ cf - np.diag(np.ones(len(cf)) @ weighted)
     alpha, d_o, d_e, n_c, n, delta = _alpha_from_coincidences(o[None], level, values)
     n_c, n = n_c[0], n[0]
     expected = (np.outer(n_c, n_c) - np.diag(n_c)) / (n - 1.0)
@@ -712,9 +714,9 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
                   "(or equally distant from each other at this level), so alpha = 0/0 is undefined")
     return AlphaResult(
         alpha=float(alpha[0]), d_o=float(d_o[0]), d_e=float(d_e[0]), coincidences=_frozen(o),
-        expected=_frozen(expected), n_c=_frozen(n_c), n=int(round(n)), pair_counts=_frozen(pair_counts),
+        expected=_frozen(expected), n_c=_frozen(n_c), n=int(round(n)),
         delta=_frozen(np.array(delta[0])), level=level, categories=r.categories,
-        n_units_used=int(used.sum()), reason=reason, _counts=_frozen(np.ascontiguousarray(counts)))
+        n_units_used=int(used.sum()), reason=reason, _counts=_frozen(counts))
 
 
 # ================================================================ interpret

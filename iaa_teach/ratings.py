@@ -426,19 +426,11 @@ def _encode_numeric(arr: np.ndarray, categories: Sequence | None, raters: Sequen
              and fhi - flo <= 4 * arr.size + 1024)
     if small:
         lo, hi = int(lo), int(hi)
-        filled = np.fmin(arr, hi + 1) if is_float else arr  # NaN -> hi + 1 (fmin ignores NaN)
-        shifted = filled.astype(np.intp)
-        small = not is_float or np.count_nonzero(shifted == filled) == arr.size
-    if small:
-        shifted -= lo  # values 0 .. hi - lo, missing hi - lo + 1
         width = hi - lo + 1
+        shifted, present = _shift_small_ints(arr, lo, hi, count=cats is None)
+        small = shifted is not None
+    if small:
         if cats is None:
-            if width <= 64:  # a comparison pass per candidate value (not per item)
-                present = np.ones(width, dtype=bool)
-                for v in range(1, width - 1):
-                    present[v] = bool((shifted == v).any())
-            else:
-                present = np.bincount(shifted.ravel(), minlength=width + 1)[:width] > 0
             used = np.flatnonzero(present)
             cats = [int(v) + lo for v in used]
             if len(used) == width:  # every value in lo..hi used: codes are the shifted values
@@ -468,6 +460,46 @@ def _encode_numeric(arr: np.ndarray, categories: Sequence | None, raters: Sequen
     if (codes < 0).any():
         _raise_unknown(arr, codes < 0, cats, raters)
     return codes, cats
+
+
+_BLOCK = 1 << 15  # cells per block: the temporaries stay in cache and are reused
+
+
+def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
+    """Cells as integers ``value - lo`` (missing: ``hi - lo + 1``), and which values occur.
+
+    Works block by block over the cells so that no full-size temporary is
+    allocated: one output array, a few cache-sized buffers. Returns
+    ``(None, None)`` if some value is not an integer.
+    """
+    width = hi - lo + 1
+    flat = arr.reshape(-1)
+    out = np.empty(flat.size, dtype=np.intp)
+    # lo and hi occur (they are the min and max); a value in between is looked for
+    # block by block until first seen, so after the first blocks this costs nothing
+    per_block = count and width <= 64
+    present = np.ones(width, dtype=bool) if per_block else None
+    pending = list(range(1, width - 1)) if per_block else []
+    is_float = arr.dtype.kind == "f"
+    buf = np.empty(min(_BLOCK, flat.size), dtype=np.float64) if is_float else None
+    for start in range(0, flat.size, _BLOCK):  # blocks of cells, not items
+        block = flat[start:start + _BLOCK]
+        dest = out[start:start + block.size]
+        if is_float:
+            filled = np.fmin(block, hi + 1, out=buf[:block.size])  # NaN -> hi + 1 (fmin ignores NaN)
+            np.copyto(dest, filled, casting="unsafe")
+            if not np.array_equal(dest, filled):
+                return None, None
+        else:
+            np.copyto(dest, block, casting="unsafe")
+        dest -= lo
+        if pending:
+            pending = [v for v in pending if not (dest == v).any()]
+    if per_block:
+        present[pending] = False
+    elif count:
+        present = np.bincount(out, minlength=width + 1)[:width] > 0
+    return out.reshape(arr.shape), present
 
 
 def _raise_unknown(arr: np.ndarray, bad: np.ndarray, cats: list, raters: Sequence | None) -> None:
