@@ -1,0 +1,213 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,title,-all
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Handle missing ratings: what each coefficient does with a gap
+#
+# Real annotation tables have holes. Here two ratings of the sentiment example
+# are removed: annotator B's label for item 3 and annotator C's label for item 8.
+# How do alpha, Cohen's kappa and Fleiss' kappa cope?
+#
+# **What you'll learn**
+# - why alpha handles gaps naturally (the $1/(m_u - 1)$ weight), and what goes wrong without it;
+# - what Cohen's kappa does (drops items pair by pair);
+# - what Fleiss' kappa does with a per-item number of raters, under each chance rule;
+# - what dropping every incomplete item does.
+#
+# **What you'll need**
+# - notebooks 01-03.
+
+# %%
+from fractions import Fraction
+
+import numpy as np
+
+from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen, plots
+from iaa_teach.explain import explain, ratings_table
+
+# %% [markdown]
+# ## The data, with gaps
+#
+# `–` marks a missing rating.
+
+# %%
+complete = datasets.sentiment()
+ratings = datasets.sentiment_missing()
+ratings_table(ratings)
+
+# %%
+plots.coverage_chart(ratings)
+
+# %% [markdown]
+# ## Krippendorff's alpha with gaps
+#
+# Nothing changes in the method: units 3 and 8 now hold $m_u = 2$ values, so
+# their pairs are weighted by $1/(2 - 1)$ instead of $1/(3 - 1)$, and every value
+# still counts once.
+
+# %%
+counts = ratings.counts()
+m = counts.sum(axis=1)
+print("values per unit m_u:", m)
+weighted = counts / (m - 1)[:, None]
+o = weighted.T @ counts - np.diag(weighted.sum(axis=0))
+n_c, n = o.sum(axis=1), o.sum()
+print(f"n_c = {n_c}, n = {n:.0f}")
+
+# %%
+d_o = (n - np.trace(o)) / n
+d_e = (n**2 - np.sum(n_c**2)) / (n * (n - 1))
+print(f"D_o = {d_o:.3f}, D_e = {d_e:.3f}, alpha = {1 - d_o / d_e:.3f}")
+
+# %%
+alpha = krippendorff_alpha(ratings)
+alpha_complete = krippendorff_alpha(complete)
+print(f"alpha with gaps {alpha.alpha:.3f} (exact {alpha.exact.alpha}),  "
+      f"complete data {alpha_complete.alpha:.3f}")
+
+# %%
+explain(alpha)
+
+# %% [markdown]
+# ## The text's alpha for this table, and why it is wrong
+#
+# The code walkthrough prints a different number for this table. Its function
+# counts every ordered pair once, with no $1/(m_u - 1)$ weight, and takes
+# $D_e = 1 - \sum_c p_c^2$. Reproduced:
+
+# %%
+def text_alpha(r):
+    """The code walkthrough's 'alpha': unweighted pairs, D_e = 1 - sum of p_c^2."""
+    pairs = krippendorff_alpha(r).pair_counts  # every ordered pair counted once
+    p = pairs.sum(axis=1) / pairs.sum()
+    return 1 - (1 - np.trace(pairs) / pairs.sum()) / (1 - np.sum(p**2))
+
+
+# %%
+alpha_text = text_alpha(ratings)
+print(f"the text's function: {alpha_text:.3f} (= {Fraction(alpha_text).limit_denominator(100)})")
+print(f"Krippendorff's alpha: {alpha.alpha:.3f}")
+
+# %% [markdown]
+# Without the weight, a unit's share of the pairs grows with the square of its
+# size: a unit with three values gives six ordered pairs, a unit with two gives
+# two. Per value, the full units count more than the gapped ones:
+
+# %%
+for size in sorted(set(m.tolist()), reverse=True):
+    unweighted, weighted = size * (size - 1), size * (size - 1) / (size - 1)
+    print(f"unit with {size} values: {unweighted} pairs unweighted ({unweighted / size:.0f} per value), "
+          f"{weighted:.0f} weighted ({weighted / size:.0f} per value)")
+
+# %% [markdown]
+# The text also says alpha "remains stable" with the two ratings gone. Its own
+# numbers do not show that; the right ones do:
+
+# %%
+print(f"the text:  complete {text_alpha(complete):.3f} -> with gaps {alpha_text:.3f}")
+print(f"correct:   complete {alpha_complete.alpha:.3f} -> with gaps {alpha.alpha:.3f}")
+
+# %% [markdown]
+# ## Cohen's kappa: item by item, pair by pair
+#
+# A pair of annotators can only be compared on items both of them rated. Each
+# pair drops the items where either rating is missing, so different pairs use
+# different items.
+
+# %%
+pairs_cohen = pairwise_cohen(ratings)
+for (x, y), r in zip(pairs_cohen.pairs, pairs_cohen.results):
+    print(f"{x} vs {y}: {r.n_items} items used, {r.n_dropped} dropped, kappa = {r.kappa:.3f}")
+
+# %%
+explain(pairs_cohen)
+
+# %% [markdown]
+# ## Fleiss' kappa with a per-item number of raters
+#
+# The code walkthrough says Fleiss' kappa cannot handle missing data. It can:
+# use each item's own number of ratings $n_i$ in
+# $P_i = \left(\sum_j n_{ij}^2 - n_i\right) / \left(n_i(n_i - 1)\right)$, as the
+# partial-annotation text does. $P_a$ is unchanged by the gaps here (items 3 and 8
+# were unanimous and still are). The chance term depends on the rule:
+#
+# - **pooled**: $p_j$ = share of all ratings in category $j$ (the partial-annotation text's rule);
+# - **item mean**: $p_j$ = mean over items of $n_{ij}/n_i$ (the rule in the Cambridge
+#   MLRD notes and in Gwet's book): every item weighs the same.
+
+# %%
+pooled = fleiss_kappa(ratings, chance="pooled")
+item_mean = fleiss_kappa(ratings, chance="item_mean")
+for res in (pooled, item_mean):
+    print(f"chance rule {res.chance:>9}: P_a = {res.p_a:.3f}, P_e = {res.p_e:.3f}, "
+          f"kappa = {res.kappa:.3f} (exact {res.exact.kappa})")
+print(f"complete data (both rules): kappa = {fleiss_kappa(complete).kappa:.3f}")
+
+# %%
+explain(pooled)
+
+# %% [markdown]
+# With the item-mean rule, the two gapped items keep their full weight in the
+# proportions, and kappa does not move from the complete-data value; with the
+# pooled rule, the two missing ratings shift the proportions a little.
+#
+# ## Dropping every incomplete item
+#
+# The blunt alternative ("listwise deletion"): keep only items rated by everyone.
+
+# %%
+keep = ~ratings.missing.any(axis=1)
+listwise = ratings.subset(items=keep)
+print("items kept:", list(listwise.items))
+print(f"Fleiss' kappa (pooled chance) {fleiss_kappa(listwise).kappa:.3f},  "
+      f"alpha {krippendorff_alpha(listwise).alpha:.3f}")
+
+# %% [markdown]
+# Both items dropped were unanimous: throwing them away throws away agreement,
+# and both coefficients fall.
+#
+# ## Everything side by side
+
+# %%
+plots.coefficients_with_bands({
+    "alpha\ncomplete": alpha_complete,
+    "alpha\nwith gaps": alpha,
+    "Fleiss\npooled": pooled,
+    "Fleiss\nitem mean": item_mean,
+    "Fleiss\nlistwise": fleiss_kappa(listwise),
+    "alpha\nlistwise": krippendorff_alpha(listwise),
+}, title="Two ratings missing: what each method gives")
+
+# %% [markdown]
+# ## Recap
+#
+# - Alpha weights each unit's pairs by $1/(m_u - 1)$, so every value counts once,
+#   however many values share its unit. Drop the weight and bigger units dominate.
+# - Cohen's kappa compares a pair on the items both rated: each pair its own item set.
+# - Fleiss' kappa works with per-item $n_i$; name the chance rule, because with
+#   gaps the rules give different numbers.
+# - Dropping incomplete items discards information, here agreement.
+#
+# ## Try it yourself
+#
+# Remove one more rating: annotator A's label for item 5. Compute Krippendorff's
+# alpha by hand (the $m_u$, the coincidence matrix, $n$, $D_o$, $D_e$), then open
+# the answer.
+
+# %% tags=["solution"]
+rows = ratings.rows()
+rows[4][0] = None  # item 5, annotator A
+exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.categories)
+explain(krippendorff_alpha(exercise)).hidden("Show the worked answer")

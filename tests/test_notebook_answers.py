@@ -1,0 +1,142 @@
+"""Each committed notebook's STORED outputs show that notebook's figures from the answer key.
+
+The expected strings are computed from the metrics (ERRATA.md's answer key is
+what the metrics' own tests pin down), never typed in. A second check: no
+markdown cell types a number that the code computes.
+"""
+
+import json
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from iaa_teach import cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+
+SENTIMENT = datasets.sentiment()
+MISSING = datasets.sentiment_missing()
+PARTIAL = datasets.partial_coverage()
+
+
+def d3(q):
+    """Three decimals, halves away from zero (how the texts and a student round)."""
+    q = Fraction(q)
+    return str((Decimal(q.numerator) / Decimal(q.denominator)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
+
+
+def texts_rounded_fleiss():
+    """The worked example's 0.563: P_i, P_a, P_e and the difference rounded to 3 decimals on the way."""
+    res = fleiss_kappa(SENTIMENT)
+    p_i = [Fraction(d3(p)) for p in res.exact.p_i]
+    p_a = Fraction(d3(sum(p_i) / len(p_i)))
+    p_e = Fraction(d3(sum(Fraction(d3(p)) ** 2 for p in res.exact.p_j)))
+    return d3(Fraction(d3(p_a - p_e)) / Fraction(d3(1 - p_e)))
+
+
+def texts_missing_alpha():
+    """The code walkthrough's 0.467: unweighted pairs and D_e = 1 - sum p^2."""
+    pairs = krippendorff_alpha(MISSING).pair_counts
+    total = int(pairs.sum())
+    d_o = Fraction(total - int(pairs.trace()), total)
+    p = [Fraction(int(x), total) for x in pairs.sum(axis=1)]
+    return d3(1 - d_o / (1 - sum(x * x for x in p)))
+
+
+def expected():
+    pairs = pairwise_cohen(SENTIMENT)
+    return {
+        "01_cohens_kappa": [d3(k) for k in pairs.exact.kappas]
+        + [str(cohen_kappa(SENTIMENT, "A", "B").exact.kappa)],
+        "02_fleiss_kappa": [d3(fleiss_kappa(SENTIMENT).exact.kappa), texts_rounded_fleiss(),
+                            str(fleiss_kappa(SENTIMENT).exact.kappa)],
+        "03_krippendorff_alpha": [d3(krippendorff_alpha(SENTIMENT).exact.alpha),
+                                  str(krippendorff_alpha(SENTIMENT).exact.alpha),
+                                  d3(krippendorff_alpha(SENTIMENT, "ordinal").exact.alpha)],
+        "04_missing_data": [d3(krippendorff_alpha(MISSING).exact.alpha), str(krippendorff_alpha(MISSING).exact.alpha),
+                            texts_missing_alpha(),
+                            d3(fleiss_kappa(MISSING, chance="pooled").exact.kappa),
+                            d3(fleiss_kappa(MISSING, chance="item_mean").exact.kappa)],
+        "05_partial_coverage": [str(PARTIAL.n_ratings), d3(fleiss_kappa(PARTIAL).exact.kappa),
+                                d3(fleiss_kappa(PARTIAL, chance="item_mean").exact.kappa)],
+    }
+
+
+EXPECTED = expected()
+
+
+def load(stem):
+    path = NOTEBOOKS / f"{stem}.ipynb"
+    if not path.exists():
+        pytest.fail(f"notebooks/{stem}.ipynb is missing")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def joined(value):
+    return "".join(value) if isinstance(value, list) else value
+
+
+def stored_output_text(nb):
+    parts = []
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                parts.append(joined(out["text"]))
+            for mime in ("text/plain", "text/markdown", "text/html"):
+                if mime in out.get("data", {}):
+                    parts.append(joined(out["data"][mime]))
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("stem", sorted(EXPECTED))
+def test_stored_outputs_show_the_answer_key(stem):
+    text = stored_output_text(load(stem))
+    missing = [value for value in EXPECTED[stem] if not re.search(rf"(?<![\d.]){re.escape(value)}(?![\d/])", text)]
+    assert not missing, f"{stem}.ipynb's stored outputs do not show {missing}; run `make sync`"
+
+
+def test_the_texts_wrong_numbers_are_the_ones_errata_lists():
+    """The reproductions of the texts' numbers differ from the right answers (else there is no erratum)."""
+    assert texts_rounded_fleiss() != d3(fleiss_kappa(SENTIMENT).exact.kappa)
+    assert texts_missing_alpha() != d3(krippendorff_alpha(MISSING).exact.alpha)
+
+
+DECIMAL = re.compile(r"(?<![\w.])\d*\.\d{2,}")
+MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+
+
+@pytest.mark.parametrize("stem", sorted(EXPECTED))
+def test_no_computed_number_is_typed_into_markdown(stem):
+    nb = load(stem)
+    found = []
+    for index, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        source = joined(cell["source"])
+        for number in DECIMAL.findall(source):
+            found.append(f"cell {index}: {number}")
+        for value in EXPECTED[stem]:
+            if "/" in value and value in MATH.sub("", source):
+                found.append(f"cell {index}: {value}")
+    assert not found, f"{stem}: numbers typed into markdown (print them from code instead): {found}"
+
+
+@pytest.mark.parametrize("stem", sorted(EXPECTED))
+def test_every_notebook_opens_and_closes_as_the_style_asks(stem):
+    nb = load(stem)
+    markdown = [joined(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    assert markdown[0].startswith("# "), "the first cell is the title"
+    head = markdown[0]
+    assert "What you'll learn" in head and "What you'll need" in head
+    body = "\n".join(markdown)
+    assert "## Recap" in body and "## Try it yourself" in body
+    solutions = [c for c in nb["cells"] if "solution" in c.get("metadata", {}).get("tags", [])]
+    assert solutions, "the exercise's answer is a cell tagged 'solution'"
+    for cell in solutions:
+        shown = [out["data"]["text/markdown"] for out in cell["outputs"] if "text/markdown" in out.get("data", {})]
+        assert shown and all(joined(s).startswith("<details>") for s in shown), "the answer stays folded"
