@@ -1,0 +1,68 @@
+"""Practice: endless exam-style questions, worked solutions, and feedback on the usual mistakes.
+
+>>> from iaa_teach.exercises import make_question
+>>> q = make_question("fleiss", seed=7)      # same kind and seed, same question
+>>> q.ratings.n_raters >= 3
+True
+>>> q.check("c", q.answers()["c"]).correct   # any right answer: "0.56", "0.564", "31/55"
+True
+
+Kinds of question
+-----------------
+========== ============================================================ ==========================
+kind       table                                                        parts
+========== ============================================================ ==========================
+cohen      2 raters, 8-12 items, 2-4 nominal categories                 P_o, P_e, kappa, words
+weighted   2 raters on an ordered scale of 3-5, linear or quadratic     P_o, P_e, kappa_w, words
+fleiss     3-5 raters, complete                                         P_a, P_e, kappa, words
+alpha      3-4 raters, missing ratings (one unit with a single value)   n, D_o, D_e, alpha, words
+partial    2-3 raters on every item, 2 covering item ranges (D and E)   P_a, N, P_e, kappa, words
+========== ============================================================ ==========================
+
+Right answers come from :mod:`iaa_teach.metrics` (``result.exact``);
+:meth:`Question.solution` shows the working through
+:func:`iaa_teach.explain.explain`.
+
+Recognised mistakes (:data:`MISTAKES`), by kind
+-----------------------------------------------
+- all kinds: ``rounding`` (intermediate values rounded to 3 decimals before
+  the last step; listed only for questions where it moves the third decimal).
+- cohen, weighted, fleiss, partial: ``percentages`` (kappa from P_o and P_e
+  in percent: (70 - 41) / (1 - 41)).
+- cohen: ``pooled_marginals`` (Scott/Fleiss-style P_e), ``uniform_chance``
+  (P_e = 1/k).
+- weighted: ``unweighted``, ``other_weights`` (linear for quadratic or back).
+- fleiss: ``self_pairs`` (P_i without the "- n"), ``cohen_marginals``
+  (each rater's own proportions, averaged over rater pairs).
+- partial: ``global_k`` (P_i with the number of all annotators), ``global_total``
+  (p_j over n_items x n_raters cells, "40 not 38"), ``self_pairs``,
+  ``pe_over_items`` (p_j as the mean of per-item proportions), ``merged``
+  (the two partial annotators merged into one, keeping either's label).
+- alpha: ``unweighted_pairs`` (no 1/(m_u - 1)), ``fleiss_de``
+  (D_e = 1 - sum p_c^2), ``text_route`` (both: the code text's 0.467),
+  ``unpairable_values`` (single values counted), ``self_pairs``.
+  ``percentages`` does not apply: 1 - D_o/D_e is the same in percent.
+
+Every question is drawn so that each of its kind's mistakes (``rounding``
+aside) changes the 3-decimal answer of every part it touches and differs
+from the other mistakes; :meth:`Question.check` then names it.
+
+Worksheets
+----------
+:func:`worksheet` writes two printable HTML files (questions, answers) and
+returns their paths; :func:`worksheet_html` returns the two documents as
+strings instead.
+"""
+
+from ._answers import Answer, fmt3, parse_answer, round_half_up, show_value
+from ._generate import KINDS, SIZE_LIMITS
+from ._mistakes import KIND_MISTAKES, MISTAKES, MistakeInfo, mistake_info
+from ._questions import Feedback, Mistake, Part, Question, Solution, make_question
+from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
+
+__all__ = [
+    "KINDS", "MISTAKES", "KIND_MISTAKES", "SIZE_LIMITS", "mistake_info",
+    "make_question", "worksheet", "worksheet_html", "worksheet_questions",
+    "Question", "Part", "Mistake", "MistakeInfo", "Feedback", "Solution", "Worksheet",
+    "Answer", "parse_answer", "round_half_up", "fmt3", "show_value",
+]

@@ -1,0 +1,150 @@
+"""Reading a student's answer and comparing it with a value.
+
+An answer is a number (int, float, :class:`fractions.Fraction`) or a string:
+a decimal (``"0.492"``, ``".49"``, ``"0,492"``), a fraction (``"29/59"``) or a
+percentage (``"49.2%"``). A decimal written to ``d`` places matches a value
+when it is that value rounded to ``d`` places, that is within half a unit of
+its last place; more than 3 places are held to the 3-place tolerance, so
+``"0.4920"`` matches 0.49153 as ``"0.492"`` does. Fractions and integers match
+only exactly. Everything is compared as exact fractions: no float round-off.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from numbers import Rational
+
+from ..ratings import AgreementError
+
+__all__ = ["Answer", "parse_answer", "round_half_up", "fmt3", "show_value", "decimals_that_match"]
+
+_FRACTION = re.compile(r"^\s*([+-]?\d+)\s*/\s*(\d+)\s*$")
+_DECIMAL = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A parsed answer: its exact value and how many decimals were written.
+
+    ``decimals`` is None for an exact answer (a fraction or an integer).
+    """
+
+    value: Fraction
+    decimals: int | None
+    written: str
+
+    def tolerance(self) -> Fraction:
+        """Half a unit of the last place written (3 places at the finest); 0 (exact) below 2 places."""
+        if self.decimals is None or self.decimals < 2:
+            return Fraction(0)
+        return Fraction(1, 2 * 10 ** min(self.decimals, 3))
+
+    def matches(self, target: Fraction) -> bool:
+        return abs(self.value - Fraction(target)) <= self.tolerance()
+
+
+def parse_answer(answer: object) -> Answer:
+    """An :class:`Answer` from what a student typed (or passed as a number).
+
+    Raises
+    ------
+    AgreementError
+        When the answer cannot be read as a number.
+
+    Examples
+    --------
+    >>> parse_answer("29/59").value, parse_answer("0.49").decimals
+    (Fraction(29, 59), 2)
+    >>> parse_answer("70%").value, parse_answer(0.492).decimals
+    (Fraction(7, 10), 3)
+    """
+    if isinstance(answer, bool):
+        raise AgreementError(f"an answer must be a number, got {answer!r}")
+    if isinstance(answer, Rational):  # int, Fraction
+        return Answer(Fraction(answer), None, str(answer))
+    if isinstance(answer, float) or (hasattr(answer, "dtype") and getattr(answer, "ndim", 1) == 0):
+        x = float(answer)
+        if not math.isfinite(x):
+            raise AgreementError(f"an answer must be a finite number, got {answer!r}")
+        parsed = _decimal(repr(x).replace("e", "E"), str(answer))
+        # a float cannot keep trailing zeros (0.300 is 0.3): fewer than 2 places are read as 3
+        places = parsed.decimals if parsed.decimals is not None and parsed.decimals >= 2 else 3
+        return Answer(parsed.value, places, parsed.written)
+    if not isinstance(answer, str):
+        raise AgreementError(f"an answer must be a number or a string, got {type(answer).__name__}")
+    text = answer.strip().replace("\u2212", "-").replace(" ", "")
+    if not text:
+        raise AgreementError("the answer is empty")
+    percent = text.endswith("%")
+    if percent:
+        text = text[:-1]
+    m = _FRACTION.match(text)
+    if m:
+        num, den = int(m.group(1)), int(m.group(2))
+        if den == 0:
+            raise AgreementError(f"{answer!r} divides by zero")
+        value = Fraction(num, den)
+        return Answer(value / 100 if percent else value, None, answer)
+    if text.count(",") == 1 and "." not in text:  # a decimal comma: 0,492
+        text = text.replace(",", ".")
+    if not _DECIMAL.match(text):
+        raise AgreementError(
+            f"cannot read {answer!r} as a number: write a decimal such as 0.492 or a fraction such as 29/59")
+    parsed = _decimal(text, answer)
+    if percent:
+        return Answer(parsed.value / 100, None if parsed.decimals is None else parsed.decimals + 2, answer)
+    return parsed
+
+
+def _decimal(text: str, written: str) -> Answer:
+    try:
+        d = Decimal(text)
+    except InvalidOperation:
+        raise AgreementError(f"cannot read {written!r} as a number") from None
+    exponent = d.as_tuple().exponent
+    places = max(0, -int(exponent))
+    value = Fraction(d)
+    if places == 0 and "." not in text and "E" not in text.upper():
+        return Answer(value, None, written)  # "38": an integer is exact
+    return Answer(value, places, written)
+
+
+def round_half_up(x: Fraction, places: int = 3) -> Fraction:
+    """``x`` rounded to ``places`` decimals, halves away from zero (as by hand).
+
+    >>> round_half_up(Fraction(1, 8), 2), round_half_up(Fraction(-1, 8), 2)
+    (Fraction(13, 100), Fraction(-13, 100))
+    """
+    scale = 10 ** places
+    sign = -1 if x < 0 else 1
+    return Fraction(sign * math.floor(abs(Fraction(x)) * scale + Fraction(1, 2)), scale)
+
+
+def fmt3(x: Fraction | None) -> str:
+    """``x`` to 3 decimals, rounded half up (``"undefined"`` for None)."""
+    if x is None:
+        return "undefined"
+    r = round_half_up(Fraction(x), 3)
+    return f"{'-' if r < 0 else ''}{abs(r.numerator) // r.denominator}.{abs(r.numerator) * 1000 // r.denominator % 1000:03d}"
+
+
+def show_value(x: Fraction | None) -> str:
+    """``"29/59 = 0.492"``; integers and exact decimals stay short (``"38"``, ``"7/10 = 0.700"``)."""
+    if x is None:
+        return "undefined"
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    return f"{x} = {fmt3(x)}" if round_half_up(x, 3) == x else f"{x} \u2248 {fmt3(x)}"
+
+
+def decimals_that_match(x: Fraction, places: int = 3) -> list[Fraction]:
+    """The ``places``-decimal numbers a student could write for ``x`` (1, or 2 at an exact half)."""
+    scale = 10 ** places
+    lo = Fraction(math.floor(x * scale), scale)
+    tol = Fraction(1, 2 * scale)
+    return [c for c in (lo, lo + Fraction(1, scale)) if abs(c - x) <= tol]

@@ -1,0 +1,169 @@
+"""Drawing exam-like tables: one seeded candidate at a time.
+
+A candidate is drawn with a :class:`numpy.random.Generator`: a "true"
+category per item, then each rater reports it with a rater-specific accuracy
+or else another category (for ordinal scales, usually a neighbouring one).
+:mod:`._questions` keeps drawing from the same generator until a candidate
+makes a good question, so one seed always gives one question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..ratings import AgreementError, Ratings
+
+__all__ = ["KINDS", "Topic", "Draw", "SIZE_LIMITS", "check_size", "choose_size", "draw"]
+
+KINDS = ("cohen", "fleiss", "alpha", "partial", "weighted")
+
+ROMAN = ("I", "II", "III", "IV", "V", "VI")
+
+
+@dataclass(frozen=True)
+class Topic:
+    """What the annotators labelled: ``items`` (plural noun), the ``task`` and the category names."""
+
+    items: str
+    task: str
+    categories: tuple
+
+
+NOMINAL_TOPICS = (
+    Topic("sentences", "sentiment", ("positive", "neutral", "negative")),
+    Topic("news articles", "topic", ("sport", "politics", "science", "arts")),
+    Topic("words", "part of speech", ("noun", "verb", "adjective")),
+    Topic("utterances", "dialogue act", ("question", "statement", "request")),
+    Topic("emails", "spam filtering", ("spam", "ham")),
+    Topic("claim-evidence pairs", "stance", ("agree", "disagree", "unrelated")),
+    Topic("documents", "document type", ROMAN[:3]),
+    Topic("documents", "document type", ROMAN[:4]),
+)
+
+ORDINAL_TOPICS = (
+    Topic("essays", "quality", ("poor", "fair", "good", "excellent")),
+    Topic("reviews", "helpfulness", ("low", "medium", "high")),
+    Topic("scans", "severity grade", ROMAN[:4]),
+    Topic("scans", "severity grade", ROMAN[:5]),
+    Topic("answers", "correctness", ("wrong", "partly right", "right")),
+    Topic("symptom reports", "severity", ("mild", "moderate", "severe")),
+)
+
+#: Allowed sizes per kind: (items, raters, categories), each (low, high) inclusive;
+#: the default draws use the exam-like ranges in DEFAULT_SIZES.
+SIZE_LIMITS = {
+    "cohen": ((5, 20), (2, 2), (2, 6)),
+    "weighted": ((5, 20), (2, 2), (3, 6)),
+    "fleiss": ((5, 20), (3, 6), (2, 6)),
+    "alpha": ((5, 20), (3, 5), (2, 6)),
+    "partial": ((6, 20), (4, 6), (2, 6)),
+}
+DEFAULT_SIZES = {
+    "cohen": ((8, 12), (2, 2), (2, 4)),
+    "weighted": ((8, 12), (2, 2), (3, 5)),
+    "fleiss": ((8, 12), (3, 5), (2, 4)),
+    "alpha": ((8, 12), (3, 4), (2, 4)),
+    "partial": ((8, 12), (4, 5), (2, 4)),
+}
+
+
+@dataclass
+class Draw:
+    """One candidate table and what the question text needs to know about it."""
+
+    ratings: Ratings
+    topic: Topic
+    weights: str | None = None
+    coverage: dict = field(default_factory=dict)  # rater -> (first item, last item), 1-based, partial raters only
+
+
+def check_size(kind: str, n_items, n_raters, n_categories) -> None:
+    """Raise AgreementError for a size outside :data:`SIZE_LIMITS`."""
+    limits = SIZE_LIMITS[kind]
+    for name, value, (lo, hi) in zip(("n_items", "n_raters", "n_categories"),
+                                     (n_items, n_raters, n_categories), limits):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+            raise AgreementError(f"{name} for a {kind!r} question must be an integer from {lo} to {hi}, "
+                                 f"got {value!r}")
+
+
+def _choose(rng: np.random.Generator, given, default: tuple[int, int]) -> int:
+    return int(given) if given is not None else int(rng.integers(default[0], default[1] + 1))
+
+
+def choose_size(kind: str, rng: np.random.Generator, n_items=None, n_raters=None) -> tuple[int, int]:
+    """The number of items and of raters: as given, or drawn from the exam-like defaults."""
+    items_range, raters_range, _ = DEFAULT_SIZES[kind]
+    return _choose(rng, n_items, items_range), _choose(rng, n_raters, raters_range)
+
+
+def _topic(rng: np.random.Generator, ordinal: bool, k: int | None) -> Topic:
+    topics = ORDINAL_TOPICS if ordinal else NOMINAL_TOPICS
+    if k is not None:
+        topics = tuple(t for t in topics if len(t.categories) == k)
+        if not topics:
+            return Topic("scans" if ordinal else "documents", "grade" if ordinal else "document type", ROMAN[:k])
+    return topics[int(rng.integers(len(topics)))]
+
+
+def _labels(rng: np.random.Generator, n_items: int, n_raters: int, k: int, ordinal: bool) -> np.ndarray:
+    """Category codes, shape (n_items, n_raters): a true category per item, noisy raters."""
+    prior = rng.dirichlet(np.full(k, 3.0))
+    truth = rng.choice(k, size=n_items, p=prior)
+    accuracy = rng.uniform(0.5, 0.9, size=n_raters)
+    right = rng.random((n_items, n_raters)) < accuracy
+    if ordinal:
+        step = rng.choice(np.array([-2, -1, 1, 2]), size=(n_items, n_raters), p=[0.1, 0.4, 0.4, 0.1])
+        noise = truth[:, None] + step
+        noise = np.where((noise < 0) | (noise >= k), truth[:, None] - step, noise)
+        noise = np.clip(noise, 0, k - 1)
+    else:
+        noise = (truth[:, None] + rng.integers(1, k, size=(n_items, n_raters))) % k if k > 1 else truth[:, None]
+    return np.where(right, truth[:, None], noise)
+
+
+def _to_ratings(codes: np.ndarray, present: np.ndarray, topic: Topic, raters) -> Ratings:
+    labels = np.array(list(topic.categories) + [None], dtype=object)
+    table = labels[np.where(present, codes, len(topic.categories))]
+    return Ratings.from_rows(table.tolist(), raters=list(raters), categories=topic.categories)
+
+
+def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_categories=None,
+         weights=None) -> Draw:
+    """One candidate table for a question of ``kind`` (not yet checked for quality)."""
+    (items_range, raters_range, cats_range) = DEFAULT_SIZES[kind]
+    n, m = choose_size(kind, rng, n_items, n_raters)
+    ordinal = kind == "weighted"
+    topic = _topic(rng, ordinal, n_categories)
+    if n_categories is None and not cats_range[0] <= len(topic.categories) <= cats_range[1]:
+        topic = _topic(rng, ordinal, _choose(rng, None, cats_range))
+    k = len(topic.categories)
+    codes = _labels(rng, n, m, k, ordinal)
+    present = np.ones((n, m), dtype=bool)
+    raters = [chr(ord("A") + j) for j in range(m)]
+    out = Draw(ratings=None, topic=topic)  # type: ignore[arg-type]
+    if kind == "weighted":
+        out.weights = weights if weights is not None else ("linear", "quadratic")[int(rng.integers(2))]
+    elif kind == "alpha":
+        # most units complete; one with a single value; one to three with 2 .. m-1 values
+        sizes = np.full(n, m)
+        picks = rng.permutation(n)
+        n_partial = int(rng.integers(1, 4))
+        sizes[picks[0]] = 1
+        sizes[picks[1:1 + n_partial]] = rng.integers(2, m, size=n_partial)
+        order = rng.random((n, m)).argsort(axis=1).argsort(axis=1)
+        present = order < sizes[:, None]
+    elif kind == "partial":
+        # the last two annotators cover item ranges: the first of them a tail (from item >= 3),
+        # the second a head (possibly every item, as E in the partial-annotation text)
+        start = int(rng.integers(2, n // 2 + 1))                       # 0-based first item of the tail
+        end = n if rng.random() < 0.4 else int(rng.integers(n // 2 + 1, n))  # head ends before item `end`
+        present[:start, -2] = False
+        present[end:, -1] = False
+        out.coverage = {raters[-2]: (start + 1, n), raters[-1]: (1, end)}
+    out.ratings = _to_ratings(codes, present, topic, raters)
+    return out

@@ -1,0 +1,345 @@
+"""The usual mistakes, recomputed on purpose.
+
+The right answers of every question come from :mod:`iaa_teach.metrics`
+(``result.exact``). This module computes the *wrong* answers a student gets
+by making one of the usual mistakes, so that :meth:`Question.check` can
+recognise them and say which step went wrong. Each ``route_*`` function
+returns ``{mistake id: {quantity: Fraction}}`` holding only the quantities
+the mistake changes (a mistake in P_a changes P_a and kappa, not P_e).
+
+Where a wrong route is a real coefficient applied to other data or another
+option (merging two annotators, other weights, the item-mean chance rule)
+it calls the core metric; the deliberately wrong formulas (self-pairs kept,
+global k, rounded intermediates, percentages) are written here, small and
+vectorized over the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..metrics import cohen_kappa, fleiss_kappa
+from ..ratings import Ratings
+from ._answers import round_half_up
+
+__all__ = ["MistakeInfo", "MISTAKES", "KIND_MISTAKES", "ROUTES", "mistake_info", "merge_last_two"]
+
+
+@dataclass(frozen=True)
+class MistakeInfo:
+    """One usual mistake: what it is, the step where it happens, how to avoid it."""
+
+    id: str
+    name: str
+    step: str
+    advice: str
+
+
+def _info(id, name, step, advice):
+    return id, MistakeInfo(id, name, step, advice)
+
+
+#: The catalogue of recognised mistakes, by id (``name`` reads after "you get it by ...").
+MISTAKES: dict[str, MistakeInfo] = dict([
+    _info("rounding", "rounding the intermediate values to 3 decimals",
+          "the last step, kappa = (P_o - P_e) / (1 - P_e)",
+          "Keep exact fractions (or full precision) for the values the last step is built from, and round "
+          "only the final answer: rounded intermediates can move the third decimal."),
+    _info("percentages", "computing kappa from percentages instead of proportions",
+          "the last step, kappa = (P_o - P_e) / (1 - P_e)",
+          "P_o and P_e must be proportions between 0 and 1: with percentages the 1 in 1 - P_e "
+          "no longer stands for 'all items'."),
+    _info("pooled_marginals", "pooling the two raters' labels for the chance agreement",
+          "chance agreement P_e",
+          "Cohen's kappa keeps each rater's own marginals: P_e = sum_j p_j+ x p_+j (row share times "
+          "column share). Pooling both raters' labels and squaring (sum_j p_j^2) is Scott's pi, "
+          "the two-rater case of Fleiss' kappa."),
+    _info("uniform_chance", "taking the chance agreement as 1 / (number of categories)",
+          "chance agreement P_e",
+          "Chance agreement comes from how often each rater actually uses each category, "
+          "P_e = sum_j p_j+ x p_+j, not from assuming every category is equally likely."),
+    _info("cohen_marginals", "using each rater's own marginals (Cohen-style chance) in Fleiss' kappa",
+          "chance agreement P_e",
+          "Fleiss' kappa pools every label: p_j = (labels in category j) / (all labels) and "
+          "P_e = sum_j p_j^2. Averaging sum_j p_aj x p_bj over rater pairs is Cohen's chance term "
+          "for fixed raters, not Fleiss'."),
+    _info("self_pairs", "forgetting to subtract the self-pairs",
+          "agreement on each item, P_i",
+          "An item with n_i labels has n_i (n_i - 1) ordered pairs of different raters; the agreeing "
+          "ones number sum_j n_ij (n_ij - 1) = sum_j n_ij^2 - n_i. Leaving out the '- n_i' pairs "
+          "every rater with themselves."),
+    _info("global_k", "using a global k instead of the per-item k",
+          "agreement on each item, P_i",
+          "Use for each item the number of annotators who actually labelled it: an item with 4 "
+          "labels divides by 4 x 3 = 12, one with 5 labels by 5 x 4 = 20."),
+    _info("global_total", "counting every cell of the table instead of the labels given",
+          "category proportions p_j",
+          "p_j divides by the number of labels actually given (missing cells do not count), "
+          "so the p_j add up to 1."),
+    _info("pe_over_items", "taking P_e over items instead of over all labels",
+          "category proportions p_j",
+          "Averaging each item's proportions n_ij / n_i over the items is another chance rule "
+          "(the item-mean rule of the MLRD notes and of Gwet). This question asks for p_j over all "
+          "labels pooled: (labels in category j) / (all labels)."),
+    _info("merged", "merging two annotators into one",
+          "the table itself, before P_i",
+          "Keep every annotator as a separate column and let the number of labels vary per item. "
+          "Merging two annotators throws labels away, and which label the merge keeps is an "
+          "arbitrary choice that changes the result."),
+    _info("unweighted", "leaving out the weights",
+          "the agreement weights",
+          "Ordinal categories: a near miss counts as partial agreement. Use the weight matrix in "
+          "both P_o and P_e."),
+    _info("other_weights", "using the other weighting scheme",
+          "the agreement weights",
+          "Linear weights are 1 - |i - j| / (k - 1); quadratic weights are 1 - (i - j)^2 / (k - 1)^2. "
+          "Check which one the question asks for."),
+    _info("unweighted_pairs", "not weighting each unit's pairs by 1 / (m_u - 1)",
+          "the coincidence matrix",
+          "Each unit with m_u values adds its m_u (m_u - 1) ordered pairs with weight 1 / (m_u - 1), "
+          "so that every pairable value counts once and the matrix adds up to n, the number of "
+          "pairable values."),
+    _info("fleiss_de", "taking D_e = 1 - sum p_c^2 (dividing by n^2 instead of n (n - 1))",
+          "expected disagreement D_e",
+          "Krippendorff's D_e draws two different values from the n pairable values: "
+          "D_e = sum over c != k of n_c n_k / (n (n - 1)). 1 - sum p_c^2 is Fleiss' chance term, "
+          "and with it alpha equals Fleiss' kappa."),
+    _info("text_route", "following the code text: unweighted pairs and D_e = 1 - sum p_c^2",
+          "the coincidence matrix and D_e",
+          "This is how the code walkthrough gets 0.467 for its missing-data example. Weight each "
+          "unit's pairs by 1 / (m_u - 1) and take D_e over n (n - 1) value pairs."),
+    _info("unpairable_values", "counting the value of a unit with a single rating",
+          "the coincidence matrix",
+          "A unit with only one value has no pair: its value is not pairable and counts neither in "
+          "n nor in the n_c. Leave it out."),
+])
+
+_KIND_SPECIFIC = {
+    ("fleiss", "rounding"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"},
+    ("partial", "rounding"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"},
+    ("fleiss", "percentages"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)",
+                                "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
+    ("partial", "percentages"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)",
+                                 "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
+    ("alpha", "rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
+    ("alpha", "self_pairs"): {
+        "step": "the coincidence matrix",
+        "advice": "A value is never paired with itself: a unit with n_uc values in category c adds "
+                  "n_uc (n_uc - 1) ordered c-c pairs, not n_uc^2, before dividing by m_u - 1."},
+}
+
+
+def mistake_info(kind: str, id: str) -> MistakeInfo:
+    """The catalogue entry of mistake ``id`` as it reads in a question of ``kind``."""
+    base = MISTAKES[id]
+    change = _KIND_SPECIFIC.get((kind, id))
+    if not change:
+        return base
+    return MistakeInfo(id, change.get("name", base.name), change.get("step", base.step),
+                       change.get("advice", base.advice))
+
+
+# ------------------------------------------------------------------ helpers
+def _kappa(p_o: Fraction, p_e: Fraction) -> Fraction | None:
+    return None if p_e == 1 else (p_o - p_e) / (1 - p_e)
+
+
+def _alpha(d_o: Fraction, d_e: Fraction) -> Fraction | None:
+    return None if d_e == 0 else 1 - d_o / d_e
+
+
+def _r3(x: Fraction) -> Fraction:
+    return round_half_up(x, 3)
+
+
+def _final_steps(p_o: Fraction, p_e: Fraction, o_name: str, rounded_p_o: Fraction, rounded_p_e: Fraction):
+    """The slips in the last step: rounded intermediates (two ways), and percentages.
+
+    ``rounding``: P_o and P_e rounded to 3 decimals before the last step.
+    ``rounding:all``: every value on the way rounded as it is written down
+    (marginals or P_i and p_j, then P_o and P_e), as worked-example.txt does
+    to get 0.563 for 31/55.
+    """
+    return {
+        "rounding": {"kappa": _kappa(_r3(p_o), _r3(p_e))},
+        "rounding:all": {o_name: rounded_p_o, "p_e": rounded_p_e, "kappa": _kappa(rounded_p_o, rounded_p_e)},
+        "percentages": {"kappa": _kappa(100 * p_o, 100 * p_e)},
+    }
+
+
+def _sum_over(numerators: np.ndarray, denominators: np.ndarray, rounded: bool = False) -> Fraction:
+    """sum_i numerators[i] / denominators[i], exactly (each term rounded to 3 decimals if asked).
+
+    One step per distinct (numerator, denominator) pair, not per item.
+    """
+    pairs, times = np.unique(np.column_stack([numerators, denominators]).astype(np.int64), axis=0,
+                             return_counts=True)
+    total = Fraction(0)
+    for (num, den), t in zip(pairs.tolist(), times.tolist()):
+        term = Fraction(num, den)
+        total += t * (_r3(term) if rounded else term)
+    return total
+
+
+def _fleiss_rounded(p_i_num: np.ndarray, p_i_den: np.ndarray, label_counts: np.ndarray, n_labels: int):
+    """P_i and p_j rounded to 3 decimals, then P_a and P_e (each rounded) from them."""
+    p_a = _r3(_sum_over(p_i_num, p_i_den, rounded=True) / len(p_i_num))
+    p_j_3 = [_r3(Fraction(int(c), n_labels)) for c in label_counts]
+    p_e = _r3(sum((p * p for p in p_j_3), Fraction(0)))
+    return p_a, p_e
+
+
+# ------------------------------------------------------------------- routes
+def route_cohen(r: Ratings, exact, weights: str | None = None) -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for Cohen's kappa (unweighted or weighted) between the first two raters."""
+    res = cohen_kappa(r, 0, 1, weights=weights)
+    table = res.table.astype(np.int64)
+    n = int(table.sum())
+    rows, cols = table.sum(axis=1), table.sum(axis=0)
+    k = table.shape[0]
+    routes: dict[str, dict[str, Fraction]] = {}
+    # rounding: marginals, P_o and P_e written to 3 decimals on the way
+    w = res.weight_matrix.astype(np.int64)
+    top = int(w.max())
+    agree = [[1 - Fraction(int(w[i, j]), top) for j in range(k)] for i in range(k)]
+    row_3 = [_r3(Fraction(int(x), n)) for x in rows]
+    col_3 = [_r3(Fraction(int(x), n)) for x in cols]
+    p_e_3 = _r3(sum((agree[i][j] * row_3[i] * col_3[j] for i in range(k) for j in range(k)), Fraction(0)))
+    routes.update(_final_steps(exact.p_o, exact.p_e, "p_o", _r3(exact.p_o), p_e_3))
+    if weights is None:
+        pooled = rows + cols
+        p_e = Fraction(int((pooled * pooled).sum()), 4 * n * n)
+        routes["pooled_marginals"] = {"p_e": p_e, "kappa": _kappa(exact.p_o, p_e)}
+        routes["uniform_chance"] = {"p_e": Fraction(1, k), "kappa": _kappa(exact.p_o, Fraction(1, k))}
+    else:
+        plain = cohen_kappa(r, 0, 1).exact
+        routes["unweighted"] = {"p_o": plain.p_o, "p_e": plain.p_e, "kappa": plain.kappa}
+        other = cohen_kappa(r, 0, 1, weights="linear" if weights == "quadratic" else "quadratic").exact
+        routes["other_weights"] = {"p_o": other.p_o, "p_e": other.p_e, "kappa": other.kappa}
+    return routes
+
+
+def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for Fleiss' kappa on a complete table."""
+    counts = r.counts().astype(np.int64)
+    n_items, m = counts.shape[0], r.n_raters
+    squares = (counts * counts).sum(axis=1)
+    label_counts = counts.sum(axis=0)
+    routes = {}
+    p_a = Fraction(int(squares.sum()), n_items * m * (m - 1))
+    routes["self_pairs"] = {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}
+    # Cohen-style chance: each rater's own proportions, sum_j p_aj p_bj averaged over rater pairs
+    own = (r.codes[:, :, None] == np.arange(r.n_categories)).sum(axis=0).astype(np.int64)  # raters x categories
+    products = own @ own.T
+    pair_sum = int((products.sum() - np.trace(products)) // 2)
+    p_e = Fraction(pair_sum, (m * (m - 1) // 2) * n_items * n_items)
+    routes["cohen_marginals"] = {"p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
+    p_a_3, p_e_3 = _fleiss_rounded(squares - m, np.full(n_items, m * (m - 1)), label_counts, n_items * m)
+    routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", p_a_3, p_e_3))
+    return routes
+
+
+def merge_last_two(r: Ratings, keep: int) -> Ratings:
+    """The table with its last two raters merged into one column.
+
+    Where both labelled an item the merged column keeps the label of the
+    last-but-one rater (``keep=0``) or of the last rater (``keep=1``); where
+    one of them labelled it, that label. This is the mistake, built on purpose.
+    """
+    codes = r.codes
+    first, second = codes[:, -2], codes[:, -1]
+    kept, other = (first, second) if keep == 0 else (second, first)
+    merged = np.where(kept >= 0, kept, other)
+    table = np.column_stack([codes[:, :-2], merged])
+    names = list(r.raters[:-2]) + [r.raters[-2] + r.raters[-1]]
+    labels = np.array(list(r.categories) + [None], dtype=object)
+    return Ratings.from_rows(labels[table].tolist(), raters=names, categories=r.categories, items=r.items)
+
+
+def route_partial(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for Fleiss' kappa with annotators covering different items (pooled chance)."""
+    counts = r.counts().astype(np.int64)
+    n_items, big_k = counts.shape[0], r.n_raters
+    m = counts.sum(axis=1)
+    squares = (counts * counts).sum(axis=1)
+    label_counts = counts.sum(axis=0)
+    n_labels = int(m.sum())
+    routes = {}
+    used = m >= 2
+    n_used = int(used.sum())
+    p_a = Fraction(int((squares[used] - big_k).sum()), big_k * (big_k - 1)) / n_used
+    routes["global_k"] = {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}
+    p_e = Fraction(int((label_counts * label_counts).sum()), (n_items * big_k) ** 2)
+    routes["global_total"] = {"n_labels": Fraction(n_items * big_k), "p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
+    p_a = _sum_over(squares[used], m[used] * (m[used] - 1)) / n_used
+    routes["self_pairs"] = {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}
+    item_mean = fleiss_kappa(r, chance="item_mean").exact
+    routes["pe_over_items"] = {"p_e": item_mean.p_e, "kappa": item_mean.kappa}
+    for keep, name in ((0, r.raters[-2]), (1, r.raters[-1])):
+        merged = fleiss_kappa(merge_last_two(r, keep))
+        routes[f"merged:{name}"] = {"p_a": merged.exact.p_a, "n_labels": Fraction(merged.n_ratings),
+                                    "p_e": merged.exact.p_e, "kappa": merged.exact.kappa}
+    p_a_3, p_e_3 = _fleiss_rounded(squares[used] - m[used], m[used] * (m[used] - 1), label_counts, n_labels)
+    routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", p_a_3, p_e_3))
+    return routes
+
+
+def _disagreement_from(o_offdiag: Fraction, n: Fraction, n_c: list[Fraction]):
+    """D_o and D_e (Krippendorff, nominal) from a coincidence total, its off-diagonal and n_c."""
+    d_o = o_offdiag / n
+    d_e = (n * n - sum((c * c for c in n_c), Fraction(0))) / (n * (n - 1))
+    return d_o, d_e
+
+
+def route_alpha(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for Krippendorff's alpha (nominal) with missing ratings."""
+    counts = r.counts().astype(np.int64)
+    m = counts.sum(axis=1)
+    used = m >= 2
+    routes = {}
+    n, offdiag = exact.n, exact.n - sum(exact.coincidences[c][c] for c in range(len(exact.n_c)))
+    # unweighted pairs: every unit adds m_u (m_u - 1) ordered pairs, unweighted
+    pairs = counts.T @ counts - np.diag(counts.sum(axis=0))
+    n_pairs = Fraction(int(pairs.sum()))
+    pair_n_c = [Fraction(int(x)) for x in pairs.sum(axis=1)]
+    d_o_u, d_e_u = _disagreement_from(n_pairs - int(np.trace(pairs)), n_pairs, pair_n_c)
+    routes["unweighted_pairs"] = {"n": n_pairs, "d_o": d_o_u, "d_e": d_e_u, "alpha": _alpha(d_o_u, d_e_u)}
+    # D_e as 1 - sum p_c^2 (Fleiss' chance term)
+    d_e = 1 - sum((c / n) ** 2 for c in exact.n_c)
+    routes["fleiss_de"] = {"d_e": d_e, "alpha": _alpha(exact.d_o, d_e)}
+    # the code text: both of the above
+    d_e = 1 - sum((c / n_pairs) ** 2 for c in pair_n_c)
+    routes["text_route"] = {"d_e": d_e, "alpha": _alpha(d_o_u, d_e)}
+    # single-rated units' values counted as pairable
+    n_all = Fraction(int(m.sum()))
+    d_o, d_e = _disagreement_from(offdiag, n_all, [Fraction(int(x)) for x in counts.sum(axis=0)])
+    routes["unpairable_values"] = {"n": n_all, "d_o": d_o, "d_e": d_e, "alpha": _alpha(d_o, d_e)}
+    # self-pairs kept: each unit adds n_uc^2 / (m_u - 1) on the diagonal instead of n_uc (n_uc - 1) / (m_u - 1)
+    extra = [_sum_over(counts[used, j], m[used] - 1) for j in range(counts.shape[1])]
+    n_c = [a + b for a, b in zip(exact.n_c, extra)]
+    n_self = sum(n_c, Fraction(0))
+    d_o, d_e = _disagreement_from(offdiag, n_self, n_c)
+    routes["self_pairs"] = {"n": n_self, "d_o": d_o, "d_e": d_e, "alpha": _alpha(d_o, d_e)}
+    routes["rounding"] = {"alpha": _alpha(_r3(exact.d_o), _r3(exact.d_e))}
+    o_3 = [[_r3(x) for x in row] for row in exact.coincidences]  # coincidences written to 3 decimals
+    n_c_3 = [sum(row, Fraction(0)) for row in o_3]
+    n_3 = sum(n_c_3, Fraction(0))
+    d_o_3, d_e_3 = (_r3(x) for x in _disagreement_from(n_3 - sum(o_3[c][c] for c in range(len(o_3))), n_3, n_c_3))
+    routes["rounding:all"] = {"d_o": d_o_3, "d_e": d_e_3, "alpha": _alpha(d_o_3, d_e_3)}
+    return routes
+
+
+#: The mistakes each kind of question checks for.
+KIND_MISTAKES = {
+    "cohen": ("pooled_marginals", "uniform_chance", "rounding", "percentages"),
+    "weighted": ("unweighted", "other_weights", "rounding", "percentages"),
+    "fleiss": ("self_pairs", "cohen_marginals", "rounding", "percentages"),
+    "partial": ("global_k", "global_total", "self_pairs", "pe_over_items", "merged", "rounding", "percentages"),
+    "alpha": ("unweighted_pairs", "fleiss_de", "text_route", "unpairable_values", "self_pairs", "rounding"),
+}
+
+ROUTES = {"cohen": route_cohen, "weighted": route_cohen, "fleiss": route_fleiss,
+          "partial": route_partial, "alpha": route_alpha}

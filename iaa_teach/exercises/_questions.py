@@ -1,0 +1,788 @@
+"""Questions: generation, the parts a student answers, checking, solutions."""
+
+from __future__ import annotations
+
+import html
+import secrets
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..explain import Explanation, Step, explain, ratings_table
+from ..metrics import cohen_kappa, fleiss_kappa, interpret, krippendorff_alpha
+from ..ratings import AgreementError, Ratings
+from ._answers import decimals_that_match, fmt3, parse_answer, show_value
+from ._generate import KINDS, Draw, check_size, choose_size, draw
+from ._mistakes import ROUTES, MistakeInfo, mistake_info
+
+__all__ = ["Part", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING"]
+
+#: How many candidate tables one seed may draw before giving up (never reached in the tests).
+MAX_DRAWS = 400
+#: After the first good table, how many more to draw looking for one where rounding the
+#: intermediate values moves the third decimal of the coefficient (a good exercise on rounding).
+PREFER_ROUNDING = 12
+#: Mistakes that are listed for a part only where they change its 3-decimal answer;
+#: every other mistake must change every answer it touches, or the table is drawn again.
+OPTIONAL = ("rounding",)
+#: The coefficient must lie in this range (kappa near 0 or 1 makes a dull question).
+COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
+
+_TOL3 = Fraction(1, 2000)
+
+# how each quantity is written: (plain text, markdown, HTML)
+SYMBOLS = {
+    "p_o": ("P_o", "$P_o$", "P<sub>o</sub>"),
+    "p_e": ("P_e", "$P_e$", "P<sub>e</sub>"),
+    "p_a": ("P_a", "$P_a$", "P<sub>a</sub>"),
+    "kappa": ("kappa", r"$\kappa$", "&kappa;"),
+    "n_labels": ("sum n_i", r"$\sum_i n_i$", "&Sigma;<sub>i</sub> n<sub>i</sub>"),
+    "n": ("n", "$n$", "n"),
+    "d_o": ("D_o", "$D_o$", "D<sub>o</sub>"),
+    "d_e": ("D_e", "$D_e$", "D<sub>e</sub>"),
+    "alpha": ("alpha", r"$\alpha$", "&alpha;"),
+}
+PROPORTIONS = ("p_o", "p_e", "p_a", "d_o", "d_e")
+COUNTS = ("n", "n_labels")
+
+
+# =================================================================== parts
+@dataclass(frozen=True)
+class Mistake:
+    """A usual mistake as it shows in one part: the value it gives there.
+
+    ``variant`` tells apart two versions of one mistake (which annotator's
+    label a merge keeps); ``info`` is the catalogue entry.
+    """
+
+    id: str
+    variant: str | None
+    value: Fraction
+    info: MistakeInfo
+
+    @property
+    def name(self) -> str:
+        if self.id == "merged" and self.variant:
+            return f"{self.info.name} (keeping {self.variant}'s label where both labelled an item)"
+        return self.info.name
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a question: (a), (b), ...
+
+    Attributes
+    ----------
+    label : str
+        ``"a"``, ``"b"``, ...
+    quantity : str or None
+        What a numerical part asks for (``"p_o"``, ``"kappa"``, ``"n"``...);
+        None for a part answered in words.
+    prompt : tuple of str
+        The question as (plain text, Markdown, HTML).
+    answer : Fraction or None
+        The right answer, from the core metric's ``exact`` values.
+    mistakes : tuple of Mistake
+        The usual mistakes that give a different answer to this part.
+    model_answer : str or None
+        For a part answered in words: a model answer (plain text).
+    hint : str
+        What to check when an answer is wrong and no usual mistake explains it.
+    """
+
+    label: str
+    quantity: str | None
+    prompt: tuple
+    answer: Fraction | None = None
+    mistakes: tuple = ()
+    model_answer: str | None = None
+    hint: str = ""
+
+    @property
+    def numeric(self) -> bool:
+        return self.quantity is not None
+
+    @property
+    def symbol(self) -> str:
+        return SYMBOLS[self.quantity][0] if self.quantity else ""
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What :meth:`Question.check` says about one answer.
+
+    Attributes
+    ----------
+    part : str
+    status : {"correct", "mistake", "wrong", "unreadable", "words"}
+        ``"mistake"``: the answer is what a usual mistake gives (named in
+        ``mistakes``); ``"wrong"``: no usual mistake explains it (``message``
+        holds a hint); ``"words"``: a part answered in words, which is not
+        marked automatically (``message`` holds the model answer).
+    message : str
+        One or two sentences for the student.
+    mistakes : tuple of str
+        Ids of the recognised mistakes (see :data:`MISTAKES`).
+    step : str or None
+        The step of the working where the recognised mistake happens.
+    """
+
+    part: str
+    status: str
+    message: str
+    mistakes: tuple = ()
+    step: str | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.status == "correct"
+
+    def __str__(self) -> str:
+        return self.message
+
+    def html(self) -> str:
+        color = {"correct": "#1a7f37", "mistake": "#8a3b00", "wrong": "#b3261e"}.get(self.status, "#444")
+        return (f'<div class="iaa-feedback iaa-{self.status}" style="color:{color}">'
+                f"({html.escape(self.part)}) {html.escape(self.message)}</div>")
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
+
+# ================================================================ question
+class Question:
+    """An exam-style question on one ratings table, with its parts, answers and checker.
+
+    Build one with :func:`make_question`. ``question.ratings`` is the table;
+    ``text()``, ``markdown()`` and ``html()`` give the question as a student
+    sees it; ``solution()`` the worked solution; ``check(part, answer)`` marks
+    an answer and names the usual mistake behind a wrong one.
+    """
+
+    def __init__(self, kind: str, seed: int, drawn: Draw, result: Any, parts: tuple, routes: dict,
+                 size: dict):
+        self.kind = kind
+        self.seed = seed
+        self.ratings: Ratings = drawn.ratings
+        self.topic = drawn.topic
+        self.weights = drawn.weights
+        self.coverage = drawn.coverage
+        self.result = result
+        self.parts: tuple[Part, ...] = parts
+        self.routes = routes
+        self.size = size
+
+    # ------------------------------------------------------------ access
+    def part(self, label: Any) -> Part:
+        """A part by its label (``"a"``, ``"(a)"``, ``"A"``) or position (0, 1, ...)."""
+        if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
+            if 0 <= label < len(self.parts):
+                return self.parts[int(label)]
+        elif isinstance(label, str):
+            key = label.strip().strip("()").lower()
+            for p in self.parts:
+                if p.label == key:
+                    return p
+        raise AgreementError(f"this question has parts {[p.label for p in self.parts]}, not {label!r}")
+
+    def answers(self) -> dict[str, Fraction]:
+        """The right answer of every numerical part, exact: ``{"a": Fraction(7, 10), ...}``."""
+        return {p.label: p.answer for p in self.parts if p.numeric}
+
+    @property
+    def title(self) -> str:
+        return {"cohen": "Cohen's kappa", "weighted": f"Weighted kappa ({self.weights} weights)",
+                "fleiss": "Fleiss' kappa", "alpha": "Krippendorff's alpha with missing ratings",
+                "partial": "Fleiss' kappa with partial annotation"}[self.kind]
+
+    # ------------------------------------------------------------ display
+    def _intro(self) -> tuple[str, str]:
+        r, t = self.ratings, self.topic
+        raters = _names(r.raters)
+        cats = (" < ".join(t.categories) if self.kind == "weighted"
+                else ", ".join(t.categories[:-1]) + " or " + t.categories[-1])
+        who = "Two annotators" if r.n_raters == 2 else f"{_NUMBERS.get(r.n_raters, r.n_raters)} annotators"
+        if self.kind == "weighted":
+            first = (f"{who}, {raters}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}.")
+        else:
+            first = f"{who}, {raters}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
+        if self.kind == "alpha":
+            first += " Some ratings are missing (shown as –)."
+        elif self.kind == "partial":
+            full = [x for x in r.raters if self.coverage.get(x, (1, r.n_items)) == (1, r.n_items)]
+            spans = " and ".join(f"{x} only items {a}-{b}" for x, (a, b) in self.coverage.items()
+                                 if (a, b) != (1, r.n_items))
+            first += (f" {_names(full)} labelled every item, {spans} (– marks an item an annotator "
+                      f"did not label).")
+        table = ratings_table(r)
+        return first, table
+
+    def text(self) -> str:
+        """The question as plain text."""
+        first, table = self._intro()
+        lines = [f"{self.title} (question {self.kind}-{self.seed})", "", first, "", table.text().rstrip(), ""]
+        for p in self.parts:
+            lines.append(f"({p.label}) {p.prompt[0]}")
+        lines += ["", _INSTRUCTIONS]
+        return "\n".join(lines) + "\n"
+
+    def markdown(self) -> str:
+        """The question as Markdown (a notebook displays a bare ``question`` this way)."""
+        first, table = self._intro()
+        lines = [f"**{self.title}** (question `{self.kind}-{self.seed}`)", "", first, "",
+                 table.markdown().rstrip(), ""]
+        for p in self.parts:
+            lines.append(f"**({p.label})** {p.prompt[1]}\n")
+        lines.append(f"*{_INSTRUCTIONS}*")
+        return "\n".join(lines) + "\n"
+
+    def html(self) -> str:
+        """The question as an HTML fragment (for the quiz widget and the printable worksheet)."""
+        first, table = self._intro()
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table.rows)
+        parts = "".join(f'<li data-part="{p.label}"><b>({p.label})</b> {p.prompt[2]}</li>' for p in self.parts)
+        return (f'<div class="iaa-question"><h3>{html.escape(self.title)} '
+                f'<small>(question {self.kind}-{self.seed})</small></h3>'
+                f"<p>{html.escape(first)}</p>"
+                f'<table class="iaa-ratings"><tr>{head}</tr>{body}</table>'
+                f'<ol class="iaa-parts" style="list-style:none;padding-left:0">{parts}</ol>'
+                f"<p><i>{html.escape(_INSTRUCTIONS)}</i></p></div>")
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    def __repr__(self) -> str:
+        return f"<Question {self.kind}-{self.seed}: {self.ratings.n_items} items x {self.ratings.n_raters} raters>"
+
+    # -------------------------------------------------------------- check
+    def mistakes(self, part: Any) -> tuple[Mistake, ...]:
+        """The usual mistakes that :meth:`check` recognises in ``part`` for this question."""
+        return self.part(part).mistakes
+
+    def check(self, part: Any, answer: Any) -> Feedback:
+        """Mark ``answer`` to ``part``.
+
+        A right answer is accepted written to 2 or 3 decimals (``"0.49"``,
+        ``"0.492"``), as a fraction (``"29/59"``) or exactly (an int or
+        Fraction). Otherwise the answer is compared with what each usual
+        mistake gives in this part; the feedback names the mistake and the
+        step where it happens, or gives a hint when no usual mistake explains
+        the answer. It never gives the right answer away.
+
+        Examples
+        --------
+        >>> from iaa_teach.exercises import make_question
+        >>> q = make_question("fleiss", seed=1)
+        >>> right = q.answers()["c"]
+        >>> q.check("c", f"{float(right):.3f}").correct, q.check("c", str(right)).correct
+        (True, True)
+        """
+        p = self.part(part)
+        if not p.numeric:
+            return Feedback(p.label, "words", "This part is answered in words and not marked automatically. "
+                            f"Model answer: {p.model_answer}")
+        try:
+            ans = parse_answer(answer)
+        except AgreementError as exc:
+            return Feedback(p.label, "unreadable", str(exc))
+        sym = p.symbol
+        if ans.matches(p.answer):
+            return Feedback(p.label, "correct", f"Correct: {sym} = {show_value(p.answer)}.")
+        found = [m for m in p.mistakes if ans.matches(m.value)]
+        if found:
+            ids = tuple(dict.fromkeys(m.id for m in found))
+            steps = tuple(dict.fromkeys(m.info.step for m in found))
+            which = "; or ".join(f"{m.name} (step: {m.info.step})" for m in found)
+            advice = " ".join(dict.fromkeys(m.info.advice for m in found))
+            lead = "a usual mistake" if len(found) == 1 else "one of these usual mistakes"
+            return Feedback(p.label, "mistake",
+                            f"Not yet: {ans.written} is what you get by {lead}: {which}. {advice}", ids, steps[0])
+        return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}")
+
+    def _hint(self, p: Part, ans) -> str:
+        v, x = p.answer, ans.value
+        if ans.decimals is not None and ans.decimals < 2:
+            scale = 10 ** ans.decimals
+            if abs(x - v) <= Fraction(1, 2 * scale):
+                return "Give the value to 2 or 3 decimals, or as a fraction."
+        if p.quantity in PROPORTIONS and ans.decimals is not None and abs(x / 100 - v) <= Fraction(1, 200) \
+                and x > 1:
+            return f"That looks like a percentage: {p.symbol} is a proportion between 0 and 1."
+        for other in self.parts:
+            if other is not p and other.numeric and ans.matches(other.answer) and other.answer != v:
+                return f"That is the value of {other.symbol}, part ({other.label}); this part asks for {p.symbol}."
+        if p.quantity in PROPORTIONS and not 0 <= x <= 1:
+            return f"{p.symbol} is a proportion: it lies between 0 and 1. {p.hint}"
+        if p.quantity in ("kappa", "alpha") and x > 1:
+            return f"{p.symbol} is at most 1. {p.hint}"
+        if ans.decimals is not None and abs(x - v) <= 2 * ans.tolerance():
+            return ("Close, but not right to the decimals you gave: keep the intermediate values exact "
+                    "and round only the final answer (round, don't truncate).")
+        return p.hint
+
+    # ----------------------------------------------------------- solution
+    def solution(self) -> "Solution":
+        """The worked solution (through :func:`iaa_teach.explain.explain`) and the model answers."""
+        return Solution(self)
+
+
+_INSTRUCTIONS = "Give numerical answers to 3 decimal places or as exact fractions."
+_NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
+
+
+def _names(raters) -> str:
+    raters = [str(x) for x in raters]
+    return raters[0] if len(raters) == 1 else ", ".join(raters[:-1]) + " and " + raters[-1]
+
+
+# ================================================================ solution
+class Solution:
+    """A question's worked solution: the steps of :func:`~iaa_teach.explain.explain`, then the answers.
+
+    Attributes
+    ----------
+    question : Question
+    explanation : Explanation
+        ``explain(question.result)``: every step with the formula, the numbers
+        put in, the exact fraction and its 3-decimal value.
+    answers : dict
+        The right answer of every numerical part (exact).
+    steps : list of Step
+        The explanation's steps followed by one step with the answers to
+        every part (model answers for the parts answered in words); the quiz
+        reveals them one by one.
+    """
+
+    def __init__(self, question: Question):
+        self.question = question
+        self.explanation: Explanation = explain(question.result)
+        self.answers = question.answers()
+        self.steps: list[Step] = [*self.explanation.steps, self._answer_step()]
+
+    def _answer_step(self) -> Step:
+        md, txt = [], []
+        for p in self.question.parts:
+            if p.numeric:
+                md.append(f"**({p.label})** {SYMBOLS[p.quantity][1]} = {show_value(p.answer)}")
+                txt.append(f"({p.label}) {p.symbol} = {show_value(p.answer)}")
+            else:
+                md.append(f"**({p.label})** {_md_escape(p.model_answer)}")
+                txt.append(f"({p.label}) {p.model_answer}")
+        return Step("Answers", "\n\n".join(md), "\n".join(txt))
+
+    def markdown(self) -> str:
+        q = self.question
+        return (f"**Worked solution, question `{q.kind}-{q.seed}`**\n\n" + self.explanation.markdown()
+                + "\n**Answers**\n\n" + self.steps[-1].markdown + "\n")
+
+    def text(self) -> str:
+        q = self.question
+        return (f"Worked solution, question {q.kind}-{q.seed}\n\n" + self.explanation.text()
+                + "\nAnswers\n" + self.steps[-1].text + "\n")
+
+    def html(self) -> str:
+        """Printable HTML: the worked steps as plain text (no maths renderer needed), then the answers."""
+        q = self.question
+        steps = "".join(f"<h4>{i}. {html.escape(s.title)}</h4><pre>{html.escape(s.text)}</pre>"
+                        for i, s in enumerate(self.explanation.steps, start=1))
+        answers = "".join(f"<li><b>({p.label})</b> "
+                          + (f"{SYMBOLS[p.quantity][2]} = {html.escape(show_value(p.answer))}" if p.numeric
+                             else html.escape(p.model_answer or ""))
+                          + "</li>" for p in q.parts)
+        return (f'<div class="iaa-solution"><h3>Solution, question {q.kind}-{q.seed}</h3>'
+                f"<p><i>{html.escape(self.explanation.title)}</i></p>{steps}"
+                f'<h4>Answers</h4><ul style="list-style:none;padding-left:0">{answers}</ul></div>')
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown()
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def _md_escape(s: str | None) -> str:
+    out = str(s or "")
+    for ch in "\\`*_[]<>|#":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+# =============================================================== building
+def _distinguishable(a: Fraction, b: Fraction) -> bool:
+    """No 3-decimal number a student could write for one is accepted for the other."""
+    return (all(abs(x - b) > _TOL3 for x in decimals_that_match(a))
+            and all(abs(x - a) > _TOL3 for x in decimals_that_match(b)))
+
+
+def _live_mistakes(kind: str, right: dict, routes: dict) -> tuple[dict, bool]:
+    """Per quantity, the mistakes to list; and whether the table is good for them.
+
+    Every non-optional mistake must be distinguishable from the right answer
+    and from the other mistakes in every quantity it changes; an optional one
+    is listed only where it is distinguishable from the right answer (where it
+    happens to agree with another mistake, feedback names both).
+    """
+    listed: dict[str, list[Mistake]] = {q: [] for q in right}
+    for key, values in routes.items():
+        mid, _, variant = key.partition(":")
+        optional = mid in OPTIONAL
+        for qty, value in values.items():
+            if qty not in right:
+                continue
+            if value is None:
+                if optional:
+                    continue
+                return listed, False
+            if not _distinguishable(value, right[qty]):
+                if optional:
+                    continue
+                return listed, False
+            same = [i for i, m in enumerate(listed[qty]) if m.id == mid and m.value == value]
+            if same:  # two variants of one mistake agree here: list it once, without the variant
+                listed[qty][same[0]] = Mistake(mid, None, Fraction(value), mistake_info(kind, mid))
+                continue
+            listed[qty].append(Mistake(mid, variant or None, Fraction(value), mistake_info(kind, mid)))
+    for qty, ms in listed.items():
+        required = [m for m in ms if m.id not in OPTIONAL]
+        for i, a in enumerate(required):
+            for b in required[i + 1:]:
+                if not _distinguishable(a.value, b.value):
+                    return listed, False
+        listed[qty] = required + [m for m in ms if m.id in OPTIONAL]
+    return listed, True
+
+
+def _core_result(kind: str, r: Ratings, weights: str | None):
+    if kind in ("cohen", "weighted"):
+        return cohen_kappa(r, 0, 1, weights=weights)
+    if kind in ("fleiss", "partial"):
+        return fleiss_kappa(r, chance="pooled")
+    return krippendorff_alpha(r, "nominal")
+
+
+def _right_values(kind: str, result) -> dict[str, Fraction]:
+    ex = result.exact
+    if kind in ("cohen", "weighted"):
+        return {"p_o": ex.p_o, "p_e": ex.p_e, "kappa": ex.kappa}
+    if kind == "fleiss":
+        return {"p_a": ex.p_a, "p_e": ex.p_e, "kappa": ex.kappa}
+    if kind == "partial":
+        return {"p_a": ex.p_a, "n_labels": Fraction(result.n_ratings), "p_e": ex.p_e, "kappa": ex.kappa}
+    return {"n": Fraction(ex.n), "d_o": ex.d_o, "d_e": ex.d_e, "alpha": ex.alpha}
+
+
+def _table_is_fit(kind: str, drawn: Draw, result) -> bool:
+    r = drawn.ratings
+    if (r.counts().sum(axis=0) == 0).any():  # every category used somewhere in the table
+        return False
+    value = result.exact.alpha if kind == "alpha" else result.exact.kappa
+    if value is None or not COEFFICIENT_RANGE[0] <= value <= COEFFICIENT_RANGE[1]:
+        return False
+    if kind == "partial":  # the merge must matter: the two partial annotators disagree on a shared item
+        codes = r.codes
+        both = (codes[:, -2] >= 0) & (codes[:, -1] >= 0)
+        if not (codes[both, -2] != codes[both, -1]).any():
+            return False
+    return True
+
+
+def _candidate(kind: str, rng: np.random.Generator, size: dict):
+    drawn = draw(kind, rng, **size)
+    result = _core_result(kind, drawn.ratings, drawn.weights)
+    if not _table_is_fit(kind, drawn, result):
+        return None
+    right = _right_values(kind, result)
+    if kind in ("cohen", "weighted"):
+        routes = ROUTES[kind](drawn.ratings, result.exact, drawn.weights)
+    else:
+        routes = ROUTES[kind](drawn.ratings, result.exact)
+    listed, ok = _live_mistakes(kind, right, routes)
+    if not ok:
+        return None
+    return drawn, result, right, routes, listed
+
+
+def _rounding_matters(listed: dict) -> bool:
+    return any(m.id == "rounding" for m in listed.get("kappa", listed.get("alpha", [])))
+
+
+def make_question(kind: str, seed: int | None = None, *, n_items: int | None = None,
+                  n_raters: int | None = None, n_categories: int | None = None,
+                  weights: str | None = None) -> Question:
+    """A fresh exam-style question; the same ``kind`` and ``seed`` give the same question.
+
+    Parameters
+    ----------
+    kind : {"cohen", "fleiss", "alpha", "partial", "weighted"}
+        ``"cohen"``: two raters, Cohen's kappa. ``"weighted"``: two raters on
+        an ordered scale, weighted kappa (linear or quadratic). ``"fleiss"``:
+        3-5 raters, complete table. ``"alpha"``: Krippendorff's alpha
+        (nominal) with missing ratings, including a unit with a single
+        rating. ``"partial"``: Fleiss' kappa where the last two annotators
+        cover different item ranges (like D and E in the partial-annotation
+        text), with per-item k and P_e from all labels.
+    seed : int, optional
+        Seed of the :class:`numpy.random.Generator` that draws the table. None
+        draws a fresh seed (kept in ``question.seed``).
+    n_items, n_raters, n_categories : int, optional
+        Fix the size (defaults: 8-12 items, 3-5 raters or 2 for Cohen, 2-4
+        categories, 3-5 for weighted); limits in ``SIZE_LIMITS``.
+    weights : {"linear", "quadratic"}, optional
+        For ``kind="weighted"`` (default: drawn).
+
+    Returns
+    -------
+    Question
+
+    Notes
+    -----
+    A table is drawn again until it makes a good question: every category is
+    used, the coefficient lies between 0.2 and 0.9, and every usual mistake
+    the kind is checked for changes the 3-decimal answer of every part it
+    touches (so :meth:`Question.check` can recognise it) and differs from the
+    other mistakes. Rounding the intermediate values changes the coefficient's
+    third decimal only for some tables: after the first good table up to
+    :data:`PREFER_ROUNDING` more are drawn looking for one where it does; if
+    none does, the rounding mistake is not listed for that question (the
+    rounded working then gives the right 3-decimal answer, and ``check``
+    accepts it).
+
+    Examples
+    --------
+    >>> q = make_question("cohen", seed=3)
+    >>> q.ratings.n_raters, 8 <= q.ratings.n_items <= 12
+    (2, True)
+    >>> make_question("cohen", seed=3).ratings == q.ratings
+    True
+    """
+    if kind not in KINDS:
+        raise AgreementError(f"kind must be one of {list(KINDS)}, got {kind!r}")
+    check_size(kind, n_items, n_raters, n_categories)
+    if weights is not None and (kind != "weighted" or weights not in ("linear", "quadratic")):
+        raise AgreementError(f"weights={weights!r}: only kind='weighted' takes weights, 'linear' or 'quadratic'")
+    if kind == "partial" and n_raters is not None and n_raters < 4:
+        raise AgreementError("a 'partial' question needs at least 4 annotators (2 full, 2 partial)")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise AgreementError(f"seed must be a non-negative integer, got {seed!r}")
+    size = {"n_items": n_items, "n_raters": n_raters, "n_categories": n_categories, "weights": weights}
+    if kind != "weighted":
+        size.pop("weights")
+    rng = np.random.default_rng([KINDS.index(kind), int(seed)])  # one stream per kind and seed
+    # the size is drawn once per seed; the tables are then drawn at that size
+    size["n_items"], size["n_raters"] = choose_size(kind, rng, n_items, n_raters)
+    chosen = None
+    extra = 0
+    for _ in range(MAX_DRAWS):
+        found = _candidate(kind, rng, size)
+        if found is None:
+            continue
+        if chosen is None:
+            chosen = found
+        if _rounding_matters(found[4]):
+            chosen = found
+            break
+        extra += 1
+        if extra > PREFER_ROUNDING:
+            break
+    if chosen is None:
+        raise AgreementError(f"no good {kind!r} table found in {MAX_DRAWS} draws for seed {seed} and "
+                             f"size {size}: try another seed or size")
+    drawn, result, right, routes, listed = chosen
+    parts = _parts(kind, drawn, result, right, listed, routes)
+    return Question(kind, int(seed), drawn, result, parts, routes, size)
+
+
+# ================================================================== parts
+def _p(label: str, quantity: str | None, text: str, md: str, htm: str, right: dict, listed: dict,
+       hint: str = "", model: str | None = None) -> Part:
+    if quantity is None:
+        return Part(label, None, (text, md, htm), model_answer=model)
+    return Part(label, quantity, (text, md, htm), right[quantity], tuple(listed[quantity]), hint=hint)
+
+
+_KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o and P_e as proportions "
+               "and kept exact until the end.")
+
+
+def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, routes: dict) -> tuple[Part, ...]:
+    r = drawn.ratings
+    a, b = r.raters[0], r.raters[1]
+    if kind == "cohen":
+        return (
+            _p("a", "p_o", f"Draw the agreement table of {a} against {b} and compute the observed agreement P_o.",
+               f"Draw the agreement table of {a} against {b} and compute the observed agreement $P_o$.",
+               f"Draw the agreement table of {a} against {b} and compute the observed agreement "
+               f"P<sub>o</sub>.", right, listed,
+               "P_o is the share of items on which the two annotators give the same label: the diagonal "
+               "of the agreement table over the number of items."),
+            _p("b", "p_e", "Compute each annotator's marginal proportions and the chance agreement P_e.",
+               "Compute each annotator's marginal proportions and the chance agreement $P_e$.",
+               "Compute each annotator's marginal proportions and the chance agreement P<sub>e</sub>.",
+               right, listed,
+               f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
+               f"total / N^2."),
+            _p("c", "kappa", "Compute Cohen's kappa.", r"Compute Cohen's kappa $\kappa$.",
+               "Compute Cohen's kappa &kappa;.", right, listed, _KAPPA_HINT),
+            _p("d", None, "Interpret the value. Why is kappa lower than P_o?",
+               r"Interpret the value. Why is $\kappa$ lower than $P_o$?",
+               "Interpret the value. Why is &kappa; lower than P<sub>o</sub>?", right, listed,
+               model=_model_cohen(result)),
+        )
+    if kind == "weighted":
+        k = r.n_categories
+        form = ("1 - |i - j| / (k - 1)", r"1 - \frac{|i-j|}{k-1}", "1 &minus; |i &minus; j| / (k &minus; 1)") \
+            if drawn.weights == "linear" else \
+            ("1 - (i - j)^2 / (k - 1)^2", r"1 - \frac{(i-j)^2}{(k-1)^2}",
+             "1 &minus; (i &minus; j)<sup>2</sup> / (k &minus; 1)<sup>2</sup>")
+        return (
+            _p("a", "p_o", f"Using {drawn.weights} agreement weights w_ij = {form[0]} (here k = {k}), draw the "
+               f"agreement table of {a} against {b} and compute the weighted observed agreement P_o.",
+               f"Using {drawn.weights} agreement weights $w_{{ij}} = {form[1]}$ (here $k = {k}$), draw the "
+               f"agreement table of {a} against {b} and compute the weighted observed agreement $P_o$.",
+               f"Using {drawn.weights} agreement weights w<sub>ij</sub> = {form[2]} (here k = {k}), draw the "
+               f"agreement table of {a} against {b} and compute the weighted observed agreement P<sub>o</sub>.",
+               right, listed, "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count "
+               "partly."),
+            _p("b", "p_e", f"Compute the weighted chance agreement P_e from {a}'s and {b}'s marginals.",
+               f"Compute the weighted chance agreement $P_e$ from {a}'s and {b}'s marginals.",
+               f"Compute the weighted chance agreement P<sub>e</sub> from {a}'s and {b}'s marginals.",
+               right, listed, "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided "
+               "by N^2."),
+            _p("c", "kappa", "Compute the weighted kappa.", r"Compute the weighted kappa $\kappa_w$.",
+               "Compute the weighted kappa &kappa;<sub>w</sub>.", right, listed, _KAPPA_HINT),
+            _p("d", None, "Why do weights suit these categories, and what do they change here?",
+               "Why do weights suit these categories, and what do they change here?",
+               "Why do weights suit these categories, and what do they change here?", right, listed,
+               model=_model_weighted(drawn.weights, result, routes)),
+        )
+    if kind == "fleiss":
+        return (
+            _p("a", "p_a", "Compute the agreement P_i of each item and their mean P_a.",
+               "Compute the agreement $P_i$ of each item and their mean $P_a$.",
+               "Compute the agreement P<sub>i</sub> of each item and their mean P<sub>a</sub>.", right, listed,
+               "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items."),
+            _p("b", "p_e", "Compute the proportion p_j of all labels in each category, and the chance "
+               "agreement P_e.",
+               "Compute the proportion $p_j$ of all labels in each category, and the chance agreement $P_e$.",
+               "Compute the proportion p<sub>j</sub> of all labels in each category, and the chance agreement "
+               "P<sub>e</sub>.", right, listed, "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."),
+            _p("c", "kappa", "Compute Fleiss' kappa.", r"Compute Fleiss' kappa $\kappa$.",
+               "Compute Fleiss' kappa &kappa;.", right, listed, _KAPPA_HINT.replace("P_o", "P_a")),
+            _p("d", None, "Cohen's kappa takes chance agreement from each rater's own proportions. Why does "
+               "Fleiss' kappa pool all the labels instead?",
+               "Cohen's kappa takes chance agreement from each rater's own proportions. Why does Fleiss' "
+               "kappa pool all the labels instead?",
+               "Cohen's kappa takes chance agreement from each rater's own proportions. Why does Fleiss' "
+               "kappa pool all the labels instead?", right, listed, model=_model_fleiss(r, result)),
+        )
+    if kind == "partial":
+        pa, pb = r.raters[-2], r.raters[-1]
+        return (
+            _p("a", "p_a", "Compute the agreement P_i of each item, using the number of annotators n_i who "
+               "labelled it, and their mean P_a.",
+               "Compute the agreement $P_i$ of each item, using the number of annotators $n_i$ who labelled "
+               "it, and their mean $P_a$.",
+               "Compute the agreement P<sub>i</sub> of each item, using the number of annotators n<sub>i</sub> "
+               "who labelled it, and their mean P<sub>a</sub>.", right, listed,
+               "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received."),
+            _p("b", "n_labels", "How many labels does the table hold in all (sum_i n_i)?",
+               r"How many labels does the table hold in all ($\sum_i n_i$)?",
+               "How many labels does the table hold in all (&Sigma;<sub>i</sub> n<sub>i</sub>)?",
+               right, listed, "Count the labels actually given: every annotator's items, no missing cells."),
+            _p("c", "p_e", "Compute the category proportions p_j over all the labels, and the chance agreement "
+               "P_e.",
+               "Compute the category proportions $p_j$ over all the labels, and the chance agreement $P_e$.",
+               "Compute the category proportions p<sub>j</sub> over all the labels, and the chance agreement "
+               "P<sub>e</sub>.", right, listed,
+               "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."),
+            _p("d", "kappa", "Compute Fleiss' kappa.", r"Compute Fleiss' kappa $\kappa$.",
+               "Compute Fleiss' kappa &kappa;.", right, listed, _KAPPA_HINT.replace("P_o", "P_a")),
+            _p("e", None, f"Why would it be wrong to merge {pa} and {pb} into a single annotator?",
+               f"Why would it be wrong to merge {pa} and {pb} into a single annotator?",
+               f"Why would it be wrong to merge {pa} and {pb} into a single annotator?", right, listed,
+               model=_model_partial(r, result, routes)),
+        )
+    lonely = [str(item) for item, mu in zip(r.items, (~r.missing).sum(axis=1)) if mu == 1]
+    return (
+        _p("a", "n", "Build the coincidence matrix, weighting each unit's ordered pairs of values by "
+           "1 / (m_u - 1). How many pairable values n does it hold?",
+           "Build the coincidence matrix, weighting each unit's ordered pairs of values by $1/(m_u - 1)$. "
+           "How many pairable values $n$ does it hold?",
+           "Build the coincidence matrix, weighting each unit's ordered pairs of values by "
+           "1 / (m<sub>u</sub> &minus; 1). How many pairable values n does it hold?", right, listed,
+           "n counts the values in units with at least two values; it is also the total of the coincidence "
+           "matrix."),
+        _p("b", "d_o", "Compute the observed disagreement D_o.", "Compute the observed disagreement $D_o$.",
+           "Compute the observed disagreement D<sub>o</sub>.", right, listed,
+           "D_o = (sum of the off-diagonal coincidences) / n."),
+        _p("c", "d_e", "Compute the expected disagreement D_e.", "Compute the expected disagreement $D_e$.",
+           "Compute the expected disagreement D<sub>e</sub>.", right, listed,
+           "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix."),
+        _p("d", "alpha", "Compute Krippendorff's alpha (nominal).", r"Compute Krippendorff's alpha $\alpha$ (nominal).",
+           "Compute Krippendorff's alpha &alpha; (nominal).", right, listed,
+           "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end."),
+        _p("e", None, f"Item {_names(lonely)} has a single rating. What does it contribute, and why are each unit's "
+           "pairs weighted by 1 / (m_u - 1)?",
+           f"Item {_names(lonely)} has a single rating. What does it contribute, and why are each unit's "
+           "pairs weighted by $1/(m_u - 1)$?",
+           f"Item {_names(lonely)} has a single rating. What does it contribute, and why are each unit's "
+           "pairs weighted by 1 / (m<sub>u</sub> &minus; 1)?", right, listed,
+           model=_model_alpha(r, result)),
+    )
+
+
+# ============================================================ model answers
+def _model_cohen(result) -> str:
+    ex = result.exact
+    return (f"kappa = {fmt3(ex.kappa)} is {interpret(float(ex.kappa))} agreement on the Landis and Koch scale. "
+            f"P_o = {fmt3(ex.p_o)} counts every agreement, including those two annotators would reach by "
+            f"chance if each labelled at random with their own proportions (P_e = {fmt3(ex.p_e)}). Kappa keeps "
+            f"only the agreement beyond chance, P_o - P_e, as a share of the most that was possible beyond "
+            f"chance, 1 - P_e; so it is lower than P_o whenever P_e > 0 and P_o < 1.")
+
+
+def _model_weighted(weights: str, result, routes: dict) -> str:
+    plain = routes["unweighted"]["kappa"]
+    other_name = "quadratic" if weights == "linear" else "linear"
+    other = routes["other_weights"]["kappa"]
+    k = len(result.categories)
+    return (f"The categories are ordered, so a disagreement between neighbouring categories is less serious "
+            f"than one between the ends of the scale; weights give near misses partial credit. Here the "
+            f"{weights}-weighted kappa is {fmt3(result.exact.kappa)}, against {fmt3(plain)} unweighted (every "
+            f"disagreement counted in full) and {fmt3(other)} with {other_name} weights. Quadratic weights give "
+            f"a one-step miss more credit than linear ones ({fmt3(1 - Fraction(1, (k - 1) ** 2))} against "
+            f"{fmt3(1 - Fraction(1, k - 1))} here) and both give none to a miss across the whole scale; "
+            f"the choice of weights should be fixed before looking at the data.")
+
+
+def _model_fleiss(r: Ratings, result) -> str:
+    return (f"Fleiss' kappa treats the raters as interchangeable: it asks how likely two labels drawn at random "
+            f"from all {result.n_ratings} labels are to agree, so each category's chance share is its share of "
+            f"all labels (P_e = {fmt3(result.exact.p_e)}). Cohen's chance term belongs to one fixed pair of "
+            f"raters with their own habits; with {r.n_raters} raters (or different raters per item) there is no "
+            f"single pair, and averaging pairwise Cohen-style terms measures a different thing.")
+
+
+def _model_partial(r: Ratings, result, routes: dict) -> str:
+    pa, pb = r.raters[-2], r.raters[-1]
+    keep_a, keep_b = routes[f"merged:{pa}"]["kappa"], routes[f"merged:{pb}"]["kappa"]
+    return (f"{pa} and {pb} are two different people, who may have worked at different times and under "
+            f"different instructions; a merged annotator is not a real rater. Where both labelled an item one "
+            f"label must be thrown away, and which one is an arbitrary choice: keeping {pa}'s gives kappa = "
+            f"{fmt3(keep_a)}, keeping {pb}'s gives {fmt3(keep_b)}, against {fmt3(result.exact.kappa)} with both "
+            f"kept as separate annotators. The merged column also mixes two people's habits in proportions set "
+            f"by how many items each covered. Instead keep them apart and use the per-item number of labels "
+            f"n_i in P_i and all {result.n_ratings} labels in p_j.")
+
+
+def _model_alpha(r: Ratings, result) -> str:
+    return (f"A unit with a single value has no pair of values to compare, so it adds nothing to the "
+            f"coincidence matrix: its value is not pairable and does not count in n = {int(result.n)} or in "
+            f"the n_c. A unit with m_u values has m_u (m_u - 1) ordered pairs, and each value takes part in "
+            f"m_u - 1 of them; dividing by m_u - 1 makes every pairable value count once, whatever the size of "
+            f"its unit, so units with more ratings do not weigh more and the matrix adds up to n.")
