@@ -23,7 +23,7 @@ def _num(x: float) -> str:
 
 def _line(name: str, value: float, details: str, reason: str | None) -> str:
     band = interpret(value)
-    text = f"  {name:<32} {_num(value):>9}  ({band})  {details}"
+    text = f"  {name:<32} {_num(value):>9}  ({band})  {details}".rstrip()
     if reason:
         text += f"\n  {'':<32} why undefined: {reason}"
     return text
@@ -52,7 +52,9 @@ def report(ratings: Ratings, level: str = "nominal", weights: str | None = None)
         for res in pairs:
             out.append(_line(f"{res.rater_a} vs {res.rater_b}", res.kappa,
                              f"P_o = {res.p_o:.3f}, P_e = {res.p_e:.3f}, items = {res.n_items}", res.reason))
-        out.append(_line("mean over pairs (Light)", pairs.mean_kappa, "", None))
+        undefined = [f"{res.rater_a} vs {res.rater_b}" for res in pairs if not res.defined]
+        out.append(_line("mean over pairs (Light)", pairs.mean_kappa, "",
+                         f"kappa is undefined for {', '.join(undefined)}" if undefined else None))
     out += ["", "Fleiss' kappa, per-item number of raters: P_a observed, P_e chance agreement"]
     for chance, label in (("pooled", "pooled proportions"), ("item_mean", "mean item proportions")):
         res = fleiss_kappa(ratings, chance=chance)
