@@ -125,7 +125,8 @@ def test_undefined_values_say_why(tmp_path, capsys):
     for start in ("A vs B", "chance = pooled", "chance = mean item", "alpha"):
         line = line_with(out, start)
         assert re.search(r"\s+undefined\s+\(undefined\)", line), line  # value and band; never a silent 0.000
-    assert out.count("why undefined:") == 4  # Cohen, both Fleiss rules, alpha
+    assert out.count("why undefined:") == 5  # Cohen, the mean over pairs, both Fleiss rules, alpha
+    assert "kappa is undefined for A vs B" in out
     assert fleiss_kappa(Ratings.from_csv(path)).reason in out
 
 
