@@ -337,3 +337,132 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=len(handles),
               fontsize=9, frameon=False)
     return fig
+
+
+# --- figures for the widgets ---
+# The explorers in iaa_teach.widgets draw into axes of their own (``ax=``, no pyplot
+# state) and render PNG bytes headless. Like everything here, these functions draw
+# numbers computed elsewhere and never compute a coefficient.
+
+__all__ += ["paradox_curve", "distance_matrix", "coverage_map", "kappa_matrix"]
+
+
+def paradox_curve(prevalence: Any, curves: Mapping[str, Any], current: float | None = None,
+                  current_values: Any = None, ax: Any = None) -> Figure:
+    """Coefficients against prevalence, the current setting marked: the kappa paradox.
+
+    Parameters
+    ----------
+    prevalence : array, shape (n,)
+        Share of items whose true category is the dominant one, per point.
+    curves : mapping of str to array, shape (n,)
+        Legend label -> values at each prevalence (e.g. P_a, kappa, alpha).
+    current : float, optional
+        The prevalence chosen now, drawn as a vertical line.
+    current_values : sequence of float, optional
+        The values at ``current``, one per curve, drawn as dots.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = _figure(ax)
+    colors = (OKABE_ITO["black"], OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["bluish green"])
+    styles = ("-", "--", ":", "-.")
+    for i, (name, values) in enumerate(curves.items()):
+        ax.plot(prevalence, values, styles[i % 4], color=colors[i % 4], lw=2, label=name)
+        if current is not None and current_values is not None:
+            ax.plot([current], [current_values[i]], "o", color=colors[i % 4], ms=7)
+    if current is not None:
+        ax.axvline(current, color=OKABE_ITO["grey"], lw=1)
+    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
+    ax.set_xlim(float(np.min(prevalence)), float(np.max(prevalence)))
+    ax.set_ylim(-0.25, 1.02)
+    ax.set_xlabel("prevalence of category 1 (share of items)")
+    ax.set_ylabel("agreement")
+    ax.set_title("Same raters, one category dominating: kappa falls")
+    ax.legend(loc="lower left", fontsize=9, frameon=False)
+    return fig
+
+
+def distance_matrix(matrix: Any, categories: Any, title: str = "distance between labels",
+                    ax: Any = None) -> Figure:
+    """A k x k matrix of distances or weights between categories, each cell labelled.
+
+    Parameters
+    ----------
+    matrix : array, shape (k, k)
+        E.g. ``AlphaResult.delta`` (squared distances for the level) or
+        ``CohenResult.weight_matrix`` (disagreement weights).
+    categories : sequence of length k
+        Row and column labels, in category order.
+    title : str
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = _figure(ax)
+    m = np.asarray(matrix, dtype=float)
+    labels = [str(c) for c in categories]
+    _heatmap(ax, m, labels, [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False)
+    ax.set_xlabel("second label")
+    ax.set_ylabel("first label")
+    ax.set_title(title, fontsize=11)
+    return fig
+
+
+def coverage_map(ratings: Any, ax: Any = None) -> Figure:
+    """Who labelled what, as one image: fast for any size (the widgets' coverage chart).
+
+    Raters down, items across, each cell coloured by its label and left
+    white where missing. :func:`coverage_chart` draws the same with a
+    patch and a text per cell, which reads better for a small table.
+    """
+    from matplotlib.colors import ListedColormap
+
+    r = as_ratings(ratings)
+    fig, ax = _figure(ax)
+    k = r.n_categories
+    colors = [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(k)] + ["#FFFFFF"]
+    codes = np.where(r.missing, k, r.codes).T
+    ax.imshow(codes, cmap=ListedColormap(colors), vmin=-0.5, vmax=k + 0.5, aspect="auto", interpolation="nearest")
+    ax.set_yticks(range(r.n_raters), [str(x) for x in r.raters])
+    if r.n_items <= 20:
+        ax.set_xticks(range(r.n_items), [str(x) for x in r.items])
+    ax.set_xlabel("item")
+    ax.set_ylabel("rater")
+    ax.set_title(f"{r.n_ratings} labels, {int(r.missing.sum())} missing (white)", fontsize=11)
+    handles = [Patch(facecolor=colors[j], label=str(c)) for j, c in enumerate(r.categories)]
+    handles.append(Patch(facecolor="white", edgecolor="#BBBBBB", label="missing"))
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=len(handles),
+              fontsize=9, frameon=False)
+    return fig
+
+
+def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
+    """Cohen's kappa of every pair of raters as a raters x raters heatmap.
+
+    For many raters, where :func:`pairwise_bars` would need a bar per pair.
+    Cells are labelled up to 6 raters; the diagonal is left blank.
+    """
+    if not isinstance(result, PairwiseCohenResult):
+        raise TypeError(f"kappa_matrix takes a PairwiseCohenResult, got {type(result).__name__}")
+    fig, ax = _figure(ax)
+    m = np.asarray(result.matrix, dtype=float)
+    names = [str(x) for x in result.raters]
+    im = ax.imshow(np.ma.masked_invalid(m), cmap=_HEAT, vmin=min(0.0, float(np.nanmin(m))) if np.isfinite(m).any()
+                   else 0.0, vmax=1.0)
+    if len(names) <= 6:
+        for (i, j), v in np.ndenumerate(m):
+            if i != j:
+                ax.text(j, i, _fmt(v), ha="center", va="center", fontsize=10,
+                        color="white" if v > 0.6 else "black")
+    ax.set_xticks(range(len(names)), names)
+    ax.set_yticks(range(len(names)), names)
+    ax.tick_params(length=0)
+    fig.colorbar(im, ax=ax, label="Cohen's kappa", shrink=0.8)
+    ax.set_title(f"Cohen's kappa for every pair of raters (mean {_fmt(result.mean_kappa)})", fontsize=11)
+    return fig

@@ -1,0 +1,31 @@
+"""Interaction: ready-made ipywidgets explorers for class and for revision.
+
+Each explorer is one call; displaying it shows its controls, readouts and
+figure. Callbacks recompute with the :mod:`iaa_teach` metrics and only set
+trait values (HTML and PNG image widgets), so every explorer also runs
+headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
+
+- :class:`TableExplorer`: edit the ratings cell by cell; every coefficient follows.
+- :class:`ParadoxExplorer`: prevalence and the kappa paradox, on simulated raters.
+- :class:`MissingDataExplorer`: remove ratings; alpha, Fleiss under both chance
+  rules, and listwise deletion.
+- :class:`CoverageExplorer`: partial coverage; annotators kept apart against merged.
+- :class:`WeightsExplorer`: nominal, ordinal and interval alpha; unweighted,
+  linear and quadratic kappa; the distance matrices.
+"""
+
+from ._base import FONT_SIZE, WIDGET_DPI, Explorer
+from .coverage import CoverageExplorer, merge_raters
+from .missing import MissingDataExplorer
+from .paradox import ParadoxExplorer
+from .table import TableExplorer
+from .weights import WeightsExplorer
+
+__all__ = [
+    "Explorer", "FONT_SIZE", "WIDGET_DPI",
+    "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
+    "merge_raters",
+]
+
+# Exam revision (issue 5) adds its quiz below, e.g.
+# from .quiz import Quiz  and  __all__ += ["Quiz"]

@@ -1,0 +1,158 @@
+"""Explorer 4: partial coverage, and why merging two annotators is wrong."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+
+from .. import datasets
+from ..metrics import fleiss_kappa
+from ..ratings import AgreementError, Ratings
+from ._base import (
+    Explorer, attempt, band, coverage_figure, fmt, heading, label_style, new_figure, note, q, table, with_ratings,
+)
+
+__all__ = ["CoverageExplorer", "merge_raters"]
+
+
+def merge_raters(ratings: Ratings, a: Any, b: Any, keep: Any) -> Ratings:
+    """The table with raters ``a`` and ``b`` merged into one column (the wrong method).
+
+    Where both labelled an item, the merged column keeps the label of rater
+    ``keep`` (``a`` or ``b``) and the other label is thrown away; where only
+    one did, it has that label. The merged column is named ``"a+b"`` and
+    takes ``a``'s place. The input is not modified.
+    """
+    ia, ib = ratings.rater_index(a), ratings.rater_index(b)
+    if ia == ib:
+        raise AgreementError(f"merging needs two different raters, got {ratings.raters[ia]!r} twice")
+    ik = ratings.rater_index(keep)
+    if ik not in (ia, ib):
+        raise AgreementError(f"keep must be {ratings.raters[ia]!r} or {ratings.raters[ib]!r}, got {keep!r}")
+    other = ib if ik == ia else ia
+    k = ratings.n_categories
+    codes = np.where(ratings.missing, k, ratings.codes)
+    merged = np.where(codes[:, ik] < k, codes[:, ik], codes[:, other])
+    codes = codes.copy()
+    codes[:, ia] = merged
+    keep_cols = [j for j in range(ratings.n_raters) if j != ib]
+    names = list(ratings.raters)
+    names[ia] = f"{ratings.raters[ia]}+{ratings.raters[ib]}"
+    return Ratings(codes[:, keep_cols], ratings.categories, [names[j] for j in keep_cols], ratings.items)
+
+
+class CoverageExplorer(Explorer):
+    """Annotators who cover different items: the right way against merging them.
+
+    Two sliders set the first item annotator D labels and the last item
+    annotator E labels (within the items each of them labelled in the data;
+    the sliders only remove labels). The right method keeps every annotator
+    separate and uses Fleiss' kappa with a per-item number of raters k, P_a
+    over items with at least two labels and P_e from all labels (pooled
+    proportions). The wrong one merges D and E into one pseudo-annotator,
+    keeping D's or E's label where both labelled an item (the toggle).
+
+    Parameters
+    ----------
+    ratings : Ratings or table, optional
+        Default: :func:`iaa_teach.datasets.partial_coverage`.
+    first, second : str
+        The two annotators with partial coverage (default ``"D"``, ``"E"``).
+
+    Examples
+    --------
+    >>> ex = CoverageExplorer()
+    >>> v = ex.values()
+    >>> v["labels right"], v["labels merged"]
+    ('38', '32')
+    """
+
+    title = "Partial coverage: keep annotators apart, do not merge them"
+
+    def __init__(self, ratings: Any = None, first: str = "D", second: str = "E", keep: str | None = None,
+                 font_size: str | None = None):
+        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        self.data = with_ratings(ratings, datasets.partial_coverage)
+        r = self.data
+        self.d, self.e = r.rater_index(first), r.rater_index(second)
+        d_items = np.flatnonzero(~r.missing[:, self.d])
+        e_items = np.flatnonzero(~r.missing[:, self.e])
+        if d_items.size == 0 or e_items.size == 0:
+            raise AgreementError(f"annotators {first!r} and {second!r} must each label at least one item")
+        self._d_last, self._e_first = int(d_items[-1]), int(e_items[0])
+        s = label_style()
+        items = list(r.items)
+        self.d_first = w.SelectionSlider(options=[(str(items[i]), i) for i in range(int(d_items[0]), self._d_last + 1)],
+                                         value=int(d_items[0]), description=f"first item {first} labels",
+                                         style=s, continuous_update=False)
+        self.e_last = w.SelectionSlider(options=[(str(items[i]), i) for i in range(self._e_first, int(e_items[-1]) + 1)],
+                                        value=int(e_items[-1]), description=f"last item {second} labels",
+                                        style=s, continuous_update=False)
+        names = r.raters
+        self.keep = w.ToggleButtons(options=[(f"keep {names[self.d]}'s label", self.d),
+                                             (f"keep {names[self.e]}'s label", self.e)],
+                                    value=self.d if keep is None else r.rater_index(keep),
+                                    description=f"merge {names[self.d]} and {names[self.e]}:", style=s,
+                                    tooltips=[f"where both labelled an item, the merged annotator keeps "
+                                              f"{names[x]}'s label" for x in (self.d, self.e)])
+        for control in (self.d_first, self.e_last, self.keep):
+            control.observe(self.update, names="value")
+        self._finish([w.HBox([self.d_first, self.e_last]), self.keep])
+
+    def _window(self) -> Ratings:
+        r = self.data
+        codes = np.where(r.missing, r.n_categories, r.codes)
+        rows = np.arange(r.n_items)
+        codes[(rows < self.d_first.value) | (rows > self._d_last), self.d] = r.n_categories
+        codes[(rows < self._e_first) | (rows > self.e_last.value), self.e] = r.n_categories
+        return Ratings(codes, r.categories, r.raters, r.items)
+
+    def _compute(self) -> str:
+        r = self._window()
+        self.ratings = r
+        self.merged = merge_raters(r, self.d, self.e, keep=self.keep.value)
+        self._right, why_right = attempt(fleiss_kappa, r, chance="pooled")
+        self._wrong, why_wrong = attempt(fleiss_kappa, self.merged, chance="pooled")
+        names = r.raters
+        merged_name = self.merged.raters[min(self.d, self.e)]
+        per_item = []
+        k_right = (~r.missing).sum(axis=1)
+        k_wrong = (~self.merged.missing).sum(axis=1)
+        for i, item in enumerate(r.items):
+            p_right = self._right.p_i[i] if self._right is not None else np.nan
+            p_wrong = self._wrong.p_i[i] if self._wrong is not None else np.nan
+            per_item.append([str(item), q(f"k right item {item}", int(k_right[i])),
+                             q(f"P_i right item {item}", fmt(p_right) if not np.isnan(p_right) else "–"),
+                             q(f"k merged item {item}", int(k_wrong[i])),
+                             q(f"P_i merged item {item}", fmt(p_wrong) if not np.isnan(p_wrong) else "–")])
+        summary = []
+        for key, label, res, data, why in (("right", f"{', '.join(names)} kept apart", self._right, r, why_right),
+                                           ("merged", f"{merged_name} merged", self._wrong, self.merged, why_wrong)):
+            if res is None:
+                summary.append([label, q(f"labels {key}", data.n_ratings)] +
+                               [q(f"{x} {key}", "undefined") for x in ("P_a", "P_e", "kappa", "band")])
+                continue
+            summary.append([label, q(f"labels {key}", res.n_ratings), q(f"P_a {key}", fmt(res.p_a)),
+                            q(f"P_e {key}", fmt(res.p_e)), q(f"kappa {key}", fmt(res.kappa)),
+                            q(f"band {key}", band(res.kappa))])
+        parts = [heading("Fleiss' kappa with per-item k (chance: pooled proportions over all labels)"),
+                 table(["method", "labels", "P_a", "P_e", "kappa", "band"], summary, chosen=lambda i: i == 0),
+                 heading("per item: k raters and P_i"),
+                 table(["item", "k", "P_i", "k merged", "P_i merged"], per_item)]
+        for why in (why_right, why_wrong):
+            if why:
+                parts.append(note(f"undefined: {why}", "iaa-why"))
+        parts.append(note(f"Merging throws away one label on every item both {names[self.d]} and "
+                          f"{names[self.e]} labelled, and which one it keeps changes the answer."))
+        return "".join(parts)
+
+    def _draw(self):
+        fig, (ax,) = new_figure(6.4, 3.6, left=0.08, right=0.98, bottom=0.3, top=0.9)
+        coverage_figure(ax, self.ratings)
+        return fig
+
+    def _redraw(self) -> None:
+        r = self.ratings
+        self._show(self.image, ("coverage", r.codes.tobytes(), r.shape, r.raters, r.items, r.categories), self._draw)

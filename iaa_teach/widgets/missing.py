@@ -1,0 +1,137 @@
+"""Explorer 3: remove ratings at random, compare what each method makes of it."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from .. import datasets, plots
+from ..metrics import fleiss_kappa, krippendorff_alpha
+from ..ratings import Ratings
+from ._base import (
+    Explorer, attempt, fmt, heading, label_style, new_figure, note, q, table, with_ratings,
+)
+
+__all__ = ["MissingDataExplorer"]
+
+
+def gaps_table(r: Ratings, max_items: int = 30) -> str:
+    """The table with its gaps, items across and raters down (small tables only)."""
+    if r.n_items > max_items:
+        return note(f"({r.n_items} items: the table itself is not shown)")
+    rows = r.rows()
+    head = "".join(f"<th>{html.escape(str(item))}</th>" for item in r.items)
+    body = "".join(
+        f"<tr><th>{html.escape(str(rater))}</th>"
+        + "".join("<td style='background:#eee'>&ndash;</td>" if row[j] is None
+                  else f"<td>{html.escape(str(row[j]))}</td>" for row in rows)
+        + "</tr>" for j, rater in enumerate(r.raters))
+    return f'<table class="iaa-readout iaa-gaps"><tr><th>item</th>{head}</tr>{body}</table>'
+
+
+class MissingDataExplorer(Explorer):
+    """A slider removes a share of the ratings (seeded); four methods answer.
+
+    Rows of the readout: the complete table; the table with ratings removed,
+    where Krippendorff's alpha uses every pairable value and Fleiss' kappa
+    uses a per-item number of raters under each chance rule (pooled
+    proportions over all ratings; mean of per-item proportions); and
+    listwise deletion (only the items every rater labelled). The readout
+    shows the table with its gaps, the figure the coefficients over the bands.
+
+    With the same seed, a larger share removes the same ratings and more
+    (:func:`iaa_teach.datasets.remove_ratings`).
+
+    Parameters
+    ----------
+    ratings : Ratings or table, optional
+        The complete table (default: the sentiment example). Never modified.
+    share : float
+        Initial share of ratings removed.
+    seed : int
+    level : str
+        Level of measurement for alpha.
+
+    Examples
+    --------
+    >>> ex = MissingDataExplorer()
+    >>> ex.values()["alpha complete"]
+    '0.578'
+    >>> ex.share.value = 0.2
+    >>> ex.values()["removed"]
+    '6 of 30'
+    """
+
+    title = "Missing data: what each method does with gaps"
+
+    def __init__(self, ratings: Any = None, share: float = 0.0, seed: int = 0, level: str = "nominal",
+                 font_size: str | None = None):
+        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        self.complete = with_ratings(ratings, datasets.sentiment)
+        self.level = level
+        s = label_style()
+        self.share = w.FloatSlider(value=share, min=0.0, max=0.9, step=0.05, description="share of ratings removed",
+                                   style=s, readout_format=".0%", continuous_update=False)
+        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", style=s, continuous_update=False)
+        self.share.observe(self.update, names="value")
+        self.seed.observe(self.update, names="value")
+        self._complete_results = (attempt(krippendorff_alpha, self.complete, level=level)[0],
+                                  attempt(fleiss_kappa, self.complete)[0])
+        self._finish([w.HBox([self.share, self.seed])])
+
+    def _compute(self) -> str:
+        full = self.complete
+        r = datasets.remove_ratings(full, self.share.value, seed=self.seed.value)
+        self.ratings = r
+        complete = ~r.missing.any(axis=1)
+        self.listwise = full.subset(items=complete) if complete.any() else None
+        alpha_full, fleiss_full = self._complete_results
+        self._rows = {}
+
+        def row(name: str, data: Ratings | None, alpha=None, fleiss=None, fleiss_mean=None, why: str = ""):
+            cells = {}
+            if data is not None:
+                alpha = alpha if alpha is not None else attempt(krippendorff_alpha, data, level=self.level)[0]
+                fleiss = fleiss if fleiss is not None else attempt(fleiss_kappa, data)[0]
+                fleiss_mean = fleiss_mean if fleiss_mean is not None else attempt(fleiss_kappa, data,
+                                                                                 chance="item_mean")[0]
+            cells["alpha"] = alpha.alpha if alpha is not None else None
+            cells["Fleiss pooled"] = fleiss.kappa if fleiss is not None else None
+            cells["Fleiss item mean"] = fleiss_mean.kappa if fleiss_mean is not None else None
+            self._rows[name] = cells
+            n_items = "0" if data is None else str(int((data.counts().sum(axis=1) >= 2).sum()))
+            return [name, q(f"alpha {name}", fmt(cells["alpha"])),
+                    q(f"Fleiss pooled {name}", fmt(cells["Fleiss pooled"])),
+                    q(f"Fleiss item mean {name}", fmt(cells["Fleiss item mean"])),
+                    q(f"items used {name}", n_items)]
+
+        rows = [row("complete", full, alpha_full, fleiss_full, fleiss_full),
+                row("with gaps", r),
+                row("listwise", self.listwise)]
+        removed = full.n_ratings - r.n_ratings
+        parts = [heading(f"{self.level} alpha and Fleiss' kappa"),
+                 table(["data", "alpha", "Fleiss (pooled)", "Fleiss (item mean)", "items used"], rows),
+                 f'<div class="iaa-note">ratings removed: {q("removed", f"{removed} of {full.n_ratings}")}</div>',
+                 note("with gaps: alpha uses every item with 2 or more ratings; Fleiss uses a per-item number "
+                      "of raters, with chance from pooled proportions over all ratings or from the mean of "
+                      "per-item proportions. listwise: only items that every rater labelled.")]
+        parts.append(gaps_table(r))
+        if self.listwise is None:
+            parts.append(note("listwise deletion leaves no item: every item lost a rating", "iaa-why"))
+        return "".join(parts)
+
+    def _draw(self):
+        fig, (ax,) = new_figure(6.4, 4.0, left=0.1, right=0.84, bottom=0.2)
+        values = {f"alpha\n{name}": cells["alpha"] for name, cells in self._rows.items()}
+        gaps = self._rows["with gaps"]
+        values["Fleiss\npooled"] = gaps["Fleiss pooled"]
+        values["Fleiss\nitem mean"] = gaps["Fleiss item mean"]
+        plots.coefficients_with_bands({k: (float("nan") if v is None else v) for k, v in values.items()},
+                                      title=f"{self.level} alpha; Fleiss' kappa on the data with gaps", ax=ax)
+        return fig
+
+    def _redraw(self) -> None:
+        key = tuple((name, tuple(cells.items())) for name, cells in self._rows.items())
+        self._show(self.image, ("bars", self.level, key), self._draw)

@@ -1,0 +1,122 @@
+"""Explorer 2: prevalence and the kappa paradox."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import numpy as np
+
+from .. import datasets, plots
+from ..metrics import fleiss_kappa, krippendorff_alpha
+from ._base import Explorer, band, fmt, heading, label_style, new_figure, note, q, table
+
+__all__ = ["ParadoxExplorer"]
+
+#: Prevalences at which the curve is drawn (per number of categories k it starts at 1/k).
+CURVE_POINTS = 25
+
+
+class ParadoxExplorer(Explorer):
+    """Simulated raters of fixed accuracy; move the prevalence, watch kappa fall.
+
+    Sliders set the number of items and raters, the raters' accuracy (the
+    chance of giving an item's true category; a wrong label is one of the
+    other categories, uniformly), the number of categories, the prevalence
+    of category 1 among the true categories, and the seed
+    (:func:`iaa_teach.datasets.simulate`). The readout shows observed
+    agreement P_a, chance agreement P_e, Fleiss' kappa and Krippendorff's
+    alpha; the figure shows all three against prevalence, with the current
+    setting marked: observed agreement stays put while kappa and alpha drop
+    as one category comes to dominate (the kappa paradox).
+
+    The curve is recomputed only when something other than the prevalence
+    changes; moving the prevalence slider only moves the marker.
+
+    Examples
+    --------
+    >>> ex = ParadoxExplorer(n_items=1000, accuracy=0.9, prevalence=0.5)
+    >>> ex.values()["P_a"], ex.values()["kappa"]
+    ('0.826', '0.651')
+    >>> ex.prevalence.value = 0.95
+    >>> ex.values()["P_a"], ex.values()["kappa"]
+    ('0.826', '0.253')
+    """
+
+    title = "Prevalence and the kappa paradox"
+
+    def __init__(self, n_items: int = 200, n_raters: int = 3, accuracy: float = 0.85,
+                 prevalence: float = 0.5, n_categories: int = 2, seed: int = 0,
+                 font_size: str | None = None):
+        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        s = label_style()
+        self.n_items = w.IntSlider(value=n_items, min=10, max=1000, step=10, description="items",
+                                   style=s, continuous_update=False)
+        self.n_raters = w.IntSlider(value=n_raters, min=2, max=10, description="raters", style=s,
+                                    continuous_update=False)
+        self.accuracy = w.FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
+                                      style=s, readout_format=".2f", continuous_update=False)
+        self.n_categories = w.IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
+                                        continuous_update=False)
+        self.prevalence = w.FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
+                                        description="prevalence of category 1", style=s,
+                                        readout_format=".2f", continuous_update=False)
+        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", style=s, continuous_update=False)
+        self._curve_key = None
+        self._curve = None
+        for control in (self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed):
+            control.observe(self.update, names="value")
+        controls = [w.HBox([self.n_items, self.n_raters, self.n_categories]),
+                    w.HBox([self.accuracy, self.prevalence, self.seed])]
+        self._finish(controls)
+
+    def _simulate(self, prevalence: float):
+        return datasets.simulate(self.n_items.value, self.n_raters.value, accuracy=self.accuracy.value,
+                                 prevalence=prevalence, n_categories=self.n_categories.value, seed=self.seed.value)
+
+    def curve_values(self) -> dict[str, np.ndarray]:
+        """P_a, kappa and alpha over a grid of prevalences (cached per setting)."""
+        key = (self.n_items.value, self.n_raters.value, self.accuracy.value, self.n_categories.value,
+               self.seed.value)
+        if key != self._curve_key:
+            k = self.n_categories.value
+            grid = np.linspace(1.0 / k, self.prevalence.max, CURVE_POINTS)
+            p_a, kappa, alpha = [], [], []
+            for prevalence in grid:
+                r = self._simulate(float(prevalence))
+                fl = fleiss_kappa(r)
+                p_a.append(fl.p_a)
+                kappa.append(fl.kappa)
+                alpha.append(krippendorff_alpha(r).alpha)
+            self._curve = {"prevalence": grid, "P_a": np.array(p_a), "kappa": np.array(kappa),
+                           "alpha": np.array(alpha)}
+            self._curve_key = key
+        return self._curve
+
+    def _compute(self) -> str:
+        r = self._simulate(self.prevalence.value)
+        self.ratings = r
+        self._fleiss = fleiss_kappa(r)
+        self._alpha = krippendorff_alpha(r)
+        fl, al = self._fleiss, self._alpha
+        props = ", ".join(f"{c}: {p:.2f}" for c, p in zip(r.categories, fl.p_j))
+        rows = [["observed agreement P_a", q("P_a", fmt(fl.p_a)), ""],
+                ["chance agreement P_e", q("P_e", fmt(fl.p_e)), ""],
+                ["Fleiss' kappa", q("kappa", fmt(fl.kappa)), q("kappa band", band(fl.kappa))],
+                ["Krippendorff's alpha", q("alpha", fmt(al.alpha)), q("alpha band", band(al.alpha))]]
+        parts = [heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {self.prevalence.value:.2f}"),
+                 table(["", "value", "band"], rows),
+                 note(f"label proportions {props}")]
+        for why in (fl.reason, al.reason):
+            if why:
+                parts.append(note(why, "iaa-why"))
+        parts.append(note("Accuracy is fixed, so P_a hardly moves; P_e grows as one category dominates, "
+                          "and kappa = (P_a - P_e) / (1 - P_e) falls."))
+        return "".join(parts)
+
+    def _draw(self):
+        c = self.curve_values()
+        fig, (ax,) = new_figure(6.4, 4.0)
+        plots.paradox_curve(c["prevalence"], {"observed agreement P_a": c["P_a"], "Fleiss' kappa": c["kappa"],
+                                              "Krippendorff's alpha": c["alpha"]},
+                            current=self.prevalence.value,
+                            current_values=(self._fleiss.p_a, self._fleiss.kappa, self._alpha.alpha), ax=ax)
+        return fig

@@ -1,0 +1,307 @@
+"""Explorer 1: edit the ratings table, watch every coefficient respond."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+
+from .. import datasets, plots
+from ..metrics import LEVELS, cohen_kappa, fleiss_kappa, krippendorff_alpha, pairwise_cohen
+from ..ratings import AgreementError, Ratings
+from ._base import (
+    Explorer, attempt, band, fmt, heading, label_style, new_figure, note, numeric_categories, q, table, values_in,
+    with_ratings,
+)
+
+__all__ = ["TableExplorer"]
+
+MISSING_LABEL = "missing"
+#: Beyond this many items (or pairs) the figure shows the grid's window (or a matrix).
+MAX_BARS = 30
+FIGURES = {
+    "coefficients and bands": "bands",
+    "per-item agreement P_i": "items",
+    "pairwise kappa": "pairs",
+    "coincidence matrix (alpha)": "coincidences",
+}
+
+_MARGINS = {
+    "bands": {"left": 0.1, "right": 0.84, "bottom": 0.17},
+    "items": {"left": 0.12, "right": 0.97, "bottom": 0.27, "top": 0.86},
+    "pairs": {"left": 0.12, "right": 0.97, "bottom": 0.15},
+    "coincidences": {"left": 0.1, "right": 0.97, "bottom": 0.14},
+}
+
+
+class TableExplorer(Explorer):
+    """Edit the ratings cell by cell; every coefficient and the figure follow.
+
+    A grid of dropdowns, one per item and rater (a category or
+    ``"missing"``). On every change: P_o, P_e and kappa for every pair of
+    raters, Fleiss' kappa with P_i for every item (both chance rules when
+    ratings are missing), Krippendorff's alpha at the chosen level, each with
+    its Landis-Koch band, and the chosen figure. Undefined values are shown
+    as ``undefined`` with the reason. "reset" restores the table it started
+    from. Tables longer than ``page_size`` items show a window of rows and a
+    "first item" slider to move it.
+
+    Parameters
+    ----------
+    ratings : Ratings or table, optional
+        The starting table (default: the sentiment example). Never modified.
+    level : str
+        Initial level of measurement for alpha.
+    page_size : int
+        Rows of dropdowns shown at once.
+    font_size : str
+        CSS font size of controls and readouts.
+
+    Examples
+    --------
+    >>> ex = TableExplorer()
+    >>> ex.values()["Cohen A-B kappa"]
+    '0.492'
+    >>> ex.set_cell(1, "B", "N")          # item 1, rater B: P -> N
+    >>> ex.values()["Cohen A-B kappa"]
+    '0.344'
+    """
+
+    title = "Edit the table: every coefficient responds"
+
+    def __init__(self, ratings: Any = None, level: str = "nominal", page_size: int = 10,
+                 font_size: str | None = None):
+        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        self.initial = with_ratings(ratings, datasets.sentiment)
+        r = self.initial
+        self._codes = np.where(r.missing, r.n_categories, r.codes)  # internal codes, k = missing
+        self.page_size = max(1, min(int(page_size), r.n_items))
+        self._first = 0
+        options = [(str(c), i) for i, c in enumerate(r.categories)] + [(MISSING_LABEL, r.n_categories)]
+
+        levels = [lv for lv in LEVELS if lv in ("nominal", "ordinal") or numeric_categories(r.categories)]
+        if level not in levels:
+            raise AgreementError(f"level must be one of {levels} for these categories, got {level!r}")
+        self.level = w.Dropdown(options=levels, value=level, description="alpha level",
+                                style=label_style(), tooltip="level of measurement for Krippendorff's alpha")
+        self.figure = w.Dropdown(options=list(FIGURES), value="coefficients and bands", description="figure",
+                                 style=label_style())
+        self.reset_button = w.Button(description="reset", tooltip="restore the starting table",
+                                     icon="undo", layout=w.Layout(width="8em"))
+
+        cell = w.Layout(width="6.5em")
+        head = [w.Label("item", layout=cell)] + [w.Label(str(name), layout=cell) for name in r.raters] + \
+               [w.Label("P_i", layout=cell)]
+        self.cells: list[list[w.Dropdown]] = []
+        self.item_labels: list[w.Label] = []
+        self.p_i_labels: list[w.HTML] = []
+        rows = [w.HBox(head)]
+        for row in range(self.page_size):
+            dds = []
+            for j, rater in enumerate(r.raters):
+                dd = w.Dropdown(options=options, value=int(self._codes[row, j]), description=str(rater),
+                                style={"description_width": "0px"}, layout=cell,
+                                tooltip=f"item {r.items[row]}, rater {rater}")
+                dd.observe(self._cell_changed(row, j), names="value")
+                dds.append(dd)
+            self.cells.append(dds)
+            item = w.Label(str(r.items[row]), layout=cell)
+            p_i = w.HTML(layout=cell)
+            self.item_labels.append(item)
+            self.p_i_labels.append(p_i)
+            rows.append(w.HBox([item, *dds, p_i]))
+        controls = []
+        if r.n_items > self.page_size:
+            self.first_item = w.IntSlider(value=1, min=1, max=r.n_items - self.page_size + 1,
+                                          description="first item shown", style=label_style(),
+                                          continuous_update=False)
+            self.first_item.observe(self._page_changed, names="value")
+            controls.append(self.first_item)
+        else:
+            self.first_item = None
+        self.grid = w.VBox(rows)
+        self.level.observe(self.update, names="value")
+        self.figure.observe(self.update, names="value")
+        self.reset_button.on_click(lambda _button: self.reset())
+        controls = [self.grid, *controls, w.HBox([self.level, self.figure, self.reset_button])]
+        self._finish(controls)
+
+    # -------------------------------------------------------------- data
+    @property
+    def ratings(self) -> Ratings:
+        """The current (edited) table."""
+        r = self.initial
+        return Ratings(self._codes, r.categories, r.raters, r.items)
+
+    def set_cell(self, item: Any, rater: Any, label: Any) -> None:
+        """Set one cell (item name, rater name or index, category or None for missing).
+
+        The same as choosing in the grid; scrolls the grid to the item if needed.
+        """
+        r = self.initial
+        if item not in r.items:
+            raise AgreementError(f"there is no item {item!r}; the items are {list(r.items)[:10]}...")
+        i = r.items.index(item)
+        j = r.rater_index(rater)
+        if label is None or label == MISSING_LABEL:
+            code = r.n_categories
+        elif label in r.categories:
+            code = r.categories.index(label)
+        else:
+            raise AgreementError(f"label {label!r} is not one of the categories {list(r.categories)}")
+        if not self._first <= i < self._first + self.page_size:
+            self.first_item.value = min(i, r.n_items - self.page_size) + 1
+        self.cells[i - self._first][j].value = code
+
+    def reset(self) -> None:
+        """Back to the starting table."""
+        r = self.initial
+        self._codes = np.where(r.missing, r.n_categories, r.codes)
+        self._show_rows()
+        self.update()
+
+    def _cell_changed(self, row: int, j: int):
+        def handler(change: dict) -> None:
+            if self._busy:
+                return
+            self._codes[self._first + row, j] = change["new"]
+            self.update()
+        return handler
+
+    def _page_changed(self, change: dict) -> None:
+        self._first = int(change["new"]) - 1
+        self._show_rows()
+        if FIGURES[self.figure.value] == "items":
+            self.update()  # the figure shows the window's items
+        else:
+            self._show_p_i()
+
+    def _show_rows(self) -> None:
+        """Put the current window of the table into the dropdowns (without recomputing)."""
+        self._busy = True
+        try:
+            for row, dds in enumerate(self.cells):
+                i = self._first + row
+                self.item_labels[row].value = str(self.initial.items[i])
+                for j, dd in enumerate(dds):
+                    dd.value = int(self._codes[i, j])
+                    dd.tooltip = f"item {self.initial.items[i]}, rater {self.initial.raters[j]}"
+        finally:
+            self._busy = False
+
+    def _show_p_i(self) -> None:
+        p_i = self._fleiss.p_i if self._fleiss is not None else np.full(self.initial.n_items, np.nan)
+        for row, label in enumerate(self.p_i_labels):
+            i = self._first + row
+            label.value = q(f"P_i item {self.initial.items[i]}", fmt(p_i[i]) if not np.isnan(p_i[i]) else "–")
+
+    def values(self) -> dict[str, str]:
+        """The readout's numbers by key, with P_i of the items shown in the grid."""
+        out = super().values()
+        for label in self.p_i_labels:
+            out.update(values_in(label.value))
+        return out
+
+    # ----------------------------------------------------------- compute
+    def _compute(self) -> str:
+        r = self.ratings
+        parts = [self._cohen_html(r)]
+        self._fleiss, why = attempt(fleiss_kappa, r, chance="pooled")
+        rules = ["pooled"]
+        self._fleiss_mean = None
+        if r.missing.any() and self._fleiss is not None:
+            self._fleiss_mean = fleiss_kappa(r, chance="item_mean")
+            rules.append("item_mean")
+        rows = []
+        for rule, res in (("pooled", self._fleiss), ("item_mean", self._fleiss_mean)):
+            if rule not in rules or res is None:
+                continue
+            name = "pooled" if rule == "pooled" else "item mean"
+            rows.append([f"chance: {name}", q(f"Fleiss {name} P_a", fmt(res.p_a)),
+                         q(f"Fleiss {name} P_e", fmt(res.p_e)), q(f"Fleiss {name} kappa", fmt(res.kappa)),
+                         q(f"Fleiss {name} band", band(res.kappa))])
+        parts.append(heading("Fleiss' kappa (per-item number of raters)"))
+        if rows:
+            parts.append(table(["", "P_a", "P_e", "kappa", "band"], rows))
+            if self._fleiss.reason:
+                parts.append(note(self._fleiss.reason, "iaa-why"))
+        else:
+            parts.append(note(f"undefined: {why}", "iaa-why"))
+        self._show_p_i()
+
+        level = self.level.value
+        self._alpha, why = attempt(krippendorff_alpha, r, level=level)
+        parts.append(heading(f"Krippendorff's alpha ({level})"))
+        if self._alpha is not None:
+            a = self._alpha
+            parts.append(table(["", "D_o", "D_e", "alpha", "band"],
+                               [[f"n = {a.n} values", q("alpha D_o", fmt(a.d_o)), q("alpha D_e", fmt(a.d_e)),
+                                 q("alpha", fmt(a.alpha)), q("alpha band", band(a.alpha))]]))
+            if a.reason:
+                parts.append(note(a.reason, "iaa-why"))
+        else:
+            parts.append(note(f"undefined: {why}", "iaa-why"))
+        missing = int(r.missing.sum())
+        parts.append(note(f"{r.n_items} items x {r.n_raters} raters, {r.n_ratings} ratings, {missing} missing"))
+        return "".join(parts)
+
+    def _cohen_html(self, r: Ratings) -> str:
+        self._pairwise, why = attempt(pairwise_cohen, r)
+        if self._pairwise is not None:
+            results = list(self._pairwise.results)
+        else:  # some pair shares no item: compute the pairs that can be computed
+            results = []
+            for a in range(r.n_raters):
+                for b in range(a + 1, r.n_raters):
+                    res, why_pair = attempt(cohen_kappa, r, a, b)
+                    results.append(res if res is not None else (r.raters[a], r.raters[b], why_pair))
+        rows, reasons = [], []
+        for res in results:
+            if isinstance(res, tuple):
+                a, b, why_pair = res
+                pair = f"{a}-{b}"
+                rows.append([pair] + [q(f"Cohen {pair} {x}", "undefined") for x in ("P_o", "P_e", "kappa", "band")])
+                reasons.append(f"{pair}: {why_pair}")
+                continue
+            pair = f"{res.rater_a}-{res.rater_b}"
+            rows.append([pair, q(f"Cohen {pair} P_o", fmt(res.p_o)), q(f"Cohen {pair} P_e", fmt(res.p_e)),
+                         q(f"Cohen {pair} kappa", fmt(res.kappa)), q(f"Cohen {pair} band", band(res.kappa))])
+            if res.reason:
+                reasons.append(f"{pair}: {res.reason}")
+        html = heading("Cohen's kappa, every pair") + table(["pair", "P_o", "P_e", "kappa", "band"], rows)
+        return html + "".join(note(x, "iaa-why") for x in reasons)
+
+    # -------------------------------------------------------------- draw
+    def _draw(self):
+        fig, (ax,) = new_figure(6.4, 4.0, **_MARGINS[FIGURES[self.figure.value]])
+        kind = FIGURES[self.figure.value]
+        r = self.initial
+        if kind == "items" and self._fleiss is not None:
+            fleiss, items = self._fleiss, r.items
+            if r.n_items > MAX_BARS:  # the items in the grid's window, over the mean of all items
+                window = slice(self._first, self._first + self.page_size)
+                fleiss, items = replace(fleiss, p_i=fleiss.p_i[window]), r.items[window]
+            plots.item_agreement_bars(fleiss, items=items, ax=ax)
+        elif kind == "pairs" and self._pairwise is not None:
+            if len(self._pairwise.pairs) > MAX_BARS:
+                plots.kappa_matrix(self._pairwise, ax=ax)
+            else:
+                plots.pairwise_bars(self._pairwise, reference=self._fleiss, ax=ax)
+        elif kind == "coincidences" and self._alpha is not None:
+            plots.coincidence_heatmap(self._alpha, ax=ax)
+        else:
+            coefficients = {}
+            if self._pairwise is not None:
+                pairs = self._pairwise
+                if len(pairs.pairs) <= 6:
+                    coefficients.update({f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)})
+                else:
+                    coefficients[f"Cohen, mean\nof {len(pairs.pairs)} pairs"] = pairs.mean_kappa
+            if self._fleiss is not None:
+                coefficients["Fleiss"] = self._fleiss.kappa
+            if self._alpha is not None:
+                coefficients["alpha"] = self._alpha.alpha
+            plots.coefficients_with_bands(coefficients, title="Cohen (pairs), Fleiss, alpha", ax=ax)
+        return fig

@@ -1,0 +1,152 @@
+"""Explorer 5: weights (Cohen) and levels of measurement (alpha) on the same data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as w
+import numpy as np
+
+from .. import datasets, plots
+from ..metrics import cohen_kappa, krippendorff_alpha
+from ..ratings import Ratings
+from ._base import (
+    Explorer, attempt, band, fmt, heading, label_style, new_figure, note, numeric_categories, q, table,
+    with_ratings,
+)
+
+__all__ = ["WeightsExplorer", "scored"]
+
+WEIGHT_NAMES = {"unweighted": None, "linear": "linear", "quadratic": "quadratic"}
+ALPHA_LEVELS = ("nominal", "ordinal", "interval")
+
+
+def scored(ratings: Ratings) -> Ratings:
+    """``ratings`` with its categories replaced by their ranks 1, 2, ..., k.
+
+    Interval alpha needs numbers; ordered labels (G < N < P) get the scores
+    1, 2, 3 in their category order. Numeric categories are kept as they are.
+    """
+    if numeric_categories(ratings.categories):
+        return ratings
+    k = ratings.n_categories
+    codes = np.where(ratings.missing, k, ratings.codes)
+    return Ratings(codes, tuple(range(1, k + 1)), ratings.raters, ratings.items)
+
+
+class WeightsExplorer(Explorer):
+    """Nominal, ordinal and interval alpha; unweighted, linear and quadratic kappa.
+
+    All six numbers on the current data, with the chosen level's squared
+    distances delta^2 (alpha) and the chosen weights' disagreement weights
+    (Cohen) drawn as matrices. Ordered labels are scored 1..k for the
+    interval level (see :func:`scored`).
+
+    Parameters
+    ----------
+    ratings : Ratings or table, optional
+        Default: the sentiment example. Its category order is the order the
+        ordinal level and the weights use.
+    a, b : str
+        The pair of raters for Cohen's kappa.
+
+    Examples
+    --------
+    >>> ex = WeightsExplorer()
+    >>> ex.values()["alpha nominal"], ex.values()["kappa unweighted"]
+    ('0.578', '0.492')
+    """
+
+    title = "Weights and levels: how far apart are two labels?"
+
+    def __init__(self, ratings: Any = None, a: Any = 0, b: Any = 1, level: str = "ordinal",
+                 weights: str = "linear", font_size: str | None = None):
+        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        s = label_style()
+        self.data = with_ratings(ratings, datasets.sentiment)
+        r = self.data
+        raters = list(r.raters)
+        self.rater_a = w.Dropdown(options=raters, value=r.raters[r.rater_index(a)], description="rater 1", style=s)
+        self.rater_b = w.Dropdown(options=raters, value=r.raters[r.rater_index(b)], description="rater 2", style=s)
+        self.level = w.ToggleButtons(options=ALPHA_LEVELS, value=level, description="alpha level", style=s)
+        self.weights = w.ToggleButtons(options=list(WEIGHT_NAMES), value="unweighted" if weights is None else weights,
+                                       description="Cohen weights", style=s)
+        for control in (self.rater_a, self.rater_b, self.level, self.weights):
+            control.observe(self.update, names="value")
+        self.image_weights = w.Image(format="png", layout=w.Layout(max_width="100%", height="auto"))
+        self._finish([w.HBox([self.rater_a, self.rater_b]), self.level, self.weights],
+                     images=[self.image, self.image_weights])
+
+    def set_ratings(self, ratings: Any) -> None:
+        """Use another table (keeps the chosen raters if they exist there)."""
+        self.data = with_ratings(ratings, datasets.sentiment)
+        self._busy = True
+        try:
+            names = list(self.data.raters)
+            a = self.rater_a.value if self.rater_a.value in names else names[0]
+            b = self.rater_b.value if self.rater_b.value in names else names[1]
+            self.rater_a.options, self.rater_b.options = names, names
+            self.rater_a.value, self.rater_b.value = a, b
+        finally:
+            self._busy = False
+        self.update()
+
+    def _compute(self) -> str:
+        r = self.data
+        numbers = scored(r)
+        self._alphas = {}
+        rows = []
+        for level in ALPHA_LEVELS:
+            res, why = attempt(krippendorff_alpha, numbers if level == "interval" else r, level=level)
+            self._alphas[level] = res
+            if res is None:
+                rows.append([level] + [q(f"{x} {level}", "undefined") for x in ("alpha D_o", "alpha D_e", "alpha", "alpha band")])
+                continue
+            rows.append([level, q(f"alpha D_o {level}", fmt(res.d_o)), q(f"alpha D_e {level}", fmt(res.d_e)),
+                         q(f"alpha {level}", fmt(res.alpha)), q(f"alpha band {level}", band(res.alpha))])
+        parts = [heading("Krippendorff's alpha, all raters"),
+                 table(["level", "D_o", "D_e", "alpha", "band"], rows,
+                       chosen=lambda i: ALPHA_LEVELS[i] == self.level.value)]
+        if not numeric_categories(r.categories):
+            scores = ", ".join(f"{c} = {i + 1}" for i, c in enumerate(r.categories))
+            parts.append(note(f"interval level: labels scored {scores}"))
+
+        a, b = self.rater_a.value, self.rater_b.value
+        self._kappas = {}
+        rows, whys = [], []
+        if a == b:
+            whys.append("choose two different raters for Cohen's kappa")
+        for name, weights in WEIGHT_NAMES.items():
+            res, why = (None, None) if a == b else attempt(cohen_kappa, r, a, b, weights=weights)
+            self._kappas[name] = res
+            if res is None:
+                rows.append([name] + [q(f"{x} {name}", "undefined") for x in ("P_o", "P_e", "kappa", "kappa band")])
+                if why:
+                    whys.append(why)
+                continue
+            rows.append([name, q(f"P_o {name}", fmt(res.p_o)), q(f"P_e {name}", fmt(res.p_e)),
+                         q(f"kappa {name}", fmt(res.kappa)), q(f"kappa band {name}", band(res.kappa))])
+            if res.reason:
+                whys.append(res.reason)
+        parts += [heading(f"Cohen's kappa, {a} vs {b}"),
+                  table(["weights", "P_o", "P_e", "kappa", "band"], rows,
+                        chosen=lambda i: list(WEIGHT_NAMES)[i] == self.weights.value)]
+        parts += [note(x, "iaa-why") for x in dict.fromkeys(whys)]
+        parts.append(note("Weighted P_o and P_e give partial credit: agreement weight 1 - w / max(w)."))
+        return "".join(parts)
+
+    def _redraw(self) -> None:
+        categories = self.data.categories
+        level, weights = self.level.value, self.weights.value
+        alpha, kappa = self._alphas[level], self._kappas[weights]
+        if alpha is not None:
+            self._show(self.image, ("alpha", level, alpha.delta.tobytes(), categories),
+                       lambda: self._matrix(alpha.delta, f"alpha, {level}: squared distance"))
+        if kappa is not None:
+            self._show(self.image_weights, ("cohen", weights, kappa.weight_matrix.tobytes(), categories),
+                       lambda: self._matrix(kappa.weight_matrix, f"Cohen, {weights}: disagreement weight"))
+
+    def _matrix(self, matrix, title: str):
+        fig, (ax,) = new_figure(3.7, 3.5, left=0.16, right=0.97, bottom=0.14, top=0.88)
+        plots.distance_matrix(matrix, self.data.categories, title=title, ax=ax)
+        return fig
