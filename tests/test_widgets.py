@@ -1,0 +1,472 @@
+"""The explorers of iaa_teach.widgets, driven headless.
+
+Each test sets a control's value (which fires the callbacks exactly as a click
+in JupyterLab does), then checks that the readout shows the number the metrics
+give on the changed data, built here independently from plain rows.
+"""
+
+from __future__ import annotations
+
+import math
+
+import ipywidgets as w
+import numpy as np
+import pytest
+
+from iaa_teach import (
+    AgreementError,
+    Ratings,
+    cohen_kappa,
+    datasets,
+    fleiss_kappa,
+    interpret,
+    krippendorff_alpha,
+    pairwise_cohen,
+)
+from iaa_teach.widgets import (
+    CoverageExplorer,
+    MissingDataExplorer,
+    ParadoxExplorer,
+    TableExplorer,
+    WeightsExplorer,
+    merge_raters,
+)
+
+CATS = datasets.SENTIMENT_CATEGORIES
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def f3(x: float) -> str:
+    return "undefined" if x is None or math.isnan(x) else f"{x:.3f}"
+
+
+def sentiment_rows() -> list[list]:
+    return datasets.sentiment().rows()
+
+
+def table_of(rows, raters=("A", "B", "C")) -> Ratings:
+    return Ratings.from_rows(rows, raters=list(raters), categories=CATS)
+
+
+def code(ex: TableExplorer, label) -> int:
+    return dict(ex.cells[0][0].options)["missing" if label is None else str(label)]
+
+
+def widgets_in(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from widgets_in(child)
+
+
+ALL = [TableExplorer, ParadoxExplorer, MissingDataExplorer, CoverageExplorer, WeightsExplorer]
+
+
+# ===================================================================== all
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_every_control_is_labelled_and_keyboard_usable(cls):
+    ex = cls()
+    controls = [x for x in widgets_in(ex.widget)
+                if isinstance(x, (w.Dropdown, w.IntSlider, w.FloatSlider, w.SelectionSlider, w.ToggleButtons,
+                                  w.Button))]
+    assert controls
+    for control in controls:
+        assert control.description.strip(), f"{type(control).__name__} without a description"
+        assert not control.disabled
+        assert getattr(control, "tabbable", None) is not False
+    assert "iaa-explorer" in ex.widget._dom_classes
+    assert "font-size: 17px" in ex.widget.children[0].value  # projector-size CSS, scoped to the explorer
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_display_gives_a_widget_view_and_the_readout_as_text(cls):
+    ex = cls()
+    bundle = ex._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+    assert bundle["text/plain"] == ex.readout_text()
+    assert bundle["text/plain"].startswith(ex.title)
+    assert "0x" not in bundle["text/plain"]  # nothing unstable such as an address
+    assert cls().readout_text() == ex.readout_text()  # same inputs, same text
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_figures_are_png_from_agg_without_pyplot(cls):
+    import matplotlib.pyplot as plt
+
+    before = plt.get_fignums()
+    ex = cls()
+    assert bytes(ex.image.value).startswith(PNG)
+    assert plt.get_fignums() == before
+
+
+# =================================================================== table
+def test_table_starts_from_the_sentiment_example():
+    ex = TableExplorer()
+    v = ex.values()
+    pw = pairwise_cohen(datasets.sentiment())
+    for res in pw.results:
+        pair = f"{res.rater_a}-{res.rater_b}"
+        assert v[f"Cohen {pair} P_o"] == f3(res.p_o)
+        assert v[f"Cohen {pair} P_e"] == f3(res.p_e)
+        assert v[f"Cohen {pair} kappa"] == f3(res.kappa)
+        assert v[f"Cohen {pair} band"] == interpret(res.kappa)
+    assert [v["Cohen A-B kappa"], v["Cohen A-C kappa"], v["Cohen B-C kappa"]] == ["0.492", "0.844", "0.355"]
+    assert v["Fleiss pooled kappa"] == "0.564"
+    assert v["alpha"] == "0.578"
+    assert "Fleiss item mean kappa" not in v  # complete data: one chance rule is enough
+    p_i = fleiss_kappa(datasets.sentiment()).p_i
+    assert [v[f"P_i item {i + 1}"] for i in range(10)] == [f3(x) for x in p_i]
+
+
+def test_table_dropdown_change_updates_every_coefficient():
+    ex = TableExplorer()
+    before = bytes(ex.image.value)
+    ex.cells[0][1].value = code(ex, "N")  # item 1, rater B: P -> N
+    rows = sentiment_rows()
+    rows[0][1] = "N"
+    r = table_of(rows)
+    v = ex.values()
+    for a, b in (("A", "B"), ("A", "C"), ("B", "C")):
+        res = cohen_kappa(r, a, b)
+        assert (v[f"Cohen {a}-{b} P_o"], v[f"Cohen {a}-{b} kappa"]) == (f3(res.p_o), f3(res.kappa))
+    fl = fleiss_kappa(r)
+    assert (v["Fleiss pooled P_a"], v["Fleiss pooled P_e"], v["Fleiss pooled kappa"]) == \
+        (f3(fl.p_a), f3(fl.p_e), f3(fl.kappa))
+    assert v["P_i item 1"] == f3(fl.p_i[0])
+    assert v["alpha"] == f3(krippendorff_alpha(r).alpha)
+    assert bytes(ex.image.value) != before and bytes(ex.image.value).startswith(PNG)
+    assert ex.ratings == r
+
+
+def test_table_missing_cell_shows_both_chance_rules_and_drops_the_item_for_cohen():
+    ex = TableExplorer()
+    ex.set_cell(3, "B", None)
+    ex.set_cell(8, "C", "missing")
+    r = datasets.sentiment_missing()
+    v = ex.values()
+    assert v["alpha"] == f3(krippendorff_alpha(r).alpha) == "0.540"
+    assert v["Fleiss pooled kappa"] == f3(fleiss_kappa(r, chance="pooled").kappa) == "0.555"
+    assert v["Fleiss item mean kappa"] == f3(fleiss_kappa(r, chance="item_mean").kappa) == "0.564"
+    assert v["Cohen A-B kappa"] == f3(cohen_kappa(r, "A", "B").kappa)
+    assert "28 ratings, 2 missing" in ex.readout.value
+
+
+def test_table_alpha_level_dropdown():
+    ex = TableExplorer()
+    ex.level.value = "ordinal"
+    res = krippendorff_alpha(datasets.sentiment(), level="ordinal")
+    assert (ex.values()["alpha"], ex.values()["alpha D_o"]) == (f3(res.alpha), f3(res.d_o))
+    assert "interval" not in ex.level.options  # G/N/P are not numbers
+
+
+def test_table_undefined_values_are_named_with_the_reason():
+    ex = TableExplorer(Ratings.from_rows([["P", "P"], ["P", "P"], ["P", "N"]]))
+    ex.set_cell(3, "B", "P")
+    v = ex.values()
+    assert v["Cohen A-B kappa"] == "undefined" and v["Cohen A-B band"] == "undefined"
+    assert v["Fleiss pooled kappa"] == "undefined"
+    assert v["alpha"] == "undefined"
+    assert "P_e = 1" in ex.readout.value and "D_e = 0" in ex.readout.value
+    assert bytes(ex.image.value).startswith(PNG)
+
+
+def test_table_pair_without_shared_items_is_reported_not_raised():
+    ex = TableExplorer(Ratings.from_rows([["P", None, "N"], [None, "N", "N"], ["G", None, "G"]]))
+    v = ex.values()
+    assert v["Cohen A-B kappa"] == "undefined"
+    assert "never rated the same item" in ex.readout.value
+    assert v["Cohen A-C kappa"] == f3(cohen_kappa(ex.ratings, "A", "C").kappa)
+
+
+def test_table_reset_and_the_callers_data_is_untouched():
+    r = datasets.sentiment()
+    ex = TableExplorer(r)
+    start = ex.readout.value
+    ex.set_cell(2, "C", "G")
+    ex.set_cell(5, "A", None)
+    assert ex.readout.value != start
+    assert r == datasets.sentiment()
+    ex.reset_button.click()
+    assert ex.readout.value == start
+    assert [dd.value for dd in ex.cells[1]] == [code(ex, x) for x in r.rows()[1]]
+
+
+def test_table_bad_edits_raise_agreement_errors():
+    ex = TableExplorer()
+    with pytest.raises(AgreementError, match="not one of the categories"):
+        ex.set_cell(1, "A", "X")
+    with pytest.raises(AgreementError, match="no item"):
+        ex.set_cell(99, "A", "P")
+    with pytest.raises(AgreementError, match="no rater"):
+        ex.set_cell(1, "Z", "P")
+    with pytest.raises(AgreementError, match="level"):
+        TableExplorer(level="interval")
+
+
+def test_table_long_tables_scroll_and_edit_the_right_item():
+    big = datasets.simulate(60, 4, accuracy=0.7, seed=3)
+    ex = TableExplorer(big, page_size=8)
+    assert len(ex.cells) == 8 and ex.first_item.max == 53
+    ex.figure.value = "per-item agreement P_i"
+    ex.set_cell(40, "C", 1)
+    assert ex.first_item.value == 40 and ex.item_labels[0].value == "40"
+    rows = big.rows()
+    rows[39][2] = 1
+    r = Ratings.from_rows(rows, categories=big.categories)
+    v = ex.values()
+    assert v["Fleiss pooled kappa"] == f3(fleiss_kappa(r).kappa)
+    assert v["P_i item 40"] == f3(fleiss_kappa(r).p_i[39])
+    assert v["Cohen A-C kappa"] == f3(cohen_kappa(r, "A", "C").kappa)
+    ex.first_item.value = 1
+    assert [dd.value for dd in ex.cells[0]] == list(big.codes[0])
+    assert "P_i item 1" in ex.values()
+
+
+@pytest.mark.parametrize("figure", ["coefficients and bands", "per-item agreement P_i", "pairwise kappa",
+                                    "coincidence matrix (alpha)"])
+def test_table_every_figure_draws_for_small_and_large_tables(figure):
+    for data in (datasets.sentiment(), datasets.simulate(200, 10, seed=1)):
+        ex = TableExplorer(data)
+        ex.figure.value = figure
+        assert bytes(ex.image.value).startswith(PNG)
+        assert ex.last_update_ms < 2000  # a figure with a bar or a label per item would take seconds
+
+
+# ================================================================= paradox
+def test_paradox_readouts_match_the_metrics_on_the_same_simulation():
+    ex = ParadoxExplorer(n_items=300, n_raters=4, accuracy=0.8, n_categories=3, prevalence=0.5, seed=7)
+    ex.prevalence.value = 0.9
+    r = datasets.simulate(300, 4, accuracy=0.8, prevalence=0.9, n_categories=3, seed=7)
+    fl, al = fleiss_kappa(r), krippendorff_alpha(r)
+    v = ex.values()
+    assert (v["P_a"], v["P_e"], v["kappa"], v["alpha"]) == (f3(fl.p_a), f3(fl.p_e), f3(fl.kappa), f3(al.alpha))
+    assert v["kappa band"] == interpret(fl.kappa)
+
+
+def test_paradox_high_agreement_low_kappa_when_one_category_dominates():
+    ex = ParadoxExplorer(n_items=1000, n_raters=3, accuracy=0.9, n_categories=2, prevalence=0.5)
+    balanced = ex.values()
+    ex.prevalence.value = 0.95
+    skewed = ex.values()
+    assert abs(float(skewed["P_a"]) - float(balanced["P_a"])) < 0.03
+    assert float(skewed["kappa"]) < float(balanced["kappa"]) - 0.3
+    curve = ex.curve_values()
+    assert curve["kappa"][0] > curve["kappa"][-1]
+
+
+def test_paradox_curve_is_kept_when_only_the_prevalence_moves():
+    ex = ParadoxExplorer()
+    curve = ex.curve_values()
+    ex.prevalence.value = 0.8
+    assert ex.curve_values() is curve
+    ex.seed.value = 5
+    assert ex.curve_values() is not curve
+    ex.n_raters.value = 5
+    r = datasets.simulate(ex.n_items.value, 5, accuracy=ex.accuracy.value, prevalence=0.8,
+                          n_categories=ex.n_categories.value, seed=5)
+    assert ex.values()["kappa"] == f3(fleiss_kappa(r).kappa)
+
+
+def test_paradox_perfect_raters_and_one_category_is_undefined():
+    ex = ParadoxExplorer(n_items=50, accuracy=1.0, prevalence=0.99, n_categories=2)
+    ex.n_items.value = 10  # 10 items at prevalence 0.99: all in category 1 with this seed
+    r = datasets.simulate(10, 3, accuracy=1.0, prevalence=0.99, n_categories=2, seed=0)
+    assert ex.values()["kappa"] == f3(fleiss_kappa(r).kappa)
+    if math.isnan(fleiss_kappa(r).kappa):
+        assert "undefined" in ex.readout.value and "P_e = 1" in ex.readout.value
+
+
+# ================================================================= missing
+def test_missing_share_slider_against_the_metrics():
+    ex = MissingDataExplorer(seed=4)
+    ex.share.value = 0.25
+    full = datasets.sentiment()
+    r = datasets.remove_ratings(full, 0.25, seed=4)
+    v = ex.values()
+    assert v["removed"] == f"{30 - r.n_ratings} of 30"
+    assert v["alpha complete"] == "0.578"
+    assert v["alpha with gaps"] == f3(krippendorff_alpha(r).alpha)
+    assert v["Fleiss pooled with gaps"] == f3(fleiss_kappa(r, chance="pooled").kappa)
+    assert v["Fleiss item mean with gaps"] == f3(fleiss_kappa(r, chance="item_mean").kappa)
+    complete = [i for i, row in enumerate(r.rows()) if None not in row]
+    listwise = Ratings.from_rows([full.rows()[i] for i in complete], raters=["A", "B", "C"], categories=CATS)
+    assert v["alpha listwise"] == f3(krippendorff_alpha(listwise).alpha)
+    assert v["items used listwise"] == str(len(complete))
+    assert "&ndash;" in ex.readout.value  # the gaps are shown in the table
+
+
+def test_missing_seed_slider_and_nested_removal():
+    ex = MissingDataExplorer(share=0.2)
+    ex.seed.value = 9
+    r = datasets.remove_ratings(datasets.sentiment(), 0.2, seed=9)
+    assert ex.values()["alpha with gaps"] == f3(krippendorff_alpha(r).alpha)
+
+
+def test_missing_listwise_deletion_can_leave_nothing():
+    ex = MissingDataExplorer()
+    ex.share.value = 0.9
+    v = ex.values()
+    assert v["alpha listwise"] == "undefined" and v["items used listwise"] == "0"
+    assert "listwise deletion leaves no item" in ex.readout.value
+
+
+def test_missing_on_a_large_table():
+    big = datasets.simulate(1000, 10, accuracy=0.8, seed=2)
+    ex = MissingDataExplorer(big, seed=1)
+    ex.share.value = 0.3
+    r = datasets.remove_ratings(big, 0.3, seed=1)
+    assert ex.values()["alpha with gaps"] == f3(krippendorff_alpha(r).alpha)
+    assert "the table itself is not shown" in ex.readout.value
+
+
+# ================================================================ coverage
+def partial_rows():
+    return datasets.partial_coverage().rows()
+
+
+def merged_by_hand(rows, keep):
+    out = []
+    for a, b, c, d, e in rows:
+        label = (d if d is not None else e) if keep == "D" else (e if e is not None else d)
+        out.append([a, b, c, label])
+    return Ratings.from_rows(out, raters=["A", "B", "C", "D+E"], categories=CATS)
+
+
+def test_coverage_defaults_right_against_merged():
+    ex = CoverageExplorer()
+    right = fleiss_kappa(datasets.partial_coverage())
+    wrong = fleiss_kappa(merged_by_hand(partial_rows(), "D"))
+    v = ex.values()
+    assert v["labels right"] == "38" and v["labels merged"] == "32"
+    assert (v["P_a right"], v["P_e right"], v["kappa right"]) == (f3(right.p_a), f3(right.p_e), f3(right.kappa))
+    assert (v["P_a merged"], v["P_e merged"], v["kappa merged"]) == (f3(wrong.p_a), f3(wrong.p_e), f3(wrong.kappa))
+    assert [v[f"k right item {i}"] for i in range(1, 9)] == ["4", "4", "5", "5", "5", "5", "5", "5"]
+    assert [v[f"k merged item {i}"] for i in range(1, 9)] == ["4"] * 8
+
+
+def test_coverage_merge_toggle_keeps_the_other_label():
+    ex = CoverageExplorer()
+    image = bytes(ex.image.value)
+    ex.keep.value = ex.keep.options[1][1]
+    wrong = fleiss_kappa(merged_by_hand(partial_rows(), "E"))
+    assert ex.values()["kappa merged"] == f3(wrong.kappa)
+    assert ex.values()["kappa merged"] != f3(fleiss_kappa(merged_by_hand(partial_rows(), "D")).kappa)
+    assert bytes(ex.image.value) == image  # the coverage chart did not change
+
+
+def test_coverage_sliders_remove_labels():
+    ex = CoverageExplorer()
+    ex.d_first.value = 4  # D now starts at item 5
+    ex.e_last.value = 5  # E now stops at item 6
+    rows = partial_rows()
+    for i in (2, 3):
+        rows[i][3] = None
+    for i in (6, 7):
+        rows[i][4] = None
+    r = Ratings.from_rows(rows, raters=list("ABCDE"), categories=CATS)
+    v = ex.values()
+    assert v["labels right"] == str(r.n_ratings) == "34"
+    assert v["kappa right"] == f3(fleiss_kappa(r).kappa)
+    assert v["kappa merged"] == f3(fleiss_kappa(merge_raters(r, "D", "E", keep="D")).kappa)
+    assert [v[f"k right item {i}"] for i in range(1, 9)] == ["4", "4", "4", "4", "5", "5", "4", "4"]
+    assert ex.d_first.description == "first item D labels" and ex.e_last.description == "last item E labels"
+
+
+def test_merge_raters_checks_its_arguments():
+    r = datasets.partial_coverage()
+    with pytest.raises(AgreementError, match="two different raters"):
+        merge_raters(r, "D", "D", keep="D")
+    with pytest.raises(AgreementError, match="keep must be"):
+        merge_raters(r, "D", "E", keep="A")
+    assert merge_raters(r, "D", "E", keep="E").raters == ("A", "B", "C", "D+E")
+    assert r == datasets.partial_coverage()
+
+
+# ================================================================= weights
+def test_weights_all_levels_and_weights_against_the_metrics():
+    ex = WeightsExplorer()
+    r = datasets.sentiment()
+    v = ex.values()
+    for level in ("nominal", "ordinal"):
+        assert v[f"alpha {level}"] == f3(krippendorff_alpha(r, level=level).alpha)
+    scores = Ratings.from_rows([[{"G": 1, "N": 2, "P": 3}[x] for x in row] for row in r.rows()], categories=[1, 2, 3])
+    assert v["alpha interval"] == f3(krippendorff_alpha(scores, level="interval").alpha)
+    for name, weights in (("unweighted", None), ("linear", "linear"), ("quadratic", "quadratic")):
+        res = cohen_kappa(r, "A", "B", weights=weights)
+        assert (v[f"P_o {name}"], v[f"P_e {name}"], v[f"kappa {name}"]) == (f3(res.p_o), f3(res.p_e), f3(res.kappa))
+    assert "G = 1, N = 2, P = 3" in ex.readout.value
+
+
+def test_weights_controls_redraw_only_what_changed():
+    ex = WeightsExplorer()
+    alpha_png, cohen_png = bytes(ex.image.value), bytes(ex.image_weights.value)
+    ex.rater_b.value = "C"
+    assert ex.values()["kappa linear"] == f3(cohen_kappa(datasets.sentiment(), "A", "C", weights="linear").kappa)
+    assert (bytes(ex.image.value), bytes(ex.image_weights.value)) == (alpha_png, cohen_png)  # weights do not depend on the pair
+    ex.level.value = "interval"
+    assert bytes(ex.image.value) != alpha_png and bytes(ex.image_weights.value) == cohen_png
+    ex.weights.value = "quadratic"
+    assert bytes(ex.image_weights.value) != cohen_png
+    assert '<tr class="iaa-chosen"><td>quadratic' in ex.readout.value
+
+
+def test_weights_same_rater_twice_and_new_data():
+    ex = WeightsExplorer()
+    ex.rater_b.value = "A"
+    assert ex.values()["kappa unweighted"] == "undefined"
+    assert "two different raters" in ex.readout.value
+    big = datasets.simulate(500, 5, seed=3)
+    ex.set_ratings(big)
+    assert ex.values()["alpha interval"] == f3(krippendorff_alpha(big, level="interval").alpha)
+    assert ex.rater_a.options == big.raters
+
+
+# ========================================================== simulated data
+def test_simulate_is_seeded_and_shaped():
+    a = datasets.simulate(40, 5, accuracy=0.7, prevalence=0.6, n_categories=4, seed=11)
+    assert a == datasets.simulate(40, 5, accuracy=0.7, prevalence=0.6, n_categories=4, seed=11)
+    assert a != datasets.simulate(40, 5, accuracy=0.7, prevalence=0.6, n_categories=4, seed=12)
+    assert a.shape == (40, 5) and a.categories == (1, 2, 3, 4) and a.raters == tuple("ABCDE")
+    assert datasets.simulate(40, 5, seed=np.random.default_rng(3)) == datasets.simulate(40, 5, seed=3)
+
+
+def test_simulate_accuracy_and_prevalence_mean_what_they_say():
+    perfect = datasets.simulate(500, 3, accuracy=1.0, seed=1)
+    assert (perfect.codes == perfect.codes[:, :1]).all()
+    r = datasets.simulate(20000, 2, accuracy=0.75, prevalence=0.8, n_categories=3, seed=2)
+    truth_share = np.mean(r.codes == 0)
+    assert abs(truth_share - (0.8 * 0.75 + 0.2 * 0.25 / 2)) < 0.01
+    assert abs(cohen_kappa(r).p_o - (0.75 ** 2 + 0.25 ** 2 / 2)) < 0.01
+    wrong = datasets.simulate(300, 3, accuracy=0.0, n_categories=2, seed=1)
+    assert (wrong.codes[:, 0] == wrong.codes[:, 1]).all()  # both wrong, and with 2 categories wrong is one label
+
+
+def test_simulate_common_random_numbers_give_a_smooth_curve():
+    a = datasets.simulate(1000, 3, prevalence=0.60, n_categories=2, seed=5).codes
+    b = datasets.simulate(1000, 3, prevalence=0.61, n_categories=2, seed=5).codes
+    assert np.mean(a != b) < 0.05
+
+
+def test_simulate_and_remove_ratings_reject_bad_arguments():
+    for kwargs, match in (({"n_raters": 1}, "n_raters"), ({"accuracy": 1.5}, "accuracy"),
+                          ({"prevalence": -0.1}, "prevalence"), ({"n_categories": 1}, "n_categories"),
+                          ({"n_items": 2.5}, "n_items"), ({"missing": 2}, "missing")):
+        with pytest.raises(AgreementError, match=match):
+            datasets.simulate(**kwargs)
+    with pytest.raises(AgreementError, match="share"):
+        datasets.remove_ratings(datasets.sentiment(), 1.2)
+    with pytest.raises(AgreementError, match="Ratings"):
+        datasets.remove_ratings([["P", "P"]], 0.1)
+
+
+def test_remove_ratings_is_nested_and_leaves_the_input_alone():
+    full = datasets.sentiment()
+    shares = [0.1, 0.3, 0.5, 0.8]
+    masks = [datasets.remove_ratings(full, s, seed=2).missing for s in shares]
+    for small, large in zip(masks, masks[1:]):
+        assert (large | ~small).all()  # what a small share removes, a larger one removes too
+    assert [int(m.sum()) for m in masks] == [round(s * 30) for s in shares]
+    assert full == datasets.sentiment()
+    gappy = datasets.sentiment_missing()
+    assert int(datasets.remove_ratings(gappy, 0.1, seed=0).missing.sum()) == 3  # the 2 gaps count
+    assert datasets.simulate(100, 4, missing=0.25, seed=1).n_ratings == 300
+
