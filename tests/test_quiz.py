@@ -1,0 +1,150 @@
+"""The revision quiz, headless: set values, click buttons, read HTML values.
+
+Every callback only sets trait values, so these tests drive the quiz exactly
+as a student does in JupyterLab, without a kernel or a browser.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from iaa_teach.exercises import KINDS, fmt3, make_question
+from iaa_teach.widgets.quiz import MAX_PARTS, Quiz, markdown_html
+
+
+def _text(widget_html: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", widget_html))
+
+
+def _visible_rows(quiz):
+    return [row for row in quiz._rows if row.layout.display != "none"]
+
+
+def test_first_question_is_the_seeded_one():
+    quiz = Quiz("fleiss", seed=12)
+    q = make_question("fleiss", 12)
+    assert quiz.question.ratings == q.ratings
+    assert quiz.question_html.value == q.html()
+    assert len(_visible_rows(quiz)) == len(q.parts) <= MAX_PARTS
+    assert "fleiss-12" in quiz.status.value and quiz.solution_html.value == ""
+
+
+def test_new_question_moves_the_seed_on_and_clears_everything():
+    quiz = Quiz("cohen", seed=4)
+    quiz.answers["a"].value = "0.5"
+    quiz.check_button.click()
+    quiz.step_button.click()
+    assert quiz.feedback["a"].value and quiz.solution_html.value
+    quiz.new_button.click()
+    assert quiz.seed.value == 5 and quiz.question.seed == 5
+    assert quiz.question.ratings == make_question("cohen", 5).ratings
+    assert all(box.value == "" for box in quiz.answers.values())
+    assert all(out.value == "" for out in quiz.feedback.values())
+    assert quiz.solution_html.value == "" and quiz.revealed == 0
+
+
+def test_typing_a_seed_or_choosing_a_kind_shows_that_question():
+    quiz = Quiz("cohen", seed=0)
+    quiz.seed.value = 77
+    assert quiz.question.kind == "cohen" and quiz.question.seed == 77
+    quiz.kind.value = "partial"
+    assert quiz.question.kind == "partial" and quiz.question.seed == 77
+    assert quiz.question.ratings == make_question("partial", 77).ratings
+    assert len(_visible_rows(quiz)) == 5
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_right_answers_are_marked_correct(kind):
+    quiz = Quiz(kind, seed=3)
+    answers = quiz.question.answers()
+    for label, value in answers.items():
+        quiz.answers[label].value = fmt3(value) if value.denominator > 1 else str(value)
+    quiz.check_button.click()
+    for label in answers:
+        assert 'data-status="correct"' in quiz.feedback[label].value
+        assert _text(quiz.feedback[label].value).startswith("Correct")
+    words = [p.label for p in quiz.question.parts if not p.numeric]
+    assert all(quiz.feedback[label].value == "" for label in words), "an empty box gets no feedback"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_usual_mistake_is_named_in_the_feedback(kind):
+    quiz = Quiz(kind, seed=8)
+    part = next(p for p in quiz.question.parts if p.numeric and p.mistakes)
+    mistake = part.mistakes[0]
+    quiz.answers[part.label].value = fmt3(mistake.value)
+    quiz.check_button.click()
+    shown = _text(quiz.feedback[part.label].value)
+    assert 'data-status="mistake"' in quiz.feedback[part.label].value
+    assert mistake.name in shown and mistake.info.step in shown
+    assert fmt3(part.answer) not in shown.replace(fmt3(mistake.value), "")
+
+
+def test_unreadable_and_wrong_answers_get_a_hint():
+    quiz = Quiz("alpha", seed=2)
+    quiz.answers["b"].value = "half"
+    quiz.answers["d"].value = "7"
+    quiz.check_button.click()
+    assert 'data-status="unreadable"' in quiz.feedback["b"].value
+    assert 'data-status="wrong"' in quiz.feedback["d"].value and "at most 1" in quiz.feedback["d"].value
+
+
+def test_words_part_shows_the_model_answer_when_checked():
+    quiz = Quiz("partial", seed=1)
+    quiz.answers["e"].value = "because they are different people"
+    quiz.check_button.click()
+    assert 'data-status="words"' in quiz.feedback["e"].value
+    assert "Model answer" in quiz.feedback["e"].value
+
+
+def test_solution_is_revealed_step_by_step_then_in_full():
+    quiz = Quiz("fleiss", seed=5)
+    steps = quiz.question.solution().steps
+    quiz.step_button.click()
+    first = quiz.solution_html.value
+    assert f"1. {html.escape(steps[0].title)}" in first and f"Step 1 of {len(steps)}" in first
+    assert "2. " not in first
+    quiz.step_button.click()
+    assert f"2. {html.escape(steps[1].title)}" in quiz.solution_html.value
+    quiz.solution_button.click()
+    full = quiz.solution_html.value
+    assert all(html.escape(s.title) in full for s in steps) and "whole solution" in full
+    assert str(quiz.question.answers()["c"]) in full  # the exact kappa, as the explanation writes it
+    quiz.step_button.click()  # past the end: stays complete
+    assert quiz.solution_html.value == full
+
+
+def test_callbacks_are_fast():
+    quiz = Quiz("alpha", seed=0)
+    times = []
+    for _ in range(5):
+        quiz.new_button.click()
+        times.append(quiz.last_update_ms)
+        quiz.solution_button.click()
+        times.append(quiz.last_update_ms)
+        quiz.check_button.click()
+        times.append(quiz.last_update_ms)
+    assert max(times) < 100, times
+
+
+def test_display_keeps_a_stable_plain_text():
+    quiz = Quiz("weighted", seed=9)
+    bundle = quiz._repr_mimebundle_()
+    assert bundle["text/plain"] == "Quiz: " + quiz.question.title + ", question weighted-9"
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "weighted-9" in repr(quiz)
+
+
+def test_markdown_html_renders_what_explain_writes():
+    md = ("*1. Agreement table*\n\nRows: A\\_1's label; $P_o = \\frac{7}{10}$.\n\n"
+          "| A \\\\ B | G | N |\n|:---|---:|---:|\n| **G** | 1 | 2 |\n\n"
+          "$$\n\\begin{aligned}\nP_e &= 0.41\n\\end{aligned}\n$$")
+    out = markdown_html(md)
+    assert out.startswith("<p><i>1. Agreement table</i></p>")
+    assert "A_1's label" in out and "$P_o = \\frac{7}{10}$" in out
+    assert "<th>A \\ B</th>" in out and "<td><b>G</b></td>" in out
+    assert "<div>$$\n\\begin{aligned}\nP_e &amp;= 0.41" in out
+    assert "<script" not in markdown_html("<script>alert(1)</script>")
