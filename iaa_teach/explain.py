@@ -19,6 +19,7 @@ This module does not import matplotlib.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -83,7 +84,7 @@ class Step:
     exact: Fraction | None = None
 
     def _repr_markdown_(self) -> str:
-        return f"**{_md(self.title)}**\n\n{self.markdown}"
+        return f"**{_md_symbols(self.title)}**\n\n{self.markdown}"
 
     def __repr__(self) -> str:
         return f"{self.title}\n{_indent(self.text)}"
@@ -105,7 +106,7 @@ class Explanation:
     def markdown(self) -> str:
         parts = [f"**{_md(self.title)}**"]
         for i, step in enumerate(self.steps, start=1):
-            parts.append(f"*{i}. {_md(step.title)}*\n\n{step.markdown}")
+            parts.append(f"*{i}. {_md_symbols(step.title)}*\n\n{step.markdown}")
         return "\n\n".join(parts) + "\n"
 
     def text(self) -> str:
@@ -136,7 +137,7 @@ class Explanation:
         return self.markdown()
 
     def __repr__(self) -> str:
-        return self.text()
+        return self.text().rstrip("\n")
 
 
 class Hidden:
@@ -151,7 +152,7 @@ class Hidden:
                 f"{self.content.markdown()}\n</details>\n")
 
     def __repr__(self) -> str:
-        return f"{self.summary}:\n\n{self.content.text()}"
+        return f"{self.summary}:\n\n{self.content.text()}".rstrip("\n")
 
 
 class Table:
@@ -176,7 +177,7 @@ class Table:
         return self.markdown()
 
     def __repr__(self) -> str:
-        return self.text()
+        return self.text().rstrip("\n")
 
 
 # ======================================================= small formatting
@@ -186,6 +187,16 @@ def _md(s: Any) -> str:
     for ch in "\\`*_[]<>|#":
         out = out.replace(ch, "\\" + ch)
     return out
+
+
+_TITLE_SYMBOLS = re.compile(r"(?<![\w$])(P_o|P_e|P_i|P_a|p_j|o_ck|D_o|D_e|δ²|m_u|n)(?![\w$])")
+_TITLE_TEX = {"δ²": r"\delta^2", "o_ck": "o_{ck}", "m_u": "m_u"}
+
+
+def _md_symbols(title: str) -> str:
+    """Text for Markdown, with the formula symbols in it (P_o, D_e, ...) as inline math."""
+    parts = _TITLE_SYMBOLS.split(title)
+    return "".join(f"${_TITLE_TEX.get(p, p)}$" if i % 2 else _md(p) for i, p in enumerate(parts))
 
 
 def _html(s: str) -> str:
@@ -276,6 +287,11 @@ def _ratio(num: int, den: int) -> _M:
     if den == 1:
         return _int(num)
     return _M(f"\\frac{{{int(num)}}}{{{int(den)}}}", f"{int(num)}/{int(den)}")
+
+
+def _big(m: _M) -> _M:
+    """The fractions inside ``m`` at full size (for a fraction of fractions)."""
+    return _M(m.tex.replace("\\frac", "\\dfrac"), m.txt, m.atom)
 
 
 def _frac(num: _M, den: _M) -> _M:
@@ -408,8 +424,8 @@ def _step(title: str, *, intro: str | tuple[str, str] | None = None, table: Tabl
           chains: Sequence[_Chain] = (), note: str | tuple[str, str] | None = None, brief: bool = False,
           symbol: str | None = None, value: float | None = None, exact: Fraction | None = None) -> Step:
     md, txt = [], []
-    intro = (intro, intro) if isinstance(intro, str) else intro
-    note = (_md(note), note) if isinstance(note, str) else note
+    intro = (_md_symbols(intro), intro) if isinstance(intro, str) else intro
+    note = (_md_symbols(note), note) if isinstance(note, str) else note
     if intro and not brief:
         md.append(intro[0])
         txt.append(intro[1])
@@ -468,7 +484,7 @@ def _rounding_note(exact_value: Fraction, rounded_value: Fraction | None, what: 
         return None
     txt = (f"Round only at the end: with {what} rounded to 3 decimals first, "
            f"the same formula gives {_dec_q(rounded_value)} instead of {_dec_q(exact_value)}.")
-    return (_md(txt), txt)
+    return (_md_symbols(txt), txt)
 
 
 def _r3(q: Fraction) -> Fraction:
@@ -577,13 +593,13 @@ def _coefficient_step(title: str, obs: str, p_o: Fraction, p_e: Fraction, value_
                       value: float, reason: str | None, brief: bool) -> Step:
     """kappa = (P_o - P_e) / (1 - P_e), shared by Cohen and Fleiss."""
     formula = _frac(_t(f"{obs} - P_e", atom=False), _t("1 - P_e", atom=False))
-    put_in = _frac(_q(p_o) + _t(" - ") + _q(p_e), _t("1 - ") + _q(p_e))
+    put_in = _frac(_big(_q(p_o) + _t(" - ") + _q(p_e)), _big(_t("1 - ") + _q(p_e)))
     if value_exact is None:
         chain = _Chain(_t(r"\kappa", "κ"), formula, put_in,
                        _frac(_q(p_o - p_e), _int(0)), _t(r"\text{undefined}", "undefined"))
-        note = (_md(f"Undefined: {reason}."), f"Undefined: {reason}.") if reason else None
+        note = (_md_symbols(f"Undefined: {reason}."), f"Undefined: {reason}.") if reason else None
         return _step(title, chains=[chain], note=note, brief=brief, symbol="kappa", value=value)
-    chain = _Chain(_t(r"\kappa", "κ"), formula, put_in, _frac(_q(p_o - p_e), _q(1 - p_e)),
+    chain = _Chain(_t(r"\kappa", "κ"), formula, put_in, _frac(_big(_q(p_o - p_e)), _big(_q(1 - p_e))),
                    _value(value_exact, value))
     band = _band_note(value_exact, "κ")
     band = (band[0].replace("κ", "$\\kappa$"), band[1])
@@ -605,10 +621,10 @@ def _pairwise_steps(res: PairwiseCohenResult, brief: bool) -> tuple[str, list[St
         if ex.kappa is None:
             chains.append(_Chain(sym, _t(r"\text{undefined}", "undefined")))
         else:
-            chains.append(_Chain(sym, _frac(_q(ex.p_o) + _t(" - ") + _q(ex.p_e), _t("1 - ") + _q(ex.p_e)),
+            chains.append(_Chain(sym, _frac(_big(_q(ex.p_o) + _t(" - ") + _q(ex.p_e)), _big(_t("1 - ") + _q(ex.p_e))),
                                  _value(ex.kappa, r.kappa)))
         dropped = f" ({r.n_items} items rated by both)" if r.n_dropped else ""
-        intro = (_md(f"P_e from {a}'s and {b}'s own marginals{dropped}."),
+        intro = (f"$P_e$ from {_md(a)}'s and {_md(b)}'s own marginals{dropped}.",
                  f"P_e from {a}'s and {b}'s own marginals{dropped}.")
         steps.append(_step(f"{a} vs {b}", intro=intro, chains=chains, brief=brief,
                            symbol="kappa", value=r.kappa, exact=ex.kappa))
@@ -725,10 +741,7 @@ def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = 
         for j in range(k):
             chains.append(_Chain(lab.sym("p", j), _ratio(int(total[j]), T), _value(ex.p_j[j], float(res.p_j[j])),
                                  inline=True))
-        intro = (f"Chance rule: {_md(rule)}, the share of all {T} labels in each category "
-                 f"(every label counts, single-rated items too).",
-                 f"Chance rule: {rule}, the share of all {T} labels in each category "
-                 f"(every label counts, single-rated items too).")
+        intro = f"Chance rule: {rule}. Each category's share of all the labels (single-rated items count too)."
     else:
         rated = [i for i in range(n_items) if m[i] > 0]
         n_rated = len(rated)
@@ -741,10 +754,8 @@ def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = 
             chains.append(_Chain(lab.sym("p", j), _scaled(_ratio(1, n_rated), written),
                                  _over(sum(terms, Fraction(0)), n_rated),
                                  _value(ex.p_j[j], float(res.p_j[j])), inline=True))
-        intro = (f"Chance rule: {_md(rule)}: each item's proportions $n_{{ij}}/n_i$ averaged over the "
-                 f"$N' = {n_rated}$ rated items, so every item weighs the same.",
-                 f"Chance rule: {rule}: each item's proportions n_ij / n_i averaged over the "
-                 f"N' = {n_rated} rated items, so every item weighs the same.")
+        intro = (f"Chance rule: {_md(rule)} ($N'$), so every item weighs the same, however many ratings it has.",
+                 f"Chance rule: {rule} (N'), so every item weighs the same, however many ratings it has.")
     steps.append(_step("Category proportions p_j", intro=intro, chains=chains, brief=brief))
 
     sq_terms = [_t(f"{_q(p).tex if Fraction(p).denominator == 1 else _q(p).paren().tex}^2",
@@ -815,7 +826,7 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     else:
         how = "Each unit's pair counts are divided by its own m_u - 1"
     intro = (r"$o_{ck} = \sum_u \frac{\text{number of } c\text{-}k \text{ pairs in unit } u}{m_u - 1}$: "
-             f"{_md(how)}. Every value then counts once: the matrix sums to $n = {int(n_exact)}$, "
+             f"{_md_symbols(how)}. Every value then counts once: the matrix sums to $n = {int(n_exact)}$, "
              "and its row totals are $n_c$.",
              f"o_ck = Σ_u (number of c-k pairs in unit u) / (m_u - 1). {how}. Every value then counts once: "
              f"the matrix sums to n = {int(n_exact)}, and its row totals are n_c.")
@@ -866,8 +877,8 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if n_c[i] and n_c[j] and delta[i][j]]
         rhs = [_t(r"\frac{1}{n(n - 1)}\sum_{c, k} n_c\, n_k\, \delta^2_{ck}", "Σ n_c n_k δ²_ck / (n (n - 1))", False)]
         if len(pairs) <= _MAX_TERMS:
-            rhs.append(_frac(_t("2") + _sum([_times(_q(n_c[i]), _q(n_c[j]), _q(delta[i][j]))
-                                                for i, j in pairs]).paren(), den))
+            rhs.append(_frac(_big(_t("2") + _sum([_times(_q(n_c[i]), _q(n_c[j]), _q(delta[i][j]))
+                                                     for i, j in pairs]).paren()), den))
         num = 2 * sum((n_c[i] * n_c[j] * delta[i][j] for i, j in pairs), Fraction(0))
     rhs += [_over(num, nn * (nn - 1)), _value(ex.d_e, res.d_e)]
     steps.append(_step("Expected disagreement D_e", chains=[_Chain(_t("D_e"), *rhs)], brief=brief,
@@ -880,11 +891,11 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     formula = _t(r"1 - \frac{D_o}{D_e}", "1 - D_o / D_e", False)
     if ex.alpha is None:
         chain = _Chain(sym, formula, _t(r"\text{undefined}", "undefined"))
-        note = (_md(f"Undefined: {res.reason}."), f"Undefined: {res.reason}.") if res.reason else None
+        note = (_md_symbols(f"Undefined: {res.reason}."), f"Undefined: {res.reason}.") if res.reason else None
         steps.append(_step("Krippendorff's alpha", chains=[chain], note=note, brief=brief,
                            symbol="alpha", value=res.alpha))
         return title, steps
-    chain = _Chain(sym, formula, _t("1 - ") + _frac(_q(ex.d_o), _q(ex.d_e)), _t("1 - ") + _q(ex.d_o / ex.d_e),
+    chain = _Chain(sym, formula, _t("1 - ") + _frac(_big(_q(ex.d_o)), _big(_q(ex.d_e))), _t("1 - ") + _q(ex.d_o / ex.d_e),
                    _value(ex.alpha, res.alpha))
     band = _band_note(ex.alpha, "α")
     band = (band[0].replace("α", r"$\alpha$"), band[1])

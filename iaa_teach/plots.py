@@ -197,19 +197,22 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     defined = ~np.isnan(p_i)
     unanimous = defined & (p_i == 1.0)
     split = defined & ~unanimous
-    ax.bar(x[unanimous], p_i[unanimous], color=_UNANIMOUS, label="all raters agree")
-    ax.bar(x[split], p_i[split], color=_SPLIT, hatch="//", edgecolor="white", label="raters split")
+    ax.bar(x[unanimous], p_i[unanimous], color=_UNANIMOUS)
+    ax.bar(x[split], p_i[split], color=_SPLIT, hatch="//", edgecolor="white")
     for xi in x[~defined]:
         ax.text(xi, 0.02, "< 2\nratings", ha="center", va="bottom", fontsize=8, color=OKABE_ITO["grey"])
-    ax.axhline(result.p_a, color=OKABE_ITO["black"], ls="--", lw=1.5,
-               label=f"mean $P_a$ = {_fmt(result.p_a)}")
+    mean = ax.axhline(result.p_a, color=OKABE_ITO["black"], ls="--", lw=1.5,
+                      label=f"mean $P_a$ = {_fmt(result.p_a)}")
+    handles = [mean, Patch(facecolor=_UNANIMOUS, label="all raters agree"),
+               Patch(facecolor=_SPLIT, hatch="//", edgecolor="white", label="raters split")]
     ax.set_xticks(x, names, fontsize=9 if n <= 30 else 6)
     ax.set_ylim(0, 1.15)
     ax.set_xlabel("item")
     ax.set_ylabel("$P_i$ (share of agreeing rater pairs)")
     ax.set_title(f"Agreement on each item: Fleiss' kappa = {_fmt(result.kappa)}\n(chance: {chance_rule(result)})",
                  fontsize=11)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9, frameon=False)
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9,
+              frameon=False)
     return fig
 
 
@@ -334,8 +337,8 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     ax.set_title(f"Who labelled which item: {r.n_ratings} labels")
     handles = [Patch(facecolor=colors[j], label=str(c)) for j, c in enumerate(r.categories)]
     handles.append(Patch(facecolor="white", edgecolor="#BBBBBB", hatch="..", label="not labelled"))
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=len(handles),
-              fontsize=9, frameon=False)
+    ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9, frameon=False,
+              title="label", title_fontsize=9)
     return fig
 
 

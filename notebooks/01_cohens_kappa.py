@@ -33,7 +33,8 @@
 # %%
 import numpy as np
 
-from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, interpret, pairwise_cohen, plots
+from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, interpret, pairwise_cohen
+from iaa_teach import plots
 from iaa_teach.explain import explain, ratings_table
 
 # %% [markdown]

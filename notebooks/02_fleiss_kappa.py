@@ -138,8 +138,9 @@ print(f"kappa = ({p_a:.3f} - {p_e:.3f}) / (1 - {p_e:.3f}) = {kappa:.3f}")
 pooled = fleiss_kappa(ratings, chance="pooled")
 item_mean = fleiss_kappa(ratings, chance="item_mean")
 print(f"by hand:               {kappa:.3f}")
-print(f"chance rule pooled:    {pooled.kappa:.3f}  exact {pooled.exact.kappa}  ({interpret(pooled)})")
+print(f"chance rule pooled:    {pooled.kappa:.3f}  exact {pooled.exact.kappa}")
 print(f"chance rule item_mean: {item_mean.kappa:.3f}  exact {item_mean.exact.kappa}")
+print(f"Landis and Koch band:  {interpret(pooled)}")
 
 # %% [markdown]
 # The whole calculation, the way to lay it out on paper:

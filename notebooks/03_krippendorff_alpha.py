@@ -93,7 +93,8 @@ p = pairs.sum(axis=1) / pairs.sum()
 d_e_text = 1 - np.sum(p**2)
 alpha_text = 1 - d_o / d_e_text
 print(f"D_e = {d_e_text:.3f}, 1 - D_o/D_e = {alpha_text:.3f}")
-print(f"the text, from rounded values: 1 - {d_o:.3f}/{d_e_text:.3f} = {1 - round(d_o, 3) / round(d_e_text, 3):.3f}")
+rounded = 1 - round(d_o, 3) / round(d_e_text, 3)
+print(f"the text, from rounded values: 1 - {d_o:.3f}/{d_e_text:.3f} = {rounded:.3f}")
 
 # %% [markdown]
 # Compare with Fleiss' kappa from notebook 02:

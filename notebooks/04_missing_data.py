@@ -34,7 +34,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen, plots
+from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen
+from iaa_teach import plots
 from iaa_teach.explain import explain, ratings_table
 
 # %% [markdown]
@@ -97,7 +98,8 @@ def text_alpha(r):
 
 # %%
 alpha_text = text_alpha(ratings)
-print(f"the text's function: {alpha_text:.3f} (= {Fraction(alpha_text).limit_denominator(100)})")
+as_fraction = Fraction(alpha_text).limit_denominator(100)
+print(f"the text's function: {alpha_text:.3f} (= {as_fraction})")
 print(f"Krippendorff's alpha: {alpha.alpha:.3f}")
 
 # %% [markdown]
@@ -107,8 +109,10 @@ print(f"Krippendorff's alpha: {alpha.alpha:.3f}")
 
 # %%
 for size in sorted(set(m.tolist()), reverse=True):
-    unweighted, weighted = size * (size - 1), size * (size - 1) / (size - 1)
-    print(f"unit with {size} values: {unweighted} pairs unweighted ({unweighted / size:.0f} per value), "
+    unweighted = size * (size - 1)
+    weighted = unweighted / (size - 1)
+    print(f"unit with {size} values: "
+          f"{unweighted} pairs unweighted ({unweighted / size:.0f} per value), "
           f"{weighted:.0f} weighted ({weighted / size:.0f} per value)")
 
 # %% [markdown]

@@ -62,7 +62,8 @@ plots.coverage_chart(ratings)
 k_per_item = (~ratings.missing).sum(axis=1)
 print("k per item:", dict(zip(ratings.items, k_per_item.tolist())))
 per_rater = (~ratings.missing).sum(axis=0)
-print(" + ".join(f"{r} {c}" for r, c in zip(ratings.raters, per_rater)), f"= {per_rater.sum()} labels")
+terms = " + ".join(f"{r} {c}" for r, c in zip(ratings.raters, per_rater))
+print(f"{terms} = {per_rater.sum()} labels")
 print(f"not {ratings.n_raters} x {ratings.n_items} = {ratings.n_raters * ratings.n_items}")
 
 # %% [markdown]
@@ -73,10 +74,11 @@ print(f"not {ratings.n_raters} x {ratings.n_items} = {ratings.n_raters * ratings
 
 # %%
 def merge_d_and_e(r, keep):
-    """A, B, C and one merged column: `keep`'s label where both labelled, the other's elsewhere."""
+    """A, B, C and one merged column: `keep`'s label where both labelled, else the other's."""
     d, e = r.raters.index("D"), r.raters.index("E")
     first, second = (d, e) if keep == "D" else (e, d)
-    rows = [row[:3] + [row[first] if row[first] is not None else row[second]] for row in r.rows()]
+    merged = [row[first] if row[first] is not None else row[second] for row in r.rows()]
+    rows = [row[:3] + [label] for row, label in zip(r.rows(), merged)]
     return Ratings.from_rows(rows, raters=["A", "B", "C", "D+E"], categories=r.categories)
 
 
@@ -124,7 +126,8 @@ p_a = p_i[pairable].mean()
 p_j = counts.sum(axis=0) / counts.sum()
 p_e = np.sum(p_j**2)
 print(f"P_a = {p_a:.3f} over {pairable.sum()} items")
-print("p_j =", ", ".join(f"{c} {x:.3f}" for c, x in zip(ratings.categories, p_j)), f"from {counts.sum()} labels")
+shares = ", ".join(f"{c} {x:.3f}" for c, x in zip(ratings.categories, p_j))
+print(f"p_j = {shares} from {counts.sum()} labels")
 print(f"P_e = {p_e:.3f}, kappa = {(p_a - p_e) / (1 - p_e):.3f}")
 
 # %% [markdown]
