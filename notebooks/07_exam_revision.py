@@ -1,0 +1,154 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,title,-all
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Revise for the exam: fresh questions, worked solutions, your usual mistakes
+#
+# Exam questions on agreement give you a small table of labels and ask for the
+# working: observed agreement, chance agreement, the coefficient, and a sentence
+# or two of explanation. This notebook gives you as many such questions as you
+# want. Each one is drawn from a seed, so you and a friend (or you and your
+# supervisor) can work on the same question; each one comes with a full worked
+# solution, and a checker that recognises the usual mistakes and tells you at
+# which step you went wrong.
+#
+# **What you'll do**
+# - work one question by hand, check your answers, and read its worked solution;
+# - see the numbers the usual mistakes produce, so you recognise them in your own working;
+# - practise with a quiz: new question, your answers, "check", the solution step by step.
+#
+# **What you'll need**
+# - notebooks 01-05 (Cohen's kappa, Fleiss' kappa, Krippendorff's alpha,
+#   missing ratings, partial coverage); paper and a calculator.
+
+# %%
+import tempfile
+
+from iaa_teach.exercises import KINDS, fmt3, make_question, worksheet
+from iaa_teach.widgets import Quiz
+
+# %% [markdown]
+# ## How to use it
+#
+# `make_question(kind, seed)` draws an exam-style table and its questions. The
+# kinds are:
+
+# %%
+print(", ".join(KINDS))
+
+# %% [markdown]
+# - `cohen`: two annotators, Cohen's kappa;
+# - `weighted`: two annotators on an ordered scale, linear or quadratic weighted kappa;
+# - `fleiss`: three to five annotators, Fleiss' kappa;
+# - `alpha`: Krippendorff's alpha with missing ratings;
+# - `partial`: Fleiss' kappa when two annotators cover different items (per-item $k$).
+#
+# The same kind and seed always give the same question. Work it on paper first;
+# then `question.check(part, answer)` marks one answer (to 2 or 3 decimals, or
+# as a fraction such as `"29/59"`), and `question.solution()` shows the working.
+#
+# ## One question, worked in full
+
+# %%
+question = make_question("fleiss", seed=48)
+question
+
+# %% [markdown]
+# Stop here and work parts (a) to (c) by hand. Then check. Here is what the
+# checker says to the right answer of part (c), written to 3 decimals:
+
+# %%
+right = question.answers()
+print(question.check("c", fmt3(right["c"])))
+
+# %% [markdown]
+# and to a student who rounded $P_i$, $p_j$, $P_a$ and $P_e$ to three decimals on
+# the way (the slip of the worked-example text, see notebook 02):
+
+# %%
+rounded = next(m for m in question.mistakes("c") if m.id == "rounding")
+print(question.check("c", fmt3(rounded.value)))
+
+# %% [markdown]
+# An answer that no usual mistake explains gets a hint instead, and never the answer:
+
+# %%
+print(question.check("c", "0.25"))
+
+# %% [markdown]
+# ### The usual mistakes, and what they give here
+#
+# The checker knows these mistakes because it works them out, deliberately, on
+# the same table. If your answer is one of these numbers, the name tells you
+# what to fix.
+
+# %%
+for part in question.parts:
+    for m in part.mistakes:
+        print(f"({part.label}) {fmt3(m.value):>7}  {m.name}")
+
+# %% [markdown]
+# ### The worked solution
+#
+# Every step with its formula, the numbers put in, the exact fraction and its
+# 3-decimal value, then the answers to every part, including a model answer
+# for the part in words:
+
+# %%
+question.solution()
+
+# %% [markdown]
+# ## The quiz
+#
+# Choose a kind, press **new question** (it moves the seed on by one; type a
+# seed to go back to a question), type your answers, press **check**. When you
+# are stuck, **show the next step** reveals the worked solution one step at a
+# time; **show the full solution** shows all of it. A part answered in words
+# is not marked: "check" shows the model answer to compare with yours.
+
+# %%
+quiz = Quiz("cohen", seed=1)
+quiz
+
+# %% [markdown]
+# ## For instructors: a printable worksheet
+#
+# `worksheet(n, seed, kinds=...)` writes two HTML files, the questions and a
+# separate answer sheet with the worked solutions; print them from a browser.
+# Question $i$ is `make_question(kinds[i % len(kinds)], seed + i)` and each
+# question shows its id, so any of them can be regenerated.
+
+# %%
+with tempfile.TemporaryDirectory() as folder:
+    sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], directory=folder)
+    print(sheet.questions_path.name, "and", sheet.answers_path.name)
+    print("questions:", ", ".join(f"{q.kind}-{q.seed}" for q in sheet.questions))
+
+# %% [markdown]
+# ## Recap
+#
+# - Keep every intermediate value exact (fractions) and round only the final
+#   answer: rounding $P_a$ and $P_e$ first can move the third decimal.
+# - Cohen's kappa uses each rater's own marginals; Fleiss' kappa pools all labels.
+# - $P_i$ subtracts the self-pairs: $\sum_j n_{ij}^2 - n_i$.
+# - With partial coverage, use each item's own $k$ and all the labels actually given.
+# - Krippendorff's alpha weights each unit's pairs by $1/(m_u - 1)$, leaves out
+#   single values, and draws chance pairs without replacement: $n(n-1)$.
+#
+# ## On your own
+#
+# Do one question of each kind without looking at the solution: `make_question("alpha", seed=...)`
+# with a seed of your choice (your birthday works). Then time yourself on a
+# `partial` question: an exam gives you about ten minutes for one.
