@@ -446,3 +446,11 @@ def test_worksheet_rejects_bad_arguments(tmp_path):
         worksheet(0, directory=tmp_path)
     with pytest.raises(AgreementError, match="kinds must be"):
         worksheet(2, kinds=["cohen", "kappa"], directory=tmp_path)
+
+
+def test_readme_example_holds():
+    """README, "Revising for the exam": fleiss-48 answered 0.506 in (c) is the rounding slip."""
+    q = make_question("fleiss", seed=48)
+    fb = q.check("c", "0.506")
+    assert fb.status == "mistake" and fb.mistakes == ("rounding",)
+    assert q.check("c", fmt3(q.answers()["c"])).message.startswith("Correct")
