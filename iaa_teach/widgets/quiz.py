@@ -34,6 +34,8 @@ _CSS = """<style>
 .iaa-quiz .iaa-wrong, .iaa-quiz .iaa-unreadable {{ color: #b3261e; }}
 .iaa-quiz .iaa-words {{ color: #333; }}
 .iaa-quiz .widget-html-content {{ line-height: 1.4; }}
+.iaa-quiz .iaa-quiz-solution, .iaa-quiz .iaa-quiz-solution p, .iaa-quiz .iaa-quiz-solution td,
+.iaa-quiz .iaa-quiz-solution th {{ font-size: {size}; }}
 </style>"""
 
 
@@ -85,10 +87,11 @@ class Quiz:
         self.kind = w.Dropdown(options=list(kinds), value=kind, description="kind")
         self.seed = w.BoundedIntText(value=int(seed), min=0, max=2**31 - 1, description="seed",
                                      layout=w.Layout(width="14em"))
-        self.new_button = w.Button(description="new question", button_style="primary")
-        self.check_button = w.Button(description="check", button_style="success")
-        self.step_button = w.Button(description="show the next step")
-        self.solution_button = w.Button(description="show the full solution")
+        wide = {"layout": w.Layout(width="auto", min_width="9em")}  # the whole label, never cut short
+        self.new_button = w.Button(description="new question", button_style="primary", **wide)
+        self.check_button = w.Button(description="check", button_style="success", **wide)
+        self.step_button = w.Button(description="show the next step", **wide)
+        self.solution_button = w.Button(description="show the full solution", **wide)
         self.question_html = w.HTML()
         self.solution_html = w.HTMLMath()
         self.status = w.HTML()
