@@ -16,7 +16,8 @@ cohen      2 raters, 8-12 items, 2-4 nominal categories                 P_o, P_e
 weighted   2 raters on an ordered scale of 3-5, linear or quadratic     P_o, P_e, kappa_w, words
 fleiss     3-5 raters, complete                                         P_a, P_e, kappa, words
 alpha      3-4 raters, missing ratings (one unit with a single value)   n, D_o, D_e, alpha, words
-partial    2-3 raters on every item, 2 covering item ranges (D and E)   P_a, N, P_e, kappa, words
+partial    2-4 raters on every item; D-like (a tail of the items) and   P_a, sum n_i, P_e, kappa,
+           E-like (a head, or all items) as in the partial text         words
 ========== ============================================================ ==========================
 
 Right answers come from :mod:`iaa_teach.metrics` (``result.exact``);
