@@ -88,7 +88,8 @@ def scenarios():
     for size, data in (("10 x 3", datasets.sentiment), ("1000 x 10", _large)):
         out.append(("MissingDataExplorer", size, "share slider", lambda d=data: MissingDataExplorer(d()),
                     lambda ex: _setter(ex.share, [round(0.05 * i, 2) for i in range(1, 19)])))
-        out.append(("MissingDataExplorer", size, "seed slider", lambda d=data: _with(MissingDataExplorer(d()), "share", 0.3),
+        out.append(("MissingDataExplorer", size, "seed slider",
+                    lambda d=data: _with(MissingDataExplorer(d()), "share", 0.3),
                     lambda ex: _setter(ex.seed, list(range(1, 26)))))
     out.append(("CoverageExplorer", "10 x 3", "first item D labels (8 x 5 data)", CoverageExplorer,
                 lambda ex: _setter(ex.d_first, [v for _, v in ex.d_first.options[1:] + ex.d_first.options[-2::-1]])))
@@ -151,7 +152,8 @@ def main() -> int:
         ok = row["cold"] < row["budget"]
         over += not ok
         print(f"{row['explorer']:<20} {row['size']:<10} {row['what']:<50} {row['median']:7.1f} {row['cpu']:6.1f} "
-              f"{row['cold']:6.1f} {row['cold_cpu']:6.1f} {row['max']:6.1f}  {'ok' if ok else 'OVER'} ({row['budget']:.0f})", flush=True)
+              f"{row['cold']:6.1f} {row['cold_cpu']:6.1f} {row['max']:6.1f}  "
+              f"{'ok' if ok else 'OVER'} ({row['budget']:.0f})", flush=True)
     print("ok: the cold median (every update redraws) is within the budget" if not over
           else f"{over} scenario(s) over budget (cold median)")
     return 0

@@ -401,7 +401,8 @@ def test_weights_controls_redraw_only_what_changed():
     alpha_png, cohen_png = bytes(ex.image.value), bytes(ex.image_weights.value)
     ex.rater_b.value = "C"
     assert ex.values()["kappa linear"] == f3(cohen_kappa(datasets.sentiment(), "A", "C", weights="linear").kappa)
-    assert (bytes(ex.image.value), bytes(ex.image_weights.value)) == (alpha_png, cohen_png)  # weights do not depend on the pair
+    # neither matrix depends on the pair: both figures stay
+    assert (bytes(ex.image.value), bytes(ex.image_weights.value)) == (alpha_png, cohen_png)
     ex.level.value = "interval"
     assert bytes(ex.image.value) != alpha_png and bytes(ex.image_weights.value) == cohen_png
     ex.weights.value = "quadratic"

@@ -156,6 +156,21 @@ def numeric_categories(categories: Sequence) -> bool:
     return all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in categories)
 
 
+def image_widget() -> w.Image:
+    """An empty PNG image widget that keeps its aspect ratio and fits the page."""
+    return w.Image(format="png", layout=w.Layout(max_width="100%", height="auto", flex="0 1 auto"))
+
+
+def slider_layout(width: str = "26em") -> w.Layout:
+    """Sliders wide enough for their description and a usable track."""
+    return w.Layout(width=width, margin="0 1em 0 0")
+
+
+def controls_row(*children) -> w.HBox:
+    """Controls side by side, wrapping onto the next line on a narrow screen."""
+    return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
+
+
 def label_style() -> dict:
     return {"description_width": "initial"}
 
@@ -183,8 +198,9 @@ class Explorer:
 
     def __init__(self, font_size: str = FONT_SIZE):
         self.font_size = font_size
-        self.readout = w.HTML(value="", layout=w.Layout(min_width="24em"))
-        self.image = w.Image(format="png", layout=w.Layout(max_width="100%", height="auto"))
+        self.readout = w.HTML(value="", layout=w.Layout(min_width="22em", max_width="46em", flex="0 1 auto",
+                                                        margin="0 1.5em 0 0"))
+        self.image = image_widget()
         self.last_update_ms = float("nan")
         self._busy = False
         self._png_cache: dict = {}

@@ -11,7 +11,8 @@ from .. import datasets
 from ..metrics import fleiss_kappa
 from ..ratings import AgreementError, Ratings
 from ._base import (
-    Explorer, attempt, band, coverage_figure, fmt, heading, label_style, new_figure, note, q, table, with_ratings,
+    Explorer, attempt, band, controls_row, coverage_figure, fmt, heading, label_style, new_figure,
+    note, q, slider_layout, table, with_ratings,
 )
 
 __all__ = ["CoverageExplorer", "merge_raters"]
@@ -84,12 +85,12 @@ class CoverageExplorer(Explorer):
         self._d_last, self._e_first = int(d_items[-1]), int(e_items[0])
         s = label_style()
         items = list(r.items)
-        self.d_first = w.SelectionSlider(options=[(str(items[i]), i) for i in range(int(d_items[0]), self._d_last + 1)],
-                                         value=int(d_items[0]), description=f"first item {first} labels",
-                                         style=s, continuous_update=False)
-        self.e_last = w.SelectionSlider(options=[(str(items[i]), i) for i in range(self._e_first, int(e_items[-1]) + 1)],
-                                        value=int(e_items[-1]), description=f"last item {second} labels",
-                                        style=s, continuous_update=False)
+        d_options = [(str(items[i]), i) for i in range(int(d_items[0]), self._d_last + 1)]
+        e_options = [(str(items[i]), i) for i in range(self._e_first, int(e_items[-1]) + 1)]
+        self.d_first = w.SelectionSlider(options=d_options, value=int(d_items[0]), style=s, layout=slider_layout(),
+                                         description=f"first item {first} labels", continuous_update=False)
+        self.e_last = w.SelectionSlider(options=e_options, value=int(e_items[-1]), style=s, layout=slider_layout(),
+                                        description=f"last item {second} labels", continuous_update=False)
         names = r.raters
         self.keep = w.ToggleButtons(options=[(f"keep {names[self.d]}'s label", self.d),
                                              (f"keep {names[self.e]}'s label", self.e)],
@@ -99,7 +100,7 @@ class CoverageExplorer(Explorer):
                                               f"{names[x]}'s label" for x in (self.d, self.e)])
         for control in (self.d_first, self.e_last, self.keep):
             control.observe(self.update, names="value")
-        self._finish([w.HBox([self.d_first, self.e_last]), self.keep])
+        self._finish([controls_row(self.d_first, self.e_last), self.keep])
 
     def _window(self) -> Ratings:
         r = self.data

@@ -11,7 +11,8 @@ from .. import datasets, plots
 from ..metrics import fleiss_kappa, krippendorff_alpha
 from ..ratings import Ratings
 from ._base import (
-    Explorer, attempt, fmt, heading, label_style, new_figure, note, q, table, with_ratings,
+    Explorer, attempt, controls_row, fmt, heading, label_style, new_figure, note, q, slider_layout,
+    table, with_ratings,
 )
 
 __all__ = ["MissingDataExplorer"]
@@ -73,13 +74,15 @@ class MissingDataExplorer(Explorer):
         self.level = level
         s = label_style()
         self.share = w.FloatSlider(value=share, min=0.0, max=0.9, step=0.05, description="share of ratings removed",
-                                   style=s, readout_format=".0%", continuous_update=False)
-        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", style=s, continuous_update=False)
+                                   style=s, layout=slider_layout("30em"), readout_format=".0%",
+                                   continuous_update=False)
+        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=slider_layout(),
+                                continuous_update=False)
         self.share.observe(self.update, names="value")
         self.seed.observe(self.update, names="value")
         self._complete_results = (attempt(krippendorff_alpha, self.complete, level=level)[0],
                                   attempt(fleiss_kappa, self.complete)[0])
-        self._finish([w.HBox([self.share, self.seed])])
+        self._finish([controls_row(self.share, self.seed)])
 
     def _compute(self) -> str:
         full = self.complete
@@ -123,7 +126,7 @@ class MissingDataExplorer(Explorer):
         return "".join(parts)
 
     def _draw(self):
-        fig, (ax,) = new_figure(6.4, 4.0, left=0.1, right=0.84, bottom=0.2)
+        fig, (ax,) = new_figure(6.4, 4.0, left=0.1, right=0.84, bottom=0.24)
         values = {f"alpha\n{name}": cells["alpha"] for name, cells in self._rows.items()}
         gaps = self._rows["with gaps"]
         values["Fleiss\npooled"] = gaps["Fleiss pooled"]

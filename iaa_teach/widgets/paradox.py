@@ -7,7 +7,10 @@ import numpy as np
 
 from .. import datasets, plots
 from ..metrics import fleiss_kappa, krippendorff_alpha
-from ._base import Explorer, band, fmt, heading, label_style, new_figure, note, q, table
+from ._base import (
+    Explorer, band, controls_row, fmt, heading, label_style, new_figure, note, q, slider_layout,
+    table,
+)
 
 __all__ = ["ParadoxExplorer"]
 
@@ -47,25 +50,26 @@ class ParadoxExplorer(Explorer):
                  prevalence: float = 0.5, n_categories: int = 2, seed: int = 0,
                  font_size: str | None = None):
         super().__init__(**({} if font_size is None else {"font_size": font_size}))
-        s = label_style()
+        s, lay = label_style(), slider_layout()
         self.n_items = w.IntSlider(value=n_items, min=10, max=1000, step=10, description="items",
-                                   style=s, continuous_update=False)
-        self.n_raters = w.IntSlider(value=n_raters, min=2, max=10, description="raters", style=s,
+                                   style=s, layout=lay, continuous_update=False)
+        self.n_raters = w.IntSlider(value=n_raters, min=2, max=10, description="raters", style=s, layout=lay,
                                     continuous_update=False)
         self.accuracy = w.FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                      style=s, readout_format=".2f", continuous_update=False)
+                                      style=s, layout=lay, readout_format=".2f", continuous_update=False)
         self.n_categories = w.IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
-                                        continuous_update=False)
+                                        layout=lay, continuous_update=False)
         self.prevalence = w.FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
-                                        description="prevalence of category 1", style=s,
+                                        description="prevalence of category 1", style=s, layout=lay,
                                         readout_format=".2f", continuous_update=False)
-        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", style=s, continuous_update=False)
+        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=lay,
+                                continuous_update=False)
         self._curve_key = None
         self._curve = None
         for control in (self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed):
             control.observe(self.update, names="value")
-        controls = [w.HBox([self.n_items, self.n_raters, self.n_categories]),
-                    w.HBox([self.accuracy, self.prevalence, self.seed])]
+        controls = [controls_row(self.n_items, self.n_raters, self.n_categories),
+                    controls_row(self.accuracy, self.prevalence, self.seed)]
         self._finish(controls)
 
     def _simulate(self, prevalence: float):

@@ -12,8 +12,8 @@ from .. import datasets, plots
 from ..metrics import LEVELS, cohen_kappa, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from ..ratings import AgreementError, Ratings
 from ._base import (
-    Explorer, attempt, band, fmt, heading, label_style, new_figure, note, numeric_categories, q, table, values_in,
-    with_ratings,
+    Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
+    numeric_categories, q, slider_layout, table, values_in, with_ratings,
 )
 
 __all__ = ["TableExplorer"]
@@ -97,13 +97,14 @@ class TableExplorer(Explorer):
         self.cells: list[list[w.Dropdown]] = []
         self.item_labels: list[w.Label] = []
         self.p_i_labels: list[w.HTML] = []
-        rows = [w.HBox(head)]
+        rows = [w.HBox(head, layout=w.Layout(align_items="center"))]
         for row in range(self.page_size):
             dds = []
             for j, rater in enumerate(r.raters):
                 dd = w.Dropdown(options=options, value=int(self._codes[row, j]), description=str(rater),
                                 style={"description_width": "0px"}, layout=cell,
                                 tooltip=f"item {r.items[row]}, rater {rater}")
+                dd.add_class(f"iaa-cell-{row}-{j}")  # grid row (of the window) and rater column
                 dd.observe(self._cell_changed(row, j), names="value")
                 dds.append(dd)
             self.cells.append(dds)
@@ -111,12 +112,12 @@ class TableExplorer(Explorer):
             p_i = w.HTML(layout=cell)
             self.item_labels.append(item)
             self.p_i_labels.append(p_i)
-            rows.append(w.HBox([item, *dds, p_i]))
+            rows.append(w.HBox([item, *dds, p_i], layout=w.Layout(align_items="center")))
         controls = []
         if r.n_items > self.page_size:
             self.first_item = w.IntSlider(value=1, min=1, max=r.n_items - self.page_size + 1,
                                           description="first item shown", style=label_style(),
-                                          continuous_update=False)
+                                          layout=slider_layout(), continuous_update=False)
             self.first_item.observe(self._page_changed, names="value")
             controls.append(self.first_item)
         else:
@@ -125,7 +126,7 @@ class TableExplorer(Explorer):
         self.level.observe(self.update, names="value")
         self.figure.observe(self.update, names="value")
         self.reset_button.on_click(lambda _button: self.reset())
-        controls = [self.grid, *controls, w.HBox([self.level, self.figure, self.reset_button])]
+        controls = [self.grid, *controls, controls_row(self.level, self.figure, self.reset_button)]
         self._finish(controls)
 
     # -------------------------------------------------------------- data

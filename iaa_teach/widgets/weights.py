@@ -11,8 +11,8 @@ from .. import datasets, plots
 from ..metrics import cohen_kappa, krippendorff_alpha
 from ..ratings import Ratings
 from ._base import (
-    Explorer, attempt, band, fmt, heading, label_style, new_figure, note, numeric_categories, q, table,
-    with_ratings,
+    Explorer, attempt, band, controls_row, fmt, heading, image_widget, label_style, new_figure,
+    note, numeric_categories, q, table, with_ratings,
 )
 
 __all__ = ["WeightsExplorer", "scored"]
@@ -73,8 +73,8 @@ class WeightsExplorer(Explorer):
                                        description="Cohen weights", style=s)
         for control in (self.rater_a, self.rater_b, self.level, self.weights):
             control.observe(self.update, names="value")
-        self.image_weights = w.Image(format="png", layout=w.Layout(max_width="100%", height="auto"))
-        self._finish([w.HBox([self.rater_a, self.rater_b]), self.level, self.weights],
+        self.image_weights = image_widget()
+        self._finish([controls_row(self.rater_a, self.rater_b), self.level, self.weights],
                      images=[self.image, self.image_weights])
 
     def set_ratings(self, ratings: Any) -> None:
@@ -100,7 +100,8 @@ class WeightsExplorer(Explorer):
             res, why = attempt(krippendorff_alpha, numbers if level == "interval" else r, level=level)
             self._alphas[level] = res
             if res is None:
-                rows.append([level] + [q(f"{x} {level}", "undefined") for x in ("alpha D_o", "alpha D_e", "alpha", "alpha band")])
+                names = ("alpha D_o", "alpha D_e", "alpha", "alpha band")
+                rows.append([level] + [q(f"{x} {level}", "undefined") for x in names])
                 continue
             rows.append([level, q(f"alpha D_o {level}", fmt(res.d_o)), q(f"alpha D_e {level}", fmt(res.d_e)),
                          q(f"alpha {level}", fmt(res.alpha)), q(f"alpha band {level}", band(res.alpha))])
