@@ -1,0 +1,125 @@
+"""The instructor's playground in a real JupyterLab, driven by headless Chromium.
+
+Opens notebooks/06_instructor_playground.ipynb, runs all cells, then works the
+explorers the way an instructor does: chooses another label in the grid,
+moves sliders with the keyboard (focus the handle, press ArrowRight), and
+checks that the readouts show the numbers the metrics give on the changed
+data, computed here in the test process.
+
+This also checks that ipywidgets' widget manager renders the explorers in
+this JupyterLab (the explorers' own CSS classes exist only in live views).
+
+Skipped with the reason when Chromium or Playwright is missing, unless
+IAA_REQUIRE_BROWSER=1 (then it fails); see tests/browser_support.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser_support import move_slider, open_notebook, select_option
+from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha
+
+TIMEOUT_MS = 30_000
+
+
+def f3(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def readout(explorer, key: str):
+    return explorer.locator(f'[data-q="{key}"]')
+
+
+def slider_value(slider) -> str:
+    return slider.locator(".widget-readout").inner_text().strip()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_instructor_playground_responds_in_jupyterlab():
+    from playwright.sync_api import expect
+
+    with open_notebook("06_instructor_playground.ipynb") as page:
+        expect(page.get_by_text("Error displaying widget")).to_have_count(0)
+
+        # ---- explorer 1: choose another label in the grid
+        table = page.locator(".iaa-tableexplorer").first
+        table.wait_for(timeout=TIMEOUT_MS)
+        table.scroll_into_view_if_needed()
+        expect(readout(table, "Cohen A-B kappa")).to_have_text(f3(cohen_kappa(datasets.sentiment(), "A", "B").kappa))
+        image = table.locator("img").first
+        before = image.get_attribute("src")
+
+        select_option(page, table.locator(".iaa-cell-0-1"), "N")  # item 1 (first row), rater B
+        rows = datasets.sentiment().rows()
+        rows[0][1] = "N"
+        changed = Ratings.from_rows(rows, raters=["A", "B", "C"], categories=datasets.SENTIMENT_CATEGORIES)
+        for a, b in (("A", "B"), ("A", "C"), ("B", "C")):
+            res = cohen_kappa(changed, a, b)
+            expect(readout(table, f"Cohen {a}-{b} kappa")).to_have_text(f3(res.kappa), timeout=TIMEOUT_MS)
+            expect(readout(table, f"Cohen {a}-{b} P_o")).to_have_text(f3(res.p_o))
+        fleiss = fleiss_kappa(changed)
+        expect(readout(table, "Fleiss pooled kappa")).to_have_text(f3(fleiss.kappa))
+        expect(readout(table, "P_i item 1")).to_have_text(f3(fleiss.p_i[0]))
+        expect(readout(table, "alpha")).to_have_text(f3(krippendorff_alpha(changed).alpha))
+        expect(image).not_to_have_attribute("src", before or "", timeout=TIMEOUT_MS)  # the figure was redrawn
+
+        # ---- explorer 3: remove ratings with the keyboard
+        missing = page.locator(".iaa-missingdataexplorer").first
+        missing.scroll_into_view_if_needed()
+        share = missing.locator(".widget-slider").first
+        move_slider(page, share)
+        expect(share.locator(".widget-readout")).not_to_have_text("0%", timeout=TIMEOUT_MS)
+        percent = int(re.fullmatch(r"(\d+)%", slider_value(share)).group(1))
+        gappy = datasets.remove_ratings(datasets.sentiment(), percent / 100, seed=0)
+        assert gappy.n_ratings < 30
+        expect(readout(missing, "removed")).to_have_text(f"{30 - gappy.n_ratings} of 30", timeout=TIMEOUT_MS)
+        expect(readout(missing, "alpha with gaps")).to_have_text(f3(krippendorff_alpha(gappy).alpha))
+        expect(readout(missing, "Fleiss pooled with gaps")).to_have_text(f3(fleiss_kappa(gappy).kappa))
+        expect(readout(missing, "Fleiss item mean with gaps")).to_have_text(
+            f3(fleiss_kappa(gappy, chance="item_mean").kappa))
+
+        # ---- explorer 2: one step of prevalence
+        paradox = page.locator(".iaa-paradoxexplorer").first
+        paradox.scroll_into_view_if_needed()
+        sliders = paradox.locator(".widget-slider")
+        names = [s.locator(".widget-label").first.inner_text().strip() for s in sliders.all()]
+        prevalence = sliders.nth(names.index("prevalence of category 1"))
+        start = slider_value(prevalence)
+        move_slider(page, prevalence)
+        expect(prevalence.locator(".widget-readout")).not_to_have_text(start, timeout=TIMEOUT_MS)
+        setting = {name: slider_value(s) for name, s in zip(names, sliders.all())}
+        simulated = datasets.simulate(int(setting["items"]), int(setting["raters"]),
+                                      accuracy=float(setting["rater accuracy"]),
+                                      prevalence=float(setting["prevalence of category 1"]),
+                                      n_categories=int(setting["categories"]), seed=int(setting["seed"]))
+        res = fleiss_kappa(simulated)
+        expect(readout(paradox, "kappa")).to_have_text(f3(res.kappa), timeout=TIMEOUT_MS)
+        expect(readout(paradox, "P_a")).to_have_text(f3(res.p_a))
+        expect(readout(paradox, "alpha")).to_have_text(f3(krippendorff_alpha(simulated).alpha))
+
+        # ---- the controls are large enough for a projector
+        size = table.locator("select").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+        assert size >= 16
+
+
+# ------------------------------------------------ without a browser: skip, or fail on CI
+def test_missing_browser_skips_with_the_reason(monkeypatch):
+    import browser_support
+
+    monkeypatch.setattr(browser_support, "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.delenv(browser_support.REQUIRE_ENV, raising=False)
+    with pytest.raises(pytest.skip.Exception, match="chromium not found"):
+        browser_support.require_browser()
+
+
+def test_missing_browser_fails_when_required(monkeypatch):
+    import browser_support
+
+    monkeypatch.setattr(browser_support, "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setenv(browser_support.REQUIRE_ENV, "1")
+    with pytest.raises(pytest.fail.Exception, match="IAA_REQUIRE_BROWSER=1"):
+        browser_support.require_browser()
