@@ -200,6 +200,9 @@ def test_table_bad_edits_raise_agreement_errors():
         ex.set_cell(1, "Z", "P")
     with pytest.raises(AgreementError, match="level"):
         TableExplorer(level="interval")
+    with pytest.raises(AgreementError, match="figure"):
+        TableExplorer(figure="pie chart")
+    assert TableExplorer(figure="pairwise kappa").figure.value == "pairwise kappa"
 
 
 def test_table_long_tables_scroll_and_edit_the_right_item():

@@ -56,6 +56,8 @@ class TableExplorer(Explorer):
         Initial level of measurement for alpha.
     page_size : int
         Rows of dropdowns shown at once.
+    figure : str
+        The figure shown first, one of :data:`FIGURES`.
     font_size : str
         CSS font size of controls and readouts.
 
@@ -72,7 +74,7 @@ class TableExplorer(Explorer):
     title = "Edit the table: every coefficient responds"
 
     def __init__(self, ratings: Any = None, level: str = "nominal", page_size: int = 10,
-                 font_size: str | None = None):
+                 figure: str = "coefficients and bands", font_size: str | None = None):
         super().__init__(**({} if font_size is None else {"font_size": font_size}))
         self.initial = with_ratings(ratings, datasets.sentiment)
         r = self.initial
@@ -86,8 +88,9 @@ class TableExplorer(Explorer):
             raise AgreementError(f"level must be one of {levels} for these categories, got {level!r}")
         self.level = w.Dropdown(options=levels, value=level, description="alpha level",
                                 style=label_style(), tooltip="level of measurement for Krippendorff's alpha")
-        self.figure = w.Dropdown(options=list(FIGURES), value="coefficients and bands", description="figure",
-                                 style=label_style())
+        if figure not in FIGURES:
+            raise AgreementError(f"figure must be one of {list(FIGURES)}, got {figure!r}")
+        self.figure = w.Dropdown(options=list(FIGURES), value=figure, description="figure", style=label_style())
         self.reset_button = w.Button(description="reset", tooltip="restore the starting table",
                                      icon="undo", layout=w.Layout(width="8em"))
 
