@@ -236,3 +236,17 @@ changed = ratings.rows()
 changed[9][1] = "G"  # item 10, annotator B
 exercise = Ratings.from_rows(changed, raters=ratings.raters, categories=ratings.categories)
 explain(cohen_kappa(exercise, "A", "B")).hidden("Show the worked answer")
+
+
+# %% [markdown]
+# ## Explore it yourself
+#
+# Change any label in the grid, or make it "missing", and watch $P_o$, $P_e$ and
+# $\kappa$ of every pair follow; the figure shows the three pairs beside Fleiss'
+# kappa. Check the exercise above by giving item 10 a **G** from B; "reset" brings
+# the worked example back. (The controls need a running kernel.)
+
+# %%
+from iaa_teach.widgets import TableExplorer
+
+TableExplorer(datasets.sentiment(), figure="pairwise kappa")

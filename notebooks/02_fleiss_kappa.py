@@ -206,3 +206,17 @@ changed = ratings.rows()
 changed[9][1] = "G"  # item 10, annotator B
 exercise = Ratings.from_rows(changed, raters=ratings.raters, categories=ratings.categories)
 explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
+
+
+# %% [markdown]
+# ## Explore it yourself
+#
+# Chance agreement $P_e = \sum_j p_j^2$ depends only on how the labels spread over
+# the categories. The explorer simulates annotators of fixed accuracy: move the
+# prevalence of category 1 and watch $P_e$ grow and kappa fall while the observed
+# agreement $P_a$ stays where it was. (The controls need a running kernel.)
+
+# %%
+from iaa_teach.widgets import ParadoxExplorer
+
+ParadoxExplorer()

@@ -241,3 +241,16 @@ print(undefined.reason)
 # %% tags=["solution"]
 a_and_b = ratings.subset(raters=["A", "B"])
 explain(krippendorff_alpha(a_and_b)).hidden("Show the worked answer")
+
+
+# %% [markdown]
+# ## Explore it yourself
+#
+# The same data at three levels of measurement: nominal, ordinal and interval
+# alpha (and Cohen's kappa unweighted, linear and quadratic), with the distance
+# each one puts between two labels. (The controls need a running kernel.)
+
+# %%
+from iaa_teach.widgets import WeightsExplorer
+
+WeightsExplorer()

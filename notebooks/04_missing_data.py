@@ -215,3 +215,16 @@ rows = ratings.rows()
 rows[4][0] = None  # item 5, annotator A
 exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.categories)
 explain(krippendorff_alpha(exercise)).hidden("Show the worked answer")
+
+
+# %% [markdown]
+# ## Explore it yourself
+#
+# Remove more ratings at random (the seed fixes which ones) and compare alpha with
+# the gaps, Fleiss' kappa under both chance rules and listwise deletion against the
+# complete data. (The controls need a running kernel.)
+
+# %%
+from iaa_teach.widgets import MissingDataExplorer
+
+MissingDataExplorer()

@@ -186,3 +186,16 @@ rows = ratings.rows()
 rows[2][3] = rows[3][3] = None  # D drops items 3 and 4
 exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.categories)
 explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
+
+
+# %% [markdown]
+# ## Explore it yourself
+#
+# Move the first item D labels and the last item E labels, and flip which label
+# the merged annotator keeps. Setting D's first item to 5 checks the exercise
+# above. (The controls need a running kernel.)
+
+# %%
+from iaa_teach.widgets import CoverageExplorer
+
+CoverageExplorer()
