@@ -1,0 +1,59 @@
+"""The revision quiz in a real JupyterLab, driven by headless Chromium.
+
+Open notebooks/07_exam_revision.ipynb, run all cells, press "new question",
+type the right answer to part (a) and to the kappa part, press "check" and
+see "Correct". The right answers are computed here, in the test process,
+from the seed the quiz shows (``make_question(kind, seed)``), independently
+of the kernel.
+
+Skipped with the reason when Chromium or Playwright is missing, unless
+IAA_REQUIRE_BROWSER=1 (then it fails); see tests/browser_support.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_support import open_notebook
+from iaa_teach.exercises import fmt3, make_question
+
+NOTEBOOK = "07_exam_revision.ipynb"
+TIMEOUT_MS = 30_000
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_quiz_new_question_right_answer_is_correct():
+    with open_notebook(NOTEBOOK) as page:  # every cell has run, the kernel is idle
+        assert page.get_by_text("Error displaying widget").count() == 0
+        quiz = page.locator(".iaa-quiz").first
+        quiz.wait_for(timeout=TIMEOUT_MS)
+        quiz.scroll_into_view_if_needed()
+        seed_box = quiz.locator(".iaa-quiz-seed input")
+        kind = quiz.locator("select").first.input_value()
+        start = int(seed_box.input_value())
+
+        quiz.locator("button.iaa-quiz-new").click()
+        status = quiz.locator(".widget-html-content", has_text=f"Question {kind}-{start + 1}")
+        status.first.wait_for(timeout=TIMEOUT_MS)
+        assert int(seed_box.input_value()) == start + 1
+
+        question = make_question(kind, start + 1)  # the same question, built outside the kernel
+        # the question table in the browser is the one computed here
+        shown = quiz.locator(".iaa-quiz-question").inner_text(timeout=TIMEOUT_MS)
+        assert f"{kind}-{start + 1}" in shown
+        assert all(str(label) in shown for row in question.ratings.rows() for label in row if label)
+
+        answers = question.answers()
+        coefficient = [p.label for p in question.parts if p.quantity in ("kappa", "alpha")][0]
+        for label in ("a", coefficient):
+            box = quiz.locator(f".iaa-quiz-answer-{label} input")
+            box.fill(fmt3(answers[label]))
+            box.press("Tab")
+        quiz.locator("button.iaa-quiz-check").click()
+        for label in ("a", coefficient):
+            feedback = quiz.locator(f".iaa-quiz-feedback-{label}")
+            feedback.locator("[data-status]").wait_for(timeout=TIMEOUT_MS)
+            text = feedback.inner_text()
+            assert text.startswith("Correct"), (label, text)
+            assert fmt3(answers[label]) in text
