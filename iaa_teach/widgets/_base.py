@@ -179,8 +179,11 @@ class Explorer:
     """Base class: a widget tree, an ``update`` that recomputes and redraws, readouts.
 
     Subclasses build their controls, call :meth:`_finish` with them, and
-    implement :meth:`_compute` (returns the readout HTML) and :meth:`_draw`
-    (returns a matplotlib Figure, or None for no figure).
+    implement :meth:`_compute` (recomputes with the metrics, returns the
+    readout HTML) and :meth:`_draw` (returns a matplotlib Figure drawn into
+    axes from :func:`new_figure`), or :meth:`_redraw` when they show more than
+    one figure or can say what a figure depends on (then an unchanged figure
+    is not drawn again).
 
     Attributes
     ----------
