@@ -66,7 +66,8 @@ endif
 #    (`jupytext --to py:percent -o - X.ipynb`) drops the header the .py has.
 # 3. re-execute the .ipynb in place, in notebooks/. nbconvert rather than
 #    `jupytext --update --execute`: in jupytext 1.19 that writes the OLD outputs
-#    back over the fresh ones. record_timing=False keeps cell metadata stable.
+#    back over the fresh ones. record_timing=False keeps cell metadata stable;
+#    store_widget_state=False keeps widget snapshots (PNG bytes) out of the file.
 sync: $(STAMP)
 	@set -e; for f in notebooks/*.py notebooks/*.ipynb; do \
 	    [ -e "$$f" ] || continue; \
@@ -81,6 +82,7 @@ sync: $(STAMP)
 	        --to notebook --execute --inplace \
 	        --ExecutePreprocessor.timeout=600 \
 	        --ExecutePreprocessor.record_timing=False \
+	        --ExecutePreprocessor.store_widget_state=False \
 	        "$${py%.py}.ipynb"; \
 	done
 
