@@ -782,7 +782,7 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     ex = res.exact
     lab = _Labels(res.categories)
     k = len(res.categories)
-    counts = np.asarray(res._counts, dtype=np.int64)
+    counts = np.asarray(res.counts, dtype=np.int64)
     m = counts.sum(axis=1)
     title = f"Krippendorff's alpha ({res.level})"
     steps = []

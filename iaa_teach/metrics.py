@@ -156,7 +156,7 @@ def _pair_tables(codes: np.ndarray, k: int, ia: np.ndarray, ib: np.ndarray) -> n
     """Agreement tables (P, k, k) for the rater pairs (ia[p], ib[p]); missing cells left out."""
     k1 = k + 1
     n_pairs = len(ia)
-    flat = codes[:, ia] * k1 + codes[:, ib] + (np.arange(n_pairs, dtype=np.intp) * k1 * k1)
+    flat = codes[:, ia].astype(np.intp) * k1 + codes[:, ib] + (np.arange(n_pairs, dtype=np.intp) * k1 * k1)
     tables = np.bincount(flat.ravel(), minlength=n_pairs * k1 * k1).reshape(n_pairs, k1, k1)
     return tables[:, :k, :k]
 
@@ -346,14 +346,20 @@ def pairwise_cohen(ratings: Any, weights: str | None = None) -> PairwiseCohenRes
 
 
 # ===================================================================== Fleiss
+def _by_count(m: np.ndarray, formula: Callable[[np.ndarray], np.ndarray], least: int) -> np.ndarray:
+    """``formula(m)`` for every item, 0 where m < least: a table over the few
+    possible counts 0..max(m), then one lookup (no per-item division)."""
+    ms = np.arange(int(m.max(initial=0)) + 1, dtype=float)
+    table = np.zeros_like(ms)
+    table[least:] = formula(ms[least:])
+    return table[m]
+
+
 def _fleiss_item_parts(cf: np.ndarray, m: np.ndarray):
     """Per-item P_i (0 where undefined), pairable mask, 1/m_i (0 for unrated items)."""
-    pairable = m >= 2
     sq = (cf * cf) @ np.ones(cf.shape[1])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_i = np.where(pairable, (sq - m) / (m * (m - 1.0)), 0.0)
-        inv_m = np.where(m > 0, 1.0 / m, 0.0)
-    return p_i, pairable, inv_m
+    p_i = (sq - m) * _by_count(m, lambda x: 1.0 / (x * (x - 1.0)), 2)
+    return p_i, m >= 2, _by_count(m, lambda x: 1.0 / x, 1)
 
 
 def _fleiss_item_features(counts: np.ndarray) -> np.ndarray:
@@ -364,7 +370,7 @@ def _fleiss_item_features(counts: np.ndarray) -> np.ndarray:
     Summing the rows gives what :func:`_fleiss_from_sums` takes.
     """
     cf = counts.astype(float)
-    m = cf.sum(axis=1)
+    m = counts.sum(axis=1).astype(np.intp)
     p_i, pairable, inv_m = _fleiss_item_parts(cf, m)
     return np.column_stack([cf, p_i, pairable, cf * inv_m[:, None], m > 0]).astype(float)
 
@@ -566,8 +572,7 @@ def _alpha_from_coincidences(o: np.ndarray, level: str, values: np.ndarray | Non
 
 def _unit_weights(m: np.ndarray) -> np.ndarray:
     """1 / (m_u - 1) for pairable units, 0 otherwise."""
-    with np.errstate(divide="ignore"):
-        return np.where(m >= 2, 1.0 / np.maximum(m - 1.0, 1.0), 0.0)
+    return _by_count(m, lambda x: 1.0 / (x - 1.0), 2)
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -587,6 +592,8 @@ class AlphaResult(_Result):
         Pairable values per category (row sums of ``coincidences``).
     n : int
         All pairable values.
+    counts : ndarray of int, shape (n_units, k)
+        Values of each category in each unit (computed on first use).
     pair_counts : ndarray of int, shape (k, k)
         Unweighted ordered pairs of ratings within units, as counted by hand
         (each unit with m_u values gives m_u (m_u - 1) pairs).
@@ -610,16 +617,21 @@ class AlphaResult(_Result):
     n_units_used: int
     reason: str | None = None
     _main = "alpha"
-    _counts: np.ndarray = field(default=None, repr=False)
+    _ratings: Any = field(default=None, repr=False)  # for the exact values and pair counts, on demand
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """Units x categories: how many values of each category unit u holds (on first use)."""
+        return _frozen(self._ratings.counts())
 
     @cached_property
     def pair_counts(self) -> np.ndarray:
         """Unweighted ordered pairs of ratings within units (computed on first use)."""
-        c = self._counts.astype(np.int64)
+        c = self.counts.astype(np.int64)
         return _frozen(c.T @ c - np.diag(c.sum(axis=0)))  # m_u = 1 units add 1*1 - 1 = 0
 
     def _exact(self) -> Exact:
-        counts = self._counts.astype(np.int64)
+        counts = self.counts.astype(np.int64)
         m = counts.sum(axis=1)
         k = counts.shape[1]
         o = [[Fraction(0)] * k for _ in range(k)]
@@ -696,15 +708,17 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
     r = as_ratings(ratings)
     values = _category_values(r, level)
     k = r.n_categories
-    full = r._counts_with_missing()
-    counts = full[:, :k]
-    m = r.n_raters - full[:, k]
-    used = m >= 2
-    if not used.any():
+    o = np.zeros((k, k))
+    n_used = 0
+    for _, block in r._count_blocks():  # sums over items, accumulated block by block
+        m = r.n_raters - block[:, k]
+        cf = block[:, :k].astype(float)
+        weighted = cf * _unit_weights(m)[:, None]
+        o += weighted.T @ cf
+        o[np.diag_indices(k)] -= np.ones(len(weighted)) @ weighted  # column sums (a BLAS gemv is fastest)
+        n_used += int(np.count_nonzero(m >= 2))
+    if n_used == 0:
         raise AgreementError(_NO_PAIRS)
-    cf = counts.astype(float)
-    weighted = cf * _unit_weights(m)[:, None]
-    o = weighted.T @ cf - np.diag(np.ones(len(cf)) @ weighted)
     alpha, d_o, d_e, n_c, n, delta = _alpha_from_coincidences(o[None], level, values)
     n_c, n = n_c[0], n[0]
     expected = (np.outer(n_c, n_c) - np.diag(n_c)) / (n - 1.0)
@@ -716,7 +730,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
         alpha=float(alpha[0]), d_o=float(d_o[0]), d_e=float(d_e[0]), coincidences=_frozen(o),
         expected=_frozen(expected), n_c=_frozen(n_c), n=int(round(n)),
         delta=_frozen(np.array(delta[0])), level=level, categories=r.categories,
-        n_units_used=int(used.sum()), reason=reason, _counts=_frozen(counts))
+        n_units_used=n_used, reason=reason, _ratings=r)
 
 
 # ================================================================ interpret
@@ -771,7 +785,7 @@ def _bootstrap_plan(metric: Any, r: Ratings, kwargs: dict) -> tuple[str, np.ndar
         codes = r._codes
         both = (codes[:, ia] < k) & (codes[:, ib] < k)
         x = np.zeros((r.n_items, k * k))
-        x[np.flatnonzero(both), (codes[both, ia] * k + codes[both, ib])] = 1.0
+        x[np.flatnonzero(both), (codes[both, ia].astype(np.intp) * k + codes[both, ib])] = 1.0
         return name, x, lambda s: _cohen_from_tables(s.reshape(-1, k, k), w)[0]
     if name == "fleiss_kappa":
         chance = kwargs.get("chance", "pooled")
@@ -782,8 +796,9 @@ def _bootstrap_plan(metric: Any, r: Ratings, kwargs: dict) -> tuple[str, np.ndar
     if name == "krippendorff_alpha":
         level = kwargs.get("level", "nominal")
         values = _category_values(r, level)
-        counts = r.counts().astype(float)
-        wu = _unit_weights(counts.sum(axis=1))
+        item_counts = r.counts()
+        counts = item_counts.astype(float)
+        wu = _unit_weights(item_counts.sum(axis=1))
         x = (counts[:, :, None] * counts[:, None, :] - counts[:, :, None] * np.eye(k)) * wu[:, None, None]
         return name, x.reshape(r.n_items, k * k), \
             lambda s: _alpha_from_coincidences(s.reshape(-1, k, k), level, values)[0]

@@ -96,12 +96,18 @@ class Ratings:
 
     def __init__(self, codes: np.ndarray, categories: Sequence, raters: Sequence, items: Sequence,
                  *, _trusted: bool = False):
-        # ``codes``: category index per cell, ``len(categories)`` where missing
-        codes = np.asarray(codes, dtype=np.intp) if _trusted else np.array(codes, dtype=np.intp, copy=True)
+        # ``codes``: category index per cell, ``len(categories)`` where missing;
+        # stored in the smallest unsigned type that holds them (uint8 for up to 255 categories)
+        dtype = _code_dtype(len(categories) + 1)
+        if _trusted:
+            codes = np.asarray(codes).astype(dtype, copy=False)
+        else:
+            codes = np.array(codes, dtype=np.intp, copy=True)
+            if codes.size and (codes.min() < 0 or codes.max() > len(categories)):
+                raise AgreementError(f"codes must lie in 0..{len(categories)} ({len(categories)} = missing)")
+            codes = codes.astype(dtype)
         if codes.ndim != 2:
             raise AgreementError(f"expected a 2-D table of codes, got shape {codes.shape}")
-        if not _trusted and codes.size and (codes.min() < 0 or codes.max() > len(categories)):
-            raise AgreementError(f"codes must lie in 0..{len(categories)} ({len(categories)} = missing)")
         codes.setflags(write=False)
         self._codes = codes
         self.categories = tuple(categories)
@@ -143,7 +149,9 @@ class Ratings:
 
     @property
     def codes(self) -> np.ndarray:
-        return np.where(self.missing, -1, self._codes)
+        codes = self._codes.astype(np.intp)
+        codes[self.missing] = -1
+        return codes
 
     @property
     def n_ratings(self) -> int:
@@ -155,10 +163,28 @@ class Ratings:
         return np.ascontiguousarray(self._counts_with_missing()[:, :-1])
 
     def _counts_with_missing(self) -> np.ndarray:
-        """Items x (categories + 1): the last column counts missing cells. One bincount pass."""
+        """Items x (categories + 1): the last column counts missing cells."""
+        out = np.empty((self.n_items, self.n_categories + 1), dtype=np.intp)
+        for start, block in self._count_blocks():
+            out[start:start + len(block)] = block
+        return out
+
+    def _count_blocks(self, cells: int = 1 << 17):
+        """Yield ``(first item, counts)`` for blocks of items: counts is
+        block x (categories + 1), the last column counting missing cells.
+
+        One bincount per block; the block's temporaries stay in cache, so no
+        full-size temporary is allocated. Metrics that only need sums over
+        items accumulate them block by block.
+        """
         k1 = self.n_categories + 1
-        flat = self._codes + (np.arange(self.n_items, dtype=np.intp) * k1)[:, None]
-        return np.bincount(flat.ravel(), minlength=self.n_items * k1).reshape(self.n_items, k1)
+        n_items, n_raters = self._codes.shape
+        rows = max(1, cells // n_raters)
+        offsets = (np.arange(min(rows, n_items), dtype=np.intp) * k1)[:, None]
+        for start in range(0, n_items, rows):  # blocks of items, each one vectorized step
+            block = self._codes[start:start + rows]
+            flat = (block + offsets[:len(block)]).ravel()
+            yield start, np.bincount(flat, minlength=len(block) * k1).reshape(-1, k1)
 
     def rater_index(self, rater: Any) -> int:
         """Column index of a rater given by name or by column index."""
@@ -462,7 +488,14 @@ def _encode_numeric(arr: np.ndarray, categories: Sequence | None, raters: Sequen
     return codes, cats
 
 
-_BLOCK = 1 << 15  # cells per block: the temporaries stay in cache and are reused
+def _code_dtype(n_codes: int) -> type:
+    """The smallest unsigned integer type for codes 0 .. n_codes - 1."""
+    if n_codes <= 1 << 8:
+        return np.uint8
+    return np.uint16 if n_codes <= 1 << 16 else np.intp
+
+
+_BLOCK = 1 << 16  # cells per block: the temporaries stay in cache and are reused
 
 
 def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
@@ -474,17 +507,19 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
     """
     width = hi - lo + 1
     flat = arr.reshape(-1)
-    out = np.empty(flat.size, dtype=np.intp)
+    out = np.empty(flat.size, dtype=_code_dtype(width + 1))
     # lo and hi occur (they are the min and max); a value in between is looked for
     # block by block until first seen, so after the first blocks this costs nothing
     per_block = count and width <= 64
     present = np.ones(width, dtype=bool) if per_block else None
     pending = list(range(1, width - 1)) if per_block else []
     is_float = arr.dtype.kind == "f"
-    buf = np.empty(min(_BLOCK, flat.size), dtype=np.float64) if is_float else None
+    size = min(_BLOCK, flat.size)
+    buf = np.empty(size, dtype=np.float64) if is_float else None
+    ints = np.empty(size, dtype=np.intp)
     for start in range(0, flat.size, _BLOCK):  # blocks of cells, not items
         block = flat[start:start + _BLOCK]
-        dest = out[start:start + block.size]
+        dest = ints[:block.size]
         if is_float:
             filled = np.fmin(block, hi + 1, out=buf[:block.size])  # NaN -> hi + 1 (fmin ignores NaN)
             np.copyto(dest, filled, casting="unsafe")
@@ -493,6 +528,7 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
         else:
             np.copyto(dest, block, casting="unsafe")
         dest -= lo
+        out[start:start + block.size] = dest
         if pending:
             pending = [v for v in pending if not (dest == v).any()]
     if per_block:
