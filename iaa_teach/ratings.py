@@ -215,6 +215,34 @@ class Ratings:
         return Ratings(codes[:, cols], self.categories, [self.raters[c] for c in cols],
                        [self.items[i] for i in item_names])
 
+    def merge_raters(self, a: Any, b: Any, keep: Any, name: str | None = None) -> "Ratings":
+        """The table with raters ``a`` and ``b`` merged into one column: the
+        mistake that the partial-coverage lesson warns against.
+
+        Where both labelled an item, the merged column keeps the label of
+        rater ``keep`` (``a`` or ``b``) and throws the other away; where one
+        did, it has that label. The merged column takes ``a``'s place and is
+        named ``name`` (default ``"a+b"``).
+
+        >>> r = Ratings.from_rows([["x", "x", None], ["y", "x", "y"]], raters=["A", "D", "E"])
+        >>> r.merge_raters("D", "E", keep="E").rows()
+        [['x', 'x'], ['y', 'y']]
+        """
+        ia, ib = self.rater_index(a), self.rater_index(b)
+        if ia == ib:
+            raise AgreementError(f"merging needs two different raters, got {self.raters[ia]!r} twice")
+        ik = self.rater_index(keep)
+        if ik not in (ia, ib):
+            raise AgreementError(f"keep must be {self.raters[ia]!r} or {self.raters[ib]!r}, got {keep!r}")
+        other = ib if ik == ia else ia
+        codes = np.array(self._codes, dtype=np.intp)
+        kept = codes[:, ik]
+        codes[:, ia] = np.where(kept < self.n_categories, kept, codes[:, other])
+        cols = [j for j in range(self.n_raters) if j != ib]
+        names = list(self.raters)
+        names[ia] = f"{self.raters[ia]}+{self.raters[ib]}" if name is None else name
+        return Ratings(codes[:, cols], self.categories, [names[j] for j in cols], self.items)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Ratings):
             return NotImplemented

@@ -29,7 +29,6 @@ from iaa_teach.widgets import (
     ParadoxExplorer,
     TableExplorer,
     WeightsExplorer,
-    merge_raters,
 )
 
 CATS = datasets.SENTIMENT_CATEGORIES
@@ -369,7 +368,7 @@ def test_coverage_sliders_remove_labels():
     v = ex.values()
     assert v["labels right"] == str(r.n_ratings) == "34"
     assert v["kappa right"] == f3(fleiss_kappa(r).kappa)
-    assert v["kappa merged"] == f3(fleiss_kappa(merge_raters(r, "D", "E", keep="D")).kappa)
+    assert v["kappa merged"] == f3(fleiss_kappa(r.merge_raters("D", "E", keep="D")).kappa)
     assert [v[f"k right item {i}"] for i in range(1, 9)] == ["4", "4", "4", "4", "5", "5", "4", "4"]
     assert ex.d_first.description == "first item D labels" and ex.e_last.description == "last item E labels"
 
@@ -377,10 +376,10 @@ def test_coverage_sliders_remove_labels():
 def test_merge_raters_checks_its_arguments():
     r = datasets.partial_coverage()
     with pytest.raises(AgreementError, match="two different raters"):
-        merge_raters(r, "D", "D", keep="D")
+        r.merge_raters("D", "D", keep="D")
     with pytest.raises(AgreementError, match="keep must be"):
-        merge_raters(r, "D", "E", keep="A")
-    assert merge_raters(r, "D", "E", keep="E").raters == ("A", "B", "C", "D+E")
+        r.merge_raters("D", "E", keep="A")
+    assert r.merge_raters("D", "E", keep="E").raters == ("A", "B", "C", "D+E")
     assert r == datasets.partial_coverage()
 
 

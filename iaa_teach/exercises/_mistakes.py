@@ -243,20 +243,13 @@ def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
 
 
 def merge_last_two(r: Ratings, keep: int) -> Ratings:
-    """The table with its last two raters merged into one column.
+    """The table with its last two raters merged into one column (the mistake, built on purpose).
 
     Where both labelled an item the merged column keeps the label of the
-    last-but-one rater (``keep=0``) or of the last rater (``keep=1``); where
-    one of them labelled it, that label. This is the mistake, built on purpose.
+    last-but-one rater (``keep=0``) or of the last rater (``keep=1``).
     """
-    codes = r.codes
-    first, second = codes[:, -2], codes[:, -1]
-    kept, other = (first, second) if keep == 0 else (second, first)
-    merged = np.where(kept >= 0, kept, other)
-    table = np.column_stack([codes[:, :-2], merged])
-    names = list(r.raters[:-2]) + [r.raters[-2] + r.raters[-1]]
-    labels = np.array(list(r.categories) + [None], dtype=object)
-    return Ratings.from_rows(labels[table].tolist(), raters=names, categories=r.categories, items=r.items)
+    first, second = r.raters[-2], r.raters[-1]
+    return r.merge_raters(first, second, keep=(first, second)[keep], name=first + second)
 
 
 def route_partial(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:

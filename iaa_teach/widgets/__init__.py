@@ -15,19 +15,15 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
 """
 
 from ._base import FONT_SIZE, WIDGET_DPI, Explorer
-from .coverage import CoverageExplorer, merge_raters
+from .coverage import CoverageExplorer
 from .missing import MissingDataExplorer
 from .paradox import ParadoxExplorer
+from .quiz import Quiz
 from .table import TableExplorer
 from .weights import WeightsExplorer
 
 __all__ = [
     "Explorer", "FONT_SIZE", "WIDGET_DPI",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
-    "merge_raters",
+    "Quiz",
 ]
-
-# Exam revision (issue 5) adds its quiz below, e.g.
-# from .quiz import Quiz  and  __all__ += ["Quiz"]
-from .quiz import Quiz  # noqa: E402
-__all__ += ["Quiz"]

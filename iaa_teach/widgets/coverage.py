@@ -15,33 +15,7 @@ from ._base import (
     note, q, slider_layout, table, with_ratings,
 )
 
-__all__ = ["CoverageExplorer", "merge_raters"]
-
-
-def merge_raters(ratings: Ratings, a: Any, b: Any, keep: Any) -> Ratings:
-    """The table with raters ``a`` and ``b`` merged into one column (the wrong method).
-
-    Where both labelled an item, the merged column keeps the label of rater
-    ``keep`` (``a`` or ``b``) and the other label is thrown away; where only
-    one did, it has that label. The merged column is named ``"a+b"`` and
-    takes ``a``'s place. The input is not modified.
-    """
-    ia, ib = ratings.rater_index(a), ratings.rater_index(b)
-    if ia == ib:
-        raise AgreementError(f"merging needs two different raters, got {ratings.raters[ia]!r} twice")
-    ik = ratings.rater_index(keep)
-    if ik not in (ia, ib):
-        raise AgreementError(f"keep must be {ratings.raters[ia]!r} or {ratings.raters[ib]!r}, got {keep!r}")
-    other = ib if ik == ia else ia
-    k = ratings.n_categories
-    codes = np.where(ratings.missing, k, ratings.codes)
-    merged = np.where(codes[:, ik] < k, codes[:, ik], codes[:, other])
-    codes = codes.copy()
-    codes[:, ia] = merged
-    keep_cols = [j for j in range(ratings.n_raters) if j != ib]
-    names = list(ratings.raters)
-    names[ia] = f"{ratings.raters[ia]}+{ratings.raters[ib]}"
-    return Ratings(codes[:, keep_cols], ratings.categories, [names[j] for j in keep_cols], ratings.items)
+__all__ = ["CoverageExplorer"]
 
 
 class CoverageExplorer(Explorer):
@@ -113,7 +87,7 @@ class CoverageExplorer(Explorer):
     def _compute(self) -> str:
         r = self._window()
         self.ratings = r
-        self.merged = merge_raters(r, self.d, self.e, keep=self.keep.value)
+        self.merged = r.merge_raters(self.d, self.e, keep=self.keep.value)
         self._right, why_right = attempt(fleiss_kappa, r, chance="pooled")
         self._wrong, why_wrong = attempt(fleiss_kappa, self.merged, chance="pooled")
         names = r.raters
