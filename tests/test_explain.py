@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 import time
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -28,15 +27,12 @@ from iaa_teach import (
 )
 from iaa_teach.explain import Explanation, Hidden, Step, chance_rule, explain, ratings_table
 
+from rounding import d3  # noqa: E402
+
 SENTIMENT = datasets.sentiment()
 MISSING = datasets.sentiment_missing()
 PARTIAL = datasets.partial_coverage()
 
-
-def d3(q):
-    """Three decimals as a student rounds them (halves away from zero)."""
-    q = Fraction(q)
-    return str((Decimal(q.numerator) / Decimal(q.denominator)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
 
 
 def tex_frac(q):

@@ -7,7 +7,6 @@ markdown cell types a number that the code computes.
 
 import json
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,15 +17,12 @@ from iaa_teach import cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha, p
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 
+from rounding import d3  # noqa: E402
+
 SENTIMENT = datasets.sentiment()
 MISSING = datasets.sentiment_missing()
 PARTIAL = datasets.partial_coverage()
 
-
-def d3(q):
-    """Three decimals, halves away from zero (how the texts and a student round)."""
-    q = Fraction(q)
-    return str((Decimal(q.numerator) / Decimal(q.denominator)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
 
 
 def texts_rounded_fleiss():
