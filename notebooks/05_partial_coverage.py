@@ -88,6 +88,14 @@ keep_e = merge_d_and_e(ratings, keep="E")
 ratings_table(keep_d, caption="Merged, keeping D's label where both labelled")
 
 # %% [markdown]
+# The helper has the same merge as a method of `Ratings` (the widgets and the
+# exam questions use it), so you need not write it again:
+
+# %%
+same = [ratings.merge_raters("D", "E", keep=k, name="D+E") for k in ("D", "E")]
+print("helper gives the same tables:", same == [keep_d, keep_e])
+
+# %% [markdown]
 # The right answer, computed below, keeps all five annotators. Side by side
 # (every Fleiss number with its chance rule):
 
