@@ -136,3 +136,13 @@ def test_every_notebook_opens_and_closes_as_the_style_asks(stem):
     for cell in solutions:
         shown = [out["data"]["text/markdown"] for out in cell["outputs"] if "text/markdown" in out.get("data", {})]
         assert shown and all(joined(s).startswith("<details>") for s in shown), "the answer stays folded"
+
+
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_no_decimal_is_typed_into_the_markdown_of_any_notebook(path):
+    """Every notebook, the playground and the exam revision included: decimals come from code."""
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    found = [f"cell {i}: {number}" for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "markdown"
+             for number in DECIMAL.findall(joined(cell["source"]))]
+    assert not found, f"{path.name}: decimals typed into markdown (print them from code instead): {found}"
