@@ -708,15 +708,18 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
     r = as_ratings(ratings)
     values = _category_values(r, level)
     k = r.n_categories
-    o = np.zeros((k, k))
+    # weight 1 / (m_u - 1) looked up by the number of values m_u = raters - missing
+    weight_by_missing = _unit_weights(r.n_raters - np.arange(r.n_raters + 1))
+    gram = np.zeros((k + 1, k + 1))  # the last row and column (missing) are dropped below
+    diagonal = np.zeros(k + 1)
     n_used = 0
     for _, block in r._count_blocks():  # sums over items, accumulated block by block
-        m = r.n_raters - block[:, k]
-        cf = block[:, :k].astype(float)
-        weighted = cf * _unit_weights(m)[:, None]
-        o += weighted.T @ cf
-        o[np.diag_indices(k)] -= np.ones(len(weighted)) @ weighted  # column sums (a BLAS gemv is fastest)
-        n_used += int(np.count_nonzero(m >= 2))
+        counts = block.astype(float)
+        weighted = counts * weight_by_missing[block[:, k]][:, None]
+        gram += weighted.T @ counts
+        diagonal += np.ones(len(counts)) @ weighted  # column sums (a BLAS gemv is fastest)
+        n_used += int(np.count_nonzero(block[:, k] <= r.n_raters - 2))
+    o = gram[:k, :k] - np.diag(diagonal[:k])
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
     alpha, d_o, d_e, n_c, n, delta = _alpha_from_coincidences(o[None], level, values)
