@@ -414,7 +414,7 @@ def _as_table(rows: Any) -> list[list[Any]]:
     for i, row in enumerate(table):
         if len(row) != width:
             raise AgreementError(
-                f"ragged table: row {i + 1} has {len(row)} labels but row 1 has {width}; "
+                f"ragged table: row {i + 1} has {len(row)} label{'s' * (len(row) != 1)} but row 1 has {width}; "
                 f"use None for a missing rating")
     return table
 
