@@ -24,6 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .ratings import AgreementError, Ratings, as_ratings
+from .rounding import format_number
 
 __all__ = [
     "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",
@@ -106,6 +107,11 @@ class _Result:
 
     def _exact(self) -> Exact:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
+
+    def __format__(self, spec: str) -> str:
+        """Format spec on the coefficient, rounded half up from its exact value (``f"{res:.3f}"``)."""
+        exact = getattr(self.exact, self._main, None) if self._main in dir(self.exact) else float(self)
+        return format_number(exact, spec)
 
     def _fmt(self, name: str) -> str:
         v = getattr(self, name)

@@ -20,14 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from .validation import AgreementError
+
 __all__ = ["AgreementError", "Ratings", "as_ratings"]
-
-
-class AgreementError(ValueError):
-    """Input that no agreement coefficient can be computed from.
-
-    The message names the problem and where it is (row, rater or label).
-    """
 
 
 def _is_missing(value: Any) -> bool:

@@ -1,0 +1,137 @@
+"""The error type and the option checks that every public function shares.
+
+Options are declared once per public function with :func:`options` (as
+scikit-learn's ``validate_params`` does); the body never checks them again.
+Every failed check raises :class:`AgreementError` naming the argument, the
+value given and the values allowed.
+
+>>> @options(level=("nominal", "ordinal"))
+... def f(level="nominal"):
+...     return level
+>>> f(level="cubic")
+Traceback (most recent call last):
+...
+iaa_teach.validation.AgreementError: level must be one of 'nominal', 'ordinal'; got 'cubic'
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from typing import Any, Callable, Iterable
+
+__all__ = ["AgreementError", "check_option", "check_int", "check_share", "check_number", "options"]
+
+
+class AgreementError(ValueError):
+    """Input that no agreement coefficient can be computed from.
+
+    The message names the problem and where it is (row, rater, label or argument).
+    """
+
+
+def _same(value: Any, allowed: Any) -> bool:
+    if value is allowed:
+        return True
+    try:
+        return type(value) is type(allowed) and bool(value == allowed)
+    except Exception:  # arrays, objects whose == does not give a bool
+        return False
+
+
+def _show(values: Iterable[Any]) -> str:
+    return ", ".join(repr(v) for v in values)
+
+
+def check_option(name: str, value: Any, allowed: Iterable[Any]) -> Any:
+    """``value`` if it is one of ``allowed``; otherwise an :class:`AgreementError`."""
+    allowed = tuple(allowed)
+    if any(_same(value, a) for a in allowed):
+        return value
+    raise AgreementError(f"{name} must be one of {_show(allowed)}; got {value!r}")
+
+
+def check_int(name: str, value: Any, lowest: int | None = None, highest: int | None = None) -> int:
+    """``value`` as an int, if it is a whole number (not a bool) within the bounds."""
+    if isinstance(value, bool) or not _is_integer(value):
+        raise AgreementError(f"{name} must be a whole number, got {value!r}")
+    value = int(value)
+    if lowest is not None and value < lowest or highest is not None and value > highest:
+        raise AgreementError(f"{name} must be {_range(lowest, highest)}, got {value}")
+    return value
+
+
+def check_number(name: str, value: Any, lowest: float | None = None, highest: float | None = None,
+                 *, open_low: bool = False, open_high: bool = False) -> float:
+    """``value`` as a finite float within the bounds (open bounds where asked)."""
+    if isinstance(value, (bool, str, bytes)):
+        raise AgreementError(f"{name} must be a number, got {value!r}")
+    try:
+        x = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise AgreementError(f"{name} must be a number, got {value!r}") from None
+    if not math.isfinite(x):
+        raise AgreementError(f"{name} must be a finite number, got {value!r}")
+    low_bad = lowest is not None and (x <= lowest if open_low else x < lowest)
+    high_bad = highest is not None and (x >= highest if open_high else x > highest)
+    if low_bad or high_bad:
+        lo = "" if lowest is None else f"{'above' if open_low else 'at least'} {lowest:g}"
+        hi = "" if highest is None else f"{'below' if open_high else 'at most'} {highest:g}"
+        raise AgreementError(f"{name} must be {' and '.join(p for p in (lo, hi) if p)}, got {value!r}")
+    return x
+
+
+def check_share(name: str, value: Any) -> float:
+    """``value`` as a float between 0 and 1 inclusive."""
+    return check_number(name, value, 0.0, 1.0)
+
+
+def _is_integer(value: Any) -> bool:
+    try:
+        import numbers
+        return isinstance(value, numbers.Integral) or (hasattr(value, "dtype") and value.dtype.kind in "iu"
+                                                       and getattr(value, "ndim", 1) == 0)
+    except Exception:  # pragma: no cover
+        return False
+
+
+def _range(lowest: int | None, highest: int | None) -> str:
+    if lowest is not None and highest is not None:
+        return f"between {lowest} and {highest}"
+    return f"at least {lowest}" if lowest is not None else f"at most {highest}"
+
+
+def options(**allowed: Iterable[Any]) -> Callable:
+    """Decorator: check the named arguments of a function against their allowed values.
+
+    ``@options(weights=WEIGHTS, level=LEVELS)`` checks those arguments on
+    every call, before the body runs, with :func:`check_option`.
+    """
+    allowed = {name: tuple(values) for name, values in allowed.items()}
+
+    def decorate(func: Callable) -> Callable:
+        sig = inspect.signature(func)
+        names = [n for n in allowed if n in sig.parameters]
+        missing = set(allowed) - set(names)
+        if missing:  # pragma: no cover - a programming error, caught at import
+            raise TypeError(f"{func.__name__} has no argument(s) {sorted(missing)}")
+        positions = {n: list(sig.parameters).index(n) for n in names}
+        defaults = {n: sig.parameters[n].default for n in names}
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for n in names:
+                if n in kwargs:
+                    value = kwargs[n]
+                elif positions[n] < len(args):
+                    value = args[positions[n]]
+                else:
+                    value = defaults[n]
+                check_option(n, value, allowed[n])
+            return func(*args, **kwargs)
+
+        wrapper.allowed_options = allowed  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate
