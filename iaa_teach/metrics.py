@@ -218,7 +218,13 @@ class CohenResult(_Result):
         kappa = _ratio_or_none(p_o - p_e, 1 - p_e)
         return Exact(kappa=kappa, p_o=p_o, p_e=p_e,
                      row_marginals=tuple(Fraction(r, n) for r in rows),
-                     col_marginals=tuple(Fraction(c, n) for c in cols))
+                     col_marginals=tuple(Fraction(c, n) for c in cols),
+                     agreement_weights=tuple(map(tuple, agree)))
+
+    @property
+    def agreement_weights(self) -> np.ndarray:
+        """Agreement weights 1 - w_ij / max(w) (1 on the diagonal; 0/1 when unweighted)."""
+        return _frozen(_agreement_weights(self.weight_matrix))
 
     def __repr__(self) -> str:
         w = "" if self.weights is None else f", weights={self.weights!r}"
