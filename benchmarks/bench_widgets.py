@@ -43,9 +43,9 @@ def _large():
 def _large_partial():
     """1000 x 10 where rater I labels items 301-1000 only and J labels every item."""
     big = _large()
-    codes = np.where(big.missing, big.n_categories, big.codes)
-    codes[:300, 8] = big.n_categories
-    return type(big)(codes, big.categories, big.raters, big.items)
+    gone = np.zeros(big.shape, dtype=bool)
+    gone[:300, 8] = True
+    return big.with_missing(gone)
 
 
 def _cells(ex: TableExplorer):
@@ -57,8 +57,8 @@ def _cells(ex: TableExplorer):
     def edit(t: int) -> None:
         i, j = divmod(t, r.n_raters)
         i %= rows
-        current = int(ex._codes[i, j])
-        ex.set_cell(r.items[i], r.raters[j], r.categories[(current + 1) % k if current < k else 0])
+        current = ex.ratings.codes[i, j]
+        ex.set_cell(r.items[i], r.raters[j], r.categories[(current + 1) % k if current >= 0 else 0])
     return edit
 
 

@@ -79,7 +79,8 @@ def partial_coverage() -> Ratings:
 # --- simulated ratings (for the widgets: the kappa paradox, missing data) ---
 import numpy as _np  # noqa: E402
 
-from .ratings import AgreementError, _default_rater_names  # noqa: E402
+from .ratings import AgreementError  # noqa: E402
+from .validation import check_int, check_share  # noqa: E402
 
 __all__ += ["simulate", "remove_ratings"]
 
@@ -136,15 +137,12 @@ def simulate(n_items: int = 100, n_raters: int = 3, accuracy: float = 0.8, preva
     prevalence 0.50: P_a = 0.814, kappa = 0.627
     prevalence 0.95: P_a = 0.814, kappa = 0.275
     """
-    _check_int("n_items", n_items, 1)
-    _check_int("n_raters", n_raters, 2)
-    _check_int("n_categories", n_categories, 2)
-    k = int(n_categories)
-    _check_share("accuracy", accuracy)
-    if prevalence is None:
-        prevalence = 1.0 / k
-    _check_share("prevalence", prevalence)
-    _check_share("missing", missing)
+    n_items = check_int("n_items", n_items, 1)
+    n_raters = check_int("n_raters", n_raters, 2)
+    k = check_int("n_categories", n_categories, 2)
+    accuracy = check_share("accuracy", accuracy)
+    prevalence = check_share("prevalence", 1.0 / k if prevalence is None else prevalence)
+    missing = check_share("missing", missing)
     rng = _generator(seed)
     u_truth = rng.random(n_items)
     u_correct = rng.random((n_items, n_raters))
@@ -155,8 +153,7 @@ def simulate(n_items: int = 100, n_raters: int = 3, accuracy: float = 0.8, preva
     truth = _np.minimum(_np.searchsorted(cdf, u_truth, side="right"), k - 1)
     shift = 1 + _np.minimum((u_other * (k - 1)).astype(_np.intp), k - 2)  # 1 .. k-1, uniform
     codes = _np.where(u_correct < accuracy, truth[:, None], (truth[:, None] + shift) % k)
-    table = Ratings(codes, categories=range(1, k + 1), raters=_default_rater_names(n_raters),
-                    items=range(1, n_items + 1))
+    table = Ratings.from_codes(codes, categories=range(1, k + 1))
     return remove_ratings(table, missing, seed=rng) if missing > 0 else table
 
 
@@ -184,29 +181,14 @@ def remove_ratings(ratings: Ratings, share: float, seed=0) -> Ratings:
     """
     if not isinstance(ratings, Ratings):
         raise AgreementError(f"remove_ratings expects a Ratings table, got {type(ratings).__name__}")
-    _check_share("share", share)
+    share = check_share("share", share)
     rng = _generator(seed)
-    codes = ratings.codes
-    order = _np.argsort(rng.random(codes.size), kind="stable")
-    n_drop = int(round(share * codes.size))
-    already = ratings.missing.ravel()
+    missing = ratings.missing
+    order = _np.argsort(rng.random(missing.size), kind="stable")
+    n_drop = int(round(share * missing.size))
+    already = missing.ravel()
     # cells already missing are removed "first": the share counts them
     order = _np.concatenate([order[already[order]], order[~already[order]]])
-    drop = _np.zeros(codes.size, dtype=bool)
+    drop = _np.zeros(missing.size, dtype=bool)
     drop[order[:n_drop]] = True
-    internal = _np.where(drop.reshape(codes.shape) | ratings.missing, ratings.n_categories, codes)
-    return Ratings(internal, ratings.categories, ratings.raters, ratings.items)
-
-
-def _check_int(name: str, value, lowest: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)) or value < lowest:
-        raise AgreementError(f"{name} must be a whole number of at least {lowest}, got {value!r}")
-
-
-def _check_share(name: str, value) -> None:
-    try:
-        ok = 0.0 <= float(value) <= 1.0
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        raise AgreementError(f"{name} must be a number between 0 and 1, got {value!r}")
+    return ratings.with_missing(drop.reshape(missing.shape) | missing)

@@ -508,6 +508,10 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
     weighted = res.weights is not None
     title = f"Cohen's kappa, {a} vs {b}" + (f", {res.weights} weights" if weighted else "")
     title += f" ({n} items" + (f"; {res.n_dropped} left out for a missing rating)" if res.n_dropped else ")")
+    if n == 0:  # nothing to compare: one step that says why
+        note = (_md_symbols(f"Undefined: {res.reason}."), f"Undefined: {res.reason}.")
+        return title, [_step("Cohen's kappa", chains=[_Chain(_t(r"\kappa", "κ"), _t(r"\text{undefined}", "undefined"))],
+                             note=note, brief=brief, symbol="kappa", value=res.kappa)]
     steps = []
 
     header = [f"{a} \\ {b}", *lab.names, "total"]
@@ -632,13 +636,14 @@ def _pairwise_steps(res: PairwiseCohenResult, brief: bool) -> tuple[str, list[St
     defined = [(q, p) for q, p in zip(kap, res.pairs) if q is not None]
     mean_sym = _t(r"\bar\kappa", "mean κ")
     if res.exact.mean_kappa is None:
-        chain = _Chain(mean_sym, _t(r"\text{undefined (a pair's kappa is undefined)}",
-                                    "undefined (a pair's kappa is undefined)"))
+        chain = _Chain(mean_sym, _t(r"\text{undefined}", "undefined"))
     else:
         chain = _Chain(mean_sym, _scaled(_ratio(1, len(kap)), _q_sum(kap)),
                        _value(res.exact.mean_kappa, res.mean_kappa))
     note = None
-    if len(defined) >= 2:
+    if res.reason:
+        note = (_md(f"Undefined: {res.reason}."), f"Undefined: {res.reason}.")
+    elif len(defined) >= 2:
         hi = max(defined, key=lambda kp: kp[0])
         lo = min(defined, key=lambda kp: kp[0])
         txt = (f"Highest: {hi[1][0]} vs {hi[1][1]} ({_dec_q(hi[0])}); "

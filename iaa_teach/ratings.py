@@ -6,8 +6,14 @@ input validation lives here and nowhere else.
 Missing-value convention
 ------------------------
 A cell is missing when it holds ``None``, a float NaN or the empty string
-``""``. Internally each label is stored as an integer code (its position in
-``ratings.categories``); missing cells get the code ``n_categories``.
+``""``. In :attr:`Ratings.codes` each label is its position in
+``ratings.categories`` and a missing cell is :data:`Ratings.MISSING` (``-1``).
+
+Everything the metrics need is counted here, through public methods
+(:meth:`Ratings.counts`, :meth:`Ratings.count_patterns`,
+:meth:`Ratings.pair_tables`, :meth:`Ratings.rater_counts`); edited copies are
+made with :meth:`Ratings.with_label`, :meth:`Ratings.with_missing` and
+:meth:`Ratings.from_codes`. No other module sees how the table is stored.
 """
 
 from __future__ import annotations
@@ -16,13 +22,13 @@ import csv
 import math
 import string
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .validation import AgreementError
 
-__all__ = ["AgreementError", "Ratings", "as_ratings"]
+__all__ = ["AgreementError", "CountPatterns", "Ratings", "as_ratings"]
 
 
 def _is_missing(value: Any) -> bool:
@@ -59,6 +65,40 @@ def _sorted_labels(labels: Iterable[Any]) -> list[Any]:
         return sorted(labels, key=lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, type(v).__name__, str(v)))
 
 
+class CountPatterns(NamedTuple):
+    """The table counted per item, with equal count rows stored once.
+
+    Two items with the same number of ratings in each category contribute the
+    same to every agreement coefficient, so the metrics work on the distinct
+    rows (a few hundred, however many items there are) with their frequencies.
+
+    Attributes
+    ----------
+    counts : ndarray of int64, shape (n_patterns, n_categories)
+        The distinct per-item category counts, ``counts[p, j]`` ratings in
+        category ``j``; rows in increasing order of their encoding.
+    frequency : ndarray of int64, shape (n_patterns,)
+        How many items have each row of ``counts``.
+    item_pattern : ndarray of intp, shape (n_items,)
+        Which row of ``counts`` each item has.
+
+    Examples
+    --------
+    >>> p = Ratings.from_rows([["x", "x"], ["y", None], ["x", "x"]]).count_patterns()
+    >>> p.counts.tolist(), p.frequency.tolist(), p.item_pattern.tolist()
+    ([[2, 0], [0, 1]], [2, 1], [0, 1, 0])
+    """
+
+    counts: np.ndarray
+    frequency: np.ndarray
+    item_pattern: np.ndarray
+
+    @property
+    def ratings_per_item(self) -> np.ndarray:
+        """n_i of each pattern (row sums of ``counts``)."""
+        return self.counts.sum(axis=1)
+
+
 class Ratings:
     """An items x raters table of categorical labels, with missing values.
 
@@ -87,7 +127,10 @@ class Ratings:
     [['P', 'P'], ['N', None], ['G', 'P']]
     """
 
-    __slots__ = ("_codes", "categories", "raters", "items")
+    __slots__ = ("_codes", "categories", "raters", "items", "_patterns")
+
+    #: The code of a missing cell in :attr:`codes` and :meth:`from_codes`.
+    MISSING = -1
 
     def __init__(self, codes: np.ndarray, categories: Sequence, raters: Sequence, items: Sequence,
                  *, _trusted: bool = False):
@@ -105,6 +148,7 @@ class Ratings:
             raise AgreementError(f"expected a 2-D table of codes, got shape {codes.shape}")
         codes.setflags(write=False)
         self._codes = codes
+        self._patterns = None
         self.categories = tuple(categories)
         self.raters = tuple(raters)
         self.items = items if isinstance(items, range) else tuple(items)
@@ -154,15 +198,62 @@ class Ratings:
         return int(self._codes.size - np.count_nonzero(self.missing))
 
     def counts(self) -> np.ndarray:
-        """Items x categories matrix: how many raters put item i in category j."""
-        return np.ascontiguousarray(self._counts_with_missing()[:, :-1])
+        """Items x categories matrix: how many raters put item i in category j.
 
-    def _counts_with_missing(self) -> np.ndarray:
-        """Items x (categories + 1): the last column counts missing cells."""
-        out = np.empty((self.n_items, self.n_categories + 1), dtype=np.intp)
-        for start, block in self._count_blocks():
-            out[start:start + len(block)] = block
-        return out
+        >>> Ratings.from_rows([["x", "y"], ["x", None]]).counts().tolist()
+        [[1, 1], [1, 0]]
+        """
+        p = self.count_patterns()
+        return p.counts.take(p.item_pattern, axis=0)
+
+    def ratings_per_item(self) -> np.ndarray:
+        """n_i: how many ratings each item has (missing cells not counted)."""
+        p = self.count_patterns()
+        return p.ratings_per_item.take(p.item_pattern)
+
+    def count_patterns(self) -> CountPatterns:
+        """The per-item category counts, each distinct row once with its frequency.
+
+        Computed once per table (the table is immutable) with integer
+        counting only: each item's counts are encoded as one integer, base
+        ``n_raters + 1``, and the codes are tallied with ``bincount``.
+        """
+        if self._patterns is None:
+            self._patterns = _count_patterns(self)
+        return self._patterns
+
+    def pair_tables(self, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+        """Agreement tables of rater pairs: shape (n_pairs, k, k), int64.
+
+        ``tables[p, i, j]`` counts the items that rater ``pairs[p][0]`` put in
+        category ``i`` and rater ``pairs[p][1]`` in category ``j``; items that
+        either left unrated are not counted. Raters by name or column index.
+
+        >>> r = Ratings.from_rows([["x", "y"], ["x", "x"], [None, "y"]])
+        >>> r.pair_tables([("A", "B")]).tolist()
+        [[[1, 1], [0, 0]]]
+        """
+        k1 = self.n_categories + 1
+        ia = np.array([self.rater_index(a) for a, _ in pairs], dtype=np.intp)
+        ib = np.array([self.rater_index(b) for _, b in pairs], dtype=np.intp)
+        offsets = np.arange(len(ia), dtype=np.intp) * (k1 * k1)
+        tables = np.zeros((len(ia), k1, k1), dtype=np.int64)
+        rows = max(1, (1 << 17) // max(1, len(ia)))
+        for start in range(0, self.n_items, rows):  # blocks of items, one bincount each
+            block = self._codes[start:start + rows]
+            flat = block[:, ia].astype(np.intp) * k1 + block[:, ib] + offsets
+            tables += np.bincount(flat.ravel(), minlength=len(ia) * k1 * k1).reshape(-1, k1, k1)
+        return tables[:, :-1, :-1]
+
+    def rater_counts(self) -> np.ndarray:
+        """Raters x categories: how many items each rater put in each category.
+
+        >>> Ratings.from_rows([["x", "y"], ["x", None]]).rater_counts().tolist()
+        [[2, 0], [0, 1]]
+        """
+        k1 = self.n_categories + 1
+        flat = self._codes.astype(np.intp) + np.arange(self.n_raters, dtype=np.intp) * k1
+        return np.bincount(flat.ravel(), minlength=self.n_raters * k1).reshape(-1, k1)[:, :-1].astype(np.int64)
 
     def _count_blocks(self, cells: int = 1 << 17):
         """Yield ``(first item, counts)`` for blocks of items: counts is
@@ -194,6 +285,64 @@ class Ratings:
             )
         raise AgreementError(f"there is no rater named {rater!r}; the raters are {list(self.raters)}")
 
+    # ------------------------------------------------------- edited copies
+    def with_label(self, row: int, rater: Any, label: Any) -> "Ratings":
+        """A copy with one cell set to ``label`` (one of the categories), or cleared if it is missing.
+
+        ``row`` is the item's position (0-based); ``rater`` a name or column
+        index. The table itself is not changed.
+
+        >>> r = Ratings.from_rows([["x", "y"], ["x", "x"]])
+        >>> r.with_label(0, "B", "x").rows(), r.with_label(1, 0, None).rows()
+        ([['x', 'x'], ['x', 'x']], [['x', 'y'], [None, 'x']])
+        """
+        if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 0 <= row < self.n_items:
+            raise AgreementError(f"row must be an item position from 0 to {self.n_items - 1}, got {row!r}")
+        j = self.rater_index(rater)
+        if _is_missing(label):
+            code = self.n_categories
+        else:
+            label = _plain(label)
+            if label not in self.categories:
+                raise AgreementError(f"label {label!r} is not one of the categories {list(self.categories)}")
+            code = self.categories.index(label)
+        codes = self._codes.copy()
+        codes[row, j] = code
+        return Ratings(codes, self.categories, self.raters, self.items, _trusted=True)
+
+    def with_missing(self, mask: Any) -> "Ratings":
+        """A copy with the cells where ``mask`` is True made missing.
+
+        >>> Ratings.from_rows([["x", "y"], ["x", "x"]]).with_missing([[False, True], [False, False]]).rows()
+        [['x', None], ['x', 'x']]
+        """
+        mask = np.asarray(mask)
+        if mask.dtype != bool or mask.shape != self.shape:
+            raise AgreementError(f"mask must be a boolean array of shape {self.shape}, "
+                                 f"got {mask.dtype} of shape {mask.shape}")
+        codes = np.where(mask, self.n_categories, self._codes)
+        return Ratings(codes, self.categories, self.raters, self.items, _trusted=True)
+
+    @classmethod
+    def from_codes(cls, codes: Any, categories: Sequence, raters: Sequence | None = None,
+                   items: Sequence | None = None) -> "Ratings":
+        """Build from category positions: ``codes[i, j]`` indexes ``categories``, ``-1`` is missing.
+
+        >>> Ratings.from_codes([[0, 1], [-1, 1]], categories=["x", "y"]).rows()
+        [['x', 'y'], [None, 'y']]
+        """
+        arr = np.asarray(codes)
+        if arr.ndim != 2 or arr.dtype.kind not in "iu":
+            raise AgreementError(f"codes must be a 2-D array of integers, got {arr.dtype} of shape {arr.shape}")
+        _check_size(arr.shape)
+        k = len(categories)
+        if arr.size and (arr.min() < cls.MISSING or arr.max() >= k):
+            raise AgreementError(f"codes must lie in -1..{k - 1} (-1 = missing) for {k} categories")
+        internal = np.where(arr < 0, k, arr)
+        raters = _default_rater_names(arr.shape[1]) if raters is None else tuple(raters)
+        items = range(1, arr.shape[0] + 1) if items is None else tuple(items)
+        return cls(internal, tuple(_plain(c) for c in categories), raters, items, _trusted=True)
+
     def rows(self) -> list[list[Any]]:
         """The table as lists of labels, one list per item, ``None`` where missing."""
         lookup = list(self.categories) + [None]
@@ -208,7 +357,7 @@ class Ratings:
             item_names = item_names[items]
         cols = list(range(self.n_raters)) if raters is None else [self.rater_index(r) for r in raters]
         return Ratings(codes[:, cols], self.categories, [self.raters[c] for c in cols],
-                       [self.items[i] for i in item_names])
+                       [self.items[i] for i in item_names], _trusted=True)
 
     def merge_raters(self, a: Any, b: Any, keep: Any, name: str | None = None) -> "Ratings":
         """The table with raters ``a`` and ``b`` merged into one column: the
@@ -236,7 +385,7 @@ class Ratings:
         cols = [j for j in range(self.n_raters) if j != ib]
         names = list(self.raters)
         names[ia] = f"{self.raters[ia]}+{self.raters[ib]}" if name is None else name
-        return Ratings(codes[:, cols], self.categories, [names[j] for j in cols], self.items)
+        return Ratings(codes[:, cols], self.categories, [names[j] for j in cols], self.items, _trusted=True)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Ratings):
@@ -509,6 +658,40 @@ def _encode_numeric(arr: np.ndarray, categories: Sequence | None, raters: Sequen
     if (codes < 0).any():
         _raise_unknown(arr, codes < 0, cats, raters)
     return codes, cats
+
+
+def _count_patterns(r: Ratings) -> CountPatterns:
+    """Distinct per-item count rows: each item's counts as one integer, base n_raters + 1, then bincount."""
+    k, base = r.n_categories, r.n_raters + 1
+    if k and base ** k < 2 ** 62:
+        dtype = np.int32 if base ** k < 2 ** 31 else np.int64
+        weight = np.zeros(k + 1, dtype=dtype)  # a missing cell adds 0
+        weight[:k] = base ** np.arange(k, dtype=np.int64)
+        ids = np.empty(r.n_items, dtype=dtype)
+        column = np.empty(min(r.n_items, 1 << 14), dtype=dtype)
+        for start in range(0, r.n_items, 1 << 14):  # blocks of items that stay in cache, a rater at a time
+            block = r._codes[start:start + (1 << 14)]
+            acc, tmp = ids[start:start + len(block)], column[:len(block)]
+            weight.take(block[:, 0], out=acc)
+            for j in range(1, r.n_raters):
+                acc += weight.take(block[:, j], out=tmp)
+        top = int(ids.max()) + 1
+        if top <= max(1 << 20, 4 * r.n_items):
+            frequency = np.bincount(ids, minlength=top)
+            used = np.flatnonzero(frequency)
+            lookup = np.zeros(top, dtype=np.intp)
+            lookup[used] = np.arange(len(used))
+            item_pattern, frequency = lookup.take(ids), frequency[used]
+        else:
+            used, item_pattern, frequency = np.unique(ids, return_inverse=True, return_counts=True)
+        counts = (used[:, None].astype(np.int64) // weight[None, :k]) % base
+    else:  # too many categories for one integer per item: the count rows themselves
+        full = np.empty((r.n_items, k + 1), dtype=np.int64)
+        for start, block in r._count_blocks():
+            full[start:start + len(block)] = block
+        counts, item_pattern, frequency = np.unique(full[:, :k], axis=0, return_inverse=True, return_counts=True)
+    return CountPatterns(np.ascontiguousarray(counts, dtype=np.int64), frequency.astype(np.int64),
+                         np.asarray(item_pattern, dtype=np.intp).reshape(-1))
 
 
 def _code_dtype(n_codes: int) -> type:

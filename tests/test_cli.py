@@ -135,7 +135,7 @@ def test_raters_who_never_met_still_get_fleiss_and_alpha(tmp_path, capsys):
     path.write_text("A,B,C\nP,,P\nN,,N\n,P,P\n,N,G\n")
     code, out, _ = run(capsys, "report", path)
     assert code == 0
-    assert "not computed: raters 'A' and 'B' never rated the same item" in out
+    assert "why undefined: raters 'A' and 'B' never rated the same item" in out
     assert "chance = pooled" in out and "alpha" in out
 
 

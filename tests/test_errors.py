@@ -9,6 +9,8 @@ import copy
 import re
 
 import numpy as np
+import math
+
 import pytest
 
 import iaa_teach
@@ -167,11 +169,16 @@ def test_same_rater_twice(a, b):
 
 
 def test_raters_who_never_rated_the_same_item():
+    """Undefined, not bad input: NaN with the reason, and pairwise_cohen keeps going."""
     data = [["P", None, "P"], ["N", None, "N"], [None, "P", "P"], [None, "N", "G"]]
-    with raises(r"raters 'A' and 'B' never rated the same item"):
-        cohen_kappa(data, "A", "B")
-    with raises(r"raters 'A' and 'B' never rated the same item"):
-        pairwise_cohen(data)
+    res = cohen_kappa(data, "A", "B")
+    assert math.isnan(res.kappa) and math.isnan(res.p_o) and res.n_items == 0 and res.n_dropped == 4
+    assert "raters 'A' and 'B' never rated the same item" in res.reason
+    assert res.exact.kappa is None and res.exact.p_o is None
+    pairs = pairwise_cohen(data)
+    assert math.isnan(pairs["A", "B"].kappa) and "never rated the same item" in pairs["A", "B"].reason
+    assert pairs["A", "C"].defined and pairs["B", "C"].defined
+    assert math.isnan(pairs.mean_kappa) and pairs.reason == "kappa is undefined for A vs B"
     # the other pairs are fine
     assert cohen_kappa(data, "A", "C").n_items == 2
     assert cohen_kappa(data, "B", "C").n_items == 2
@@ -240,7 +247,7 @@ def test_not_a_table():
 @pytest.mark.parametrize("weights", ["cubic", "Linear", 2, True])
 def test_bad_weights(weights):
     r = datasets.sentiment()
-    pattern = r"weights must be None, 'linear' or 'quadratic', got"
+    pattern = rf"weights must be one of None, 'linear', 'quadratic'; got {re.escape(repr(weights))}$"
     with raises(pattern):
         cohen_kappa(r, "A", "B", weights=weights)
     with raises(pattern):
@@ -251,7 +258,7 @@ def test_bad_weights(weights):
 
 @pytest.mark.parametrize("level", ["nominl", "Nominal", None, "quadratic"])
 def test_bad_level(level):
-    with raises(r"level must be one of \['nominal', 'ordinal', 'interval', 'ratio'\], got"):
+    with raises(rf"level must be one of 'nominal', 'ordinal', 'interval', 'ratio'; got {re.escape(repr(level))}$"):
         krippendorff_alpha(datasets.sentiment(), level)
     with raises(r"level must be one of"):
         bootstrap_ci(krippendorff_alpha, datasets.sentiment(), n_boot=5, level=level)
@@ -259,22 +266,26 @@ def test_bad_level(level):
 
 @pytest.mark.parametrize("chance", ["pool", "fleiss", None])
 def test_bad_chance(chance):
-    with raises(r"chance must be 'pooled' or 'item_mean', got"):
+    with raises(rf"chance must be one of 'pooled', 'item_mean'; got {re.escape(repr(chance))}$"):
         fleiss_kappa(datasets.sentiment(), chance=chance)
-    with raises(r"chance must be 'pooled' or 'item_mean', got"):
+    with raises(r"chance must be one of 'pooled', 'item_mean'; got"):
         bootstrap_ci(fleiss_kappa, datasets.sentiment(), n_boot=5, chance=chance)
 
 
 def test_bad_bootstrap_options():
     r = datasets.sentiment()
-    with raises(r"confidence must be between 0 and 1, got 95"):
+    with raises(r"confidence must be above 0 and below 1, got 95"):
         bootstrap_ci(fleiss_kappa, r, confidence=95)
     with raises(r"n_boot must be at least 1, got 0"):
         bootstrap_ci(fleiss_kappa, r, n_boot=0)
-    with raises(r"bootstrap_ci supports cohen_kappa, fleiss_kappa and krippendorff_alpha, got 'pairwise_cohen'"):
+    with raises(r"n_boot must be a whole number, got 'abc'"):
+        bootstrap_ci(fleiss_kappa, r, n_boot="abc")
+    with raises(r"metric must be one of 'cohen_kappa', 'fleiss_kappa', 'krippendorff_alpha'; got 'pairwise_cohen'"):
         bootstrap_ci(pairwise_cohen, r)
-    with raises(r"bootstrap_ci supports .* got 'accuracy'"):
+    with raises(r"metric must be one of .*; got 'accuracy'"):
         bootstrap_ci("accuracy", r)
+    with raises(r"fleiss_kappa takes no argument\(s\) \['level'\]; it takes \['chance'\]"):
+        bootstrap_ci(fleiss_kappa, r, level="ordinal")
 
 
 def test_bad_names_and_duplicates():

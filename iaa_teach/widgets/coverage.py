@@ -78,11 +78,11 @@ class CoverageExplorer(Explorer):
 
     def _window(self) -> Ratings:
         r = self.data
-        codes = np.where(r.missing, r.n_categories, r.codes)
         rows = np.arange(r.n_items)
-        codes[(rows < self.d_first.value) | (rows > self._d_last), self.d] = r.n_categories
-        codes[(rows < self._e_first) | (rows > self.e_last.value), self.e] = r.n_categories
-        return Ratings(codes, r.categories, r.raters, r.items)
+        outside = np.zeros(r.shape, dtype=bool)
+        outside[:, self.d] = (rows < self.d_first.value) | (rows > self._d_last)
+        outside[:, self.e] = (rows < self._e_first) | (rows > self.e_last.value)
+        return r.with_missing(outside)
 
     def _compute(self) -> str:
         r = self._window()

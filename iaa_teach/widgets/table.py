@@ -9,7 +9,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets, plots
-from ..metrics import LEVELS, cohen_kappa, fleiss_kappa, krippendorff_alpha, pairwise_cohen
+from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from ..ratings import AgreementError, Ratings
 from ._base import (
     Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
@@ -78,10 +78,10 @@ class TableExplorer(Explorer):
         super().__init__(**({} if font_size is None else {"font_size": font_size}))
         self.initial = with_ratings(ratings, datasets.sentiment)
         r = self.initial
-        self._codes = np.where(r.missing, r.n_categories, r.codes)  # internal codes, k = missing
+        self._codes = r.codes  # a copy the grid edits: category positions, Ratings.MISSING where missing
         self.page_size = max(1, min(int(page_size), r.n_items))
         self._first = 0
-        options = [(str(c), i) for i, c in enumerate(r.categories)] + [(MISSING_LABEL, r.n_categories)]
+        options = [(str(c), i) for i, c in enumerate(r.categories)] + [(MISSING_LABEL, Ratings.MISSING)]
 
         levels = [lv for lv in LEVELS if lv in ("nominal", "ordinal") or numeric_categories(r.categories)]
         if level not in levels:
@@ -137,7 +137,7 @@ class TableExplorer(Explorer):
     def ratings(self) -> Ratings:
         """The current (edited) table."""
         r = self.initial
-        return Ratings(self._codes, r.categories, r.raters, r.items)
+        return Ratings.from_codes(self._codes, r.categories, r.raters, r.items)
 
     def set_cell(self, item: Any, rater: Any, label: Any) -> None:
         """Set one cell (item name, rater name or index, category or None for missing).
@@ -150,7 +150,7 @@ class TableExplorer(Explorer):
         i = r.items.index(item)
         j = r.rater_index(rater)
         if label is None or label == MISSING_LABEL:
-            code = r.n_categories
+            code = Ratings.MISSING
         elif label in r.categories:
             code = r.categories.index(label)
         else:
@@ -161,8 +161,7 @@ class TableExplorer(Explorer):
 
     def reset(self) -> None:
         """Back to the starting table."""
-        r = self.initial
-        self._codes = np.where(r.missing, r.n_categories, r.codes)
+        self._codes = self.initial.codes
         self._show_rows()
         self.update()
 
@@ -252,23 +251,9 @@ class TableExplorer(Explorer):
         return "".join(parts)
 
     def _cohen_html(self, r: Ratings) -> str:
-        self._pairwise, why = attempt(pairwise_cohen, r)
-        if self._pairwise is not None:
-            results = list(self._pairwise.results)
-        else:  # some pair shares no item: compute the pairs that can be computed
-            results = []
-            for a in range(r.n_raters):
-                for b in range(a + 1, r.n_raters):
-                    res, why_pair = attempt(cohen_kappa, r, a, b)
-                    results.append(res if res is not None else (r.raters[a], r.raters[b], why_pair))
+        self._pairwise = pairwise_cohen(r)  # a pair that shares no item is NaN with its reason
         rows, reasons = [], []
-        for res in results:
-            if isinstance(res, tuple):
-                a, b, why_pair = res
-                pair = f"{a}-{b}"
-                rows.append([pair] + [q(f"Cohen {pair} {x}", "undefined") for x in ("P_o", "P_e", "kappa", "band")])
-                reasons.append(f"{pair}: {why_pair}")
-                continue
+        for res in self._pairwise.results:
             pair = f"{res.rater_a}-{res.rater_b}"
             rows.append([pair, q(f"Cohen {pair} P_o", fmt(res.p_o)), q(f"Cohen {pair} P_e", fmt(res.p_e)),
                          q(f"Cohen {pair} kappa", fmt(res.kappa)), q(f"Cohen {pair} band", band(res.kappa))])

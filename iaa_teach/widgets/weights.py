@@ -29,9 +29,7 @@ def scored(ratings: Ratings) -> Ratings:
     """
     if numeric_categories(ratings.categories):
         return ratings
-    k = ratings.n_categories
-    codes = np.where(ratings.missing, k, ratings.codes)
-    return Ratings(codes, tuple(range(1, k + 1)), ratings.raters, ratings.items)
+    return Ratings.from_codes(ratings.codes, range(1, ratings.n_categories + 1), ratings.raters, ratings.items)
 
 
 class WeightsExplorer(Explorer):
