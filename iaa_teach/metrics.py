@@ -396,6 +396,24 @@ def pairwise_cohen(ratings: Any, weights: str | None = None) -> PairwiseCohenRes
 
 
 # ===================================================================== Fleiss
+@dataclass(frozen=True, repr=False, eq=False)
+class _CountedResult(_Result):
+    """A multi-rater result: keeps the table's count patterns and size sums (for exact values on demand)."""
+
+    _patterns: Any = field(default=None, repr=False, kw_only=True)
+    _sums: Any = field(default=None, repr=False, kw_only=True)
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """Items x categories: how many ratings of each category item i holds (on first use)."""
+        return _frozen(self._patterns.counts[self._patterns.item_pattern])
+
+    @cached_property
+    def raters_per_item(self) -> np.ndarray:
+        """n_i (m_u for alpha): how many ratings each item holds (on first use)."""
+        return _frozen(self._patterns.ratings_per_item[self._patterns.item_pattern])
+
+
 def _fleiss(sums: SizeSums, chance: str, exact: bool):
     """kappa, P_a, P_e, p_j from grouped sums; with exact=False and per-pattern sums, per-item terms too."""
     num = _numbers(sums, exact)
@@ -414,7 +432,7 @@ def _item_agreement(patterns: CountPatterns, exact: bool) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class FleissResult(_Result):
+class FleissResult(_CountedResult):
     """Fleiss' kappa with a per-item number of raters, and its working.
 
     Attributes
@@ -450,16 +468,6 @@ class FleissResult(_Result):
     categories: tuple
     reason: str | None = None
     _main = "kappa"
-    _patterns: Any = field(default=None, repr=False)
-    _sums: Any = field(default=None, repr=False)
-
-    @cached_property
-    def counts(self) -> np.ndarray:
-        return _frozen(self._patterns.counts[self._patterns.item_pattern])
-
-    @cached_property
-    def raters_per_item(self) -> np.ndarray:
-        return _frozen(self._patterns.ratings_per_item[self._patterns.item_pattern])
 
     def _exact(self) -> Exact:
         kappa, p_a, p_e, p_j = _fleiss(self._sums, self.chance, exact=True)
@@ -533,7 +541,7 @@ def _coincidences(sums: SizeSums, exact: bool) -> np.ndarray:
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class AlphaResult(_Result):
+class AlphaResult(_CountedResult):
     """Krippendorff's alpha (Krippendorff 2011) and its working.
 
     Attributes
@@ -574,13 +582,6 @@ class AlphaResult(_Result):
     n_units_used: int
     reason: str | None = None
     _main = "alpha"
-    _patterns: Any = field(default=None, repr=False)
-    _sums: Any = field(default=None, repr=False)
-
-    @cached_property
-    def counts(self) -> np.ndarray:
-        """Units x categories: how many values of each category unit u holds (on first use)."""
-        return _frozen(self._patterns.counts[self._patterns.item_pattern])
 
     @cached_property
     def pair_counts(self) -> np.ndarray:
