@@ -721,20 +721,20 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
     pending = list(range(1, width - 1)) if per_block else []
     is_float = arr.dtype.kind == "f"
     size = min(_BLOCK, flat.size)
-    buf = np.empty(size, dtype=np.float64) if is_float else None
-    ints = np.empty(size, dtype=np.intp)
+    buf = np.empty(size, dtype=np.float64 if is_float else np.int64)
+    same = np.empty(size, dtype=bool)
     for start in range(0, flat.size, _BLOCK):  # blocks of cells, not items
         block = flat[start:start + _BLOCK]
-        dest = ints[:block.size]
+        dest = out[start:start + block.size]
+        shifted = buf[:block.size]
+        np.subtract(block, lo, out=shifted, casting="unsafe")
         if is_float:
-            filled = np.fmin(block, hi + 1, out=buf[:block.size])  # NaN -> hi + 1 (fmin ignores NaN)
-            np.copyto(dest, filled, casting="unsafe")
-            if not np.array_equal(dest, filled):
+            np.fmin(shifted, width, out=shifted)  # NaN -> width, the missing code (fmin ignores NaN)
+            np.copyto(dest, shifted, casting="unsafe")
+            if not np.equal(dest, shifted, out=same[:block.size]).all():  # a value that is not whole
                 return None, None
         else:
-            np.copyto(dest, block, casting="unsafe")
-        dest -= lo
-        out[start:start + block.size] = dest
+            np.copyto(dest, shifted, casting="unsafe")
         if pending:
             pending = [v for v in pending if not (dest == v).any()]
     if per_block:
