@@ -63,6 +63,13 @@ def test_cohen_kappa_pairs(complete, a, b, kappa):
 
 
 def test_cohen_a_vs_b_working(complete):
+    """Cohen A vs B = 29/59.
+
+    The agreement table (rows A, columns B, order G, N, P) has diagonal
+    1 + 2 + 4 = 7 of 10 items, so P_o = 7/10. A's marginals are (2, 3, 5)/10
+    and B's (1, 3, 6)/10, so P_e = (2*1 + 3*3 + 5*6)/100 = 41/100. Then
+    kappa = (7/10 - 41/100) / (1 - 41/100) = (29/100) / (59/100) = 29/59.
+    """
     res = cohen_kappa(complete, "A", "B")
     assert (res.exact.p_o, res.exact.p_e, res.exact.kappa) == (F(7, 10), F(41, 100), F(29, 59))
     assert (round(res.p_o, 3), round(res.p_e, 3), round(res.kappa, 3)) == (0.7, 0.41, 0.492)
@@ -102,6 +109,14 @@ P_I_COMPLETE = (1, F(1, 3), 1, 1, F(1, 3), 1, F(1, 3), 1, 1, F(1, 3))
 
 @pytest.mark.parametrize("chance", ["pooled", "item_mean"])
 def test_fleiss_complete(complete, chance):
+    """Fleiss' kappa = 31/55 (both chance rules agree on complete data).
+
+    Six unanimous items have P_i = (3^2 - 3)/(3*2) = 1 and four 2-1 items
+    P_i = (2^2 + 1^2 - 3)/(3*2) = 1/3, so P_a = (6 + 4/3)/10 = 11/15. The 30
+    labels are 5 G, 10 N, 15 P: p_j = (1/6, 1/3, 1/2) and
+    P_e = 1/36 + 1/9 + 1/4 = 7/18. Then kappa = (11/15 - 7/18)/(1 - 7/18)
+    = (31/90)/(11/18) = 31/55.
+    """
     res = fleiss_kappa(complete, chance=chance)
     ex = res.exact
     assert ex.p_i == P_I_COMPLETE
@@ -141,6 +156,14 @@ def test_pair_counts_as_counted_by_hand(complete):
 
 
 def test_alpha_complete(complete):
+    """Krippendorff's alpha = 159/275.
+
+    Every unit has m_u = 3 values, so each unit's 6 ordered pairs are
+    weighted 1/(3 - 1): the coincidences are half the hand counts (sum 60/2
+    = n = 30) and n_c = (5, 10, 15). D_o = (off-diagonal pairs 2*(6 + 2) = 16)
+    / 2 / 30 = 4/15. D_e = (30^2 - (5^2 + 10^2 + 15^2)) / (30 * 29) = 550/870
+    = 55/87. alpha = 1 - (4/15)/(55/87) = 1 - 116/275 = 159/275.
+    """
     res = krippendorff_alpha(complete)
     ex = res.exact
     assert ex.d_o == F(4, 15)
@@ -194,6 +217,15 @@ def test_missing_data_table(missing):
 
 
 def test_alpha_missing(missing):
+    """Krippendorff's alpha with item 3 rater B and item 8 rater C removed = 127/235.
+
+    Eight units keep 3 values (pairs weighted 1/2) and items 3 and 8 keep 2
+    agreeing values (pairs weighted 1/1), so n = 8*3 + 2*2 = 28 values. The
+    disagreeing pairs are those of the four 2-1 items, 4 ordered pairs each
+    at weight 1/2: D_o = 8/28 = 2/7. The value counts are n_c = (5, 8, 15)
+    (G, N, P), so D_e = (28^2 - (5^2 + 8^2 + 15^2)) / (28 * 27) = 470/756
+    = 235/378. alpha = 1 - (2/7)/(235/378) = 1 - 108/235 = 127/235.
+    """
     res = krippendorff_alpha(missing)
     ex = res.exact
     assert ex.alpha == F(127, 235)
@@ -218,6 +250,16 @@ def test_text_alpha_missing_is_seven_fifteenths(missing):
 
 
 def test_fleiss_missing_both_chance_rules(missing):
+    """Fleiss with per-item k on the missing-data table: 1957/3525 pooled, 31/55 item-mean.
+
+    Items 3 and 8 keep two agreeing labels, P_i = (2^2 - 2)/(2*1) = 1, so P_a
+    stays 11/15. Pooled: the 28 labels are 5 G, 8 N, 15 P, so
+    P_e = (25 + 64 + 225)/784 = 314/784 = 157/392 and
+    kappa = (11/15 - 157/392)/(1 - 157/392) = (1957/5880)/(235/392) = 1957/3525.
+    Item mean: items 3 and 8 still put all their weight on N, so the mean of
+    the per-item shares is (1/6, 1/3, 1/2) as on complete data: P_e = 7/18
+    and kappa = 31/55.
+    """
     pooled = fleiss_kappa(missing, chance="pooled")
     item_mean = fleiss_kappa(missing, chance="item_mean")
     for res in (pooled, item_mean):
