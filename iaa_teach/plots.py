@@ -28,7 +28,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from .explain import chance_rule
+from .words import chance_rule
 from .metrics import BANDS, AlphaResult, CohenResult, FleissResult, PairwiseCohenResult
 from .ratings import as_ratings
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, interpret, pairwise_cohen
 from iaa_teach import plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import explain, ratings_table
 
 # %% [markdown]
 # ## The data

@@ -34,7 +34,7 @@
 import numpy as np
 
 from iaa_teach import Ratings, datasets, fleiss_kappa, interpret, plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import explain, ratings_table
 
 # %% [markdown]
 # ## The data

@@ -38,7 +38,7 @@ from fractions import Fraction
 import numpy as np
 
 from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha, plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import explain, ratings_table
 
 # %% [markdown]
 # ## The data

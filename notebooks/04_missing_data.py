@@ -36,7 +36,7 @@ import numpy as np
 
 from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from iaa_teach import plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import explain, ratings_table
 
 # %% [markdown]
 # ## The data, with gaps

@@ -1,4 +1,4 @@
-"""iaa_teach.explain: worked solutions for every result object.
+"""iaa_teach.explain (module iaa_teach.words): worked solutions for every result object.
 
 The expected numbers come from the metrics (``result.exact``), never typed in,
 except where ERRATA.md's answer key is the specification.
@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import iaa_teach
 from iaa_teach import (
     Ratings,
     bootstrap_ci,
@@ -25,7 +26,7 @@ from iaa_teach import (
     krippendorff_alpha,
     pairwise_cohen,
 )
-from iaa_teach.explain import Explanation, Hidden, Step, chance_rule, explain, ratings_table
+from iaa_teach.words import Explanation, Hidden, Step, chance_rule, explain, ratings_table
 
 from rounding import d3  # noqa: E402
 
@@ -247,6 +248,14 @@ def test_labels_with_latex_and_markdown_specials_are_escaped():
         assert "a\\_b" in md
 
 
+def test_top_level_explain_is_the_function():
+    res = cohen_kappa(SENTIMENT, "A", "B")
+    ex = iaa_teach.explain(res)
+    assert isinstance(ex, Explanation) and ex.text() == explain(res).text()
+    assert iaa_teach.ratings_table(SENTIMENT).text() == ratings_table(SENTIMENT).text()
+    assert iaa_teach.words.explain is iaa_teach.explain
+
+
 def test_brief_style_keeps_only_result_lines():
     res = RESULTS["fleiss"]
     full, brief = explain(res), explain(res, style="brief")
@@ -298,7 +307,7 @@ def test_large_tables_stay_short_and_fast():
 
 
 def test_importing_explain_does_not_import_matplotlib():
-    code = "import sys, iaa_teach; from iaa_teach.explain import explain; assert 'matplotlib' not in sys.modules"
+    code = "import sys, iaa_teach; from iaa_teach.words import explain; assert 'matplotlib' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

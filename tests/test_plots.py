@@ -25,7 +25,7 @@ from iaa_teach import (  # noqa: E402
     pairwise_cohen,
 )
 from iaa_teach import plots  # noqa: E402
-from iaa_teach.explain import chance_rule  # noqa: E402
+from iaa_teach.words import chance_rule  # noqa: E402
 
 SENTIMENT = datasets.sentiment()
 MISSING = datasets.sentiment_missing()
@@ -197,7 +197,7 @@ def test_axes_argument_draws_into_an_existing_figure():
 
 
 def test_metrics_and_package_import_without_matplotlib():
-    code = ("import sys, iaa_teach, iaa_teach.metrics, iaa_teach.explain; "
+    code = ("import sys, iaa_teach, iaa_teach.metrics, iaa_teach.words; "
             "assert 'matplotlib' not in sys.modules; "
             "from iaa_teach import plots; assert 'matplotlib' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)

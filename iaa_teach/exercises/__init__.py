@@ -22,7 +22,7 @@ partial    2-4 raters on every item; D-like (a tail of the items) and   P_a, sum
 
 Right answers come from :mod:`iaa_teach.metrics` (``result.exact``);
 :meth:`Question.solution` shows the working through
-:func:`iaa_teach.explain.explain`.
+:func:`iaa_teach.explain`.
 
 Recognised mistakes (:data:`MISTAKES`), by kind
 -----------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..explain import Explanation, Step, explain, ratings_table
+from ..words import Explanation, Step, explain, ratings_table
 from ..metrics import cohen_kappa, fleiss_kappa, interpret, krippendorff_alpha
 from ..ratings import AgreementError, Ratings
 from ._answers import decimals_that_match, fmt3, parse_answer, show_value
@@ -325,7 +325,7 @@ class Question:
 
     # ----------------------------------------------------------- solution
     def solution(self) -> "Solution":
-        """The worked solution (through :func:`iaa_teach.explain.explain`) and the model answers."""
+        """The worked solution (through :func:`iaa_teach.explain`) and the model answers."""
         return Solution(self)
 
 
@@ -340,7 +340,7 @@ def _names(raters) -> str:
 
 # ================================================================ solution
 class Solution:
-    """A question's worked solution: the steps of :func:`~iaa_teach.explain.explain`, then the answers.
+    """A question's worked solution: the steps of :func:`~iaa_teach.explain`, then the answers.
 
     Attributes
     ----------

@@ -252,7 +252,7 @@ def _cells(line: str) -> list[str]:
 
 
 def markdown_html(text: str) -> str:
-    """The small Markdown that :func:`iaa_teach.explain.explain` writes, as HTML for ``HTMLMath``.
+    """The small Markdown that :func:`iaa_teach.explain` writes, as HTML for ``HTMLMath``.
 
     Paragraphs, ``| tables |``, ``**bold**``, ``*emphasis*``, backslash
     escapes and ``$...$`` / ``$$...$$`` maths (left for MathJax).

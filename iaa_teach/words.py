@@ -959,8 +959,9 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
 
     Examples
     --------
+    >>> import iaa_teach
     >>> from iaa_teach import cohen_kappa, datasets
-    >>> ex = explain(cohen_kappa(datasets.sentiment(), "A", "B"))
+    >>> ex = iaa_teach.explain(cohen_kappa(datasets.sentiment(), "A", "B"))
     >>> [step.title for step in ex.steps]
     ['Agreement table', 'Observed agreement P_o', 'Marginals', 'Chance agreement P_e', "Cohen's kappa"]
     >>> step = ex["Cohen's kappa"]
