@@ -2,10 +2,12 @@
 
 Data in (:class:`Ratings`), numbers out (:func:`cohen_kappa`,
 :func:`pairwise_cohen`, :func:`fleiss_kappa`, :func:`krippendorff_alpha`,
-:func:`bootstrap_ci`, :func:`interpret`).
+:func:`bootstrap_ci`, :func:`interpret`), words out (:func:`explain`,
+:func:`ratings_table`, from :mod:`iaa_teach.words`), every number shown
+rounded half up from its exact value (:func:`fmt`).
 """
 
-from . import datasets, explain
+from . import datasets, words
 from .metrics import (
     BANDS,
     CHANCE_RULES,
@@ -24,6 +26,8 @@ from .metrics import (
     pairwise_cohen,
 )
 from .ratings import AgreementError, Ratings
+from .rounding import fmt
+from .words import explain, ratings_table
 
 __version__ = "0.1.0"
 
@@ -37,7 +41,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "AgreementError", "Ratings", "datasets", "explain",
+    "AgreementError", "Ratings", "datasets", "words", "explain", "ratings_table", "fmt",
     "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
     "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult",
     "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",

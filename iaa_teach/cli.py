@@ -2,28 +2,26 @@
 
 Wide CSV: a header of rater names (optionally an ``item`` column first), one
 row per item, empty cells for missing ratings. Long CSV (``--format long``):
-``item, rater, label`` rows.
+``item, rater, label`` rows. Every number is rounded half up from its exact
+value (:func:`iaa_teach.fmt`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 from .metrics import LEVELS, WEIGHTS, fleiss_kappa, interpret, krippendorff_alpha, pairwise_cohen
 from .ratings import AgreementError, Ratings
+from .rounding import fmt
 
 __all__ = ["main", "report"]
 
 
-def _num(x: float) -> str:
-    return "undefined" if x != x else f"{x:.3f}"
-
-
-def _line(name: str, value: float, details: str, reason: str | None) -> str:
-    band = interpret(value)
-    text = f"  {name:<32} {_num(value):>9}  ({band})  {details}".rstrip()
+def _line(name: str, value: float, exact: Any, details: str, reason: str | None) -> str:
+    """One coefficient: its name, its value (from ``exact``), its band, its working."""
+    text = f"  {name:<32} {fmt(exact):>9}  ({interpret(value)})  {details}".rstrip()
     if reason:
         text += f"\n  {'':<32} why undefined: {reason}"
     return text
@@ -50,20 +48,23 @@ def report(ratings: Ratings, level: str = "nominal", weights: str | None = None)
         out.append(f"  not computed: {err}")
     else:
         for res in pairs:
-            out.append(_line(f"{res.rater_a} vs {res.rater_b}", res.kappa,
-                             f"P_o = {res.p_o:.3f}, P_e = {res.p_e:.3f}, items = {res.n_items}", res.reason))
+            ex = res.exact
+            out.append(_line(f"{res.rater_a} vs {res.rater_b}", res.kappa, ex.kappa,
+                             f"P_o = {fmt(ex.p_o)}, P_e = {fmt(ex.p_e)}, items = {res.n_items}", res.reason))
         undefined = [f"{res.rater_a} vs {res.rater_b}" for res in pairs if not res.defined]
-        out.append(_line("mean over pairs (Light)", pairs.mean_kappa, "",
+        out.append(_line("mean over pairs (Light)", pairs.mean_kappa, pairs.exact.mean_kappa, "",
                          f"kappa is undefined for {', '.join(undefined)}" if undefined else None))
     out += ["", "Fleiss' kappa, per-item number of raters: P_a observed, P_e chance agreement"]
     for chance, label in (("pooled", "pooled proportions"), ("item_mean", "mean item proportions")):
         res = fleiss_kappa(ratings, chance=chance)
-        out.append(_line(f"chance = {label}", res.kappa,
-                         f"P_a = {res.p_a:.3f}, P_e = {res.p_e:.3f}, items used = {res.n_items_used}, "
+        ex = res.exact
+        out.append(_line(f"chance = {label}", res.kappa, ex.kappa,
+                         f"P_a = {fmt(ex.p_a)}, P_e = {fmt(ex.p_e)}, items used = {res.n_items_used}, "
                          f"ratings = {res.n_ratings}", res.reason))
     res = krippendorff_alpha(ratings, level=level)
+    ex = res.exact
     out += ["", f"Krippendorff's alpha ({level}): D_o observed, D_e expected disagreement",
-            _line("alpha", res.alpha, f"D_o = {res.d_o:.3f}, D_e = {res.d_e:.3f}, pairable values n = {res.n}",
+            _line("alpha", res.alpha, ex.alpha, f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)}, pairable values n = {res.n}",
                   res.reason)]
     return "\n".join(out)
 

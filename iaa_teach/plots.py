@@ -4,7 +4,8 @@ Every function takes a result object (or a :class:`~iaa_teach.Ratings`) and
 returns a :class:`matplotlib.figure.Figure` of size :data:`FIGSIZE` at
 :data:`DPI`, titled, with labelled axes, in the colour-blind-safe Okabe-Ito
 palette. No function computes a coefficient: the numbers drawn are the
-result's own attributes.
+result's own attributes, and the numbers written on a figure are rounded half
+up from the result's exact values (:func:`iaa_teach.fmt`).
 
 The figures are closed in pyplot as soon as they are made, so a notebook cell
 shows a figure once, when the figure is the cell's value (``image/png``),
@@ -16,9 +17,9 @@ alone does not import matplotlib.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from fractions import Fraction
+from numbers import Real
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -28,9 +29,11 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from .explain import chance_rule
+from .words import chance_rule
 from .metrics import BANDS, AlphaResult, CohenResult, FleissResult, PairwiseCohenResult
 from .ratings import as_ratings
+from .rounding import UNDEFINED, fmt
+from .validation import options
 
 __all__ = [
     "DPI", "FIGSIZE", "OKABE_ITO", "CATEGORY_COLORS",
@@ -77,15 +80,19 @@ def _figure(ax: Any = None):
     return fig, ax
 
 
-def _fmt(x: float) -> str:
-    return "undefined" if x is None or math.isnan(float(x)) else f"{float(x):.3f}"
+def _number(x: Any) -> str:
+    """A number to 3 decimals; a result object by its own format spec (from its exact value)."""
+    if x is None or isinstance(x, Real):
+        return fmt(x)
+    shown = format(x, ".3f")
+    return UNDEFINED if shown == "nan" else shown
 
 
 def _cell_label(value: Any) -> str:
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     v = float(value)
-    return f"{v:.0f}" if v.is_integer() else f"{v:.2f}"
+    return str(int(v)) if v.is_integer() else fmt(v, 2)
 
 
 def _heatmap(ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], highlight_diagonal: bool = True):
@@ -136,7 +143,7 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     ax.set_xlabel(f"{result.rater_b}'s label")
     ax.set_ylabel(f"{result.rater_a}'s label")
     w = "" if result.weights is None else f" ({result.weights} weights)"
-    ax.set_title(f"{result.rater_a} vs {result.rater_b}: agreement table, κ = {_fmt(result.kappa)}{w}")
+    ax.set_title(f"{result.rater_a} vs {result.rater_b}: agreement table, κ = {_number(result)}{w}")
     return fig
 
 
@@ -161,16 +168,16 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
     kappas = np.asarray(result.kappas, dtype=float)
     shown = np.nan_to_num(kappas, nan=0.0)
     bars = ax.bar(names, shown, color=_BAR, width=0.6, label="Cohen's kappa of the pair")
-    for bar, k in zip(bars, kappas):
+    for bar, k in zip(bars, result.results):
         y = bar.get_height()
-        ax.text(bar.get_x() + bar.get_width() / 2, max(y, 0) + 0.02, _fmt(k), ha="center", va="bottom", fontsize=11)
+        ax.text(bar.get_x() + bar.get_width() / 2, max(y, 0) + 0.02, _number(k), ha="center", va="bottom", fontsize=11)
     low = min(0.0, float(np.nanmin(kappas)) - 0.1) if np.isfinite(kappas).any() else 0.0
     if reference is not None:
         ref = float(reference)
         if reference_label is None:
             reference_label = (f"Fleiss' kappa ({chance_rule(reference)})" if isinstance(reference, FleissResult)
                                else "reference")
-        ax.axhline(ref, color=_REFERENCE, ls="--", lw=2, label=f"{reference_label} = {_fmt(ref)}")
+        ax.axhline(ref, color=_REFERENCE, ls="--", lw=2, label=f"{reference_label} = {_number(reference)}")
         low = min(low, ref - 0.1)
     ax.set_ylim(low, 1.1)
     ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
@@ -202,14 +209,14 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     for xi in x[~defined]:
         ax.text(xi, 0.02, "< 2\nratings", ha="center", va="bottom", fontsize=8, color=OKABE_ITO["grey"])
     mean = ax.axhline(result.p_a, color=OKABE_ITO["black"], ls="--", lw=1.5,
-                      label=f"mean $P_a$ = {_fmt(result.p_a)}")
+                      label=f"mean $P_a$ = {fmt(result.exact.p_a)}")
     handles = [mean, Patch(facecolor=_UNANIMOUS, label="all raters agree"),
                Patch(facecolor=_SPLIT, hatch="//", edgecolor="white", label="raters split")]
     ax.set_xticks(x, names, fontsize=9 if n <= 30 else 6)
     ax.set_ylim(0, 1.15)
     ax.set_xlabel("item")
     ax.set_ylabel("$P_i$ (share of agreeing rater pairs)")
-    ax.set_title(f"Agreement on each item: Fleiss' kappa = {_fmt(result.kappa)}\n(chance: {chance_rule(result)})",
+    ax.set_title(f"Agreement on each item: Fleiss' kappa = {_number(result)}\n(chance: {chance_rule(result)})",
                  fontsize=11)
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9,
               frameon=False)
@@ -224,6 +231,7 @@ _WHICH = {
 }
 
 
+@options(which=tuple(_WHICH))
 def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: Any = None) -> Figure:
     """The coincidence matrix of Krippendorff's alpha (or the raw pair counts, or the expected matrix).
 
@@ -234,11 +242,14 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
         ``"coincidences"``: pairs weighted by 1/(m_u - 1) (sums to n);
         ``"pair_counts"``: every ordered pair counted once, as the worked
         example does by hand; ``"expected"``: e_ck under chance.
+
+    Raises
+    ------
+    AgreementError
+        For any other ``which``.
     """
     if not isinstance(result, AlphaResult):
         raise TypeError(f"coincidence_heatmap takes an AlphaResult, got {type(result).__name__}")
-    if which not in _WHICH:
-        raise ValueError(f"which must be one of {list(_WHICH)}, got {which!r}")
     fig, ax = _figure(ax)
     attr, title = _WHICH[which]
     matrix = np.asarray(getattr(result, attr), dtype=float)
@@ -251,7 +262,7 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
         cells = [[_cell_label(v) for v in row] for row in matrix]
         total = int(matrix.sum())
     else:
-        cells = [[f"{v:.2f}" for v in row] for row in matrix]
+        cells = [[fmt(v, 2) for v in row] for row in matrix]
         total = result.n
     im = _heatmap(ax, matrix, labels, cells)
     bar = fig.colorbar(im, ax=ax, label="pairs" if which == "pair_counts" else "weighted pairs", shrink=0.8)
@@ -288,8 +299,8 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
     x = np.arange(len(names))
     colors = [CATEGORY_COLORS[(i + 2) % len(CATEGORY_COLORS)] for i in range(len(names))]
     bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
-    for bar, v in zip(bars, nums):
-        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, _fmt(v),
+    for bar, v in zip(bars, values.values()):
+        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, _number(v),
                 ha="center", va="bottom", fontsize=11, zorder=3)
     ax.set_xticks(x, names, fontsize=9)
     ax.set_ylim(low, 1.0)
@@ -461,11 +472,11 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
     if len(names) <= 6:
         for (i, j), v in np.ndenumerate(m):
             if i != j:
-                ax.text(j, i, _fmt(v), ha="center", va="center", fontsize=10,
+                ax.text(j, i, _number(result[result.raters[i], result.raters[j]]), ha="center", va="center", fontsize=10,
                         color="white" if v > 0.6 else "black")
     ax.set_xticks(range(len(names)), names)
     ax.set_yticks(range(len(names)), names)
     ax.tick_params(length=0)
     fig.colorbar(im, ax=ax, label="Cohen's kappa", shrink=0.8)
-    ax.set_title(f"Cohen's kappa for every pair of raters (mean {_fmt(result.mean_kappa)})", fontsize=11)
+    ax.set_title(f"Cohen's kappa for every pair of raters (mean {_number(result)})", fontsize=11)
     return fig

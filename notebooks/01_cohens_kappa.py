@@ -34,8 +34,7 @@
 import numpy as np
 
 from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, interpret, pairwise_cohen
-from iaa_teach import plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import explain, fmt, plots, ratings_table
 
 # %% [markdown]
 # ## The data
@@ -77,7 +76,7 @@ table
 # %%
 n = table.sum()
 p_o = np.trace(table) / n
-print(f"P_o = {np.trace(table)}/{n} = {p_o:.3f}")
+print(f"P_o = {np.trace(table)}/{n} = {fmt(p_o)}")
 
 # %% [markdown]
 # ## Step 3: each annotator's marginals
@@ -89,7 +88,7 @@ print(f"P_o = {np.trace(table)}/{n} = {p_o:.3f}")
 p_row = table.sum(axis=1) / n  # A
 p_col = table.sum(axis=0) / n  # B
 for label, pa, pb in zip(ratings.categories, p_row, p_col):
-    print(f"{label}:  A {pa:.3f}   B {pb:.3f}")
+    print(f"{label}:  A {fmt(pa)}   B {fmt(pb)}")
 
 # %% [markdown]
 # A and B do not use the categories equally often: compare their shares of G.
@@ -104,7 +103,7 @@ for label, pa, pb in zip(ratings.categories, p_row, p_col):
 
 # %%
 p_e = np.sum(p_row * p_col)
-print(f"P_e = {p_e:.3f}")
+print(f"P_e = {fmt(p_e)}")
 
 # %% [markdown]
 # ## Step 5: kappa
@@ -116,17 +115,18 @@ print(f"P_e = {p_e:.3f}")
 
 # %%
 kappa = (p_o - p_e) / (1 - p_e)
-print(f"kappa = ({p_o:.3f} - {p_e:.3f}) / (1 - {p_e:.3f}) = {kappa:.3f}")
+print(f"kappa = ({fmt(p_o)} - {fmt(p_e)}) / (1 - {fmt(p_e)}) = {fmt(kappa)}")
 
 # %% [markdown]
 # ## The helper does the same
 #
 # `cohen_kappa` returns a result object holding every intermediate value, and
-# `.exact` holds them as fractions.
+# `.exact` holds them as fractions. `fmt(x)` and `f"{res:.3f}"` round to three
+# decimals the way you do by hand: from the exact value, halves up.
 
 # %%
 res = cohen_kappa(ratings, "A", "B")
-print(f"helper {res.kappa:.3f}, by hand {kappa:.3f}, same: {np.isclose(res.kappa, kappa)}")
+print(f"helper {res:.3f}, by hand {fmt(kappa)}, same: {np.isclose(res.kappa, kappa)}")
 print(f"exact: P_o = {res.exact.p_o}, P_e = {res.exact.p_e}, kappa = {res.exact.kappa}")
 print(f"Landis and Koch band: {interpret(res)}")
 
@@ -152,8 +152,8 @@ plots.agreement_heatmap(res)
 
 # %%
 pairs = pairwise_cohen(ratings)
-for (x, y), k in zip(pairs.pairs, pairs.kappas):
-    print(f"{x} vs {y}: kappa = {k:.3f}  ({interpret(k)})")
+for (x, y), r in zip(pairs.pairs, pairs.results):
+    print(f"{x} vs {y}: kappa = {r:.3f}  ({interpret(r)})")
 
 # %% [markdown]
 # Here they are beside Fleiss' kappa for all three annotators at once (the next
@@ -171,7 +171,7 @@ plots.pairwise_bars(pairs, reference=fleiss)
 
 # %%
 for (x, y), r in zip(pairs.pairs, pairs.results):
-    print(f"{x} vs {y}: P_o = {r.p_o:.3f}, P_e = {r.p_e:.3f}, kappa = {r.kappa:.3f}")
+    print(f"{x} vs {y}: P_o = {fmt(r.exact.p_o)}, P_e = {fmt(r.exact.p_e)}, kappa = {r:.3f}")
 
 # %% [markdown]
 # Each annotator's own proportions of G, N and P, which set $P_e$:
@@ -179,7 +179,7 @@ for (x, y), r in zip(pairs.pairs, pairs.results):
 # %%
 shares = np.stack([np.bincount(codes[:, j], minlength=3) / n for j in range(3)])
 for rater, row in zip(ratings.raters, shares):
-    print(rater, "  ".join(f"{c} {p:.3f}" for c, p in zip(ratings.categories, row)))
+    print(rater, "  ".join(f"{c} {fmt(p)}" for c, p in zip(ratings.categories, row)))
 
 # %% [markdown]
 # On which items is each annotator the odd one out (the other two agree, they don't)?
@@ -209,8 +209,8 @@ explain(pairs)
 # %%
 lowest = int(np.argmin(pairs.kappas))
 x, y = pairs.pairs[lowest]
-print(f"lowest pair: {x} vs {y}, kappa = {pairs.kappas[lowest]:.3f}")
-print(f"A vs B:      kappa = {pairs['A', 'B'].kappa:.3f}")
+print(f"lowest pair: {x} vs {y}, kappa = {pairs.results[lowest]:.3f}")
+print(f"A vs B:      kappa = {pairs['A', 'B']:.3f}")
 
 # %% [markdown]
 # B vs C is the lowest. The walkthrough's code also calls `cohen_kappa_score`

@@ -33,8 +33,8 @@
 # %%
 import numpy as np
 
-from iaa_teach import Ratings, datasets, fleiss_kappa, interpret, plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import Ratings, datasets, explain, fleiss_kappa, fmt, interpret, plots, ratings_table
+from iaa_teach.rounding import round_half_up
 
 # %% [markdown]
 # ## The data
@@ -70,7 +70,7 @@ counts
 # %%
 p_i = ((counts**2).sum(axis=1) - n_raters) / (n_raters * (n_raters - 1))
 for item, row, p in zip(ratings.items, counts, p_i):
-    print(f"item {item:>2}: counts {row}  P_i = {p:.3f}")
+    print(f"item {item:>2}: counts {row}  P_i = {fmt(p)}")
 
 # %% [markdown]
 # Only two values occur: one for the unanimous items, one for the 2-1 splits.
@@ -80,7 +80,7 @@ for item, row, p in zip(ratings.items, counts, p_i):
 # %%
 row = counts[1]  # item 2
 print(f"sum of squares - n = {(row**2).sum()} - {n_raters} = {(row**2).sum() - n_raters}, "
-      f"so P_2 = {(row**2).sum() - n_raters}/{n_raters * (n_raters - 1)} = {p_i[1]:.3f}")
+      f"so P_2 = {(row**2).sum() - n_raters}/{n_raters * (n_raters - 1)} = {fmt(p_i[1])}")
 
 # %% [markdown]
 # Its final value for item 2 is right; only the middle fraction is wrong.
@@ -91,7 +91,7 @@ print(f"sum of squares - n = {(row**2).sum()} - {n_raters} = {(row**2).sum() - n
 
 # %%
 p_a = p_i.mean()
-print(f"P_a = {p_i.sum():.4f} / {len(p_i)} = {p_a:.3f}")
+print(f"P_a = {fmt(p_i.sum(), 4)} / {len(p_i)} = {fmt(p_a)}")
 
 # %% [markdown]
 # The picture: unanimous items against split items, and their mean.
@@ -113,9 +113,9 @@ plots.item_agreement_bars(res)
 # %%
 p_j = counts.sum(axis=0) / counts.sum()
 for label, p in zip(ratings.categories, p_j):
-    print(f"p_{label} = {p:.3f}")
+    print(f"p_{label} = {fmt(p)}")
 p_e = np.sum(p_j**2)
-print(f"P_e = {p_e:.3f}")
+print(f"P_e = {fmt(p_e)}")
 
 # %% [markdown]
 # ## Step 5: Fleiss' kappa
@@ -124,7 +124,7 @@ print(f"P_e = {p_e:.3f}")
 
 # %%
 kappa = (p_a - p_e) / (1 - p_e)
-print(f"kappa = ({p_a:.3f} - {p_e:.3f}) / (1 - {p_e:.3f}) = {kappa:.3f}")
+print(f"kappa = ({fmt(p_a)} - {fmt(p_e)}) / (1 - {fmt(p_e)}) = {fmt(kappa)}")
 
 # %% [markdown]
 # ## The helper does the same
@@ -137,9 +137,9 @@ print(f"kappa = ({p_a:.3f} - {p_e:.3f}) / (1 - {p_e:.3f}) = {kappa:.3f}")
 # %%
 pooled = fleiss_kappa(ratings, chance="pooled")
 item_mean = fleiss_kappa(ratings, chance="item_mean")
-print(f"by hand:               {kappa:.3f}")
-print(f"chance rule pooled:    {pooled.kappa:.3f}  exact {pooled.exact.kappa}")
-print(f"chance rule item_mean: {item_mean.kappa:.3f}  exact {item_mean.exact.kappa}")
+print(f"by hand:               {fmt(kappa)}")
+print(f"chance rule pooled:    {pooled:.3f}  exact {pooled.exact.kappa}")
+print(f"chance rule item_mean: {item_mean:.3f}  exact {item_mean.exact.kappa}")
 print(f"Landis and Koch band:  {interpret(pooled)}")
 
 # %% [markdown]
@@ -153,20 +153,20 @@ explain(pooled)
 #
 # The worked example gets a different third decimal. It rounds each $P_i$ to
 # three decimals, then $P_a$ and $P_e$, and only then divides. Here is its
-# calculation, rounding where it rounds:
+# calculation, rounding (half up, as by hand) where it rounds:
 
 # %%
-p_i_text = np.round(p_i, 3)  # each split item written as 0.333
-print(f"sum of the rounded P_i: {p_i_text.sum():.3f}")
-p_a_text = round(p_i_text.sum() / len(p_i), 3)
-p_e_text = round(float(np.sum(np.round(p_j, 3) ** 2)), 3)
-print(f"P_a = {p_a_text:.3f}, P_e = {p_e_text:.3f}")
+p_i_text = [round_half_up(p, 3) for p in p_i]  # each split item written as 0.333
+print(f"sum of the rounded P_i: {fmt(sum(p_i_text))}")
+p_a_text = round_half_up(sum(p_i_text) / len(p_i), 3)
+p_e_text = round_half_up(sum(round_half_up(p, 3) ** 2 for p in p_j), 3)
+print(f"P_a = {fmt(p_a_text)}, P_e = {fmt(p_e_text)}")
 
 # %%
-top, bottom = round(p_a_text - p_e_text, 3), round(1 - p_e_text, 3)
+top, bottom = round_half_up(p_a_text - p_e_text, 3), round_half_up(1 - p_e_text, 3)
 kappa_text = top / bottom
-print(f"text:  {top:.3f} / {bottom:.3f} = {kappa_text:.3f}")
-print(f"exact: {pooled.exact.kappa} = {pooled.kappa:.3f}")
+print(f"text:  {fmt(top)} / {fmt(bottom)} = {fmt(kappa_text)}")
+print(f"exact: {pooled.exact.kappa} = {pooled:.3f}")
 
 # %% [markdown]
 # The exact sum of the $P_i$ is a fraction whose decimals never end; cutting

@@ -38,7 +38,8 @@ from fractions import Fraction
 import numpy as np
 
 from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha, plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import explain, fmt, ratings_table
+from iaa_teach.rounding import round_half_up
 
 # %% [markdown]
 # ## The data
@@ -80,7 +81,7 @@ print(f"total = {pairs.sum()} ordered pairs")
 
 # %%
 d_o = (pairs.sum() - np.trace(pairs)) / pairs.sum()
-print(f"D_o = {pairs.sum() - np.trace(pairs)}/{pairs.sum()} = {d_o:.3f}")
+print(f"D_o = {pairs.sum() - np.trace(pairs)}/{pairs.sum()} = {fmt(d_o)}")
 
 # %% [markdown]
 # ## Step 2: the text's expected disagreement, and why its "alpha" is Fleiss' kappa
@@ -92,16 +93,16 @@ print(f"D_o = {pairs.sum() - np.trace(pairs)}/{pairs.sum()} = {d_o:.3f}")
 p = pairs.sum(axis=1) / pairs.sum()
 d_e_text = 1 - np.sum(p**2)
 alpha_text = 1 - d_o / d_e_text
-print(f"D_e = {d_e_text:.3f}, 1 - D_o/D_e = {alpha_text:.3f}")
-rounded = 1 - round(d_o, 3) / round(d_e_text, 3)
-print(f"the text, from rounded values: 1 - {d_o:.3f}/{d_e_text:.3f} = {rounded:.3f}")
+print(f"D_e = {fmt(d_e_text)}, 1 - D_o/D_e = {fmt(alpha_text)}")
+rounded = 1 - round_half_up(d_o, 3) / round_half_up(d_e_text, 3)
+print(f"the text, from rounded values: 1 - {fmt(d_o)}/{fmt(d_e_text)} = {fmt(rounded)}")
 
 # %% [markdown]
 # Compare with Fleiss' kappa from notebook 02:
 
 # %%
 fleiss = fleiss_kappa(ratings, chance="pooled")
-print(f"text's 'alpha' {alpha_text:.4f}   Fleiss' kappa (pooled) {fleiss.kappa:.4f}   "
+print(f"text's 'alpha' {fmt(alpha_text, 4)}   Fleiss' kappa (pooled) {fleiss:.4f}   "
       f"equal: {np.isclose(alpha_text, fleiss.kappa)}")
 
 # %% [markdown]
@@ -124,7 +125,7 @@ o = weighted.T @ counts - np.diag(weighted.sum(axis=0))
 n_c = o.sum(axis=1)
 n = n_c.sum()
 print(o)
-print(f"n_c = {n_c}, n = {n:.0f} pairable values")
+print(f"n_c = {n_c}, n = {fmt(n, 0)} pairable values")
 
 # %% [markdown]
 # ## Step 4: $D_o$, $D_e$ and alpha
@@ -140,7 +141,7 @@ print(f"n_c = {n_c}, n = {n:.0f} pairable values")
 d_o = (n - np.trace(o)) / n
 d_e = (n**2 - np.sum(n_c**2)) / (n * (n - 1))
 alpha = 1 - d_o / d_e
-print(f"D_o = {d_o:.3f}, D_e = {d_e:.3f}, alpha = {alpha:.3f}")
+print(f"D_o = {fmt(d_o)}, D_e = {fmt(d_e)}, alpha = {fmt(alpha)}")
 
 # %% [markdown]
 # $D_o$ is unchanged (every unit here has the same $m_u$, so the weight cancels);
@@ -150,7 +151,7 @@ print(f"D_o = {d_o:.3f}, D_e = {d_e:.3f}, alpha = {alpha:.3f}")
 
 # %%
 res = krippendorff_alpha(ratings, level="nominal")
-print(f"helper {res.alpha:.3f}, by hand {alpha:.3f}, same: {np.isclose(res.alpha, alpha)}")
+print(f"helper {res:.3f}, by hand {fmt(alpha)}, same: {np.isclose(res.alpha, alpha)}")
 print(f"exact: D_o = {res.exact.d_o}, D_e = {res.exact.d_e}, alpha = {res.exact.alpha}")
 
 # %%
@@ -188,7 +189,7 @@ ordinal = krippendorff_alpha(ratings, level="ordinal")
 print("delta^2 (ordinal)", "".join(f"{c:>8}" for c in ratings.categories))
 for label, row in zip(ratings.categories, ordinal.exact.delta):
     print(f"{label:>17}", "".join(f"{str(x):>8}" for x in row))
-print(f"nominal alpha {res.alpha:.3f}   ordinal alpha {ordinal.alpha:.3f}")
+print(f"nominal alpha {res:.3f}   ordinal alpha {ordinal:.3f}")
 
 # %% [markdown]
 # The one G-P disagreement (item 10) is the far kind, so ordinal alpha comes out

@@ -35,8 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen
-from iaa_teach import plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import explain, fmt, plots, ratings_table
 
 # %% [markdown]
 # ## The data, with gaps
@@ -65,18 +64,18 @@ print("values per unit m_u:", m)
 weighted = counts / (m - 1)[:, None]
 o = weighted.T @ counts - np.diag(weighted.sum(axis=0))
 n_c, n = o.sum(axis=1), o.sum()
-print(f"n_c = {n_c}, n = {n:.0f}")
+print(f"n_c = {n_c}, n = {fmt(n, 0)}")
 
 # %%
 d_o = (n - np.trace(o)) / n
 d_e = (n**2 - np.sum(n_c**2)) / (n * (n - 1))
-print(f"D_o = {d_o:.3f}, D_e = {d_e:.3f}, alpha = {1 - d_o / d_e:.3f}")
+print(f"D_o = {fmt(d_o)}, D_e = {fmt(d_e)}, alpha = {fmt(1 - d_o / d_e)}")
 
 # %%
 alpha = krippendorff_alpha(ratings)
 alpha_complete = krippendorff_alpha(complete)
-print(f"alpha with gaps {alpha.alpha:.3f} (exact {alpha.exact.alpha}),  "
-      f"complete data {alpha_complete.alpha:.3f}")
+print(f"alpha with gaps {alpha:.3f} (exact {alpha.exact.alpha}),  "
+      f"complete data {alpha_complete:.3f}")
 
 # %%
 explain(alpha)
@@ -99,8 +98,8 @@ def text_alpha(r):
 # %%
 alpha_text = text_alpha(ratings)
 as_fraction = Fraction(alpha_text).limit_denominator(100)
-print(f"the text's function: {alpha_text:.3f} (= {as_fraction})")
-print(f"Krippendorff's alpha: {alpha.alpha:.3f}")
+print(f"the text's function: {fmt(alpha_text)} (= {as_fraction})")
+print(f"Krippendorff's alpha: {alpha:.3f}")
 
 # %% [markdown]
 # Without the weight, a unit's share of the pairs grows with the square of its
@@ -112,16 +111,16 @@ for size in sorted(set(m.tolist()), reverse=True):
     unweighted = size * (size - 1)
     weighted = unweighted / (size - 1)
     print(f"unit with {size} values: "
-          f"{unweighted} pairs unweighted ({unweighted / size:.0f} per value), "
-          f"{weighted:.0f} weighted ({weighted / size:.0f} per value)")
+          f"{unweighted} pairs unweighted ({fmt(unweighted / size, 0)} per value), "
+          f"{fmt(weighted, 0)} weighted ({fmt(weighted / size, 0)} per value)")
 
 # %% [markdown]
 # The text also says alpha "remains stable" with the two ratings gone. Its own
 # numbers do not show that; the right ones do:
 
 # %%
-print(f"the text:  complete {text_alpha(complete):.3f} -> with gaps {alpha_text:.3f}")
-print(f"correct:   complete {alpha_complete.alpha:.3f} -> with gaps {alpha.alpha:.3f}")
+print(f"the text:  complete {fmt(text_alpha(complete))} -> with gaps {fmt(alpha_text)}")
+print(f"correct:   complete {alpha_complete:.3f} -> with gaps {alpha:.3f}")
 
 # %% [markdown]
 # ## Cohen's kappa: item by item, pair by pair
@@ -133,7 +132,7 @@ print(f"correct:   complete {alpha_complete.alpha:.3f} -> with gaps {alpha.alpha
 # %%
 pairs_cohen = pairwise_cohen(ratings)
 for (x, y), r in zip(pairs_cohen.pairs, pairs_cohen.results):
-    print(f"{x} vs {y}: {r.n_items} items used, {r.n_dropped} dropped, kappa = {r.kappa:.3f}")
+    print(f"{x} vs {y}: {r.n_items} items used, {r.n_dropped} dropped, kappa = {r:.3f}")
 
 # %%
 explain(pairs_cohen)
@@ -155,9 +154,9 @@ explain(pairs_cohen)
 pooled = fleiss_kappa(ratings, chance="pooled")
 item_mean = fleiss_kappa(ratings, chance="item_mean")
 for res in (pooled, item_mean):
-    print(f"chance rule {res.chance:>9}: P_a = {res.p_a:.3f}, P_e = {res.p_e:.3f}, "
-          f"kappa = {res.kappa:.3f} (exact {res.exact.kappa})")
-print(f"complete data (both rules): kappa = {fleiss_kappa(complete).kappa:.3f}")
+    print(f"chance rule {res.chance:>9}: P_a = {fmt(res.exact.p_a)}, P_e = {fmt(res.exact.p_e)}, "
+          f"kappa = {res:.3f} (exact {res.exact.kappa})")
+print(f"complete data (both rules): kappa = {fleiss_kappa(complete):.3f}")
 
 # %%
 explain(pooled)
@@ -175,8 +174,8 @@ explain(pooled)
 keep = ~ratings.missing.any(axis=1)
 listwise = ratings.subset(items=keep)
 print("items kept:", list(listwise.items))
-print(f"Fleiss' kappa (pooled chance) {fleiss_kappa(listwise).kappa:.3f},  "
-      f"alpha {krippendorff_alpha(listwise).alpha:.3f}")
+print(f"Fleiss' kappa (pooled chance) {fleiss_kappa(listwise):.3f},  "
+      f"alpha {krippendorff_alpha(listwise):.3f}")
 
 # %% [markdown]
 # Both items dropped were unanimous: throwing them away throws away agreement,

@@ -36,8 +36,7 @@
 # %%
 import numpy as np
 
-from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, plots
-from iaa_teach.explain import explain, ratings_table
+from iaa_teach import Ratings, datasets, explain, fleiss_kappa, fmt, krippendorff_alpha, plots, ratings_table
 
 # %% [markdown]
 # ## The data
@@ -103,7 +102,7 @@ print("helper gives the same tables:", same == [keep_d, keep_e])
 right = fleiss_kappa(ratings, chance="pooled")
 for name, r in [("merged, keep D's label", keep_d), ("merged, keep E's label", keep_e),
                 ("all five kept (right)", ratings)]:
-    print(f"{name:<24} Fleiss' kappa (pooled chance) = {fleiss_kappa(r).kappa:.3f}")
+    print(f"{name:<24} Fleiss' kappa (pooled chance) = {fleiss_kappa(r):.3f}")
 
 # %% [markdown]
 # The two merges disagree with each other and with the right answer. The choice
@@ -126,17 +125,17 @@ counts = ratings.counts()  # items x categories
 k_i = counts.sum(axis=1)
 p_i = ((counts**2).sum(axis=1) - k_i) / (k_i * (k_i - 1))
 for item, row, k, p in zip(ratings.items, counts, k_i, p_i):
-    print(f"item {item}: counts {row}, k = {k}, P_i = {p:.3f}")
+    print(f"item {item}: counts {row}, k = {k}, P_i = {fmt(p)}")
 
 # %%
 pairable = k_i >= 2
 p_a = p_i[pairable].mean()
 p_j = counts.sum(axis=0) / counts.sum()
 p_e = np.sum(p_j**2)
-print(f"P_a = {p_a:.3f} over {pairable.sum()} items")
-shares = ", ".join(f"{c} {x:.3f}" for c, x in zip(ratings.categories, p_j))
+print(f"P_a = {fmt(p_a)} over {pairable.sum()} items")
+shares = ", ".join(f"{c} {fmt(x)}" for c, x in zip(ratings.categories, p_j))
 print(f"p_j = {shares} from {counts.sum()} labels")
-print(f"P_e = {p_e:.3f}, kappa = {(p_a - p_e) / (1 - p_e):.3f}")
+print(f"P_e = {fmt(p_e)}, kappa = {fmt((p_a - p_e) / (1 - p_e))}")
 
 # %% [markdown]
 # ## The helper does the same
@@ -145,7 +144,7 @@ print(f"P_e = {p_e:.3f}, kappa = {(p_a - p_e) / (1 - p_e):.3f}")
 # from all labels, as above.
 
 # %%
-print(f"helper {right.kappa:.3f} (exact {right.exact.kappa}), "
+print(f"helper {right:.3f} (exact {right.exact.kappa}), "
       f"{right.n_ratings} labels, {right.n_items_used} items in P_a")
 explain(right)
 
@@ -162,9 +161,9 @@ plots.item_agreement_bars(right)
 # %%
 item_mean = fleiss_kappa(ratings, chance="item_mean")
 alpha = krippendorff_alpha(ratings)
-print(f"Fleiss' kappa, pooled chance:    {right.kappa:.3f}")
-print(f"Fleiss' kappa, item-mean chance: {item_mean.kappa:.3f}")
-print(f"Krippendorff's alpha (nominal):  {alpha.alpha:.3f}")
+print(f"Fleiss' kappa, pooled chance:    {right:.3f}")
+print(f"Fleiss' kappa, item-mean chance: {item_mean:.3f}")
+print(f"Krippendorff's alpha (nominal):  {alpha:.3f}")
 
 # %%
 plots.coefficients_with_bands({

@@ -44,7 +44,7 @@
 # keys move a slider or change a dropdown, Space or Enter presses a button.
 
 # %%
-from iaa_teach import datasets, fleiss_kappa
+from iaa_teach import datasets, fleiss_kappa, fmt
 from iaa_teach.widgets import (
     CoverageExplorer,
     MissingDataExplorer,
@@ -109,7 +109,8 @@ paradox
 for prevalence in (0.5, 0.7, 0.9, 0.95):
     simulated = datasets.simulate(1000, 3, accuracy=0.9, prevalence=prevalence, n_categories=2, seed=0)
     res = fleiss_kappa(simulated)
-    print(f"prevalence {prevalence:.2f}: P_a = {res.p_a:.3f}, P_e = {res.p_e:.3f}, kappa = {res.kappa:.3f}")
+    print(f"prevalence {fmt(prevalence, 2)}: P_a = {fmt(res.exact.p_a)}, P_e = {fmt(res.exact.p_e)}, "
+          f"kappa = {res:.3f}")
 
 # %% [markdown]
 # Things to try: set accuracy to 1 (perfect annotators) and the prevalence to its

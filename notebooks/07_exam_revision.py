@@ -36,7 +36,8 @@
 # %%
 import tempfile
 
-from iaa_teach.exercises import KINDS, fmt3, make_question, worksheet
+from iaa_teach import fmt
+from iaa_teach.exercises import KINDS, make_question, worksheet
 from iaa_teach.widgets import Quiz
 
 # %% [markdown]
@@ -71,7 +72,7 @@ question
 
 # %%
 right = question.answers()
-print(question.check("c", fmt3(right["c"])))
+print(question.check("c", fmt(right["c"])))
 
 # %% [markdown]
 # and to a student who rounded $P_i$, $p_j$, $P_a$ and $P_e$ to three decimals on
@@ -79,7 +80,7 @@ print(question.check("c", fmt3(right["c"])))
 
 # %%
 rounded = next(m for m in question.mistakes("c") if m.id == "rounding")
-print(question.check("c", fmt3(rounded.value)))
+print(question.check("c", fmt(rounded.value)))
 
 # %% [markdown]
 # An answer that no usual mistake explains gets a hint instead, and never the answer:
@@ -97,7 +98,7 @@ print(question.check("c", "0.25"))
 # %%
 for part in question.parts:
     for m in part.mistakes:
-        print(f"({part.label}) {fmt3(m.value):>7}  {m.name}")
+        print(f"({part.label}) {fmt(m.value):>7}  {m.name}")
 
 # %% [markdown]
 # ### The worked solution

@@ -15,7 +15,8 @@ from __future__ import annotations
 import pytest
 
 from browser_support import open_notebook
-from iaa_teach.exercises import fmt3, make_question
+from iaa_teach import fmt
+from iaa_teach.exercises import make_question
 
 NOTEBOOK = "07_exam_revision.ipynb"
 TIMEOUT_MS = 30_000
@@ -48,7 +49,7 @@ def test_quiz_new_question_right_answer_is_correct():
         coefficient = [p.label for p in question.parts if p.quantity in ("kappa", "alpha")][0]
         for label in ("a", coefficient):
             box = quiz.locator(f".iaa-quiz-answer-{label} input")
-            box.fill(fmt3(answers[label]))
+            box.fill(fmt(answers[label]))
             box.press("Tab")
         quiz.locator("button.iaa-quiz-check").click()
         for label in ("a", coefficient):
@@ -56,4 +57,4 @@ def test_quiz_new_question_right_answer_is_correct():
             feedback.locator("[data-status]").wait_for(timeout=TIMEOUT_MS)
             text = feedback.inner_text()
             assert text.startswith("Correct"), (label, text)
-            assert fmt3(answers[label]) in text
+            assert fmt(answers[label]) in text

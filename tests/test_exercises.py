@@ -24,18 +24,17 @@ from itertools import combinations
 
 import pytest
 
-from iaa_teach import AgreementError, Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha
+from iaa_teach import AgreementError, Ratings, cohen_kappa, datasets, fleiss_kappa, fmt, krippendorff_alpha
 from iaa_teach.exercises import (
     KIND_MISTAKES,
     KINDS,
     MISTAKES,
-    fmt3,
     make_question,
     parse_answer,
-    round_half_up,
     worksheet,
     worksheet_questions,
 )
+from iaa_teach.rounding import round_half_up
 from iaa_teach.exercises._mistakes import route_alpha, route_fleiss
 
 SEEDS = range(200)
@@ -202,7 +201,7 @@ def test_answers_and_solution_equal_the_core_exact_values(kind, questions):
         for (label, value), symbol in zip(right.items(), names):
             if symbol is not None:
                 assert by_symbol[symbol] == value, (kind, q.seed, symbol)
-            assert f"({label}) " in text and str(value) in text and fmt3(value) in text or value.denominator == 1
+            assert f"({label}) " in text and str(value) in text and fmt(value) in text or value.denominator == 1
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -213,7 +212,7 @@ def test_check_accepts_the_right_answer_in_every_form(kind, questions):
             if value.denominator == 1:
                 forms += [str(value.numerator), f"{value.numerator}.0"]
             else:
-                forms += [f"{float(value):.2f}", f"{float(value):.3f}", fmt3(value), float(f"{float(value):.3f}")]
+                forms += [f"{float(value):.2f}", f"{float(value):.3f}", fmt(value), float(f"{float(value):.3f}")]
             for form in forms:
                 fb = q.check(label, form)
                 assert fb.correct, (kind, q.seed, label, form, fb.message)
@@ -237,7 +236,7 @@ def test_every_recomputed_mistake_gets_its_feedback(kind, questions):
                 else:  # only an optional mistake may go unlisted: where it gives the right answer
                     assert mid in OPTIONAL, (kind, q.seed, key, label, str(value), list(map(str, listed)))
                 # a rounded route is written as a decimal; as an exact fraction it is only meaningful if listed
-                forms = (fmt3(value), str(value)) if value in listed or mid not in OPTIONAL else (fmt3(value),)
+                forms = (fmt(value), str(value)) if value in listed or mid not in OPTIONAL else (fmt(value),)
                 for form in forms:
                     fb = q.check(label, form)
                     if fb.correct:
@@ -261,10 +260,10 @@ def test_every_listed_mistake_is_named_and_none_gives_the_answer_away(kind, ques
                 assert q.check(part.label, "anything").status == "words"
                 continue
             for m in part.mistakes:
-                for form in (fmt3(m.value), str(m.value)):
+                for form in (fmt(m.value), str(m.value)):
                     fb = q.check(part.label, form)
                     assert fb.status == "mistake" and m.id in fb.mistakes, (kind, q.seed, part.label, m.id)
-                    assert fmt3(part.answer) not in fb.message.replace(form, "")
+                    assert fmt(part.answer) not in fb.message.replace(form, "")
                     assert "correct" not in fb.message.lower()
 
 
@@ -272,8 +271,8 @@ def test_the_texts_wrong_numbers_come_out_of_the_mistake_routes():
     """ERRATA 1 and 3: the texts' 0.563 (rounding) and 0.467 (the code's alpha) are usual mistakes."""
     r = datasets.sentiment()
     routes = route_fleiss(r, fleiss_kappa(r).exact)
-    assert fmt3(routes["rounding:all"]["kappa"]) == "0.563"
-    assert fmt3(routes["rounding:all"]["p_a"]) == "0.733" and fmt3(routes["rounding:all"]["p_e"]) == "0.389"
+    assert fmt(routes["rounding:all"]["kappa"]) == "0.563"
+    assert fmt(routes["rounding:all"]["p_a"]) == "0.733" and fmt(routes["rounding:all"]["p_e"]) == "0.389"
     m = datasets.sentiment_missing()
     routes = route_alpha(m, krippendorff_alpha(m).exact)
     assert routes["text_route"]["alpha"] == F(7, 15)
@@ -373,13 +372,14 @@ def test_sizes_and_weights_can_be_fixed():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"kind": "kappa"}, "kind must be one of"),
-    ({"kind": "cohen", "seed": -1}, "seed must be a non-negative integer"),
-    ({"kind": "cohen", "seed": 1.5}, "seed must be a non-negative integer"),
-    ({"kind": "cohen", "n_raters": 3}, "n_raters for a 'cohen' question must be an integer from 2 to 2"),
-    ({"kind": "fleiss", "n_items": 2}, "n_items for a 'fleiss' question"),
+    ({"kind": "kappa"}, "kind must be one of 'cohen', 'fleiss', 'alpha', 'partial', 'weighted'; got 'kappa'"),
+    ({"kind": "cohen", "seed": -1}, "seed must be at least 0, got -1"),
+    ({"kind": "cohen", "seed": 1.5}, "seed must be a whole number, got 1.5"),
+    ({"kind": "cohen", "n_raters": 3}, "n_raters for a 'cohen' question must be between 2 and 2, got 3"),
+    ({"kind": "fleiss", "n_items": 2}, "n_items for a 'fleiss' question must be between 5 and 20"),
+    ({"kind": "fleiss", "n_items": 7.0}, "n_items for a 'fleiss' question must be a whole number, got 7.0"),
     ({"kind": "cohen", "weights": "linear"}, "only kind='weighted' takes weights"),
-    ({"kind": "weighted", "weights": "cubic"}, "only kind='weighted' takes weights"),
+    ({"kind": "weighted", "weights": "cubic"}, "weights must be one of None, 'linear', 'quadratic'; got 'cubic'"),
 ])
 def test_bad_arguments_raise_clear_errors(kwargs, match):
     with pytest.raises(AgreementError, match=match):
@@ -390,8 +390,8 @@ def test_bad_arguments_raise_clear_errors(kwargs, match):
 def test_check_reads_answers_in_the_usual_forms():
     q = make_question("cohen", 2)
     v = q.answers()["a"]
-    assert q.check("(a)", fmt3(v)).correct and q.check(0, fmt3(v)).correct and q.check("A", fmt3(v)).correct
-    assert q.check("a", fmt3(v).replace(".", ",")).correct
+    assert q.check("(a)", fmt(v)).correct and q.check(0, fmt(v)).correct and q.check("A", fmt(v)).correct
+    assert q.check("a", fmt(v).replace(".", ",")).correct
     assert q.check("a", f"{float(v) * 100:.1f}%").correct
     assert parse_answer(" 29 / 59 ").value == F(29, 59) and parse_answer("\u22120.5").value == F(-1, 2)
     fb = q.check("a", "about a half")
@@ -403,9 +403,9 @@ def test_check_reads_answers_in_the_usual_forms():
 def test_check_hints_without_giving_the_answer_away():
     q = make_question("fleiss", 6)
     a = q.answers()
-    fb = q.check("a", fmt3(a["a"] * 100))
+    fb = q.check("a", fmt(a["a"] * 100))
     assert fb.status == "wrong" and "percentage" in fb.message
-    fb = q.check("c", fmt3(a["b"]))
+    fb = q.check("c", fmt(a["b"]))
     assert "P_e, part (b)" in fb.message
     fb = q.check("c", "1.5")
     assert "at most 1" in fb.message
@@ -413,14 +413,14 @@ def test_check_hints_without_giving_the_answer_away():
     if F(one_decimal) != a["c"]:
         assert "2 or 3 decimals" in q.check("c", one_decimal).message
     for fb in (q.check("a", "-0.2"), q.check("c", "0.001")):
-        assert fb.status == "wrong" and fmt3(a["a"]) not in fb.message and fmt3(a["c"]) not in fb.message
+        assert fb.status == "wrong" and fmt(a["a"]) not in fb.message and fmt(a["c"]) not in fb.message
 
 
 def test_check_does_not_accept_too_coarse_answers():
     q = make_question("cohen", 9)
     v = q.answers()["c"]
     assert not q.check("c", f"{float(v):.1f}").correct or F(f"{float(v):.1f}") == v
-    assert not q.check("c", fmt3(v + F(3, 1000))).correct
+    assert not q.check("c", fmt(v + F(3, 1000))).correct
 
 
 # ============================================================ worksheet
@@ -434,7 +434,7 @@ def test_worksheet_writes_a_question_sheet_and_a_separate_answer_sheet(tmp_path)
         qid = f"{q.kind}-{q.seed}"
         assert qid in sheet and qid in answers
         for value in q.answers().values():
-            assert (fmt3(value) if value.denominator > 1 else str(value)) in answers
+            assert (fmt(value) if value.denominator > 1 else str(value)) in answers
         assert str(q.answers()[COEFFICIENT[q.kind]]) not in sheet
     for doc in (sheet, answers):
         assert doc.startswith("<!DOCTYPE html>") and "<script" not in doc and "http" not in doc
@@ -442,10 +442,12 @@ def test_worksheet_writes_a_question_sheet_and_a_separate_answer_sheet(tmp_path)
 
 
 def test_worksheet_rejects_bad_arguments(tmp_path):
-    with pytest.raises(AgreementError, match="1 to 100 questions"):
+    with pytest.raises(AgreementError, match="n must be between 1 and 100, got 0"):
         worksheet(0, directory=tmp_path)
-    with pytest.raises(AgreementError, match="kinds must be"):
+    with pytest.raises(AgreementError, match="kinds must be one of 'cohen', .*; got 'kappa'"):
         worksheet(2, kinds=["cohen", "kappa"], directory=tmp_path)
+    with pytest.raises(AgreementError, match="len\\(kinds\\) must be at least 1"):
+        worksheet(2, kinds=[], directory=tmp_path)
 
 
 def test_readme_example_holds():
@@ -453,4 +455,4 @@ def test_readme_example_holds():
     q = make_question("fleiss", seed=48)
     fb = q.check("c", "0.506")
     assert fb.status == "mistake" and fb.mistakes == ("rounding",)
-    assert q.check("c", fmt3(q.answers()["c"])).message.startswith("Correct")
+    assert q.check("c", fmt(q.answers()["c"])).message.startswith("Correct")

@@ -1,4 +1,4 @@
-"""iaa_teach.explain: worked solutions for every result object.
+"""iaa_teach.explain (module iaa_teach.words): worked solutions for every result object.
 
 The expected numbers come from the metrics (``result.exact``), never typed in,
 except where ERRATA.md's answer key is the specification.
@@ -15,7 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import iaa_teach
 from iaa_teach import (
+    AgreementError,
     Ratings,
     bootstrap_ci,
     cohen_kappa,
@@ -25,7 +27,7 @@ from iaa_teach import (
     krippendorff_alpha,
     pairwise_cohen,
 )
-from iaa_teach.explain import Explanation, Hidden, Step, chance_rule, explain, ratings_table
+from iaa_teach.words import Explanation, Hidden, Step, chance_rule, explain, ratings_table
 
 from rounding import d3  # noqa: E402
 
@@ -82,13 +84,14 @@ def math_blocks(markdown):
 
 
 @pytest.mark.parametrize("name", list(RESULTS))
-def test_every_result_gives_steps_in_both_notations(name):
+def test_every_result_gives_steps_in_three_outputs(name):
     ex = explain(RESULTS[name])
     assert isinstance(ex, Explanation) and len(ex.steps) >= 2
     for step in ex.steps:
         assert isinstance(step, Step)
-        assert step.title and step.markdown.strip() and step.text.strip()
+        assert step.title and step.markdown.strip() and step.text.strip() and step.html.strip()
         assert "$" not in step.text and "\\frac" not in step.text, "the plain text must not hold LaTeX"
+        assert "**" not in step.html and "\n|" not in step.html, "the HTML must not hold Markdown"
     md, txt = ex.markdown(), ex.text()
     for block in math_blocks(md):
         assert braces_balance(block), block
@@ -220,7 +223,7 @@ def test_alpha_answer_key():
 def test_bootstrap_explanation_shows_the_interval():
     res = RESULTS["bootstrap"]
     text = explain(res).text()
-    assert f"[{res.low:.3f}, {res.high:.3f}]" in text
+    assert f"[{d3(Fraction(res.low))}, {d3(Fraction(res.high))}]" in text
     assert f"{res.n_boot} times" in text
 
 
@@ -247,6 +250,44 @@ def test_labels_with_latex_and_markdown_specials_are_escaped():
         assert "a\\_b" in md
 
 
+def test_user_text_is_escaped_in_every_output():
+    """Rater and category names are text: HTML-escaped in HTML, Markdown-escaped in Markdown, \\text{} in LaTeX."""
+    r = Ratings.from_rows([["<b>", "a_b"], ["<b>", "<b>"], ["$5", "a_b"], ["a_b", "$5"]], raters=["R&D", "x*y"])
+    ex = explain(cohen_kappa(r, 0, 1))
+    html_out, md = ex.html(), ex.markdown()
+    assert '<th scope="row">&lt;b&gt;</th>' in html_out and '<th scope="col">&lt;b&gt;</th>' in html_out
+    assert "<b></th>" not in html_out and "R&amp;D" in html_out and "R&D" not in html_out
+    assert "<span>$</span>5" in html_out, "a dollar in a label must not open maths for MathJax"
+    assert "\\<b\\>" in md and "x\\*y" in md and "\\$5" in md and "R&D" in md
+    for block in math_blocks(md):
+        assert "\\text{\\$5}" in block or "$5" not in block
+        assert braces_balance(block)
+    assert "R&D vs x*y" in ex.text() and "<b>" in ex.text()
+
+
+def test_html_has_real_tables_and_maths_for_mathjax():
+    ex = explain(RESULTS["fleiss"])
+    out = ex.html()
+    assert out.startswith('<div class="iaa-explanation">') and out.endswith("</div>")
+    assert out.count("<h4>") == len(ex.steps)
+    table = ex["Count table"].html
+    assert table.count('<th scope="col">') == len(RESULTS["fleiss"].categories) + 2
+    assert table.count('<th scope="row">') == RESULTS["fleiss"].counts.shape[0] + 1
+    assert "$$\n\\begin{aligned}" in out and "&amp;=" in out, "equations left for MathJax, & escaped"
+    assert "$P_i$" in out  # the symbols in prose and headings as inline maths
+    assert d3(RESULTS["fleiss"].exact.kappa) in out
+    printable = ex.html(math="text")
+    assert "$" not in printable and "<pre>" in printable and "P<sub>a</sub>" in printable
+
+
+def test_top_level_explain_is_the_function():
+    res = cohen_kappa(SENTIMENT, "A", "B")
+    ex = iaa_teach.explain(res)
+    assert isinstance(ex, Explanation) and ex.text() == explain(res).text()
+    assert iaa_teach.ratings_table(SENTIMENT).text() == ratings_table(SENTIMENT).text()
+    assert iaa_teach.words.explain is iaa_teach.explain
+
+
 def test_brief_style_keeps_only_result_lines():
     res = RESULTS["fleiss"]
     full, brief = explain(res), explain(res, style="brief")
@@ -256,7 +297,7 @@ def test_brief_style_keeps_only_result_lines():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="style"):
+    with pytest.raises(AgreementError, match="style must be one of 'full', 'brief'; got 'long'"):
         explain(RESULTS["cohen"], style="long")
     with pytest.raises(TypeError, match="cohen_kappa"):
         explain(0.5)
@@ -298,7 +339,7 @@ def test_large_tables_stay_short_and_fast():
 
 
 def test_importing_explain_does_not_import_matplotlib():
-    code = "import sys, iaa_teach; from iaa_teach.explain import explain; assert 'matplotlib' not in sys.modules"
+    code = "import sys, iaa_teach; from iaa_teach.words import explain; assert 'matplotlib' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

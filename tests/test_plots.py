@@ -18,6 +18,7 @@ from matplotlib.patches import Rectangle  # noqa: E402
 import iaa_teach.metrics  # noqa: E402
 from iaa_teach import (  # noqa: E402
     BANDS,
+    AgreementError,
     cohen_kappa,
     datasets,
     fleiss_kappa,
@@ -25,7 +26,8 @@ from iaa_teach import (  # noqa: E402
     pairwise_cohen,
 )
 from iaa_teach import plots  # noqa: E402
-from iaa_teach.explain import chance_rule  # noqa: E402
+from iaa_teach.words import chance_rule  # noqa: E402
+from rounding import d3  # noqa: E402
 
 SENTIMENT = datasets.sentiment()
 MISSING = datasets.sentiment_missing()
@@ -80,7 +82,7 @@ def test_agreement_heatmap_shows_the_table():
     ax = plots.agreement_heatmap(res).axes[0]
     assert texts(ax) == [str(int(x)) for x in np.asarray(res.table).ravel()]
     assert np.array_equal(ax.images[0].get_array(), res.table)
-    assert f"{res.kappa:.3f}" in ax.get_title()
+    assert d3(res.exact.kappa) in ax.get_title()
     assert ax.get_xlabel().startswith(res.rater_b) and ax.get_ylabel().startswith(res.rater_a)
 
 
@@ -114,7 +116,7 @@ def test_pairwise_bars_heights_and_reference_line():
     assert [t.get_text() for t in ax.get_xticklabels()] == [f"{a} vs {b}" for a, b in res.pairs]
     assert fleiss.kappa in [line.get_ydata()[0] for line in ax.get_lines()]
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert any(chance_rule(fleiss) in t and f"{fleiss.kappa:.3f}" in t for t in legend)
+    assert any(chance_rule(fleiss) in t and d3(fleiss.exact.kappa) in t for t in legend)
     ax2 = plots.pairwise_bars(res, reference=0.5, reference_label="target").axes[0]
     assert any(t.get_text().startswith("target") for t in ax2.get_legend().get_texts())
 
@@ -133,7 +135,8 @@ def test_coincidence_heatmap_draws_the_requested_matrix(which, attr):
 
 
 def test_coincidence_heatmap_rejects_unknown_matrix():
-    with pytest.raises(ValueError, match="which"):
+    with pytest.raises(AgreementError,
+                       match="which must be one of 'coincidences', 'pair_counts', 'expected'; got 'diagonal'"):
         plots.coincidence_heatmap(krippendorff_alpha(SENTIMENT), which="diagonal")
 
 
@@ -145,7 +148,7 @@ def test_coefficients_over_bands():
     assert heights == pytest.approx([float(v) for v in values.values()])
     shown = set(texts(ax))
     assert {name for _, _, name in BANDS} <= shown  # the bar below zero brings "poor" into view
-    assert f"{alpha.alpha:.3f}" in shown
+    assert d3(alpha.exact.alpha) in shown
 
 
 def test_coverage_chart_one_cell_per_label():
@@ -197,7 +200,7 @@ def test_axes_argument_draws_into_an_existing_figure():
 
 
 def test_metrics_and_package_import_without_matplotlib():
-    code = ("import sys, iaa_teach, iaa_teach.metrics, iaa_teach.explain; "
+    code = ("import sys, iaa_teach, iaa_teach.metrics, iaa_teach.words; "
             "assert 'matplotlib' not in sys.modules; "
             "from iaa_teach import plots; assert 'matplotlib' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)

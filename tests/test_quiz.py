@@ -9,10 +9,12 @@ from __future__ import annotations
 import html
 import re
 
+import ipywidgets as w
 import pytest
 
-from iaa_teach.exercises import KINDS, fmt3, make_question
-from iaa_teach.widgets.quiz import MAX_PARTS, Quiz, markdown_html
+from iaa_teach import AgreementError, fmt
+from iaa_teach.exercises import KINDS, make_question
+from iaa_teach.widgets.quiz import MAX_PARTS, Quiz
 
 
 def _text(widget_html: str) -> str:
@@ -61,7 +63,7 @@ def test_right_answers_are_marked_correct(kind):
     quiz = Quiz(kind, seed=3)
     answers = quiz.question.answers()
     for label, value in answers.items():
-        quiz.answers[label].value = fmt3(value) if value.denominator > 1 else str(value)
+        quiz.answers[label].value = fmt(value) if value.denominator > 1 else str(value)
     quiz.check_button.click()
     for label in answers:
         assert 'data-status="correct"' in quiz.feedback[label].value
@@ -75,12 +77,12 @@ def test_a_usual_mistake_is_named_in_the_feedback(kind):
     quiz = Quiz(kind, seed=8)
     part = next(p for p in quiz.question.parts if p.numeric and p.mistakes)
     mistake = part.mistakes[0]
-    quiz.answers[part.label].value = fmt3(mistake.value)
+    quiz.answers[part.label].value = fmt(mistake.value)
     quiz.check_button.click()
     shown = _text(quiz.feedback[part.label].value)
     assert 'data-status="mistake"' in quiz.feedback[part.label].value
     assert mistake.name in shown and mistake.info.step in shown
-    assert fmt3(part.answer) not in shown.replace(fmt3(mistake.value), "")
+    assert fmt(part.answer) not in shown.replace(fmt(mistake.value), "")
 
 
 def test_unreadable_and_wrong_answers_get_a_hint():
@@ -105,14 +107,15 @@ def test_solution_is_revealed_step_by_step_then_in_full():
     steps = quiz.question.solution().steps
     quiz.step_button.click()
     first = quiz.solution_html.value
-    assert f"1. {html.escape(steps[0].title)}" in first and f"Step 1 of {len(steps)}" in first
-    assert "2. " not in first
+    assert f"<h4>1. {steps[0].heading.html()}</h4>" in first and f"Step 1 of {len(steps)}" in first
+    assert "<h4>2. " not in first
     quiz.step_button.click()
-    assert f"2. {html.escape(steps[1].title)}" in quiz.solution_html.value
+    assert f"<h4>2. {steps[1].heading.html()}</h4>" in quiz.solution_html.value
     quiz.solution_button.click()
     full = quiz.solution_html.value
-    assert all(html.escape(s.title) in full for s in steps) and "whole solution" in full
-    assert str(quiz.question.answers()["c"]) in full  # the exact kappa, as the explanation writes it
+    assert all(s.heading.html() in full for s in steps) and "whole solution" in full
+    kappa = quiz.question.answers()["c"]
+    assert f"\\frac{{{kappa.numerator}}}{{{kappa.denominator}}}" in full  # the exact kappa, typeset by MathJax
     quiz.step_button.click()  # past the end: stays complete
     assert quiz.solution_html.value == full
 
@@ -138,13 +141,22 @@ def test_display_keeps_a_stable_plain_text():
     assert "weighted-9" in repr(quiz)
 
 
-def test_markdown_html_renders_what_explain_writes():
-    md = ("*1. Agreement table*\n\nRows: A\\_1's label; $P_o = \\frac{7}{10}$.\n\n"
-          "| A \\\\ B | G | N |\n|:---|---:|---:|\n| **G** | 1 | 2 |\n\n"
-          "$$\n\\begin{aligned}\nP_e &= 0.41\n\\end{aligned}\n$$")
-    out = markdown_html(md)
-    assert out.startswith("<p><i>1. Agreement table</i></p>")
-    assert "A_1's label" in out and "$P_o = \\frac{7}{10}$" in out
-    assert "<th>A \\ B</th>" in out and "<td><b>G</b></td>" in out
-    assert "<div>$$\n\\begin{aligned}\nP_e &amp;= 0.41" in out
-    assert "<script" not in markdown_html("<script>alert(1)</script>")
+def test_solution_uses_the_steps_html_renderer():
+    """The quiz shows each step's own HTML: real tables, maths left as $$...$$ for HTMLMath."""
+    quiz = Quiz("cohen", seed=6)
+    quiz.solution_button.click()
+    shown = quiz.solution_html.value
+    steps = quiz.question.solution().steps
+    assert isinstance(quiz.solution_html, w.HTMLMath) and isinstance(quiz.question_html, w.HTMLMath)
+    assert all(step.html in shown for step in steps)
+    table = steps[0].html
+    assert '<th scope="col">' in table and '<th scope="row">' in table and "|" not in table
+    assert "<div class=\"iaa-math\">$$" in shown and "\\begin{aligned}" in shown and "&amp;=" in shown
+    assert "**" not in shown and "| " not in shown  # no Markdown left in the HTML
+
+
+def test_quiz_rejects_a_kind_it_does_not_know():
+    with pytest.raises(AgreementError, match="kind must be one of 'cohen', 'fleiss'; got 'kappa'"):
+        Quiz("kappa", kinds=["cohen", "fleiss"])
+    with pytest.raises(AgreementError, match="kinds must be one of 'cohen', .*; got 'cubic'"):
+        Quiz("cohen", kinds=["cohen", "cubic"])

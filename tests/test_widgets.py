@@ -23,6 +23,7 @@ from iaa_teach import (
     krippendorff_alpha,
     pairwise_cohen,
 )
+from rounding import d3
 from iaa_teach.widgets import (
     CoverageExplorer,
     MissingDataExplorer,
@@ -35,8 +36,9 @@ CATS = datasets.SENTIMENT_CATEGORIES
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def f3(x: float) -> str:
-    return "undefined" if x is None or math.isnan(x) else f"{x:.3f}"
+def f3(exact) -> str:
+    """An exact value as the readouts show it: 3 decimals, half up (independent of the package)."""
+    return "undefined" if exact is None else d3(exact)
 
 
 def sentiment_rows() -> list[list]:
@@ -104,15 +106,15 @@ def test_table_starts_from_the_sentiment_example():
     pw = pairwise_cohen(datasets.sentiment())
     for res in pw.results:
         pair = f"{res.rater_a}-{res.rater_b}"
-        assert v[f"Cohen {pair} P_o"] == f3(res.p_o)
-        assert v[f"Cohen {pair} P_e"] == f3(res.p_e)
-        assert v[f"Cohen {pair} kappa"] == f3(res.kappa)
+        assert v[f"Cohen {pair} P_o"] == f3(res.exact.p_o)
+        assert v[f"Cohen {pair} P_e"] == f3(res.exact.p_e)
+        assert v[f"Cohen {pair} kappa"] == f3(res.exact.kappa)
         assert v[f"Cohen {pair} band"] == interpret(res.kappa)
     assert [v["Cohen A-B kappa"], v["Cohen A-C kappa"], v["Cohen B-C kappa"]] == ["0.492", "0.844", "0.355"]
     assert v["Fleiss pooled kappa"] == "0.564"
     assert v["alpha"] == "0.578"
     assert "Fleiss item mean kappa" not in v  # complete data: one chance rule is enough
-    p_i = fleiss_kappa(datasets.sentiment()).p_i
+    p_i = fleiss_kappa(datasets.sentiment()).exact.p_i
     assert [v[f"P_i item {i + 1}"] for i in range(10)] == [f3(x) for x in p_i]
 
 
@@ -126,12 +128,12 @@ def test_table_dropdown_change_updates_every_coefficient():
     v = ex.values()
     for a, b in (("A", "B"), ("A", "C"), ("B", "C")):
         res = cohen_kappa(r, a, b)
-        assert (v[f"Cohen {a}-{b} P_o"], v[f"Cohen {a}-{b} kappa"]) == (f3(res.p_o), f3(res.kappa))
+        assert (v[f"Cohen {a}-{b} P_o"], v[f"Cohen {a}-{b} kappa"]) == (f3(res.exact.p_o), f3(res.exact.kappa))
     fl = fleiss_kappa(r)
     assert (v["Fleiss pooled P_a"], v["Fleiss pooled P_e"], v["Fleiss pooled kappa"]) == \
-        (f3(fl.p_a), f3(fl.p_e), f3(fl.kappa))
-    assert v["P_i item 1"] == f3(fl.p_i[0])
-    assert v["alpha"] == f3(krippendorff_alpha(r).alpha)
+        (f3(fl.exact.p_a), f3(fl.exact.p_e), f3(fl.exact.kappa))
+    assert v["P_i item 1"] == f3(fl.exact.p_i[0])
+    assert v["alpha"] == f3(krippendorff_alpha(r).exact.alpha)
     assert bytes(ex.image.value) != before and bytes(ex.image.value).startswith(PNG)
     assert ex.ratings == r
 
@@ -142,10 +144,10 @@ def test_table_missing_cell_shows_both_chance_rules_and_drops_the_item_for_cohen
     ex.set_cell(8, "C", "missing")
     r = datasets.sentiment_missing()
     v = ex.values()
-    assert v["alpha"] == f3(krippendorff_alpha(r).alpha) == "0.540"
-    assert v["Fleiss pooled kappa"] == f3(fleiss_kappa(r, chance="pooled").kappa) == "0.555"
-    assert v["Fleiss item mean kappa"] == f3(fleiss_kappa(r, chance="item_mean").kappa) == "0.564"
-    assert v["Cohen A-B kappa"] == f3(cohen_kappa(r, "A", "B").kappa)
+    assert v["alpha"] == f3(krippendorff_alpha(r).exact.alpha) == "0.540"
+    assert v["Fleiss pooled kappa"] == f3(fleiss_kappa(r, chance="pooled").exact.kappa) == "0.555"
+    assert v["Fleiss item mean kappa"] == f3(fleiss_kappa(r, chance="item_mean").exact.kappa) == "0.564"
+    assert v["Cohen A-B kappa"] == f3(cohen_kappa(r, "A", "B").exact.kappa)
     assert "28 ratings, 2 missing" in ex.readout.value
 
 
@@ -153,7 +155,7 @@ def test_table_alpha_level_dropdown():
     ex = TableExplorer()
     ex.level.value = "ordinal"
     res = krippendorff_alpha(datasets.sentiment(), level="ordinal")
-    assert (ex.values()["alpha"], ex.values()["alpha D_o"]) == (f3(res.alpha), f3(res.d_o))
+    assert (ex.values()["alpha"], ex.values()["alpha D_o"]) == (f3(res.exact.alpha), f3(res.exact.d_o))
     assert "interval" not in ex.level.options  # G/N/P are not numbers
 
 
@@ -173,7 +175,7 @@ def test_table_pair_without_shared_items_is_reported_not_raised():
     v = ex.values()
     assert v["Cohen A-B kappa"] == "undefined"
     assert "never rated the same item" in ex.readout.value
-    assert v["Cohen A-C kappa"] == f3(cohen_kappa(ex.ratings, "A", "C").kappa)
+    assert v["Cohen A-C kappa"] == f3(cohen_kappa(ex.ratings, "A", "C").exact.kappa)
 
 
 def test_table_reset_and_the_callers_data_is_untouched():
@@ -215,9 +217,9 @@ def test_table_long_tables_scroll_and_edit_the_right_item():
     rows[39][2] = 1
     r = Ratings.from_rows(rows, categories=big.categories)
     v = ex.values()
-    assert v["Fleiss pooled kappa"] == f3(fleiss_kappa(r).kappa)
-    assert v["P_i item 40"] == f3(fleiss_kappa(r).p_i[39])
-    assert v["Cohen A-C kappa"] == f3(cohen_kappa(r, "A", "C").kappa)
+    assert v["Fleiss pooled kappa"] == f3(fleiss_kappa(r).exact.kappa)
+    assert v["P_i item 40"] == f3(fleiss_kappa(r).exact.p_i[39])
+    assert v["Cohen A-C kappa"] == f3(cohen_kappa(r, "A", "C").exact.kappa)
     ex.first_item.value = 1
     assert [dd.value for dd in ex.cells[0]] == list(big.codes[0])
     assert "P_i item 1" in ex.values()
@@ -240,7 +242,7 @@ def test_paradox_readouts_match_the_metrics_on_the_same_simulation():
     r = datasets.simulate(300, 4, accuracy=0.8, prevalence=0.9, n_categories=3, seed=7)
     fl, al = fleiss_kappa(r), krippendorff_alpha(r)
     v = ex.values()
-    assert (v["P_a"], v["P_e"], v["kappa"], v["alpha"]) == (f3(fl.p_a), f3(fl.p_e), f3(fl.kappa), f3(al.alpha))
+    assert (v["P_a"], v["P_e"], v["kappa"], v["alpha"]) == (f3(fl.exact.p_a), f3(fl.exact.p_e), f3(fl.exact.kappa), f3(al.exact.alpha))
     assert v["kappa band"] == interpret(fl.kappa)
 
 
@@ -265,14 +267,14 @@ def test_paradox_curve_is_kept_when_only_the_prevalence_moves():
     ex.n_raters.value = 5
     r = datasets.simulate(ex.n_items.value, 5, accuracy=ex.accuracy.value, prevalence=0.8,
                           n_categories=ex.n_categories.value, seed=5)
-    assert ex.values()["kappa"] == f3(fleiss_kappa(r).kappa)
+    assert ex.values()["kappa"] == f3(fleiss_kappa(r).exact.kappa)
 
 
 def test_paradox_perfect_raters_and_one_category_is_undefined():
     ex = ParadoxExplorer(n_items=50, accuracy=1.0, prevalence=0.99, n_categories=2)
     ex.n_items.value = 10  # 10 items at prevalence 0.99: all in category 1 with this seed
     r = datasets.simulate(10, 3, accuracy=1.0, prevalence=0.99, n_categories=2, seed=0)
-    assert ex.values()["kappa"] == f3(fleiss_kappa(r).kappa)
+    assert ex.values()["kappa"] == f3(fleiss_kappa(r).exact.kappa)
     if math.isnan(fleiss_kappa(r).kappa):
         assert "undefined" in ex.readout.value and "P_e = 1" in ex.readout.value
 
@@ -286,12 +288,12 @@ def test_missing_share_slider_against_the_metrics():
     v = ex.values()
     assert v["removed"] == f"{30 - r.n_ratings} of 30"
     assert v["alpha complete"] == "0.578"
-    assert v["alpha with gaps"] == f3(krippendorff_alpha(r).alpha)
-    assert v["Fleiss pooled with gaps"] == f3(fleiss_kappa(r, chance="pooled").kappa)
-    assert v["Fleiss item mean with gaps"] == f3(fleiss_kappa(r, chance="item_mean").kappa)
+    assert v["alpha with gaps"] == f3(krippendorff_alpha(r).exact.alpha)
+    assert v["Fleiss pooled with gaps"] == f3(fleiss_kappa(r, chance="pooled").exact.kappa)
+    assert v["Fleiss item mean with gaps"] == f3(fleiss_kappa(r, chance="item_mean").exact.kappa)
     complete = [i for i, row in enumerate(r.rows()) if None not in row]
     listwise = Ratings.from_rows([full.rows()[i] for i in complete], raters=["A", "B", "C"], categories=CATS)
-    assert v["alpha listwise"] == f3(krippendorff_alpha(listwise).alpha)
+    assert v["alpha listwise"] == f3(krippendorff_alpha(listwise).exact.alpha)
     assert v["items used listwise"] == str(len(complete))
     assert "&ndash;" in ex.readout.value  # the gaps are shown in the table
 
@@ -300,7 +302,7 @@ def test_missing_seed_slider_and_nested_removal():
     ex = MissingDataExplorer(share=0.2)
     ex.seed.value = 9
     r = datasets.remove_ratings(datasets.sentiment(), 0.2, seed=9)
-    assert ex.values()["alpha with gaps"] == f3(krippendorff_alpha(r).alpha)
+    assert ex.values()["alpha with gaps"] == f3(krippendorff_alpha(r).exact.alpha)
 
 
 def test_missing_listwise_deletion_can_leave_nothing():
@@ -316,7 +318,7 @@ def test_missing_on_a_large_table():
     ex = MissingDataExplorer(big, seed=1)
     ex.share.value = 0.3
     r = datasets.remove_ratings(big, 0.3, seed=1)
-    assert ex.values()["alpha with gaps"] == f3(krippendorff_alpha(r).alpha)
+    assert ex.values()["alpha with gaps"] == f3(krippendorff_alpha(r).exact.alpha)
     assert "the table itself is not shown" in ex.readout.value
 
 
@@ -339,8 +341,8 @@ def test_coverage_defaults_right_against_merged():
     wrong = fleiss_kappa(merged_by_hand(partial_rows(), "D"))
     v = ex.values()
     assert v["labels right"] == "38" and v["labels merged"] == "32"
-    assert (v["P_a right"], v["P_e right"], v["kappa right"]) == (f3(right.p_a), f3(right.p_e), f3(right.kappa))
-    assert (v["P_a merged"], v["P_e merged"], v["kappa merged"]) == (f3(wrong.p_a), f3(wrong.p_e), f3(wrong.kappa))
+    assert (v["P_a right"], v["P_e right"], v["kappa right"]) == (f3(right.exact.p_a), f3(right.exact.p_e), f3(right.exact.kappa))
+    assert (v["P_a merged"], v["P_e merged"], v["kappa merged"]) == (f3(wrong.exact.p_a), f3(wrong.exact.p_e), f3(wrong.exact.kappa))
     assert [v[f"k right item {i}"] for i in range(1, 9)] == ["4", "4", "5", "5", "5", "5", "5", "5"]
     assert [v[f"k merged item {i}"] for i in range(1, 9)] == ["4"] * 8
 
@@ -350,8 +352,8 @@ def test_coverage_merge_toggle_keeps_the_other_label():
     image = bytes(ex.image.value)
     ex.keep.value = ex.keep.options[1][1]
     wrong = fleiss_kappa(merged_by_hand(partial_rows(), "E"))
-    assert ex.values()["kappa merged"] == f3(wrong.kappa)
-    assert ex.values()["kappa merged"] != f3(fleiss_kappa(merged_by_hand(partial_rows(), "D")).kappa)
+    assert ex.values()["kappa merged"] == f3(wrong.exact.kappa)
+    assert ex.values()["kappa merged"] != f3(fleiss_kappa(merged_by_hand(partial_rows(), "D")).exact.kappa)
     assert bytes(ex.image.value) == image  # the coverage chart did not change
 
 
@@ -367,8 +369,8 @@ def test_coverage_sliders_remove_labels():
     r = Ratings.from_rows(rows, raters=list("ABCDE"), categories=CATS)
     v = ex.values()
     assert v["labels right"] == str(r.n_ratings) == "34"
-    assert v["kappa right"] == f3(fleiss_kappa(r).kappa)
-    assert v["kappa merged"] == f3(fleiss_kappa(r.merge_raters("D", "E", keep="D")).kappa)
+    assert v["kappa right"] == f3(fleiss_kappa(r).exact.kappa)
+    assert v["kappa merged"] == f3(fleiss_kappa(r.merge_raters("D", "E", keep="D")).exact.kappa)
     assert [v[f"k right item {i}"] for i in range(1, 9)] == ["4", "4", "4", "4", "5", "5", "4", "4"]
     assert ex.d_first.description == "first item D labels" and ex.e_last.description == "last item E labels"
 
@@ -389,12 +391,12 @@ def test_weights_all_levels_and_weights_against_the_metrics():
     r = datasets.sentiment()
     v = ex.values()
     for level in ("nominal", "ordinal"):
-        assert v[f"alpha {level}"] == f3(krippendorff_alpha(r, level=level).alpha)
+        assert v[f"alpha {level}"] == f3(krippendorff_alpha(r, level=level).exact.alpha)
     scores = Ratings.from_rows([[{"G": 1, "N": 2, "P": 3}[x] for x in row] for row in r.rows()], categories=[1, 2, 3])
-    assert v["alpha interval"] == f3(krippendorff_alpha(scores, level="interval").alpha)
+    assert v["alpha interval"] == f3(krippendorff_alpha(scores, level="interval").exact.alpha)
     for name, weights in (("unweighted", None), ("linear", "linear"), ("quadratic", "quadratic")):
         res = cohen_kappa(r, "A", "B", weights=weights)
-        assert (v[f"P_o {name}"], v[f"P_e {name}"], v[f"kappa {name}"]) == (f3(res.p_o), f3(res.p_e), f3(res.kappa))
+        assert (v[f"P_o {name}"], v[f"P_e {name}"], v[f"kappa {name}"]) == (f3(res.exact.p_o), f3(res.exact.p_e), f3(res.exact.kappa))
     assert "G = 1, N = 2, P = 3" in ex.readout.value
 
 
@@ -402,7 +404,7 @@ def test_weights_controls_redraw_only_what_changed():
     ex = WeightsExplorer()
     alpha_png, cohen_png = bytes(ex.image.value), bytes(ex.image_weights.value)
     ex.rater_b.value = "C"
-    assert ex.values()["kappa linear"] == f3(cohen_kappa(datasets.sentiment(), "A", "C", weights="linear").kappa)
+    assert ex.values()["kappa linear"] == f3(cohen_kappa(datasets.sentiment(), "A", "C", weights="linear").exact.kappa)
     # neither matrix depends on the pair: both figures stay
     assert (bytes(ex.image.value), bytes(ex.image_weights.value)) == (alpha_png, cohen_png)
     ex.level.value = "interval"
@@ -419,7 +421,7 @@ def test_weights_same_rater_twice_and_new_data():
     assert "two different raters" in ex.readout.value
     big = datasets.simulate(500, 5, seed=3)
     ex.set_ratings(big)
-    assert ex.values()["alpha interval"] == f3(krippendorff_alpha(big, level="interval").alpha)
+    assert ex.values()["alpha interval"] == f3(krippendorff_alpha(big, level="interval").exact.alpha)
     assert ex.rater_a.options == big.raters
 
 

@@ -21,8 +21,11 @@ partial    2-4 raters on every item; D-like (a tail of the items) and   P_a, sum
 ========== ============================================================ ==========================
 
 Right answers come from :mod:`iaa_teach.metrics` (``result.exact``);
-:meth:`Question.solution` shows the working through
-:func:`iaa_teach.explain.explain`.
+:meth:`Question.solution` shows the working through :func:`iaa_teach.explain`;
+prompts, model answers and solutions are written once with
+:mod:`iaa_teach.markup` and shown as text, Markdown or HTML. Numbers are
+rounded half up from the exact value (:func:`iaa_teach.fmt`; ``fmt3`` is the
+same function under its former name).
 
 Recognised mistakes (:data:`MISTAKES`), by kind
 -----------------------------------------------
@@ -55,15 +58,18 @@ returns their paths; :func:`worksheet_html` returns the two documents as
 strings instead.
 """
 
-from ._answers import Answer, fmt3, parse_answer, round_half_up, show_value
+from ..rounding import fmt, round_half_up
+from ._answers import Answer, parse_answer, show_value
 from ._generate import KINDS, SIZE_LIMITS
 from ._mistakes import KIND_MISTAKES, MISTAKES, MistakeInfo, mistake_info
 from ._questions import Feedback, Mistake, Part, Question, Solution, make_question
 from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
 
+fmt3 = fmt  # the former name of iaa_teach.fmt, kept for notebooks written with it
+
 __all__ = [
     "KINDS", "MISTAKES", "KIND_MISTAKES", "SIZE_LIMITS", "mistake_info",
     "make_question", "worksheet", "worksheet_html", "worksheet_questions",
     "Question", "Part", "Mistake", "MistakeInfo", "Feedback", "Solution", "Worksheet",
-    "Answer", "parse_answer", "round_half_up", "fmt3", "show_value",
+    "Answer", "parse_answer", "round_half_up", "fmt", "fmt3", "show_value",
 ]

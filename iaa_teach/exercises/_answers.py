@@ -18,9 +18,10 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from numbers import Rational
 
+from ..markup import approx
 from ..ratings import AgreementError
 
-__all__ = ["Answer", "parse_answer", "round_half_up", "fmt3", "show_value", "decimals_that_match"]
+__all__ = ["Answer", "parse_answer", "show_value", "decimals_that_match"]
 
 _FRACTION = re.compile(r"^\s*([+-]?\d+)\s*/\s*(\d+)\s*$")
 _DECIMAL = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$")
@@ -113,33 +114,13 @@ def _decimal(text: str, written: str) -> Answer:
     return Answer(value, places, written)
 
 
-def round_half_up(x: Fraction, places: int = 3) -> Fraction:
-    """``x`` rounded to ``places`` decimals, halves away from zero (as by hand).
-
-    >>> round_half_up(Fraction(1, 8), 2), round_half_up(Fraction(-1, 8), 2)
-    (Fraction(13, 100), Fraction(-13, 100))
-    """
-    scale = 10 ** places
-    sign = -1 if x < 0 else 1
-    return Fraction(sign * math.floor(abs(Fraction(x)) * scale + Fraction(1, 2)), scale)
-
-
-def fmt3(x: Fraction | None) -> str:
-    """``x`` to 3 decimals, rounded half up (``"undefined"`` for None)."""
-    if x is None:
-        return "undefined"
-    r = round_half_up(Fraction(x), 3)
-    return f"{'-' if r < 0 else ''}{abs(r.numerator) // r.denominator}.{abs(r.numerator) * 1000 // r.denominator % 1000:03d}"
-
-
 def show_value(x: Fraction | None) -> str:
-    """``"29/59 = 0.492"``; integers and exact decimals stay short (``"38"``, ``"7/10 = 0.700"``)."""
-    if x is None:
-        return "undefined"
-    x = Fraction(x)
-    if x.denominator == 1:
-        return str(x.numerator)
-    return f"{x} = {fmt3(x)}" if round_half_up(x, 3) == x else f"{x} \u2248 {fmt3(x)}"
+    """``"29/59 ≈ 0.492"``; integers and exact decimals stay short (``"38"``, ``"7/10 = 0.700"``).
+
+    >>> show_value(Fraction(9, 16)), show_value(Fraction(38))
+    ('9/16 ≈ 0.563', '38')
+    """
+    return approx(x).txt
 
 
 def decimals_that_match(x: Fraction, places: int = 3) -> list[Fraction]:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..ratings import AgreementError, Ratings
+from ..ratings import Ratings
+from ..validation import check_int
 
 __all__ = ["KINDS", "Topic", "Draw", "SIZE_LIMITS", "check_size", "choose_size", "draw"]
 
@@ -84,11 +85,8 @@ def check_size(kind: str, n_items, n_raters, n_categories) -> None:
     limits = SIZE_LIMITS[kind]
     for name, value, (lo, hi) in zip(("n_items", "n_raters", "n_categories"),
                                      (n_items, n_raters, n_categories), limits):
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-            raise AgreementError(f"{name} for a {kind!r} question must be an integer from {lo} to {hi}, "
-                                 f"got {value!r}")
+        if value is not None:
+            check_int(f"{name} for a {kind!r} question", value, lo, hi)
 
 
 def _choose(rng: np.random.Generator, given, default: tuple[int, int]) -> int:

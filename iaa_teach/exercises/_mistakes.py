@@ -23,7 +23,7 @@ import numpy as np
 
 from ..metrics import cohen_kappa, fleiss_kappa
 from ..ratings import Ratings
-from ._answers import round_half_up
+from ..rounding import round_half_up
 
 __all__ = ["MistakeInfo", "MISTAKES", "KIND_MISTAKES", "ROUTES", "mistake_info", "merge_last_two"]
 
@@ -202,9 +202,7 @@ def route_cohen(r: Ratings, exact, weights: str | None = None) -> dict[str, dict
     k = table.shape[0]
     routes: dict[str, dict[str, Fraction]] = {}
     # rounding: marginals, P_o and P_e written to 3 decimals on the way
-    w = res.weight_matrix.astype(np.int64)
-    top = int(w.max())
-    agree = [[1 - Fraction(int(w[i, j]), top) for j in range(k)] for i in range(k)]
+    agree = res.exact.agreement_weights
     row_3 = [_r3(Fraction(int(x), n)) for x in rows]
     col_3 = [_r3(Fraction(int(x), n)) for x in cols]
     p_e_3 = _r3(sum((agree[i][j] * row_3[i] * col_3[j] for i in range(k) for j in range(k)), Fraction(0)))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
@@ -10,10 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from ..explain import Explanation, Step, explain, ratings_table
+from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render
 from ..metrics import cohen_kappa, fleiss_kappa, interpret, krippendorff_alpha
 from ..ratings import AgreementError, Ratings
-from ._answers import decimals_that_match, fmt3, parse_answer, show_value
+from ..rounding import fmt
+from ..validation import check_int, options
+from ..words import Explanation, Step, explain, ratings_table
+from ._answers import decimals_that_match, parse_answer, show_value
 from ._generate import KINDS, Draw, check_size, choose_size, draw
 from ._mistakes import ROUTES, MistakeInfo, mistake_info
 
@@ -32,18 +34,10 @@ COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
 
 _TOL3 = Fraction(1, 2000)
 
-# how each quantity is written: (plain text, markdown, HTML)
-SYMBOLS = {
-    "p_o": ("P_o", "$P_o$", "P<sub>o</sub>"),
-    "p_e": ("P_e", "$P_e$", "P<sub>e</sub>"),
-    "p_a": ("P_a", "$P_a$", "P<sub>a</sub>"),
-    "kappa": ("kappa", r"$\kappa$", "&kappa;"),
-    "n_labels": ("sum n_i", r"$\sum_i n_i$", "&Sigma;<sub>i</sub> n<sub>i</sub>"),
-    "n": ("n", "$n$", "n"),
-    "d_o": ("D_o", "$D_o$", "D<sub>o</sub>"),
-    "d_e": ("D_e", "$D_e$", "D<sub>e</sub>"),
-    "alpha": ("alpha", r"$\alpha$", "&alpha;"),
-}
+#: The symbol of each quantity a part asks for (see :data:`iaa_teach.markup.SYMBOLS`).
+QUANTITIES = {"p_o": SYMBOLS["P_o"], "p_e": SYMBOLS["P_e"], "p_a": SYMBOLS["P_a"], "kappa": SYMBOLS["kappa"],
+              "n_labels": SYMBOLS["sum_n_i"], "n": SYMBOLS["n"], "d_o": SYMBOLS["D_o"], "d_e": SYMBOLS["D_e"],
+              "alpha": SYMBOLS["alpha"]}
 PROPORTIONS = ("p_o", "p_e", "p_a", "d_o", "d_e")
 COUNTS = ("n", "n_labels")
 
@@ -80,24 +74,24 @@ class Part:
     quantity : str or None
         What a numerical part asks for (``"p_o"``, ``"kappa"``, ``"n"``...);
         None for a part answered in words.
-    prompt : tuple of str
-        The question as (plain text, Markdown, HTML).
+    prompt : Prose
+        The question, written once (``prompt.text()``, ``.markdown()``, ``.html()``).
     answer : Fraction or None
         The right answer, from the core metric's ``exact`` values.
     mistakes : tuple of Mistake
         The usual mistakes that give a different answer to this part.
-    model_answer : str or None
-        For a part answered in words: a model answer (plain text).
+    model_answer : Prose or None
+        For a part answered in words: a model answer (``str()`` gives its plain text).
     hint : str
         What to check when an answer is wrong and no usual mistake explains it.
     """
 
     label: str
     quantity: str | None
-    prompt: tuple
+    prompt: Prose
     answer: Fraction | None = None
     mistakes: tuple = ()
-    model_answer: str | None = None
+    model_answer: Prose | None = None
     hint: str = ""
 
     @property
@@ -106,7 +100,13 @@ class Part:
 
     @property
     def symbol(self) -> str:
-        return SYMBOLS[self.quantity][0] if self.quantity else ""
+        return QUANTITIES[self.quantity].txt if self.quantity else ""
+
+    def answer_line(self) -> Prose:
+        """``(a) P_o = 7/10 = 0.700``, or ``(d)`` and the model answer for a part answered in words."""
+        if not self.numeric:
+            return Prose(Em(f"({self.label})", strong=True), " ", self.model_answer)
+        return Prose(Em(f"({self.label})", strong=True), " ", QUANTITIES[self.quantity] + " = " + approx(self.answer))
 
 
 @dataclass(frozen=True)
@@ -145,14 +145,14 @@ class Feedback:
     def html(self) -> str:
         color = {"correct": "#1a7f37", "mistake": "#8a3b00", "wrong": "#b3261e"}.get(self.status, "#444")
         return (f'<div class="iaa-feedback iaa-{self.status}" style="color:{color}">'
-                f"({html.escape(self.part)}) {html.escape(self.message)}</div>")
+                f"({html_escape(self.part)}) {html_escape(self.message)}</div>")
 
     def _repr_html_(self) -> str:
         return self.html()
 
 
 # ================================================================ question
-class Question:
+class Question(Shown):
     """An exam-style question on one ratings table, with its parts, answers and checker.
 
     Build one with :func:`make_question`. ``question.ratings`` is the table;
@@ -198,58 +198,31 @@ class Question:
                 "partial": "Fleiss' kappa with partial annotation"}[self.kind]
 
     # ------------------------------------------------------------ display
-    def _intro(self) -> tuple[str, str]:
+    def _blocks(self) -> list:
+        """The question, written once: heading, setting, ratings table, parts, instructions."""
         r, t = self.ratings, self.topic
-        raters = _names(r.raters)
         cats = (" < ".join(t.categories) if self.kind == "weighted"
                 else ", ".join(t.categories[:-1]) + " or " + t.categories[-1])
         who = "Two annotators" if r.n_raters == 2 else f"{_NUMBERS.get(r.n_raters, r.n_raters)} annotators"
         if self.kind == "weighted":
-            first = (f"{who}, {raters}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}.")
+            first = f"{who}, {_names(r.raters)}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}."
         else:
-            first = f"{who}, {raters}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
+            first = f"{who}, {_names(r.raters)}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
         if self.kind == "alpha":
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
             full = [x for x in r.raters if self.coverage.get(x, (1, r.n_items)) == (1, r.n_items)]
             spans = " and ".join(f"{x} only items {a}-{b}" for x, (a, b) in self.coverage.items()
                                  if (a, b) != (1, r.n_items))
-            first += (f" {_names(full)} labelled every item, {spans} (– marks an item an annotator "
-                      f"did not label).")
-        table = ratings_table(r)
-        return first, table
+            first += f" {_names(full)} labelled every item, {spans} (– marks an item an annotator did not label)."
+        head = Prose(Em(self.title, strong=True), f" (question {self.kind}-{self.seed})")
+        parts = [Prose(Em(f"({p.label})", strong=True), " ", p.prompt) for p in self.parts]
+        return [head, Prose(first), ratings_table(r), *parts, Prose(Em(_INSTRUCTIONS))]
 
-    def text(self) -> str:
-        """The question as plain text."""
-        first, table = self._intro()
-        lines = [f"{self.title} (question {self.kind}-{self.seed})", "", first, "", table.text().rstrip(), ""]
-        for p in self.parts:
-            lines.append(f"({p.label}) {p.prompt[0]}")
-        lines += ["", _INSTRUCTIONS]
-        return "\n".join(lines) + "\n"
-
-    def markdown(self) -> str:
-        """The question as Markdown (a notebook displays a bare ``question`` this way)."""
-        first, table = self._intro()
-        lines = [f"**{self.title}** (question `{self.kind}-{self.seed}`)", "", first, "",
-                 table.markdown().rstrip(), ""]
-        for p in self.parts:
-            lines.append(f"**({p.label})** {p.prompt[1]}\n")
-        lines.append(f"*{_INSTRUCTIONS}*")
-        return "\n".join(lines) + "\n"
-
-    def html(self) -> str:
-        """The question as an HTML fragment (for the quiz widget and the printable worksheet)."""
-        first, table = self._intro()
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table.rows)
-        parts = "".join(f'<li data-part="{p.label}"><b>({p.label})</b> {p.prompt[2]}</li>' for p in self.parts)
-        return (f'<div class="iaa-question"><h3>{html.escape(self.title)} '
-                f'<small>(question {self.kind}-{self.seed})</small></h3>'
-                f"<p>{html.escape(first)}</p>"
-                f'<table class="iaa-ratings"><tr>{head}</tr>{body}</table>'
-                f'<ol class="iaa-parts" style="list-style:none;padding-left:0">{parts}</ol>'
-                f"<p><i>{html.escape(_INSTRUCTIONS)}</i></p></div>")
+    def render(self, form: str, math: str = "tex") -> str:
+        """The question as a student sees it, in one output (``"text"``, ``"markdown"``, ``"html"``)."""
+        body = render(self._blocks(), form, math, sep="\n\n" if form == "text" else None)
+        return f'<div class="iaa-question">{body}</div>' if form == "html" else body + "\n"
 
     def _repr_markdown_(self) -> str:
         return self.markdown()
@@ -274,10 +247,11 @@ class Question:
 
         Examples
         --------
+        >>> from iaa_teach import fmt
         >>> from iaa_teach.exercises import make_question
         >>> q = make_question("fleiss", seed=1)
         >>> right = q.answers()["c"]
-        >>> q.check("c", f"{float(right):.3f}").correct, q.check("c", str(right)).correct
+        >>> q.check("c", fmt(right)).correct, q.check("c", str(right)).correct
         (True, True)
         """
         p = self.part(part)
@@ -339,8 +313,8 @@ def _names(raters) -> str:
 
 
 # ================================================================ solution
-class Solution:
-    """A question's worked solution: the steps of :func:`~iaa_teach.explain.explain`, then the answers.
+class Solution(Shown):
+    """A question's worked solution: the steps of :func:`~iaa_teach.explain`, then the answers.
 
     Attributes
     ----------
@@ -360,54 +334,21 @@ class Solution:
         self.question = question
         self.explanation: Explanation = explain(question.result)
         self.answers = question.answers()
-        self.steps: list[Step] = [*self.explanation.steps, self._answer_step()]
+        answers = Step(Prose("Answers"), tuple(p.answer_line() for p in question.parts))
+        self.steps: list[Step] = [*self.explanation.steps, answers]
+        title = f"Worked solution, question {question.kind}-{question.seed}: {self.explanation.title}"
+        self._document = Explanation(title, self.steps, question.result)
 
-    def _answer_step(self) -> Step:
-        md, txt = [], []
-        for p in self.question.parts:
-            if p.numeric:
-                md.append(f"**({p.label})** {SYMBOLS[p.quantity][1]} = {show_value(p.answer)}")
-                txt.append(f"({p.label}) {p.symbol} = {show_value(p.answer)}")
-            else:
-                md.append(f"**({p.label})** {_md_escape(p.model_answer)}")
-                txt.append(f"({p.label}) {p.model_answer}")
-        return Step("Answers", "\n\n".join(md), "\n".join(txt))
-
-    def markdown(self) -> str:
-        q = self.question
-        return (f"**Worked solution, question `{q.kind}-{q.seed}`**\n\n" + self.explanation.markdown()
-                + "\n**Answers**\n\n" + self.steps[-1].markdown + "\n")
-
-    def text(self) -> str:
-        q = self.question
-        return (f"Worked solution, question {q.kind}-{q.seed}\n\n" + self.explanation.text()
-                + "\nAnswers\n" + self.steps[-1].text + "\n")
-
-    def html(self) -> str:
-        """Printable HTML: the worked steps as plain text (no maths renderer needed), then the answers."""
-        q = self.question
-        steps = "".join(f"<h4>{i}. {html.escape(s.title)}</h4><pre>{html.escape(s.text)}</pre>"
-                        for i, s in enumerate(self.explanation.steps, start=1))
-        answers = "".join(f"<li><b>({p.label})</b> "
-                          + (f"{SYMBOLS[p.quantity][2]} = {html.escape(show_value(p.answer))}" if p.numeric
-                             else html.escape(p.model_answer or ""))
-                          + "</li>" for p in q.parts)
-        return (f'<div class="iaa-solution"><h3>Solution, question {q.kind}-{q.seed}</h3>'
-                f"<p><i>{html.escape(self.explanation.title)}</i></p>{steps}"
-                f'<h4>Answers</h4><ul style="list-style:none;padding-left:0">{answers}</ul></div>')
+    def render(self, form: str, math: str = "tex") -> str:
+        """The worked solution in one output: the explanation's steps, then the answers."""
+        out = self._document.render(form, math)
+        return f'<div class="iaa-solution">{out}</div>' if form == "html" else out
 
     def _repr_markdown_(self) -> str:
         return self.markdown()
 
     def __repr__(self) -> str:
         return self.text()
-
-
-def _md_escape(s: str | None) -> str:
-    out = str(s or "")
-    for ch in "\\`*_[]<>|#":
-        out = out.replace(ch, "\\" + ch)
-    return out
 
 
 # =============================================================== building
@@ -509,6 +450,7 @@ def _rounding_matters(listed: dict) -> bool:
     return any(m.id == "rounding" for m in listed.get("kappa", listed.get("alpha", [])))
 
 
+@options(kind=KINDS, weights=(None, "linear", "quadratic"))
 def make_question(kind: str, seed: int | None = None, *, n_items: int | None = None,
                   n_raters: int | None = None, n_categories: int | None = None,
                   weights: str | None = None) -> Question:
@@ -558,17 +500,12 @@ def make_question(kind: str, seed: int | None = None, *, n_items: int | None = N
     >>> make_question("cohen", seed=3).ratings == q.ratings
     True
     """
-    if kind not in KINDS:
-        raise AgreementError(f"kind must be one of {list(KINDS)}, got {kind!r}")
     check_size(kind, n_items, n_raters, n_categories)
-    if weights is not None and (kind != "weighted" or weights not in ("linear", "quadratic")):
+    if weights is not None and kind != "weighted":
         raise AgreementError(f"weights={weights!r}: only kind='weighted' takes weights, 'linear' or 'quadratic'")
     if kind == "partial" and n_raters is not None and n_raters < 4:
         raise AgreementError("a 'partial' question needs at least 4 annotators (2 full, 2 partial)")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise AgreementError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = secrets.randbelow(2**31) if seed is None else check_int("seed", seed, 0)
     size = {"n_items": n_items, "n_raters": n_raters, "n_categories": n_categories, "weights": weights}
     if kind != "weighted":
         size.pop("weights")
@@ -598,13 +535,6 @@ def make_question(kind: str, seed: int | None = None, *, n_items: int | None = N
 
 
 # ================================================================== parts
-def _p(label: str, quantity: str | None, text: str, md: str, htm: str, right: dict, listed: dict,
-       hint: str = "", model: str | None = None) -> Part:
-    if quantity is None:
-        return Part(label, None, (text, md, htm), model_answer=model)
-    return Part(label, quantity, (text, md, htm), right[quantity], tuple(listed[quantity]), hint=hint)
-
-
 _KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o and P_e as proportions "
                "and kept exact until the end.")
 
@@ -612,177 +542,134 @@ _KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o a
 def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, routes: dict) -> tuple[Part, ...]:
     r = drawn.ratings
     a, b = r.raters[0], r.raters[1]
+
+    def part(label, quantity, prompt, hint="", model=None):
+        if quantity is None:
+            return Part(label, None, prompt, model_answer=model)
+        return Part(label, quantity, prompt, right[quantity], tuple(listed[quantity]), hint=hint)
+
+    def fleiss_kappa_part(label):
+        return part(label, "kappa", prose("Compute Fleiss' kappa {kappa}."), _KAPPA_HINT.replace("P_o", "P_a"))
+
+    pooled_hint = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
     if kind == "cohen":
         return (
-            _p("a", "p_o", f"Draw the agreement table of {a} against {b} and compute the observed agreement P_o.",
-               f"Draw the agreement table of {a} against {b} and compute the observed agreement $P_o$.",
-               f"Draw the agreement table of {a} against {b} and compute the observed agreement "
-               f"P<sub>o</sub>.", right, listed,
-               "P_o is the share of items on which the two annotators give the same label: the diagonal "
-               "of the agreement table over the number of items."),
-            _p("b", "p_e", "Compute each annotator's marginal proportions and the chance agreement P_e.",
-               "Compute each annotator's marginal proportions and the chance agreement $P_e$.",
-               "Compute each annotator's marginal proportions and the chance agreement P<sub>e</sub>.",
-               right, listed,
-               f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
-               f"total / N^2."),
-            _p("c", "kappa", "Compute Cohen's kappa.", r"Compute Cohen's kappa $\kappa$.",
-               "Compute Cohen's kappa &kappa;.", right, listed, _KAPPA_HINT),
-            _p("d", None, "Interpret the value. Why is kappa lower than P_o?",
-               r"Interpret the value. Why is $\kappa$ lower than $P_o$?",
-               "Interpret the value. Why is &kappa; lower than P<sub>o</sub>?", right, listed,
-               model=_model_cohen(result)),
+            part("a", "p_o", prose("Draw the agreement table of {a} against {b} and compute the observed agreement "
+                                   "{P_o}.", a=a, b=b),
+                 "P_o is the share of items on which the two annotators give the same label: the diagonal "
+                 "of the agreement table over the number of items."),
+            part("b", "p_e", prose("Compute each annotator's marginal proportions and the chance agreement {P_e}."),
+                 f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
+                 f"total / N^2."),
+            part("c", "kappa", prose("Compute Cohen's kappa {kappa}."), _KAPPA_HINT),
+            part("d", None, prose("Interpret the value. Why is {kappa} lower than {P_o}?"), model=_model_cohen(result)),
         )
     if kind == "weighted":
-        k = r.n_categories
-        form = ("1 - |i - j| / (k - 1)", r"1 - \frac{|i-j|}{k-1}", "1 &minus; |i &minus; j| / (k &minus; 1)") \
-            if drawn.weights == "linear" else \
-            ("1 - (i - j)^2 / (k - 1)^2", r"1 - \frac{(i-j)^2}{(k-1)^2}",
-             "1 &minus; (i &minus; j)<sup>2</sup> / (k &minus; 1)<sup>2</sup>")
+        form = (Math(r"w_{ij} = 1 - \frac{|i-j|}{k-1}", "w_ij = 1 - |i - j| / (k - 1)") if drawn.weights == "linear"
+                else Math(r"w_{ij} = 1 - \frac{(i-j)^2}{(k-1)^2}", "w_ij = 1 - (i - j)^2 / (k - 1)^2"))
         return (
-            _p("a", "p_o", f"Using {drawn.weights} agreement weights w_ij = {form[0]} (here k = {k}), draw the "
-               f"agreement table of {a} against {b} and compute the weighted observed agreement P_o.",
-               f"Using {drawn.weights} agreement weights $w_{{ij}} = {form[1]}$ (here $k = {k}$), draw the "
-               f"agreement table of {a} against {b} and compute the weighted observed agreement $P_o$.",
-               f"Using {drawn.weights} agreement weights w<sub>ij</sub> = {form[2]} (here k = {k}), draw the "
-               f"agreement table of {a} against {b} and compute the weighted observed agreement P<sub>o</sub>.",
-               right, listed, "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count "
-               "partly."),
-            _p("b", "p_e", f"Compute the weighted chance agreement P_e from {a}'s and {b}'s marginals.",
-               f"Compute the weighted chance agreement $P_e$ from {a}'s and {b}'s marginals.",
-               f"Compute the weighted chance agreement P<sub>e</sub> from {a}'s and {b}'s marginals.",
-               right, listed, "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided "
-               "by N^2."),
-            _p("c", "kappa", "Compute the weighted kappa.", r"Compute the weighted kappa $\kappa_w$.",
-               "Compute the weighted kappa &kappa;<sub>w</sub>.", right, listed, _KAPPA_HINT),
-            _p("d", None, "Why do weights suit these categories, and what do they change here?",
-               "Why do weights suit these categories, and what do they change here?",
-               "Why do weights suit these categories, and what do they change here?", right, listed,
-               model=_model_weighted(drawn.weights, result, routes)),
+            part("a", "p_o", prose("Using {weights} agreement weights {form} (here {k}), draw the agreement table of "
+                                   "{a} against {b} and compute the weighted observed agreement {P_o}.",
+                                   weights=drawn.weights, form=form, k=Math(f"k = {r.n_categories}"), a=a, b=b),
+                 "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count partly."),
+            part("b", "p_e", prose("Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.",
+                                   a=a, b=b),
+                 "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2."),
+            part("c", "kappa", prose("Compute the weighted kappa {kappa_w}."), _KAPPA_HINT),
+            part("d", None, Prose("Why do weights suit these categories, and what do they change here?"),
+                 model=_model_weighted(drawn.weights, result, routes)),
         )
     if kind == "fleiss":
         return (
-            _p("a", "p_a", "Compute the agreement P_i of each item and their mean P_a.",
-               "Compute the agreement $P_i$ of each item and their mean $P_a$.",
-               "Compute the agreement P<sub>i</sub> of each item and their mean P<sub>a</sub>.", right, listed,
-               "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items."),
-            _p("b", "p_e", "Compute the proportion p_j of all labels in each category, and the chance "
-               "agreement P_e.",
-               "Compute the proportion $p_j$ of all labels in each category, and the chance agreement $P_e$.",
-               "Compute the proportion p<sub>j</sub> of all labels in each category, and the chance agreement "
-               "P<sub>e</sub>.", right, listed, "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."),
-            _p("c", "kappa", "Compute Fleiss' kappa.", r"Compute Fleiss' kappa $\kappa$.",
-               "Compute Fleiss' kappa &kappa;.", right, listed, _KAPPA_HINT.replace("P_o", "P_a")),
-            _p("d", None, "Cohen's kappa takes chance agreement from each rater's own proportions. Why does "
-               "Fleiss' kappa pool all the labels instead?",
-               "Cohen's kappa takes chance agreement from each rater's own proportions. Why does Fleiss' "
-               "kappa pool all the labels instead?",
-               "Cohen's kappa takes chance agreement from each rater's own proportions. Why does Fleiss' "
-               "kappa pool all the labels instead?", right, listed, model=_model_fleiss(r, result)),
+            part("a", "p_a", prose("Compute the agreement {P_i} of each item and their mean {P_a}."),
+                 "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items."),
+            part("b", "p_e", prose("Compute the proportion {p_j} of all labels in each category, and the chance "
+                                   "agreement {P_e}."), pooled_hint),
+            fleiss_kappa_part("c"),
+            part("d", None, Prose("Cohen's kappa takes chance agreement from each rater's own proportions. Why does "
+                                  "Fleiss' kappa pool all the labels instead?"), model=_model_fleiss(r, result)),
         )
     if kind == "partial":
-        pa, pb = r.raters[-2], r.raters[-1]
         return (
-            _p("a", "p_a", "Compute the agreement P_i of each item, using the number of annotators n_i who "
-               "labelled it, and their mean P_a.",
-               "Compute the agreement $P_i$ of each item, using the number of annotators $n_i$ who labelled "
-               "it, and their mean $P_a$.",
-               "Compute the agreement P<sub>i</sub> of each item, using the number of annotators n<sub>i</sub> "
-               "who labelled it, and their mean P<sub>a</sub>.", right, listed,
-               "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received."),
-            _p("b", "n_labels", "How many labels does the table hold in all (sum_i n_i)?",
-               r"How many labels does the table hold in all ($\sum_i n_i$)?",
-               "How many labels does the table hold in all (&Sigma;<sub>i</sub> n<sub>i</sub>)?",
-               right, listed, "Count the labels actually given: every annotator's items, no missing cells."),
-            _p("c", "p_e", "Compute the category proportions p_j over all the labels, and the chance agreement "
-               "P_e.",
-               "Compute the category proportions $p_j$ over all the labels, and the chance agreement $P_e$.",
-               "Compute the category proportions p<sub>j</sub> over all the labels, and the chance agreement "
-               "P<sub>e</sub>.", right, listed,
-               "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."),
-            _p("d", "kappa", "Compute Fleiss' kappa.", r"Compute Fleiss' kappa $\kappa$.",
-               "Compute Fleiss' kappa &kappa;.", right, listed, _KAPPA_HINT.replace("P_o", "P_a")),
-            _p("e", None, f"Why would it be wrong to merge {pa} and {pb} into a single annotator?",
-               f"Why would it be wrong to merge {pa} and {pb} into a single annotator?",
-               f"Why would it be wrong to merge {pa} and {pb} into a single annotator?", right, listed,
-               model=_model_partial(r, result, routes)),
+            part("a", "p_a", prose("Compute the agreement {P_i} of each item, using the number of annotators {n_i} "
+                                   "who labelled it, and their mean {P_a}."),
+                 "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received."),
+            part("b", "n_labels", prose("How many labels does the table hold in all ({sum_n_i})?"),
+                 "Count the labels actually given: every annotator's items, no missing cells."),
+            part("c", "p_e", prose("Compute the category proportions {p_j} over all the labels, and the chance "
+                                   "agreement {P_e}."), pooled_hint),
+            fleiss_kappa_part("d"),
+            part("e", None, prose("Why would it be wrong to merge {a} and {b} into a single annotator?",
+                                  a=r.raters[-2], b=r.raters[-1]), model=_model_partial(r, result, routes)),
         )
     lonely = [str(item) for item, mu in zip(r.items, (~r.missing).sum(axis=1)) if mu == 1]
+    weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
     return (
-        _p("a", "n", "Build the coincidence matrix, weighting each unit's ordered pairs of values by "
-           "1 / (m_u - 1). How many pairable values n does it hold?",
-           "Build the coincidence matrix, weighting each unit's ordered pairs of values by $1/(m_u - 1)$. "
-           "How many pairable values $n$ does it hold?",
-           "Build the coincidence matrix, weighting each unit's ordered pairs of values by "
-           "1 / (m<sub>u</sub> &minus; 1). How many pairable values n does it hold?", right, listed,
-           "n counts the values in units with at least two values; it is also the total of the coincidence "
-           "matrix."),
-        _p("b", "d_o", "Compute the observed disagreement D_o.", "Compute the observed disagreement $D_o$.",
-           "Compute the observed disagreement D<sub>o</sub>.", right, listed,
-           "D_o = (sum of the off-diagonal coincidences) / n."),
-        _p("c", "d_e", "Compute the expected disagreement D_e.", "Compute the expected disagreement $D_e$.",
-           "Compute the expected disagreement D<sub>e</sub>.", right, listed,
-           "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix."),
-        _p("d", "alpha", "Compute Krippendorff's alpha (nominal).", r"Compute Krippendorff's alpha $\alpha$ (nominal).",
-           "Compute Krippendorff's alpha &alpha; (nominal).", right, listed,
-           "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end."),
-        _p("e", None, f"Item {_names(lonely)} has a single rating. What does it contribute, and why are each unit's "
-           "pairs weighted by 1 / (m_u - 1)?",
-           f"Item {_names(lonely)} has a single rating. What does it contribute, and why are each unit's "
-           "pairs weighted by $1/(m_u - 1)$?",
-           f"Item {_names(lonely)} has a single rating. What does it contribute, and why are each unit's "
-           "pairs weighted by 1 / (m<sub>u</sub> &minus; 1)?", right, listed,
-           model=_model_alpha(r, result)),
+        part("a", "n", prose("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. "
+                             "How many pairable values {n} does it hold?", w=weight),
+             "n counts the values in units with at least two values; it is also the total of the coincidence matrix."),
+        part("b", "d_o", prose("Compute the observed disagreement {D_o}."),
+             "D_o = (sum of the off-diagonal coincidences) / n."),
+        part("c", "d_e", prose("Compute the expected disagreement {D_e}."),
+             "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix."),
+        part("d", "alpha", prose("Compute Krippendorff's alpha {alpha} (nominal)."),
+             "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end."),
+        part("e", None, prose("Item {items} has a single rating. What does it contribute, and why are each unit's "
+                              "pairs weighted by {w}?", items=_names(lonely), w=weight), model=_model_alpha(r, result)),
     )
 
 
 # ============================================================ model answers
-def _model_cohen(result) -> str:
+def _model_cohen(result) -> Prose:
     ex = result.exact
-    return (f"kappa = {fmt3(ex.kappa)} is {interpret(float(ex.kappa))} agreement on the Landis and Koch scale. "
-            f"P_o = {fmt3(ex.p_o)} counts every agreement, including those two annotators would reach by "
-            f"chance if each labelled at random with their own proportions (P_e = {fmt3(ex.p_e)}). Kappa keeps "
-            f"only the agreement beyond chance, P_o - P_e, as a share of the most that was possible beyond "
-            f"chance, 1 - P_e; so it is lower than P_o whenever P_e > 0 and P_o < 1.")
+    return prose("{kappa} = {kappa_v} is {band} agreement on the Landis and Koch scale. {P_o} = {p_o} counts every "
+                 "agreement, including those two annotators would reach by chance if each labelled at random with "
+                 "their own proportions ({P_e} = {p_e}). Kappa keeps only the agreement beyond chance, {beyond}, as a "
+                 "share of the most that was possible beyond chance, {most}; so it is lower than {P_o} whenever "
+                 "{p_e_pos} and {p_o_low}.", kappa_v=fmt(ex.kappa), band=interpret(float(ex.kappa)), p_o=fmt(ex.p_o),
+                 p_e=fmt(ex.p_e), beyond=Math("P_o - P_e"), most=Math("1 - P_e"), p_e_pos=Math("P_e > 0"),
+                 p_o_low=Math("P_o < 1"))
 
 
-def _model_weighted(weights: str, result, routes: dict) -> str:
+def _model_weighted(weights: str, result, routes: dict) -> Prose:
     plain = routes["unweighted"]["kappa"]
     other_name = "quadratic" if weights == "linear" else "linear"
     other = routes["other_weights"]["kappa"]
     k = len(result.categories)
-    return (f"The categories are ordered, so a disagreement between neighbouring categories is less serious "
-            f"than one between the ends of the scale; weights give near misses partial credit. Here the "
-            f"{weights}-weighted kappa is {fmt3(result.exact.kappa)}, against {fmt3(plain)} unweighted (every "
-            f"disagreement counted in full) and {fmt3(other)} with {other_name} weights. Quadratic weights give "
-            f"a one-step miss more credit than linear ones ({fmt3(1 - Fraction(1, (k - 1) ** 2))} against "
-            f"{fmt3(1 - Fraction(1, k - 1))} here) and both give none to a miss across the whole scale; "
-            f"the choice of weights should be fixed before looking at the data.")
+    return Prose(f"The categories are ordered, so a disagreement between neighbouring categories is less serious "
+                 f"than one between the ends of the scale; weights give near misses partial credit. Here the "
+                 f"{weights}-weighted kappa is {fmt(result.exact.kappa)}, against {fmt(plain)} unweighted (every "
+                 f"disagreement counted in full) and {fmt(other)} with {other_name} weights. Quadratic weights give "
+                 f"a one-step miss more credit than linear ones ({fmt(1 - Fraction(1, (k - 1) ** 2))} against "
+                 f"{fmt(1 - Fraction(1, k - 1))} here) and both give none to a miss across the whole scale; "
+                 f"the choice of weights should be fixed before looking at the data.")
 
 
-def _model_fleiss(r: Ratings, result) -> str:
-    return (f"Fleiss' kappa treats the raters as interchangeable: it asks how likely two labels drawn at random "
-            f"from all {result.n_ratings} labels are to agree, so each category's chance share is its share of "
-            f"all labels (P_e = {fmt3(result.exact.p_e)}). Cohen's chance term belongs to one fixed pair of "
-            f"raters with their own habits; with {r.n_raters} raters (or different raters per item) there is no "
-            f"single pair, and averaging pairwise Cohen-style terms measures a different thing.")
+def _model_fleiss(r: Ratings, result) -> Prose:
+    return prose("Fleiss' kappa treats the raters as interchangeable: it asks how likely two labels drawn at random "
+                 "from all {labels} labels are to agree, so each category's chance share is its share of all labels "
+                 "({P_e} = {p_e}). Cohen's chance term belongs to one fixed pair of raters with their own habits; "
+                 "with {raters} raters (or different raters per item) there is no single pair, and averaging "
+                 "pairwise Cohen-style terms measures a different thing.",
+                 labels=result.n_ratings, p_e=fmt(result.exact.p_e), raters=r.n_raters)
 
 
-def _model_partial(r: Ratings, result, routes: dict) -> str:
+def _model_partial(r: Ratings, result, routes: dict) -> Prose:
     pa, pb = r.raters[-2], r.raters[-1]
-    keep_a, keep_b = routes[f"merged:{pa}"]["kappa"], routes[f"merged:{pb}"]["kappa"]
-    return (f"{pa} and {pb} are two different people, who may have worked at different times and under "
-            f"different instructions; a merged annotator is not a real rater. Where both labelled an item one "
-            f"label must be thrown away, and which one is an arbitrary choice: keeping {pa}'s gives kappa = "
-            f"{fmt3(keep_a)}, keeping {pb}'s gives {fmt3(keep_b)}, against {fmt3(result.exact.kappa)} with both "
-            f"kept as separate annotators. The merged column also mixes two people's habits in proportions set "
-            f"by how many items each covered. Instead keep them apart and use the per-item number of labels "
-            f"n_i in P_i and all {result.n_ratings} labels in p_j.")
+    return prose("{a} and {b} are two different people, who may have worked at different times and under different "
+                 "instructions; a merged annotator is not a real rater. Where both labelled an item one label must "
+                 "be thrown away, and which one is an arbitrary choice: keeping {a}'s gives {kappa} = {keep_a}, "
+                 "keeping {b}'s gives {keep_b}, against {right} with both kept as separate annotators. The merged "
+                 "column also mixes two people's habits in proportions set by how many items each covered. Instead "
+                 "keep them apart and use the per-item number of labels {n_i} in {P_i} and all {labels} labels in "
+                 "{p_j}.", a=pa, b=pb, keep_a=fmt(routes[f"merged:{pa}"]["kappa"]),
+                 keep_b=fmt(routes[f"merged:{pb}"]["kappa"]), right=fmt(result.exact.kappa), labels=result.n_ratings)
 
 
-def _model_alpha(r: Ratings, result) -> str:
-    return (f"A unit with a single value has no pair of values to compare, so it adds nothing to the "
-            f"coincidence matrix: its value is not pairable and does not count in n = {int(result.n)} or in "
-            f"the n_c. A unit with m_u values has m_u (m_u - 1) ordered pairs, and each value takes part in "
-            f"m_u - 1 of them; dividing by m_u - 1 makes every pairable value count once, whatever the size of "
-            f"its unit, so units with more ratings do not weigh more and the matrix adds up to n.")
+def _model_alpha(r: Ratings, result) -> Prose:
+    return prose("A unit with a single value has no pair of values to compare, so it adds nothing to the "
+                 "coincidence matrix: its value is not pairable and does not count in {n} or in the {n_c}. A unit "
+                 "with {m_u} values has {pairs} ordered pairs, and each value takes part in {m_1} of them; dividing "
+                 "by {m_1} makes every pairable value count once, whatever the size of its unit, so units with more "
+                 "ratings do not weigh more and the matrix adds up to {N}.", n=Math(f"n = {int(result.n)}"),
+                 pairs=Math("m_u (m_u - 1)"), m_1=Math("m_u - 1"), N=SYMBOLS["n"])

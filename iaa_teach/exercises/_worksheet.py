@@ -1,13 +1,18 @@
-"""Printable worksheets: a question sheet and a separate answer sheet, as HTML."""
+"""Printable worksheets: a question sheet and a separate answer sheet, as HTML.
+
+The sheets use the questions' and solutions' own HTML renderer with
+``math="text"``: formulas in plain text with subscripts, equations in
+``<pre>`` blocks, so a page needs no script or maths renderer to print.
+"""
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ..ratings import AgreementError
+from ..markup import html_escape
+from ..validation import check_int, check_option
 from ._generate import KINDS
 from ._questions import Question, make_question
 
@@ -16,9 +21,8 @@ __all__ = ["Worksheet", "worksheet", "worksheet_questions"]
 _CSS = """
 body { font-family: Georgia, 'Times New Roman', serif; max-width: 46em; margin: 2em auto; line-height: 1.4; }
 h1 { font-size: 1.5em; } h3 { margin-bottom: 0.3em; } h3 small { font-weight: normal; color: #555; }
-table.iaa-ratings { border-collapse: collapse; margin: 0.6em 0; }
-table.iaa-ratings th, table.iaa-ratings td { border: 1px solid #999; padding: 0.15em 0.7em; text-align: center; }
-ol.iaa-parts li { margin: 0.4em 0; }
+table { border-collapse: collapse; margin: 0.6em 0; }
+th, td { border: 1px solid #999; padding: 0.15em 0.7em; text-align: center; }
 pre { font-size: 0.85em; background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; }
 .iaa-question, .iaa-solution { page-break-inside: avoid; margin-bottom: 2em; }
 @media print { .iaa-question, .iaa-solution { page-break-after: always; } pre { background: none; } }
@@ -35,27 +39,29 @@ class Worksheet:
 
 
 def worksheet_questions(n: int, seed: int = 0, kinds: Sequence[str] = KINDS) -> list[Question]:
-    """The questions of a worksheet: question i is ``make_question(kinds[i % len(kinds)], seed + i)``."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 100:
-        raise AgreementError(f"a worksheet holds 1 to 100 questions, got n={n!r}")
-    if isinstance(kinds, str):
-        kinds = (kinds,)
-    kinds = tuple(kinds)
-    bad = [k for k in kinds if k not in KINDS]
-    if not kinds or bad:
-        raise AgreementError(f"kinds must be a non-empty list drawn from {list(KINDS)}, got {list(kinds)}")
+    """The questions of a worksheet: question i is ``make_question(kinds[i % len(kinds)], seed + i)``.
+
+    ``n`` is 1 to 100; ``kinds`` a kind or a non-empty sequence of kinds.
+    """
+    n = check_int("n", n, 1, 100)
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    check_int("len(kinds)", len(kinds), 1)
+    for kind in kinds:
+        check_option("kinds", kind, KINDS)
     return [make_question(kinds[i % len(kinds)], seed + i) for i in range(n)]
 
 
 def _page(title: str, body: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}</title>\n'
-            f"<style>{_CSS}</style>\n</head>\n<body>\n<h1>{html.escape(title)}</h1>\n{body}\n</body>\n</html>\n")
+    title = html_escape(title, math="text")
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{title}</title>\n'
+            f"<style>{_CSS}</style>\n</head>\n<body>\n<h1>{title}</h1>\n{body}\n</body>\n</html>\n")
 
 
 def worksheet_html(questions: Sequence[Question], title: str = "Inter-annotator agreement: exam practice") -> tuple[str, str]:
     """The question sheet and the answer sheet of ``questions``, as two HTML documents."""
-    sheet = "\n".join(f"<h2>Question {i}</h2>\n{q.html()}" for i, q in enumerate(questions, start=1))
-    answers = "\n".join(f"<h2>Question {i}</h2>\n{q.solution().html()}" for i, q in enumerate(questions, start=1))
+    sheet = "\n".join(f"<h2>Question {i}</h2>\n{q.html(math='text')}" for i, q in enumerate(questions, start=1))
+    answers = "\n".join(f"<h2>Question {i}</h2>\n{q.solution().html(math='text')}"
+                         for i, q in enumerate(questions, start=1))
     return _page(title, sheet), _page(title + ": answers", answers)
 
 

@@ -6,7 +6,8 @@ values: the readout ``HTML.value`` and the figure ``Image.value`` (PNG bytes
 drawn with the Agg canvas at a fixed dpi, no pyplot state). So an explorer
 runs headless in pytest exactly as it runs in JupyterLab.
 
-Every number in a readout is wrapped as ``<span data-q="KEY">0.492</span>``:
+Every number in a readout is a result's exact value rounded half up by
+:func:`iaa_teach.fmt`, wrapped as ``<span data-q="KEY">0.492</span>``:
 tests (and the browser test) find a value by its key, and
 :meth:`Explorer.readout_text` gives the same numbers as plain text.
 """
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import html
 import io
-import math
 import re
 import time
 from typing import Any, Callable, Iterable, Sequence
@@ -28,6 +28,7 @@ from matplotlib.figure import Figure
 from .. import plots
 from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
+from ..rounding import fmt  # noqa: F401  (the explorers format every number with it)
 
 #: Font size of labels, controls and readouts: readable on a projector.
 FONT_SIZE = "17px"
@@ -53,17 +54,6 @@ _CSS = """<style>
 _PNG_CACHE_SIZE = 32  # figures kept per explorer, keyed by what they show
 
 _Q_RE = re.compile(r'data-q="([^"]+)">([^<]*)<')
-
-
-def fmt(value: Any, digits: int = 3) -> str:
-    """A coefficient as a student writes it: ``0.492``; NaN as ``undefined``."""
-    if value is None:
-        return "undefined"
-    v = float(value)
-    if math.isnan(v):
-        return "undefined"
-    out = f"{v:.{digits}f}"
-    return "0." + "0" * digits if out == "-0." + "0" * digits else out
 
 
 def band(value: Any) -> str:

@@ -96,12 +96,12 @@ class CoverageExplorer(Explorer):
         k_right = (~r.missing).sum(axis=1)
         k_wrong = (~self.merged.missing).sum(axis=1)
         for i, item in enumerate(r.items):
-            p_right = self._right.p_i[i] if self._right is not None else np.nan
-            p_wrong = self._wrong.p_i[i] if self._wrong is not None else np.nan
+            p_right = self._right.exact.p_i[i] if self._right is not None else None
+            p_wrong = self._wrong.exact.p_i[i] if self._wrong is not None else None
             per_item.append([str(item), q(f"k right item {item}", int(k_right[i])),
-                             q(f"P_i right item {item}", fmt(p_right) if not np.isnan(p_right) else "–"),
+                             q(f"P_i right item {item}", fmt(p_right, undefined="–")),
                              q(f"k merged item {item}", int(k_wrong[i])),
-                             q(f"P_i merged item {item}", fmt(p_wrong) if not np.isnan(p_wrong) else "–")])
+                             q(f"P_i merged item {item}", fmt(p_wrong, undefined="–"))])
         summary = []
         for key, label, res, data, why in (("right", f"{', '.join(names)} kept apart", self._right, r, why_right),
                                            ("merged", f"{merged_name} merged", self._wrong, self.merged, why_wrong)):
@@ -109,8 +109,8 @@ class CoverageExplorer(Explorer):
                 summary.append([label, q(f"labels {key}", data.n_ratings)] +
                                [q(f"{x} {key}", "undefined") for x in ("P_a", "P_e", "kappa", "band")])
                 continue
-            summary.append([label, q(f"labels {key}", res.n_ratings), q(f"P_a {key}", fmt(res.p_a)),
-                            q(f"P_e {key}", fmt(res.p_e)), q(f"kappa {key}", fmt(res.kappa)),
+            summary.append([label, q(f"labels {key}", res.n_ratings), q(f"P_a {key}", fmt(res.exact.p_a)),
+                            q(f"P_e {key}", fmt(res.exact.p_e)), q(f"kappa {key}", fmt(res.exact.kappa)),
                             q(f"band {key}", band(res.kappa))])
         parts = [heading("Fleiss' kappa with per-item k (chance: pooled proportions over all labels)"),
                  table(["method", "labels", "P_a", "P_e", "kappa", "band"], summary, chosen=lambda i: i == 0),

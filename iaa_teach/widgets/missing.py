@@ -105,9 +105,9 @@ class MissingDataExplorer(Explorer):
             cells["Fleiss item mean"] = fleiss_mean.kappa if fleiss_mean is not None else None
             self._rows[name] = cells
             n_items = "0" if data is None else str(int((data.counts().sum(axis=1) >= 2).sum()))
-            return [name, q(f"alpha {name}", fmt(cells["alpha"])),
-                    q(f"Fleiss pooled {name}", fmt(cells["Fleiss pooled"])),
-                    q(f"Fleiss item mean {name}", fmt(cells["Fleiss item mean"])),
+            return [name, q(f"alpha {name}", fmt(None if alpha is None else alpha.exact.alpha)),
+                    q(f"Fleiss pooled {name}", fmt(None if fleiss is None else fleiss.exact.kappa)),
+                    q(f"Fleiss item mean {name}", fmt(None if fleiss_mean is None else fleiss_mean.exact.kappa)),
                     q(f"items used {name}", n_items)]
 
         rows = [row("complete", full, alpha_full, fleiss_full, fleiss_full),

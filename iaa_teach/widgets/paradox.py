@@ -101,12 +101,12 @@ class ParadoxExplorer(Explorer):
         self._fleiss = fleiss_kappa(r)
         self._alpha = krippendorff_alpha(r)
         fl, al = self._fleiss, self._alpha
-        props = ", ".join(f"{c}: {p:.2f}" for c, p in zip(r.categories, fl.p_j))
-        rows = [["observed agreement P_a", q("P_a", fmt(fl.p_a)), ""],
-                ["chance agreement P_e", q("P_e", fmt(fl.p_e)), ""],
-                ["Fleiss' kappa", q("kappa", fmt(fl.kappa)), q("kappa band", band(fl.kappa))],
-                ["Krippendorff's alpha", q("alpha", fmt(al.alpha)), q("alpha band", band(al.alpha))]]
-        parts = [heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {self.prevalence.value:.2f}"),
+        props = ", ".join(f"{c}: {fmt(p, 2)}" for c, p in zip(r.categories, fl.exact.p_j))
+        rows = [["observed agreement P_a", q("P_a", fmt(fl.exact.p_a)), ""],
+                ["chance agreement P_e", q("P_e", fmt(fl.exact.p_e)), ""],
+                ["Fleiss' kappa", q("kappa", fmt(fl.exact.kappa)), q("kappa band", band(fl.kappa))],
+                ["Krippendorff's alpha", q("alpha", fmt(al.exact.alpha)), q("alpha band", band(al.alpha))]]
+        parts = [heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {fmt(self.prevalence.value, 2)}"),
                  table(["", "value", "band"], rows),
                  note(f"label proportions {props}")]
         for why in (fl.reason, al.reason):

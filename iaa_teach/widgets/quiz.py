@@ -2,24 +2,25 @@
 
 The quiz computes nothing itself: questions, answers, feedback and worked
 solutions all come from :mod:`iaa_teach.exercises` (which takes its numbers
-from :mod:`iaa_teach.metrics` and its working from :func:`iaa_teach.explain`).
+from :mod:`iaa_teach.metrics` and its working from :func:`iaa_teach.explain`),
+shown with their own HTML renderer (maths left for MathJax in ``HTMLMath``).
 Its callbacks only set trait values (``HTML.value``, ``Text.value``,
 ``layout.display``), so it runs headless in pytest exactly as in JupyterLab.
 """
 
 from __future__ import annotations
 
-import html
-import re
 import time
 from typing import Any, Sequence
 
 import ipywidgets as w
 
 from ..exercises import KINDS, Question, make_question
+from ..markup import html_escape
+from ..validation import check_option
 from ._base import FONT_SIZE
 
-__all__ = ["Quiz", "markdown_html"]
+__all__ = ["Quiz"]
 
 #: Most parts a question has ((a) to (e)): the quiz keeps one answer row per possible part.
 MAX_PARTS = 5
@@ -45,13 +46,13 @@ class Quiz:
     Parameters
     ----------
     kind : str
-        The first question's kind (one of :data:`iaa_teach.exercises.KINDS`).
+        The first question's kind (one of ``kinds``).
     seed : int
         The first question's seed. "new question" adds 1 to the seed box, so
         question number ``seed + k`` is always the same question; typing a
         seed, or choosing another kind, shows that question.
     kinds : sequence of str
-        The kinds offered in the dropdown.
+        The kinds offered in the dropdown (each one of :data:`iaa_teach.exercises.KINDS`).
     font_size : str
         CSS font size of the whole quiz (large enough for a projector).
 
@@ -63,7 +64,7 @@ class Quiz:
         The question on show.
     kind, seed : ipywidgets.Dropdown, ipywidgets.BoundedIntText
     new_button, check_button, step_button, solution_button : ipywidgets.Button
-    question_html : ipywidgets.HTML
+    question_html : ipywidgets.HTMLMath
     answers, feedback : dict
         Part label -> ``Text`` (or ``Textarea`` for a part answered in words)
         and part label -> ``HTML`` with the feedback of the last "check".
@@ -76,7 +77,7 @@ class Quiz:
     --------
     >>> quiz = Quiz("cohen", seed=3)
     >>> right = quiz.question.answers()["c"]
-    >>> quiz.answers["c"].value = f"{float(right):.3f}"
+    >>> quiz.answers["c"].value = str(right)
     >>> quiz.check_button.click()
     >>> "Correct" in quiz.feedback["c"].value
     True
@@ -84,6 +85,8 @@ class Quiz:
 
     def __init__(self, kind: str = "cohen", seed: int = 0, kinds: Sequence[str] = KINDS,
                  font_size: str = FONT_SIZE):
+        kinds = [check_option("kinds", k, KINDS) for k in kinds]
+        check_option("kind", kind, kinds)
         self.kind = w.Dropdown(options=list(kinds), value=kind, description="kind")
         self.seed = w.BoundedIntText(value=int(seed), min=0, max=2**31 - 1, description="seed",
                                      layout=w.Layout(width="14em"))
@@ -92,7 +95,7 @@ class Quiz:
         self.check_button = w.Button(description="check", button_style="success", **wide)
         self.step_button = w.Button(description="show the next step", **wide)
         self.solution_button = w.Button(description="show the full solution", **wide)
-        self.question_html = w.HTML()
+        self.question_html = w.HTMLMath()
         self.solution_html = w.HTMLMath()
         self.status = w.HTML()
         self.answers: dict[str, w.Widget] = {}
@@ -157,7 +160,7 @@ class Quiz:
             else:
                 row.layout.display = "none"
         self.solution_html.value = ""
-        self.status.value = (f"<i>Question {html.escape(kind)}-{seed}. Type your answers, press "
+        self.status.value = (f"<i>Question {html_escape(kind)}-{seed}. Type your answers, press "
                              f"<b>check</b>; reveal the worked solution step by step.</i>")
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
@@ -179,7 +182,7 @@ class Quiz:
                 continue
             fb = self.question.check(part.label, answer)
             self.feedback[part.label].value = (f'<span class="iaa-{fb.status}" data-status="{fb.status}">'
-                                               f"{html.escape(fb.message)}</span>")
+                                               f"{html_escape(fb.message)}</span>")
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     def _steps(self):
@@ -190,8 +193,7 @@ class Quiz:
     def _render(self) -> None:
         steps = self._steps()
         shown = steps[:self.revealed]
-        body = "".join(f"<h4>{i}. {html.escape(s.title)}</h4>{markdown_html(s.markdown)}"
-                       for i, s in enumerate(shown, start=1))
+        body = "".join(step.numbered(i, "html") for i, step in enumerate(shown, start=1))
         more = (f"<p><i>Step {self.revealed} of {len(steps)}.</i></p>" if self.revealed < len(steps)
                 else "<p><i>That is the whole solution.</i></p>")
         self.solution_html.value = body + more
@@ -220,57 +222,3 @@ class Quiz:
 
     def __repr__(self) -> str:
         return f"<Quiz: question {self.question.kind}-{self.question.seed}>"
-
-
-# ------------------------------------------------------------ markdown
-_TABLE_SEP = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$")
-_MATH = re.compile(r"(\$\$.*?\$\$|\$[^$]+\$)", re.S)
-
-
-def _inline(text: str) -> str:
-    """Markdown inline text -> HTML: maths kept for MathJax, escapes, **bold**, *emphasis*."""
-    out = []
-    for i, piece in enumerate(_MATH.split(text)):
-        if i % 2:  # maths: kept as written (HTML-escaped), HTMLMath typesets it
-            out.append(html.escape(piece, quote=False))
-            continue
-        piece = html.escape(piece, quote=False)
-        piece = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", piece)
-        piece = re.sub(r"(?<![\\*])\*(?!\s)(.+?)(?<![\\\s])\*", r"<i>\1</i>", piece)
-        piece = re.sub(r"\\([\\`*_\[\]|#]|&lt;|&gt;)", r"\1", piece)
-        out.append(piece)
-    return "".join(out)
-
-
-def _cells(line: str) -> list[str]:
-    line = line.strip()
-    if line.startswith("|"):
-        line = line[1:]
-    if line.endswith("|") and not line.endswith("\\|"):
-        line = line[:-1]
-    return [c.strip() for c in re.split(r"(?<!\\)\|", line)]
-
-
-def markdown_html(text: str) -> str:
-    """The small Markdown that :func:`iaa_teach.explain.explain` writes, as HTML for ``HTMLMath``.
-
-    Paragraphs, ``| tables |``, ``**bold**``, ``*emphasis*``, backslash
-    escapes and ``$...$`` / ``$$...$$`` maths (left for MathJax).
-
-    >>> markdown_html("**A** is $x_1$\\n\\n| a | b |\\n|---|---:|\\n| 1 | 2 |")
-    '<p><b>A</b> is $x_1$</p><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>'
-    """
-    blocks = re.split(r"\n\s*\n", text.strip())
-    out = []
-    for block in blocks:
-        lines = block.splitlines()
-        if len(lines) >= 2 and lines[0].lstrip().startswith("|") and _TABLE_SEP.match(lines[1].strip()):
-            head = "".join(f"<th>{_inline(c)}</th>" for c in _cells(lines[0]))
-            rows = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in _cells(line)) + "</tr>"
-                           for line in lines[2:])
-            out.append(f"<table><tr>{head}</tr>{rows}</table>")
-        elif block.lstrip().startswith("$$"):
-            out.append(f"<div>{html.escape(block, quote=False)}</div>")
-        else:
-            out.append(f"<p>{_inline(block)}</p>")
-    return "".join(out)

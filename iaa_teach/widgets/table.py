@@ -195,10 +195,10 @@ class TableExplorer(Explorer):
             self._busy = False
 
     def _show_p_i(self) -> None:
-        p_i = self._fleiss.p_i if self._fleiss is not None else np.full(self.initial.n_items, np.nan)
+        p_i = self._fleiss.exact.p_i if self._fleiss is not None else (None,) * self.initial.n_items
         for row, label in enumerate(self.p_i_labels):
             i = self._first + row
-            label.value = q(f"P_i item {self.initial.items[i]}", fmt(p_i[i]) if not np.isnan(p_i[i]) else "–")
+            label.value = q(f"P_i item {self.initial.items[i]}", fmt(p_i[i], undefined="–"))
 
     def values(self) -> dict[str, str]:
         """The readout's numbers by key, with P_i of the items shown in the grid."""
@@ -222,8 +222,8 @@ class TableExplorer(Explorer):
             if rule not in rules or res is None:
                 continue
             name = "pooled" if rule == "pooled" else "item mean"
-            rows.append([f"chance: {name}", q(f"Fleiss {name} P_a", fmt(res.p_a)),
-                         q(f"Fleiss {name} P_e", fmt(res.p_e)), q(f"Fleiss {name} kappa", fmt(res.kappa)),
+            rows.append([f"chance: {name}", q(f"Fleiss {name} P_a", fmt(res.exact.p_a)),
+                         q(f"Fleiss {name} P_e", fmt(res.exact.p_e)), q(f"Fleiss {name} kappa", fmt(res.exact.kappa)),
                          q(f"Fleiss {name} band", band(res.kappa))])
         parts.append(heading("Fleiss' kappa (per-item number of raters)"))
         if rows:
@@ -240,8 +240,8 @@ class TableExplorer(Explorer):
         if self._alpha is not None:
             a = self._alpha
             parts.append(table(["", "D_o", "D_e", "alpha", "band"],
-                               [[f"n = {a.n} values", q("alpha D_o", fmt(a.d_o)), q("alpha D_e", fmt(a.d_e)),
-                                 q("alpha", fmt(a.alpha)), q("alpha band", band(a.alpha))]]))
+                               [[f"n = {a.n} values", q("alpha D_o", fmt(a.exact.d_o)), q("alpha D_e", fmt(a.exact.d_e)),
+                                 q("alpha", fmt(a.exact.alpha)), q("alpha band", band(a.alpha))]]))
             if a.reason:
                 parts.append(note(a.reason, "iaa-why"))
         else:
@@ -255,8 +255,8 @@ class TableExplorer(Explorer):
         rows, reasons = [], []
         for res in self._pairwise.results:
             pair = f"{res.rater_a}-{res.rater_b}"
-            rows.append([pair, q(f"Cohen {pair} P_o", fmt(res.p_o)), q(f"Cohen {pair} P_e", fmt(res.p_e)),
-                         q(f"Cohen {pair} kappa", fmt(res.kappa)), q(f"Cohen {pair} band", band(res.kappa))])
+            rows.append([pair, q(f"Cohen {pair} P_o", fmt(res.exact.p_o)), q(f"Cohen {pair} P_e", fmt(res.exact.p_e)),
+                         q(f"Cohen {pair} kappa", fmt(res.exact.kappa)), q(f"Cohen {pair} band", band(res.kappa))])
             if res.reason:
                 reasons.append(f"{pair}: {res.reason}")
         html = heading("Cohen's kappa, every pair") + table(["pair", "P_o", "P_e", "kappa", "band"], rows)

@@ -101,8 +101,8 @@ class WeightsExplorer(Explorer):
                 names = ("alpha D_o", "alpha D_e", "alpha", "alpha band")
                 rows.append([level] + [q(f"{x} {level}", "undefined") for x in names])
                 continue
-            rows.append([level, q(f"alpha D_o {level}", fmt(res.d_o)), q(f"alpha D_e {level}", fmt(res.d_e)),
-                         q(f"alpha {level}", fmt(res.alpha)), q(f"alpha band {level}", band(res.alpha))])
+            rows.append([level, q(f"alpha D_o {level}", fmt(res.exact.d_o)), q(f"alpha D_e {level}", fmt(res.exact.d_e)),
+                         q(f"alpha {level}", fmt(res.exact.alpha)), q(f"alpha band {level}", band(res.alpha))])
         parts = [heading("Krippendorff's alpha, all raters"),
                  table(["level", "D_o", "D_e", "alpha", "band"], rows,
                        chosen=lambda i: ALPHA_LEVELS[i] == self.level.value)]
@@ -123,8 +123,8 @@ class WeightsExplorer(Explorer):
                 if why:
                     whys.append(why)
                 continue
-            rows.append([name, q(f"P_o {name}", fmt(res.p_o)), q(f"P_e {name}", fmt(res.p_e)),
-                         q(f"kappa {name}", fmt(res.kappa)), q(f"kappa band {name}", band(res.kappa))])
+            rows.append([name, q(f"P_o {name}", fmt(res.exact.p_o)), q(f"P_e {name}", fmt(res.exact.p_e)),
+                         q(f"kappa {name}", fmt(res.exact.kappa)), q(f"kappa band {name}", band(res.kappa))])
             if res.reason:
                 whys.append(res.reason)
         parts += [heading(f"Cohen's kappa, {a} vs {b}"),

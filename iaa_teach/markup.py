@@ -1,0 +1,358 @@
+"""The text model of worked solutions and exercises: written once, shown three ways.
+
+Words are built from a few pieces:
+
+- :class:`Math`: a formula in LaTeX and in plain text (``\\frac{7}{10}`` and ``7/10``);
+- :class:`Prose`: a paragraph: plain text, formulas and :class:`Em` (emphasis),
+  usually made by :func:`prose` from a template;
+- :class:`Table`: a small table with a header row and, usually, a header column;
+- :class:`Equations`: :class:`Chain` s ``lhs = rhs_1 = rhs_2 = ...`` aligned on ``=``.
+
+Each renders as plain text (``"text"``), Markdown with LaTeX (``"markdown"``) and
+HTML (``"html"``), where the maths is left as ``$...$`` / ``$$...$$`` for
+MathJax (``HTMLMath``, JupyterLab) or, with ``math="text"``, written in plain
+text with HTML subscripts (for a printable page without a maths renderer).
+:func:`render` joins blocks of any of these kinds.
+
+In a template, ``{P_o}`` names a symbol (:data:`SYMBOLS`) and ``{a}`` a value
+given by keyword. Values are never read as templates: a rater name or a label
+is text, escaped for each output (Markdown, HTML, ``\\text{}`` inside LaTeX).
+
+>>> p = prose("{P_o} for {a}", a="x_1")
+>>> p.text(), p.markdown(), p.html()
+('P_o for x_1', '$P_o$ for x\\\\_1', '$P_o$ for x_1')
+>>> p.html(math="text")
+'P<sub>o</sub> for x_1'
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import string
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+from .rounding import fmt
+from .validation import check_option
+
+__all__ = [
+    "FORMS", "MATH_MODES", "SYMBOLS", "Shown", "Math", "Em", "Prose", "Table", "Chain", "Equations",
+    "prose", "with_symbols", "render", "number", "approx", "md_escape", "html_escape", "tex_text",
+]
+
+#: The three outputs, and how maths is written in HTML.
+FORMS = ("text", "markdown", "html")
+MATH_MODES = ("tex", "text")
+
+_SEPARATORS = {"text": "\n", "markdown": "\n\n", "html": ""}
+
+
+# =============================================================== escaping
+def md_escape(s: Any) -> str:
+    """Text for Markdown prose and table cells, its special characters escaped."""
+    out = str(s)
+    for ch in "\\`*_[]<>|#$":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def html_escape(s: Any, math: str = "tex") -> str:
+    """Text for HTML; with ``math="tex"`` a ``$`` is kept from opening maths for MathJax."""
+    out = html.escape(str(s), quote=False)
+    return out.replace("$", "<span>$</span>") if math == "tex" else out
+
+
+def tex_text(s: Any) -> str:
+    """A label inside ``\\text{...}``, with LaTeX's special characters escaped."""
+    specials = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}"}
+    body = "".join(specials.get(ch, "\\" + ch if ch in "{}_^#$%&" else ch) for ch in str(s))
+    return r"\text{" + body + "}"
+
+
+_SUBSCRIPT = re.compile(r"_(\{[^}]*\}|[\w+']+)")
+
+
+def _plain_math_html(txt: str) -> str:
+    """A formula's plain-text form as HTML: ``P_o`` becomes P<sub>o</sub>."""
+    return _SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", html.escape(txt, quote=False))
+
+
+# ================================================================= pieces
+class Shown:
+    """Mixin: ``text()``, ``markdown()`` and ``html(math=...)`` from one ``render(form, math)``."""
+
+    def text(self) -> str:
+        return self.render("text")
+
+    def markdown(self) -> str:
+        return self.render("markdown")
+
+    def html(self, math: str = "tex") -> str:
+        """HTML with the maths as ``$...$`` for MathJax, or with ``math="text"`` in plain text."""
+        return self.render("html", math)
+
+
+class Math:
+    """A formula written twice: LaTeX (``tex``) and plain text (``txt``).
+
+    ``atom`` says whether the text form can stand as a factor or operand
+    without parentheses.
+    """
+
+    __slots__ = ("tex", "txt", "atom")
+
+    def __init__(self, tex: str, txt: str | None = None, atom: bool = True):
+        self.tex = tex
+        self.txt = tex if txt is None else txt
+        self.atom = atom
+
+    def __add__(self, other: "Math | str") -> "Math":
+        other = Math(other) if isinstance(other, str) else other
+        return Math(self.tex + other.tex, self.txt + other.txt, atom=False)
+
+    def paren(self) -> "Math":
+        return Math(r"\left(" + self.tex + r"\right)", "(" + self.txt + ")")
+
+    def text_operand(self) -> str:
+        return self.txt if self.atom else "(" + self.txt + ")"
+
+    def render(self, form: str, math: str = "tex") -> str:
+        if form == "text":
+            return self.txt
+        if form == "html":
+            return _plain_math_html(self.txt) if math == "text" else "$" + html.escape(self.tex, quote=False) + "$"
+        return "$" + self.tex + "$"
+
+
+class Em:
+    """Emphasis: ``*x*`` in Markdown, ``<i>`` in HTML; ``strong=True``: ``**x**``, ``<b>``."""
+
+    __slots__ = ("content", "strong")
+
+    def __init__(self, content: Any, strong: bool = False):
+        self.content = content
+        self.strong = strong
+
+    def render(self, form: str, math: str = "tex") -> str:
+        inner = _piece(self.content, form, math)
+        if form == "text":
+            return inner
+        if form == "html":
+            return f"<b>{inner}</b>" if self.strong else f"<i>{inner}</i>"
+        return f"**{inner}**" if self.strong else f"*{inner}*"
+
+
+def _piece(p: Any, form: str, math: str) -> str:
+    if isinstance(p, (Math, Em, Prose)):
+        return p.render(form, math)
+    if form == "text":
+        return str(p)
+    return md_escape(p) if form == "markdown" else html_escape(p, math)
+
+
+class Prose(Shown):
+    """A paragraph: text (escaped in every output), :class:`Math` and :class:`Em` pieces."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, *pieces: Any):
+        self.pieces = tuple(p for p in pieces if p is not None and p != "")
+
+    def __add__(self, other: Any) -> "Prose":
+        return Prose(*self.pieces, *(other.pieces if isinstance(other, Prose) else (other,)))
+
+    def __bool__(self) -> bool:
+        return bool(self.pieces)
+
+    def render(self, form: str, math: str = "tex") -> str:
+        return "".join(_piece(p, form, math) for p in self.pieces)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Prose({self.text()!r})"
+
+
+# ============================================================== symbols
+def _symbols() -> dict[str, Math]:
+    plain = ("P_o", "P_e", "P_a", "P_i", "p_j", "n_i", "n_c", "m_u", "n", "N", "D_o", "D_e")
+    out = {s: Math(s) for s in plain}
+    out.update({
+        "n_ij": Math("n_{ij}", "n_ij"), "o_ck": Math("o_{ck}", "o_ck"), "kappa": Math(r"\kappa", "κ"),
+        "kappa_w": Math(r"\kappa_w", "κ_w"), "alpha": Math(r"\alpha", "α"), "delta2": Math(r"\delta^2", "δ²"),
+        "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
+    })
+    return out
+
+
+#: The formula symbols a template can name: ``{P_o}``, ``{kappa}``, ``{sum_n_i}``...
+SYMBOLS: dict[str, Math] = _symbols()
+
+_FIELDS = string.Formatter()
+
+
+def prose(template: str, **values: Any) -> Prose:
+    """A :class:`Prose` from a template: ``{name}`` is ``values[name]`` if given, else ``SYMBOLS[name]``.
+
+    A value may be text (or a number), a :class:`Math`, an :class:`Em` or a
+    :class:`Prose`; text is escaped for each output, never read as markup.
+    """
+    pieces: list[Any] = []
+    for literal, field, _, _ in _FIELDS.parse(template):
+        pieces.append(literal)
+        if field is not None:
+            pieces.append(values[field] if field in values else SYMBOLS[field])
+    return Prose(*pieces)
+
+
+_NAMED = re.compile(r"(?<![\w$])(" + "|".join(n for n in SYMBOLS if "_" in n and "{" not in SYMBOLS[n].tex
+                                               and n == SYMBOLS[n].txt) + r")(?![\w$])")
+
+
+def with_symbols(text: str) -> Prose:
+    """A sentence the package wrote (a metric's ``reason``), its symbol names (``P_e``) as maths."""
+    parts = _NAMED.split(text)
+    return Prose(*(SYMBOLS[p] if i % 2 else p for i, p in enumerate(parts)))
+
+
+# ================================================================ numbers
+def number(q: Fraction | int) -> Math:
+    """An exact number: an integer or a fraction (not reduced further than it is)."""
+    q = Fraction(q)
+    if q.denominator == 1:
+        return Math(str(q.numerator), atom=q >= 0)
+    sign = "-" if q < 0 else ""
+    a, b = abs(q.numerator), q.denominator
+    return Math(f"{sign}\\frac{{{a}}}{{{b}}}", f"{sign}{a}/{b}", atom=q >= 0)
+
+
+def approx(exact: Fraction | int | None, places: int = 3) -> Math:
+    """``29/59 ≈ 0.492`` (``=`` when the decimal is exact, the integer alone if whole; None: undefined)."""
+    if exact is None:
+        return Math(r"\text{undefined}", "undefined")
+    exact = Fraction(exact)
+    if exact.denominator == 1:
+        return number(exact)
+    shown = fmt(exact, places)
+    tex_eq, txt_eq = ("=", "=") if Fraction(shown) == exact else (r"\approx", "≈")
+    q = number(exact)
+    return Math(f"{q.tex} {tex_eq} {shown}", f"{q.txt} {txt_eq} {shown}", atom=False)
+
+
+# ================================================================= tables
+class Table(Shown):
+    """A small table: a header row, and the first column as row headers (bold) unless told otherwise.
+
+    Cells are text (labels, numbers), escaped for each output. Prints as
+    aligned text and displays as Markdown in a notebook.
+    """
+
+    def __init__(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str | None = None,
+                 bold_first_column: bool = True):
+        self.header = [str(h) for h in header]
+        self.rows = [[str(c) for c in row] for row in rows]
+        self.caption = caption
+        self.bold_first_column = bold_first_column
+
+    def render(self, form: str, math: str = "tex") -> str:
+        body = {"text": self._text, "markdown": self._markdown, "html": self._html}[form](math)
+        if not self.caption or form == "html":
+            return body
+        return f"{self.caption}\n{body}" if form == "text" else f"{md_escape(self.caption)}\n\n{body}"
+
+    def _text(self, math: str) -> str:
+        widths = [max(len(r[i]) for r in [self.header, *self.rows]) for i in range(len(self.header))]
+
+        def line(r: Sequence[str]) -> str:
+            return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+        return "\n".join([line(self.header), *(line(r) for r in self.rows)])
+
+    def _markdown(self, math: str) -> str:
+        def cell(s: str, first: bool) -> str:
+            s = md_escape(s) if s else " "
+            return f"**{s}**" if first and self.bold_first_column and s.strip() else s
+        lines = ["| " + " | ".join(cell(h, False) for h in self.header) + " |",
+                 "|" + "|".join([":---"] + ["---:"] * (len(self.header) - 1)) + "|"]
+        lines += ["| " + " | ".join(cell(c, i == 0) for i, c in enumerate(row)) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+    def _html(self, math: str) -> str:
+        def cell(s: str, head: bool, scope: str) -> str:
+            tag = "th" if head else "td"
+            return f'<{tag}{scope}>{html_escape(s, math)}</{tag}>'
+        caption = f"<caption>{html_escape(self.caption, math)}</caption>" if self.caption else ""
+        head = "".join(cell(h, True, ' scope="col"') for h in self.header)
+        rows = "".join("<tr>" + "".join(cell(c, i == 0 and self.bold_first_column, ' scope="row"' if i == 0 else "")
+                                        for i, c in enumerate(row)) + "</tr>" for row in self.rows)
+        return f'<table class="iaa-table">{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown() + "\n"
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+# ============================================================== equations
+class Chain:
+    """``lhs = rhs_1 = rhs_2 = ...``: one ``=`` per line, or all on one line if ``inline``.
+
+    A right-hand side that the next one repeats (``7/10`` before
+    ``7/10 = 0.700``) is dropped; None entries are skipped.
+    """
+
+    def __init__(self, lhs: Math, *rhs: Math | None, inline: bool = False):
+        self.lhs = lhs
+        rhs = [r for r in rhs if r is not None]
+        self.rhs = [r for r, nxt in zip(rhs, rhs[1:] + [None])
+                    if nxt is None or not (nxt.tex == r.tex or nxt.tex.startswith(r.tex + " "))]
+        self.inline = inline
+
+
+class Equations:
+    """Chains of equations aligned on their ``=``; ``brief`` keeps only each chain's last value."""
+
+    def __init__(self, chains: Iterable[Chain], brief: bool = False):
+        self.chains = list(chains)
+        self.brief = brief
+
+    def __bool__(self) -> bool:
+        return bool(self.chains)
+
+    def _rows(self) -> list[tuple[Math, Math, bool]]:
+        rows = []
+        for chain in self.chains:
+            rhs = chain.rhs[-1:] if self.brief else chain.rhs
+            if chain.inline and len(rhs) > 1:
+                rhs = [Math(" = ".join(r.tex for r in rhs), " = ".join(r.txt for r in rhs))]
+            rows += [(chain.lhs, r, i == 0) for i, r in enumerate(rhs)]
+        return rows
+
+    def render(self, form: str, math: str = "tex") -> str:
+        rows = self._rows()
+        if form == "text" or (form == "html" and math == "text"):
+            text = "\n".join(f"{lhs.txt if first else ' ' * len(lhs.txt)} = {r.txt}" for lhs, r, first in rows)
+            return text if form == "text" else f"<pre>{html.escape(text, quote=False)}</pre>"
+        tex = " \\\\\n".join(f"{lhs.tex if first else ''} &= {r.tex}" for lhs, r, first in rows)
+        tex = "$$\n\\begin{aligned}\n" + tex + "\n\\end{aligned}\n$$"
+        return tex if form == "markdown" else f'<div class="iaa-math">{html.escape(tex, quote=False)}</div>'
+
+
+# ================================================================= blocks
+def render(blocks: Iterable[Any], form: str, math: str = "tex", sep: str | None = None) -> str:
+    """Blocks (:class:`Prose` paragraphs, :class:`Table`, :class:`Equations`) in one output.
+
+    Empty blocks are left out. Text joins them line by line, Markdown with a
+    blank line between, HTML one after the other (each paragraph a ``<p>``).
+    """
+    check_option("form", form, FORMS)
+    check_option("math", math, MATH_MODES)
+    out = []
+    for block in blocks:
+        if block is None or not block:
+            continue
+        shown = block.render(form, math)
+        out.append(f"<p>{shown}</p>" if form == "html" and isinstance(block, Prose) else shown)
+    return (_SEPARATORS[form] if sep is None else sep).join(out)
