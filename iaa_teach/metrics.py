@@ -30,7 +30,7 @@ import numpy as np
 from . import formulas as F
 from .formulas import CHANCE_RULES, LEVELS, WEIGHTS
 from .ratings import AgreementError, CountPatterns, Ratings, as_ratings
-from .rounding import format_number
+from .rounding import fmt, format_number
 from .validation import check_int, check_number, check_option, options
 
 __all__ = [
@@ -123,14 +123,17 @@ class _Result:
     def _exact(self) -> Exact:  # pragma: no cover - every subclass overrides
         raise NotImplementedError
 
+    @property
+    def exact_value(self) -> Fraction | float | None:
+        """The coefficient as an exact fraction (None if undefined; the float where there is none)."""
+        return getattr(self.exact, self._main) if self._main in dir(self.exact) else float(self)
+
     def __format__(self, spec: str) -> str:
         """Format spec on the coefficient, rounded half up from its exact value (``f"{res:.3f}"``)."""
-        exact = getattr(self.exact, self._main, None) if self._main in dir(self.exact) else float(self)
-        return format_number(exact, spec)
+        return format_number(self.exact_value, spec)
 
     def _fmt(self, name: str) -> str:
-        v = getattr(self, name)
-        return f"{name}={v:.4f}" if not math.isnan(v) else f"{name}=nan"
+        return f"{name}={fmt(getattr(self, name), 4, 'nan')}"
 
 
 def _fraction(value: Any) -> Fraction:
@@ -369,8 +372,8 @@ class PairwiseCohenResult(_Result):
         return Exact(kappas=ks, mean_kappa=mean)
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{a}-{b}: {k:.4f}" for (a, b), k in zip(self.pairs, self.kappas))
-        return f"PairwiseCohenResult({body}; mean {self.mean_kappa:.4f})"
+        body = ", ".join(f"{a}-{b}: {fmt(k, 4, 'nan')}" for (a, b), k in zip(self.pairs, self.kappas))
+        return f"PairwiseCohenResult({body}; mean {fmt(self.mean_kappa, 4, 'nan')})"
 
 
 @options(weights=WEIGHTS)
@@ -707,8 +710,8 @@ class BootstrapResult(_Result):
         return Exact()
 
     def __repr__(self) -> str:
-        return (f"BootstrapResult({self.metric}: {self.estimate:.4f}, {self.confidence:.0%} CI "
-                f"[{self.low:.4f}, {self.high:.4f}], n_boot={self.n_boot})")
+        return (f"BootstrapResult({self.metric}: {fmt(self.estimate, 4, 'nan')}, {self.confidence:.0%} CI "
+                f"[{fmt(self.low, 4, 'nan')}, {fmt(self.high, 4, 'nan')}], n_boot={self.n_boot})")
 
 
 _METRICS: dict[str, Callable] = {"cohen_kappa": cohen_kappa, "fleiss_kappa": fleiss_kappa,

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from numbers import Real
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -32,7 +31,7 @@ from matplotlib.ticker import MaxNLocator
 from .words import chance_rule
 from .metrics import BANDS, AlphaResult, CohenResult, FleissResult, PairwiseCohenResult
 from .ratings import as_ratings
-from .rounding import UNDEFINED, fmt
+from .rounding import fmt
 from .validation import options
 
 __all__ = [
@@ -78,14 +77,6 @@ def _figure(ax: Any = None):
     fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI, layout="constrained")
     plt.close(fig)  # the caller displays it (once) by returning it
     return fig, ax
-
-
-def _number(x: Any) -> str:
-    """A number to 3 decimals; a result object by its own format spec (from its exact value)."""
-    if x is None or isinstance(x, Real):
-        return fmt(x)
-    shown = format(x, ".3f")
-    return UNDEFINED if shown == "nan" else shown
 
 
 def _cell_label(value: Any) -> str:
@@ -143,7 +134,7 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     ax.set_xlabel(f"{result.rater_b}'s label")
     ax.set_ylabel(f"{result.rater_a}'s label")
     w = "" if result.weights is None else f" ({result.weights} weights)"
-    ax.set_title(f"{result.rater_a} vs {result.rater_b}: agreement table, κ = {_number(result)}{w}")
+    ax.set_title(f"{result.rater_a} vs {result.rater_b}: agreement table, κ = {fmt(result)}{w}")
     return fig
 
 
@@ -170,14 +161,14 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
     bars = ax.bar(names, shown, color=_BAR, width=0.6, label="Cohen's kappa of the pair")
     for bar, k in zip(bars, result.results):
         y = bar.get_height()
-        ax.text(bar.get_x() + bar.get_width() / 2, max(y, 0) + 0.02, _number(k), ha="center", va="bottom", fontsize=11)
+        ax.text(bar.get_x() + bar.get_width() / 2, max(y, 0) + 0.02, fmt(k), ha="center", va="bottom", fontsize=11)
     low = min(0.0, float(np.nanmin(kappas)) - 0.1) if np.isfinite(kappas).any() else 0.0
     if reference is not None:
         ref = float(reference)
         if reference_label is None:
             reference_label = (f"Fleiss' kappa ({chance_rule(reference)})" if isinstance(reference, FleissResult)
                                else "reference")
-        ax.axhline(ref, color=_REFERENCE, ls="--", lw=2, label=f"{reference_label} = {_number(reference)}")
+        ax.axhline(ref, color=_REFERENCE, ls="--", lw=2, label=f"{reference_label} = {fmt(reference)}")
         low = min(low, ref - 0.1)
     ax.set_ylim(low, 1.1)
     ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
@@ -216,7 +207,7 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     ax.set_ylim(0, 1.15)
     ax.set_xlabel("item")
     ax.set_ylabel("$P_i$ (share of agreeing rater pairs)")
-    ax.set_title(f"Agreement on each item: Fleiss' kappa = {_number(result)}\n(chance: {chance_rule(result)})",
+    ax.set_title(f"Agreement on each item: Fleiss' kappa = {fmt(result)}\n(chance: {chance_rule(result)})",
                  fontsize=11)
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9,
               frameon=False)
@@ -300,7 +291,7 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
     colors = [CATEGORY_COLORS[(i + 2) % len(CATEGORY_COLORS)] for i in range(len(names))]
     bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
     for bar, v in zip(bars, values.values()):
-        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, _number(v),
+        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, fmt(v),
                 ha="center", va="bottom", fontsize=11, zorder=3)
     ax.set_xticks(x, names, fontsize=9)
     ax.set_ylim(low, 1.0)
@@ -472,11 +463,11 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
     if len(names) <= 6:
         for (i, j), v in np.ndenumerate(m):
             if i != j:
-                ax.text(j, i, _number(result[result.raters[i], result.raters[j]]), ha="center", va="center", fontsize=10,
+                ax.text(j, i, fmt(result[result.raters[i], result.raters[j]]), ha="center", va="center", fontsize=10,
                         color="white" if v > 0.6 else "black")
     ax.set_xticks(range(len(names)), names)
     ax.set_yticks(range(len(names)), names)
     ax.tick_params(length=0)
     fig.colorbar(im, ax=ax, label="Cohen's kappa", shrink=0.8)
-    ax.set_title(f"Cohen's kappa for every pair of raters (mean {_number(result)})", fontsize=11)
+    ax.set_title(f"Cohen's kappa for every pair of raters (mean {fmt(result)})", fontsize=11)
     return fig

@@ -8,8 +8,9 @@ the notebooks) goes through :func:`fmt`, and result objects support the
 format spec with the same rule (``f"{res:.3f}"``).
 
 An exact value is a :class:`fractions.Fraction` (the ``.exact`` values of a
-result) or an int; a float is taken at its exact binary value. ``None`` and
-NaN are undefined.
+result) or an int; a float is taken at its exact binary value, and a result
+object (anything with ``exact_value``) at its coefficient's exact value.
+``None`` and NaN are undefined.
 
 >>> from fractions import Fraction
 >>> fmt(Fraction(9, 16)), f"{0.5625:.3f}"
@@ -34,9 +35,8 @@ __all__ = ["exact_value", "round_half_up", "fmt", "format_number", "UNDEFINED"]
 #: How an undefined value (None or NaN) reads wherever a number is shown.
 UNDEFINED = "undefined"
 
-# [[fill]align][sign][z][#][0][width][grouping][.precision][type], as in the format mini-language
-_SPEC = re.compile(r"^(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?(?P<z>z)?(?P<alt>#)?(?P<zero>0)?"
-                   r"(?P<width>\d+)?(?P<grouping>[,_])?(?:\.(?P<precision>\d+))?(?P<type>[a-zA-Z%])?$", re.S)
+# the end of a format spec: [.precision][type]
+_TAIL = re.compile(r"(?:\.(?P<precision>\d+))?(?P<type>[a-zA-Z%])?$")
 
 
 def exact_value(x: Any) -> Fraction | None:
@@ -50,6 +50,8 @@ def exact_value(x: Any) -> Fraction | None:
     """
     if x is None:
         return None
+    if hasattr(x, "exact_value"):  # a result object: its coefficient
+        return exact_value(x.exact_value)
     if isinstance(x, Rational):
         return Fraction(x)
     if isinstance(x, Decimal):
@@ -102,39 +104,20 @@ def fmt(x: Any, places: int = 3, undefined: str = UNDEFINED) -> str:
 def format_number(x: Any, spec: str) -> str:
     """``format(x, spec)``, with the ``f``, ``F`` and ``%`` types rounded half up from the exact value.
 
-    Fill, alignment, sign, zero padding, width and grouping work as for
-    floats; other presentation types (``e``, ``g``, none) are passed to
-    :func:`format` on ``float(x)``. Undefined values format as ``nan``.
+    The value is rounded half up to the spec's precision first, then written
+    by :class:`decimal.Decimal`'s own formatting (fill, alignment, sign,
+    width, grouping), which then has nothing left to round. Other
+    presentation types (``e``, ``g``, none) and undefined values format as
+    ``float(x)`` would.
     """
-    m = _SPEC.match(spec)
-    kind = m.group("type") if m else None
-    if not m or kind not in ("f", "F", "%") or m.group("alt"):
-        return format(float("nan") if exact_value(x) is None else float(x), spec)
     q = exact_value(x)
-    places = 6 if m.group("precision") is None else int(m.group("precision"))
-    if q is None:
-        body, negative = ("NAN" if kind == "F" else "nan"), False
-    else:
-        body = _digits(q * 100 if kind == "%" else q, places)
-        negative = q < 0 and (body.strip("0.") != "" or not m.group("z"))
-        if m.group("grouping"):
-            whole, _, frac = body.partition(".")
-            whole = format(int(whole), m.group("grouping"))
-            body = whole + ("." + frac if frac else "")
-    if kind == "%":
-        body += "%"
-    sign = "-" if negative else {"+": "+", " ": " "}.get(m.group("sign") or "-", "")
-    width = int(m.group("width") or 0)
-    fill, align = m.group("fill") or " ", m.group("align")
-    if m.group("zero") and not align:
-        fill, align = "0", "="
-    align = align or ">"
-    pad = max(0, width - len(sign) - len(body))
-    if align == "=":
-        return sign + fill * pad + body
-    text = sign + body
-    if align == "<":
-        return text + fill * pad
-    if align == "^":
-        return fill * (pad // 2) + text + fill * (pad - pad // 2)
-    return fill * pad + text
+    tail = _TAIL.search(spec)
+    if q is None or tail.group("type") not in ("f", "F", "%"):
+        return format(float("nan") if q is None else float(x), spec)
+    places = int(tail.group("precision") or 6)
+    scale = 100 if tail.group("type") == "%" else 1
+    digits = ("-" if q < 0 else "") + _digits(q * scale, places)
+    try:
+        return format(Decimal(digits).scaleb(-2 if scale == 100 else 0), spec)
+    except ValueError:  # a spec Decimal does not take (e.g. "_" grouping): Python's float formatting
+        return format(float(Decimal(digits)) / scale, spec)
