@@ -23,7 +23,8 @@ help:
 	@echo "make lab     set up .venv if needed, then start JupyterLab on notebooks/"
 	@echo "make test    set up .venv if needed, then pytest (tests/, doctests, notebook"
 	@echo "             sync gate) and nbval on notebooks/*.ipynb"
-	@echo "make sync    after editing notebooks/*.py: sync each pair and re-execute the .ipynb"
+	@echo "make sync    after editing notebooks/py/*.py: sync each pair and re-execute the .ipynb"
+	@echo "             (NB=03_krippendorff_alpha for one notebook)"
 	@echo "make bench   run benchmarks/*.py"
 	@echo "make lock    re-resolve the dependencies into constraints.txt"
 	@echo "make clean   remove .venv and caches"
@@ -55,7 +56,8 @@ else
 	@echo "make test: no notebooks/*.ipynb yet, nbval skipped"
 endif
 
-# The .py is the source. For each pair:
+# The .py is the source: notebooks/py/NN_topic.py is paired with notebooks/NN_topic.ipynb
+# (notebooks/jupytext.toml). For each pair:
 # 1. `jupytext --sync`: inputs from the newer file, stored outputs kept (an
 #    .ipynb without a .py gets one). --set-kernel python3 records the venv's
 #    kernel in both files; without a kernelspec `jupytext --execute` (the
@@ -68,22 +70,25 @@ endif
 #    `jupytext --update --execute`: in jupytext 1.19 that writes the OLD outputs
 #    back over the fresh ones. record_timing=False keeps cell metadata stable;
 #    store_widget_state=False keeps widget snapshots (PNG bytes) out of the file.
+# NB=NN_topic syncs and executes that one notebook only.
+NB ?= *
 sync: $(STAMP)
-	@set -e; for f in notebooks/*.py notebooks/*.ipynb; do \
+	@set -e; for f in notebooks/py/$(NB).py notebooks/$(NB).ipynb; do \
 	    [ -e "$$f" ] || continue; \
-	    case "$$f" in *.ipynb) [ -e "$${f%.ipynb}.py" ] && continue;; esac; \
+	    case "$$f" in *.ipynb) b=$$(basename "$$f" .ipynb); [ -e "notebooks/py/$$b.py" ] && continue;; esac; \
 	    $(BIN)/jupytext --quiet --sync --set-kernel python3 "$$f"; \
 	done
-	@set -e; for py in notebooks/*.py; do \
-	    [ -e "$$py" ] || { echo "make sync: no notebooks/*.py yet"; break; }; \
-	    $(BIN)/jupytext --quiet --to ipynb --update "$$py"; \
-	    echo "executing $${py%.py}.ipynb"; \
+	@set -e; for py in notebooks/py/$(NB).py; do \
+	    [ -e "$$py" ] || { echo "make sync: no notebooks/py/$(NB).py"; break; }; \
+	    nb="notebooks/$$(basename "$$py" .py).ipynb"; \
+	    $(BIN)/jupytext --quiet --to ipynb --update -o "$$nb" "$$py"; \
+	    echo "executing $$nb"; \
 	    env -u MPLBACKEND $(BIN)/jupyter nbconvert --log-level=WARN \
 	        --to notebook --execute --inplace \
 	        --ExecutePreprocessor.timeout=600 \
 	        --ExecutePreprocessor.record_timing=False \
 	        --ExecutePreprocessor.store_widget_state=False \
-	        "$${py%.py}.ipynb"; \
+	        "$$nb"; \
 	done
 
 bench: $(STAMP)

@@ -7,7 +7,7 @@ The one call most tests need::
 
     @pytest.mark.browser
     def test_something():
-        with open_notebook("06_instructor_playground.ipynb") as page:
+        with open_notebook("09_instructor_playground.ipynb") as page:
             ...  # every cell has run and the kernel is idle; use page (playwright)
 
 :func:`open_notebook` copies the notebook into a temporary directory (the

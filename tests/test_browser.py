@@ -1,6 +1,6 @@
 """The instructor's playground in a real JupyterLab, driven by headless Chromium.
 
-Opens notebooks/06_instructor_playground.ipynb, runs all cells, then works the
+Opens notebooks/09_instructor_playground.ipynb, runs all cells, then works the
 explorers the way an instructor does: chooses another label in the grid,
 moves sliders with the keyboard (focus the handle, press ArrowRight), and
 checks that the readouts show the numbers the metrics give on the changed
@@ -42,7 +42,7 @@ def slider_value(slider) -> str:
 def test_instructor_playground_responds_in_jupyterlab():
     from playwright.sync_api import expect
 
-    with open_notebook("06_instructor_playground.ipynb") as page:
+    with open_notebook("09_instructor_playground.ipynb") as page:
         expect(page.get_by_text("Error displaying widget")).to_have_count(0)
 
         # ---- explorer 1: choose another label in the grid

@@ -1,6 +1,6 @@
 """The revision quiz in a real JupyterLab, driven by headless Chromium.
 
-Open notebooks/07_exam_revision.ipynb, run all cells, press "new question",
+Open notebooks/10_exam_revision.ipynb, run all cells, press "new question",
 type the right answer to part (a) and to the kappa part, press "check" and
 see "Correct". The right answers are computed here, in the test process,
 from the seed the quiz shows (``make_question(kind, seed)``), independently
@@ -18,7 +18,7 @@ from browser_support import open_notebook
 from iaa_teach import fmt
 from iaa_teach.exercises import make_question
 
-NOTEBOOK = "07_exam_revision.ipynb"
+NOTEBOOK = "10_exam_revision.ipynb"
 TIMEOUT_MS = 30_000
 
 

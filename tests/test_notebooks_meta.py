@@ -1,6 +1,6 @@
 """Housekeeping of notebooks/: pairs, sync, stored outputs.
 
-Each notebook lives twice: notebooks/NN_topic.py (py:percent, the file people
+Each notebook lives twice: notebooks/py/NN_topic.py (py:percent, the file people
 edit) and notebooks/NN_topic.ipynb (derived by jupytext, executed, outputs kept
 for nbval). These tests check the two stay one notebook. They do not run the
 notebooks: `make test` runs nbval on the .ipynb files for that.
@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 IPYNBS = sorted(NOTEBOOKS.glob("*.ipynb"))
-SCRIPTS = sorted(NOTEBOOKS.glob("*.py"))
+SCRIPTS = sorted((NOTEBOOKS / "py").glob("*.py"))
 
 if not IPYNBS and not SCRIPTS:
     pytest.skip("notebooks/ holds no notebooks yet", allow_module_level=True)
@@ -47,15 +47,15 @@ def _skipped_by_nbval(cell, source):
 def test_every_notebook_has_both_files():
     stems_py = {p.stem for p in SCRIPTS}
     stems_nb = {p.stem for p in IPYNBS}
-    problems = [f"notebooks/{s}.py has no notebooks/{s}.ipynb" for s in sorted(stems_py - stems_nb)]
-    problems += [f"notebooks/{s}.ipynb has no notebooks/{s}.py" for s in sorted(stems_nb - stems_py)]
+    problems = [f"notebooks/py/{s}.py has no notebooks/{s}.ipynb" for s in sorted(stems_py - stems_nb)]
+    problems += [f"notebooks/{s}.ipynb has no notebooks/py/{s}.py" for s in sorted(stems_nb - stems_py)]
     assert not problems, "\n".join(problems) + "\nrun `make sync` (or `jupytext --sync FILE`)"
 
 
 @pytest.mark.parametrize("ipynb", IPYNBS, ids=_ids(IPYNBS))
 def test_py_is_in_sync_with_ipynb(ipynb):
     """Same gate as `jupytext --to py:percent -o - nb.ipynb | diff -u nb.py -`."""
-    script = ipynb.with_suffix(".py")
+    script = NOTEBOOKS / "py" / f"{ipynb.stem}.py"
     if not script.exists():
         pytest.skip(f"{script.name} missing (reported by test_every_notebook_has_both_files)")
     result = subprocess.run(
@@ -72,7 +72,7 @@ def test_py_is_in_sync_with_ipynb(ipynb):
             difflib.unified_diff(
                 expected.splitlines(keepends=True),
                 result.stdout.splitlines(keepends=True),
-                fromfile=f"notebooks/{script.name}",
+                fromfile=f"notebooks/py/{script.name}",
                 tofile=f"from notebooks/{ipynb.name}",
             )
         )
