@@ -228,7 +228,7 @@ def diagnoses() -> Ratings:
     order.
 
     Read the columns with care: each patient was diagnosed by a *different*
-    set of six psychiatrists (43 in all), so ``rater1`` of one patient is not
+    set of six psychiatrists, so ``rater1`` of one patient is not
     the same person as ``rater1`` of the next. Within each row the
     diagnoses are sorted. Item- and category-level results (Fleiss' kappa,
     alpha, the disputed patients, the confused diagnoses) are meaningful;
@@ -238,7 +238,7 @@ def diagnoses() -> Ratings:
 
     Examples
     --------
-    Fleiss' published kappa, and his kappa for each diagnosis on its own:
+    Fleiss' published kappa:
 
     >>> from iaa_teach import fleiss_kappa
     >>> r = diagnoses()

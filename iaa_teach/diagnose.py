@@ -357,8 +357,12 @@ class Diagnosis:
 
     @cached_property
     def alpha_without(self) -> np.ndarray:
-        """Alpha of the table without each rater, in the table's rater order (NaN where undefined)."""
-        values = _alphas(self._sums, self.alpha, exact=False).astype(float)
+        """Alpha of the table without each rater, in the table's rater order (NaN where undefined).
+
+        Values within rounding of each other are the floats of their exact
+        values, so raters whose alphas are equal as fractions get equal floats.
+        """
+        values = _settle_ties(_alphas(self._sums, self.alpha, exact=False).astype(float), self._exact_alpha_without)
         values.setflags(write=False)
         return values
 
@@ -430,7 +434,7 @@ class Diagnosis:
             mean_kappa = np.where(defined, matrix, 0.0).sum(axis=1) / kappa_pairs
         rise = self.alpha_without - self.alpha.alpha
         tvd, overused, excess = self._bias
-        order = _order(_settle_ties(self.alpha_without, self._exact_alpha_without), -mean_kappa)
+        order = _order(self.alpha_without, -mean_kappa)
         return ReportTable({
             "rater": _column(r.raters)[order],
             "alpha_without": self.alpha_without[order],
