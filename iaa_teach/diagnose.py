@@ -656,7 +656,7 @@ class Diagnosis:
     def __repr__(self) -> str:
         r = self.ratings
         return (f"Diagnosis({r.n_items} items x {r.n_raters} raters, {r.n_categories} categories, "
-                f"alpha = {fmt(self.alpha.alpha)} ({self.level}))")
+                f"alpha = {fmt(self.alpha)} ({self.level}))")
 
 
 @options(level=LEVELS)
