@@ -4,10 +4,12 @@ Data in (:class:`Ratings`), numbers out (:func:`cohen_kappa`,
 :func:`pairwise_cohen`, :func:`fleiss_kappa`, :func:`krippendorff_alpha`,
 :func:`bootstrap_ci`, :func:`interpret`), words out (:func:`explain`,
 :func:`ratings_table`, from :mod:`iaa_teach.words`), every number shown
-rounded half up from its exact value (:func:`fmt`).
+rounded half up from its exact value (:func:`fmt`),
+and where the disagreement comes from (:func:`diagnose`).
 """
 
 from . import datasets, words
+from .diagnose import Diagnosis, ReportTable, diagnose
 from .metrics import (
     BANDS,
     CHANCE_RULES,
@@ -45,4 +47,5 @@ __all__ = [
     "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
     "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult",
     "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",
+    "diagnose", "Diagnosis", "ReportTable",
 ]

@@ -192,3 +192,226 @@ def remove_ratings(ratings: Ratings, share: float, seed=0) -> Ratings:
     drop = _np.zeros(missing.size, dtype=bool)
     drop[order[:n_drop]] = True
     return ratings.with_missing(drop.reshape(missing.shape) | missing)
+
+
+# --- real and simulated tables for the diagnostics (who, which items, which categories) ---
+from dataclasses import dataclass as _dataclass  # noqa: E402
+from types import MappingProxyType as _MappingProxyType  # noqa: E402
+from itertools import combinations as _combinations  # noqa: E402
+from typing import Mapping as _Mapping  # noqa: E402
+
+__all__ += ["DIAGNOSES_CATEGORIES", "diagnoses", "CLASS_CATEGORIES", "ClassPlan", "class_annotations",
+            "class_annotations_planted"]
+
+#: Fleiss' (1971) five diagnoses, in his order.
+DIAGNOSES_CATEGORIES = ("depression", "personality disorder", "schizophrenia", "neurosis", "other")
+
+_DIAGNOSES = [  # patients 1-30, columns rater1-rater6; 1-5 index DIAGNOSES_CATEGORIES
+    [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5], [2, 2, 2, 4, 4, 4],
+    [1, 1, 3, 3, 3, 3], [3, 3, 3, 3, 5, 5], [1, 1, 3, 3, 3, 4], [1, 1, 4, 4, 4, 4], [5, 5, 5, 5, 5, 5],
+    [1, 4, 4, 4, 4, 4], [1, 2, 4, 4, 4, 4], [2, 2, 2, 3, 3, 3], [1, 4, 4, 4, 4, 4], [2, 2, 4, 4, 4, 5],
+    [3, 3, 3, 3, 3, 5], [1, 1, 1, 4, 5, 5], [1, 1, 1, 1, 1, 2], [2, 2, 4, 4, 4, 4], [1, 3, 3, 5, 5, 5],
+    [5, 5, 5, 5, 5, 5], [2, 4, 4, 4, 4, 4], [2, 2, 4, 5, 5, 5], [1, 1, 4, 4, 4, 4], [1, 4, 4, 4, 4, 5],
+    [2, 2, 2, 2, 2, 4], [1, 1, 1, 1, 5, 5], [2, 2, 4, 4, 4, 4], [1, 3, 3, 3, 3, 3], [5, 5, 5, 5, 5, 5],
+]
+
+
+def diagnoses() -> Ratings:
+    """Fleiss' (1971) psychiatric diagnoses: 30 patients, 6 diagnoses each, 5 categories.
+
+    The table Fleiss used to introduce kappa for many raters (Fleiss, J. L.
+    (1971). Measuring nominal scale agreement among many raters.
+    *Psychological Bulletin* 76(5), 378-382), as the R package irr ships it
+    (data set ``diagnoses``, irr 0.84.1; checked cell by cell against its
+    ``data/diagnoses.rda``): items are patients ``1 .. 30``, columns
+    ``rater1 .. rater6``, categories :data:`DIAGNOSES_CATEGORIES` in Fleiss'
+    order.
+
+    Read the columns with care: each patient was diagnosed by a *different*
+    set of six psychiatrists, so ``rater1`` of one patient is not
+    the same person as ``rater1`` of the next. Within each row the
+    diagnoses are sorted. Item- and category-level results (Fleiss' kappa,
+    alpha, the disputed patients, the confused diagnoses) are meaningful;
+    anything that follows a column across patients (Cohen's kappa between
+    columns, leaving a "rater" out) describes an artefact of the layout,
+    not a psychiatrist.
+
+    Examples
+    --------
+    Fleiss' published kappa:
+
+    >>> from iaa_teach import fleiss_kappa
+    >>> r = diagnoses()
+    >>> r.shape, r.n_ratings
+    ((30, 6), 180)
+    >>> print(f"{fleiss_kappa(r):.3f}")
+    0.430
+    """
+    return Ratings.from_codes(_np.array(_DIAGNOSES) - 1, categories=DIAGNOSES_CATEGORIES,
+                              raters=[f"rater{j}" for j in range(1, 7)])
+
+
+#: The labels of :func:`class_annotations`.
+CLASS_CATEGORIES = ("positive", "negative", "neutral", "mixed", "off-topic")
+
+_TRUE_SHARES = (0.30, 0.25, 0.20, 0.15, 0.10)  # the share of the reviews that have each true label
+_READINGS = 3  # an ambiguous review has three readings, which split the class evenly
+_CONFUSABLE = ("neutral", "mixed")
+_CONFUSION = 0.15  # a student who reads neutral (mixed) writes mixed (neutral) this often
+_ACCURACY = (0.88, 0.96)  # each student's chance of no slip, drawn uniformly in this range
+_SKIP = 0.03  # each student leaves each review unlabelled this often
+_BIASED_TOWARDS = "positive"
+_BIAS = 0.5  # the biased student writes "positive" this often, whatever the review
+
+
+@_dataclass(frozen=True)
+class ClassPlan:
+    """What :func:`class_annotations` planted, for the same arguments.
+
+    Attributes
+    ----------
+    seed : int
+    truth : mapping of review -> label
+        The true label of every clear review.
+    ambiguous : mapping of review -> (label, label, label)
+        The genuinely ambiguous reviews and their three readings.
+    confusable : (str, str)
+        The two categories that students confuse.
+    confusion : float
+        How often a student who reads one of them writes the other.
+    random_rater : str
+        The student who answers at random.
+    biased_rater, biased_category : str
+        The student who writes ``biased_category`` on half of the reviews,
+        whatever they say.
+    copier, copied : str
+        ``copier`` hands in ``copied``'s labels, skips included.
+    """
+
+    seed: int
+    truth: _Mapping
+    ambiguous: _Mapping
+    confusable: tuple
+    confusion: float
+    random_rater: str
+    biased_rater: str
+    biased_category: str
+    copier: str
+    copied: str
+
+
+def _class_simulation(n_students: int, n_reviews: int, seed: int) -> tuple[Ratings, ClassPlan]:
+    n_students = check_int("n_students", n_students, 4)
+    n_reviews = check_int("n_reviews", n_reviews, 8)
+    seed = check_int("seed", seed, 0)
+    rng = _np.random.default_rng(seed)
+    cats, k = CLASS_CATEGORIES, len(CLASS_CATEGORIES)
+    students = [f"S{i:02d}" for i in range(1, n_students + 1)]
+    reviews = [f"R{i:02d}" for i in range(1, n_reviews + 1)]
+    # the reviews: true labels in fixed shares, shuffled; a few reviews are ambiguous instead
+    per_category = _np.floor(_np.array(_TRUE_SHARES) * n_reviews + 0.5).astype(int)
+    per_category[0] += n_reviews - per_category.sum()  # rounding left-overs go to "positive"
+    truth = rng.permutation(_np.repeat(_np.arange(k), per_category))
+    n_ambiguous = max(1, round(n_reviews / 8))
+    ambiguous = _np.sort(rng.choice(n_reviews, size=n_ambiguous, replace=False))
+    sets = _np.array(list(_combinations(range(4), _READINGS)))  # three of positive/negative/neutral/mixed
+    readings = sets[rng.permutation(len(sets))][_np.arange(n_ambiguous) % len(sets)]
+    random_rater, biased_rater, copier = rng.choice(n_students, size=3, replace=False)
+    # every student: read the review (an ambiguous one: the class splits evenly over its readings) ...
+    read = _np.broadcast_to(truth[:, None], (n_reviews, n_students)).copy()
+    which = rng.permuted(_np.tile(_np.arange(n_students) % _READINGS, (n_ambiguous, 1)), axis=1)
+    read[ambiguous] = _np.take_along_axis(readings, which, axis=1)
+    # ... confuse neutral and mixed, slip now and then
+    a, b = cats.index(_CONFUSABLE[0]), cats.index(_CONFUSABLE[1])
+    swap = rng.random(read.shape) < _CONFUSION
+    label = _np.where(swap & (read == a), b, _np.where(swap & (read == b), a, read))
+    accuracy = rng.uniform(*_ACCURACY, size=n_students)
+    slip = rng.random(read.shape) >= accuracy[None, :]
+    label = _np.where(slip, (label + rng.integers(1, k, size=read.shape)) % k, label)  # one of the other four
+    # the planted students
+    label[:, random_rater] = rng.integers(k, size=n_reviews)
+    biased = rng.random(n_reviews) < _BIAS
+    label[biased, biased_rater] = cats.index(_BIASED_TOWARDS)
+    label = _np.where(rng.random(read.shape) < _SKIP, Ratings.MISSING, label)
+    ordinary = _np.setdiff1d(_np.arange(n_students), [random_rater, biased_rater, copier])
+    copied = ordinary[_np.argmax(accuracy[ordinary])]
+    label[:, copier] = label[:, copied]
+    table = Ratings.from_codes(label, categories=cats, raters=students, items=reviews)
+    clear = _np.setdiff1d(_np.arange(n_reviews), ambiguous)
+    plan = ClassPlan(
+        seed=seed,
+        truth=_MappingProxyType({reviews[i]: cats[truth[i]] for i in clear}),
+        ambiguous=_MappingProxyType({reviews[i]: tuple(cats[x] for x in row) for i, row in zip(ambiguous, readings)}),
+        confusable=_CONFUSABLE, confusion=_CONFUSION,
+        random_rater=students[random_rater], biased_rater=students[biased_rater], biased_category=_BIASED_TOWARDS,
+        copier=students[copier], copied=students[copied])
+    return table, plan
+
+
+def class_annotations(n_students: int = 30, n_reviews: int = 40, seed: int = 0) -> Ratings:
+    """A class annotation exercise, simulated with planted behaviour: students label product reviews.
+
+    Students ``S01, S02, ...`` label reviews ``R01, R02, ...`` as
+    ``positive``, ``negative``, ``neutral``, ``mixed`` or ``off-topic``
+    (:data:`CLASS_CATEGORIES`). What is planted (and returned, for the same
+    arguments, by :func:`class_annotations_planted`):
+
+    - **True labels.** Of the reviews, 30 % are positive, 25 % negative,
+      20 % neutral, 15 % mixed and 10 % off-topic (rounded to whole reviews),
+      in random order.
+    - **Genuinely ambiguous reviews.** ``round(n_reviews / 8)`` of them
+      (5 of 40), drawn at random, have three readings instead of a true
+      label: three of positive / negative / neutral / mixed, a different
+      set for each review in turn. The class splits evenly: each reading
+      is taken by a third of the students.
+    - **Two confusable categories.** A student who reads a review as
+      ``neutral`` writes ``mixed`` 15 % of the time, and the other way round.
+    - **Slips.** Each student has an accuracy drawn uniformly between
+      0.88 and 0.96; otherwise a slip replaces the label with one of the
+      other four categories, at random.
+    - **Skips.** Each student leaves each review unlabelled with
+      probability 0.03 (a missing cell).
+    - **A student answering at random**: any of the five labels, each with
+      probability 1/5, whatever the review.
+    - **A biased student**: writes ``positive`` on half of the reviews
+      (drawn at random) whatever they say, and labels the others as
+      everyone does.
+    - **A copier**: hands in the labels of the most accurate other
+      ordinary student (``copied``), skips included.
+
+    The random, biased and copying students are three different students
+    drawn at random. The same arguments give the same table.
+
+    Parameters
+    ----------
+    n_students : int
+        At least 4.
+    n_reviews : int
+        At least 8.
+    seed : int
+        0 or more.
+
+    Returns
+    -------
+    Ratings
+        Shape (n_reviews, n_students).
+
+    Examples
+    --------
+    >>> r = class_annotations()
+    >>> r.shape, r.raters[:3], r.items[:3]
+    ((40, 30), ('S01', 'S02', 'S03'), ('R01', 'R02', 'R03'))
+    """
+    return _class_simulation(n_students, n_reviews, seed)[0]
+
+
+def class_annotations_planted(n_students: int = 30, n_reviews: int = 40, seed: int = 0) -> ClassPlan:
+    """What :func:`class_annotations` planted for the same arguments (see there).
+
+    >>> plan = class_annotations_planted()
+    >>> plan.random_rater, plan.biased_rater, plan.copier, plan.copied
+    ('S27', 'S21', 'S14', 'S04')
+    >>> sorted(plan.ambiguous), plan.confusable
+    (['R06', 'R15', 'R25', 'R27', 'R35'], ('neutral', 'mixed'))
+    """
+    return _class_simulation(n_students, n_reviews, seed)[1]

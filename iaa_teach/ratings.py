@@ -255,6 +255,36 @@ class Ratings:
         flat = self._codes.astype(np.intp) + np.arange(self.n_raters, dtype=np.intp) * k1
         return np.bincount(flat.ravel(), minlength=self.n_raters * k1).reshape(-1, k1)[:, :-1].astype(np.int64)
 
+    def rater_counts_by(self, groups: Any, n_groups: int | None = None) -> np.ndarray:
+        """Raters x groups x categories: how many items of each group each rater put in each category.
+
+        ``groups`` gives each item's group, an integer from 0 to
+        ``n_groups - 1`` (default: its largest value + 1); for example
+        ``count_patterns().item_pattern``, which groups the items that share
+        a count row. Summed over groups this is :meth:`rater_counts`. One
+        ``bincount`` per rater, no loop over items.
+
+        >>> r = Ratings.from_rows([["x", "y"], ["x", None], ["y", "y"]])
+        >>> r.rater_counts_by([0, 0, 1]).tolist()
+        [[[2, 0], [0, 1]], [[0, 1], [0, 1]]]
+        """
+        groups = np.asarray(groups)
+        if groups.shape != (self.n_items,) or groups.dtype.kind not in "iu":
+            raise AgreementError(f"groups must be {self.n_items} integers, one per item, "
+                                 f"got {groups.dtype} of shape {groups.shape}")
+        if groups.size and groups.min() < 0:
+            raise AgreementError(f"groups must be 0 or more, got {int(groups.min())}")
+        top = int(groups.max(initial=-1)) + 1
+        n_groups = top if n_groups is None else int(n_groups)
+        if n_groups < top:
+            raise AgreementError(f"n_groups is {n_groups} but the groups go up to {top - 1}")
+        k1 = self.n_categories + 1
+        base = groups.astype(np.intp) * k1
+        out = np.empty((self.n_raters, n_groups * k1), dtype=np.int64)
+        for j in range(self.n_raters):  # one bincount per rater (a missing cell has code k)
+            out[j] = np.bincount(base + self._codes[:, j], minlength=n_groups * k1)
+        return out.reshape(self.n_raters, n_groups, k1)[:, :, :-1]
+
     def _count_blocks(self, cells: int = 1 << 17):
         """Yield ``(first item, counts)`` for blocks of items: counts is
         block x (categories + 1), the last column counting missing cells.

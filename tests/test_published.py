@@ -16,7 +16,7 @@ Sources
   *Psychological Bulletin* 76(5), 378-382: 30 patients, 6 psychiatrists per
   patient, 5 diagnoses; kappa = 0.430. The per-rater table is the ``diagnoses``
   data set of the R package irr (Gamer, Lemon, Fellows & Singh), also in
-  statsmodels' test suite.
+  statsmodels' test suite; iaa_teach ships it as ``datasets.diagnoses()``.
 - Wikipedia, "Fleiss' kappa", worked example: 10 subjects, 14 raters,
   5 categories; p_j = 0.143, 0.200, 0.279, 0.150, 0.229; P-bar = 0.378,
   P_e = 0.213, kappa = 0.210.
@@ -45,7 +45,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
-from iaa_teach import Ratings, cohen_kappa, fleiss_kappa, krippendorff_alpha
+from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha
 
 nan = np.nan
 
@@ -57,18 +57,10 @@ KRIPPENDORFF_2011 = np.array([
     [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],
 ])
 
-# Fleiss (1971): 30 patients (rows) x 6 psychiatrists, diagnoses 1-5
-# (1 depression, 2 personality disorder, 3 schizophrenia, 4 neurosis, 5 other).
-FLEISS_1971 = np.array([
-    [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5],
-    [2, 2, 2, 4, 4, 4], [1, 1, 3, 3, 3, 3], [3, 3, 3, 3, 5, 5], [1, 1, 3, 3, 3, 4],
-    [1, 1, 4, 4, 4, 4], [5, 5, 5, 5, 5, 5], [1, 4, 4, 4, 4, 4], [1, 2, 4, 4, 4, 4],
-    [2, 2, 2, 3, 3, 3], [1, 4, 4, 4, 4, 4], [2, 2, 4, 4, 4, 5], [3, 3, 3, 3, 3, 5],
-    [1, 1, 1, 4, 5, 5], [1, 1, 1, 1, 1, 2], [2, 2, 4, 4, 4, 4], [1, 3, 3, 5, 5, 5],
-    [5, 5, 5, 5, 5, 5], [2, 4, 4, 4, 4, 4], [2, 2, 4, 5, 5, 5], [1, 1, 4, 4, 4, 4],
-    [1, 4, 4, 4, 4, 5], [2, 2, 2, 2, 2, 4], [1, 1, 1, 1, 5, 5], [2, 2, 4, 4, 4, 4],
-    [1, 3, 3, 3, 3, 3], [5, 5, 5, 5, 5, 5],
-])
+# Fleiss (1971): 30 patients (rows) x 6 psychiatrists, diagnoses 1-5 (1 depression,
+# 2 personality disorder, 3 schizophrenia, 4 neurosis, 5 other). The one copy of the
+# table is iaa_teach.datasets.diagnoses(), checked against irr's diagnoses.rda.
+FLEISS_1971 = datasets.diagnoses().codes + 1
 
 # Wikipedia "Fleiss' kappa": how many of the 14 raters put subject i in category j.
 WIKIPEDIA_FLEISS_COUNTS = np.array([

@@ -1,0 +1,96 @@
+"""Speed of the diagnostic report on a large table, part by part, and leave-one-out as a ratio.
+
+100,000 items x 10 raters (1,000,000 cells), 5 categories, 20 % of ratings
+missing (seeded). Each part of ``diagnose`` is timed on a fresh report (the
+parts are computed on first use and kept), on a fresh ``Ratings`` (whose
+counts are also kept), so every figure includes the counting it needs:
+
+- ``diagnose()``: Krippendorff's alpha of the whole table;
+- ``rater_ranking()``: leave-one-out alpha of every rater, Cohen's kappa of
+  every pair, each rater's label shares against the others';
+- ``item_ranking()``, ``confused_pairs()``, ``category_agreement()``;
+- ``exact``: the leave-one-out alphas as fractions.
+
+Leave-one-out changes alpha's integer sums by each rater's own
+contribution (see ``iaa_teach.diagnose``); the naive way calls
+``krippendorff_alpha(ratings.subset(raters=others))`` once per rater. The
+ratio of the two is printed; the bar is the whole report in a few seconds.
+
+Each timing is the median of 9 runs after a warm-up run.
+Run: ``python benchmarks/bench_diagnose.py`` (or ``make bench``).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import iaa_teach as it
+from iaa_teach.diagnose import leave_one_out_sums
+
+N_ITEMS, N_RATERS, N_CATS, MISSING = 100_000, 10, 5, 0.20
+REPEAT = 9
+
+
+def median_ms(fn, setup) -> float:
+    """Median of ``REPEAT`` runs of ``fn(setup())`` after one warm-up run, in milliseconds (setup not timed)."""
+    times = []
+    for i in range(REPEAT + 1):
+        arg = setup()
+        t0 = time.perf_counter()
+        fn(arg)
+        if i:
+            times.append(time.perf_counter() - t0)
+    return float(np.median(times)) * 1e3
+
+
+def main() -> None:
+    table = it.datasets.simulate(N_ITEMS, N_RATERS, accuracy=0.7, n_categories=N_CATS, seed=1, missing=MISSING)
+    codes, cats, raters = table.codes, table.categories, table.raters
+
+    def fresh() -> it.Ratings:  # a new table: nothing counted yet
+        return it.Ratings.from_codes(codes, categories=cats, raters=raters)
+
+    def fresh_report() -> it.Diagnosis:
+        return it.diagnose(fresh())
+
+    print(f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing "
+          f"({table.n_ratings:,} ratings)")
+    parts = {
+        "diagnose() (alpha)": (it.diagnose, fresh),
+        "rater_ranking()": (lambda d: d.rater_ranking(), fresh_report),
+        "item_ranking()": (lambda d: d.item_ranking(), fresh_report),
+        "confused_pairs()": (lambda d: d.confused_pairs(), fresh_report),
+        "category_agreement()": (lambda d: d.category_agreement(), fresh_report),
+        "exact (leave-one-out as fractions)": (lambda d: d.exact, fresh_report),
+    }
+    total = 0.0
+    for name, (fn, setup) in parts.items():
+        ms = median_ms(fn, setup)
+        total += ms
+        print(f"  {name:<36} {ms:8.1f} ms")
+    whole = median_ms(lambda d: (d.rater_ranking(), d.item_ranking(), d.confused_pairs(),
+                                 d.category_agreement()), fresh_report)
+    print(f"  {'the four tables on one report':<36} {whole:8.1f} ms   (parts above: {total:.1f} ms)")
+
+    # leave-one-out: the counts changed by each rater's part, against recomputing each table.
+    # Both start from a table whose own counts are done (diagnose() has counted it).
+    additive = median_ms(lambda d: d.alpha_without, fresh_report)
+    sums = median_ms(leave_one_out_sums, lambda: fresh_report().ratings)
+
+    def naive(r: it.Ratings) -> list[float]:
+        return [it.krippendorff_alpha(r.subset(raters=[x for x in range(r.n_raters) if x != j])).alpha
+                for j in range(r.n_raters)]
+
+    plain = median_ms(naive, lambda: fresh_report().ratings)
+    report = fresh_report()
+    gap = np.max(np.abs(report.alpha_without - np.array(naive(report.ratings))))
+    print(f"leave-one-out alpha of all {N_RATERS} raters:")
+    print(f"  additive counts                      {additive:8.1f} ms   (the integer sums alone: {sums:.1f} ms)")
+    print(f"  naive (krippendorff_alpha x {N_RATERS})      {plain:8.1f} ms")
+    print(f"  naive / additive                     {plain / additive:8.1f} x   (largest difference {gap:.1e})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,701 @@
+"""Where the disagreement comes from: which raters, which items, which categories.
+
+:func:`diagnose` takes a ratings table and returns a :class:`Diagnosis`, a
+frozen report with four tables (:class:`ReportTable`), each ranked worst
+first:
+
+- :meth:`Diagnosis.rater_ranking`: the raters, least in step first, by how
+  much Krippendorff's alpha rises when the rater is left out;
+- :meth:`Diagnosis.item_ranking`: the items, most disputed first, by the
+  observed disagreement among their own ratings;
+- :meth:`Diagnosis.confused_pairs`: the pairs of categories, most confused
+  first, by observed against expected coincidences;
+- :meth:`Diagnosis.category_agreement`: agreement on each category on its
+  own (category order).
+
+Every number comes from the public metrics (:func:`~iaa_teach.krippendorff_alpha`,
+:func:`~iaa_teach.pairwise_cohen`, :func:`~iaa_teach.fleiss_kappa`) or from
+the formulas of :mod:`iaa_teach.formulas` applied to counts from
+:class:`~iaa_teach.Ratings`; nothing here writes a coefficient a second time.
+The one quantity of the report's own is a rater's label bias, a total
+variation distance between label shares (see :meth:`Diagnosis.rater_ranking`).
+Rankings compare exact values where floats are within rounding of each
+other, so that equal fractions tie and the stated tie-break applies.
+
+Leaving a rater out does not recount the table. Alpha needs, for each number
+of ratings ``s`` an item has, the sums over those items of their count rows
+``c`` and of ``c c^T`` (the coincidences weight an item's pairs by
+``1 / (s - 1)``). Without rater ``r`` an item that ``r`` left unrated keeps
+its row; an item of size ``s + 1`` that ``r`` put in category ``x`` becomes
+``c - e_x`` of size ``s``, and
+``sum (c - e_x)(c - e_x)^T = sum c c^T - X - X^T + diag(L)`` with
+``X[x] = sum of the rows r put in x`` and ``L[x]`` how many items ``r``
+put in ``x``. So every rater's sums are the whole table's sums changed by
+that rater's own contribution, all integers, counted once per count row
+(:meth:`Ratings.rater_counts_by`), and then go through the same formulas as
+:func:`~iaa_teach.krippendorff_alpha`: as floats, or as exact fractions
+(``Diagnosis.exact``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+
+from . import formulas as F
+from .formulas import LEVELS
+from .metrics import AlphaResult, Exact, PairwiseCohenResult, fleiss_kappa, krippendorff_alpha, pairwise_cohen
+from .ratings import Ratings, as_ratings
+from .rounding import fmt
+from .validation import options
+
+__all__ = ["KAPPA_WEIGHTS", "ReportTable", "Diagnosis", "diagnose", "LeaveOneOutSums", "leave_one_out_sums"]
+
+#: The weights of the Cohen's kappa column of the rater ranking, by level of
+#: measurement: unweighted for nominal data, linear (Cohen 1968) for ordinal,
+#: quadratic for interval and ratio (over the category order).
+KAPPA_WEIGHTS = MappingProxyType({"nominal": None, "ordinal": "linear", "interval": "quadratic",
+                                  "ratio": "quadratic"})
+
+
+# ================================================================== tables
+def _column(values: Any) -> np.ndarray:
+    """A read-only 1-D column: numeric arrays as they are, anything else as an object array."""
+    if isinstance(values, np.ndarray) and values.ndim == 1 and values.dtype != object:
+        out = values.copy()
+    else:
+        values = list(values)
+        out = np.empty(len(values), dtype=object)
+        out[:] = values
+    out.setflags(write=False)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """A cell as plain Python for JSON: numpy scalars unwrapped, NaN -> None, tuples -> lists, mappings -> dicts."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {_plain(key): _plain(v) for key, v in value.items()}
+    return value
+
+
+def _cell(value: Any) -> str:
+    """A cell as text: numbers rounded half up to 3 decimals (``rounding.fmt``), labels as they are."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None:
+        return ""
+    if isinstance(value, bool) or isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return fmt(value)
+    if isinstance(value, tuple):
+        return "/".join(str(v) for v in value)
+    if isinstance(value, Mapping):
+        return " ".join(f"{key}:{n}" for key, n in value.items() if n)
+    return str(value)
+
+
+class ReportTable:
+    """A small read-only table: named columns of equal length, rows in ranking order.
+
+    ``table["rise"]`` is a column (a read-only numpy array), ``table[0]``
+    the first row as a dict, ``len(table)`` the number of rows; iterating
+    gives the rows as dicts. :meth:`as_records` gives the rows in plain
+    Python (NaN as None), ready for ``json.dumps``. Printed, numbers are
+    rounded half up to 3 decimals (``iaa_teach.rounding.fmt``).
+
+    Examples
+    --------
+    >>> t = ReportTable({"rater": ["A", "B"], "rise": np.array([0.25, float("nan")])})
+    >>> t.columns, len(t), t[0]
+    (('rater', 'rise'), 2, {'rater': 'A', 'rise': 0.25})
+    >>> t.as_records()
+    [{'rater': 'A', 'rise': 0.25}, {'rater': 'B', 'rise': None}]
+    >>> print(t)
+    rater  rise
+    A      0.250
+    B      undefined
+    """
+
+    __slots__ = ("_data", "_rows")
+
+    def __init__(self, columns: Mapping[str, Any]):
+        data = {str(name): _column(values) for name, values in columns.items()}
+        lengths = {len(v) for v in data.values()}
+        if len(lengths) > 1:
+            raise ValueError(f"columns of different lengths: { {k: len(v) for k, v in data.items()} }")
+        self._data = MappingProxyType(data)
+        self._rows = lengths.pop() if lengths else 0
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(self._data)
+
+    def __len__(self) -> int:
+        return self._rows
+
+    def __getitem__(self, key: str | int) -> Any:
+        if isinstance(key, str):
+            if key not in self._data:
+                raise KeyError(f"no column {key!r}; the columns are {list(self._data)}")
+            return self._data[key]
+        if isinstance(key, slice):
+            return ReportTable({name: values[key] for name, values in self._data.items()})
+        i = range(self._rows)[key]  # IndexError for a row out of range
+        return {name: _scalar(values[i]) for name, values in self._data.items()}
+
+    def __iter__(self):
+        return (self[i] for i in range(self._rows))
+
+    def head(self, n: int = 10) -> "ReportTable":
+        """The first ``n`` rows, as a table."""
+        return ReportTable({name: values[:n] for name, values in self._data.items()})
+
+    def as_records(self) -> list[dict[str, Any]]:
+        """The rows as dicts of plain Python values (NaN -> None, tuples -> lists), for JSON."""
+        return [{name: _plain(value) for name, value in row.items()} for row in self]
+
+    def to_text(self, max_rows: int | None = 10) -> str:
+        """The table as aligned text, numbers rounded half up to 3 decimals; at most ``max_rows`` rows."""
+        shown = self._rows if max_rows is None else min(self._rows, max_rows)
+        body = [[_cell(values[i]) for values in self._data.values()] for i in range(shown)]
+        widths = [max([len(name)] + [len(row[j]) for row in body]) for j, name in enumerate(self._data)]
+        lines = ["  ".join(name.ljust(w) for name, w in zip(self._data, widths)).rstrip()]
+        lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in body]
+        if shown < self._rows:
+            lines.append(f"... ({self._rows - shown} more rows)")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+# ========================================================== leave one out
+class LeaveOneOutSums(NamedTuple):
+    """Alpha's integer sums for the table without each rater in turn.
+
+    ``counts[r, s]`` = sum of the count rows of the items that have ``s``
+    ratings once rater ``r`` is left out; ``gram[r, s]`` = sum of their
+    outer products ``c c^T``; ``size`` = 0, 1, ..., n_raters.
+    """
+
+    size: np.ndarray
+    counts: np.ndarray
+    gram: np.ndarray
+
+
+def leave_one_out_sums(ratings: Ratings) -> LeaveOneOutSums:
+    """:class:`LeaveOneOutSums` of a table, from its count rows and each rater's labels on them.
+
+    One integer product per number of ratings; no loop over items or raters.
+    """
+    patterns = ratings.count_patterns()
+    c, f = patterns.counts, patterns.frequency
+    m = c.sum(axis=1)
+    k, n_raters = ratings.n_categories, ratings.n_raters
+    by_rater = ratings.rater_counts_by(patterns.item_pattern, len(f))  # (R, P, k): rater r's labels per count row
+    rated = by_rater.sum(axis=2)  # (R, P): items of each count row that rater r labelled
+    outer = (c[:, :, None] * c[:, None, :]).reshape(len(c), k * k)
+    n_sizes = n_raters + 1
+    full_counts = np.zeros((n_sizes, k), dtype=np.int64)
+    full_gram = np.zeros((n_sizes, k * k), dtype=np.int64)
+    # rater r's part of the items of each size (one size more than the last, all zero)
+    own_counts = np.zeros((n_raters, n_sizes + 1, k), dtype=np.int64)
+    own_gram = np.zeros((n_raters, n_sizes + 1, k * k), dtype=np.int64)
+    cross = np.zeros((n_raters, n_sizes + 1, k, k), dtype=np.int64)  # X[x] = sum of the rows r put in x
+    labels = np.zeros((n_raters, n_sizes + 1, k), dtype=np.int64)  # L[x] = items r put in x
+    for s in range(n_sizes):  # one integer product per number of ratings (at most n_raters + 1)
+        rows = np.flatnonzero(m == s)
+        if len(rows) == 0:
+            continue
+        full_counts[s] = f[rows] @ c[rows]
+        full_gram[s] = f[rows] @ outer[rows]
+        own_counts[:, s] = rated[:, rows] @ c[rows]
+        own_gram[:, s] = rated[:, rows] @ outer[rows]
+        cross[:, s] = by_rater[:, rows, :].transpose(0, 2, 1) @ c[rows]
+        labels[:, s] = by_rater[:, rows, :].sum(axis=1)
+    # without r: items r left unrated keep size s; items of size s + 1 that r labelled x become c - e_x
+    eye = np.eye(k, dtype=np.int64)
+    counts = full_counts[None] - own_counts[:, :-1] + own_counts[:, 1:] - labels[:, 1:]
+    gram = (full_gram[None] - own_gram[:, :-1] + own_gram[:, 1:]).reshape(n_raters, n_sizes, k, k)
+    gram = gram - cross[:, 1:] - cross[:, 1:].transpose(0, 1, 3, 2) + labels[:, 1:, :, None] * eye
+    return LeaveOneOutSums(np.arange(n_sizes), counts, gram)
+
+
+def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray:
+    """Alpha of each left-out table, through the formulas; NaN (None when exact) where nothing is pairable.
+
+    Distances as in ``full`` (those of the whole table), except ordinal
+    ones, which depend on the pooled counts and are recomputed.
+    """
+    pairable = sums.counts[:, 2:].sum(axis=(1, 2))
+    out = np.full(len(pairable), None if exact else np.nan, dtype=object if exact else float)
+    keep = np.flatnonzero(pairable > 0)
+    if len(keep) == 0:
+        return out
+    used = np.flatnonzero((sums.size >= 2) & sums.counts[keep].any(axis=(0, 2)))  # sizes that add coincidences
+    counts = F.as_numbers(sums.counts[keep][:, used], exact)
+    gram = F.as_numbers(sums.gram[keep][:, used], exact)
+    o = F.coincidences(sums.size[used], counts, gram).sum(axis=1)
+    n_c = o.sum(axis=2)
+    n = n_c.sum(axis=1)
+    if full.level == "ordinal":
+        delta = F.squared_distances("ordinal", n_c, None)
+    else:
+        whole = np.array(full.exact.delta, dtype=object) if exact else full.delta
+        delta = np.broadcast_to(whole, o.shape)
+    d_o = F.disagreement(o, delta, n)
+    d_e = F.disagreement(F.expected_coincidences(n_c, n), delta, n)
+    out[keep] = F.one_minus_ratio(d_o, d_e, 1 if exact else np.max(delta, axis=(1, 2)))
+    return out
+
+
+def _item_disagreement(counts: np.ndarray, alpha: AlphaResult, exact: bool) -> np.ndarray:
+    """D_o of each count row as one item (the mean distance within its pairs); NaN/None below 2 ratings.
+
+    The unit's own coincidences, and their disagreement with n = m_u, at the
+    distances of the whole table (``alpha.delta``).
+    """
+    m = counts.sum(axis=1)
+    gram = counts[:, :, None] * counts[:, None, :]
+    o = F.coincidences(m, F.as_numbers(counts, exact), F.as_numbers(gram, exact))
+    delta = np.array(alpha.exact.delta, dtype=object) if exact else alpha.delta
+    pairable = m >= 2
+    out = np.full(len(m), None if exact else np.nan, dtype=object if exact else float)
+    if pairable.any():
+        out[pairable] = F.disagreement(o[pairable], delta, F.as_numbers(m[pairable], exact))
+    return out
+
+
+# ================================================================ report
+def _settle_ties(values: np.ndarray, exact_of: Callable[[np.ndarray], Any]) -> np.ndarray:
+    """``values`` with exact ties made equal floats, for ranking.
+
+    Two equal fractions computed by different float steps (4/5 as 24/30 and
+    as 16/20) can differ in the last bit. Distinct floats that lie within
+    1e-9 (relative) of another are replaced by the correctly rounded float
+    of their exact value, ``exact_of(positions)``, so that values equal as
+    fractions compare equal and the tie-break applies. Equal floats are
+    taken as ties as they are.
+    """
+    out = np.array(values, dtype=float)
+    distinct, first = np.unique(out, return_index=True)  # sorted; NaN last
+    distinct, first = distinct[~np.isnan(distinct)], first[~np.isnan(distinct)]
+    close = np.diff(distinct) <= 1e-9 * np.maximum(1.0, np.abs(distinct[1:]))
+    near = np.zeros(len(distinct), dtype=bool)
+    near[:-1] |= close
+    near[1:] |= close
+    if near.any():
+        settled = np.array([np.nan if x is None else float(x) for x in exact_of(first[near])])
+        lookup = dict(zip(distinct[near].tolist(), settled.tolist()))
+        hit = np.isin(out, distinct[near])
+        out[hit] = [lookup[x] for x in out[hit].tolist()]
+    return out
+
+
+def _order(primary: np.ndarray, *more: np.ndarray) -> np.ndarray:
+    """Positions sorted by ``primary`` descending, then each of ``more`` descending, NaN last, then position."""
+    keys = [np.where(np.isnan(k), -np.inf, k) for k in (primary, *more)]
+    return np.lexsort([np.arange(len(primary))] + [-k for k in reversed(keys)])
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Diagnosis:
+    """Which raters, items and categories a table's disagreement comes from.
+
+    Made by :func:`diagnose`. Each table is computed on first use and kept
+    (the report is read-only).
+
+    Attributes
+    ----------
+    ratings : Ratings
+    level : {"nominal", "ordinal", "interval", "ratio"}
+    alpha : AlphaResult
+        Krippendorff's alpha of the whole table at ``level``.
+    pairwise : PairwiseCohenResult
+        Cohen's kappa of every pair of raters, weighted by
+        ``KAPPA_WEIGHTS[level]``.
+    exact : Exact
+        ``alpha``, ``alpha_without`` and ``rise`` (per rater, in the
+        table's rater order) as fractions; None where undefined.
+    """
+
+    ratings: Ratings
+    level: str
+    alpha: AlphaResult
+
+    # --------------------------------------------------------- raters
+    @cached_property
+    def pairwise(self) -> PairwiseCohenResult:
+        return pairwise_cohen(self.ratings, weights=KAPPA_WEIGHTS[self.level])
+
+    @cached_property
+    def _sums(self) -> LeaveOneOutSums:
+        return leave_one_out_sums(self.ratings)
+
+    @cached_property
+    def alpha_without(self) -> np.ndarray:
+        """Alpha of the table without each rater, in the table's rater order (NaN where undefined).
+
+        Values within rounding of each other are the floats of their exact
+        values, so raters whose alphas are equal as fractions get equal floats.
+        """
+        values = _settle_ties(_alphas(self._sums, self.alpha, exact=False).astype(float), self._exact_alpha_without)
+        values.setflags(write=False)
+        return values
+
+    def _exact_alpha_without(self, raters: np.ndarray) -> np.ndarray:
+        sums = self._sums
+        return _alphas(LeaveOneOutSums(sums.size, sums.counts[raters], sums.gram[raters]), self.alpha, exact=True)
+
+    @cached_property
+    def exact(self) -> Exact:
+        """``alpha``, ``alpha_without`` and ``rise`` as exact fractions (None where undefined)."""
+        whole = self.alpha.exact.alpha
+        without = tuple(_alphas(self._sums, self.alpha, exact=True).tolist())
+        rise = tuple(None if a is None or whole is None else a - whole for a in without)
+        return Exact(alpha=whole, alpha_without=without, rise=rise)
+
+    def _rater_reasons(self, kappa_pairs: np.ndarray) -> list[str | None]:
+        r, reasons = self.ratings, []
+        pairable = self._sums.counts[:, 2:].sum(axis=(1, 2))
+        for j, name in enumerate(r.raters):
+            why = []
+            if pairable[j] == 0:
+                why.append(f"without {name} no item has 2 or more ratings, so alpha is undefined")
+            elif math.isnan(self.alpha_without[j]):
+                why.append(f"without {name} the expected disagreement D_e is 0 (all pairable values in one "
+                           f"category, or equally distant at this level), so alpha is undefined")
+            if not self.alpha.defined:
+                why.append(f"the rise is undefined: alpha of the whole table is undefined ({self.alpha.reason})")
+            if kappa_pairs[j] == 0:
+                why.append(f"Cohen's kappa of {name} with every other rater is undefined")
+            reasons.append("; ".join(why) or None)
+        return reasons
+
+    @cached_property
+    def _bias(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each rater's label shares against the others' on the same items: (TVD, overused category, excess).
+
+        Over the items a rater labelled that have another rating: the
+        rater's own shares p_r, and the others' shares q_r, the mean over
+        those items of (the item's other ratings in category j) / (their
+        number). TVD = sum_j |p_rj - q_rj| / 2.
+        """
+        r = self.ratings
+        patterns = r.count_patterns()
+        c = patterns.counts
+        m = c.sum(axis=1)
+        shared = m >= 2
+        by_rater = r.rater_counts_by(patterns.item_pattern, len(c))[:, shared, :]  # (R, P', k)
+        per_other = 1.0 / (m[shared] - 1)  # each item counts once, its other ratings share it
+        own = by_rater.sum(axis=1)  # (R, k)
+        # sum over the rater's items of (c - e_x) / (m - 1): the others' ratings of each item, as shares
+        others = (np.einsum("rp,pk->rk", by_rater.sum(axis=2) * per_other, c[shared])
+                  - np.einsum("rpk,p->rk", by_rater, per_other))
+        n = own.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            excess = (own - others) / n[:, None]
+        tvd = np.abs(excess).sum(axis=1) / 2
+        top = np.argmax(np.where(np.isnan(excess), -np.inf, excess), axis=1)
+        overused = [None if n[j] == 0 or excess[j, top[j]] <= 0 else r.categories[top[j]] for j in range(r.n_raters)]
+        most = np.where(n > 0, excess[np.arange(r.n_raters), top], np.nan)
+        return tvd, _column(overused), most
+
+    @cached_property
+    def _rater_table(self) -> ReportTable:
+        r = self.ratings
+        matrix = self.pairwise.matrix
+        defined = ~np.isnan(matrix)
+        kappa_pairs = defined.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_kappa = np.where(defined, matrix, 0.0).sum(axis=1) / kappa_pairs
+        rise = self.alpha_without - self.alpha.alpha
+        tvd, overused, excess = self._bias
+        order = _order(self.alpha_without, -mean_kappa)
+        return ReportTable({
+            "rater": _column(r.raters)[order],
+            "alpha_without": self.alpha_without[order],
+            "rise": rise[order],
+            "mean_kappa": mean_kappa[order],
+            "kappa_pairs": kappa_pairs[order],
+            "ratings": (~r.missing).sum(axis=0)[order],
+            "bias": tvd[order],
+            "overused": overused[order],
+            "overuse": excess[order],
+            "reason": _column(self._rater_reasons(kappa_pairs))[order],
+        })
+
+    def rater_ranking(self) -> ReportTable:
+        """The raters, least in step first.
+
+        Ranked by ``rise``, how much alpha rises when the rater is left out
+        (``alpha_without - alpha``; the same order as ``alpha_without``,
+        which also ranks when the whole table's alpha is undefined); ties by
+        mean kappa, lowest first; then table order.
+
+        Columns
+        -------
+        rater, alpha_without, rise
+            Alpha of the table without the rater, and its rise over the
+            whole table's alpha. A rise above 0: the others agree better
+            without this rater.
+        mean_kappa, kappa_pairs
+            Mean Cohen's kappa of the rater with each other rater
+            (``KAPPA_WEIGHTS[level]``), over the ``kappa_pairs`` pairs where
+            it is defined.
+        ratings
+            How many labels the rater gave.
+        bias, overused, overuse
+            How the rater's label shares differ from the other raters' on
+            the same items: the total variation distance
+            ``sum_j |p_j - q_j| / 2`` (0 = the same mix; 1 = no label in
+            common), the category the rater uses most above the others
+            and by how much (a share). ``q_j`` is the mean, over the items
+            the rater labelled that have another rating, of the share of
+            category j among those other ratings; on a complete table it is
+            the pooled share of the other raters. Comparing on the same
+            items keeps a rater who saw different items from looking
+            biased. Total variation rather than chi-square: it measures
+            the size of the difference on a fixed 0-1 scale and reads as
+            "the share of this rater's labels that would have to change
+            category to match the others' mix", while chi-square grows with
+            the number of ratings and measures evidence, not size.
+        reason
+            Why a number in the row is undefined, if one is.
+        """
+        return self._rater_table
+
+    # ---------------------------------------------------------- items
+    @cached_property
+    def _item_table(self) -> ReportTable:
+        r, alpha = self.ratings, self.alpha
+        patterns = r.count_patterns()
+        c = patterns.counts
+        m = c.sum(axis=1)
+        d = _settle_ties(_item_disagreement(c, alpha, exact=False), lambda rows: _item_disagreement(c[rows], alpha, True))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = m * d / (alpha.n * alpha.d_o)  # each item's part of D_o = sum_u m_u d_u / n
+        cats = r.categories
+        top = c.max(axis=1)
+        plurality = _column(tuple(cats[j] for j in np.flatnonzero(row == t)) if t else ()
+                            for row, t in zip(c, top))
+        label_counts = _column(MappingProxyType(dict(zip(cats, row.tolist()))) for row in c)
+        item_d, item_m = d[patterns.item_pattern], m[patterns.item_pattern]
+        order = _order(item_d, item_m.astype(float))
+        rows = patterns.item_pattern[order]
+        return ReportTable({
+            "item": _column(r.items)[order],
+            "disagreement": d[rows],
+            "share_of_d_o": share[rows],
+            "ratings": m[rows],
+            "plurality": plurality[rows],
+            "label_counts": label_counts[rows],
+        })
+
+    def item_ranking(self) -> ReportTable:
+        """The items, most disputed first.
+
+        Ranked by ``disagreement``; ties by number of ratings, most first;
+        then table order.
+
+        Columns
+        -------
+        item
+        disagreement
+            The observed disagreement D_o of the item on its own: the mean
+            distance delta^2 (at ``level``) over the ordered pairs of its
+            ratings. At the nominal level, the share of pairs that disagree,
+            1 - P_i of Fleiss' kappa. NaN for an item with fewer than 2
+            ratings (no pair), ranked last.
+        share_of_d_o
+            The item's part of the table's D_o, m_u d_u / (n D_o): items
+            with more ratings weigh more. The column sums to 1.
+        ratings
+            m_u, the item's number of ratings.
+        plurality
+            The most frequent label(s): a tuple, more than one on a tie.
+        label_counts
+            Ratings per category (a read-only mapping).
+        """
+        return self._item_table
+
+    # ----------------------------------------------------- categories
+    @cached_property
+    def _pair_table(self) -> ReportTable:
+        alpha, cats = self.alpha, self.ratings.categories
+        i, j = np.triu_indices(len(cats), 1)
+        observed, expected = alpha.coincidences[i, j], alpha.expected[i, j]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(expected > 0, observed / expected, np.nan)
+
+        def exact_ratio(pairs: np.ndarray) -> list:
+            n_c = np.array([alpha.exact.n_c], dtype=object)
+            e = F.expected_coincidences(n_c, np.array([alpha.exact.n], dtype=object))[0]
+            return [None if e[i[p], j[p]] == 0 else alpha.exact.coincidences[i[p]][j[p]] / e[i[p], j[p]] for p in pairs]
+
+        order = _order(_settle_ties(ratio, exact_ratio), observed)
+        return ReportTable({
+            "first": _column(cats[x] for x in i[order]),
+            "second": _column(cats[x] for x in j[order]),
+            "observed": observed[order],
+            "expected": expected[order],
+            "ratio": ratio[order],
+            "pairs": alpha.pair_counts[i, j][order],
+        })
+
+    def confused_pairs(self) -> ReportTable:
+        """The pairs of categories, most confused first.
+
+        Ranked by ``ratio``, observed over expected coincidences; ties by
+        observed coincidences.
+
+        Columns
+        -------
+        first, second
+            The two categories (each pair once, in category order).
+        observed
+            o_ck, Krippendorff's coincidences: pairs of ratings of the same
+            item that are c and k, each item's pairs weighted 1 / (m_u - 1).
+        expected
+            e_ck = n_c n_k / (n - 1): the same if the values were paired at
+            random.
+        ratio
+            o_ck / e_ck: 1 = confused as often as chance would pair them;
+            below 1 (the usual case): told apart; above 1: confused more
+            often than chance. NaN where a category has no pairable value.
+        pairs
+            Unweighted ordered pairs of ratings of the same item that are c
+            and k, as counted by hand.
+        """
+        return self._pair_table
+
+    @cached_property
+    def _category_table(self) -> ReportTable:
+        r, alpha = self.ratings, self.alpha
+        codes = r.codes
+        kappas, alphas, reasons = [], [], []
+        for x, category in enumerate(r.categories):  # one two-category table per category
+            binary = Ratings.from_codes(np.where(codes == x, 1, np.where(codes < 0, -1, 0)), categories=(0, 1),
+                                        raters=r.raters)
+            kappa, binary_alpha = fleiss_kappa(binary), krippendorff_alpha(binary)
+            kappas.append(kappa.kappa)
+            alphas.append(binary_alpha.alpha)
+            reasons.append(None if binary_alpha.defined else
+                           f"{category!r} against the rest: {binary_alpha.reason}")
+        diagonal = np.arange(len(r.categories))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            agreement = alpha.coincidences[diagonal, diagonal] / alpha.n_c
+            expected = alpha.expected[diagonal, diagonal] / alpha.n_c
+        return ReportTable({
+            "category": _column(r.categories),
+            "values": np.rint(alpha.n_c).astype(np.int64),
+            "agreement": agreement,
+            "expected": expected,
+            "kappa": np.array(kappas),
+            "alpha": np.array(alphas),
+            "reason": _column(reasons),
+        })
+
+    def category_agreement(self) -> ReportTable:
+        """Agreement on each category on its own, in category order.
+
+        Columns
+        -------
+        category, values
+            The category and n_c, its pairable values.
+        agreement
+            o_cc / n_c: of the pairable values in c, the share whose
+            partner (another rating of the same item) is c too. With equal
+            numbers of ratings per item this is Fleiss' (1971) P_j, "the
+            conditional probability that a second rating is c given that a
+            first is". NaN for an unused category.
+        expected
+            e_cc / n_c = (n_c - 1) / (n - 1): the same if values were
+            paired at random.
+        kappa
+            Fleiss' (1971) kappa for category c alone, (P_j - p_j) /
+            (1 - p_j): Fleiss' kappa of the table recoded to "c" against
+            "anything else" (computed that way, with
+            :func:`~iaa_teach.fleiss_kappa`, pooled chance; the R package
+            irr's ``kappam.fleiss(detail=TRUE)`` gives the same on complete
+            tables).
+        alpha
+            Krippendorff's alpha of the same recoded table (nominal): the
+            category-wise alpha. This recoding is the report's own
+            definition, the same one kappa uses; on a complete table
+            1 - alpha = (1 - kappa) (n - 1) / n, as for the whole table.
+        reason
+            Why kappa and alpha are undefined, if they are (a category no
+            one used, or that every pairable value is in).
+        """
+        return self._category_table
+
+    def __repr__(self) -> str:
+        r = self.ratings
+        return (f"Diagnosis({r.n_items} items x {r.n_raters} raters, {r.n_categories} categories, "
+                f"alpha = {fmt(self.alpha)} ({self.level}))")
+
+
+@options(level=LEVELS)
+def diagnose(ratings: Any, level: str = "nominal") -> Diagnosis:
+    """Which raters, items and categories a table's disagreement comes from.
+
+    Parameters
+    ----------
+    ratings : Ratings or table, shape (n_items, n_raters)
+        Missing cells allowed (``None``, NaN, ``""``).
+    level : {"nominal", "ordinal", "interval", "ratio"}
+        Level of measurement for alpha, its leave-one-out values and the
+        items' disagreement.
+
+    Returns
+    -------
+    Diagnosis
+        With :meth:`~Diagnosis.rater_ranking`, :meth:`~Diagnosis.item_ranking`,
+        :meth:`~Diagnosis.confused_pairs` and
+        :meth:`~Diagnosis.category_agreement`.
+
+    Raises
+    ------
+    AgreementError
+        A table alpha cannot be computed for (no item with 2 ratings,
+        non-numeric categories at the interval or ratio level).
+
+    Examples
+    --------
+    The worked example: A and C disagree on one sentence of ten, so
+    without B alpha rises from 159/275 = 0.578 to 1 - (1/10) / (127/190) =
+    108/127 = 0.850.
+
+    >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
+    >>> report = diagnose(datasets.sentiment())
+    >>> first = report.rater_ranking()[0]
+    >>> print(first["rater"], fmt(first["alpha_without"]), fmt(first["rise"]), report.exact.alpha_without[1])
+    B 0.850 0.272 108/127
+    """
+    r = as_ratings(ratings)
+    return Diagnosis(ratings=r, level=level, alpha=krippendorff_alpha(r, level))
