@@ -12,7 +12,7 @@ counts are also kept), so every figure includes the counting it needs:
 - ``exact``: the leave-one-out alphas as fractions.
 
 Leave-one-out changes alpha's integer sums by each rater's own
-contribution (see ``iaa_teach.diagnose``); the naive way calls
+contribution (see ``iaa_teach.diagnosis``); the naive way calls
 ``krippendorff_alpha(ratings.subset(raters=others))`` once per rater. The
 ratio of the two is printed; the bar is the whole report in a few seconds.
 
@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 import iaa_teach as it
-from iaa_teach.diagnose import leave_one_out_sums
+from iaa_teach.diagnosis import leave_one_out_sums
 
 N_ITEMS, N_RATERS, N_CATS, MISSING = 100_000, 10, 5, 0.20
 REPEAT = 9

@@ -9,7 +9,7 @@ and where the disagreement comes from (:func:`diagnose`).
 """
 
 from . import datasets, words
-from .diagnose import Diagnosis, ReportTable, diagnose
+from .diagnosis import Diagnosis, ReportTable, diagnose
 from .metrics import (
     BANDS,
     CHANCE_RULES,

@@ -1,4 +1,4 @@
-"""iaa_teach.diagnose: its numbers against plain recomputation, independent oracles and planted behaviour.
+"""iaa_teach.diagnose (module iaa_teach.diagnosis): its numbers against plain recomputation, independent oracles and planted behaviour.
 
 - Leaving a rater out: ``Diagnosis.exact.alpha_without`` equals, as exact
   fractions, ``krippendorff_alpha(ratings.subset(raters=others))`` for every
@@ -31,7 +31,7 @@ from test_oracles import krippendorff_oracle, numeric_values, quiet, tables, to_
 
 import iaa_teach
 from iaa_teach import AgreementError, Ratings, datasets, diagnose, fleiss_kappa, formulas, krippendorff_alpha
-from iaa_teach.diagnose import KAPPA_WEIGHTS, ReportTable, leave_one_out_sums
+from iaa_teach.diagnosis import KAPPA_WEIGHTS, ReportTable, leave_one_out_sums
 
 EXAMPLES = 200
 
