@@ -53,13 +53,13 @@ from .metrics import (
     PairwiseCohenResult,
     interpret,
 )
-from .ratings import as_ratings
+from .ratings import AgreementError, as_ratings
 from .rounding import fmt, format_number, round_half_up
 from .validation import options
 
 __all__ = [
     "CHANCE_RULE_NAMES", "STYLES", "Explanation", "Hidden", "Step", "Table",
-    "chance_rule", "explain", "ratings_table",
+    "chance_rule", "explain", "ratings_table", "matrix_table",
 ]
 
 STYLES = ("full", "brief")
@@ -804,3 +804,65 @@ def ratings_table(ratings: Any, caption: str | None = None) -> Table:
     rows = [[str(item), *(_MISSING if v is None else str(v) for v in row)]
             for item, row in zip(r.items, r.rows())]
     return Table(["item", *map(str, r.raters)], rows, caption)
+
+
+def matrix_table(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[Any] | None = None, *,
+                 totals: bool = True, caption: str | None = None, corner: str = "") -> Table:
+    r"""A matrix a student reads (agreement table, counts, pairs, coincidences, distances) with its labels.
+
+    Parameters
+    ----------
+    matrix : array-like, shape (r, c)
+        Integers, floats or :class:`fractions.Fraction`. Whole numbers show as
+        integers, other exact values as fractions (``3/2``), floats that are
+        no simple fraction rounded half up to 3 decimals.
+    row_labels, col_labels : sequence
+        Names of the rows and columns (``col_labels`` defaults to ``row_labels``).
+    totals : bool
+        Add a "total" column and row (and the grand total).
+    caption : str, optional
+        A line above the table (what the rows and columns are).
+    corner : str
+        The top-left cell, e.g. ``"A \\ B"`` (rows: A's label, columns: B's).
+
+    Returns
+    -------
+    Table
+        Displays as Markdown in a notebook; ``.text()``, ``.html()``.
+
+    Examples
+    --------
+    >>> print(matrix_table([[4, 1], [0, 5]], ["yes", "no"], corner="A \\ B").text())
+    A \ B  yes  no  total
+    yes      4   1      5
+    no       0   5      5
+    total    4   6     10
+    """
+    m = np.asarray(matrix, dtype=object)
+    if m.ndim != 2:
+        raise AgreementError(f"matrix_table needs a 2-d matrix, got shape {m.shape}")
+    rows_l = [str(x) for x in row_labels]
+    cols_l = [str(x) for x in (row_labels if col_labels is None else col_labels)]
+    if m.shape != (len(rows_l), len(cols_l)):
+        raise AgreementError(f"matrix of shape {m.shape} does not fit {len(rows_l)} row and {len(cols_l)} column labels")
+
+    def exact(x: Any) -> Fraction | float:
+        if isinstance(x, (float, np.floating)):
+            q = Fraction(float(x)).limit_denominator(1000)
+            return q if abs(float(q) - float(x)) < 1e-12 else float(x)
+        return Fraction(x)
+
+    values = [[exact(x) for x in row] for row in m]
+
+    def shown(x: Fraction | float) -> str:
+        return fmt(x) if isinstance(x, float) else _cell(x)
+
+    body = [[rows_l[i], *(shown(x) for x in row)] for i, row in enumerate(values)]
+    header = [corner, *cols_l]
+    if totals:
+        header.append("total")
+        for line, row in zip(body, values):
+            line.append(shown(sum(row, Fraction(0))))
+        col_sums = [sum((values[i][j] for i in range(len(values))), Fraction(0)) for j in range(len(cols_l))]
+        body.append(["total", *(shown(x) for x in col_sums), shown(sum(col_sums, Fraction(0)))])
+    return Table(header, body, caption)
