@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from .markup import NOTATION, Em, Link, Prose, Table, prose
+from .markup import NOTATION, Em, Link, Prose, Table, prose, with_symbols
 from .metrics import BANDS
 from .rounding import fmt
 
@@ -113,15 +113,16 @@ def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
     for les in LESSONS[start:]:
         title: Any = Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)"))
         rows.append([les.number, title, str(les.minutes), les.learn])
-    return Table(["lesson", "title", "minutes", "what you learn"], rows)
+    return Table(["lesson", "title", "minutes", "what you learn"], rows, align="llrl")
 
 
 # ================================================================ notation
 def notation_table() -> Table:
     """:data:`iaa_teach.markup.NOTATION` as a table: symbol, meaning, how the sources write it, first lesson."""
-    rows = [[row.symbol, row.meaning, row.elsewhere or "–", row.lesson] for row in NOTATION]
-    return Table(["symbol", "meaning", "sources that write it differently", "lesson"], rows,
-                 bold_first_column=False)
+    rows = [[row.symbol, with_symbols(row.meaning), with_symbols(row.elsewhere) if row.elsewhere else "–", row.lesson]
+            for row in NOTATION]
+    return Table(["symbol", "meaning", "sources that write it differently", "first in lesson"], rows,
+                 bold_first_column=False, align="lllr")
 
 
 # ================================================================ glossary
@@ -208,14 +209,14 @@ GLOSSARY: tuple[Term, ...] = (
 def glossary_table() -> Table:
     """:data:`GLOSSARY` as a table: term, definition (its symbols as maths), first lesson."""
     rows = [[Em(t.term, strong=True), prose(t.definition), t.lesson] for t in GLOSSARY]
-    return Table(["term", "meaning", "lesson"], rows, bold_first_column=False)
+    return Table(["term", "meaning", "first in lesson"], rows, bold_first_column=False, align="llr")
 
 
 def landis_koch_table() -> Table:
     """The Landis-Koch bands as a table: from, to, name (from :data:`iaa_teach.BANDS`)."""
     rows = [[name, "below" if lo == BANDS[0][0] else fmt(lo, 2), fmt(hi, 2)] for lo, hi, name in BANDS]
     rows[0][1:] = ["–", f"below {fmt(BANDS[0][1], 2)}"]
-    return Table(["band", "from", "to"], rows)
+    return Table(["band", "from", "to"], rows, align="lrr")
 
 
 # =========================================================== student copies

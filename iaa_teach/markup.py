@@ -333,11 +333,13 @@ class Table(Shown):
     """
 
     def __init__(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str | None = None,
-                 bold_first_column: bool = True):
+                 bold_first_column: bool = True, align: str | None = None):
         self.header = [_cell_value(h) for h in header]
         self.rows = [[_cell_value(c) for c in row] for row in rows]
         self.caption = caption
         self.bold_first_column = bold_first_column
+        #: one letter per column, "l" or "r" (Markdown); default: first column left, the others right
+        self.align = align or "l" + "r" * (len(self.header) - 1)
 
     def render(self, form: str, math: str = "tex") -> str:
         body = {"text": self._text, "markdown": self._markdown, "html": self._html}[form](math)
@@ -359,7 +361,7 @@ class Table(Shown):
             s = s or " "
             return f"**{s}**" if first and self.bold_first_column and s.strip() else s
         lines = ["| " + " | ".join(cell(h, False) for h in self.header) + " |",
-                 "|" + "|".join([":---"] + ["---:"] * (len(self.header) - 1)) + "|"]
+                 "|" + "|".join(":---" if a == "l" else "---:" for a in self.align) + "|"]
         lines += ["| " + " | ".join(cell(c, i == 0) for i, c in enumerate(row)) + " |" for row in self.rows]
         return "\n".join(lines)
 
