@@ -260,7 +260,7 @@ NOTATION: tuple[Notation, ...] = (
 def _symbols() -> dict[str, Math]:
     out = {row.key: row.symbol for row in NOTATION}
     out.update({
-        "p_+j": Math("p_{+j}", "p_+j"), "N": Math("N"),
+        "p_+j": Math("p_{+j}", "p_+j"),
         "kappa_w": Math(r"\kappa_w", "κ_w"), "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
         # Krippendorff's own name for n_i, kept for the exam texts that still use it
         "m_u": Math("m_u"),
