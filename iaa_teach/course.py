@@ -112,7 +112,7 @@ def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
     rows = []
     for les in LESSONS[start:]:
         title: Any = Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)"))
-        rows.append([les.number, title, str(les.minutes), les.learn])
+        rows.append([les.number, title, str(les.minutes), with_symbols(les.learn)])
     return Table(["lesson", "title", "minutes", "what you learn"], rows, align="llrl")
 
 

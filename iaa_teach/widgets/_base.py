@@ -10,7 +10,7 @@ Figures are made for projectors and high-DPI screens: shown at their true
 size (:data:`CSS_DPI` CSS pixels per inch) from a PNG with :data:`PIXEL_RATIO`
 times as many pixels, with no text smaller than :data:`MIN_FONT_PT` points
 (12 CSS px at 100 % zoom). Every figure carries a short text alternative
-(the image's ``tooltip``, its accessible name) saying what it shows.
+saying what it shows, as a caption under it (:attr:`Explorer.figure_alt`).
 
 Every number in a readout is a result's exact value rounded half up by
 :func:`iaa_teach.fmt`, wrapped as ``<span data-q="KEY">0.492</span>``:
@@ -65,6 +65,7 @@ _CSS = """<style>
 .iaa-explorer .iaa-note {{ color: #555; }}
 .iaa-explorer .iaa-why {{ color: #8a3b00; }}
 .iaa-explorer tr.iaa-chosen td {{ font-weight: bold; background: #eef4fb; }}
+.iaa-explorer .iaa-figure-alt .widget-html-content {{ font-size: 13px; color: #555; line-height: 1.3; }}
 {wrap}
 </style>"""
 
@@ -269,13 +270,17 @@ class Explorer:
         self.last_update_ms = float("nan")
         self._busy = False
         self._png_cache: dict = {}
+        self._captions: dict = {}
+        #: The text alternative of each figure on show, by its Image widget's model id.
+        self.figure_alt: dict[str, str] = {}
 
     # ----------------------------------------------------------- structure
     def _finish(self, controls: list, images: list | None = None) -> None:
         style = w.HTML(value=_CSS.format(size=self.font_size, wrap=WRAP_CSS))
         title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{html.escape(self.title)}</h3>")
         images = [self.image] if images is None else images
-        pictures = images[0] if len(images) == 1 else w.HBox(images)
+        pictures = [self._captioned(image) for image in images]
+        pictures = pictures[0] if len(pictures) == 1 else w.HBox(pictures)
         body = w.HBox([self.readout, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         self.widget = w.VBox([style, title, *controls, body])
         self.widget.add_class("iaa-explorer")
@@ -319,15 +324,27 @@ class Explorer:
                 self._png_cache.pop(next(iter(self._png_cache)))
         self._set_image(image, *shown)
 
-    @staticmethod
-    def _set_image(image: w.Image, png: bytes, alt: str, width: str) -> None:
-        """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt`` as its text alternative."""
+    def _set_image(self, image: w.Image, png: bytes, alt: str, width: str) -> None:
+        """Show ``png`` in ``image`` at ``width`` CSS px, and ``alt``, its text alternative, as its caption.
+
+        (ipywidgets 8.1 cannot give an Image an ``alt`` or a tooltip: its view
+        fails on a tooltip. So the text alternative is a caption under the
+        figure, read in order by a screen reader.)
+        """
         if image.layout.width != width:
             image.layout.width = width
-        if image.tooltip != alt:
-            image.tooltip = alt
+        caption = self._captions.get(image.model_id)
+        if caption is not None and caption.value != html.escape(alt):
+            caption.value = html.escape(alt)
+        self.figure_alt[image.model_id] = alt
         if image.value != png:
             image.value = png
+
+    def _captioned(self, image: w.Image) -> w.VBox:
+        caption = w.HTML(layout=w.Layout(max_width="100%"))
+        caption.add_class("iaa-figure-alt")
+        self._captions[image.model_id] = caption
+        return w.VBox([image, caption], layout=w.Layout(flex="0 1 auto", max_width="100%"))
 
     def clear_cache(self) -> None:
         """Forget the figures drawn so far (the next update redraws everything)."""
