@@ -75,7 +75,7 @@ _MEASURE_JS = """(root, label) => {
     const slider = sliders.find(s => s.querySelector('.widget-label').textContent.trim() === label);
     const handle = slider.querySelector('.noUi-handle');
     const img = root.querySelector('img');
-    const readout = root.querySelector('.widget-html-content');
+    const readout = root.querySelector('[data-q="kappa"]').closest('.widget-html-content');
     window.__iaaMove = new Promise(resolve => {
         let t0 = null, imgAt = null, textAt = null;
         setTimeout(() => resolve(-1), 20000);  // never hang the suite: -1 means "no update seen"
