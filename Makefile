@@ -4,8 +4,12 @@
 PYTHON ?= python3
 VENV = .venv
 BIN = $(VENV)/bin
+# Two installs: the lessons' (jupyterlab, jupytext, the package) for `make lab`,
+# and the whole tool chain (pytest, hypothesis, nbval, playwright...) for `make test`.
+LAB_STAMP = $(VENV)/.installed-lab
 STAMP = $(VENV)/.installed
 LOCK_VENV = .lock-venv
+PIP_QUIET = --quiet --disable-pip-version-check --no-input
 
 NOTEBOOKS = $(wildcard notebooks/*.ipynb)
 BENCHMARKS = $(wildcard benchmarks/*.py)
@@ -13,16 +17,22 @@ BENCHMARKS = $(wildcard benchmarks/*.py)
 PYTEST_FLAGS = -p no:cacheprovider
 PYTEST_ARGS ?=
 LAB_ARGS ?=
+# the folder JupyterLab opens on (`make lab LAB_ROOT=student` for the student copies)
+LAB_ROOT ?= notebooks
+# where `make student` writes the student copies (git-ignored)
+STUDENT_DIR ?= student
 # Jupyter refuses to run as root without this (containers, CI machines).
 ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup lab test sync bench lock clean
+.PHONY: help setup lab test sync student bench lock clean
 
 help:
-	@echo "make lab     set up .venv if needed, then start JupyterLab on notebooks/"
-	@echo "make test    set up .venv if needed, then pytest (tests/, doctests, notebook"
-	@echo "             sync gate) and nbval on notebooks/*.ipynb"
+	@echo "make lab     install what the lessons need into .venv (once), then start JupyterLab"
+	@echo "             on notebooks/ (open 00_start_here.ipynb)"
+	@echo "make student write student copies of the notebooks, worked answers removed, to student/"
+	@echo "make test    install the test tool chain too (once), then pytest (tests/, doctests,"
+	@echo "             notebook sync gate) and nbval on notebooks/*.ipynb"
 	@echo "make sync    after editing notebooks/py/*.py: sync each pair and re-execute the .ipynb"
 	@echo "             (NB=03_krippendorff_alpha for one notebook)"
 	@echo "make bench   run benchmarks/*.py"
@@ -30,17 +40,34 @@ help:
 	@echo "make clean   remove .venv and caches"
 
 # Set-up: a project venv, reinstalled when pyproject.toml or constraints.txt change.
-$(STAMP): pyproject.toml constraints.txt
+# Both installs also write this environment's JupyterLab defaults (no news prompt):
+# {sys.prefix}/share/jupyter/lab/settings/overrides.json, see iaa_teach/course.py.
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install -c constraints.txt -e ".[dev]"
-	touch $@
+	$(BIN)/python -m pip install $(PIP_QUIET) --upgrade pip
+
+$(LAB_STAMP): pyproject.toml constraints.txt | $(BIN)/python
+	@echo "Installing the lessons' packages into .venv (once; a minute or two)..."
+	@$(BIN)/python -m pip install $(PIP_QUIET) -c constraints.txt -e ".[notebooks]"
+	@$(BIN)/python -m iaa_teach.course lab-settings
+	@touch $@
+
+$(STAMP): pyproject.toml constraints.txt | $(BIN)/python
+	@echo "Installing the package, the lessons' and the test tool chain into .venv (once)..."
+	@$(BIN)/python -m pip install $(PIP_QUIET) -c constraints.txt -e ".[dev]"
+	@$(BIN)/python -m iaa_teach.course lab-settings
+	@touch $@ $(LAB_STAMP)
 
 setup: $(STAMP)
 
-lab: $(STAMP)
-	mkdir -p notebooks
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks $(ALLOW_ROOT) $(LAB_ARGS)
+lab: $(LAB_STAMP)
+	@mkdir -p $(LAB_ROOT)
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_ROOT) $(ALLOW_ROOT) $(LAB_ARGS)
+
+# Student copies: every cell tagged "solution" emptied, every output cleared
+# (iaa_teach.course.student_notebook). Open them with `make lab LAB_ROOT=student`.
+student: $(LAB_STAMP)
+	@$(BIN)/python -m iaa_teach.course student notebooks $(STUDENT_DIR)
 
 # 1. pytest with no arguments: tests/ (including the notebook sync gate in
 #    tests/test_notebooks_meta.py) and the doctests of iaa_teach/.

@@ -48,30 +48,36 @@ def sentiment_missing() -> Ratings:
     return Ratings.from_rows(rows, raters=["A", "B", "C"], categories=SENTIMENT_CATEGORIES)
 
 
-_PARTIAL = [  # items 1-8, annotators A, B, C, D, E; D labels items 3-8 only
+_PARTIAL = [  # items 1-10, annotators A, B, C, D, E
     ["P", "P", "P", None, "N"],
     ["N", "N", "P", None, "N"],
-    ["P", "P", "P", "P", "N"],
+    ["P", "P", "P", "P", "P"],
     ["G", "G", "N", "G", "G"],
     ["N", "N", "N", "G", "N"],
     ["P", "N", "P", "P", "P"],
-    ["G", "G", "G", "G", "N"],
-    ["P", "P", "N", "P", "P"],
+    ["G", "G", "G", "G", None],
+    ["P", "P", "N", "P", None],
+    [None, None, None, None, "G"],
+    [None, None, None, None, "G"],
 ]
 
 
 def partial_coverage() -> Ratings:
-    """Five annotators covering different items (the partial-annotation text).
+    """Five annotators covering different items (the partial-annotation text, with two single-label items).
 
-    A, B and C label items 1-8, D labels items 3-8 and E labels items 1-8:
-    3 x 8 + 6 + 8 = 38 labels. The labels are made up for teaching (the text
-    gives none). D and E disagree with the others on different items, so
-    merging them into one annotator changes the answer, and which of the two
-    labels the merge keeps changes it again.
+    A, B and C label items 1-8, D labels items 3-8 and E labels eight items:
+    1-6 and 9-10. That is the text's count, 3 x 8 + 6 + 8 = 38 labels, but
+    where the text's E labels items 1-8, here E alone labels items 9 and 10,
+    so that the text's rule for single-label items ("left out of P_a, counted
+    in P_e") is seen at work. The labels are made up for teaching (the text
+    gives none). D and E disagree on item 5 only, so merging them into one
+    annotator gives an answer that depends on which label the merge keeps.
 
     >>> r = partial_coverage()
-    >>> r.raters, r.n_ratings
-    (('A', 'B', 'C', 'D', 'E'), 38)
+    >>> r.raters, r.n_items, r.n_ratings
+    (('A', 'B', 'C', 'D', 'E'), 10, 38)
+    >>> [int(k) for k in r.ratings_per_item()]
+    [4, 4, 5, 5, 5, 5, 4, 4, 1, 1]
     """
     return Ratings.from_rows(_PARTIAL, raters=["A", "B", "C", "D", "E"], categories=SENTIMENT_CATEGORIES)
 

@@ -37,7 +37,7 @@ from .rounding import fmt
 from .validation import check_option
 
 __all__ = [
-    "FORMS", "MATH_MODES", "SYMBOLS", "Shown", "Math", "Em", "Prose", "Table", "Chain", "Equations",
+    "FORMS", "MATH_MODES", "NOTATION", "Notation", "SYMBOLS", "Shown", "Math", "Em", "Link", "Prose", "Table", "Chain", "Equations",
     "prose", "with_symbols", "render", "number", "approx", "md_escape", "html_escape", "tex_text",
 ]
 
@@ -143,8 +143,26 @@ class Em:
         return f"**{inner}**" if self.strong else f"*{inner}*"
 
 
+class Link:
+    """A link: ``[text](target)`` in Markdown, ``<a href>`` in HTML, ``text (target)`` in plain text."""
+
+    __slots__ = ("content", "target")
+
+    def __init__(self, content: Any, target: str):
+        self.content = content
+        self.target = target
+
+    def render(self, form: str, math: str = "tex") -> str:
+        inner = _piece(self.content, form, math)
+        if form == "text":
+            return f"{inner} ({self.target})"
+        if form == "html":
+            return f'<a href="{html.escape(self.target)}">{inner}</a>'
+        return f"[{inner}]({self.target.replace(' ', '%20').replace(')', '%29')})"
+
+
 def _piece(p: Any, form: str, math: str) -> str:
-    if isinstance(p, (Math, Em, Prose)):
+    if isinstance(p, (Math, Em, Prose, Link)):
         return p.render(form, math)
     if form == "text":
         return str(p)
@@ -176,18 +194,82 @@ class Prose(Shown):
 
 
 # ============================================================== symbols
+class Notation:
+    """One row of the course's notation table: a symbol, what it means, and how sources write it.
+
+    ``key`` is the name a template uses (``{n_i}``); ``symbol`` the :class:`Math`;
+    ``meaning`` plain words; ``elsewhere`` how a source text writes the same
+    quantity, said once (empty if every source agrees); ``lesson`` the lesson
+    that introduces it.
+    """
+
+    __slots__ = ("key", "symbol", "meaning", "elsewhere", "lesson")
+
+    def __init__(self, key: str, symbol: Math, meaning: str, elsewhere: str = "", lesson: str = ""):
+        self.key, self.symbol, self.meaning, self.elsewhere, self.lesson = key, symbol, meaning, elsewhere, lesson
+
+    def __repr__(self) -> str:
+        return f"Notation({self.key!r}: {self.symbol.txt} = {self.meaning})"
+
+
+def _m(tex: str, txt: str | None = None) -> Math:
+    return Math(tex, txt)
+
+
+#: The course's notation: one symbol per quantity, used by every lesson and by
+#: :func:`iaa_teach.explain`. Where a source text writes the same quantity
+#: another way, ``elsewhere`` says so once. Index letters: ``i`` an item,
+#: ``j`` and ``k`` categories (``c`` and ``k`` in Krippendorff's formulas).
+NOTATION: tuple[Notation, ...] = (
+    Notation("N", _m("N"), "number of items (sentences, images... whatever is labelled)",
+             "Krippendorff calls an item a unit (u)", "01"),
+    Notation("n_jk", _m("n_{jk}", "n_jk"), "two annotators' agreement table: items the first labels j "
+             "and the second labels k; the diagonal n_jj holds their agreements", "", "01"),
+    Notation("P_o", _m("P_o"), "observed agreement of two annotators: the share of items on which they agree",
+             "", "01"),
+    Notation("p_j+", _m("p_{j+}", "p_j+"), "the first annotator's share of items in category j "
+             "(row total / N); p_+j the second's (column total / N)", "", "01"),
+    Notation("P_e", _m("P_e"), "chance (expected) agreement: how often two ratings would agree by luck "
+             "under the coefficient's model of chance", "", "01"),
+    Notation("kappa", _m(r"\kappa", "κ"), "kappa: (P_o - P_e) / (1 - P_e), agreement above chance as a "
+             "share of the most there could be", "the worked example writes κ_F for Fleiss' kappa", "01"),
+    Notation("n_i", _m("n_i"), "number of ratings of item i",
+             "Fleiss writes n (every item has the same number); Krippendorff m_u; "
+             "the partial-annotation text per-item k", "02"),
+    Notation("n_ij", _m("n_{ij}", "n_ij"), "number of ratings of item i in category j (the count table)",
+             "Krippendorff writes n_uc", "02"),
+    Notation("P_i", _m("P_i"), "agreement on item i: the share of its ordered pairs of ratings that agree",
+             "the partial-annotation text writes P_a,i", "02"),
+    Notation("P_a", _m("P_a"), "mean observed agreement: the mean of P_i over the items with n_i ≥ 2",
+             "the worked example writes P_o for it too; Fleiss writes P̄", "02"),
+    Notation("p_j", _m("p_j"), "share of all ratings that fall in category j",
+             "the worked example writes P_P, P_N, P_G", "02"),
+    Notation("o_ck", _m("o_{ck}", "o_ck"), "coincidences: ordered pairs of values c, k within items, each item's "
+             "pairs divided by n_i - 1", "", "03"),
+    Notation("n_c", _m("n_c"), "pairable values in category c (a row total of the coincidences)", "", "03"),
+    Notation("n", _m("n"), "number of pairable values: the ratings of items with n_i ≥ 2",
+             "the worked example's 60 counts ordered pairs, not values", "03"),
+    Notation("D_o", _m("D_o"), "observed disagreement", "", "03"),
+    Notation("D_e", _m("D_e"), "expected (chance) disagreement", "", "03"),
+    Notation("delta2", _m(r"\delta^2", "δ²"), "squared distance between two categories, set by the level of "
+             "measurement (δ²_ck)", "", "03"),
+    Notation("alpha", _m(r"\alpha", "α"), "Krippendorff's alpha: 1 - D_o / D_e", "", "03"),
+)
+
+
 def _symbols() -> dict[str, Math]:
-    plain = ("P_o", "P_e", "P_a", "P_i", "p_j", "n_i", "n_c", "m_u", "n", "N", "D_o", "D_e")
-    out = {s: Math(s) for s in plain}
+    out = {row.key: row.symbol for row in NOTATION}
     out.update({
-        "n_ij": Math("n_{ij}", "n_ij"), "o_ck": Math("o_{ck}", "o_ck"), "kappa": Math(r"\kappa", "κ"),
-        "kappa_w": Math(r"\kappa_w", "κ_w"), "alpha": Math(r"\alpha", "α"), "delta2": Math(r"\delta^2", "δ²"),
-        "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
+        "p_+j": Math("p_{+j}", "p_+j"),
+        "kappa_w": Math(r"\kappa_w", "κ_w"), "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
+        # Krippendorff's own name for n_i, kept for the exam texts that still use it
+        "m_u": Math("m_u"),
     })
     return out
 
 
 #: The formula symbols a template can name: ``{P_o}``, ``{kappa}``, ``{sum_n_i}``...
+#: (every symbol of :data:`NOTATION`, plus a few composites).
 SYMBOLS: dict[str, Math] = _symbols()
 
 _FIELDS = string.Formatter()
@@ -245,16 +327,19 @@ def approx(exact: Fraction | int | None, places: int = 3) -> Math:
 class Table(Shown):
     """A small table: a header row, and the first column as row headers (bold) unless told otherwise.
 
-    Cells are text (labels, numbers), escaped for each output. Prints as
-    aligned text and displays as Markdown in a notebook.
+    Cells are text (labels, numbers), escaped for each output, or pieces
+    (:class:`Prose`, :class:`Math`, :class:`Em`, :class:`Link`) rendered in
+    each output. Prints as aligned text and displays as Markdown in a notebook.
     """
 
     def __init__(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str | None = None,
-                 bold_first_column: bool = True):
-        self.header = [str(h) for h in header]
-        self.rows = [[str(c) for c in row] for row in rows]
+                 bold_first_column: bool = True, align: str | None = None):
+        self.header = [_cell_value(h) for h in header]
+        self.rows = [[_cell_value(c) for c in row] for row in rows]
         self.caption = caption
         self.bold_first_column = bold_first_column
+        #: one letter per column, "l" or "r" (Markdown); default: first column left, the others right
+        self.align = align or "l" + "r" * (len(self.header) - 1)
 
     def render(self, form: str, math: str = "tex") -> str:
         body = {"text": self._text, "markdown": self._markdown, "html": self._html}[form](math)
@@ -263,25 +348,27 @@ class Table(Shown):
         return f"{self.caption}\n{body}" if form == "text" else f"{md_escape(self.caption)}\n\n{body}"
 
     def _text(self, math: str) -> str:
-        widths = [max(len(r[i]) for r in [self.header, *self.rows]) for i in range(len(self.header))]
+        cells = [[_piece(c, "text", math) for c in r] for r in [self.header, *self.rows]]
+        widths = [max(len(r[i]) for r in cells) for i in range(len(self.header))]
 
         def line(r: Sequence[str]) -> str:
             return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-        return "\n".join([line(self.header), *(line(r) for r in self.rows)])
+        return "\n".join(line(r) for r in cells)
 
     def _markdown(self, math: str) -> str:
-        def cell(s: str, first: bool) -> str:
-            s = md_escape(s) if s else " "
+        def cell(c: Any, first: bool) -> str:
+            s = _piece(c, "markdown", math).replace("|", "\\|") if not isinstance(c, str) else md_escape(c)
+            s = s or " "
             return f"**{s}**" if first and self.bold_first_column and s.strip() else s
         lines = ["| " + " | ".join(cell(h, False) for h in self.header) + " |",
-                 "|" + "|".join([":---"] + ["---:"] * (len(self.header) - 1)) + "|"]
+                 "|" + "|".join(":---" if a == "l" else "---:" for a in self.align) + "|"]
         lines += ["| " + " | ".join(cell(c, i == 0) for i, c in enumerate(row)) + " |" for row in self.rows]
         return "\n".join(lines)
 
     def _html(self, math: str) -> str:
-        def cell(s: str, head: bool, scope: str) -> str:
+        def cell(c: Any, head: bool, scope: str) -> str:
             tag = "th" if head else "td"
-            return f'<{tag}{scope}>{html_escape(s, math)}</{tag}>'
+            return f'<{tag}{scope}>{_piece(c, "html", math)}</{tag}>'
         caption = f"<caption>{html_escape(self.caption, math)}</caption>" if self.caption else ""
         head = "".join(cell(h, True, ' scope="col"') for h in self.header)
         rows = "".join("<tr>" + "".join(cell(c, i == 0 and self.bold_first_column, ' scope="row"' if i == 0 else "")
@@ -293,6 +380,11 @@ class Table(Shown):
 
     def __repr__(self) -> str:
         return self.text()
+
+
+def _cell_value(c: Any) -> Any:
+    """A table cell: a piece stays a piece, anything else becomes its text."""
+    return c if isinstance(c, (Math, Em, Prose, Link)) else str(c)
 
 
 # ============================================================== equations

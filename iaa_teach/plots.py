@@ -349,17 +349,35 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
 # state) and render PNG bytes headless. Like everything here, these functions draw
 # numbers computed elsewhere and never compute a coefficient.
 
-__all__ += ["paradox_curve", "distance_matrix", "coverage_map", "kappa_matrix"]
+__all__ += ["PARADOX_STYLES", "paradox_curve", "distance_matrix", "coverage_map", "kappa_matrix"]
+
+
+#: Line styles of the paradox curves, in the order of the curves given: colour,
+#: line style, width, marker. A curve that can lie on top of another (alpha on
+#: kappa) is drawn as hollow markers over a thin line, so both stay visible.
+PARADOX_STYLES = (
+    (OKABE_ITO["black"], "-", 2.0, None),
+    (OKABE_ITO["blue"], "-", 3.5, None),
+    (OKABE_ITO["vermillion"], ":", 1.5, "o"),
+    (OKABE_ITO["bluish green"], "-.", 2.0, "s"),
+    (OKABE_ITO["reddish purple"], "--", 2.0, "^"),
+    (OKABE_ITO["orange"], (0, (5, 1, 1, 1)), 2.0, "D"),
+)
 
 
 def paradox_curve(prevalence: Any, curves: Mapping[str, Any], current: float | None = None,
                   current_values: Any = None, ax: Any = None) -> Figure:
     """Coefficients against prevalence, the current setting marked: the kappa paradox.
 
+    Each curve has its own colour, line style and marker (:data:`PARADOX_STYLES`),
+    so curves that coincide (Krippendorff's alpha and Fleiss' kappa on
+    complete data differ by a factor (n - 1)/n only) stay apart to the eye.
+    The legend sits below the axes, clear of the curves.
+
     Parameters
     ----------
     prevalence : array, shape (n,)
-        Share of items whose true category is the dominant one, per point.
+        Share of items whose true category is category 1, per point.
     curves : mapping of str to array, shape (n,)
         Legend label -> values at each prevalence (e.g. P_a, kappa, alpha).
     current : float, optional
@@ -373,21 +391,24 @@ def paradox_curve(prevalence: Any, curves: Mapping[str, Any], current: float | N
     matplotlib.figure.Figure
     """
     fig, ax = _figure(ax)
-    colors = (OKABE_ITO["black"], OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["bluish green"])
-    styles = ("-", "--", ":", "-.")
+    x = np.asarray(prevalence, dtype=float)
     for i, (name, values) in enumerate(curves.items()):
-        ax.plot(prevalence, values, styles[i % 4], color=colors[i % 4], lw=2, label=name)
+        color, style, width, marker = PARADOX_STYLES[i % len(PARADOX_STYLES)]
+        ax.plot(x, values, linestyle=style, color=color, lw=width, label=name, marker=marker,
+                markevery=max(1, len(x) // 12), ms=7, mfc="none" if marker == "o" else color, mew=1.5,
+                zorder=3 + i)
         if current is not None and current_values is not None:
-            ax.plot([current], [current_values[i]], "o", color=colors[i % 4], ms=7)
+            ax.plot([current], [current_values[i]], "o", color=color, ms=9, zorder=10)
     if current is not None:
         ax.axvline(current, color=OKABE_ITO["grey"], lw=1)
     ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
-    ax.set_xlim(float(np.min(prevalence)), float(np.max(prevalence)))
+    ax.set_xlim(float(np.min(x)), float(np.max(x)))
     ax.set_ylim(-0.25, 1.02)
     ax.set_xlabel("prevalence of category 1 (share of items)")
     ax.set_ylabel("agreement")
     ax.set_title("Same raters, one category dominating: kappa falls")
-    ax.legend(loc="lower left", fontsize=9, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=min(2, max(1, len(curves))), fontsize=10,
+              frameon=False, handlelength=3)
     return fig
 
 

@@ -53,13 +53,13 @@ from .metrics import (
     PairwiseCohenResult,
     interpret,
 )
-from .ratings import as_ratings
+from .ratings import AgreementError, as_ratings
 from .rounding import fmt, format_number, round_half_up
 from .validation import options
 
 __all__ = [
     "CHANCE_RULE_NAMES", "STYLES", "Explanation", "Hidden", "Step", "Table",
-    "chance_rule", "explain", "ratings_table",
+    "chance_rule", "explain", "ratings_table", "matrix_table",
 ]
 
 STYLES = ("full", "brief")
@@ -186,18 +186,26 @@ class Explanation(Shown):
 
 
 class Hidden:
-    """Anything with ``markdown()``/``text()`` shown folded (an HTML ``<details>``)."""
+    """Anything with ``markdown()``/``text()`` (or a :class:`Step`) shown folded (an HTML ``<details>``)."""
 
     def __init__(self, content: Any, summary: str = "Show the worked answer"):
         self.content = content
         self.summary = summary
 
+    def _markdown(self) -> str:
+        if isinstance(self.content, Step):
+            return self.content._repr_markdown_()
+        return self.content.markdown()
+
+    def _text(self) -> str:
+        return repr(self.content) if isinstance(self.content, Step) else self.content.text()
+
     def _repr_markdown_(self) -> str:
         return (f"<details><summary>{html_escape(self.summary)}</summary>\n\n"
-                f"{self.content.markdown()}\n</details>\n")
+                f"{self._markdown()}\n</details>\n")
 
     def __repr__(self) -> str:
-        return f"{self.summary}:\n\n{self.content.text()}".rstrip("\n")
+        return f"{self.summary}:\n\n{self._text()}".rstrip("\n")
 
 
 # ================================================== formulas, in both notations
@@ -362,14 +370,14 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
         kind_tex, kind_txt = ((r"\lvert i - j \rvert", "|i - j|") if res.weights == "linear"
                               else ("(i - j)^2", "(i - j)²"))
         intro = prose("Cells count as partial agreement: {w} over the category order.",
-                      w=Math(f"w_{{ij}} = 1 - \\frac{{{kind_tex}}}{{{top}}}", f"w_ij = 1 - {kind_txt} / {top}"))
+                      w=Math(f"w_{{jk}} = 1 - \\frac{{{kind_tex}}}{{{top}}}", f"w_jk = 1 - {kind_txt} / {top}"))
         wt = Table([f"{a} \\ {b}", *lab.names], [[lab.names[i], *(_cell(x) for x in agree[i])] for i in range(k)])
         steps.append(_step("Agreement weights", intro=intro, table=wt, brief=brief))
         terms = [(agree[i][j], int(t[i, j])) for i in range(k) for j in range(k) if agree[i][j] and t[i, j]]
         num = sum((q * c for q, c in terms), Fraction(0))
         sub = (_frac(_sum([_times(number(q), number(c)) if q != 1 else number(c) for q, c in terms]), number(n))
                if len(terms) <= _MAX_TERMS else None)
-        p_o_chain = Chain(Math("P_o"), Math(r"\frac{1}{N}\sum_{i,j} w_{ij}\, n_{ij}", "Σ w_ij n_ij / N", False),
+        p_o_chain = Chain(Math("P_o"), Math(r"\frac{1}{N}\sum_{j,k} w_{jk}\, n_{jk}", "Σ w_jk n_jk / N", False),
                            sub, _frac(number(num), number(n)) if num.denominator != 1 else _ratio(int(num), n),
                            approx(ex.p_o))
     else:
@@ -401,8 +409,8 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
         num = sum((q * r * c for q, r, c in terms), Fraction(0))
         sub = (_frac(_sum([_times(*([] if q == 1 else [number(q)]), number(r), number(c)) for q, r, c in terms]),
                      Math(f"{n}^2", f"{n}²")) if len(terms) <= _MAX_TERMS else None)
-        p_e_chain = Chain(Math("P_e"), Math(r"\frac{1}{N^2}\sum_{i,j} w_{ij}\, n_{i+}\, n_{+j}",
-                                         "Σ w_ij n_i+ n_+j / N²", False),
+        p_e_chain = Chain(Math("P_e"), Math(r"\frac{1}{N^2}\sum_{j,k} w_{jk}\, n_{j+}\, n_{+k}",
+                                         "Σ w_jk n_j+ n_+k / N²", False),
                            sub, _frac(number(num), number(n * n)), approx(ex.p_e))
     else:
         prods = [_times(_ratio(int(rows[j]), n), _ratio(int(cols[j]), n)) for j in range(k)]
@@ -465,7 +473,9 @@ def _pairwise_steps(res: PairwiseCohenResult, brief: bool) -> tuple[str, list[St
         lo = min(defined, key=lambda kp: kp[0])
         note = Prose(f"Highest: {hi[1][0]} vs {hi[1][1]} ({fmt(hi[0])}); "
                      f"lowest: {lo[1][0]} vs {lo[1][1]} ({fmt(lo[0])}).")
-    steps.append(_step("Mean over pairs (Light's kappa)", chains=[chain], notes=[note], brief=brief,
+    light = Prose("Light's kappa (Light 1971) is this mean of the pairwise kappas: a summary of the pairs, not "
+                  "Fleiss' kappa, which pools all the raters' labels into one chance term.")
+    steps.append(_step("Mean over pairs (Light's kappa)", intro=light, chains=[chain], notes=[note], brief=brief,
                        symbol="mean_kappa", value=res.mean_kappa, exact=res.exact.mean_kappa))
     return title, steps
 
@@ -499,7 +509,8 @@ def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = 
     body.append(["total", *map(str, total), str(int(m.sum()))])
     varying = len(set(m.tolist())) > 1
     intro = prose("{n_ij}: how many raters put item {i} in category {j}; {n_i}: the item's ratings{varies}{totals}",
-                  i=Math("i"), j=Math("j"), varies=prose(" (it varies: per-item {k}).", k=Math("k")) if varying else ".",
+                  i=Math("i"), j=Math("j"), varies=prose(" (it varies from item to item: per-item {n_i}).")
+                  if varying else ".",
                   totals=f" ({n_items} items; the totals:)" if n_items > _MAX_LISTED else "")
     table = Table(["item", *lab.names, "n_i"], body if n_items <= _MAX_LISTED else body[-1:])
     steps.append(_step("Count table", intro=intro, table=table, brief=brief))
@@ -604,14 +615,14 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     sizes = Counter(int(x) for x in m if x >= 2)
     n_exact = Fraction(ex.n)
     parts = sorted(sizes.items(), reverse=True)
-    count_txt = "; ".join(f"{c} unit{'s' if c > 1 else ''} with {s} values" for s, c in parts)
+    count_txt = "; ".join(f"{c} item{'s' if c > 1 else ''} with {s} values" for s, c in parts)
     lonely = int(((m == 1)).sum())
     empty = int((m == 0).sum())
     extra = ""
     if lonely:
-        extra += f" {lonely} unit(s) with a single value are not pairable and are left out."
+        extra += f" {lonely} item(s) with a single value are not pairable and are left out."
     if empty:
-        extra += f" {empty} unit(s) have no value."
+        extra += f" {empty} item(s) have no value."
     chain = Chain(Math("n"), _sum([_times(number(c), number(s)) if c > 1 else number(s) for s, c in parts]),
                    number(int(n_exact)), inline=True)
     steps.append(_step("Pairable values {n}", intro=count_txt + "." + extra,
@@ -622,10 +633,10 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     body = [[lab.names[i], *map(str, pc[i]), str(int(pc[i].sum()))] for i in range(k)]
     body.append(["total", *(str(int(x)) for x in pc.sum(axis=0)), str(total_pairs)])
     pair_formula = " + ".join(f"{c} × {s}·{s - 1}" if c > 1 else f"{s}·{s - 1}" for s, c in parts)
-    intro = prose("Every unit with {m_u} values gives {pairs} ordered pairs of values: {formula} = {total} pairs, "
-                  "counted here without weights.", pairs=Math("m_u(m_u - 1)", "m_u (m_u - 1)"),
+    intro = prose("Every item (unit) with {n_i} values gives {pairs} ordered pairs of values: {formula} = {total} "
+                  "pairs, counted here without weights.", pairs=Math("n_i(n_i - 1)", "n_i (n_i - 1)"),
                   formula=pair_formula, total=total_pairs)
-    steps.append(_step("Ordered pairs within units", intro=intro, table=Table(["", *lab.names, "total"], body),
+    steps.append(_step("Ordered pairs within items", intro=intro, table=Table(["", *lab.names, "total"], body),
                        brief=brief))
 
     o = ex.coincidences
@@ -635,11 +646,11 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
                  _cell(n_exact)])
     if len(sizes) == 1:
         (s, _), = parts
-        how = Prose(f"Every unit here has {s} values, so each pair count is divided by {s - 1}")
+        how = Prose(f"Every item here has {s} values, so each pair count is divided by {s - 1}")
     else:
-        how = prose("Each unit's pair counts are divided by its own {m_u} - 1")
-    o_ck = Math(r"o_{ck} = \sum_u \frac{\text{number of } c\text{-}k \text{ pairs in unit } u}{m_u - 1}",
-                "o_ck = Σ_u (number of c-k pairs in unit u) / (m_u - 1)")
+        how = prose("Each item's pair counts are divided by its own {n_i} - 1")
+    o_ck = Math(r"o_{ck} = \sum_i \frac{\text{number of } c\text{-}k \text{ pairs in item } i}{n_i - 1}",
+                "o_ck = Σ_i (number of c-k pairs in item i) / (n_i - 1)")
     intro = prose("{o_ck}: {how}. Every value then counts once: the matrix sums to {n}, and its row totals are {n_c}.",
                   o_ck=o_ck, how=how, n=Math(f"n = {int(n_exact)}"))
     steps.append(_step("Coincidence matrix {o_ck}", intro=intro,
@@ -804,3 +815,65 @@ def ratings_table(ratings: Any, caption: str | None = None) -> Table:
     rows = [[str(item), *(_MISSING if v is None else str(v) for v in row)]
             for item, row in zip(r.items, r.rows())]
     return Table(["item", *map(str, r.raters)], rows, caption)
+
+
+def matrix_table(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[Any] | None = None, *,
+                 totals: bool = True, caption: str | None = None, corner: str = "") -> Table:
+    r"""A matrix a student reads (agreement table, counts, pairs, coincidences, distances) with its labels.
+
+    Parameters
+    ----------
+    matrix : array-like, shape (r, c)
+        Integers, floats or :class:`fractions.Fraction`. Whole numbers show as
+        integers, other exact values as fractions (``3/2``), floats that are
+        no simple fraction rounded half up to 3 decimals.
+    row_labels, col_labels : sequence
+        Names of the rows and columns (``col_labels`` defaults to ``row_labels``).
+    totals : bool
+        Add a "total" column and row (and the grand total).
+    caption : str, optional
+        A line above the table (what the rows and columns are).
+    corner : str
+        The top-left cell, e.g. ``"A \\ B"`` (rows: A's label, columns: B's).
+
+    Returns
+    -------
+    Table
+        Displays as Markdown in a notebook; ``.text()``, ``.html()``.
+
+    Examples
+    --------
+    >>> print(matrix_table([[4, 1], [0, 5]], ["yes", "no"], corner="A \\ B").text())
+    A \ B  yes  no  total
+    yes      4   1      5
+    no       0   5      5
+    total    4   6     10
+    """
+    m = np.asarray(matrix, dtype=object)
+    if m.ndim != 2:
+        raise AgreementError(f"matrix_table needs a 2-d matrix, got shape {m.shape}")
+    rows_l = [str(x) for x in row_labels]
+    cols_l = [str(x) for x in (row_labels if col_labels is None else col_labels)]
+    if m.shape != (len(rows_l), len(cols_l)):
+        raise AgreementError(f"matrix of shape {m.shape} does not fit {len(rows_l)} row and {len(cols_l)} column labels")
+
+    def exact(x: Any) -> Fraction | float:
+        if isinstance(x, (float, np.floating)):
+            q = Fraction(float(x)).limit_denominator(1000)
+            return q if abs(float(q) - float(x)) < 1e-12 else float(x)
+        return Fraction(x)
+
+    values = [[exact(x) for x in row] for row in m]
+
+    def shown(x: Fraction | float) -> str:
+        return fmt(x) if isinstance(x, float) else _cell(x)
+
+    body = [[rows_l[i], *(shown(x) for x in row)] for i, row in enumerate(values)]
+    header = [corner, *cols_l]
+    if totals:
+        header.append("total")
+        for line, row in zip(body, values):
+            line.append(shown(sum(row, Fraction(0))))
+        col_sums = [sum((values[i][j] for i in range(len(values))), Fraction(0)) for j in range(len(cols_l))]
+        body.append(["total", *(shown(x) for x in col_sums), shown(sum(col_sums, Fraction(0)))])
+    return Table(header, body, caption)

@@ -68,6 +68,7 @@ __all__ = [
     "browser_missing_reason", "require_browser", "free_port",
     "jupyter_lab", "chromium_page", "open_notebook",
     "run_all_cells", "wait_for_idle", "cell_errors", "move_slider", "select_option",
+    "shared_lab", "find_cells", "run_cell", "scroll_to_cell", "aria_controls",
 ]
 
 
@@ -181,11 +182,9 @@ def jupyter_lab(root_dir: Path | str, *, timeout: float = SERVER_START_TIMEOUT) 
                      ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"), ("JUPYTER_CONFIG_DIR", "config"),
                      ("IPYTHONDIR", "ipython")):
         env[var] = str(state / sub)
-    labconfig = state / "config" / "labconfig"
-    labconfig.mkdir(parents=True)
-    # no "would you like news?" toast over the page
-    (labconfig / "page_config.json").write_text(
-        json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    # No page_config tricks against the "would you like news?" toast: the environment's
+    # own {sys.prefix}/share/jupyter/lab/settings/overrides.json (written by make setup /
+    # make lab) must keep it away, with an empty user-settings folder, as here.
     log_path = state / "jupyterlab.log"
     last_error = "not started"
     try:
@@ -336,39 +335,158 @@ def run_all_cells(page, *, timeout: float = RUN_TIMEOUT) -> None:
 
 
 @contextlib.contextmanager
-def open_notebook(name: str, *, notebooks_dir: Path | str = NOTEBOOKS, run_all: bool = True,
-                  extra_files: tuple = (), viewport: tuple[int, int] = (1400, 1000)):
-    """Open ``notebooks_dir/name`` in JupyterLab in headless Chromium; yield the page.
+def shared_lab(notebooks_dir: Path | str = NOTEBOOKS) -> Iterator[LabServer]:
+    """One JupyterLab on a temporary copy of every notebook, for several tests in turn.
 
-    Skips (or fails, see :func:`require_browser`) without a browser. The
-    notebook (plus ``extra_files``, paths relative to ``notebooks_dir``) is
-    copied to a temporary directory first. With ``run_all`` every cell has
-    run, without errors, and the kernel is idle when the block starts.
+    The committed notebooks are never saved over. Pass the server to
+    :func:`open_notebook` (``server=``); each test gets its own page, and its
+    kernels are shut down when it ends.
     """
     require_browser()
-    notebooks_dir = Path(notebooks_dir)
     with tempfile.TemporaryDirectory(prefix="iaa-browser-") as tmp:
-        work = Path(tmp)
-        for rel in (name, *extra_files):
-            target = work / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(notebooks_dir / rel, target)
-        with jupyter_lab(work) as server, chromium_page(viewport=viewport) as page:
-            try:
-                page._iaa_notebook_path = Path(name).as_posix()
-                page.goto(server.notebook_url(name), wait_until="domcontentloaded")
-                _wait_for_kernel(page, timeout=KERNEL_TIMEOUT)
-                if run_all:
-                    run_all_cells(page)
+        for path in Path(notebooks_dir).glob("*.ipynb"):
+            shutil.copy2(path, Path(tmp) / path.name)
+        with jupyter_lab(tmp) as server:
+            yield server
+
+
+def _stop_kernels(server: LabServer) -> None:
+    with contextlib.suppress(Exception):
+        for session in server.api("/api/sessions") or []:
+            server.api(f"/api/sessions/{session['id']}", method="DELETE", timeout=15)
+    with contextlib.suppress(Exception):
+        for kernel in server.api("/api/kernels") or []:
+            server.api(f"/api/kernels/{kernel['id']}", method="DELETE", timeout=15)
+
+
+@contextlib.contextmanager
+def open_notebook(name: str, *, notebooks_dir: Path | str = NOTEBOOKS, run_all: bool = True,
+                  extra_files: tuple = (), viewport: tuple[int, int] = (1400, 1000),
+                  server: LabServer | None = None):
+    """Open ``notebooks_dir/name`` in JupyterLab in headless Chromium; yield the page.
+
+    Skips (or fails, see :func:`require_browser`) without a browser. Without
+    ``server`` the notebook (plus ``extra_files``, paths relative to
+    ``notebooks_dir``) is copied to a temporary directory and a JupyterLab is
+    started for this block; with ``server`` (see :func:`shared_lab`) the
+    notebook is opened there. With ``run_all`` every cell has run, without
+    errors, and the kernel is idle when the block starts.
+    """
+    require_browser()
+    if server is None:
+        notebooks_dir = Path(notebooks_dir)
+        with tempfile.TemporaryDirectory(prefix="iaa-browser-") as tmp:
+            work = Path(tmp)
+            for rel in (name, *extra_files):
+                target = work / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(notebooks_dir / rel, target)
+            with jupyter_lab(work) as own, open_notebook(name, run_all=run_all, viewport=viewport,
+                                                         server=own) as page:
                 yield page
-            except BaseException:
-                shot = Path(tempfile.gettempdir()) / f"iaa-browser-failure-{Path(name).stem}.png"
-                with contextlib.suppress(Exception):
-                    page.screenshot(path=str(shot), full_page=True)
-                    print(f"browser_support: screenshot of the failure in {shot}", file=sys.stderr)
-                with contextlib.suppress(Exception):
-                    print(f"browser_support: JupyterLab log tail:\n{server.log()[-2000:]}", file=sys.stderr)
-                raise
+        return
+    with chromium_page(viewport=viewport) as page:
+        try:
+            page._iaa_notebook_path = Path(name).as_posix()
+            page.goto(server.notebook_url(name), wait_until="domcontentloaded")
+            _wait_for_kernel(page, timeout=KERNEL_TIMEOUT)
+            if run_all:
+                run_all_cells(page)
+            yield page
+        except BaseException:
+            shot = Path(tempfile.gettempdir()) / f"iaa-browser-failure-{Path(name).stem}.png"
+            with contextlib.suppress(Exception):
+                page.screenshot(path=str(shot), full_page=True)
+                print(f"browser_support: screenshot of the failure in {shot}", file=sys.stderr)
+            with contextlib.suppress(Exception):
+                print(f"browser_support: JupyterLab log tail:\n{server.log()[-2000:]}", file=sys.stderr)
+            raise
+        finally:
+            _stop_kernels(server)
+
+
+# ------------------------------------------------------- cells of an open notebook
+_CELL_JS = """async ([path, index, source, run]) => {
+    const app = window.jupyterapp;
+    const panel = (%s)(path);
+    const cell = panel.content.model.cells.get(index);
+    if (source !== null) cell.sharedModel.setSource(source);
+    if (run) {
+        panel.content.activeCellIndex = index;
+        await app.commands.execute('notebook:run-cell');
+    }
+    return null;
+}""" % _PANEL_JS
+
+_OUTPUT_JS = """([path, index]) => {
+    const panel = (%s)(path);
+    const cell = panel.content.model.cells.get(index);
+    const out = [];
+    for (let j = 0; j < cell.outputs.length; j++) {
+        const o = cell.outputs.get(j).toJSON();
+        if (o.data) out.push(o.data['text/markdown'] || o.data['text/plain'] || '');
+        if (o.text) out.push(o.text);
+        if (o.ename) out.push(o.ename + ': ' + o.evalue);
+    }
+    return {count: cell.executionCount, text: out.map(x => Array.isArray(x) ? x.join('') : x).join('\\n')};
+}""" % _PANEL_JS
+
+_FIND_JS = """([path, needle, tag]) => {
+    const panel = (%s)(path);
+    const cells = panel.content.model.cells;
+    const hits = [];
+    for (let i = 0; i < cells.length; i++) {
+        const c = cells.get(i);
+        const tags = c.getMetadata ? (c.getMetadata('tags') || []) : [];
+        if ((needle === null || c.sharedModel.getSource().includes(needle)) && (tag === null || tags.includes(tag)))
+            hits.push(i);
+    }
+    return hits;
+}""" % _PANEL_JS
+
+
+def find_cells(page, needle: str | None = None, tag: str | None = None) -> list[int]:
+    """Indices of the cells whose source contains ``needle`` and that carry ``tag``."""
+    return page.evaluate(_FIND_JS, [_path(page), needle, tag])
+
+
+def run_cell(page, index: int, source: str | None = None, *, timeout: float = 60.0) -> str:
+    """Optionally replace cell ``index``'s source, run it, wait for the kernel; return its outputs as text."""
+    before = page.evaluate(_OUTPUT_JS, [_path(page), index])["count"]
+    page.evaluate(_CELL_JS, [_path(page), index, source, True])
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = page.evaluate(_OUTPUT_JS, [_path(page), index])
+        if state["count"] is not None and state["count"] != before:
+            wait_for_idle(page, timeout=timeout, settle=0.2)
+            return page.evaluate(_OUTPUT_JS, [_path(page), index])["text"]
+        page.wait_for_timeout(100)
+    raise TimeoutError(f"cell {index} did not run within {timeout:.0f} s")
+
+
+def scroll_to_cell(page, index: int) -> None:
+    """Bring cell ``index`` into view (JupyterLab renders only the cells near the view)."""
+    page.evaluate("""async ([path, index]) => {
+        const panel = (%s)(path);
+        panel.content.activeCellIndex = index;
+        await panel.content.scrollToItem(index, 'start');
+    }""" % _PANEL_JS, [_path(page), index])
+    page.wait_for_timeout(300)
+
+
+def aria_controls(locator) -> list[tuple[str, str]]:
+    """(role, accessible name) of every control and image in ``locator``'s subtree, from the
+    browser's accessibility tree (Playwright's ARIA snapshot)."""
+    import re
+
+    roles = {"button", "slider", "combobox", "textbox", "spinbutton", "checkbox", "radio", "img",
+             "listbox", "switch", "link"}
+    found = []
+    for line in locator.aria_snapshot().splitlines():
+        m = re.match(r'\s*-\s*(\w+)(?:\s+"((?:[^"\\]|\\.)*)")?', line)
+        if m and m.group(1) in roles:
+            found.append((m.group(1), m.group(2) or ""))
+    return found
 
 
 # ----------------------------------------------------------------- actions

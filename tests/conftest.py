@@ -21,3 +21,15 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, database=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def lab_server():
+    """One JupyterLab for every browser test of the session (see browser_support.shared_lab)."""
+    from browser_support import shared_lab
+
+    with shared_lab() as server:
+        yield server

@@ -39,10 +39,10 @@ def slider_value(slider) -> str:
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_instructor_playground_responds_in_jupyterlab():
+def test_instructor_playground_responds_in_jupyterlab(lab_server):
     from playwright.sync_api import expect
 
-    with open_notebook("09_instructor_playground.ipynb") as page:
+    with open_notebook("09_instructor_playground.ipynb", server=lab_server) as page:
         expect(page.get_by_text("Error displaying widget")).to_have_count(0)
 
         # ---- explorer 1: choose another label in the grid

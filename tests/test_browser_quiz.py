@@ -24,8 +24,8 @@ TIMEOUT_MS = 30_000
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_quiz_new_question_right_answer_is_correct():
-    with open_notebook(NOTEBOOK) as page:  # every cell has run, the kernel is idle
+def test_quiz_new_question_right_answer_is_correct(lab_server):
+    with open_notebook(NOTEBOOK, server=lab_server) as page:  # every cell has run, the kernel is idle
         assert page.get_by_text("Error displaying widget").count() == 0
         quiz = page.locator(".iaa-quiz").first
         quiz.wait_for(timeout=TIMEOUT_MS)

@@ -194,7 +194,7 @@ def test_no_rounding_note_when_rounding_changes_nothing():
 def test_partial_coverage_uses_per_item_k_and_all_labels():
     res = RESULTS["fleiss_partial"]
     ex = explain(res)
-    assert "per-item k" in ex["Count table"].text
+    assert "per-item n_i" in ex["Count table"].text
     assert f"all {PARTIAL.n_ratings} ratings" in ex.title
     assert f"{PARTIAL.n_ratings}²" in ex["Chance agreement"].text
 

@@ -43,6 +43,25 @@ def texts_missing_alpha():
     return d3(1 - d_o / (1 - sum(x * x for x in p)))
 
 
+def partial_single_label_numbers():
+    """05's P_a and P_e under the partial-annotation text's rules, and P_e without the single-label items.
+
+    Computed here from the raw rows with exact fractions: P_i over items with at
+    least two labels, p_j over all labels (then over the pairable items' labels only).
+    """
+    rows = [[x for x in row if x is not None] for row in PARTIAL.rows()]
+    cats = PARTIAL.categories
+
+    def p_e(rs):
+        labels = [x for row in rs for x in row]
+        return sum(Fraction(labels.count(c), len(labels)) ** 2 for c in cats)
+    pairable = [row for row in rows if len(row) >= 2]
+    p_i = [Fraction(sum(row.count(c) * (row.count(c) - 1) for c in cats), len(row) * (len(row) - 1))
+           for row in pairable]
+    assert len(pairable) < len(rows), "the partial-coverage data should have single-label items"
+    return [d3(sum(p_i) / len(p_i)), d3(p_e(rows)), d3(p_e(pairable))]
+
+
 def expected():
     pairs = pairwise_cohen(SENTIMENT)
     return {
@@ -58,7 +77,8 @@ def expected():
                             d3(fleiss_kappa(MISSING, chance="pooled").exact.kappa),
                             d3(fleiss_kappa(MISSING, chance="item_mean").exact.kappa)],
         "05_partial_coverage": [str(PARTIAL.n_ratings), d3(fleiss_kappa(PARTIAL).exact.kappa),
-                                d3(fleiss_kappa(PARTIAL, chance="item_mean").exact.kappa)],
+                                d3(fleiss_kappa(PARTIAL, chance="item_mean").exact.kappa),
+                                *partial_single_label_numbers()],
     }
 
 

@@ -7,9 +7,11 @@ give on the changed data, built here independently from plain rows.
 
 from __future__ import annotations
 
+import io
 import math
 
 import ipywidgets as w
+import matplotlib.text
 import numpy as np
 import pytest
 
@@ -254,7 +256,61 @@ def test_paradox_high_agreement_low_kappa_when_one_category_dominates():
     assert abs(float(skewed["P_a"]) - float(balanced["P_a"])) < 0.03
     assert float(skewed["kappa"]) < float(balanced["kappa"]) - 0.3
     curve = ex.curve_values()
-    assert curve["kappa"][0] > curve["kappa"][-1]
+    middle = int(np.argmin(abs(curve["prevalence"] - 0.5)))
+    assert curve["kappa"][middle] > curve["kappa"][-1] and curve["kappa"][middle] > curve["kappa"][0]
+
+
+@pytest.mark.parametrize("explorer", ALL, ids=lambda c: c.__name__)
+def test_figures_are_projector_ready_and_described(explorer):
+    """2x pixels for their CSS size, no text under 12 CSS px, and a text alternative."""
+    from PIL import Image
+
+    from iaa_teach.widgets import CSS_DPI, MIN_FONT_PT, PIXEL_RATIO
+    ex = explorer()
+    images = [img for img in (ex.image, getattr(ex, "image_weights", None)) if img is not None]
+    for image in images:
+        css_width = float(image.layout.width.removesuffix("px"))
+        png = Image.open(io.BytesIO(bytes(image.value)))
+        assert png.size[0] >= PIXEL_RATIO * css_width - 1
+        alt = ex.figure_alt[image.model_id]
+        assert alt.startswith("Figure:") and len(alt) > 30 and alt.split(":")[1].strip()
+        assert not image.tooltip  # ipywidgets 8.1's Image view fails on a tooltip
+    assert MIN_FONT_PT * CSS_DPI / 72 >= 12
+
+
+def test_projector_ready_raises_small_text():
+    from iaa_teach.widgets import MIN_FONT_PT
+    from iaa_teach.widgets._base import new_figure, projector_ready
+
+    fig, (ax,) = new_figure(4, 3)
+    ax.set_title("tiny", fontsize=5)
+    ax.set_xticks([0, 1], ["a", "b"], fontsize=6)
+    projector_ready(fig)
+    sizes = [t.get_fontsize() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
+    assert min(sizes) >= MIN_FONT_PT
+
+
+def test_paradox_figure_spans_the_sliders_whole_range():
+    """Below 1/k as well as above: no setting of the slider falls outside the drawn curves."""
+    for k in (2, 3, 5):
+        ex = ParadoxExplorer(n_items=100, n_categories=k, prevalence=0.05)
+        grid = ex.curve_values()["prevalence"]
+        assert grid[0] == ex.prevalence.min and grid[-1] == ex.prevalence.max
+        left, right = ex.axes.get_xlim()
+        assert left <= ex.prevalence.min and right >= ex.prevalence.max
+
+
+def test_paradox_says_how_alpha_and_kappa_differ_and_draws_them_apart():
+    ex = ParadoxExplorer(n_items=200, n_raters=3)
+    assert "(n - 1)/n" in ex.readout.value and "n = 600 ratings" in ex.readout.value
+    lines = ex.axes.get_lines()[:3]
+    kappa, alpha = lines[1], lines[2]
+    assert (kappa.get_linestyle(), kappa.get_marker()) != (alpha.get_linestyle(), alpha.get_marker())
+    assert alpha.get_markerfacecolor() == "none"  # hollow circles: kappa's line shows through
+    legend = ex.axes.get_legend()
+    fig = ex.figure
+    box = legend.get_window_extent(fig.canvas.get_renderer())
+    assert box.y1 < ex.axes.get_window_extent().y0  # the legend sits below the axes, clear of the curves
 
 
 def test_paradox_curve_is_kept_when_only_the_prevalence_moves():
@@ -340,11 +396,13 @@ def test_coverage_defaults_right_against_merged():
     right = fleiss_kappa(datasets.partial_coverage())
     wrong = fleiss_kappa(merged_by_hand(partial_rows(), "D"))
     v = ex.values()
-    assert v["labels right"] == "38" and v["labels merged"] == "32"
+    assert v["labels right"] == "38" and v["labels merged"] == "34"
+    assert v["items in P_a right"] == str(right.n_items_used) == "8"  # items 9 and 10 have a single label
+    assert "left out of P_a" in ex.readout.value
     assert (v["P_a right"], v["P_e right"], v["kappa right"]) == (f3(right.exact.p_a), f3(right.exact.p_e), f3(right.exact.kappa))
     assert (v["P_a merged"], v["P_e merged"], v["kappa merged"]) == (f3(wrong.exact.p_a), f3(wrong.exact.p_e), f3(wrong.exact.kappa))
-    assert [v[f"k right item {i}"] for i in range(1, 9)] == ["4", "4", "5", "5", "5", "5", "5", "5"]
-    assert [v[f"k merged item {i}"] for i in range(1, 9)] == ["4"] * 8
+    assert [v[f"k right item {i}"] for i in range(1, 11)] == ["4", "4", "5", "5", "5", "5", "4", "4", "1", "1"]
+    assert [v[f"k merged item {i}"] for i in range(1, 11)] == ["4"] * 8 + ["1", "1"]
 
 
 def test_coverage_merge_toggle_keeps_the_other_label():
@@ -364,14 +422,14 @@ def test_coverage_sliders_remove_labels():
     rows = partial_rows()
     for i in (2, 3):
         rows[i][3] = None
-    for i in (6, 7):
+    for i in (8, 9):  # E labelled items 1-6 and 9-10
         rows[i][4] = None
     r = Ratings.from_rows(rows, raters=list("ABCDE"), categories=CATS)
     v = ex.values()
     assert v["labels right"] == str(r.n_ratings) == "34"
     assert v["kappa right"] == f3(fleiss_kappa(r).exact.kappa)
     assert v["kappa merged"] == f3(fleiss_kappa(r.merge_raters("D", "E", keep="D")).exact.kappa)
-    assert [v[f"k right item {i}"] for i in range(1, 9)] == ["4", "4", "4", "4", "5", "5", "4", "4"]
+    assert [v[f"k right item {i}"] for i in range(1, 11)] == ["4", "4", "4", "4", "5", "5", "4", "4", "0", "0"]
     assert ex.d_first.description == "first item D labels" and ex.e_last.description == "last item E labels"
 
 

@@ -51,6 +51,11 @@ Every question is drawn so that each of its kind's mistakes (``rounding``
 aside) changes the 3-decimal answer of every part it touches and differs
 from the other mistakes; :meth:`Question.check` then names it.
 
+Lesson exercises
+----------------
+:func:`check_number` checks a number a student wrote in a lesson (right, or
+not yet and which step to look at), without showing the answer.
+
 Worksheets
 ----------
 :func:`worksheet` writes two printable HTML files (questions, answers) and
@@ -60,6 +65,7 @@ strings instead.
 
 from ..rounding import fmt, round_half_up
 from ._answers import Answer, parse_answer, show_value
+from ._check import Check, check_number
 from ._generate import KINDS, SIZE_LIMITS
 from ._mistakes import KIND_MISTAKES, MISTAKES, MistakeInfo, mistake_info
 from ._questions import Feedback, Mistake, Part, Question, Solution, make_question
@@ -72,4 +78,5 @@ __all__ = [
     "make_question", "worksheet", "worksheet_html", "worksheet_questions",
     "Question", "Part", "Mistake", "MistakeInfo", "Feedback", "Solution", "Worksheet",
     "Answer", "parse_answer", "round_half_up", "fmt", "fmt3", "show_value",
+    "Check", "check_number",
 ]

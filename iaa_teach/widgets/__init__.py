@@ -14,7 +14,7 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
   linear and quadratic kappa; the distance matrices.
 """
 
-from ._base import FONT_SIZE, WIDGET_DPI, Explorer
+from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Explorer
 from .coverage import CoverageExplorer
 from .missing import MissingDataExplorer
 from .paradox import ParadoxExplorer
@@ -23,7 +23,7 @@ from .table import TableExplorer
 from .weights import WeightsExplorer
 
 __all__ = [
-    "Explorer", "FONT_SIZE", "WIDGET_DPI",
+    "Explorer", "FONT_SIZE", "WIDGET_DPI", "CSS_DPI", "PIXEL_RATIO", "MIN_FONT_PT",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
     "Quiz",
 ]

@@ -40,8 +40,8 @@ class CoverageExplorer(Explorer):
     --------
     >>> ex = CoverageExplorer()
     >>> v = ex.values()
-    >>> v["labels right"], v["labels merged"]
-    ('38', '32')
+    >>> v["labels right"], v["labels merged"], v["items in P_a right"]
+    ('38', '34', '8')
     """
 
     title = "Partial coverage: keep annotators apart, do not merge them"
@@ -103,19 +103,25 @@ class CoverageExplorer(Explorer):
                              q(f"k merged item {item}", int(k_wrong[i])),
                              q(f"P_i merged item {item}", fmt(p_wrong, undefined="–"))])
         summary = []
+        single = [str(item) for item, k in zip(r.items, k_right) if k == 1]
         for key, label, res, data, why in (("right", f"{', '.join(names)} kept apart", self._right, r, why_right),
                                            ("merged", f"{merged_name} merged", self._wrong, self.merged, why_wrong)):
             if res is None:
-                summary.append([label, q(f"labels {key}", data.n_ratings)] +
+                summary.append([label, q(f"labels {key}", data.n_ratings), q(f"items in P_a {key}", "–")] +
                                [q(f"{x} {key}", "undefined") for x in ("P_a", "P_e", "kappa", "band")])
                 continue
-            summary.append([label, q(f"labels {key}", res.n_ratings), q(f"P_a {key}", fmt(res.exact.p_a)),
+            summary.append([label, q(f"labels {key}", res.n_ratings), q(f"items in P_a {key}", res.n_items_used),
+                            q(f"P_a {key}", fmt(res.exact.p_a)),
                             q(f"P_e {key}", fmt(res.exact.p_e)), q(f"kappa {key}", fmt(res.exact.kappa)),
                             q(f"band {key}", band(res.kappa))])
         parts = [heading("Fleiss' kappa with per-item k (chance: pooled proportions over all labels)"),
-                 table(["method", "labels", "P_a", "P_e", "kappa", "band"], summary, chosen=lambda i: i == 0),
+                 table(["method", "labels (in P_e)", "items in P_a", "P_a", "P_e", "kappa", "band"], summary,
+                       chosen=lambda i: i == 0),
                  heading("per item: k raters and P_i"),
                  table(["item", "k", "P_i", "k merged", "P_i merged"], per_item)]
+        if single:
+            parts.append(note(f"Item(s) {', '.join(single)} have a single label: no pair to compare, so they are "
+                              f"left out of P_a, but their labels still count in P_e."))
         for why in (why_right, why_wrong):
             if why:
                 parts.append(note(f"undefined: {why}", "iaa-why"))

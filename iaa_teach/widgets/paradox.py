@@ -8,14 +8,16 @@ import numpy as np
 from .. import datasets, plots
 from ..metrics import fleiss_kappa, krippendorff_alpha
 from ._base import (
-    Explorer, band, controls_row, fmt, heading, label_style, new_figure, note, q, slider_layout,
-    table,
+    WIDGET_DPI, Explorer, band, canvas_png, controls_row, figure_css_width, fmt, heading, label_style,
+    new_figure, note, projector_ready, q, slider_layout, table,
 )
 
 __all__ = ["ParadoxExplorer"]
 
-#: Prevalences at which the curve is drawn (per number of categories k it starts at 1/k).
-CURVE_POINTS = 25
+#: Prevalences at which the curve is drawn, evenly over the slider's whole range.
+CURVE_POINTS = 34
+
+_CURVE_NAMES = ("observed agreement P_a", "Fleiss' kappa", "Krippendorff's alpha")
 
 
 class ParadoxExplorer(Explorer):
@@ -31,8 +33,15 @@ class ParadoxExplorer(Explorer):
     setting marked: observed agreement stays put while kappa and alpha drop
     as one category comes to dominate (the kappa paradox).
 
-    The curve is recomputed only when something other than the prevalence
-    changes; moving the prevalence slider only moves the marker.
+    The curves span the prevalence slider's whole range. They are recomputed
+    and drawn only when something other than the prevalence changes; moving
+    the prevalence slider only moves the markers, drawn over a saved picture
+    of the curves (blitting), so a move stays fast at 1,000 items.
+
+    On complete data Krippendorff's alpha and Fleiss' kappa differ only by
+    the factor (n - 1)/n: 1 - alpha = (1 - kappa)(n - 1)/n for n ratings, so
+    their curves nearly coincide; alpha is drawn as hollow circles over
+    kappa's line, and the readout says so.
 
     Examples
     --------
@@ -66,6 +75,7 @@ class ParadoxExplorer(Explorer):
                                 continuous_update=False)
         self._curve_key = None
         self._curve = None
+        self._canvas_key = None
         for control in (self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed):
             control.observe(self.update, names="value")
         controls = [controls_row(self.n_items, self.n_raters, self.n_categories),
@@ -82,7 +92,7 @@ class ParadoxExplorer(Explorer):
                self.seed.value)
         if key != self._curve_key:
             k = self.n_categories.value
-            grid = np.linspace(1.0 / k, self.prevalence.max, CURVE_POINTS)
+            grid = np.linspace(self.prevalence.min, self.prevalence.max, CURVE_POINTS)
             p_a, kappa, alpha = [], [], []
             for prevalence in grid:
                 r = self._simulate(float(prevalence))
@@ -114,13 +124,45 @@ class ParadoxExplorer(Explorer):
                 parts.append(note(why, "iaa-why"))
         parts.append(note("Accuracy is fixed, so P_a hardly moves; P_e grows as one category dominates, "
                           "and kappa = (P_a - P_e) / (1 - P_e) falls."))
+        n = int(al.n)
+        parts.append(note(f"Alpha and kappa differ only by the factor (n - 1)/n: 1 - alpha = (1 - kappa)(n - 1)/n "
+                          f"with n = {n} ratings, so their curves lie on top of each other "
+                          f"(alpha: hollow circles on kappa's line)."))
         return "".join(parts)
 
     def _draw(self):
+        """The curves alone (no current setting): the background the markers are drawn over."""
         c = self.curve_values()
-        fig, (ax,) = new_figure(6.4, 4.0)
-        plots.paradox_curve(c["prevalence"], {"observed agreement P_a": c["P_a"], "Fleiss' kappa": c["kappa"],
-                                              "Krippendorff's alpha": c["alpha"]},
-                            current=self.prevalence.value,
-                            current_values=(self._fleiss.p_a, self._fleiss.kappa, self._alpha.alpha), ax=ax)
-        return fig
+        fig, (ax,) = new_figure(6.4, 4.6, left=0.12, right=0.97, bottom=0.3, top=0.9)
+        plots.paradox_curve(c["prevalence"], dict(zip(_CURVE_NAMES, (c["P_a"], c["kappa"], c["alpha"]))), ax=ax)
+        return projector_ready(fig)
+
+    def _redraw(self) -> None:
+        self.curve_values()
+        if self._canvas_key != self._curve_key:  # new curves: draw them once, keep the picture
+            fig = self._draw()
+            fig.set_dpi(WIDGET_DPI)
+            ax = fig.axes[0]
+            colors = [line.get_color() for line in ax.get_lines()[:len(_CURVE_NAMES)]]
+            self._vline = ax.axvline(0.0, color="#555555", lw=1.5, animated=True)
+            self._dots = [ax.plot([], [], "o", color=color, ms=10, zorder=10, animated=True)[0] for color in colors]
+            fig.canvas.draw()
+            self._background = fig.canvas.copy_from_bbox(fig.bbox)
+            self.figure, self.axes, self._canvas_key = fig, ax, self._curve_key
+        x = self.prevalence.value
+        values = (self._fleiss.p_a, self._fleiss.kappa, self._alpha.alpha)
+        canvas = self.figure.canvas
+        canvas.restore_region(self._background)
+        self._vline.set_xdata([x, x])
+        self.axes.draw_artist(self._vline)
+        for dot, y in zip(self._dots, values):
+            dot.set_data([x], [y])
+            self.axes.draw_artist(dot)
+        shown = ", ".join(f"{name} {fmt(v)}" for name, v in
+                          zip(("P_a", "kappa", "alpha"), (self._fleiss.exact.p_a, self._fleiss.exact.kappa,
+                                                          self._alpha.exact.alpha)))
+        alt = (f"Figure: line chart of observed agreement P_a, Fleiss' kappa and Krippendorff's alpha (up) against "
+               f"the prevalence of category 1 (across, {fmt(self.prevalence.min, 2)} to "
+               f"{fmt(self.prevalence.max, 2)}); kappa and alpha fall as the prevalence moves away from balance "
+               f"while P_a stays level. Marked: prevalence {fmt(x, 2)}, {shown}.")
+        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))

@@ -18,7 +18,7 @@ import ipywidgets as w
 from ..exercises import KINDS, Question, make_question
 from ..markup import html_escape
 from ..validation import check_option
-from ._base import FONT_SIZE
+from ._base import FONT_SIZE, WRAP_CSS
 
 __all__ = ["Quiz"]
 
@@ -37,6 +37,7 @@ _CSS = """<style>
 .iaa-quiz .widget-html-content {{ line-height: 1.4; }}
 .iaa-quiz .iaa-quiz-solution, .iaa-quiz .iaa-quiz-solution p, .iaa-quiz .iaa-quiz-solution td,
 .iaa-quiz .iaa-quiz-solution th {{ font-size: {size}; }}
+{wrap}
 </style>"""
 
 
@@ -133,7 +134,7 @@ class Quiz:
 
         controls = w.HBox([self.kind, self.seed, self.new_button])
         actions = w.HBox([self.check_button, self.step_button, self.solution_button])
-        self.widget = w.VBox([w.HTML(_CSS.format(size=font_size)), controls, self.question_html,
+        self.widget = w.VBox([w.HTML(_CSS.format(size=font_size, wrap=WRAP_CSS)), controls, self.question_html,
                               *self._rows, actions, self.status, self.solution_html])
         self.widget.add_class("iaa-quiz")
         self.show(kind, int(seed))

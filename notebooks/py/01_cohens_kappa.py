@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     cell_metadata_filter: tags,title,-all
+#     cell_metadata_filter: tags,title,jupyter,-all
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
@@ -27,19 +27,23 @@
 # - why the three pairs A-B, A-C and B-C give different kappas.
 #
 # **What you'll need**
-# - a little Python and numpy (arrays, sums, indexing);
-# - fractions and proportions. Nothing else: every step is shown.
+# - a little Python and numpy (arrays, sums, indexing); fractions and proportions;
+# - the [start page](00_start_here.ipynb): how exercises and hidden answers work,
+#   the notation and the glossary. About 45 minutes.
 
 # %%
 import numpy as np
 
-from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, interpret, pairwise_cohen
-from iaa_teach import explain, fmt, plots, ratings_table
+from iaa_teach import Ratings, cohen_kappa, datasets, explain, fmt, interpret, pairwise_cohen, plots, ratings_table
+from iaa_teach.course import landis_koch_table
+from iaa_teach.exercises import check_number
+from iaa_teach.words import Hidden, matrix_table
 
 # %% [markdown]
 # ## The data
 #
-# One row per sentence (item), one column per annotator.
+# One row per sentence (an *item*), one column per annotator. $N$ is the
+# number of items.
 
 # %%
 ratings = datasets.sentiment()
@@ -47,57 +51,72 @@ ratings_table(ratings)
 
 # %% [markdown]
 # The labels are kept in the order G < N < P. Internally each label is a number:
-# its position in that order.
+# its position in that order (0 = G, 1 = N, 2 = P).
 
 # %%
 print(ratings.categories)
-codes = ratings.codes  # items x raters, 0 = G, 1 = N, 2 = P
-codes[:3]
+codes = ratings.codes  # items x annotators
+codes[:3]  # items 1-3
 
 # %% [markdown]
 # ## Step 1: the agreement table of A and B
 #
-# $n_{jk}$ counts the items that A labels $j$ and B labels $k$. The diagonal
-# ($j = k$) holds the items on which they agree.
+# $n_{jk}$ counts the items that A labels $j$ and B labels $k$. Rows are A's
+# label, columns B's; the diagonal ($j = k$) holds the items on which they agree.
 
 # %%
 a, b = codes[:, 0], codes[:, 1]
 table = np.zeros((3, 3), dtype=int)
 np.add.at(table, (a, b), 1)  # one count per item, at (A's label, B's label)
-table
+matrix_table(table, ratings.categories, corner="A \\ B",
+             caption="Agreement table: rows A's label, columns B's label")
+
+# %% [markdown]
+# ### Exercise 1: observed agreement, from the table
+#
+# $P_o$ is the share of the $N$ items on which A and B agree. Read it off the
+# table above and write it as a fraction (`"7/20"`) or a decimal with 3
+# places, in place of `...`. Then run this cell and the check below it.
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check_number(answer, cohen_kappa(ratings, "A", "B").exact.p_o, name="P_o",
+             step="the diagonal of the agreement table, divided by N",
+             mistakes={"you counted the items off the diagonal": 1 - cohen_kappa(ratings, "A", "B").exact.p_o})
 
 # %% [markdown]
 # ## Step 2: observed agreement $P_o$
 #
 # $$P_o = \frac{1}{N}\sum_j n_{jj}$$
-#
-# the share of the $N$ items on the diagonal.
 
 # %%
-n = table.sum()
-p_o = np.trace(table) / n
-print(f"P_o = {np.trace(table)}/{n} = {fmt(p_o)}")
+n_items = table.sum()  # N
+p_o = np.trace(table) / n_items
+print(f"P_o = {np.trace(table)}/{n_items} = {fmt(p_o)}")
 
 # %% [markdown]
 # ## Step 3: each annotator's marginals
 #
-# $p_{j+}$ is the share of items A puts in category $j$ (row totals over $N$),
-# $p_{+j}$ the same for B (column totals over $N$).
+# $p_{j+}$ is the share of items A puts in category $j$ (row total over $N$),
+# $p_{+j}$ the same for B (column total over $N$).
 
 # %%
-p_row = table.sum(axis=1) / n  # A
-p_col = table.sum(axis=0) / n  # B
+p_row = table.sum(axis=1) / n_items  # A
+p_col = table.sum(axis=0) / n_items  # B
 for label, pa, pb in zip(ratings.categories, p_row, p_col):
     print(f"{label}:  A {fmt(pa)}   B {fmt(pb)}")
 
 # %% [markdown]
 # A and B do not use the categories equally often: compare their shares of G.
-# Cohen's kappa keeps each annotator's own base rates.
+# Cohen's kappa keeps each annotator's own proportions.
 #
 # ## Step 4: chance agreement $P_e$
 #
 # If A and B labelled at random, each with their own proportions, they would
-# agree on category $j$ with probability $p_{j+}\,p_{+j}$:
+# both choose category $j$ with probability $p_{j+}\,p_{+j}$ (two independent
+# choices), and agree by chance with probability
 #
 # $$P_e = \sum_j p_{j+}\, p_{+j}$$
 
@@ -111,7 +130,8 @@ print(f"P_e = {fmt(p_e)}")
 # $$\kappa = \frac{P_o - P_e}{1 - P_e}$$
 #
 # The numerator is the agreement above chance; the denominator is the most
-# there could be. $\kappa = 1$ is perfect agreement, $\kappa = 0$ no better than chance.
+# there could be. $\kappa = 1$ is perfect agreement, $\kappa = 0$ no better
+# than chance, and below 0 worse than chance.
 
 # %%
 kappa = (p_o - p_e) / (1 - p_e)
@@ -128,7 +148,20 @@ print(f"kappa = ({fmt(p_o)} - {fmt(p_e)}) / (1 - {fmt(p_e)}) = {fmt(kappa)}")
 res = cohen_kappa(ratings, "A", "B")
 print(f"helper {res:.3f}, by hand {fmt(kappa)}, same: {np.isclose(res.kappa, kappa)}")
 print(f"exact: P_o = {res.exact.p_o}, P_e = {res.exact.p_e}, kappa = {res.exact.kappa}")
-print(f"Landis and Koch band: {interpret(res)}")
+
+# %% [markdown]
+# ## Naming a kappa: the Landis and Koch bands
+#
+# Papers often put a kappa into words with the bands of Landis and Koch
+# (1977). They are a convention for talking about numbers, not a law: the
+# authors called their own divisions arbitrary (see the
+# [glossary](00_start_here.ipynb#Glossary)).
+
+# %%
+landis_koch_table()
+
+# %%
+print(f"A and B: kappa = {res:.3f}, in the band '{interpret(res)}'")
 
 # %% [markdown]
 # `explain` writes the whole calculation out the way you would on paper:
@@ -146,40 +179,57 @@ explain(res)
 plots.agreement_heatmap(res)
 
 # %% [markdown]
+# ## Exercise 2: chance agreement for A and C, in one line of code
+#
+# Here is the agreement table of A and C. Complete the line below so that it
+# computes their $P_e$ from `table_ac` (hint: Steps 3 and 4), run it, then run
+# the check.
+
+# %%
+table_ac = np.zeros((3, 3), dtype=int)
+np.add.at(table_ac, (codes[:, 0], codes[:, 2]), 1)
+matrix_table(table_ac, ratings.categories, corner="A \\ C",
+             caption="Agreement table: rows A's label, columns C's label")
+
+# %% tags=["exercise"]
+p_e_ac = ...  # e.g. np.sum(...)
+
+# %%
+check_number(p_e_ac, cohen_kappa(ratings, "A", "C").exact.p_e, name="P_e for A and C",
+             step="Step 3 (row and column totals over N) and Step 4 (multiply, then add)",
+             mistakes={"you used the diagonal (that is P_o)": cohen_kappa(ratings, "A", "C").exact.p_o})
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+Hidden(explain(cohen_kappa(ratings, "A", "C"))["Chance agreement"], "Show the worked answer")
+
+# %% [markdown]
 # ## All three pairs
 #
 # Cohen's kappa compares two annotators at a time. With three there are three pairs.
+#
+# **Predict first.** A and C disagree on one item, A and B on three, B and C on
+# four. Which pair will have the lowest kappa? Is the order of the kappas always
+# the order of the $P_o$'s? Decide, then run the next cell.
 
 # %%
 pairs = pairwise_cohen(ratings)
 for (x, y), r in zip(pairs.pairs, pairs.results):
-    print(f"{x} vs {y}: kappa = {r:.3f}  ({interpret(r)})")
-
-# %% [markdown]
-# Here they are beside Fleiss' kappa for all three annotators at once (the next
-# notebook). The legend names the chance rule Fleiss' kappa uses.
+    print(f"{x} vs {y}: P_o = {fmt(r.exact.p_o)}, P_e = {fmt(r.exact.p_e)}, "
+          f"kappa = {r:.3f}  ({interpret(r)})")
 
 # %%
-fleiss = fleiss_kappa(ratings, chance="pooled")
-plots.pairwise_bars(pairs, reference=fleiss)
+plots.pairwise_bars(pairs)
 
 # %% [markdown]
 # ## Why do the pairs differ?
 #
 # Each pair has its own observed agreement and, through each annotator's own
-# marginals, its own chance agreement.
+# marginals, its own chance agreement. Each annotator's proportions of G, N and P:
 
 # %%
-for (x, y), r in zip(pairs.pairs, pairs.results):
-    print(f"{x} vs {y}: P_o = {fmt(r.exact.p_o)}, P_e = {fmt(r.exact.p_e)}, kappa = {r:.3f}")
-
-# %% [markdown]
-# Each annotator's own proportions of G, N and P, which set $P_e$:
-
-# %%
-shares = np.stack([np.bincount(codes[:, j], minlength=3) / n for j in range(3)])
-for rater, row in zip(ratings.raters, shares):
-    print(rater, "  ".join(f"{c} {fmt(p)}" for c, p in zip(ratings.categories, row)))
+shares = np.stack([np.bincount(codes[:, j], minlength=3) / n_items for j in range(3)])
+matrix_table(shares, ratings.raters, ratings.categories, totals=False, corner="annotator",
+             caption="Share of each annotator's labels in each category")
 
 # %% [markdown]
 # On which items is each annotator the odd one out (the other two agree, they don't)?
@@ -195,7 +245,10 @@ for j, rater in enumerate(ratings.raters):
 # A and C label almost alike, so their kappa is high. B is the odd one out most
 # often, so both pairs with B score lower.
 #
-# The full working for every pair:
+# The full working for every pair follows. Its last step averages the three
+# kappas: that mean is called **Light's kappa** (see the
+# [glossary](00_start_here.ipynb#Glossary)). It summarises the pairs; it is not
+# Fleiss' kappa, the many-annotator coefficient of lesson 02.
 
 # %%
 explain(pairs)
@@ -222,29 +275,44 @@ print(f"A vs B:      kappa = {pairs['A', 'B']:.3f}")
 # - The agreement table of two annotators has their agreements on its diagonal; $P_o$ is their share.
 # - $P_e$ multiplies **each annotator's own** proportions, category by category, and adds them up.
 # - $\kappa = (P_o - P_e)/(1 - P_e)$: agreement above chance, as a share of the most possible.
-# - Different pairs have different base rates, so different kappas. Keep the exact
+# - Different pairs have different proportions, so different kappas. Keep the exact
 #   fractions to the end and round once.
 #
 # ## Try it yourself
 #
+# ### Exercise 3: one label changes
+#
 # Suppose B had labelled item 10 **G** instead of P. Work out by hand the new
 # agreement table of A and B, $P_o$, both sets of marginals, $P_e$ and $\kappa$.
-# Then run the cell below and open the worked answer.
+#
+# **Predict first:** will kappa go up or down, and will $P_e$ change?
+# Then write your kappa (fraction or 3 decimals) and check it.
 
-# %% tags=["solution"]
+# %%
 changed = ratings.rows()
 changed[9][1] = "G"  # item 10, annotator B
 exercise = Ratings.from_rows(changed, raters=ratings.raters, categories=ratings.categories)
-explain(cohen_kappa(exercise, "A", "B")).hidden("Show the worked answer")
 
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check_number(answer, cohen_kappa(exercise, "A", "B").exact.kappa, name="kappa for A and B",
+             step="the agreement table (item 10 moves to the diagonal), then P_o, the marginals and P_e",
+             mistakes={"you kept the old P_e (B's marginals change too)":
+                       (cohen_kappa(exercise, "A", "B").exact.p_o - res.exact.p_e) / (1 - res.exact.p_e)})
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+explain(cohen_kappa(exercise, "A", "B")).hidden("Show the worked answer")
 
 # %% [markdown]
 # ## Explore it yourself
 #
 # Change any label in the grid, or make it "missing", and watch $P_o$, $P_e$ and
-# $\kappa$ of every pair follow; the figure shows the three pairs beside Fleiss'
-# kappa. Check the exercise above by giving item 10 a **G** from B; "reset" brings
-# the worked example back. (The controls need a running kernel.)
+# $\kappa$ of every pair follow; the figure shows the three pairs. Check
+# Exercise 3 by giving item 10 a **G** from B; "reset" brings the worked
+# example back. (The controls need a running kernel.) The readout also shows
+# Fleiss' kappa and alpha, which lessons 02 and 03 introduce.
 
 # %%
 from iaa_teach.widgets import TableExplorer

@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     cell_metadata_filter: tags,title,-all
+#     cell_metadata_filter: tags,title,jupyter,-all
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
@@ -20,71 +20,103 @@
 # $\alpha = 1 - D_o / D_e$, observed disagreement over the disagreement chance
 # would give. It works for any number of annotators, for missing ratings, and for
 # ordered categories. The worked example computes something it calls alpha, but
-# it is Fleiss' kappa again; this notebook shows why and computes the real one.
+# it is Fleiss' kappa again; this lesson shows why and computes the real one.
 #
 # **What you'll learn**
 # - to count ordered pairs of ratings within each item (as the worked example does);
-# - why each item's pairs must be weighted by $1/(m_u - 1)$: the coincidence matrix;
+# - why each item's pairs must be weighted by $1/(n_i - 1)$: the coincidence matrix;
 # - $D_o$, $D_e$ and $\alpha$ by hand and with the helper;
 # - how alpha and Fleiss' kappa are related, and what the ordinal version changes.
 #
 # **What you'll need**
-# - notebook 02 (Fleiss' kappa);
-# - a little numpy (matrix products).
+# - lesson 02 (Fleiss' kappa);
+# - a little numpy (sums, a matrix product, explained below). About 60 minutes.
+#   Symbols: see the [notation table](00_start_here.ipynb#Notation).
 
 # %%
 from fractions import Fraction
 
 import numpy as np
 
-from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha, plots
-from iaa_teach import explain, fmt, ratings_table
+from iaa_teach import Ratings, cohen_kappa, datasets, explain, fleiss_kappa, fmt, krippendorff_alpha, plots
+from iaa_teach import ratings_table
+from iaa_teach.exercises import check_number
 from iaa_teach.rounding import round_half_up
+from iaa_teach.words import Hidden, matrix_table
 
 # %% [markdown]
-# ## The data
+# ## The data, in Krippendorff's words
 #
-# In Krippendorff's terms each item is a *unit* and each rating a *value*;
-# $m_u$ is the number of values in unit $u$.
+# Krippendorff calls an item a **unit** and a rating a **value**. A value is
+# **pairable** when its unit holds at least one other value, that is when
+# $n_i \ge 2$ (Krippendorff writes $m_u$ for $n_i$; see the
+# [glossary](00_start_here.ipynb#Glossary)).
 
 # %%
 ratings = datasets.sentiment()
 ratings_table(ratings)
 
 # %%
-counts = ratings.counts()  # units x categories: how many values of each category
-m = counts.sum(axis=1)  # m_u
-print("categories:", ratings.categories, " values per unit:", m)
+counts = ratings.counts()  # items x categories: n_ij
+n_i = counts.sum(axis=1)
+print("categories:", ratings.categories, " values per item n_i:", n_i)
 
 # %% [markdown]
-# ## Step 1: ordered pairs, counted as the worked example counts them
+# ## Step 1: ordered pairs of values within one item
 #
-# Within a unit, every ordered pair of two different annotators gives a pair of
-# values $(c, k)$. A unit with counts $n_{uc}$ has $n_{uc}n_{uk}$ such pairs for
-# $c \ne k$ and $n_{uc}(n_{uc} - 1)$ for $c = k$; summed over units, in one matrix product:
+# Within an item, every ordered pair of two different annotators gives a pair
+# of values $(c, k)$. Take item 2, labelled P, P, N (counts: G 0, N 1, P 2).
+# Pairing each of its three values with each of the *other* two gives six
+# ordered pairs: P-P twice (each P with the other P), P-N twice, N-P twice,
+# and no N-N pair (the N has no partner with its own label).
+#
+# As a product: category $c$ pairs with category $k$ in
+# $n_{ic} \, n_{ik}$ ways, less the $n_{ic}$ "self-pairs" when $c = k$:
+
+# %%
+item_2 = counts[1]
+pairs_item_2 = np.outer(item_2, item_2) - np.diag(item_2)
+matrix_table(pairs_item_2, ratings.categories, corner="item 2",
+             caption="Ordered pairs of values within item 2 (rows first value, columns second)")
+
+# %% [markdown]
+# ### Exercise 1: how many ordered pairs in all?
+#
+# Each item with $n_i$ values gives $n_i(n_i - 1)$ ordered pairs. How many
+# ordered pairs do all ten items give together? Write a whole number.
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check_number(answer, int((n_i * (n_i - 1)).sum()), name="the number of ordered pairs",
+             step="Step 1: 6 pairs for an item with 3 values, for each of the items",
+             mistakes={"you counted unordered pairs": int((n_i * (n_i - 1)).sum()) // 2,
+                       "you included the self-pairs (n_i squared)": int((n_i**2).sum())})
+
+# %% [markdown]
+# ## Step 2: all items, as the worked example counts them
+#
+# Summing that product over all items is one matrix product: entry $(c, k)$ of
+# `counts.T @ counts` is $\sum_i n_{ic}\, n_{ik}$, and the self-pairs add up to
+# each category's total:
 
 # %%
 pairs = counts.T @ counts - np.diag(counts.sum(axis=0))
-pairs  # rows and columns G, N, P
-
-# %%
-for (i, j) in [(2, 2), (1, 1), (0, 0), (2, 1), (2, 0), (1, 0)]:
-    c, k = ratings.categories[i], ratings.categories[j]
-    print(f"o_{c}{k} = {pairs[i, j]}")
-print(f"total = {pairs.sum()} ordered pairs")
+matrix_table(pairs, ratings.categories, caption="Ordered pairs of values within items, all items")
 
 # %% [markdown]
-# These are the worked example's counts. Its observed disagreement is the share
-# of pairs off the diagonal:
+# These are the worked example's counts ($o_{PP}$, $o_{NN}$ and so on, before any
+# weighting). Its observed disagreement is the share of pairs off the diagonal:
 #
-# $$D_o = \frac{\sum_{c \ne k} o_{ck}}{\sum_{c,k} o_{ck}}$$
+# $$D_o = \frac{\text{pairs off the diagonal}}{\text{all pairs}}$$
 
 # %%
 d_o = (pairs.sum() - np.trace(pairs)) / pairs.sum()
 print(f"D_o = {pairs.sum() - np.trace(pairs)}/{pairs.sum()} = {fmt(d_o)}")
 
 # %% [markdown]
-# ## Step 2: the text's expected disagreement, and why its "alpha" is Fleiss' kappa
+# ## The text's expected disagreement, and why its "alpha" is Fleiss' kappa
 #
 # The text takes $D_e = 1 - \sum_c p_c^2$ with $p_c$ the category proportions,
 # then $1 - D_o/D_e$:
@@ -98,7 +130,7 @@ rounded = 1 - round_half_up(d_o, 3) / round_half_up(d_e_text, 3)
 print(f"the text, from rounded values: 1 - {fmt(d_o)}/{fmt(d_e_text)} = {fmt(rounded)}")
 
 # %% [markdown]
-# Compare with Fleiss' kappa from notebook 02:
+# Compare with Fleiss' kappa from lesson 02:
 
 # %%
 fleiss = fleiss_kappa(ratings, chance="pooled")
@@ -111,21 +143,33 @@ print(f"text's 'alpha' {fmt(alpha_text, 4)}   Fleiss' kappa (pooled) {fleiss:.4f
 # predicts"; they agree because they are the same formula. Krippendorff's alpha
 # is a different one.
 #
-# ## Step 3: the coincidence matrix, pairs weighted by $1/(m_u - 1)$
+# ## Step 3: the coincidence matrix, pairs weighted by $1/(n_i - 1)$
 #
-# Each value in a unit with $m_u$ values is paired with the $m_u - 1$ others.
-# Krippendorff divides each unit's pairs by $m_u - 1$, so that every value counts
-# exactly once, whatever the size of its unit:
+# Each value in an item with $n_i$ values is paired with the $n_i - 1$ others.
+# Krippendorff divides each item's pairs by $n_i - 1$, so that every value counts
+# exactly once, whatever the size of its item:
 #
-# $$o_{ck} = \sum_u \frac{\text{number of } c\text{-}k \text{ pairs in unit } u}{m_u - 1}$$
+# $$o_{ck} = \sum_i \frac{\text{number of } c\text{-}k \text{ pairs in item } i}{n_i - 1}$$
+#
+# ### Exercise 2: how many pairable values?
+#
+# After the weighting the matrix sums to $n$, the number of pairable values.
+# **Predict first**, then write $n$ (a whole number).
+
+# %% tags=["exercise"]
+answer = ...
 
 # %%
-weighted = counts / (m - 1)[:, None]
+check_number(answer, krippendorff_alpha(ratings).exact.n, name="n",
+             step="Step 3: each item's pairs divided by n_i - 1 count each of its values once",
+             mistakes={"you counted pairs, not values (the worked example's total)": int(pairs.sum())})
+
+# %%
+weighted = counts / (n_i - 1)[:, None]
 o = weighted.T @ counts - np.diag(weighted.sum(axis=0))
 n_c = o.sum(axis=1)
 n = n_c.sum()
-print(o)
-print(f"n_c = {n_c}, n = {fmt(n, 0)} pairable values")
+matrix_table(o, ratings.categories, caption="Coincidence matrix o_ck (row totals n_c, grand total n)")
 
 # %% [markdown]
 # ## Step 4: $D_o$, $D_e$ and alpha
@@ -136,6 +180,24 @@ print(f"n_c = {n_c}, n = {fmt(n, 0)} pairable values")
 #
 # $D_e$ draws two values *without replacement* from the $n$ values: that is the
 # $n(n - 1)$, where the text's $1 - \sum_c p_c^2$ draws with replacement.
+#
+# ### Exercise 3: expected disagreement
+#
+# From the row totals $n_c$ of the coincidence matrix, compute $D_e$ (a
+# fraction, or 3 decimals). **Predict first:** is it larger or smaller than the
+# text's $D_e$?
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+res = krippendorff_alpha(ratings, level="nominal")
+check_number(answer, res.exact.d_e, name="D_e", step="Step 4: n² minus the sum of the n_c², over n(n - 1)",
+             mistakes={"you drew with replacement, as the text does (1 - sum of p_c²)":
+                       1 - sum(Fraction(int(x), int(pairs.sum())) ** 2 for x in pairs.sum(axis=1))})
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+Hidden(explain(res)["Expected disagreement"], "Show the worked answer")
 
 # %%
 d_o = (n - np.trace(o)) / n
@@ -144,13 +206,12 @@ alpha = 1 - d_o / d_e
 print(f"D_o = {fmt(d_o)}, D_e = {fmt(d_e)}, alpha = {fmt(alpha)}")
 
 # %% [markdown]
-# $D_o$ is unchanged (every unit here has the same $m_u$, so the weight cancels);
+# $D_o$ is unchanged (every item here has the same $n_i$, so the weight cancels);
 # $D_e$ grows, and alpha with it.
 #
 # ## The helper does the same
 
 # %%
-res = krippendorff_alpha(ratings, level="nominal")
 print(f"helper {res:.3f}, by hand {fmt(alpha)}, same: {np.isclose(res.alpha, alpha)}")
 print(f"exact: D_o = {res.exact.d_o}, D_e = {res.exact.d_e}, alpha = {res.exact.alpha}")
 
@@ -163,7 +224,7 @@ plots.coincidence_heatmap(res)
 # %% [markdown]
 # ## How alpha and Fleiss' kappa are related
 #
-# With every unit complete, the only difference is drawing with or without
+# With every item complete, the only difference is drawing with or without
 # replacement, and
 #
 # $$1 - \alpha = (1 - \kappa)\,\frac{n - 1}{n}$$
@@ -178,17 +239,25 @@ right = (1 - fleiss.exact.kappa) * (n_values - 1) / n_values
 print(f"1 - alpha = {left},  (1 - kappa)(n - 1)/n = {right},  equal: {left == right}")
 
 # %% [markdown]
-# ## Ordered categories: ordinal alpha
+# ## Levels of measurement: ordinal alpha
 #
-# G < N < P. Nominal alpha counts every disagreement the same; ordinal alpha
-# makes a G-P disagreement cost more than a G-N or N-P one. Its distance
-# $\delta^2_{ck}$ depends on how many values lie between $c$ and $k$:
+# The labels have a *level of measurement* (see the
+# [glossary](00_start_here.ipynb#Glossary)): nominal labels are just names,
+# ordinal ones are ordered, G < N < P. Nominal alpha counts every disagreement
+# the same; ordinal alpha makes a G-P disagreement cost more than a G-N or N-P
+# one. Its squared distance $\delta^2_{ck}$ depends on how many values lie
+# between $c$ and $k$:
 
 # %%
 ordinal = krippendorff_alpha(ratings, level="ordinal")
-print("delta^2 (ordinal)", "".join(f"{c:>8}" for c in ratings.categories))
-for label, row in zip(ratings.categories, ordinal.exact.delta):
-    print(f"{label:>17}", "".join(f"{str(x):>8}" for x in row))
+matrix_table(ordinal.exact.delta, ratings.categories, totals=False,
+             caption="Ordinal distances delta² between two labels")
+
+# %% [markdown]
+# **Predict first.** The only disagreement between the far labels G and P is on
+# item 10. Will ordinal alpha come out above or below nominal alpha?
+
+# %%
 print(f"nominal alpha {res:.3f}   ordinal alpha {ordinal:.3f}")
 
 # %% [markdown]
@@ -201,7 +270,8 @@ explain(ordinal)
 # %% [markdown]
 # ## The three coefficients side by side
 #
-# Over the Landis and Koch bands. Fleiss' kappa is labelled with its chance rule.
+# Over the Landis and Koch bands (lesson 01). For alpha, Krippendorff suggests
+# his own cut-offs (glossary); both are conventions.
 
 # %%
 plots.coefficients_with_bands({
@@ -225,8 +295,8 @@ print(undefined.reason)
 # %% [markdown]
 # ## Recap
 #
-# - Count ordered pairs of values within each unit; weight each unit's pairs by
-#   $1/(m_u - 1)$: the coincidence matrix, which sums to $n$, the pairable values.
+# - Count ordered pairs of values within each item; weight each item's pairs by
+#   $1/(n_i - 1)$: the coincidence matrix, which sums to $n$, the pairable values.
 # - $D_o$ is the share of coincidences off the diagonal, $D_e$ the disagreement
 #   of two values drawn without replacement, $\alpha = 1 - D_o/D_e$.
 # - Without the weight and with $D_e = 1 - \sum p_c^2$ you get Fleiss' kappa, not alpha.
@@ -234,22 +304,36 @@ print(undefined.reason)
 #
 # ## Try it yourself
 #
-# Compute nominal alpha for annotators A and B alone (every unit then has
-# $m_u = 2$). Build the coincidence matrix, $n$, $D_o$, $D_e$ and $\alpha$ by
-# hand, and compare with Cohen's kappa for A and B from notebook 01. Then open
-# the answer.
+# ### Exercise 4: alpha for two annotators
+#
+# Compute nominal alpha for annotators A and B alone (every item then has
+# $n_i = 2$). Build the coincidence matrix, $n$, $D_o$, $D_e$ and $\alpha$ by
+# hand. **Predict first:** above or below Cohen's kappa for A and B from lesson 01?
+# Then check your alpha.
 
-# %% tags=["solution"]
+# %%
 a_and_b = ratings.subset(raters=["A", "B"])
-explain(krippendorff_alpha(a_and_b)).hidden("Show the worked answer")
 
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check_number(answer, krippendorff_alpha(a_and_b).exact.alpha, name="alpha for A and B",
+             step="Step 3 (with n_i = 2 the weight is 1) and Step 4",
+             mistakes={"you computed Cohen's kappa": cohen_kappa(ratings, "A", "B").exact.kappa,
+                       "you computed Scott's pi (Fleiss' kappa for two)": fleiss_kappa(a_and_b).exact.kappa})
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+explain(krippendorff_alpha(a_and_b)).hidden("Show the worked answer")
 
 # %% [markdown]
 # ## Explore it yourself
 #
 # The same data at three levels of measurement: nominal, ordinal and interval
-# alpha (and Cohen's kappa unweighted, linear and quadratic), with the distance
-# each one puts between two labels. (The controls need a running kernel.)
+# alpha (and Cohen's kappa unweighted, with linear and with quadratic
+# **weights**, partial credit for near misses: see the
+# [glossary](00_start_here.ipynb#Glossary)), with the distance each one puts
+# between two labels. (The controls need a running kernel.)
 
 # %%
 from iaa_teach.widgets import WeightsExplorer

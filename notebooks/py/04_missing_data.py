@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     cell_metadata_filter: tags,title,-all
+#     cell_metadata_filter: tags,title,jupyter,-all
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
@@ -21,13 +21,14 @@
 # How do alpha, Cohen's kappa and Fleiss' kappa cope?
 #
 # **What you'll learn**
-# - why alpha handles gaps naturally (the $1/(m_u - 1)$ weight), and what goes wrong without it;
+# - why alpha handles gaps naturally (the $1/(n_i - 1)$ weight), and what goes wrong without it;
 # - what Cohen's kappa does (drops items pair by pair);
 # - what Fleiss' kappa does with a per-item number of raters, under each chance rule;
 # - what dropping every incomplete item does.
 #
 # **What you'll need**
-# - notebooks 01-03.
+# - lessons 01-03. About 40 minutes. Symbols: see the
+#   [notation table](00_start_here.ipynb#Notation).
 
 # %%
 from fractions import Fraction
@@ -36,6 +37,8 @@ import numpy as np
 
 from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from iaa_teach import explain, fmt, plots, ratings_table
+from iaa_teach.exercises import check_number
+from iaa_teach.words import Hidden, matrix_table
 
 # %% [markdown]
 # ## The data, with gaps
@@ -53,23 +56,39 @@ plots.coverage_chart(ratings)
 # %% [markdown]
 # ## Krippendorff's alpha with gaps
 #
-# Nothing changes in the method: units 3 and 8 now hold $m_u = 2$ values, so
+# Nothing changes in the method: items 3 and 8 now hold $n_i = 2$ values, so
 # their pairs are weighted by $1/(2 - 1)$ instead of $1/(3 - 1)$, and every value
 # still counts once.
+#
+# ### Exercise 1: pairable values with gaps
+#
+# How many pairable values $n$ does the table with gaps have? Write a whole number.
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check_number(answer, krippendorff_alpha(ratings).exact.n, name="n",
+             step="lesson 03, Step 3: every rating of an item with n_i of at least 2 counts once",
+             mistakes={"you counted every cell, missing ones included": ratings.n_items * ratings.n_raters})
 
 # %%
 counts = ratings.counts()
-m = counts.sum(axis=1)
-print("values per unit m_u:", m)
-weighted = counts / (m - 1)[:, None]
+n_i = counts.sum(axis=1)
+print("values per item n_i:", n_i)
+weighted = counts / (n_i - 1)[:, None]
 o = weighted.T @ counts - np.diag(weighted.sum(axis=0))
 n_c, n = o.sum(axis=1), o.sum()
-print(f"n_c = {n_c}, n = {fmt(n, 0)}")
+matrix_table(o, ratings.categories, caption="Coincidence matrix o_ck with the gaps (row totals n_c, grand total n)")
 
 # %%
 d_o = (n - np.trace(o)) / n
 d_e = (n**2 - np.sum(n_c**2)) / (n * (n - 1))
 print(f"D_o = {fmt(d_o)}, D_e = {fmt(d_e)}, alpha = {fmt(1 - d_o / d_e)}")
+
+# %% [markdown]
+# **Predict first.** Both removed ratings were on unanimous items. Will alpha
+# with the gaps be above or below alpha on the complete table?
 
 # %%
 alpha = krippendorff_alpha(ratings)
@@ -84,7 +103,7 @@ explain(alpha)
 # ## The text's alpha for this table, and why it is wrong
 #
 # The code walkthrough prints a different number for this table. Its function
-# counts every ordered pair once, with no $1/(m_u - 1)$ weight, and takes
+# counts every ordered pair once, with no $1/(n_i - 1)$ weight, and takes
 # $D_e = 1 - \sum_c p_c^2$. Reproduced:
 
 # %%
@@ -102,15 +121,15 @@ print(f"the text's function: {fmt(alpha_text)} (= {as_fraction})")
 print(f"Krippendorff's alpha: {alpha:.3f}")
 
 # %% [markdown]
-# Without the weight, a unit's share of the pairs grows with the square of its
-# size: a unit with three values gives six ordered pairs, a unit with two gives
-# two. Per value, the full units count more than the gapped ones:
+# Without the weight, an item's share of the pairs grows with the square of its
+# size: an item with three values gives six ordered pairs, an item with two gives
+# two. Per value, the full items count more than the gapped ones:
 
 # %%
-for size in sorted(set(m.tolist()), reverse=True):
+for size in sorted(set(n_i.tolist()), reverse=True):
     unweighted = size * (size - 1)
     weighted = unweighted / (size - 1)
-    print(f"unit with {size} values: "
+    print(f"item with {size} values: "
           f"{unweighted} pairs unweighted ({fmt(unweighted / size, 0)} per value), "
           f"{fmt(weighted, 0)} weighted ({fmt(weighted / size, 0)} per value)")
 
@@ -128,6 +147,18 @@ print(f"correct:   complete {alpha_complete:.3f} -> with gaps {alpha:.3f}")
 # A pair of annotators can only be compared on items both of them rated. Each
 # pair drops the items where either rating is missing, so different pairs use
 # different items.
+#
+# ### Exercise 2: which items does a pair use?
+#
+# On how many items can Cohen's kappa compare B and C? Write a whole number.
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check_number(answer, pairwise_cohen(ratings)["B", "C"].n_items, name="the items B and C both rated",
+             step="the table with gaps: an item counts for a pair only if both of them rated it",
+             mistakes={"you dropped only one of the two gaps": ratings.n_items - 1})
 
 # %%
 pairs_cohen = pairwise_cohen(ratings)
@@ -168,7 +199,11 @@ explain(pooled)
 #
 # ## Dropping every incomplete item
 #
-# The blunt alternative ("listwise deletion"): keep only items rated by everyone.
+# The blunt alternative (**listwise deletion**, see the
+# [glossary](00_start_here.ipynb#Glossary)): keep only items rated by everyone.
+#
+# **Predict first.** The two items it drops were unanimous. What happens to
+# Fleiss' kappa and to alpha?
 
 # %%
 keep = ~ratings.missing.any(axis=1)
@@ -196,8 +231,8 @@ plots.coefficients_with_bands({
 # %% [markdown]
 # ## Recap
 #
-# - Alpha weights each unit's pairs by $1/(m_u - 1)$, so every value counts once,
-#   however many values share its unit. Drop the weight and bigger units dominate.
+# - Alpha weights each item's pairs by $1/(n_i - 1)$, so every value counts once,
+#   however many values share its item. Drop the weight and bigger items dominate.
 # - Cohen's kappa compares a pair on the items both rated: each pair its own item set.
 # - Fleiss' kappa works with per-item $n_i$; name the chance rule, because with
 #   gaps the rules give different numbers.
@@ -205,14 +240,27 @@ plots.coefficients_with_bands({
 #
 # ## Try it yourself
 #
-# Remove one more rating: annotator A's label for item 5. Compute Krippendorff's
-# alpha by hand (the $m_u$, the coincidence matrix, $n$, $D_o$, $D_e$), then open
-# the answer.
+# ### Exercise 3: one more gap
+#
+# Remove one more rating: annotator A's label for item 5 (N, so item 5 keeps
+# B's P and C's N). **Predict first:** does alpha go up or down? Then compute
+# Krippendorff's alpha by hand (the $n_i$, the coincidence matrix, $n$, $D_o$,
+# $D_e$) and check it.
 
-# %% tags=["solution"]
+# %%
 rows = ratings.rows()
 rows[4][0] = None  # item 5, annotator A
 exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.categories)
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check_number(answer, krippendorff_alpha(exercise).exact.alpha, name="alpha",
+             step="the n_i of item 5 (now 2), its weight, then n_c, D_o and D_e",
+             mistakes={"you used the text's function (no weights, D_e with replacement)": text_alpha(exercise)})
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
 explain(krippendorff_alpha(exercise)).hidden("Show the worked answer")
 
 

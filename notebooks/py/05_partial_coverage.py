@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     cell_metadata_filter: tags,title,-all
+#     cell_metadata_filter: tags,title,jupyter,-all
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
@@ -16,33 +16,41 @@
 # %% [markdown]
 # # Combine annotators who labelled different items
 #
-# In real projects annotators cover different parts of the data. Here five
-# annotators label eight items: A, B and C label all of them, E labels all of
-# them too, and D labels only items 3-8. It is tempting to merge D and E into
-# one "annotator" so that the table looks complete. This notebook shows, with
-# numbers, why that is wrong, and computes Fleiss' kappa the right way: with a
-# per-item number of raters.
+# In real projects annotators cover different parts of the data (**partial
+# coverage**, see the [glossary](00_start_here.ipynb#Glossary)). Here five
+# annotators label ten items: A, B and C label items 1-8, D labels items 3-8,
+# and E labels items 1-6 and 9-10. Items 9 and 10 have a single label each. It
+# is tempting to merge D and E into one "annotator" so that the table looks
+# fuller. This lesson shows, with numbers, why that is wrong, and computes
+# Fleiss' kappa the right way: with each item's own number of ratings $n_i$.
 #
 # **What you'll learn**
-# - to read a coverage chart and count the ratings per item (the per-item $k$);
+# - to read a coverage chart and count the ratings per item, $n_i$;
 # - what merging two annotators does to the answer, and why it is arbitrary;
-# - Fleiss' kappa with per-item $k$: $P_a$ over items with at least two labels,
-#   $P_e$ from all labels;
+# - Fleiss' kappa with per-item $n_i$: $P_a$ over items with at least two labels,
+#   $P_e$ from all labels, and what items with a single label do to each;
 # - the item-mean chance rule and Krippendorff's alpha on the same data.
 #
 # **What you'll need**
-# - notebooks 02 (Fleiss' kappa) and 04 (missing ratings).
+# - lessons 02 (Fleiss' kappa) and 04 (missing ratings). About 40 minutes.
+#   The partial-annotation text writes $k$ for $n_i$ (per-item $k$); see the
+#   [notation table](00_start_here.ipynb#Notation).
 
 # %%
 import numpy as np
 
 from iaa_teach import Ratings, datasets, explain, fleiss_kappa, fmt, krippendorff_alpha, plots, ratings_table
+from iaa_teach.exercises import check_number
+from iaa_teach.words import Hidden, matrix_table
 
 # %% [markdown]
 # ## The data
 #
 # The partial-annotation text gives no labels, so these are made up for teaching
-# (see `iaa_teach.datasets.partial_coverage`). `–` marks an item an annotator did not label.
+# (see `iaa_teach.datasets.partial_coverage`). Its count of labels is kept; where
+# its E labels items 1-8, this E labels items 1-6 and two items nobody else
+# labelled, so that its rule for single-label items can be seen at work.
+# `–` marks an item an annotator did not label.
 
 # %%
 ratings = datasets.partial_coverage()
@@ -54,12 +62,26 @@ plots.coverage_chart(ratings)
 # %% [markdown]
 # ## Counting the labels
 #
-# Each item's number of labels is its $k$. The total is not
-# (annotators $\times$ items): D skipped two items.
+# Each item's number of labels is its $n_i$.
+#
+# ### Exercise 1: how many labels in all?
+#
+# Count the labels in the table (the text's sum: each annotator's number of
+# labels). Write a whole number.
+
+# %% tags=["exercise"]
+answer = ...
 
 # %%
-k_per_item = (~ratings.missing).sum(axis=1)
-print("k per item:", dict(zip(ratings.items, k_per_item.tolist())))
+check_number(answer, ratings.n_ratings, name="the number of labels",
+             step="the table: count each annotator's labels, then add",
+             mistakes={"you multiplied annotators by items, as if the table were full":
+                       ratings.n_raters * ratings.n_items,
+                       "you counted every annotator on items 1-8": ratings.n_raters * 8})
+
+# %%
+n_i = (~ratings.missing).sum(axis=1)
+print("n_i per item:", dict(zip(ratings.items, n_i.tolist())))
 per_rater = (~ratings.missing).sum(axis=0)
 terms = " + ".join(f"{r} {c}" for r, c in zip(ratings.raters, per_rater))
 print(f"{terms} = {per_rater.sum()} labels")
@@ -95,8 +117,9 @@ same = [ratings.merge_raters("D", "E", keep=k, name="D+E") for k in ("D", "E")]
 print("helper gives the same tables:", same == [keep_d, keep_e])
 
 # %% [markdown]
-# The right answer, computed below, keeps all five annotators. Side by side
-# (every Fleiss number with its chance rule):
+# **Predict first.** D and E label items 3-6 the same, except item 5. Will the
+# two merges give the same kappa? Will either give the right answer (all five
+# annotators kept)? Every Fleiss number here uses the pooled chance rule.
 
 # %%
 right = fleiss_kappa(ratings, chance="pooled")
@@ -111,36 +134,86 @@ for name, r in [("merged, keep D's label", keep_d), ("merged, keep E's label", k
 # "rater", and throws away real ratings: the agreement between D and E on the
 # items both labelled is lost.
 #
-# ## The right way: Fleiss' kappa with per-item $k$
+# ## The right way: Fleiss' kappa with per-item $n_i$
 #
 # Three rules from the partial-annotation text:
 #
-# 1. $P_i$ uses the item's own $k_i$:
-#    $P_i = \dfrac{\sum_j n_{ij}^2 - k_i}{k_i(k_i - 1)}$;
-# 2. $P_a$ is the mean of $P_i$ over the items with at least two labels;
+# 1. $P_i$ uses the item's own $n_i$:
+#    $P_i = \dfrac{\sum_j n_{ij}^2 - n_i}{n_i(n_i - 1)}$;
+# 2. $P_a$ is the mean of $P_i$ over the items with **at least two** labels: an
+#    item with one label has no pair to compare ($0/0$);
 # 3. $P_e = \sum_j p_j^2$ with $p_j$ from **all** labels, single-labelled items included.
 
 # %%
 counts = ratings.counts()  # items x categories
-k_i = counts.sum(axis=1)
-p_i = ((counts**2).sum(axis=1) - k_i) / (k_i * (k_i - 1))
-for item, row, k, p in zip(ratings.items, counts, k_i, p_i):
-    print(f"item {item}: counts {row}, k = {k}, P_i = {fmt(p)}")
+matrix_table(counts, ratings.items, ratings.categories, corner="item",
+             caption="Count table n_ij: rows items, columns categories; row totals n_i")
 
 # %%
-pairable = k_i >= 2
-p_a = p_i[pairable].mean()
+pairable = n_i >= 2
+p_i = np.full(len(n_i), np.nan)  # no pair, no P_i
+p_i[pairable] = ((counts[pairable] ** 2).sum(axis=1) - n_i[pairable]) / (n_i[pairable] * (n_i[pairable] - 1))
+for item, k, p in zip(ratings.items, n_i, p_i):
+    print(f"item {item:>2}: n_i = {k}, P_i = {fmt(p) if k >= 2 else 'none (a single label)'}")
+
+# %% [markdown]
+# ### Exercise 2: mean observed agreement
+#
+# Compute $P_a$ from the $P_i$ above (a fraction, or 3 decimals).
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+sum_p_i = sum(p for p in right.exact.p_i if p is not None)  # exact fractions
+check_number(answer, right.exact.p_a, name="P_a",
+             step="rule 2: the mean over the items that have a P_i, not over all the items",
+             mistakes={"you divided by all the items, single-label ones included": sum_p_i / len(n_i),
+                       "you counted each single-label item as full agreement (P_i = 1)":
+                       (sum_p_i + int((~pairable).sum())) / len(n_i)})
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+Hidden(explain(right)["Mean observed agreement"], "Show the worked answer")
+
+# %%
+p_a = np.nanmean(p_i)
+print(f"P_a = {fmt(p_a)}, the mean over {pairable.sum()} of the {len(n_i)} items")
+
+# %% [markdown]
+# ### Exercise 3: chance agreement from all the labels
+#
+# Compute $p_G$, $p_N$, $p_P$ from **all** the labels, then $P_e$.
+# **Predict first:** items 9 and 10 add two G's. Does that make $P_e$ larger
+# or smaller than $P_e$ from the pairable items alone?
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+pairable_only = fleiss_kappa(ratings.subset(items=pairable))
+check_number(answer, right.exact.p_e, name="P_e", step="rule 3: p_j over all the labels, single ones included",
+             mistakes={"you left the single-label items out of p_j": pairable_only.exact.p_e})
+
+# %% [markdown]
+# Now the effect of the rule for single-label items, with numbers: the right
+# computation against leaving items 9 and 10 out of $P_e$ as well, and against
+# (wrongly) averaging $P_a$ over all ten items:
+
+# %%
 p_j = counts.sum(axis=0) / counts.sum()
 p_e = np.sum(p_j**2)
-print(f"P_a = {fmt(p_a)} over {pairable.sum()} items")
-shares = ", ".join(f"{c} {fmt(x)}" for c, x in zip(ratings.categories, p_j))
-print(f"p_j = {shares} from {counts.sum()} labels")
-print(f"P_e = {fmt(p_e)}, kappa = {fmt((p_a - p_e) / (1 - p_e))}")
+p_e_pairable = pairable_only.p_e
+p_a_all_items = np.nansum(p_i) / len(n_i)
+print(f"p_j = {', '.join(f'{c} {fmt(x)}' for c, x in zip(ratings.categories, p_j))} from {counts.sum()} labels")
+for name, pa, pe in [("right: P_a over pairable items, P_e from all labels", p_a, p_e),
+                     ("single-label items left out of P_e too", p_a, p_e_pairable),
+                     ("P_a averaged over all items (wrong)", p_a_all_items, p_e)]:
+    print(f"{name:<52} P_a = {fmt(pa)}, P_e = {fmt(pe)}, kappa = {fmt((pa - pe) / (1 - pe))}")
 
 # %% [markdown]
 # ## The helper does the same
 #
-# `fleiss_kappa` always uses per-item $k$; with `chance="pooled"` it takes $p_j$
+# `fleiss_kappa` always uses per-item $n_i$; with `chance="pooled"` it takes $p_j$
 # from all labels, as above.
 
 # %%
@@ -155,8 +228,10 @@ plots.item_agreement_bars(right)
 # ## Other rules on the same data
 #
 # The item-mean chance rule averages each item's own proportions, so an item
-# with four labels weighs as much as one with five. Krippendorff's alpha weights
-# each item's pairs by $1/(k_i - 1)$ and draws chance pairs without replacement.
+# with four labels weighs as much as one with five (and a single label as much
+# as either). Krippendorff's alpha weights each item's pairs by $1/(n_i - 1)$,
+# leaves single values out altogether (they are not pairable) and draws chance
+# pairs without replacement.
 
 # %%
 item_mean = fleiss_kappa(ratings, chance="item_mean")
@@ -178,29 +253,43 @@ plots.coefficients_with_bands({
 # ## Recap
 #
 # - Keep every annotator as a separate column; leave the gaps as gaps.
-# - Per-item $k$: each item's $P_i$ uses its own number of labels.
-# - $P_a$ averages over items with at least two labels; $P_e$ counts every label.
+# - Per-item $n_i$: each item's $P_i$ uses its own number of labels.
+# - $P_a$ averages over items with at least two labels; $P_e$ counts every label,
+#   single ones included.
 # - Merging annotators gives an answer that depends on an arbitrary choice.
 #
 # ## Try it yourself
 #
+# ### Exercise 4: D labels fewer items
+#
 # Suppose D had labelled only items 5-8 (items 3 and 4 left blank as well).
-# Count the labels, find each item's $k$, and compute $P_a$, $P_e$ (pooled over
-# all labels) and Fleiss' kappa by hand. Then open the answer.
+# Count the labels, find each item's $n_i$, and compute $P_a$, $P_e$ (pooled over
+# all labels) and Fleiss' kappa by hand. Then check your kappa.
 
-# %% tags=["solution"]
+# %%
 rows = ratings.rows()
 rows[2][3] = rows[3][3] = None  # D drops items 3 and 4
 exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.categories)
-explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
 
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check_number(answer, fleiss_kappa(exercise).exact.kappa, name="Fleiss' kappa",
+             step=f"n_i of items 3 and 4 (now 4), their P_i, then p_j over the {exercise.n_ratings} labels",
+             mistakes={"you kept the old P_e": (fleiss_kappa(exercise).exact.p_a - right.exact.p_e)
+                       / (1 - right.exact.p_e)})
+
+# %% tags=["solution"] jupyter={"source_hidden": true}
+explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
 
 # %% [markdown]
 # ## Explore it yourself
 #
 # Move the first item D labels and the last item E labels, and flip which label
-# the merged annotator keeps. Setting D's first item to 5 checks the exercise
-# above. (The controls need a running kernel.)
+# the merged annotator keeps. Setting D's first item to 5 checks Exercise 4;
+# stopping E at item 6 removes the two single-label items. (The controls need a
+# running kernel.)
 
 # %%
 from iaa_teach.widgets import CoverageExplorer

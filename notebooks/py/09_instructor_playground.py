@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     cell_metadata_filter: tags,title,-all
+#     cell_metadata_filter: tags,title,jupyter,-all
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
@@ -39,7 +39,8 @@
 # - a running kernel: the controls do nothing in a static copy of this page.
 #
 # **In class.** Run all cells, then zoom the browser (Ctrl and +) until the back
-# row can read the numbers; *View > Simple Interface* hides the side panels.
+# row can read the numbers; *View > Appearance > Simple Interface* hides the
+# side panels.
 # Every control works from the keyboard: Tab moves between controls, the arrow
 # keys move a slider or change a dropdown, Space or Enter presses a button.
 

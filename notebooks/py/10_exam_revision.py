@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     cell_metadata_filter: tags,title,-all
+#     cell_metadata_filter: tags,title,jupyter,-all
 #     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
@@ -34,11 +34,13 @@
 #   missing ratings, partial coverage); paper and a calculator.
 
 # %%
-import tempfile
+from pathlib import Path
 
 from iaa_teach import fmt
 from iaa_teach.exercises import KINDS, make_question, worksheet
+from iaa_teach.markup import Prose, Table
 from iaa_teach.widgets import Quiz
+from iaa_teach.words import Hidden
 
 # %% [markdown]
 # ## How to use it
@@ -67,26 +69,30 @@ question = make_question("fleiss", seed=48)
 question
 
 # %% [markdown]
-# Stop here and work parts (a) to (c) by hand. Then check. Here is what the
-# checker says to the right answer of part (c), written to 3 decimals:
+# Stop here and work parts (a) to (c) by hand. Then check your own answers,
+# for example `question.check("c", "0.123")` with your number for part (c).
+# The cells below show what the checker says to three answers; each is folded
+# away, because the answers give the question away: open them once you have
+# tried.
 
 # %%
 right = question.answers()
-print(question.check("c", fmt(right["c"])))
+Hidden(Prose(str(question.check("c", fmt(right["c"])))),
+       "What the checker says to the right answer of part (c)")
 
 # %% [markdown]
-# and to a student who rounded $P_i$, $p_j$, $P_a$ and $P_e$ to three decimals on
-# the way (the slip of the worked-example text, see notebook 02):
+# A student who rounded $P_i$, $p_j$, $P_a$ and $P_e$ to three decimals on
+# the way (the slip of the worked-example text, see lesson 02):
 
 # %%
 rounded = next(m for m in question.mistakes("c") if m.id == "rounding")
-print(question.check("c", fmt(rounded.value)))
+Hidden(Prose(str(question.check("c", fmt(rounded.value)))), "What the checker says to the rounded answer")
 
 # %% [markdown]
 # An answer that no usual mistake explains gets a hint instead, and never the answer:
 
 # %%
-print(question.check("c", "0.25"))
+Hidden(Prose(str(question.check("c", "0.25"))), "What the checker says to an unexplained answer")
 
 # %% [markdown]
 # ### The usual mistakes, and what they give here
@@ -96,19 +102,19 @@ print(question.check("c", "0.25"))
 # what to fix.
 
 # %%
-for part in question.parts:
-    for m in part.mistakes:
-        print(f"({part.label}) {fmt(m.value):>7}  {m.name}")
+usual = Table(["part", "value", "mistake"], [[f"({part.label})", fmt(m.value), m.name]
+                                             for part in question.parts for m in part.mistakes], align="lrl")
+Hidden(usual, "Show the usual mistakes and their values")
 
 # %% [markdown]
 # ### The worked solution
 #
 # Every step with its formula, the numbers put in, the exact fraction and its
 # 3-decimal value, then the answers to every part, including a model answer
-# for the part in words:
+# for the part in words. Open it once you have worked the question:
 
 # %%
-question.solution()
+Hidden(question.solution(), "Show the worked solution")
 
 # %% [markdown]
 # ## The quiz
@@ -130,12 +136,17 @@ quiz
 # separate answer sheet with the worked solutions; print them from a browser.
 # Question $i$ is `make_question(kinds[i % len(kinds)], seed + i)` and each
 # question shows its id, so any of them can be regenerated.
+#
+# The sheets go to the folder `worksheets/` next to this notebook (git
+# ignores it): open them from JupyterLab's file browser, or from your
+# browser, and print.
 
 # %%
-with tempfile.TemporaryDirectory() as folder:
-    sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], directory=folder)
-    print(sheet.questions_path.name, "and", sheet.answers_path.name)
-    print("questions:", ", ".join(f"{q.kind}-{q.seed}" for q in sheet.questions))
+folder = Path("worksheets")
+sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], directory=folder)
+print(f"written: {sheet.questions_path.as_posix()} and {sheet.answers_path.as_posix()}")
+print(f"(in the folder {folder.resolve().name}/ next to this notebook)")
+print("questions:", ", ".join(f"{q.kind}-{q.seed}" for q in sheet.questions))
 
 # %% [markdown]
 # ## Recap

@@ -1,0 +1,327 @@
+"""The course as data: its lessons, notation, glossary, student copies and JupyterLab defaults.
+
+One table each, read by the start page (``notebooks/00_start_here``), the
+lessons, the README and a static book:
+
+- :data:`LESSONS`: every lesson in course order, with its file, the time it
+  takes, what it teaches and whether it is written yet (``ready``);
+- :data:`GLOSSARY`: the terms the lessons use, each defined once;
+- :data:`iaa_teach.markup.NOTATION`: one symbol per quantity.
+
+:func:`lesson_table`, :func:`notation_table` and :func:`glossary_table` show them
+as :class:`~iaa_teach.markup.Table` (Markdown in a notebook, text, HTML).
+
+Student copies: :func:`student_notebook` empties the cells tagged
+``solution`` of a notebook (its JSON as a dict) and clears every output;
+:func:`write_student_copies` does that for a folder (``make student``).
+
+:data:`LAB_OVERRIDES` are the JupyterLab settings this project changes for
+its own environment (no news prompt); :func:`write_lab_overrides` writes them
+to ``{sys.prefix}/share/jupyter/lab/settings/overrides.json`` (``make lab``).
+
+This module reads and writes notebooks as plain JSON: it needs neither
+nbformat nor Jupyter.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from .markup import NOTATION, Em, Link, Prose, Table, prose, with_symbols
+from .metrics import BANDS
+from .rounding import fmt
+
+__all__ = [
+    "Lesson", "LESSONS", "lesson", "lesson_table", "notation_table",
+    "Term", "GLOSSARY", "glossary_table", "KRIPPENDORFF_GUIDANCE", "landis_koch_table",
+    "SOLUTION_TAG", "EXERCISE_TAG", "REMOVED", "student_notebook", "write_student_copies",
+    "LAB_OVERRIDES", "lab_overrides_path", "write_lab_overrides",
+]
+
+
+# ================================================================= lessons
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson: ``number`` (``"01"``), file ``stem``, ``title``, ``minutes``, what you ``learn``.
+
+    ``ready`` is False for a lesson that is planned but not written yet: the
+    start page lists it as coming, without a link. Writing the lesson means
+    adding ``notebooks/<stem>.ipynb`` and setting ``ready=True`` here (a test
+    checks the two agree).
+    """
+
+    number: str
+    stem: str
+    title: str
+    minutes: int
+    learn: str
+    ready: bool = True
+
+    @property
+    def file(self) -> str:
+        return f"{self.stem}.ipynb"
+
+
+#: The course, in order.
+LESSONS: tuple[Lesson, ...] = (
+    Lesson("00", "00_start_here", "Start here", 10,
+           "how the course works; the notation; the glossary"),
+    Lesson("01", "01_cohens_kappa", "Cohen's kappa: two annotators", 45,
+           "agreement table, observed agreement P_o, chance agreement P_e, kappa; why pairs differ"),
+    Lesson("02", "02_fleiss_kappa", "Fleiss' kappa: three or more annotators", 45,
+           "count table, per-item agreement P_i, pooled proportions, Scott's pi; round only at the end"),
+    Lesson("03", "03_krippendorff_alpha", "Krippendorff's alpha: coincidences", 60,
+           "pairs within items, the coincidence matrix, D_o and D_e; why the text's 'alpha' is Fleiss' kappa; "
+           "ordinal alpha"),
+    Lesson("04", "04_missing_data", "Missing ratings", 40,
+           "what alpha, Cohen's and Fleiss' kappa do with gaps; listwise deletion"),
+    Lesson("05", "05_partial_coverage", "Annotators who cover different items", 40,
+           "per-item n_i, items with a single label, why merging annotators is wrong"),
+    Lesson("06", "06_chance_models", "Models of chance: the family of coefficients", 45,
+           "percent agreement, Bennett's S, Scott's pi, Conger's kappa, Gwet's AC1 side by side", ready=False),
+    Lesson("07", "07_how_sure", "How sure is the number?", 40,
+           "standard errors and confidence intervals for every coefficient", ready=False),
+    Lesson("08", "08_your_own_annotations", "Your own annotations", 45,
+           "which annotators, items and categories the disagreement comes from", ready=False),
+    Lesson("09", "09_instructor_playground", "The instructor's playground", 20,
+           "five explorers: change the data, watch every coefficient respond"),
+    Lesson("10", "10_exam_revision", "Exam revision", 60,
+           "fresh exam questions, a checker that names your mistake, worked solutions"),
+)
+
+
+def lesson(number_or_stem: str) -> Lesson:
+    """The lesson with this number (``"03"``) or file stem."""
+    for les in LESSONS:
+        if number_or_stem in (les.number, les.stem):
+            return les
+    raise KeyError(f"no lesson {number_or_stem!r}; the lessons are {[x.stem for x in LESSONS]}")
+
+
+def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
+    """The lessons as a table: number, title (a link where written), minutes, what you learn.
+
+    ``suffix`` is the file ending links point to (``".html"`` for a book);
+    ``start`` the first lesson listed (1 leaves out the start page itself).
+    """
+    rows = []
+    for les in LESSONS[start:]:
+        title: Any = Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)"))
+        rows.append([les.number, title, str(les.minutes), with_symbols(les.learn)])
+    return Table(["lesson", "title", "minutes", "what you learn"], rows, align="llrl")
+
+
+# ================================================================ notation
+def notation_table() -> Table:
+    """:data:`iaa_teach.markup.NOTATION` as a table: symbol, meaning, how the sources write it, first lesson."""
+    rows = [[row.symbol, with_symbols(row.meaning), with_symbols(row.elsewhere) if row.elsewhere else "–", row.lesson]
+            for row in NOTATION]
+    return Table(["symbol", "meaning", "sources that write it differently", "first in lesson"], rows,
+                 bold_first_column=False, align="lllr")
+
+
+# ================================================================ glossary
+@dataclass(frozen=True)
+class Term:
+    """A glossary entry: the ``term``, its ``definition`` (a template, see
+    :func:`iaa_teach.markup.prose`) and the lesson that introduces it."""
+
+    term: str
+    definition: str
+    lesson: str
+
+
+#: Krippendorff's guidance for alpha (2004, sec. 11.4): a convention, not a law.
+KRIPPENDORFF_GUIDANCE = ((0.800, "rely on the data"),
+                         (0.667, "draw tentative conclusions at most"))
+
+
+def _bands_in_words() -> str:
+    parts = [f"{name} {fmt(lo, 2)} to {fmt(hi, 2)}" for lo, hi, name in BANDS[1:]]
+    return f"{BANDS[0][2]} below {fmt(BANDS[0][1], 2)}; " + "; ".join(parts)
+
+
+def _guidance_in_words() -> str:
+    (hi, what_hi), (lo, what_lo) = KRIPPENDORFF_GUIDANCE
+    return (f"alpha ≥ {fmt(hi)}: {what_hi}; {fmt(lo)} ≤ alpha < {fmt(hi)}: {what_lo}; "
+            f"below {fmt(lo)}: do not rely on the data")
+
+
+#: The course's terms, each defined once, in the order the lessons introduce them.
+GLOSSARY: tuple[Term, ...] = (
+    Term("item, annotator, label", "An item is what gets labelled (here a sentence); an annotator (rater, coder) "
+         "gives each item a label (a category, here G, N or P). A rating is one annotator's label for one item.",
+         "01"),
+    Term("agreement table", "For two annotators: a square table, rows the first annotator's label, columns the "
+         "second's; cell {n_jk} counts the items labelled j by the first and k by the second. The diagonal holds "
+         "the agreements.", "01"),
+    Term("observed agreement", "How often the annotators actually agree: {P_o} for two annotators (share of "
+         "items on the diagonal), {P_a} for more (mean over items of {P_i}, the share of agreeing pairs).", "01"),
+    Term("chance agreement", "{P_e}: how often two ratings would agree if the annotators labelled at random "
+         "with given category proportions. Each coefficient has its own model of chance.", "01"),
+    Term("Cohen's kappa", "{kappa} = ({P_o} - {P_e}) / (1 - {P_e}) for two annotators, with chance from each "
+         "annotator's own proportions (the marginals). 1 is perfect agreement, 0 chance level, below 0 worse "
+         "than chance.", "01"),
+    Term("Landis-Koch bands", "Names for ranges of kappa proposed by Landis and Koch (1977): " + _bands_in_words()
+         + ". A convention for talking about numbers, not a law: the authors themselves called the "
+         "divisions arbitrary.", "01"),
+    Term("Light's kappa", "The mean of Cohen's kappa over every pair of annotators (Light 1971). A different "
+         "coefficient from Fleiss' kappa, though on the sentiment example the two happen to be close.", "01"),
+    Term("count table", "For any number of annotators: one row per item, one column per category; {n_ij} "
+         "annotators put item i in category j, and the row sums to {n_i}, the item's number of ratings.",
+         "02"),
+    Term("Fleiss' kappa", "({P_a} - {P_e}) / (1 - {P_e}) for any number of annotators: {P_a} the mean "
+         "per-item agreement, {P_e} = Σ {p_j}² from one set of category proportions for everyone. Its chance "
+         "rule (pooled over all ratings, or the mean of each item's proportions) must be named when ratings "
+         "are missing.", "02"),
+    Term("Scott's pi", "Fleiss' kappa for two annotators: like Cohen's kappa, but chance agreement uses the "
+         "two annotators' pooled proportions instead of each one's own.", "02"),
+    Term("unit, value, pairable value", "Krippendorff's words: a unit is an item, a value a rating. A value "
+         "is pairable when its unit holds at least one other value ({n_i} ≥ 2); only pairable values enter "
+         "alpha, and there are {n} of them.", "03"),
+    Term("coincidence matrix", "{o_ck}: ordered pairs of values (c, k) within units, each unit's pairs divided "
+         "by {n_i} - 1 so that every pairable value counts once. It sums to {n}; its row totals are {n_c}.",
+         "03"),
+    Term("Krippendorff's alpha", "{alpha} = 1 - {D_o} / {D_e}: observed disagreement over the disagreement "
+         "expected when two values are drawn, without replacement, from all {n} pairable values. "
+         "Krippendorff's guidance (2004): " + _guidance_in_words() + ". A convention, like the bands.", "03"),
+    Term("levels of measurement", "What the labels are: nominal (names, no order), ordinal (ordered, e.g. "
+         "G < N < P), interval (numbers whose differences mean something), ratio (numbers with a true zero). "
+         "The level sets the distance {delta2} between two labels in alpha.", "03"),
+    Term("weights", "Partial credit for near misses between ordered labels. Weighted kappa gives cell (j, k) "
+         "an agreement weight, linear (1 - |j - k| / (q - 1)) or quadratic (1 - (j - k)² / (q - 1)²) for q "
+         "categories; alpha uses the distance {delta2} of its level.", "03"),
+    Term("listwise deletion", "Dropping every item that lacks a rating, so that the table is complete. It "
+         "throws away the other ratings of those items.", "04"),
+    Term("partial coverage", "Annotators who each label only some of the items. Keep them apart, use each "
+         "item's own {n_i}; items with a single label are left out of {P_a} (no pair to compare) but still "
+         "count in {P_e}.", "05"),
+    Term("prevalence, kappa paradox", "Prevalence is how common a category is. When one category dominates, "
+         "{P_e} is large, and kappa can be low although the annotators agree on most items.", "02"),
+)
+
+
+def glossary_table() -> Table:
+    """:data:`GLOSSARY` as a table: term, definition (its symbols as maths), first lesson."""
+    rows = [[Em(t.term, strong=True), prose(t.definition), t.lesson] for t in GLOSSARY]
+    return Table(["term", "meaning", "first in lesson"], rows, bold_first_column=False, align="llr")
+
+
+def landis_koch_table() -> Table:
+    """The Landis-Koch bands as a table: from, to, name (from :data:`iaa_teach.BANDS`)."""
+    rows = [[name, "below" if lo == BANDS[0][0] else fmt(lo, 2), fmt(hi, 2)] for lo, hi, name in BANDS]
+    rows[0][1:] = ["–", f"below {fmt(BANDS[0][1], 2)}"]
+    return Table(["band", "from", "to"], rows, align="lrr")
+
+
+# =========================================================== student copies
+#: Cell tags. ``exercise``: a cell the student fills in (kept). ``solution``:
+#: a worked answer, emptied in student copies.
+EXERCISE_TAG = "exercise"
+SOLUTION_TAG = "solution"
+#: What an emptied solution cell holds in a student copy.
+REMOVED = {"code": "# The worked answer is not part of the student copy.",
+           "markdown": "*The worked answer is not part of the student copy.*"}
+
+
+def _tags(cell: dict) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def student_notebook(notebook: dict) -> dict:
+    """A student copy of a notebook (its JSON as a dict): solution cells emptied, outputs cleared.
+
+    Every cell tagged ``solution`` keeps its place but holds only a line
+    saying the answer is not there; its metadata loses ``jupyter`` (hidden
+    input). Every code cell loses its outputs and execution count, so the
+    copy shows nothing that was computed from a solution. The input is not
+    modified.
+
+    >>> nb = {"cells": [{"cell_type": "code", "source": "x = 1", "metadata": {"tags": ["solution"]},
+    ...                  "outputs": [{"output_type": "stream", "name": "stdout", "text": "1"}],
+    ...                  "execution_count": 1}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    >>> student_notebook(nb)["cells"][0]["source"], student_notebook(nb)["cells"][0]["outputs"]
+    ('# The worked answer is not part of the student copy.', [])
+    >>> nb["cells"][0]["source"]
+    'x = 1'
+    """
+    out = copy.deepcopy(notebook)
+    for cell in out["cells"]:
+        if SOLUTION_TAG in _tags(cell):
+            cell["source"] = REMOVED.get(cell["cell_type"], "")
+            cell["metadata"].pop("jupyter", None)
+            cell.pop("attachments", None)
+        if cell["cell_type"] == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+    out.get("metadata", {}).pop("widgets", None)
+    return out
+
+
+def write_student_copies(source: str | Path, target: str | Path,
+                         names: Iterable[str] | None = None) -> list[Path]:
+    """Write the student copy of every ``source/*.ipynb`` (or of ``names``) into ``target``.
+
+    Returns the paths written. ``target`` is created if missing; files of the
+    same name there are replaced.
+    """
+    source, target = Path(source), Path(target)
+    target.mkdir(parents=True, exist_ok=True)
+    paths = [source / n for n in names] if names is not None else sorted(source.glob("*.ipynb"))
+    written = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            notebook = json.load(f)
+        dest = target / path.name
+        with open(dest, "w", encoding="utf-8") as f:
+            json.dump(student_notebook(notebook), f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        written.append(dest)
+    return written
+
+
+# ======================================================= JupyterLab defaults
+#: JupyterLab settings this project changes for its own environment: no
+#: "would you like to get notified about official Jupyter news?" prompt over
+#: every notebook, and no update check (which would go to the network).
+LAB_OVERRIDES = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
+def lab_overrides_path(prefix: str | Path | None = None) -> Path:
+    """Where JupyterLab reads an environment's setting overrides: ``{prefix}/share/jupyter/lab/settings/overrides.json``."""
+    return Path(sys.prefix if prefix is None else prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+
+
+def write_lab_overrides(prefix: str | Path | None = None) -> Path:
+    """Merge :data:`LAB_OVERRIDES` into the environment's ``overrides.json`` (other settings kept); return its path.
+
+    A user's own settings (``~/.jupyter/lab/user-settings``) still win over these.
+    """
+    path = lab_overrides_path(prefix)
+    current: dict = {}
+    if path.exists():
+        with open(path, encoding="utf-8") as f:
+            current = json.load(f)
+    for plugin, values in LAB_OVERRIDES.items():
+        current.setdefault(plugin, {}).update(values)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+if __name__ == "__main__":  # python -m iaa_teach.course lab-settings | student SRC DEST
+    command = sys.argv[1] if len(sys.argv) > 1 else ""
+    if command == "lab-settings":
+        print(f"JupyterLab settings for this environment: {write_lab_overrides()}")
+    elif command == "student" and len(sys.argv) == 4:
+        for p in write_student_copies(sys.argv[2], sys.argv[3]):
+            print(f"student copy: {p}")
+    else:
+        sys.exit("usage: python -m iaa_teach.course lab-settings | student SOURCE_DIR TARGET_DIR")

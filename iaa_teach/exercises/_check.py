@@ -1,0 +1,157 @@
+"""The lessons' exercise checker: right or not yet, and which step to look at, never the answer.
+
+A lesson asks for a number (or a line of code that computes one), the
+student writes it in place of ``...`` and runs the check::
+
+    answer = 7/10                       # or "7/10", "0.700", 0.7
+    check_number(answer, result.exact.p_o, name="P_o", step="Step 2")
+
+The answer is read as the exam checker reads it
+(:func:`iaa_teach.exercises.parse_answer`): a decimal matches when it is the
+value rounded to the places written (3 at most are asked for), a fraction or
+an integer only when exact. The feedback shows the student's own answer and
+never the expected one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from ..markup import md_escape
+from ..ratings import AgreementError
+from ._answers import parse_answer
+
+__all__ = ["Check", "check_number"]
+
+_PLACES = 3
+_HEADS = {"right": "Right.", "not yet": "Not yet.", "empty": "Not answered yet.", "unreadable": "Cannot read that."}
+
+
+@dataclass(frozen=True)
+class Check:
+    """What :func:`check_number` says: ``status`` is ``"right"``, ``"not yet"``, ``"empty"`` or ``"unreadable"``.
+
+    ``message`` is the sentence shown; ``correct`` is True only for "right".
+    Displays as Markdown in a notebook (``**Right.** ...``).
+    """
+
+    status: str
+    message: str
+
+    @property
+    def correct(self) -> bool:
+        return self.status == "right"
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+    def _repr_markdown_(self) -> str:
+        return f"**{_HEADS[self.status]}** {md_escape(self.message)}\n"
+
+    def __repr__(self) -> str:
+        return f"{_HEADS[self.status]} {self.message}"
+
+
+def _exact(value: Any) -> Fraction:
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, (int,)) and not isinstance(value, bool):
+        return Fraction(value)
+    return Fraction(float(value))
+
+
+def _one(answer: Any, expected: Any) -> tuple[str, Any]:
+    """("right" | "not yet" | "few places" | "unreadable", parsed or message) for one number."""
+    try:
+        parsed = parse_answer(answer)
+    except AgreementError as exc:
+        return "unreadable", str(exc)
+    target = _exact(expected)
+    if parsed.matches(target):
+        if parsed.decimals is not None and parsed.decimals < _PLACES and Fraction(round(target, _PLACES)) != target \
+                and parsed.value != target:
+            return "few places", parsed
+        return "right", parsed
+    return "not yet", parsed
+
+
+def check_number(answer: Any, expected: Any, *, name: str, step: str,
+                 mistakes: Mapping[str, Any] | None = None, labels: Sequence[Any] | None = None) -> Check:
+    """Check a student's number (or list of numbers) against the expected value, without revealing it.
+
+    Parameters
+    ----------
+    answer : number, str, sequence or ``...``
+        What the student wrote: ``0.492``, ``"29/59"``, ``"49.2%"``, a value
+        their code computed, or a list of such (one per item, category...).
+        ``...`` (or None) means not answered yet.
+    expected : number or sequence
+        The right value(s), exact (:class:`fractions.Fraction`) where possible.
+    name : str
+        What is asked for, as the student reads it (``"P_o"``).
+    step : str
+        Where to look again when the answer is off (``"Step 2: observed agreement"``).
+    mistakes : mapping of str to number, optional
+        Known wrong values and what each one means ("you divided by the number
+        of ratings, not of items"): an answer equal to one gets that sentence.
+    labels : sequence, optional
+        For a list: the name of each position (item numbers...), used to say
+        which entries are off.
+
+    Returns
+    -------
+    Check
+        ``.correct``, ``.status``, ``.message``; displays as Markdown.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> check_number("7/10", Fraction(7, 10), name="P_o", step="Step 2")
+    Right. P_o = 7/10.
+    >>> check_number(0.65, Fraction(7, 10), name="P_o", step="Step 2")
+    Not yet. 0.65 is not P_o. Look again at Step 2.
+    >>> check_number(..., Fraction(7, 10), name="P_o", step="Step 2")
+    Not answered yet. Replace ... with your value of P_o and run the cell again.
+    """
+    if answer is ... or answer is None:
+        return Check("empty", f"Replace ... with your value of {name} and run the cell again.")
+    if isinstance(expected, (list, tuple)) or (hasattr(expected, "shape") and getattr(expected, "ndim", 0) == 1):
+        return _check_list(answer, list(expected), name, step, labels)
+    status, parsed = _one(answer, expected)
+    if status == "unreadable":
+        return Check("unreadable", parsed)
+    if status == "right":
+        return Check("right", f"{name} = {parsed.written}.")
+    if status == "few places":
+        return Check("not yet", f"{parsed.written} is close: give {name} to {_PLACES} decimals, or as an exact "
+                                f"fraction, so that a wrong method cannot hide in the rounding.")
+    for meaning, value in (mistakes or {}).items():
+        if value is not None and _one(answer, value)[0] == "right" and _exact(value) != _exact(expected):
+            return Check("not yet", f"{parsed.written} is what you get when {meaning}. Look again at {step}.")
+    return Check("not yet", f"{parsed.written} is not {name}. Look again at {step}.")
+
+
+def _check_list(answer: Any, expected: list, name: str, step: str, labels: Sequence[Any] | None) -> Check:
+    try:
+        given = list(answer)
+    except TypeError:
+        return Check("unreadable", f"{name} is a list of {len(expected)} numbers: write them in [ ], "
+                                   f"separated by commas.")
+    if len(given) != len(expected):
+        return Check("not yet", f"{name} has {len(expected)} values; your list has {len(given)}.")
+    names = [str(x) for x in (labels if labels is not None else range(1, len(expected) + 1))]
+    off, unreadable = [], []
+    for label, a, e in zip(names, given, expected):
+        status, parsed = _one(a, e)
+        if status == "unreadable":
+            unreadable.append(label)
+        elif status != "right":
+            off.append(label)
+    if unreadable:
+        return Check("unreadable", f"cannot read the value(s) at {', '.join(unreadable)} as numbers.")
+    if off:
+        return Check("not yet", f"{len(off)} of the {len(expected)} values of {name} are off "
+                                f"(at {', '.join(off)}). Look again at {step}.")
+    return Check("right", f"all {len(expected)} values of {name}.")

@@ -1,0 +1,287 @@
+"""The course as a student meets it: lesson list, notation, glossary, exercises, student copies, first minutes.
+
+Fast checks only; running the student copies is in test_student_copies.py,
+the browser side in test_browser_course.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from iaa_teach import datasets, fleiss_kappa, krippendorff_alpha, markup
+from iaa_teach.course import (
+    GLOSSARY, LAB_OVERRIDES, LESSONS, REMOVED, SOLUTION_TAG, glossary_table, lab_overrides_path, lesson,
+    lesson_table, notation_table, student_notebook, write_lab_overrides, write_student_copies,
+)
+from iaa_teach.exercises import check_number
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def cells(stem):
+    with open(NOTEBOOKS / f"{stem}.ipynb", encoding="utf-8") as f:
+        return json.load(f)["cells"]
+
+
+def source(cell):
+    s = cell["source"]
+    return "".join(s) if isinstance(s, list) else s
+
+
+def tags(cell):
+    return cell.get("metadata", {}).get("tags", [])
+
+
+# ============================================================== lessons
+def test_ready_lessons_have_notebooks_and_coming_ones_do_not():
+    """Adding lesson 06 means adding its notebook AND flipping ready=True: this test says which is missing."""
+    for les in LESSONS:
+        exists = (NOTEBOOKS / les.file).exists()
+        assert exists == les.ready, (f"{les.file}: ready={les.ready} but the notebook "
+                                     f"{'exists' if exists else 'is missing'}; update iaa_teach.course.LESSONS")
+    assert [les.number for les in LESSONS] == [f"{i:02d}" for i in range(len(LESSONS))]
+    assert all(les.stem.startswith(les.number + "_") for les in LESSONS)
+
+
+def test_every_notebook_is_a_lesson():
+    stems = {p.stem for p in NOTEBOOKS.glob("*.ipynb")}
+    assert stems == {les.stem for les in LESSONS if les.ready}
+
+
+def test_lesson_table_links_ready_lessons_and_marks_the_others_coming():
+    md = lesson_table().markdown()
+    for les in LESSONS[1:]:
+        if les.ready:
+            assert f"]({les.file})" in md
+        else:
+            assert f"]({les.file})" not in md and "*(coming)*" in md
+    assert "](00_start_here.ipynb)" not in md
+    assert lesson("03").stem == "03_krippendorff_alpha" and lesson("03_krippendorff_alpha").number == "03"
+
+
+def test_start_page_shows_the_generated_tables():
+    text = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells("00_start_here")
+                     for o in c.get("outputs", []))
+    assert lesson_table().markdown() in text
+    assert notation_table().markdown() in text
+    assert glossary_table().markdown() in text
+
+
+# ============================================================== notation
+def test_one_symbol_per_quantity():
+    keys = [row.key for row in markup.NOTATION]
+    symbols = [row.symbol.tex for row in markup.NOTATION]
+    assert len(set(keys)) == len(keys) and len(set(symbols)) == len(symbols)
+    n_i = next(row for row in markup.NOTATION if row.key == "n_i")
+    assert "m_u" in n_i.elsewhere and "k" in n_i.elsewhere  # Krippendorff's and the partial text's names, said once
+    assert all(markup.SYMBOLS[row.key] is row.symbol for row in markup.NOTATION)
+
+
+LESSON_STEMS = ["01_cohens_kappa", "02_fleiss_kappa", "03_krippendorff_alpha", "04_missing_data",
+                "05_partial_coverage"]
+
+
+@pytest.mark.parametrize("stem", LESSON_STEMS)
+def test_lessons_use_the_notation_not_the_sources_other_names(stem):
+    """n_i for the ratings of an item: never m_u or k_i, except where a lesson says what a source writes."""
+    found = []
+    for i, cell in enumerate(cells(stem)):
+        text = source(cell)
+        for line in text.splitlines():
+            if re.search(r"m_u|k_i\b|per-item \$?k\$?(?!\w)", line) and not re.search(r"writes|calls", line):
+                found.append(f"cell {i}: {line.strip()}")
+    assert not found
+
+
+def test_explain_uses_the_notation():
+    from iaa_teach import explain
+    text = explain(krippendorff_alpha(datasets.sentiment_missing())).text()
+    assert "m_u" not in text and "n_i" in text
+    assert "per-item n_i" in explain(fleiss_kappa(datasets.partial_coverage())).text()
+
+
+# ============================================================== glossary
+GLOSSARY_TERMS = ["observed agreement", "chance agreement", "Landis-Koch", "Light's kappa", "Scott's pi",
+                  "unit, value, pairable value", "weights", "levels of measurement"]
+
+
+def test_glossary_has_the_terms_the_issue_lists():
+    terms = [t.term for t in GLOSSARY]
+    for wanted in GLOSSARY_TERMS:
+        assert any(wanted in t for t in terms), wanted
+    text = glossary_table().text()
+    for lo, hi, name in __import__("iaa_teach").BANDS[1:]:
+        assert name in text
+    assert "0.667" in text and "0.800" in text and "convention" in text
+
+
+@pytest.mark.parametrize("term, stem", [("Light's kappa", "01_cohens_kappa"), ("Scott's pi", "02_fleiss_kappa"),
+                                        ("Landis and Koch", "01_cohens_kappa")])
+def test_terms_are_introduced_before_use(term, stem):
+    """The first markdown cell that names the term also explains it or links to the glossary."""
+    first = next(source(c) for c in cells(stem) if c["cell_type"] == "markdown" and term in source(c)
+                 and "What you'll" not in source(c))
+    assert "00_start_here.ipynb#Glossary" in first or "**" + term in first
+
+
+# ============================================================== exercises
+@pytest.mark.parametrize("stem", LESSON_STEMS)
+def test_every_lesson_has_two_to_four_checked_exercises_with_folded_answers(stem):
+    cs = cells(stem)
+    exercises = [i for i, c in enumerate(cs) if "exercise" in tags(c)]
+    assert 2 <= len(exercises) <= 4, f"{stem}: {len(exercises)} exercises"
+    for i in exercises:
+        assert source(cs[i]).lstrip().split("=", 1)[1].strip().startswith("..."), "an exercise starts empty: ..."
+        check = cs[i + 1]
+        assert "check_number(" in source(check)
+        shown = "".join("".join(o.get("data", {}).get("text/markdown", "")) for o in check["outputs"])
+        assert "Not answered yet" in shown
+    solutions = [c for c in cs if SOLUTION_TAG in tags(c)]
+    assert solutions and all(c["metadata"].get("jupyter", {}).get("source_hidden") for c in solutions)
+    assert any("Predict first" in source(c) for c in cs if c["cell_type"] == "markdown")
+
+
+def test_check_number_says_right_or_not_yet_and_never_the_answer():
+    right = Fraction(31, 55)  # 0.5636...
+    for written in ("31/55", "0.564", 0.5636363, "56.4%"):
+        assert check_number(written, right, name="kappa", step="Step 5").correct
+    wrong = check_number("0.5", right, name="kappa", step="Step 5")
+    assert not wrong.correct and "Step 5" in wrong.message
+    close = check_number("0.56", right, name="kappa", step="Step 5")
+    assert not close.correct and "3 decimals" in close.message
+    mistake = check_number("0.563", right, name="kappa", step="Step 5", mistakes={"you rounded early": Fraction(9, 16)})
+    assert check_number("0.56", right, name="kappa", step="Step 5").message.endswith("hide in the rounding.")
+    assert "you rounded early" in mistake.message
+    for check in (wrong, close, mistake, check_number(..., right, name="kappa", step="Step 5"),
+                  check_number("abc", right, name="kappa", step="Step 5")):
+        shown = check._repr_markdown_() + repr(check)
+        assert "31/55" not in shown and "0.564" not in shown
+    assert check_number(..., right, name="kappa", step="x").status == "empty"
+    assert check_number("abc", right, name="kappa", step="x").status == "unreadable"
+
+
+def test_check_number_on_lists_names_the_entries_that_are_off():
+    expected = [Fraction(1, 6), Fraction(1, 3), Fraction(1, 2)]
+    assert check_number([1 / 6, 1 / 3, 1 / 2], expected, name="p_j", step="Step 4").correct
+    off = check_number(["1/6", "1/2", "1/3"], expected, name="p_j", step="Step 4", labels="GNP")
+    assert not off.correct and "N, P" in off.message and "1/3" not in off.message
+    assert "3 values" in check_number([1], expected, name="p_j", step="Step 4").message
+
+
+def test_check_number_fails_against_a_broken_comparison(monkeypatch):
+    """The checker's verdict comes from the comparison: break it and a right answer is refused."""
+    from iaa_teach.exercises import _answers
+
+    monkeypatch.setattr(_answers.Answer, "matches", lambda self, target: False)
+    assert not check_number("29/59", Fraction(29, 59), name="kappa", step="Step 5").correct
+
+
+# ============================================================== student copies
+def solution_texts(stem):
+    out = []
+    for c in cells(stem):
+        if SOLUTION_TAG in tags(c):
+            out += [line.strip() for line in source(c).splitlines() if len(line.strip()) > 8]
+            for o in c.get("outputs", []):
+                md = "".join(o.get("data", {}).get("text/markdown", ""))
+                out += [line.strip() for line in md.splitlines() if len(line.strip()) > 20]
+    return out
+
+
+def test_student_copies_keep_no_solution_content(tmp_path):
+    written = write_student_copies(NOTEBOOKS, tmp_path)
+    assert {p.name for p in written} == {p.name for p in NOTEBOOKS.glob("*.ipynb")}
+    for path in written:
+        text = path.read_text(encoding="utf-8")
+        nb = json.loads(text)
+        leaked = [line for line in solution_texts(path.stem) if line in text]
+        assert not leaked, f"{path.name} keeps solution content: {leaked[:3]}"
+        assert "<details>" not in text
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None
+            if SOLUTION_TAG in tags(cell):
+                assert source(cell) == REMOVED[cell["cell_type"]]
+                assert "jupyter" not in cell["metadata"]
+        exercises = [c for c in nb["cells"] if "exercise" in tags(c)]
+        assert len(exercises) == len([c for c in cells(path.stem) if "exercise" in tags(c)])
+    assert any(solution_texts(p.stem) for p in written)  # the test has something to find
+
+
+def test_student_notebook_does_not_modify_its_input():
+    nb = json.loads((NOTEBOOKS / "01_cohens_kappa.ipynb").read_text(encoding="utf-8"))
+    before = json.dumps(nb, sort_keys=True)
+    student_notebook(nb)
+    assert json.dumps(nb, sort_keys=True) == before
+
+
+def test_student_copies_are_git_ignored_and_documented():
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    assert "student/" in ignored and "notebooks/worksheets/" in ignored
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make student" in readme and '"solution"' in readme and '"exercise"' in readme
+
+
+# ============================================================== first minutes
+def test_lab_overrides_switch_the_news_prompt_off(tmp_path):
+    path = write_lab_overrides(tmp_path)
+    assert path == lab_overrides_path(tmp_path)
+    assert json.loads(path.read_text())["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    path.write_text(json.dumps({"other:plugin": {"x": 1}}))
+    merged = json.loads(write_lab_overrides(tmp_path).read_text())
+    assert merged["other:plugin"] == {"x": 1} and "@jupyterlab/apputils-extension:notification" in merged
+
+
+def test_this_environment_has_the_overrides_and_they_fit_the_schema():
+    """make setup / make lab wrote them; each value is one the pinned JupyterLab's schema allows."""
+    written = json.loads(lab_overrides_path().read_text())
+    schemas = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas"
+    for plugin, values in LAB_OVERRIDES.items():
+        assert written[plugin] == {**written[plugin], **values}
+        package, name = plugin.split(":")
+        schema = json.loads((schemas / package / f"{name}.json").read_text())
+        for key, value in values.items():
+            prop = schema["properties"][key]
+            allowed = [c["const"] for c in prop.get("oneOf", [])] or [True, False]
+            assert value in allowed
+
+
+def test_menu_path_for_simple_interface_matches_the_pinned_jupyterlab():
+    """Simple Interface is under View > Appearance in JupyterLab 4.6, and the texts say so."""
+    schemas = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas" / "@jupyterlab"
+    commands = json.loads((schemas / "application-extension" / "commands.json").read_text())
+
+    def find(items, trail):
+        for item in items:
+            if item.get("command") == "application:toggle-mode":
+                return trail
+            sub = item.get("submenu") or {}
+            hit = find(sub.get("items", []), trail + [sub.get("label", sub.get("id"))])
+            if hit:
+                return hit
+        return None
+    views = [m for m in commands["jupyter.lab.menus"]["main"] if m["id"] == "jp-mainmenu-view"]
+    ids = [item.get("submenu", {}).get("id") for m in views for item in m["items"]]
+    assert "jp-mainmenu-view-appearance" in ids and find(views[0]["items"], []) is not None
+    texts = [(ROOT / "README.md").read_text()] + [p.read_text() for p in (NOTEBOOKS / "py").glob("*.py")]
+    assert any("View > Appearance > Simple Interface" in t for t in texts)
+    assert not any(re.search(r"View > Simple Interface", t) for t in texts)
+
+
+def test_make_lab_installs_only_the_lessons_packages():
+    makefile = (ROOT / "Makefile").read_text()
+    lab_rule = makefile.split("$(LAB_STAMP): ")[1].split("\n\n")[0]
+    assert '".[notebooks]"' in lab_rule and "dev" not in lab_rule and "--quiet" in makefile
+    assert re.search(r"^lab: \$\(LAB_STAMP\)", makefile, re.M) and re.search(r"^test: \$\(STAMP\)", makefile, re.M)
+    import tomllib
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    lesson_needs = " ".join(extras["notebooks"])
+    for tool in ("pytest", "hypothesis", "nbval", "playwright"):
+        assert tool not in lesson_needs
