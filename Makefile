@@ -93,7 +93,8 @@ endif
 #    from the .py header. Needed for a .py written without a header: jupytext 1.19
 #    then stores notebook_metadata_filter "-all" in the .ipynb and the sync gate
 #    (`jupytext --to py:percent -o - X.ipynb`) drops the header the .py has.
-# 3. re-execute the .ipynb in place, in notebooks/. nbconvert rather than
+# 3. re-execute the .ipynb in place, in notebooks/, then write the .py back from it
+#    (same cells; only the .ipynb's sorted cell-metadata order is taken). nbconvert rather than
 #    `jupytext --update --execute`: in jupytext 1.19 that writes the OLD outputs
 #    back over the fresh ones. record_timing=False keeps cell metadata stable;
 #    store_widget_state=False keeps widget snapshots (PNG bytes) out of the file.
@@ -116,6 +117,7 @@ sync: $(STAMP)
 	        --ExecutePreprocessor.record_timing=False \
 	        --ExecutePreprocessor.store_widget_state=False \
 	        "$$nb"; \
+	    $(BIN)/jupytext --quiet --to py:percent -o "$$py" "$$nb"; \
 	done
 
 bench: $(STAMP)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
+from playwright.sync_api import expect
 
 from browser_support import aria_controls, find_cells, move_slider, open_notebook, run_cell, scroll_to_cell
 from iaa_teach import cohen_kappa, datasets, fmt
@@ -145,7 +146,7 @@ def test_every_control_of_the_explorers_has_an_accessible_name(lab_server):
                    for k, v in report.items()}
         assert not any(unnamed.values()), unnamed
         for name in report:
-            assert page.locator(f".iaa-{name} .iaa-figure-alt").first.inner_text().startswith("Figure:")
+            expect(page.locator(f".iaa-{name} .iaa-figure-alt").first).to_contain_text("Figure:", timeout=TIMEOUT_MS)
         sliders = {k: [(r, n) for r, n in v if r in ("slider", "textbox", "img") and not n] for k, v in report.items()}
         if any(sliders.values()):
             pytest.xfail(f"ipywidgets 8.1 slider handles (and their editable readouts) and Image views carry "

@@ -199,7 +199,7 @@ check_number(p_e_ac, cohen_kappa(ratings, "A", "C").exact.p_e, name="P_e for A a
              step="Step 3 (row and column totals over N) and Step 4 (multiply, then add)",
              mistakes={"you used the diagonal (that is P_o)": cohen_kappa(ratings, "A", "C").exact.p_o})
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 Hidden(explain(cohen_kappa(ratings, "A", "C"))["Chance agreement"], "Show the worked answer")
 
 # %% [markdown]
@@ -302,7 +302,7 @@ check_number(answer, cohen_kappa(exercise, "A", "B").exact.kappa, name="kappa fo
              mistakes={"you kept the old P_e (B's marginals change too)":
                        (cohen_kappa(exercise, "A", "B").exact.p_o - res.exact.p_e) / (1 - res.exact.p_e)})
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 explain(cohen_kappa(exercise, "A", "B")).hidden("Show the worked answer")
 
 # %% [markdown]

@@ -153,7 +153,7 @@ p_j = ...  # e.g. counts.sum(axis=...) / ...
 check_number(p_j, list(res.exact.p_j), name="p_j", labels=ratings.categories,
              step="Step 4: column totals of the count table, over the number of all ratings")
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 Hidden(explain(res)["Category proportions"], "Show the worked answer")
 
 # %%
@@ -294,7 +294,7 @@ check_number(answer, fleiss_kappa(exercise).exact.kappa, name="Fleiss' kappa",
              step="Step 2 (P_10 is now 1), Step 4 (p_G and p_P change) and Step 5",
              mistakes={"you kept the old P_e": (fleiss_kappa(exercise).exact.p_a - res.exact.p_e) / (1 - res.exact.p_e)})
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
 
 # %% [markdown]

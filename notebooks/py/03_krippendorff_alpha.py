@@ -196,7 +196,7 @@ check_number(answer, res.exact.d_e, name="D_e", step="Step 4: n² minus the sum 
              mistakes={"you drew with replacement, as the text does (1 - sum of p_c²)":
                        1 - sum(Fraction(int(x), int(pairs.sum())) ** 2 for x in pairs.sum(axis=1))})
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 Hidden(explain(res)["Expected disagreement"], "Show the worked answer")
 
 # %%
@@ -323,7 +323,7 @@ check_number(answer, krippendorff_alpha(a_and_b).exact.alpha, name="alpha for A 
              mistakes={"you computed Cohen's kappa": cohen_kappa(ratings, "A", "B").exact.kappa,
                        "you computed Scott's pi (Fleiss' kappa for two)": fleiss_kappa(a_and_b).exact.kappa})
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 explain(krippendorff_alpha(a_and_b)).hidden("Show the worked answer")
 
 # %% [markdown]

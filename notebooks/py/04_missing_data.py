@@ -260,7 +260,7 @@ check_number(answer, krippendorff_alpha(exercise).exact.alpha, name="alpha",
              step="the n_i of item 5 (now 2), its weight, then n_c, D_o and D_e",
              mistakes={"you used the text's function (no weights, D_e with replacement)": text_alpha(exercise)})
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 explain(krippendorff_alpha(exercise)).hidden("Show the worked answer")
 
 

@@ -172,7 +172,7 @@ check_number(answer, right.exact.p_a, name="P_a",
                        "you counted each single-label item as full agreement (P_i = 1)":
                        (sum_p_i + int((~pairable).sum())) / len(n_i)})
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 Hidden(explain(right)["Mean observed agreement"], "Show the worked answer")
 
 # %%
@@ -280,7 +280,7 @@ check_number(answer, fleiss_kappa(exercise).exact.kappa, name="Fleiss' kappa",
              mistakes={"you kept the old P_e": (fleiss_kappa(exercise).exact.p_a - right.exact.p_e)
                        / (1 - right.exact.p_e)})
 
-# %% tags=["solution"] jupyter={"source_hidden": true}
+# %% jupyter={"source_hidden": true} tags=["solution"]
 explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
 
 # %% [markdown]

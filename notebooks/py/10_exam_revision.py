@@ -70,7 +70,7 @@ question
 
 # %% [markdown]
 # Stop here and work parts (a) to (c) by hand. Then check your own answers,
-# for example `question.check("c", "0.123")` with your number for part (c).
+# for example `question.check("c", answer)`, with your number for part (c) as `answer`.
 # The cells below show what the checker says to three answers; each is folded
 # away, because the answers give the question away: open them once you have
 # tried.
