@@ -35,7 +35,16 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -c constraints.txt -e ".[dev]"
 	touch $@
 
-setup: $(STAMP)
+# Test-only oracles installed without their dependencies: irrCAC 0.4 pins pandas < 3
+# and scipy == 1.12, older than the tested environment; what it imports (numpy,
+# pandas, scipy) is already there. The stamp names the version, so a new pin reinstalls.
+ORACLES = irrCAC==0.4.4
+ORACLE_STAMP = $(VENV)/.oracles-$(subst ==,-,$(ORACLES))
+$(ORACLE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps $(ORACLES)
+	touch $@
+
+setup: $(STAMP) $(ORACLE_STAMP)
 
 lab: $(STAMP)
 	mkdir -p notebooks
@@ -45,7 +54,7 @@ lab: $(STAMP)
 #    tests/test_notebooks_meta.py) and the doctests of iaa_teach/.
 # 2. nbval re-runs every committed notebook and compares outputs. MPLBACKEND is
 #    unset: Agg would drop the stored figure outputs and fail every plot cell.
-test: $(STAMP)
+test: $(STAMP) $(ORACLE_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS)
 ifneq ($(NOTEBOOKS),)
 	env -u MPLBACKEND $(BIN)/python -m pytest $(PYTEST_FLAGS) \

@@ -2,26 +2,44 @@
 
 Data in (:class:`Ratings`), numbers out (:func:`cohen_kappa`,
 :func:`pairwise_cohen`, :func:`fleiss_kappa`, :func:`krippendorff_alpha`,
-:func:`bootstrap_ci`, :func:`interpret`).
+:func:`bootstrap_ci`, :func:`interpret`), the rest of the chance-corrected
+family (:func:`percent_agreement`, :func:`brennan_prediger`,
+:func:`scott_pi`, :func:`conger_kappa`, :func:`gwet_ac`), each with ``se``
+and ``ci()``, and :func:`items_needed` for planning a study.
 """
 
 from . import datasets, explain
 from .metrics import (
     BANDS,
     CHANCE_RULES,
+    FAMILY_WEIGHTS,
     LEVELS,
+    PLANNED,
+    WEIGHT_SCHEMES,
     WEIGHTS,
     AlphaResult,
     BootstrapResult,
+    BrennanPredigerResult,
     CohenResult,
+    CongerResult,
     FleissResult,
+    GwetResult,
+    ItemsNeeded,
     PairwiseCohenResult,
+    PercentAgreementResult,
+    ScottResult,
     bootstrap_ci,
+    brennan_prediger,
     cohen_kappa,
+    conger_kappa,
     fleiss_kappa,
+    gwet_ac,
     interpret,
+    items_needed,
     krippendorff_alpha,
     pairwise_cohen,
+    percent_agreement,
+    scott_pi,
 )
 from .ratings import AgreementError, Ratings
 
@@ -41,4 +59,7 @@ __all__ = [
     "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
     "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult",
     "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",
+    "percent_agreement", "brennan_prediger", "scott_pi", "conger_kappa", "gwet_ac", "items_needed",
+    "PercentAgreementResult", "BrennanPredigerResult", "ScottResult", "CongerResult", "GwetResult", "ItemsNeeded",
+    "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "PLANNED",
 ]
