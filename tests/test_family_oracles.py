@@ -250,6 +250,21 @@ def gwet_r_percent_agreement_se(codes: np.ndarray, w: np.ndarray) -> float:
     return math.sqrt(sum((n / n2 * t - pa) ** 2 for t in terms) / (n * (n - 1)))
 
 
+@settings(max_examples=EXAMPLES)
+@given(values=st.lists(st.integers(1, 60), min_size=2, max_size=7, unique=True).map(sorted),
+       scheme=st.sampled_from(FM.WEIGHT_SCHEMES), labels=st.booleans())
+def test_gwet_weights_match_irrcac(values, scheme, labels):
+    """Every named scheme, over numeric categories' values or over 1..q for labels, as irrCAC's Weights."""
+    from irrCAC.weights import Weights
+
+    categories = tuple(f"c{v}" for v in values) if labels else tuple(values)
+    ours = FM.agreement_matrix(scheme, categories)
+    theirs = Weights([str(c) for c in categories] if labels else [float(v) for v in values])[scheme]
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+    exact = FM.agreement_matrix(scheme, categories, exact=True)
+    np.testing.assert_allclose(np.array(exact, dtype=float), ours, rtol=0, atol=1e-15)
+
+
 # ------------------------------------------------------------------ alpha
 LEVEL_WEIGHTS = {"nominal": None, "interval": "quadratic", "ratio": "ratio"}
 
@@ -521,6 +536,10 @@ def broken(real, change):
     ("gwet_item_chance", lambda t: t * 1.01, ["gwet"]),
     ("fleiss_item_chance", lambda t: t * 1.01, ["fleiss"]),
     ("conger_item_chance", lambda t: t * 1.01, ["conger"]),
+    ("conger_parts", lambda parts: (*parts[:2], parts[2] * 1.01, parts[3]), ["conger"]),
+    ("observed_agreement", lambda p_a: p_a * 0.99, ["gwet", "fleiss", "bp", "conger"]),
+    ("category_shares", lambda p: p * 0.99, ["gwet", "fleiss"]),
+    ("divide", lambda x: x * 1.01, ["gwet", "fleiss", "bp", "conger"]),
 ])
 @pytest.mark.parametrize("weights", [None, "quadratic"])
 def test_check_fails_when_a_family_formula_is_broken(monkeypatch, formula, change, checks, weights):

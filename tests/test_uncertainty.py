@@ -317,3 +317,11 @@ def test_bad_planning_arguments(kwargs, message):
 
 def test_planning_accepts_the_function_itself():
     assert items_needed(gwet_ac, 0.7, 3, [0.5, 0.5], 0.1).items == items_needed("gwet_ac", 0.7, 3, [0.5, 0.5], 0.1).items
+
+
+def test_the_readme_example_says_what_items_needed_says():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    plan = items_needed("gwet_ac", expected=0.7, raters=3, proportions=[0.6, 0.3, 0.1], half_width=0.1)
+    assert f"# {plan.items} items for a 95 % interval of +/- 0.1" in readme
