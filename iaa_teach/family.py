@@ -34,10 +34,9 @@ the number of rated items.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from itertools import combinations_with_replacement
-import math
-from math import exp, lgamma
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -48,7 +47,8 @@ from .ratings import AgreementError, CountPatterns, Ratings
 
 __all__ = [
     "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "CHANCE_MODELS",
-    "exact_number", "category_values", "agreement_matrix", "Groups", "pattern_groups", "row_groups", "family_terms", "summed",
+    "exact_number", "category_values", "agreement_matrix",
+    "Groups", "pattern_groups", "row_groups", "pair_groups", "family_terms", "summed",
     "Fit", "fit", "item_chance", "variance_squares", "alpha_squares", "population_groups",
 ]
 
@@ -184,6 +184,23 @@ def row_groups(ratings: Ratings, distinct: bool) -> Groups:
                   pattern)
 
 
+def pair_groups(table: np.ndarray, only_a: np.ndarray, only_b: np.ndarray) -> Groups:
+    """Two raters' items grouped by their count rows, from integer counts alone.
+
+    ``table`` (q, q): items rater a put in k and rater b in l (both rated);
+    ``only_a``, ``only_b`` (q,): items only that rater rated, by category.
+    An item both rated holds one rating in k and one in l; an item one rated,
+    one rating. (Equal count rows may come twice, as (k, l) and (l, k): sums
+    over groups do not mind.)
+    """
+    q = len(only_a)
+    eye = np.eye(q, dtype=np.int64)
+    both = (eye[:, None, :] + eye[None, :, :]).reshape(q * q, q)
+    counts = np.concatenate([both, eye, eye])
+    frequency = np.concatenate([np.asarray(table).reshape(-1), only_a, only_b]).astype(np.int64)
+    return Groups(counts.sum(axis=1), counts, frequency)
+
+
 def family_terms(groups: Groups, agreement: np.ndarray) -> dict:
     """Each group's terms of P_a and the chance proportions (:func:`iaa_teach.formulas.fleiss_terms`), for one item.
 
@@ -268,8 +285,7 @@ def _numbers_like(values: Any, agreement: np.ndarray) -> np.ndarray:
 def _pooled_item_chance(counts: np.ndarray, size: np.ndarray, p: np.ndarray, p_e: Any,
                         agreement: np.ndarray, mean_size: Any) -> np.ndarray:
     """P_e,i for chance proportions pooled over all ratings: sum_k n_ik (W p)_k, linearized as a ratio."""
-    towards = (counts * (agreement * p[None, :]).sum(axis=-1)).sum(axis=-1)
-    return F.ratio_item_terms(towards, size, p_e, mean_size)
+    return F.ratio_item_terms(F.fleiss_item_chance(counts, p, agreement), size, p_e, mean_size)
 
 
 def item_chance(model: str, groups: Groups, terms: dict, fitted: Fit, agreement: np.ndarray,
@@ -363,14 +379,14 @@ def population_groups(raters: int, proportions: np.ndarray, unanimous: float) ->
     """
     p = np.asarray(proportions, dtype=float)
     q = len(p)
-    n_rows = int(round(exp(lgamma(raters + q) - lgamma(q) - lgamma(raters + 1))))
+    n_rows = math.comb(raters + q - 1, q - 1)
     if n_rows > MAX_PATTERNS:
         raise AgreementError(f"{raters} raters over {q} categories make {n_rows} count rows to enumerate, "
                              f"more than {MAX_PATTERNS}; plan with fewer raters or categories")
     labels = np.array(list(combinations_with_replacement(range(q), raters)), dtype=np.intp).reshape(-1, raters)
     counts = np.zeros((len(labels), q), dtype=np.int64)
     np.add.at(counts, (np.repeat(np.arange(len(labels)), raters), labels.ravel()), 1)
-    log_factorial = np.array([lgamma(k + 1) for k in range(raters + 1)])
+    log_factorial = np.array([math.lgamma(k + 1) for k in range(raters + 1)])
     with np.errstate(divide="ignore", invalid="ignore"):
         log_p = np.where(p > 0, np.log(np.where(p > 0, p, 1)), -np.inf)
         log_terms = np.where(counts > 0, counts * log_p, 0.0)

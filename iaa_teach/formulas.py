@@ -415,7 +415,11 @@ def ratio_item_terms(values: np.ndarray, size: np.ndarray, ratio: Any, mean_size
 
 
 def fleiss_item_chance(shares: np.ndarray, p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
-    """P_e,i = sum_k (n_ik / n_i) sum_l w_kl p_l: an item's term in Fleiss' P_e (shares (G, q), p (q,))."""
+    """P_e,i = sum_k (n_ik / n_i) sum_l w_kl p_l: an item's term in Fleiss' P_e (shares (G, q), p (q,)).
+
+    Given counts n_ik in place of the shares, sum_k n_ik (W p)_k: the term
+    that pooled proportions linearize (:func:`ratio_item_terms`).
+    """
     return (shares * (agreement * p[None, :]).sum(axis=-1)).sum(axis=-1)
 
 

@@ -544,16 +544,18 @@ def _n_pairable(patterns: CountPatterns) -> int:
     return int(patterns.frequency[patterns.ratings_per_item >= 2].sum())
 
 
-def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | None) -> tuple[FM.Fit, Any, dict]:
-    """A coefficient of the family, its variance and the count rows' terms, in the weights' kind of number.
+def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | None,
+            groups: FM.Groups | None = None) -> tuple[FM.Fit, Any, dict]:
+    """A coefficient of the family, its variance and the groups' terms, in the weights' kind of number.
 
     One path for the float value and ``.exact`` (floats or Fractions): the
     count rows' terms summed (:mod:`iaa_teach.family`), then the formulas.
-    The variance is Gwet's (NaN, or None when exact, for an undefined
+    ``groups``: the table's items grouped (default: its count rows). The
+    variance is Gwet's (NaN, or None when exact, for an undefined
     coefficient or fewer than 2 rated items).
     """
     exact = agreement.dtype == object
-    groups = FM.pattern_groups(r.count_patterns())
+    groups = FM.pattern_groups(r.count_patterns()) if groups is None else groups
     terms = FM.family_terms(groups, agreement)
     rater_counts = F.as_numbers(r.rater_counts(), exact) if model == "conger" else None
     fitted = FM.fit(model, FM.summed(terms, groups.frequency), agreement, rater_counts)
@@ -947,9 +949,13 @@ class _FamilyResult(_CountedResult):
         p = fitted.p[0]
         return {cls._built_from: _exact_tuple(p) if exact else _frozen(np.asarray(p, dtype=float))}
 
+    def _groups(self) -> FM.Groups | None:
+        """The items grouped for the coefficient (None: the table's count rows)."""
+        return None
+
     def _exact(self) -> Exact:
         agreement = _exact_weights(self)
-        fitted, variance, _ = _family(self._ratings, self._model, agreement, self.population)
+        fitted, variance, _ = _family(self._ratings, self._model, agreement, self.population, self._groups())
         values = {"p_a": fitted.p_a[0], "p_e": fitted.p_e[0], self._main: fitted.coefficient[0]}
         values.update(self._parts(fitted, exact=True))
         return Exact(**values, agreement_weights=_exact_tuple(agreement), variance=variance)
@@ -961,24 +967,29 @@ class _FamilyResult(_CountedResult):
                 f"items used={self.n_items_used}, ratings={self.n_ratings}{w})")
 
 
-def _family_result(cls: type, r: Ratings, weights: Any, population: Any, **extra: Any) -> Any:
-    """Compute a coefficient of the family on ``r`` and wrap it in ``cls``."""
+def _family_result(cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None,
+                   **extra: Any) -> Any:
+    """Compute a coefficient of the family on ``r`` (its items grouped as ``groups``) and wrap it in ``cls``."""
     agreement = FM.agreement_matrix(weights, r.categories)
-    patterns = r.count_patterns()
-    n_used = _n_pairable(patterns)
+    patterns = None if groups is not None else r.count_patterns()
+    size, frequency = (groups.size, groups.frequency) if groups is not None else \
+        (patterns.ratings_per_item, patterns.frequency)
+    n_used = int(frequency[size >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
-    n_rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
+    n_rated = int(frequency[size >= 1].sum())
     population = _check_population(population, n_rated)
-    fitted, variance, _ = _family(r, cls._model, agreement, population)
+    fitted, variance, _ = _family(r, cls._model, agreement, population, groups)
     value = float(fitted.coefficient[0])
     fields = {"p_a": float(fitted.p_a[0]), "p_e": float(fitted.p_e[0]), cls._main: value}
     fields.update(cls._parts(fitted, exact=False))
     fields.update(extra)
     reason = None
-    if math.isnan(value):
-        reason = f"chance agreement P_e = {fmt(fitted.p_e[0])}: {cls._undefined}, so (P_a - P_e) / (1 - P_e) = 0/0 is undefined"
-    return cls(**fields, categories=r.categories, n_items=n_rated, n_items_used=n_used, n_ratings=_n_ratings(patterns),
+    if math.isnan(fields["p_e"]):
+        reason = f"chance agreement P_e is undefined: {cls._undefined}"
+    elif math.isnan(value):
+        reason = f"chance agreement P_e = 1: {cls._undefined}, so (P_a - P_e) / (1 - P_e) = 0/0 is undefined"
+    return cls(**fields, categories=r.categories, n_items=n_rated, n_items_used=n_used, n_ratings=int(frequency @ size),
                weights=_weights_name(weights), agreement_weights=_frozen(agreement), reason=reason,
                variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
 
@@ -1029,6 +1040,22 @@ class ScottResult(_FamilyResult):
     _undefined = "every rating is in one category"
     _label = "Scott's pi"
     _built_from = "p_k"
+
+    def _pair(self) -> tuple[int, int]:
+        return self._ratings.rater_index(self.rater_a), self._ratings.rater_index(self.rater_b)
+
+    def _groups(self) -> FM.Groups:
+        return _pair_groups(self._ratings, *self._pair())
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """Items x categories: the two raters' ratings of each item in each category (on first use)."""
+        return _frozen(self._ratings.subset(raters=list(self._pair())).counts())
+
+    @cached_property
+    def raters_per_item(self) -> np.ndarray:
+        """How many of the two raters rated each item (on first use)."""
+        return _frozen(self.counts.sum(axis=1))
 
 
 @dataclass(frozen=True, repr=False, eq=False, kw_only=True)
@@ -1196,10 +1223,16 @@ def scott_pi(ratings: Any, a: Any = 0, b: Any = 1, weights: Any = None,
     ia, ib = r.rater_index(a), r.rater_index(b)
     if ia == ib:
         raise AgreementError(f"Scott's pi compares two different raters, but both are {r.raters[ia]!r}")
-    table = _frozen(r.pair_tables([(ia, ib)])[0])
-    pair = Ratings.from_codes(r.codes[:, [ia, ib]], r.categories, raters=[r.raters[ia], r.raters[ib]])
-    return _family_result(ScottResult, pair, weights, population, rater_a=r.raters[ia], rater_b=r.raters[ib],
+    groups = _pair_groups(r, ia, ib)
+    table = _frozen(groups.frequency[:r.n_categories ** 2].reshape(r.n_categories, r.n_categories))
+    return _family_result(ScottResult, r, weights, population, groups, rater_a=r.raters[ia], rater_b=r.raters[ib],
                           table=table)
+
+
+def _pair_groups(r: Ratings, ia: int, ib: int) -> FM.Groups:
+    """Raters ia and ib's items grouped by count row, from their agreement table and each one's own counts."""
+    both, own_a, own_b = r.pair_tables([(ia, ib), (ia, ia), (ib, ib)])
+    return FM.pair_groups(both, np.diag(own_a) - both.sum(axis=1), np.diag(own_b) - both.sum(axis=0))
 
 
 @_document
