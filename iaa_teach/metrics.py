@@ -368,7 +368,7 @@ def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None
     n_used = tables.sum(axis=(1, 2))
     population = _check_population(population, int(n_used.max(initial=0)))
     with np.errstate(invalid="ignore", divide="ignore"):
-        kept = 1 - np.array([_sampled(n, population, exact=False) for n in n_used])
+        kept = 1 - (0 if population is None else n_used / population)
         variance, variance_null = (v * kept for v in F.cohen_variance(tables.astype(float), agree))
     variance = np.where(n_used >= 2, variance, np.nan)
     variance_null = np.where(n_used >= 2, variance_null, np.nan)
@@ -1349,17 +1349,16 @@ class ItemsNeeded(_Result):
 def _planned_variance(name: str, groups: FM.Groups, agreement: np.ndarray, proportions: np.ndarray,
                       unanimous: float) -> tuple[float, float, float]:
     """P_a, P_e and sigma^2 = n x variance of the coefficient on the population (one item per unit of frequency)."""
-    if name == "krippendorff_alpha":
-        fitted = FM.fit("item_mean", FM.summed(FM.family_terms(groups, agreement), groups.frequency), agreement)
-        alpha, squares, _ = FM.alpha_squares(groups, agreement)
-        return float(fitted.p_a[0]), float(fitted.p_e[0]), float(squares)
-    if name == "cohen_kappa":
+    if name == "cohen_kappa":  # the expected agreement table of the two raters
         table = unanimous * np.diag(proportions) + (1 - unanimous) * np.outer(proportions, proportions)
         p_o, p_e = F.cohen_agreement(table[None], agreement)
         return float(p_o[0]), float(p_e[0]), float(F.cohen_variance(table[None], agreement)[0][0])
     model = PLANNED[name]
     fitted = FM.fit(model, FM.summed(FM.family_terms(groups, agreement), groups.frequency), agreement)
-    squares = FM.variance_squares(model, groups, agreement, fitted)
+    if name == "krippendorff_alpha":
+        squares = FM.alpha_squares(groups, agreement)[1]
+    else:
+        squares = FM.variance_squares(model, groups, agreement, fitted)
     return float(fitted.p_a[0]), float(fitted.p_e[0]), float(squares)
 
 
