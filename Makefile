@@ -58,7 +58,16 @@ $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	@$(BIN)/python -m iaa_teach.course lab-settings
 	@touch $@ $(LAB_STAMP)
 
-setup: $(STAMP)
+# Test-only oracles installed without their dependencies: irrCAC 0.4 pins pandas < 3
+# and scipy == 1.12, older than the tested environment; what it imports (numpy,
+# pandas, scipy) is already there. The stamp names the version, so a new pin reinstalls.
+ORACLES = irrCAC==0.4.4
+ORACLE_STAMP = $(VENV)/.oracles-$(subst ==,-,$(ORACLES))
+$(ORACLE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps $(ORACLES)
+	touch $@
+
+setup: $(STAMP) $(ORACLE_STAMP)
 
 lab: $(LAB_STAMP)
 	@mkdir -p $(LAB_ROOT)
@@ -73,7 +82,7 @@ student: $(LAB_STAMP)
 #    tests/test_notebooks_meta.py) and the doctests of iaa_teach/.
 # 2. nbval re-runs every committed notebook and compares outputs. MPLBACKEND is
 #    unset: Agg would drop the stored figure outputs and fail every plot cell.
-test: $(STAMP)
+test: $(STAMP) $(ORACLE_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS)
 ifneq ($(NOTEBOOKS),)
 	env -u MPLBACKEND $(BIN)/python -m pytest $(PYTEST_FLAGS) \

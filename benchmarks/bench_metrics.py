@@ -22,6 +22,7 @@ Run: ``python benchmarks/bench_metrics.py [--busy]`` (or ``make bench``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -58,18 +59,25 @@ def busy_core() -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", "while True: pass"])
 
 
+@contextlib.contextmanager
+def busy(enabled: bool):
+    """While the block runs, another process keeps one core busy (if ``enabled``)."""
+    hog = busy_core() if enabled else None
+    try:
+        yield
+    finally:
+        if hog is not None:
+            hog.kill()
+            hog.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--busy", action="store_true", help="keep one core busy with another process")
     parser.add_argument("--pin-blas", action="store_true", help="one BLAS thread (set before numpy loads)")
     args = parser.parse_args()
-    hog = busy_core() if args.busy else None
-    try:
+    with busy(args.busy):
         run()
-    finally:
-        if hog is not None:
-            hog.kill()
-            hog.wait()
 
 
 def run() -> None:

@@ -2,10 +2,13 @@
 
 Data in (:class:`Ratings`), numbers out (:func:`cohen_kappa`,
 :func:`pairwise_cohen`, :func:`fleiss_kappa`, :func:`krippendorff_alpha`,
-:func:`bootstrap_ci`, :func:`interpret`), words out (:func:`explain`,
-:func:`ratings_table`, from :mod:`iaa_teach.words`), every number shown
-rounded half up from its exact value (:func:`fmt`),
-and where the disagreement comes from (:func:`diagnose`).
+:func:`bootstrap_ci`, :func:`interpret`), the rest of the chance-corrected
+family (:func:`percent_agreement`, :func:`brennan_prediger`,
+:func:`scott_pi`, :func:`conger_kappa`, :func:`gwet_ac`), each with ``se``
+and ``ci()``, and :func:`items_needed` for planning a study; words out
+(:func:`explain`, :func:`ratings_table`, from :mod:`iaa_teach.words`), every
+number shown rounded half up from its exact value (:func:`fmt`); and where
+the disagreement comes from (:func:`diagnose`).
 """
 
 from . import datasets, words
@@ -13,19 +16,34 @@ from .diagnosis import Diagnosis, ReportTable, diagnose
 from .metrics import (
     BANDS,
     CHANCE_RULES,
+    FAMILY_WEIGHTS,
     LEVELS,
+    PLANNED,
+    WEIGHT_SCHEMES,
     WEIGHTS,
     AlphaResult,
     BootstrapResult,
+    BrennanPredigerResult,
     CohenResult,
+    CongerResult,
     FleissResult,
+    GwetResult,
+    ItemsNeeded,
     PairwiseCohenResult,
+    PercentAgreementResult,
+    ScottResult,
     bootstrap_ci,
+    brennan_prediger,
     cohen_kappa,
+    conger_kappa,
     fleiss_kappa,
+    gwet_ac,
     interpret,
+    items_needed,
     krippendorff_alpha,
     pairwise_cohen,
+    percent_agreement,
+    scott_pi,
 )
 from .ratings import AgreementError, Ratings
 from .rounding import fmt
@@ -48,4 +66,7 @@ __all__ = [
     "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult",
     "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",
     "diagnose", "Diagnosis", "ReportTable",
+    "percent_agreement", "brennan_prediger", "scott_pi", "conger_kappa", "gwet_ac", "items_needed",
+    "PercentAgreementResult", "BrennanPredigerResult", "ScottResult", "CongerResult", "GwetResult", "ItemsNeeded",
+    "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "PLANNED",
 ]

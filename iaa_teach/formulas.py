@@ -35,10 +35,13 @@ import numpy as np
 from .validation import check_option
 
 __all__ = [
-    "EPS", "WEIGHTS", "LEVELS", "CHANCE_RULES",
-    "as_numbers", "reciprocal", "chance_corrected",
-    "disagreement_weights", "agreement_weights", "cohen_agreement",
-    "fleiss_terms", "fleiss_agreement",
+    "EPS", "WEIGHTS", "LEVELS", "CHANCE_RULES", "WEIGHT_SCHEMES", "FAMILY_WEIGHTS",
+    "as_numbers", "reciprocal", "divide", "chance_corrected",
+    "disagreement_weights", "agreement_weights", "cohen_agreement", "cohen_variance",
+    "fleiss_terms", "fleiss_agreement", "observed_agreement", "category_shares",
+    "gwet_weights", "fleiss_chance", "gwet_chance", "uniform_chance", "conger_parts", "conger_chance",
+    "linearized_terms", "ratio_item_terms", "fleiss_item_chance", "gwet_item_chance", "conger_item_chance",
+    "sum_of_squares", "linearized_variance",
     "coincidences", "expected_coincidences", "disagreement", "squared_distances", "alpha_disagreement", "one_minus_ratio",
 ]
 
@@ -47,6 +50,10 @@ EPS = 1e-12
 WEIGHTS = (None, "linear", "quadratic")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 CHANCE_RULES = ("pooled", "item_mean")
+#: Gwet's (2014) named agreement weights, as his irrCAC package computes them.
+WEIGHT_SCHEMES = ("linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
+#: ``weights`` of the family's coefficients: unweighted, or one of Gwet's schemes (or a matrix).
+FAMILY_WEIGHTS = (None,) + WEIGHT_SCHEMES
 
 
 # ================================================================ numbers
@@ -105,6 +112,20 @@ def one_minus_ratio(numerator: Any, denominator: Any, scale: Any = 1.0) -> np.nd
         return np.where(denominator > EPS * np.maximum(1.0, scale), 1.0 - numerator / denominator, np.nan)
 
 
+def divide(numerator: Any, denominator: Any) -> np.ndarray:
+    """numerator / denominator, undefined (NaN, or None for exact numbers) where the denominator is 0."""
+    numerator, denominator = np.asarray(numerator), np.asarray(denominator)
+    if _exact(numerator, denominator):
+        numerator, denominator = np.broadcast_arrays(numerator, denominator)
+        out = np.empty(numerator.shape, dtype=object)
+        for i in np.ndindex(numerator.shape):
+            top, bottom = numerator[i], denominator[i]
+            out[i] = None if top is None or bottom is None or bottom == 0 else top / bottom
+        return out
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1), np.nan)
+
+
 # ================================================================= Cohen
 def disagreement_weights(k: int, weights: str | None) -> np.ndarray:
     """k x k integer disagreement weights over the category order: 0/1, ``|i-j|`` or ``(i-j)**2``.
@@ -142,9 +163,38 @@ def cohen_agreement(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarr
     return p_o, p_e
 
 
+def cohen_variance(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Large-sample variances of Cohen's kappa (Fleiss, Cohen and Everitt 1969), per table (B, k, k).
+
+    With cell shares p_ij, marginals p_i. and p_.j, agreement weights w_ij
+    and w_i. = sum_j p_.j w_ij, w_.j = sum_i p_i. w_ij:
+
+    var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - P_e (1 - kappa))^2] / (n (1 - P_e)^2)
+
+    and, when kappa = 0 (the null hypothesis), var_0 = [sum_ij p_i. p_.j
+    (w_ij - (w_i. + w_.j))^2 - P_e^2] / (n (1 - P_e)^2): what statsmodels'
+    ``cohens_kappa`` reports as ``var_kappa`` and ``var_kappa0``. The table
+    must have a defined kappa (P_e < 1).
+    """
+    n = tables.sum(axis=(1, 2))
+    p_o, p_e = cohen_agreement(tables, agreement)
+    kappa = chance_corrected(p_o, p_e)
+    cells = tables / n[:, None, None]
+    rows, cols = cells.sum(axis=2), cells.sum(axis=1)
+    spread = ((agreement * cols[:, None, :]).sum(axis=2)[:, :, None]
+              + (agreement * rows[:, :, None]).sum(axis=1)[:, None, :])
+    scale = n * (1 - p_e) * (1 - p_e)
+    deviation = agreement - spread * (1 - kappa)[:, None, None]
+    centre = kappa - p_e * (1 - kappa)
+    variance = ((cells * deviation * deviation).sum(axis=(1, 2)) - centre * centre) / scale
+    null = agreement - spread
+    variance_null = ((rows[:, :, None] * cols[:, None, :] * null * null).sum(axis=(1, 2)) - p_e * p_e) / scale
+    return variance, variance_null
+
+
 # ================================================================ Fleiss
-def fleiss_terms(size: np.ndarray, items: np.ndarray, counts: np.ndarray, squares: np.ndarray) -> dict:
-    """The additive terms of Fleiss' kappa, per group of items that share a number of ratings.
+def fleiss_terms(size: np.ndarray, items: np.ndarray, counts: np.ndarray, agreed: np.ndarray) -> dict:
+    """The additive terms of Fleiss' kappa (and its family), per group of items that share a number of ratings.
 
     Parameters
     ----------
@@ -154,43 +204,247 @@ def fleiss_terms(size: np.ndarray, items: np.ndarray, counts: np.ndarray, square
         How many items the group holds.
     counts : ndarray, shape (..., G, k)
         sum_i n_ij over the group's items.
-    squares : ndarray, shape (..., G)
-        sum_i sum_j n_ij^2 over the group's items.
+    agreed : ndarray, shape (..., G)
+        sum_i sum_jl w_jl n_ij n_il over the group's items: the agreeing
+        ordered pairs of ratings plus the m self-pairs, under agreement
+        weights w (sum_i sum_j n_ij^2 when unweighted).
 
     Returns
     -------
     dict of ndarray
-        ``agreement``: sum of P_i = (sum_j n_ij^2 - m) / (m (m - 1)) over
-        the items (groups with m >= 2); ``pairable``: items with m >= 2;
+        ``agreement``: sum of P_i = (sum_jl w_jl n_ij n_il - m) / (m (m - 1))
+        over the items (groups with m >= 2); ``pairable``: items with m >= 2;
         ``labels``: the category counts; ``shares``: sum of n_ij / m;
         ``rated``: items with m >= 1. Sum them over groups, then
         :func:`fleiss_agreement`.
     """
-    exact = _exact(items, counts, squares)
+    exact = _exact(items, counts, agreed)
     size = np.asarray(size)
     pairs = reciprocal(np.where(size >= 2, size * (size - 1), 0), exact)
     pairable = (size >= 2).astype(np.int64)
     rated = (size >= 1).astype(np.int64)
-    return {"agreement": (squares - items * size) * pairs, "pairable": items * pairable,
+    return {"agreement": (agreed - items * size) * pairs, "pairable": items * pairable,
             "labels": counts, "shares": counts * reciprocal(size, exact)[:, None], "rated": items * rated}
 
 
-def fleiss_agreement(terms: dict, chance: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """P_a, p_j and P_e from the summed terms of :func:`fleiss_terms` (leading batch axis).
+def observed_agreement(terms: dict) -> np.ndarray:
+    """P_a: the mean P_i over the items with 2 or more ratings, from summed :func:`fleiss_terms`."""
+    return divide(terms["agreement"], terms["pairable"])
 
-    P_a is the mean P_i over items with 2 or more ratings. ``chance="pooled"``:
-    p_j is category j's share of all ratings; ``"item_mean"``: the mean over
-    rated items of n_ij / n_i. P_e = sum_j p_j^2.
+
+def category_shares(terms: dict, chance: str) -> np.ndarray:
+    """p_j from summed :func:`fleiss_terms` (..., k).
+
+    ``"pooled"``: category j's share of all ratings; ``"item_mean"``: the
+    mean over rated items of n_ij / n_i (Gwet's rule).
     """
     check_option("chance", chance, CHANCE_RULES)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_a = terms["agreement"] / terms["pairable"]
-        if chance == "pooled":
-            p_j = terms["labels"] / terms["labels"].sum(axis=-1)[..., None]
-        else:
-            p_j = terms["shares"] / terms["rated"][..., None]
-    p_e = (p_j * p_j).sum(axis=-1)
-    return p_a, p_j, p_e
+    if chance == "pooled":
+        return divide(terms["labels"], terms["labels"].sum(axis=-1)[..., None])
+    return divide(terms["shares"], terms["rated"][..., None])
+
+
+def fleiss_chance(p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    """P_e = sum_jl w_jl p_j p_l: two ratings drawn from one shared distribution p (..., k) agree."""
+    return (p[..., :, None] * agreement * p[..., None, :]).sum(axis=(-2, -1))
+
+
+def fleiss_agreement(terms: dict, chance: str, agreement: np.ndarray | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """P_a, p_j and P_e from the summed terms of :func:`fleiss_terms` (leading batch axis).
+
+    P_a is the mean P_i over items with 2 or more ratings
+    (:func:`observed_agreement`), p_j follows the ``chance`` rule
+    (:func:`category_shares`) and P_e = sum_jl w_jl p_j p_l
+    (:func:`fleiss_chance`; sum_j p_j^2 when ``agreement`` is None).
+    """
+    p_a = observed_agreement(terms)
+    p_j = category_shares(terms, chance)
+    if agreement is None:
+        agreement = as_numbers(np.eye(p_j.shape[-1], dtype=np.int64), _exact(p_j))
+    return p_a, p_j, fleiss_chance(p_j, agreement)
+
+
+# ============================================================ the family
+def _undefined(shape: tuple, exact: bool) -> np.ndarray:
+    if exact:
+        return np.full(shape, None, dtype=object)
+    return np.full(shape, np.nan)
+
+
+def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
+    """q x q agreement weights of one of Gwet's (2014) schemes over category values (1-D).
+
+    ``values`` are the categories as numbers (floats, or Fractions for the
+    exact weights), in the categories' order. With x_k the values, span =
+    max - min, and i, j the categories' positions:
+
+    - None: 1 on the diagonal, 0 elsewhere;
+    - linear: 1 - |x_k - x_l| / span; quadratic: 1 - (x_k - x_l)^2 / span^2;
+    - ordinal: 1 - m_kl / max m, with m_kl = (|i - j| + 1) |i - j| / 2
+      (positions, not values);
+    - radical: 1 - sqrt|x_k - x_l| / sqrt(span);
+    - ratio: 1 - ((x_k - x_l) / (x_k + x_l))^2 / (span / (max + min))^2;
+    - circular: 1 - d_kl / max d, d_kl = sin^2(pi (x_k - x_l) / (span + 1));
+    - bipolar: 1 - d_kl / max d, d_kl = (x_k - x_l)^2 / ((x_k + x_l - 2 min)
+      (2 max - x_k - x_l)) off the diagonal, 0 on it.
+
+    Radical and circular weights are irrational: their exact values are the
+    float weights' own binary values. One category: [[1]].
+
+    >>> gwet_weights("linear", as_numbers([1, 2, 3], exact=True)).tolist()
+    [[Fraction(1, 1), Fraction(1, 2), Fraction(0, 1)], [Fraction(1, 2), Fraction(1, 1), Fraction(1, 2)], [Fraction(0, 1), Fraction(1, 2), Fraction(1, 1)]]
+    """
+    check_option("weights", scheme, FAMILY_WEIGHTS)
+    values = np.asarray(values)
+    exact = _exact(values)
+    q = len(values)
+    if scheme is None or q < 2:
+        return as_numbers(np.eye(q, dtype=np.int64), exact)
+    if scheme in ("radical", "circular") and exact:
+        floats = gwet_weights(scheme, np.array([float(x) for x in values]))
+        return np.array([Fraction(float(w)) for w in floats.reshape(-1)], dtype=object).reshape(q, q)
+    low, high = values.min(), values.max()
+    span = high - low
+    diff = values[:, None] - values[None, :]
+    if scheme == "linear":
+        return 1 - np.abs(diff) / span
+    if scheme == "quadratic":
+        return 1 - diff * diff / (span * span)
+    if scheme == "radical":
+        return 1 - np.sqrt(np.abs(diff)) / np.sqrt(span)
+    if scheme == "ratio":
+        total = values[:, None] + values[None, :]
+        ratio = diff / total
+        top = span / (high + low)
+        return 1 - ratio * ratio / (top * top)
+    if scheme == "ordinal":
+        steps = np.abs(np.subtract.outer(np.arange(q), np.arange(q)))
+        distance = as_numbers((steps + 1) * steps // 2, exact)
+    elif scheme == "circular":
+        distance = np.sin(np.pi * diff / (span + 1)) ** 2
+    else:  # bipolar
+        total = values[:, None] + values[None, :]
+        off = ~np.eye(q, dtype=bool)
+        below, above = np.where(off, total - 2 * low, 1), np.where(off, 2 * high - total, 1)
+        distance = np.where(off, diff * diff / (below * above), 0 * diff)
+    return 1 - distance / distance.max()
+
+
+def uniform_chance(agreement: np.ndarray) -> Any:
+    """Brennan and Prediger's (Bennett's S) P_e = sum_kl w_kl / q^2: each rating uniform over the q categories."""
+    q = agreement.shape[-1]
+    return agreement.sum() / (q * q)
+
+
+def gwet_chance(p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    """Gwet's P_e = (sum_kl w_kl) / (q (q - 1)) * sum_k p_k (1 - p_k), p (..., q).
+
+    The chance that a rater rates at random (with a "hard" item) times the
+    chance of agreeing then. Undefined with fewer than 2 categories.
+    """
+    q = p.shape[-1]
+    if q < 2:
+        return _undefined(p.shape[:-1], _exact(p, agreement))
+    return agreement.sum() / (q * (q - 1)) * (p * (1 - p)).sum(axis=-1)
+
+
+def conger_parts(rater_counts: np.ndarray, agreement: np.ndarray):
+    """Conger's chance term from each rater's category counts (..., r, q).
+
+    Returns ``p`` (each rater's proportions; 0 for a rater with no
+    ratings), ``towards`` (r, q): sum_k (sum of the other raters' p_k) w_kl,
+    ``own`` (r,): each rater's p_g . towards_g, and ``pairs``: a (a - 1) for
+    the a raters with ratings. P_e = sum_g own_g / pairs: the mean over
+    ordered pairs of different raters of sum_kl w_kl p_gk p_hl (Conger 1980).
+    """
+    exact = _exact(rater_counts, agreement)
+    given = rater_counts.sum(axis=-1)
+    active = (np.asarray(given) > 0).sum(axis=-1)
+    p = divide(rater_counts, given[..., None])
+    p = np.where(np.asarray(given)[..., None] > 0, p, as_numbers(0, exact))
+    others = p.sum(axis=-2)[..., None, :] - p
+    towards = (others[..., :, :, None] * agreement).sum(axis=-2)
+    own = (towards * p).sum(axis=-1)
+    return p, towards, own, active * (active - 1)
+
+
+def conger_chance(rater_counts: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    """Conger's P_e: the mean over pairs of different raters of their Cohen chance agreement (:func:`conger_parts`)."""
+    _, _, own, pairs = conger_parts(rater_counts, agreement)
+    return divide(own.sum(axis=-1), pairs)
+
+
+# ----------------------------------------------------- Gwet's variances
+def linearized_terms(p_a_item: np.ndarray, pairable: np.ndarray, p_e: Any, p_e_item: np.ndarray,
+                     coefficient: Any, n: Any, n_used: Any) -> np.ndarray:
+    """Each item's linearized coefficient kappa*_i (Gwet 2008, 2014), per group of equal items.
+
+    kappa*_i = [(n / n_used)(P_a,i - P_e [item pairable]) - 2 (1 - kappa)(P_e,i - P_e)] / (1 - P_e),
+
+    where P_a,i is the item's agreement (0 below 2 ratings), P_e,i its term
+    in the chance agreement (the ``*_item_chance`` functions), n the rated
+    items and n_used those with 2 or more ratings. Their spread around kappa
+    gives the variance (:func:`sum_of_squares`, :func:`linearized_variance`).
+    """
+    return ((n / n_used) * (p_a_item - p_e * pairable) - 2 * (1 - coefficient) * (p_e_item - p_e)) / (1 - p_e)
+
+
+def sum_of_squares(frequency: np.ndarray, values: np.ndarray, centre: Any) -> Any:
+    """sum_g f_g (v_g - centre)^2 over groups of equal items."""
+    deviation = values - centre
+    return (frequency * deviation * deviation).sum(axis=-1)
+
+
+def linearized_variance(squares: Any, n: Any, sampled: Any = 0) -> Any:
+    """Gwet's variance (1 - f) sum_i (kappa*_i - kappa)^2 / (n (n - 1)).
+
+    ``sampled`` is f = n / N, the share of a finite population of N items
+    that was rated (0 for an infinite population).
+    """
+    return (1 - sampled) * squares / (n * (n - 1))
+
+
+def ratio_item_terms(values: np.ndarray, size: np.ndarray, ratio: Any, mean_size: Any) -> np.ndarray:
+    """(v_i - R (m_i - m_bar)) / m_bar: item i's term in a ratio R = sum v / sum m, linearized.
+
+    Its mean over items is R; used for chance proportions pooled over all
+    ratings and for Krippendorff's alpha (Gwet 2014).
+    """
+    return (values - ratio * (size - mean_size)) / mean_size
+
+
+def fleiss_item_chance(shares: np.ndarray, p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    """P_e,i = sum_k (n_ik / n_i) sum_l w_kl p_l: an item's term in Fleiss' P_e (shares (G, q), p (q,)).
+
+    Given counts n_ik in place of the shares, sum_k n_ik (W p)_k: the term
+    that pooled proportions linearize (:func:`ratio_item_terms`).
+    """
+    return (shares * (agreement * p[None, :]).sum(axis=-1)).sum(axis=-1)
+
+
+def gwet_item_chance(shares: np.ndarray, p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    """P_e,i = (sum_kl w_kl) / (q (q - 1)) sum_k (n_ik / n_i)(1 - p_k): an item's term in Gwet's P_e."""
+    q = p.shape[-1]
+    return agreement.sum() / (q * (q - 1)) * (shares * (1 - p)).sum(axis=-1)
+
+
+def conger_item_chance(rows: np.ndarray, rater_counts: np.ndarray, agreement: np.ndarray, n: Any) -> np.ndarray:
+    """P_e,i of Conger's kappa for items given by their code rows (G, r), -1 = missing.
+
+    P_e,i = P_e + sum_g [rater g rated item i] (n / n_g)(towards_gl - own_g) / pairs,
+    l the label rater g gave (Gwet 2014; names as in :func:`conger_parts`;
+    n rated items, n_g the items rater g rated). The mean over items is P_e.
+    """
+    exact = _exact(rater_counts, agreement)
+    _, towards, own, pairs = conger_parts(rater_counts, agreement)
+    per_label = (towards - own[:, None]) * (n * reciprocal(rater_counts.sum(axis=-1), exact))[:, None]
+    r, q = per_label.shape
+    lookup = np.concatenate([per_label, as_numbers(np.zeros((r, 1), dtype=np.int64), exact)], axis=1).reshape(-1)
+    # rater g's label l is at g (q + 1) + l; a missing rating (-1) lands on the 0 that ends rater g - 1's
+    # block (the last entry of all for g = 0)
+    index = np.asarray(rows) + np.arange(r) * (q + 1)
+    return (own.sum() + lookup.take(index).sum(axis=-1)) / pairs
 
 
 # ========================================================== Krippendorff

@@ -1,4 +1,10 @@
-"""Numbers out: Cohen's kappa, Fleiss' kappa, Krippendorff's alpha.
+"""Numbers out: the agreement coefficients, their standard errors and intervals, and study planning.
+
+Cohen's kappa, Fleiss' kappa and Krippendorff's alpha; the rest of the
+chance-corrected family (percent agreement, Brennan-Prediger's S, Scott's
+pi, Conger's kappa, Gwet's AC1/AC2; their numbers come from
+:mod:`iaa_teach.family`); every coefficient's ``se`` and ``ci()``;
+:func:`bootstrap_ci` for any of them; :func:`items_needed` for planning.
 
 Each metric accepts a :class:`~iaa_teach.Ratings` (or anything
 ``Ratings.from_rows`` accepts) and returns a small frozen result object:
@@ -27,16 +33,19 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
+from . import family as FM
 from . import formulas as F
-from .formulas import CHANCE_RULES, LEVELS, WEIGHTS
+from .formulas import CHANCE_RULES, FAMILY_WEIGHTS, LEVELS, WEIGHT_SCHEMES, WEIGHTS
 from .ratings import AgreementError, CountPatterns, Ratings, as_ratings
 from .rounding import fmt, format_number
 from .validation import check_int, check_number, check_option, options
 
 __all__ = [
-    "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",
+    "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES", "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "PLANNED",
     "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult", "Exact",
+    "PercentAgreementResult", "BrennanPredigerResult", "ScottResult", "CongerResult", "GwetResult", "ItemsNeeded",
     "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
+    "percent_agreement", "brennan_prediger", "scott_pi", "conger_kappa", "gwet_ac", "items_needed",
 ]
 
 #: Landis & Koch (1977) bands: (lower bound inclusive, upper bound, name).
@@ -136,11 +145,83 @@ class _Result:
         return f"{name}={fmt(getattr(self, name), 4, 'nan')}"
 
 
-def _fraction(value: Any) -> Fraction:
-    """A category value as an exact number: ints exactly, floats as their decimal reading (0.1 -> 1/10)."""
-    if isinstance(value, (int, np.integer)):
-        return Fraction(int(value))
-    return Fraction(repr(float(value)))
+# ============================================================ uncertainty
+def _quantile(confidence: float, df: int | None) -> float:
+    """The two-sided critical value: Student's t with ``df`` degrees of freedom, or the normal (df None)."""
+    from scipy import special  # on first use: importing iaa_teach does not import scipy
+
+    tail = 1 - (1 - confidence) / 2
+    return float(special.ndtri(tail) if df is None else special.stdtrit(df, tail))
+
+
+def _check_population(population: Any, n: int) -> int | None:
+    """The finite population size N (None: infinite), at least the n items rated."""
+    if population is None:
+        return None
+    population = check_int("population", population, 1)
+    if population < n:
+        raise AgreementError(f"population must be at least the {n} items rated (it is the size of the "
+                             f"population they were drawn from), got {population}")
+    return population
+
+
+def _sampled(n: Any, population: int | None, exact: bool) -> Any:
+    """f = n / N, the share of the population rated (0 for an infinite population)."""
+    if population is None:
+        return 0
+    return Fraction(int(n), population) if exact else float(n) / population
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class _Uncertain(_Result):
+    """A coefficient with a standard error and a confidence interval.
+
+    ``variance`` is the estimated sampling variance (NaN where it is
+    undefined: an undefined coefficient, or fewer than 2 items); ``df`` the
+    degrees of freedom of the t distribution the interval uses (None: the
+    normal); ``population`` the size of the finite population of items the
+    rated ones were drawn from (None: infinite), for the finite-population
+    correction 1 - n / N.
+    """
+
+    variance: float = field(default=math.nan, kw_only=True)
+    df: int | None = field(default=None, kw_only=True)
+    population: int | None = field(default=None, kw_only=True)
+
+    @property
+    def se(self) -> float:
+        """The standard error, sqrt(variance) (NaN where undefined).
+
+        A variance that rounding put a hair below 0 (its exact value is 0)
+        gives 0.
+        """
+        return math.nan if math.isnan(self.variance) else math.sqrt(max(self.variance, 0.0))
+
+    @property
+    def se_reason(self) -> str | None:
+        """Why the standard error is undefined (NaN), if it is."""
+        if not self.defined:
+            return self.reason
+        if math.isnan(self.variance):
+            return "fewer than 2 items: there is no spread between items to estimate the standard error from"
+        return None
+
+    def ci(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The confidence interval (low, high): value -/+ critical value x standard error.
+
+        The critical value is Student's t with ``df`` degrees of freedom
+        (n - 1, as Gwet's handbook and irrCAC use) or, where ``df`` is None,
+        the normal (Cohen's kappa, as statsmodels uses). No coefficient can
+        exceed 1, so the upper limit is capped at 1 (as irrCAC does); the
+        lower limit is not clipped. (NaN, NaN) where the standard error is
+        undefined.
+        """
+        confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
+        value, se = float(self), self.se
+        if math.isnan(value) or math.isnan(se):
+            return math.nan, math.nan
+        half = _quantile(confidence, self.df) * se
+        return value - half, min(1.0, value + half)
 
 
 # ================================================================= groups
@@ -148,15 +229,13 @@ class SizeSums(NamedTuple):
     """Integer sums over the items that share a number of ratings m = 0, 1, ..., max.
 
     ``items[m]`` items have m ratings; ``counts[m, j]`` = sum of n_ij over
-    them; ``squares[m]`` = sum of sum_j n_ij^2; ``gram[m]`` = sum of the
-    outer products n_i n_i^T (k x k). The exact values are computed from
+    them; ``gram[m]`` = sum of the outer products n_i n_i^T (k x k). The exact values are computed from
     these integers; the floats from the same sums.
     """
 
     size: np.ndarray
     items: np.ndarray
     counts: np.ndarray
-    squares: np.ndarray
     gram: np.ndarray
 
 
@@ -171,7 +250,6 @@ def _size_sums(patterns: CountPatterns) -> SizeSums:
         return np.rint(np.bincount(m, weights=values, minlength=n_sizes)).astype(np.int64)
 
     items = by_size(f)
-    squares = by_size((c * c).sum(axis=1) * f)
     flat = (m[:, None] * k + np.arange(k)).ravel()
     counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
     counts = counts.astype(np.int64).reshape(n_sizes, k)
@@ -183,14 +261,13 @@ def _size_sums(patterns: CountPatterns) -> SizeSums:
         if len(rows):
             weighted = c[rows] * f[rows, None]
             gram[s] = weighted.T @ c[rows]
-    return SizeSums(size, items, counts, squares, gram)
+    return SizeSums(size, items, counts, gram)
 
 
 def _pattern_sums(patterns: CountPatterns) -> SizeSums:
     """Each distinct count row as a group of one item (for the bootstrap and per-item values)."""
     c = patterns.counts
-    return SizeSums(patterns.ratings_per_item, np.ones(len(c), dtype=np.int64), c, (c * c).sum(axis=1),
-                    c[:, :, None] * c[:, None, :])
+    return SizeSums(patterns.ratings_per_item, np.ones(len(c), dtype=np.int64), c, c[:, :, None] * c[:, None, :])
 
 
 def _numbers(sums: SizeSums, exact: bool) -> SizeSums:
@@ -199,8 +276,8 @@ def _numbers(sums: SizeSums, exact: bool) -> SizeSums:
 
 # ====================================================================== Cohen
 @dataclass(frozen=True, repr=False, eq=False)
-class CohenResult(_Result):
-    """Cohen's kappa for one pair of raters, with its working.
+class CohenResult(_Uncertain):
+    """Cohen's kappa for one pair of raters, with its working and its standard error.
 
     Attributes
     ----------
@@ -217,6 +294,14 @@ class CohenResult(_Result):
         Items rated by both raters (used) and items left out.
     reason : str or None
         Why kappa is undefined (NaN), if it is.
+    variance, se : float
+        The large-sample variance of Fleiss, Cohen and Everitt (1969) and its
+        square root (statsmodels' ``var_kappa`` and ``std_kappa``), times
+        1 - n / population when a finite ``population`` is given.
+    variance_null, se_null : float
+        The same under the hypothesis kappa = 0 (``var_kappa0``, ``std_kappa0``).
+    ci(confidence=0.95)
+        kappa -/+ z x se, the normal interval (as statsmodels), capped at 1.
     """
 
     kappa: float
@@ -233,7 +318,13 @@ class CohenResult(_Result):
     n_items: int
     n_dropped: int
     reason: str | None = None
+    variance_null: float = field(default=math.nan, kw_only=True)
     _main = "kappa"
+
+    @property
+    def se_null(self) -> float:
+        """The standard error under kappa = 0, sqrt(variance_null)."""
+        return math.nan if math.isnan(self.variance_null) else math.sqrt(max(self.variance_null, 0.0))
 
     @property
     def agreement_weights(self) -> np.ndarray:
@@ -246,13 +337,18 @@ class CohenResult(_Result):
         none = (None,) * len(self.categories)
         if n == 0:
             return Exact(kappa=None, p_o=None, p_e=None, row_marginals=none, col_marginals=none,
-                         agreement_weights=_exact_tuple(agree))
-        kappa, p_o, p_e = _cohen(F.as_numbers(self.table[None], exact=True), agree)
+                         agreement_weights=_exact_tuple(agree), variance=None, variance_null=None)
+        table = F.as_numbers(self.table[None], exact=True)
+        kappa, p_o, p_e = _cohen(table, agree)
+        variance = variance_null = None
+        if kappa[0] is not None:
+            kept = 1 - _sampled(n, self.population, exact=True)
+            variance, variance_null = (kept * v[0] for v in F.cohen_variance(table, agree))
         t = self.table
         return Exact(kappa=_one(kappa), p_o=_one(p_o), p_e=_one(p_e),
                      row_marginals=tuple(Fraction(int(x), n) for x in t.sum(axis=1)),
                      col_marginals=tuple(Fraction(int(x), n) for x in t.sum(axis=0)),
-                     agreement_weights=_exact_tuple(agree))
+                     agreement_weights=_exact_tuple(agree), variance=variance, variance_null=variance_null)
 
     def __repr__(self) -> str:
         w = "" if self.weights is None else f", weights={self.weights!r}"
@@ -266,11 +362,19 @@ def _cohen(tables: np.ndarray, agreement: np.ndarray):
     return F.chance_corrected(p_o, p_e), p_o, p_e
 
 
-def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None) -> list[CohenResult]:
+def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None,
+                   population: int | None = None) -> list[CohenResult]:
     w = _frozen(F.disagreement_weights(r.n_categories, weights))
     tables = r.pair_tables(pairs)
-    kappa, p_o, p_e = _cohen(tables.astype(float), F.agreement_weights(w))
+    agree = F.agreement_weights(w)
+    kappa, p_o, p_e = _cohen(tables.astype(float), agree)
     n_used = tables.sum(axis=(1, 2))
+    population = _check_population(population, int(n_used.max(initial=0)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kept = 1 - (0 if population is None else n_used / population)
+        variance, variance_null = (v * kept for v in F.cohen_variance(tables.astype(float), agree))
+    variance = np.where(n_used >= 2, variance, np.nan)
+    variance_null = np.where(n_used >= 2, variance_null, np.nan)
     out = []
     with np.errstate(invalid="ignore", divide="ignore"):
         rows, cols = tables.sum(axis=2) / n_used[:, None], tables.sum(axis=1) / n_used[:, None]
@@ -287,12 +391,14 @@ def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None
             kappa=float(kappa[p]), p_o=float(p_o[p]), p_e=float(p_e[p]), table=_frozen(tables[p]),
             row_marginals=_frozen(rows[p]), col_marginals=_frozen(cols[p]), weight_matrix=w, rater_a=a,
             rater_b=b, categories=r.categories, weights=weights, n_items=n, n_dropped=r.n_items - n,
-            reason=reason))
+            reason=reason, variance=float(variance[p]), variance_null=float(variance_null[p]),
+            population=population))
     return out
 
 
 @options(weights=WEIGHTS)
-def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None) -> CohenResult:
+def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None,
+                population: int | None = None) -> CohenResult:
     """Cohen's kappa between raters ``a`` and ``b``.
 
     kappa = (P_o - P_e) / (1 - P_e), where P_o is the share of items on
@@ -310,23 +416,32 @@ def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None
     weights : {None, "linear", "quadratic"}
         Disagreement weights over the category order (``|i-j|`` or
         ``(i-j)**2``), as ``sklearn.metrics.cohen_kappa_score`` uses them.
+        These are over the categories' positions; the family's Gwet weights
+        (:func:`conger_kappa` and the others) use numeric categories' values.
+    population : int, optional
+        The number of items in the population the rated ones were drawn
+        from, for the finite-population correction of the variance
+        (default: infinite).
 
     Returns
     -------
     CohenResult
+        With ``se`` and ``ci()`` from the large-sample variance of Fleiss,
+        Cohen and Everitt (1969), as statsmodels' ``cohens_kappa`` computes
+        it (NaN below 2 items).
 
     Examples
     --------
     >>> from iaa_teach import datasets
     >>> res = cohen_kappa(datasets.sentiment(), "A", "B")
-    >>> print(f"{res:.3f}", res.exact.kappa)
-    0.492 29/59
+    >>> print(f"{res:.3f}", res.exact.kappa, round(res.se, 3))
+    0.492 29/59 0.247
     """
     r = as_ratings(ratings)
     ia, ib = r.rater_index(a), r.rater_index(b)
     if ia == ib:
         raise AgreementError(f"Cohen's kappa compares two different raters, but both are {r.raters[ia]!r}")
-    return _cohen_results(r, [(ia, ib)], weights)[0]
+    return _cohen_results(r, [(ia, ib)], weights, population)[0]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -377,8 +492,8 @@ class PairwiseCohenResult(_Result):
 
 
 @options(weights=WEIGHTS)
-def pairwise_cohen(ratings: Any, weights: str | None = None) -> PairwiseCohenResult:
-    """Cohen's kappa for every pair of raters (all tables in one vectorized pass).
+def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | None = None) -> PairwiseCohenResult:
+    """Cohen's kappa for every pair of raters (all tables in one vectorized pass), each with its standard error.
 
     >>> from iaa_teach import datasets
     >>> res = pairwise_cohen(datasets.sentiment())
@@ -387,7 +502,7 @@ def pairwise_cohen(ratings: Any, weights: str | None = None) -> PairwiseCohenRes
     """
     r = as_ratings(ratings)
     pairs = list(combinations(range(r.n_raters), 2))
-    results = _cohen_results(r, pairs, weights)
+    results = _cohen_results(r, pairs, weights, population)
     kappas = np.array([res.kappa for res in results])
     matrix = np.full((r.n_raters, r.n_raters), np.nan)
     ia, ib = np.array(pairs).T
@@ -400,11 +515,12 @@ def pairwise_cohen(ratings: Any, weights: str | None = None) -> PairwiseCohenRes
 
 # ===================================================================== Fleiss
 @dataclass(frozen=True, repr=False, eq=False)
-class _CountedResult(_Result):
-    """A multi-rater result: keeps the table's count patterns and size sums (for exact values on demand)."""
+class _CountedResult(_Uncertain):
+    """A multi-rater result: keeps the table's count patterns (and the table) for exact values on demand."""
 
     _patterns: Any = field(default=None, repr=False, kw_only=True)
     _sums: Any = field(default=None, repr=False, kw_only=True)
+    _ratings: Any = field(default=None, repr=False, kw_only=True)
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -417,21 +533,64 @@ class _CountedResult(_Result):
         return _frozen(self._patterns.ratings_per_item[self._patterns.item_pattern])
 
 
-def _fleiss(sums: SizeSums, chance: str, exact: bool):
-    """kappa, P_a, P_e, p_j from grouped sums; with exact=False and per-pattern sums, per-item terms too."""
-    num = _numbers(sums, exact)
-    terms = F.fleiss_terms(num.size, num.items, num.counts, num.squares)
-    total = {key: np.asarray(value.sum(axis=0), dtype=value.dtype)[None] for key, value in terms.items()}
-    p_a, p_j, p_e = F.fleiss_agreement(total, chance)
-    return F.chance_corrected(p_a, p_e), p_a, p_e, p_j
+def _is_defined(value: Any) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
-def _item_agreement(patterns: CountPatterns, exact: bool) -> np.ndarray:
-    """P_i of every item (NaN, or None when exact, below 2 ratings), from the same terms per count row."""
-    num = _numbers(_pattern_sums(patterns), exact)
-    p_i = F.fleiss_terms(num.size, num.items, num.counts, num.squares)["agreement"]
-    p_i = np.where(num.size >= 2, p_i, None if exact else np.nan)
+def _n_ratings(patterns: CountPatterns) -> int:
+    """All ratings, from the count rows."""
+    return int(patterns.frequency @ patterns.ratings_per_item)
+
+
+def _n_pairable(patterns: CountPatterns) -> int:
+    """Items with 2 or more ratings."""
+    return int(patterns.frequency[patterns.ratings_per_item >= 2].sum())
+
+
+def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | None,
+            groups: FM.Groups | None = None) -> tuple[FM.Fit, Any, dict]:
+    """A coefficient of the family, its variance and the groups' terms, in the weights' kind of number.
+
+    One path for the float value and ``.exact`` (floats or Fractions): the
+    count rows' terms summed (:mod:`iaa_teach.family`), then the formulas.
+    ``groups``: the table's items grouped (default: its count rows). The
+    variance is Gwet's (NaN, or None when exact, for an undefined
+    coefficient or fewer than 2 rated items).
+    """
+    exact = agreement.dtype == object
+    groups = FM.pattern_groups(r.count_patterns()) if groups is None else groups
+    terms = FM.family_terms(groups, agreement)
+    rater_counts = F.as_numbers(r.rater_counts(), exact) if model == "conger" else None
+    fitted = FM.fit(model, FM.summed(terms, groups.frequency), agreement, rater_counts)
+    n = fitted.n[0]
+    variance = None if exact else math.nan
+    if _is_defined(fitted.coefficient[0]) and n >= 2:
+        rows = FM.row_groups(r, distinct=exact) if model == "conger" else groups
+        squares = FM.variance_squares(model, rows, agreement, fitted, rater_counts, terms)
+        variance = F.linearized_variance(squares, n, _sampled(n, population, exact))
+    return fitted, variance, terms
+
+
+def _item_agreement(patterns: CountPatterns, terms: dict, exact: bool) -> np.ndarray:
+    """P_i of every item (NaN, or None when exact, below 2 ratings), from the count rows' terms."""
+    p_i = np.where(patterns.ratings_per_item >= 2, terms["agreement"], None if exact else np.nan)
     return p_i[patterns.item_pattern]
+
+
+def _weights_name(weights: Any) -> str | None:
+    return weights if weights is None or isinstance(weights, str) else "custom"
+
+
+def _exact_weights(result: Any) -> np.ndarray:
+    """The result's agreement weights as Fractions: from the scheme's name, or a matrix's decimal readings."""
+    given = result.agreement_weights if result.weights == "custom" else result.weights
+    return FM.agreement_matrix(given, result.categories, exact=True)
+
+
+def _fleiss_reason(p_e: float) -> str | None:
+    if math.isnan(p_e) or 1.0 - p_e <= F.EPS:
+        return "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
+    return None
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -443,8 +602,8 @@ class FleissResult(_CountedResult):
     kappa, p_a, p_e : float
         The coefficient, mean observed agreement and chance agreement.
     p_i : ndarray, shape (n_items,)
-        Agreement on each item, (sum_j n_ij^2 - n_i) / (n_i (n_i - 1));
-        NaN for an item with fewer than 2 ratings.
+        Agreement on each item, (sum_jl w_jl n_ij n_il - n_i) / (n_i (n_i - 1))
+        (sum_j n_ij^2 unweighted); NaN for an item with fewer than 2 ratings.
     p_j : ndarray, shape (k,)
         Category proportions under the ``chance`` rule.
     counts : ndarray of int, shape (n_items, k)
@@ -456,8 +615,14 @@ class FleissResult(_CountedResult):
     n_items_used : int
         Items with 2 or more ratings (those averaged into ``p_a``).
     chance : {"pooled", "item_mean"}
+    weights : str or None
+        The weighting (``"custom"`` for a matrix); ``agreement_weights`` is
+        the q x q matrix w_jl.
     reason : str or None
         Why kappa is undefined (NaN), if it is.
+    variance, se, ci(confidence=0.95)
+        Gwet's variance (see :func:`fleiss_kappa`), t interval with n - 1
+        degrees of freedom.
     """
 
     kappa: float
@@ -470,64 +635,87 @@ class FleissResult(_CountedResult):
     chance: str
     categories: tuple
     reason: str | None = None
+    weights: Any = None
+    agreement_weights: np.ndarray | None = None
     _main = "kappa"
 
     def _exact(self) -> Exact:
-        kappa, p_a, p_e, p_j = _fleiss(self._sums, self.chance, exact=True)
-        return Exact(kappa=_one(kappa), p_a=_one(p_a), p_e=_one(p_e), p_j=_exact_tuple(p_j[0]),
-                     p_i=_exact_tuple(_item_agreement(self._patterns, exact=True)))
+        agreement = _exact_weights(self)
+        fitted, variance, terms = _family(self._ratings, self.chance, agreement, self.population)
+        return Exact(kappa=fitted.coefficient[0], p_a=fitted.p_a[0], p_e=fitted.p_e[0],
+                     p_j=_exact_tuple(fitted.p[0]), p_i=_exact_tuple(_item_agreement(self._patterns, terms, True)),
+                     agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
+        w = "" if self.weights is None else f", weights={self.weights!r}"
         return (f"FleissResult({self._fmt('kappa')}, {self._fmt('p_a')}, {self._fmt('p_e')}, "
-                f"chance={self.chance!r}, items used={self.n_items_used}, ratings={self.n_ratings})")
+                f"chance={self.chance!r}, items used={self.n_items_used}, ratings={self.n_ratings}{w})")
 
 
 @options(chance=CHANCE_RULES)
-def fleiss_kappa(ratings: Any, chance: str = "pooled") -> FleissResult:
+def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
+                 population: int | None = None) -> FleissResult:
     """Fleiss' kappa, with the number of raters allowed to vary per item.
 
     P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) for each item with n_i >= 2
     ratings; P_a is their mean; P_e = sum_j p_j^2; kappa = (P_a - P_e) / (1 - P_e).
+    With weights w_jl: P_i = (sum_jl w_jl n_ij n_il - n_i) / (n_i (n_i - 1))
+    and P_e = sum_jl w_jl p_j p_l (Gwet 2014).
 
     Parameters
     ----------
     ratings : Ratings or table, shape (n_items, n_raters)
         Missing cells allowed. Items with fewer than 2 ratings are left out
-        of P_a (their P_i is NaN) but still count towards ``p_j`` under the
-        pooled rule.
+        of P_a (their P_i is NaN) but still count towards ``p_j``; items
+        with no rating count nowhere.
     chance : {"pooled", "item_mean"}
         ``"pooled"``: p_j = share of all ratings in category j (the
         partial-annotation text's rule, "all available annotations").
         ``"item_mean"``: p_j = mean over rated items of n_ij / n_i (the
-        Cambridge MLRD notes' and Gwet's rule). On complete data both equal
-        the classic Fleiss (1971) kappa.
+        Cambridge MLRD notes' and Gwet's rule, as irrCAC computes it). On
+        complete data both equal the classic Fleiss (1971) kappa.
+    weights : None, str or array, shape (k, k)
+        None, one of ``"linear"``, ``"quadratic"``, ``"ordinal"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"`` (Gwet's
+        weights over the categories' values when all are numbers, else over
+        1..k; see :func:`iaa_teach.formulas.gwet_weights`), or a symmetric
+        k x k matrix of agreement weights in [0, 1] with 1 on the diagonal.
+    population : int, optional
+        Size of the population of items the rated ones were drawn from, for
+        the finite-population correction 1 - n / N (default: infinite).
 
     Returns
     -------
     FleissResult
+        ``se`` and ``ci()``: Gwet's (2014) variance, sum_i (kappa*_i -
+        kappa)^2 (1 - n / N) / (n (n - 1)) over the n rated items, with
+        each item's linearized kappa*_i (:func:`iaa_teach.formulas.linearized_terms`);
+        under ``"pooled"`` an item's chance term is linearized as the ratio
+        it is (:func:`iaa_teach.formulas.ratio_item_terms`), which equals
+        Gwet's on complete data.
 
     Examples
     --------
     >>> from iaa_teach import datasets
     >>> res = fleiss_kappa(datasets.sentiment())
-    >>> print(f"{res:.3f}", res.exact.kappa, res.exact.p_e)
-    0.564 31/55 7/18
+    >>> print(f"{res:.3f}", res.exact.kappa, res.exact.p_e, round(res.se, 3))
+    0.564 31/55 7/18 0.185
     """
     r = as_ratings(ratings)
+    agreement = FM.agreement_matrix(weights, r.categories)
     patterns = r.count_patterns()
-    sums = _size_sums(patterns)
-    n_used = int(sums.items[2:].sum())
+    n_used = _n_pairable(patterns)
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
-    kappa, p_a, p_e, p_j = _fleiss(sums, chance, exact=False)
-    reason = None
-    if math.isnan(kappa[0]):
-        reason = "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
+    population = _check_population(population, int(patterns.frequency[patterns.ratings_per_item >= 1].sum()))
+    fitted, variance, terms = _family(r, chance, agreement, population)
     return FleissResult(
-        kappa=float(kappa[0]), p_a=float(p_a[0]), p_e=float(p_e[0]),
-        p_i=_frozen(_item_agreement(patterns, exact=False).astype(float)), p_j=_frozen(p_j[0]),
-        n_ratings=int(sums.counts.sum()), n_items_used=n_used, chance=chance, categories=r.categories,
-        reason=reason, _patterns=patterns, _sums=sums)
+        kappa=float(fitted.coefficient[0]), p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]),
+        p_i=_frozen(_item_agreement(patterns, terms, False)), p_j=_frozen(fitted.p[0]),
+        n_ratings=_n_ratings(patterns), n_items_used=n_used, chance=chance, categories=r.categories,
+        reason=_fleiss_reason(float(fitted.p_e[0])), weights=_weights_name(weights),
+        agreement_weights=_frozen(agreement), variance=float(variance), df=int(fitted.n[0]) - 1,
+        population=population, _patterns=patterns, _ratings=r)
 
 
 # ============================================================ Krippendorff
@@ -536,6 +724,24 @@ def _alpha(o: np.ndarray, level: str, values: np.ndarray | None):
     d_o, d_e, n_c, n, delta = F.alpha_disagreement(o, level, values)
     scale = np.max(delta, axis=(1, 2)) if delta.dtype != object else 1
     return F.one_minus_ratio(d_o, d_e, scale), d_o, d_e, n_c, n, delta
+
+
+def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int | None) -> Any:
+    """Gwet's variance of alpha (:func:`iaa_teach.family.alpha_squares`) with the weights 1 - delta / max(delta).
+
+    Floats or Fractions as ``delta`` is; NaN (None) where alpha is undefined or fewer than 2 units are pairable.
+    """
+    exact = delta.dtype == object
+    undefined = None if exact else math.nan
+    top = delta.max()
+    if top == 0:
+        return undefined
+    agreement = 1 - delta / top
+    alpha_prime, squares, n = FM.alpha_squares(FM.pattern_groups(patterns), agreement)
+    if not _is_defined(alpha_prime) or n < 2:
+        return undefined
+    rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
+    return F.linearized_variance(squares, n, _sampled(rated, population, exact))
 
 
 def _coincidences(sums: SizeSums, exact: bool) -> np.ndarray:
@@ -570,6 +776,9 @@ class AlphaResult(_CountedResult):
     level : {"nominal", "ordinal", "interval", "ratio"}
     reason : str or None
         Why alpha is undefined (NaN), if it is.
+    variance, se, ci(confidence=0.95)
+        Gwet's variance of alpha (see :func:`krippendorff_alpha`), t
+        interval with n - 1 degrees of freedom (n rated units).
     """
 
     alpha: float
@@ -596,8 +805,9 @@ class AlphaResult(_CountedResult):
         o = _coincidences(self._sums, exact=True)
         values = _category_values_of(self.categories, self.level, exact=True)
         alpha, d_o, d_e, n_c, n, delta = _alpha(o, self.level, values)
+        variance = None if alpha[0] is None else _alpha_variance(self._patterns, np.asarray(delta[0]), self.population)
         return Exact(alpha=_one(alpha), d_o=_one(d_o), d_e=_one(d_e), coincidences=_exact_tuple(o[0]),
-                     n_c=_exact_tuple(n_c[0]), n=_one(n), delta=_exact_tuple(delta[0]))
+                     n_c=_exact_tuple(n_c[0]), n=_one(n), delta=_exact_tuple(delta[0]), variance=variance)
 
     def __repr__(self) -> str:
         return (f"AlphaResult({self._fmt('alpha')}, {self._fmt('d_o')}, {self._fmt('d_e')}, "
@@ -617,12 +827,12 @@ def _category_values_of(categories: tuple, level: str, exact: bool = False) -> n
         raise AgreementError(f"level 'ratio' needs non-negative values, but the categories include "
                              f"{min(float(c) for c in categories):g}")
     if exact:
-        return np.array([_fraction(c) for c in categories], dtype=object)
+        return np.array([FM.exact_number(c) for c in categories], dtype=object)
     return np.array([float(c) for c in categories])
 
 
 @options(level=LEVELS)
-def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
+def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | None = None) -> AlphaResult:
     """Krippendorff's alpha, alpha = 1 - D_o / D_e (Krippendorff 2011).
 
     Each unit u with m_u >= 2 values contributes its m_u (m_u - 1) ordered
@@ -639,10 +849,20 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
     level : {"nominal", "ordinal", "interval", "ratio"}
         The distance delta between values. Ordinal uses the category order;
         interval and ratio need numeric categories.
+    population : int, optional
+        Size of the population of units the rated ones were drawn from, for
+        the finite-population correction 1 - n / N (default: infinite).
 
     Returns
     -------
     AlphaResult
+        ``se`` and ``ci()``: Gwet's (2014) variance of alpha, with the
+        agreement weights 1 - delta / max(delta) (the nominal, interval and
+        ratio levels give Gwet's identity, quadratic and ratio weights; the
+        ordinal distances, which depend on the data, are taken as fixed), as
+        Gwet's irrCAC for R computes it from version 1.0 (2021) (see
+        :func:`iaa_teach.family.alpha_squares`), and t with n - 1 degrees of
+        freedom, n the rated units.
 
     Examples
     --------
@@ -666,11 +886,567 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
     if math.isnan(alpha[0]):
         reason = ("expected disagreement D_e = 0: all pairable values are in one category "
                   "(or equally distant from each other at this level), so alpha = 0/0 is undefined")
+    rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
+    population = _check_population(population, rated)
+    variance = math.nan if reason else _alpha_variance(patterns, np.asarray(delta[0], dtype=float), population)
     return AlphaResult(
         alpha=float(alpha[0]), d_o=float(d_o[0]), d_e=float(d_e[0]), coincidences=_frozen(o[0]),
         expected=_frozen(F.expected_coincidences(n_c, n)[0]), n_c=_frozen(n_c[0]), n=int(round(n[0])),
         delta=_frozen(np.array(delta[0])), level=level, categories=r.categories, n_units_used=n_used,
-        reason=reason, _patterns=patterns, _sums=sums)
+        reason=reason, variance=float(variance), df=rated - 1, population=population,
+        _patterns=patterns, _sums=sums)
+
+
+# ============================================================= the family
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class _FamilyResult(_CountedResult):
+    """A coefficient of the family (P_a - P_e) / (1 - P_e), with its working and its standard error.
+
+    Attributes
+    ----------
+    p_a, p_e : float
+        Observed agreement (the mean over items with 2 or more ratings of
+        P_i = (sum_kl w_kl n_ik n_il - n_i) / (n_i (n_i - 1))) and the chance
+        agreement of this coefficient's model of chance.
+    agreement_weights : ndarray, shape (q, q)
+        The weights w_kl (the identity when unweighted); ``weights`` names
+        them (None, a scheme, or ``"custom"``).
+    n_items : int
+        Rated items (at least one rating): the n of the variance.
+    n_items_used : int
+        Items with 2 or more ratings (those averaged into ``p_a``).
+    n_ratings : int
+        All ratings.
+    variance, se, ci(confidence=0.95)
+        Gwet's variance (1 - n / N) sum_i (c*_i - c)^2 / (n (n - 1)) with each
+        item's linearized coefficient c*_i, and the t interval with n - 1
+        degrees of freedom, capped at 1 (Gwet 2014, irrCAC).
+    reason : str or None
+        Why the coefficient is undefined (NaN), if it is.
+    """
+
+    p_a: float
+    p_e: float
+    categories: tuple
+    n_items: int
+    n_items_used: int
+    n_ratings: int
+    weights: Any = None
+    agreement_weights: np.ndarray | None = None
+    reason: str | None = None
+    _model = ""  # its chance model (iaa_teach.family.CHANCE_MODELS)
+    _undefined = ""  # when P_e = 1
+    _label = ""
+    _built_from = None  # the attribute holding what P_e is built from (a name, or None)
+
+    @property
+    def name(self) -> str:
+        """The coefficient's name."""
+        return self._label
+
+    @classmethod
+    def _parts(cls, fitted: FM.Fit, exact: bool) -> dict:
+        """The coefficient's own intermediate values: what its P_e is built from."""
+        if cls._built_from is None:
+            return {}
+        p = fitted.p[0]
+        return {cls._built_from: _exact_tuple(p) if exact else _frozen(np.asarray(p, dtype=float))}
+
+    def _groups(self) -> FM.Groups | None:
+        """The items grouped for the coefficient (None: the table's count rows)."""
+        return None
+
+    def _exact(self) -> Exact:
+        agreement = _exact_weights(self)
+        fitted, variance, _ = _family(self._ratings, self._model, agreement, self.population, self._groups())
+        values = {"p_a": fitted.p_a[0], "p_e": fitted.p_e[0], self._main: fitted.coefficient[0]}
+        values.update(self._parts(fitted, exact=True))
+        return Exact(**values, agreement_weights=_exact_tuple(agreement), variance=variance)
+
+    def __repr__(self) -> str:
+        w = "" if self.weights is None else f", weights={self.weights!r}"
+        main = "" if self._main == "p_a" else f"{self._fmt(self._main)}, "
+        return (f"{type(self).__name__}({main}{self._fmt('p_a')}, {self._fmt('p_e')}, "
+                f"items used={self.n_items_used}, ratings={self.n_ratings}{w})")
+
+
+def _family_result(cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None,
+                   **extra: Any) -> Any:
+    """Compute a coefficient of the family on ``r`` (its items grouped as ``groups``) and wrap it in ``cls``."""
+    agreement = FM.agreement_matrix(weights, r.categories)
+    patterns = None if groups is not None else r.count_patterns()
+    size, frequency = (groups.size, groups.frequency) if groups is not None else \
+        (patterns.ratings_per_item, patterns.frequency)
+    n_used = int(frequency[size >= 2].sum())
+    if n_used == 0:
+        raise AgreementError(_NO_PAIRS)
+    n_rated = int(frequency[size >= 1].sum())
+    population = _check_population(population, n_rated)
+    fitted, variance, _ = _family(r, cls._model, agreement, population, groups)
+    value = float(fitted.coefficient[0])
+    fields = {"p_a": float(fitted.p_a[0]), "p_e": float(fitted.p_e[0]), cls._main: value}
+    fields.update(cls._parts(fitted, exact=False))
+    fields.update(extra)
+    reason = None
+    if math.isnan(fields["p_e"]):
+        reason = f"chance agreement P_e is undefined: {cls._undefined}"
+    elif math.isnan(value):
+        reason = f"chance agreement P_e = 1: {cls._undefined}, so (P_a - P_e) / (1 - P_e) = 0/0 is undefined"
+    return cls(**fields, categories=r.categories, n_items=n_rated, n_items_used=n_used, n_ratings=int(frequency @ size),
+               weights=_weights_name(weights), agreement_weights=_frozen(agreement), reason=reason,
+               variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
+
+
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class PercentAgreementResult(_FamilyResult):
+    """Percent agreement P_a: the coefficient with no chance model (P_e = 0); ``float(res)`` is ``p_a``."""
+
+    _main = "p_a"
+    _model = "none"
+    _label = "percent agreement"
+
+
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class BrennanPredigerResult(_FamilyResult):
+    """Brennan and Prediger's coefficient S (Bennett's S for two raters): chance P_e = sum w / q^2.
+
+    ``s`` is the coefficient; ``n_categories`` the q it divides by (every
+    category of the table, used or not).
+    """
+
+    s: float
+    _main = "s"
+    _model = "uniform"
+    _undefined = "there is one category (q = 1), or the weights count every pair of categories as agreeing"
+    _label = "Brennan-Prediger S"
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class ScottResult(_FamilyResult):
+    """Scott's pi for two raters: chance from one distribution p_k shared by both.
+
+    ``pi`` is the coefficient; ``p_k`` the shared category proportions;
+    ``table`` the two raters' agreement table over the items both rated.
+    """
+
+    pi: float
+    p_k: np.ndarray
+    rater_a: Any
+    rater_b: Any
+    table: np.ndarray
+    _main = "pi"
+    _model = "item_mean"
+    _undefined = "every rating is in one category"
+    _label = "Scott's pi"
+    _built_from = "p_k"
+
+    def _pair(self) -> tuple[int, int]:
+        return self._ratings.rater_index(self.rater_a), self._ratings.rater_index(self.rater_b)
+
+    def _groups(self) -> FM.Groups:
+        return _pair_groups(self._ratings, *self._pair())
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """Items x categories: the two raters' ratings of each item in each category (on first use)."""
+        return _frozen(self._ratings.subset(raters=list(self._pair())).counts())
+
+    @cached_property
+    def raters_per_item(self) -> np.ndarray:
+        """How many of the two raters rated each item (on first use)."""
+        return _frozen(self.counts.sum(axis=1))
+
+
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class GwetResult(_FamilyResult):
+    """Gwet's AC1 (unweighted) or AC2 (weighted): chance P_e = sum w / (q (q - 1)) sum_k p_k (1 - p_k).
+
+    ``ac`` is the coefficient; ``p_k`` the category proportions (the mean
+    over rated items of n_ik / n_i).
+    """
+
+    ac: float
+    p_k: np.ndarray
+    _main = "ac"
+    _model = "gwet"
+    _undefined = "AC1 and AC2 need at least 2 categories"
+    _built_from = "p_k"
+
+    @property
+    def name(self) -> str:
+        return "AC1" if self.weights is None else "AC2"
+
+
+@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+class CongerResult(_FamilyResult):
+    """Conger's kappa: chance P_e = the mean over pairs of raters of their own Cohen chance agreement.
+
+    ``kappa`` is the coefficient; ``rater_proportions`` (raters x q) each
+    rater's category proportions p_gk over the items they rated (a row of
+    0 for a rater with no ratings, who is left out); ``raters`` their names.
+    """
+
+    kappa: float
+    rater_proportions: np.ndarray
+    raters: tuple
+    _main = "kappa"
+    _model = "conger"
+    _undefined = "every rater put every rating in the same one category"
+    _label = "Conger's kappa"
+    _built_from = "rater_proportions"
+
+
+_MISSING_RULE = """Missing ratings are handled as in Gwet's handbook and irrCAC: items with
+    no rating are left out; P_a is the mean agreement over the items with 2
+    or more ratings; the chance term uses every rating."""
+
+_PARAMETERS_DOC = """Parameters
+    ----------
+    ratings : Ratings or table, shape (n_items, n_raters)
+        Missing cells (``None``/NaN/``""``) allowed.
+    {weights}"""
+
+_WEIGHTS_DOC = """weights : None, str or array, shape (q, q)
+        None (unweighted), one of ``"linear"``, ``"quadratic"``,
+        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``,
+        ``"bipolar"`` (Gwet's weights over the categories' values when all
+        are numbers, else over 1..q; :func:`iaa_teach.formulas.gwet_weights`),
+        or a symmetric q x q matrix of agreement weights in [0, 1] with 1 on
+        the diagonal (:func:`iaa_teach.family.agreement_matrix`).
+    population : int, optional
+        Size of the population of items the rated ones were drawn from, for
+        the finite-population correction 1 - n / N (default: infinite)."""
+
+
+def _document(func: Callable) -> Callable:
+    doc = func.__doc__.replace("{parameters}", _PARAMETERS_DOC).replace("{missing}", _MISSING_RULE)
+    func.__doc__ = doc.replace("{weights}", _WEIGHTS_DOC)
+    return func
+
+
+@_document
+def percent_agreement(ratings: Any, weights: Any = None, population: int | None = None) -> PercentAgreementResult:
+    """Percent agreement P_a: the share of agreeing pairs of ratings, with no chance correction.
+
+    P_i = (sum_kl w_kl n_ik n_il - n_i) / (n_i (n_i - 1)) on each item with
+    n_i >= 2 ratings (the share of its ordered pairs of ratings that agree),
+    and P_a is their mean. For two raters, the share of items on which they
+    agree.
+
+    {missing}
+
+    {parameters}
+
+    Returns
+    -------
+    PercentAgreementResult
+        With Gwet's standard error (irrCAC's ``pa.coeff.raw``).
+
+    Examples
+    --------
+    >>> from iaa_teach import datasets
+    >>> res = percent_agreement(datasets.sentiment())
+    >>> print(f"{res:.3f}", res.exact.p_a, round(res.se, 3))
+    0.733 11/15 0.109
+    """
+    return _family_result(PercentAgreementResult, as_ratings(ratings), weights, population)
+
+
+@_document
+def brennan_prediger(ratings: Any, weights: Any = None, population: int | None = None) -> BrennanPredigerResult:
+    """Brennan and Prediger's S (Bennett, Alpert and Goldstein's S for two raters).
+
+    S = (P_a - P_e) / (1 - P_e) with P_e = sum_kl w_kl / q^2 (1/q
+    unweighted): chance as a rater choosing each of the q categories with
+    equal probability. q counts every category of the table, used or not
+    (declare unused ones with ``categories=``).
+
+    {missing}
+
+    {parameters}
+
+    Returns
+    -------
+    BrennanPredigerResult
+        With Gwet's standard error (irrCAC's ``bp``).
+
+    Examples
+    --------
+    >>> from iaa_teach import datasets
+    >>> res = brennan_prediger(datasets.sentiment())
+    >>> print(f"{res:.3f}", res.exact.s, res.exact.p_e)
+    0.600 3/5 1/3
+    """
+    return _family_result(BrennanPredigerResult, as_ratings(ratings), weights, population)
+
+
+@_document
+def scott_pi(ratings: Any, a: Any = 0, b: Any = 1, weights: Any = None,
+             population: int | None = None) -> ScottResult:
+    """Scott's pi between raters ``a`` and ``b``: one category distribution shared by both.
+
+    pi = (P_a - P_e) / (1 - P_e) with P_e = sum_kl w_kl p_k p_l, p_k the
+    proportion of category k (Scott 1955). On complete data p_k is the mean
+    of the two raters' proportions; with missing ratings it is the mean over
+    the items either rated of n_ik / n_i, and P_a the agreement over the
+    items both rated (Fleiss' kappa of the two raters, as Gwet's handbook
+    and irrCAC compute it).
+
+    {missing}
+
+    Parameters
+    ----------
+    ratings : Ratings or table, shape (n_items, n_raters)
+    a, b : str or int
+        Rater names or column indices.
+    {weights}
+
+    Returns
+    -------
+    ScottResult
+        With Gwet's standard error (irrCAC's Fleiss' kappa of the two raters).
+
+    Examples
+    --------
+    Artstein and Poesio's (2008) Table 4: coder A's and coder B's labels for
+    100 utterances (Stat, IReq, Chck), A_o = 0.88 and P_e = 0.4014.
+
+    >>> import numpy as np
+    >>> a = [0] * 46 + [1] * 44 + [2] * 10
+    >>> b = [0] * 46 + [0] * 6 + [1] * 32 + [2] * 6 + [2] * 10
+    >>> res = scott_pi(np.array([a, b]).T)
+    >>> print(f"{res:.4f}", res.exact.p_a, res.exact.p_e)
+    0.7995 22/25 2007/5000
+    """
+    r = as_ratings(ratings)
+    ia, ib = r.rater_index(a), r.rater_index(b)
+    if ia == ib:
+        raise AgreementError(f"Scott's pi compares two different raters, but both are {r.raters[ia]!r}")
+    groups = _pair_groups(r, ia, ib)
+    table = _frozen(groups.frequency[:r.n_categories ** 2].reshape(r.n_categories, r.n_categories))
+    return _family_result(ScottResult, r, weights, population, groups, rater_a=r.raters[ia], rater_b=r.raters[ib],
+                          table=table)
+
+
+def _pair_groups(r: Ratings, ia: int, ib: int) -> FM.Groups:
+    """Raters ia and ib's items grouped by count row, from their agreement table and each one's own counts."""
+    both, own_a, own_b = r.pair_tables([(ia, ib), (ia, ia), (ib, ib)])
+    return FM.pair_groups(both, np.diag(own_a) - both.sum(axis=1), np.diag(own_b) - both.sum(axis=0))
+
+
+@_document
+def conger_kappa(ratings: Any, weights: Any = None, population: int | None = None) -> CongerResult:
+    """Conger's kappa: Cohen's kappa generalised to many raters (Conger 1980).
+
+    P_a as Fleiss'; P_e the mean over pairs of different raters g, h of
+    sum_kl w_kl p_gk p_hl, each rater's own category proportions p_gk over
+    the items they rated. Two raters, complete data: Cohen's kappa.
+
+    {missing} A rater with no rating at all is left out.
+
+    {parameters}
+
+    Returns
+    -------
+    CongerResult
+        With Gwet's standard error (irrCAC's ``conger``).
+
+    Examples
+    --------
+    >>> from iaa_teach import datasets
+    >>> res = conger_kappa(datasets.sentiment())
+    >>> print(f"{res:.3f}", res.exact.kappa)
+    0.568 21/37
+    """
+    r = as_ratings(ratings)
+    return _family_result(CongerResult, r, weights, population, raters=r.raters)
+
+
+@_document
+def gwet_ac(ratings: Any, weights: Any = None, population: int | None = None) -> GwetResult:
+    """Gwet's AC1 (unweighted) and AC2 (weighted) agreement coefficients (Gwet 2008, 2014).
+
+    P_e = sum_kl w_kl / (q (q - 1)) sum_k p_k (1 - p_k), p_k the mean over
+    rated items of n_ik / n_i: chance agreement only on the items a rater
+    rates at random. Less sensitive than kappa to skewed prevalence; with
+    the categories used equally often (p_k = 1/q) it equals
+    Brennan-Prediger's S.
+
+    {missing}
+
+    {parameters}
+
+    Returns
+    -------
+    GwetResult
+        With Gwet's standard error (irrCAC's ``gwet``).
+
+    Examples
+    --------
+    >>> from iaa_teach import datasets
+    >>> res = gwet_ac(datasets.sentiment())
+    >>> print(res.name, f"{res:.3f}", res.exact.ac, res.exact.p_e)
+    AC1 0.616 77/125 11/36
+    """
+    return _family_result(GwetResult, as_ratings(ratings), weights, population)
+
+
+# ================================================================ planning
+#: The coefficients :func:`items_needed` plans for, with the chance model each takes under the planning model.
+PLANNED = {"percent_agreement": "none", "brennan_prediger": "uniform", "scott_pi": "item_mean",
+           "cohen_kappa": "item_mean", "fleiss_kappa": "item_mean", "conger_kappa": "item_mean",
+           "gwet_ac": "gwet", "krippendorff_alpha": "item_mean"}
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class ItemsNeeded(_Result):
+    """How many items a study needs for a confidence interval of a given half-width.
+
+    Attributes
+    ----------
+    items : int
+        The fewest items whose expected interval has ``half_width`` at most
+        ``target`` (``int(result)``).
+    half_width, se : float
+        The expected half-width and standard error with that many items.
+    per_item_sd : float
+        sigma, the spread of one item's linearized coefficient: se ~ sigma / sqrt(n).
+    unanimous : float
+        lambda, the share of unanimous items in the planning model that
+        gives the ``expected`` coefficient (see :func:`items_needed`).
+    p_a, p_e : float
+        Observed and chance agreement expected under that model.
+    """
+
+    items: int
+    half_width: float
+    se: float
+    per_item_sd: float
+    target: float
+    coefficient: str
+    expected: float
+    raters: int
+    proportions: tuple
+    confidence: float
+    unanimous: float
+    p_a: float
+    p_e: float
+    _main = "items"
+
+    def __int__(self) -> int:
+        return self.items
+
+    def _exact(self) -> Exact:
+        return Exact(items=self.items)
+
+    def __repr__(self) -> str:
+        return (f"ItemsNeeded({self.items} items for a {self.confidence:.0%} interval of half-width "
+                f"{self.half_width:.4f} <= {self.target:g} around {self.coefficient} = {self.expected:g}, "
+                f"{self.raters} raters)")
+
+
+def _planned_variance(name: str, groups: FM.Groups, agreement: np.ndarray, proportions: np.ndarray,
+                      unanimous: float) -> tuple[float, float, float]:
+    """P_a, P_e and sigma^2 = n x variance of the coefficient on the population (one item per unit of frequency)."""
+    if name == "cohen_kappa":  # the expected agreement table of the two raters
+        table = unanimous * np.diag(proportions) + (1 - unanimous) * np.outer(proportions, proportions)
+        p_o, p_e = F.cohen_agreement(table[None], agreement)
+        return float(p_o[0]), float(p_e[0]), float(F.cohen_variance(table[None], agreement)[0][0])
+    model = PLANNED[name]
+    fitted = FM.fit(model, FM.summed(FM.family_terms(groups, agreement), groups.frequency), agreement)
+    if name == "krippendorff_alpha":
+        squares = FM.alpha_squares(groups, agreement)[1]
+    else:
+        squares = FM.variance_squares(model, groups, agreement, fitted)
+    return float(fitted.p_a[0]), float(fitted.p_e[0]), float(squares)
+
+
+def items_needed(coefficient: Any, expected: float, raters: int, proportions: Any, half_width: float,
+                 confidence: float = 0.95, weights: Any = None) -> ItemsNeeded:
+    """How many items for a ``confidence`` interval of half-width at most ``half_width``?
+
+    The planning model: every item is rated by all ``raters``; it is
+    unanimous with probability lambda (all give the label k, drawn with
+    probability p_k from ``proportions``), and otherwise each rater labels
+    it independently with probabilities p. Each rating is then in category
+    k with probability p_k, and lambda is set so that the coefficient's
+    population value is ``expected``. The standard error follows from the
+    same variance formulas as the coefficient's ``se``, on every possible
+    count row weighted by its probability: se = sigma / sqrt(n). The answer
+    is the smallest n with critical value x sigma / sqrt(n) <= half_width,
+    the critical value being the one the coefficient's ``ci()`` uses (t with
+    n - 1 degrees of freedom; the normal for Cohen's kappa). Under this
+    model Conger's kappa plans as Fleiss' (the raters share p), and
+    Krippendorff's alpha (nominal, or ``weights``) as its large-sample value.
+
+    Parameters
+    ----------
+    coefficient : callable or str
+        One of :data:`PLANNED` (the function or its name).
+    expected : float
+        The value you expect the coefficient to take.
+    raters : int
+        Raters per item (2 for Cohen's kappa and Scott's pi).
+    proportions : sequence of float
+        The expected share of each category (q >= 2 numbers summing to 1).
+    half_width : float
+        The largest acceptable half-width of the interval.
+    confidence : float
+        Coverage of the interval.
+    weights : None or str or array
+        Agreement weights over the categories 1..q, as the family takes them
+        (Cohen's kappa: None, "linear" or "quadratic").
+
+    Returns
+    -------
+    ItemsNeeded
+
+    Examples
+    --------
+    >>> plan = items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.1)
+    >>> plan.items, round(plan.half_width, 4)
+    (131, 0.0999)
+    """
+    name = coefficient if isinstance(coefficient, str) else getattr(coefficient, "__name__", repr(coefficient))
+    check_option("coefficient", name, tuple(PLANNED))
+    raters = check_int("raters", raters, 2)
+    if name in ("cohen_kappa", "scott_pi") and raters != 2:
+        raise AgreementError(f"{name} compares two raters, so raters must be 2, got {raters}")
+    if name == "cohen_kappa" and weights not in WEIGHTS:
+        raise AgreementError(f"weights for cohen_kappa must be one of {', '.join(map(repr, WEIGHTS))}; got {weights!r}")
+    expected = check_number("expected", expected, highest=1.0)
+    half_width = check_number("half_width", half_width, 0.0, open_low=True)
+    confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
+    try:
+        p = np.array(proportions, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        raise AgreementError(f"proportions must be numbers, one per category; got {proportions!r}") from None
+    if len(p) < 2 or not np.isfinite(p).all() or (p < 0).any() or abs(p.sum() - 1) > 1e-9:
+        raise AgreementError(f"proportions must be 2 or more shares of at least 0 that sum to 1; got {proportions!r}")
+    agreement = FM.agreement_matrix(weights, tuple(range(1, len(p) + 1)))
+    independent = float(F.fleiss_chance(p, agreement))
+    _, p_e, _ = _planned_variance(name, FM.population_groups(raters, p, 0.0), agreement, p, 0.0)
+    if independent >= 1 - F.EPS or p_e >= 1 - F.EPS:
+        raise AgreementError("with these proportions every rating is in one category: the coefficient is undefined")
+    lowest = (independent - p_e) / (1 - p_e)
+    if not lowest - 1e-12 <= expected <= 1:
+        raise AgreementError(f"expected {name} = {expected:g} is below what the planning model reaches with these "
+                             f"proportions: {fmt(lowest, 4)} (raters labelling independently) up to 1")
+    unanimous = min(1.0, max(0.0, (expected * (1 - p_e) + p_e - independent) / (1 - independent)))
+    p_a, p_e, sigma2 = _planned_variance(name, FM.population_groups(raters, p, unanimous), agreement, p, unanimous)
+    sigma = math.sqrt(max(sigma2, 0.0))
+    df = (lambda n: None) if name == "cohen_kappa" else (lambda n: n - 1)
+    n = max(2, math.ceil((_quantile(confidence, None) * sigma / half_width) ** 2))
+    while _quantile(confidence, df(n)) * sigma / math.sqrt(n) > half_width:
+        n += 1
+    return ItemsNeeded(items=n, half_width=_quantile(confidence, df(n)) * sigma / math.sqrt(n),
+                       se=sigma / math.sqrt(n), per_item_sd=sigma, target=half_width, coefficient=name,
+                       expected=expected, raters=raters, proportions=tuple(float(x) for x in p),
+                       confidence=confidence, unanimous=unanimous, p_a=p_a, p_e=p_e)
 
 
 # ================================================================ interpret
@@ -714,8 +1490,49 @@ class BootstrapResult(_Result):
                 f"[{fmt(self.low, 4, 'nan')}, {fmt(self.high, 4, 'nan')}], n_boot={self.n_boot})")
 
 
-_METRICS: dict[str, Callable] = {"cohen_kappa": cohen_kappa, "fleiss_kappa": fleiss_kappa,
-                                 "krippendorff_alpha": krippendorff_alpha}
+_METRICS: dict[str, Callable] = {
+    "cohen_kappa": cohen_kappa, "fleiss_kappa": fleiss_kappa, "krippendorff_alpha": krippendorff_alpha,
+    "percent_agreement": percent_agreement, "brennan_prediger": brennan_prediger, "scott_pi": scott_pi,
+    "conger_kappa": conger_kappa, "gwet_ac": gwet_ac,
+}
+_RESULTS: dict[str, type] = {"percent_agreement": PercentAgreementResult, "brennan_prediger": BrennanPredigerResult,
+                             "scott_pi": ScottResult, "conger_kappa": CongerResult, "gwet_ac": GwetResult}
+
+
+def _stacked(terms: dict) -> tuple[np.ndarray, Callable]:
+    """Per-group terms as one matrix (G, F), and the function that splits summed rows (B, F) back into them."""
+    keys = list(terms)
+    widths = [1 if np.ndim(terms[key]) == 1 else np.shape(terms[key])[1] for key in keys]
+    cut = np.cumsum([0] + widths)
+
+    def unstack(s: np.ndarray) -> dict:
+        return {key: (s[:, cut[i]] if widths[i] == 1 else s[:, cut[i]:cut[i + 1]]) for i, key in enumerate(keys)}
+    return np.column_stack([np.asarray(terms[key], dtype=float) for key in keys]), unstack
+
+
+def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray, Callable]:
+    """The bootstrap plan of a coefficient of the family: count rows as groups (code rows for Conger)."""
+    if name == "scott_pi":
+        r = r.subset(raters=[kwargs.get("a", 0), kwargs.get("b", 1)])
+    model = kwargs.get("chance", "pooled") if name == "fleiss_kappa" else _RESULTS[name]._model
+    agreement = FM.agreement_matrix(kwargs.get("weights"), r.categories)
+    k, raters = r.n_categories, r.n_raters
+    if model == "conger":  # each distinct code row a group; its raters' labels as terms too
+        rows, group = np.unique(r.codes, axis=0, return_inverse=True)
+        labels = rows[:, :, None] == np.arange(k)
+        counts = labels.sum(axis=1)
+        groups = FM.Groups(counts.sum(axis=1), counts, np.ones(len(rows), dtype=np.int64))
+        own = labels.reshape(len(rows), raters * k)
+    else:
+        patterns = r.count_patterns()
+        groups, group, own = FM.pattern_groups(patterns), patterns.item_pattern, np.zeros((len(patterns.counts), 0))
+    terms, unstack = _stacked(FM.family_terms(groups, agreement))
+    width = terms.shape[1]
+
+    def formula(s: np.ndarray) -> np.ndarray:
+        rater_counts = s[:, width:].reshape(-1, raters, k) if model == "conger" else None
+        return FM.fit(model, unstack(s[:, :width]), agreement, rater_counts).coefficient
+    return np.asarray(group).reshape(-1), np.column_stack([terms, own]), formula
 
 
 def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray, Callable]:
@@ -732,21 +1549,10 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
         terms = np.eye(k * k + 1)[:, :k * k]
         agree = F.agreement_weights(F.disagreement_weights(k, kwargs.get("weights")))
         return group, terms, lambda s: _cohen(s.reshape(-1, k, k), agree)[0]
+    if name != "krippendorff_alpha":
+        return _family_plan(name, r, kwargs)
     patterns = r.count_patterns()
     sums = _numbers(_pattern_sums(patterns), exact=False)
-    if name == "fleiss_kappa":
-        chance = kwargs.get("chance", "pooled")
-        parts = F.fleiss_terms(sums.size, sums.items, sums.counts, sums.squares)
-        keys = list(parts)
-        widths = [1 if parts[key].ndim == 1 else parts[key].shape[1] for key in keys]
-        terms = np.column_stack([parts[key] for key in keys])
-
-        def formula(s: np.ndarray) -> np.ndarray:
-            cut = np.cumsum([0] + widths)
-            total = {key: (s[:, cut[i]] if widths[i] == 1 else s[:, cut[i]:cut[i + 1]]) for i, key in enumerate(keys)}
-            p_a, _, p_e = F.fleiss_agreement(total, chance)
-            return F.chance_corrected(p_a, p_e)
-        return patterns.item_pattern, terms, formula
     level = kwargs.get("level", "nominal")
     values = _category_values_of(r.categories, level)
     terms = F.coincidences(sums.size, sums.counts, sums.gram).reshape(len(sums.size), k * k)
@@ -765,8 +1571,10 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     Parameters
     ----------
     metric : callable or str
-        :func:`cohen_kappa`, :func:`fleiss_kappa` or :func:`krippendorff_alpha`
-        (or its name).
+        Any coefficient of the package: :func:`cohen_kappa`,
+        :func:`fleiss_kappa`, :func:`krippendorff_alpha`,
+        :func:`percent_agreement`, :func:`brennan_prediger`,
+        :func:`scott_pi`, :func:`conger_kappa` or :func:`gwet_ac` (or its name).
     ratings : Ratings or table
     n_boot : int
         Number of bootstrap replicates.

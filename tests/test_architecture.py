@@ -101,7 +101,8 @@ def _all_three(metric, ratings, name, **kwargs):
      lambda real: lambda n_c, n: real(n_c, n) * 2),
     # Fleiss' chance term without the squares
     (fleiss_kappa, "kappa", "fleiss_agreement",
-     lambda real: lambda terms, chance: (lambda p_a, p_j, p_e: (p_a, p_j, p_e * p_e))(*real(terms, chance))),
+     lambda real: lambda terms, chance, *weights: (lambda p_a, p_j, p_e: (p_a, p_j, p_e * p_e))(
+         *real(terms, chance, *weights))),
     # Cohen's observed agreement off by a factor
     (cohen_kappa, "kappa", "cohen_agreement",
      lambda real: lambda tables, agreement: (lambda p_o, p_e: (p_o * 9 / 10, p_e))(*real(tables, agreement))),

@@ -327,8 +327,8 @@ def test_fleiss_check_would_catch_a_wrong_chance_term(monkeypatch):
     check_fleiss(codes, 3)
     real = formulas.fleiss_agreement
 
-    def unsquared_chance(terms, chance):  # P_e = sum p_j / k instead of sum p_j^2
-        p_a, p_j, p_e = real(terms, chance)
+    def unsquared_chance(terms, chance, *weights):  # P_e = sum p_j / k instead of sum p_j^2
+        p_a, p_j, p_e = real(terms, chance, *weights)
         return p_a, p_j, p_j.sum(axis=-1) / p_j.shape[-1]
 
     monkeypatch.setattr(formulas, "fleiss_agreement", unsquared_chance)
