@@ -67,7 +67,16 @@ def _one(values: np.ndarray) -> Any:
 def _exact_tuple(values: np.ndarray) -> Any:
     """An object array of Fractions as nested tuples."""
     a = np.asarray(values)
+    if a.ndim == 1:
+        return tuple(a.tolist())
     return tuple(_exact_tuple(x) for x in a) if a.ndim else a.item()
+
+
+class _Later:
+    """An exact value computed on first use (one per item can be a million fractions)."""
+
+    def __init__(self, compute: Callable[[], Any]):
+        self.compute = compute
 
 
 class Exact:
@@ -78,9 +87,12 @@ class Exact:
 
     def __getattr__(self, name: str) -> Any:
         try:
-            return self._values[name]
+            value = self._values[name]
         except KeyError:
             raise AttributeError(name) from None
+        if isinstance(value, _Later):
+            value = self._values[name] = value.compute()
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("exact values are read-only")
@@ -89,14 +101,14 @@ class Exact:
         return list(self._values)
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self._values)
+        return {name: getattr(self, name) for name in self._values}
 
     def __repr__(self) -> str:
         def show(v: Any) -> str:
             if isinstance(v, tuple):
                 return "(" + ", ".join(show(x) for x in v) + ")"
             return str(v)
-        return "Exact(" + ", ".join(f"{k}={show(v)}" for k, v in self._values.items()) + ")"
+        return "Exact(" + ", ".join(f"{k}={show(v)}" for k, v in self.as_dict().items()) + ")"
 
 
 class _Result:
@@ -475,7 +487,7 @@ class FleissResult(_CountedResult):
     def _exact(self) -> Exact:
         kappa, p_a, p_e, p_j = _fleiss(self._sums, self.chance, exact=True)
         return Exact(kappa=_one(kappa), p_a=_one(p_a), p_e=_one(p_e), p_j=_exact_tuple(p_j[0]),
-                     p_i=_exact_tuple(_item_agreement(self._patterns, exact=True)))
+                     p_i=_Later(lambda: _exact_tuple(_item_agreement(self._patterns, exact=True))))
 
     def __repr__(self) -> str:
         return (f"FleissResult({self._fmt('kappa')}, {self._fmt('p_a')}, {self._fmt('p_e')}, "

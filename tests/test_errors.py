@@ -137,7 +137,7 @@ def test_label_outside_categories_in_long_records_and_csv(tmp_path):
 def test_unhashable_label_names_where():
     with raises(r"label \['x'\] at row 2, rater A"):
         Ratings.from_rows([["a", "b"], [["x"], "b"]])
-    with raises(r"label \['x'\] at row 2, rater A is not one of the declared categories"):
+    with raises(r"label \['x'\] at row 2, rater A is not a single label"):
         Ratings.from_rows([["a", "b"], [["x"], "b"]], categories=["a", "b"])
 
 
@@ -299,7 +299,7 @@ def test_bad_names_and_duplicates():
         Ratings.from_long([(1, "a", "x"), (1, "a", "y"), (1, "b", "x")])
     with raises(r"record 2 should be \(item, rater, label\)"):
         Ratings.from_long([(1, "a", "x"), (1, "a")])
-    with raises(r"format must be 'wide' or 'long', got 'tall'"):
+    with raises(r"format must be one of 'wide', 'long'; got 'tall'"):
         Ratings.from_csv(__file__, format="tall")
 
 
