@@ -31,7 +31,8 @@ from . import formulas as F
 from .formulas import CHANCE_RULES, LEVELS, WEIGHTS
 from .ratings import AgreementError, CountPatterns, Ratings, as_ratings
 from .rounding import fmt, format_number
-from .validation import check_int, check_number, check_option, options
+from .validation import MAX_BOOT, MAX_PAIRS, check_int, check_limit, check_max, check_number, check_option, \
+    check_seed, options
 
 __all__ = [
     "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",
@@ -335,6 +336,7 @@ def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None
     0.492 29/59
     """
     r = as_ratings(ratings)
+    _check_order(r, weights is not None, f"weights={weights!r}")
     ia, ib = r.rater_index(a), r.rater_index(b)
     if ia == ib:
         raise AgreementError(f"Cohen's kappa compares two different raters, but both are {r.raters[ia]!r}")
@@ -389,8 +391,13 @@ class PairwiseCohenResult(_Result):
 
 
 @options(weights=WEIGHTS)
-def pairwise_cohen(ratings: Any, weights: str | None = None) -> PairwiseCohenResult:
+def pairwise_cohen(ratings: Any, weights: str | None = None, *, max_pairs: int | None = MAX_PAIRS
+                   ) -> PairwiseCohenResult:
     """Cohen's kappa for every pair of raters (all tables in one vectorized pass).
+
+    At most ``max_pairs`` pairs (:data:`iaa_teach.validation.MAX_PAIRS`,
+    45 raters make 990): more is an error naming the limit, checked before
+    anything is counted.
 
     >>> from iaa_teach import datasets
     >>> res = pairwise_cohen(datasets.sentiment())
@@ -398,6 +405,13 @@ def pairwise_cohen(ratings: Any, weights: str | None = None) -> PairwiseCohenRes
     ['A-B 0.492', 'A-C 0.844', 'B-C 0.355']
     """
     r = as_ratings(ratings)
+    max_pairs = check_max("max_pairs", max_pairs)
+    _check_order(r, weights is not None, f"weights={weights!r}")
+    if r.n_raters < 2:
+        raise AgreementError(f"pairwise kappa needs at least 2 raters, but the table has {r.n_raters}")
+    check_limit(f"{r.n_raters} raters make {r.n_raters * (r.n_raters - 1) // 2:,} pairs; rater pairs",
+                r.n_raters * (r.n_raters - 1) // 2, max_pairs, "max_pairs", "--max-pairs",
+                advice="compare some of the raters: Ratings.subset(raters=[...])")
     pairs = list(combinations(range(r.n_raters), 2))
     results = _cohen_results(r, pairs, weights)
     kappas = np.array([res.kappa for res in results])
@@ -546,8 +560,13 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled") -> FleissResult:
 def _alpha(o: np.ndarray, level: str, values: np.ndarray | None):
     """alpha, D_o, D_e, n_c, n, delta from coincidences (B, k, k): the one path (float, exact, bootstrap)."""
     d_o, d_e, n_c, n, delta = F.alpha_disagreement(o, level, values)
-    scale = np.max(delta, axis=(1, 2)) if delta.dtype != object else 1
-    return F.one_minus_ratio(d_o, d_e, scale), d_o, d_e, n_c, n, delta
+    if delta.dtype == object:
+        return F.one_minus_ratio(d_o, d_e), d_o, d_e, n_c, n, delta
+    # D_e counts as 0 only next to the largest distance (values 1e-9 apart are not "one category")
+    scale = np.max(delta, axis=(1, 2))
+    scale = np.where(scale > 0, scale, 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return F.one_minus_ratio(d_o / scale, d_e / scale), d_o, d_e, n_c, n, delta
 
 
 def _coincidences(sums: SizeSums, exact: bool) -> np.ndarray:
@@ -617,20 +636,48 @@ class AlphaResult(_CountedResult):
 
 
 def _category_values_of(categories: tuple, level: str, exact: bool = False) -> np.ndarray | None:
-    """The categories as numbers, for the interval and ratio levels (None for the others)."""
+    """The categories as numbers, for the interval and ratio levels (None for the others).
+
+    Each must be a finite number that a float holds exactly (an integer up to
+    2**53 or so, a float) and at most 1e100 in size, so that squared
+    distances and their sums stay exact enough and finite; ratio also
+    refuses negative values.
+    """
     if level in ("nominal", "ordinal"):
         return None
     for c in categories:
-        if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
+        if isinstance(c, bool) or not isinstance(c, (int, float, Fraction, np.integer, np.floating)):
             raise AgreementError(
                 f"level {level!r} needs numeric categories, but category {c!r} is not a number; "
                 f"use level='ordinal' for ordered labels")
+        try:
+            x = float(c)
+        except OverflowError:
+            x = math.inf
+        if not math.isfinite(x):
+            raise AgreementError(f"level {level!r} needs finite numbers, but the label {c!r} is not finite "
+                                 f"(infinity, or a number too large for a float)")
+        if isinstance(c, (int, np.integer)) and int(x) != int(c):
+            raise AgreementError(f"level {level!r} computes with floats, which cannot hold the label {c!r} exactly "
+                                 f"(it would read as {x!r}); rescale the values")
+        if abs(x) > 1e100:
+            raise AgreementError(f"level {level!r}: the label {c!r} is too large (at most 1e100 in size, so that "
+                                 f"squared distances stay finite); rescale the values")
     if level == "ratio" and any(float(c) < 0 for c in categories):
         raise AgreementError(f"level 'ratio' needs non-negative values, but the categories include "
-                             f"{min(float(c) for c in categories):g}")
+                             f"{min(float(c) for c in categories):g} (label "
+                             f"{min(categories, key=float)!r})")
     if exact:
         return np.array([_fraction(c) for c in categories], dtype=object)
     return np.array([float(c) for c in categories])
+
+
+def _check_order(r: Ratings, needed: bool, what: str) -> None:
+    """Weights and the ordinal level use the category order: it must have been declared (or be numeric)."""
+    if needed and not r.ordered:
+        raise AgreementError(
+            f"{what} uses the order of the categories, but {list(r.categories)} are only sorted, not declared: "
+            f"give them in their order with categories=[...] (--categories on the command line)")
 
 
 @options(level=LEVELS)
@@ -666,6 +713,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
     0.540
     """
     r = as_ratings(ratings)
+    _check_order(r, level == "ordinal", "level='ordinal'")
     values = _category_values_of(r.categories, level)
     patterns = r.count_patterns()
     sums = _size_sums(patterns)
@@ -676,8 +724,8 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
     alpha, d_o, d_e, n_c, n, delta = _alpha(o, level, values)
     reason = None
     if math.isnan(alpha[0]):
-        reason = ("expected disagreement D_e = 0: all pairable values are in one category "
-                  "(or equally distant from each other at this level), so alpha = 0/0 is undefined")
+        reason = ("expected disagreement D_e = 0: all pairable values are in one category, "
+                  "so alpha = 0/0 is undefined")
     return AlphaResult(
         alpha=float(alpha[0]), d_o=float(d_o[0]), d_e=float(d_e[0]), coincidences=_frozen(o[0]),
         expected=_frozen(F.expected_coincidences(n_c, n)[0]), n_c=_frozen(n_c[0]), n=int(round(n[0])),
@@ -689,10 +737,26 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
 def interpret(value: Any) -> str:
     """The Landis & Koch (1977) band of a kappa-like coefficient.
 
+    ``value`` is a number from -1 to 1 (NaN: "undefined"), or a result
+    object. A result below -1 is "poor" (Fleiss' kappa with pooled chance can
+    fall below -1 when many items have a single rating); a plain number
+    outside [-1, 1] is an error (a percentage?).
+
     >>> interpret(0.492), interpret(0.844), interpret(-0.1), interpret(float("nan"))
     ('moderate', 'almost perfect', 'poor', 'undefined')
     """
-    v = float(value)
+    if isinstance(value, _Result):
+        v = float(value)
+    else:
+        if isinstance(value, (bool, str, bytes)) or value is None:
+            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}")
+        try:
+            v = float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}") from None
+        if not math.isnan(v) and not -1.0 <= v <= 1.0:
+            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}"
+                                 + (" (a percentage? divide it by 100)" if 1 < v <= 100 else ""))
     if math.isnan(v):
         return "undefined"
     if v < 0:
@@ -730,7 +794,11 @@ _METRICS: dict[str, Callable] = {"cohen_kappa": cohen_kappa, "fleiss_kappa": fle
                                  "krippendorff_alpha": krippendorff_alpha}
 
 
-def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray, Callable]:
+#: Most numbers (distinct count rows x categories x categories) that a bootstrap plan may hold.
+_BOOT_NUMBERS = 1 << 24
+
+
+def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray | None, Callable]:
     """Each item's group, each group's additive terms (G, F), and the formula on summed terms (B, F).
 
     Items with the same group contribute the same, so a replicate is its
@@ -741,10 +809,15 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
         pair = r.subset(raters=[kwargs.get("a", 0), kwargs.get("b", 1)]).codes
         both = (pair >= 0).all(axis=1)
         group = np.where(both, pair[:, 0] * k + pair[:, 1], k * k)  # the last group: not rated by both
-        terms = np.eye(k * k + 1)[:, :k * k]
+        terms = None  # each group is one cell of the agreement table: its count is its term
         agree = F.agreement_weights(F.disagreement_weights(k, kwargs.get("weights")))
         return group, terms, lambda s: _cohen(s.reshape(-1, k, k), agree)[0]
     patterns = r.count_patterns()
+    size = len(patterns.counts) * k * k
+    if size > _BOOT_NUMBERS:
+        raise AgreementError(f"bootstrap_ci({name}): {len(patterns.counts):,} distinct rows of counts x {k} x {k} "
+                             f"categories need {size:,} numbers, more than the limit of {_BOOT_NUMBERS:,}; merge "
+                             f"categories, or bootstrap fewer items")
     sums = _numbers(_pattern_sums(patterns), exact=False)
     if name == "fleiss_kappa":
         chance = kwargs.get("chance", "pooled")
@@ -766,7 +839,7 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
 
 
 def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: float = 0.95,
-                 seed: Any = None, **kwargs: Any) -> BootstrapResult:
+                 seed: Any = None, *, max_boot: int | None = MAX_BOOT, **kwargs: Any) -> BootstrapResult:
     """Percentile bootstrap confidence interval, resampling items.
 
     Items with the same count row (or, for Cohen, the same pair of labels)
@@ -786,6 +859,10 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
         Coverage of the interval, e.g. 0.95.
     seed : int or numpy.random.Generator, optional
         Same seed, same interval.
+    max_boot : int or None
+        Most replicates allowed (:data:`iaa_teach.validation.MAX_BOOT`);
+        memory stays bounded whatever ``n_boot`` (replicates are drawn in
+        chunks), time grows with ``n_boot`` x the number of items.
     **kwargs
         Passed on as the metric takes them (``a``, ``b``, ``weights``,
         ``chance``, ``level``).
@@ -800,6 +877,8 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
     check_option("metric", name, tuple(_METRICS))
     n_boot = check_int("n_boot", n_boot, 1)
+    check_limit("n_boot", n_boot, check_max("max_boot", max_boot), "max_boot")
+    seed = check_seed("seed", seed)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
     accepted = set(inspect.signature(_METRICS[name]).parameters) - {"ratings"}
     unknown = sorted(set(kwargs) - accepted)
@@ -809,8 +888,8 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     point = _METRICS[name](r, **kwargs)
     group, terms, formula = _bootstrap_plan(name, r, kwargs)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    n, n_groups = r.n_items, len(terms)
-    chunk = max(1, min(n_boot, 4_000_000 // max(n, 1)))
+    n, n_groups = r.n_items, (r.n_categories ** 2 + 1 if terms is None else len(terms))
+    chunk = max(1, min(n_boot, 4_000_000 // max(n, n_groups, 1)))  # draws and group counts: 4 million a chunk
     samples = []
     done = 0
     while done < n_boot:
@@ -818,7 +897,7 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
         drawn = group[rng.integers(0, n, size=(b, n))] + (np.arange(b) * n_groups)[:, None]
         freq = np.bincount(drawn.ravel(), minlength=b * n_groups).reshape(b, n_groups).astype(float)
         with np.errstate(invalid="ignore", divide="ignore"):
-            samples.append(formula(freq @ terms))
+            samples.append(formula(freq[:, :-1] if terms is None else freq @ terms))
         done += b
     samples = np.concatenate(samples)
     ok = samples[~np.isnan(samples)]

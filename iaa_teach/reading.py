@@ -327,8 +327,9 @@ def _decode_error(path: str, data: bytes, start: int, encoding: str = "utf-8") -
                   "CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding cp1252 on the command line)")
     else:
         advice = f"give the file's own encoding with encoding= (--encoding on the command line)"
+    shown = "UTF-8" if encoding == "utf-8" else encoding
     return AgreementError(f"{path}, line {line}, column {column}: byte 0x{data[start]:02x} is not valid "
-                          f"{encoding}; {advice}")
+                          f"{shown}; {advice}")
 
 
 def _read_prefix(source: Any, n: int) -> bytes:

@@ -56,13 +56,15 @@ class AgreementError(ValueError):
 
     The message names the problem and where it is (row, rater, label or argument).
     ``row`` and ``column`` (0-based, or None) locate a bad cell of a table, so
-    that a file reader can name its line and column.
+    that a file reader can name its line and column; ``limit`` names the
+    keyword argument of a limit that was exceeded (``"max_pairs"``...).
     """
 
     def __init__(self, message: str = "", *, row: int | None = None, column: int | None = None):
         super().__init__(message)
         self.row = row
         self.column = column
+        self.limit: str | None = None
 
 
 def _same(value: Any, allowed: Any) -> bool:
@@ -154,8 +156,10 @@ def check_limit(what: str, value: int, limit: int | None, keyword: str, option: 
     if limit is None or value <= limit:
         return
     how = f"{keyword}=" + (f" ({option} on the command line)" if option else "")
-    raise AgreementError(f"{what}: {value:,} is more than the limit of {limit:,}; raise the limit with {how}"
+    err = AgreementError(f"{what}: {value:,} is more than the limit of {limit:,}; raise the limit with {how}"
                          + (f", or {advice}" if advice else ""))
+    err.limit = keyword
+    raise err
 
 
 def check_share(name: str, value: Any) -> float:

@@ -307,7 +307,7 @@ def _cell(q: Fraction | int | float) -> str:
 
 def _band_note(exact: Fraction, sym: Math) -> Prose:
     return prose("{sym} = {value} is {band} on the Landis and Koch scale.", sym=sym, value=fmt(exact),
-                 band=Em(interpret(float(exact))))
+                 band=Em(interpret(max(float(exact), -1.0))))  # Fleiss' kappa can fall below -1: poor
 
 
 def _rounding_note(exact: Fraction, rounded: Fraction | None, first: str, second: str) -> Prose | None:

@@ -304,6 +304,13 @@ def test_bad_names_and_duplicates():
 
 
 # -------------------------------------------------- inputs are never modified
+def _declared(data):
+    """Text labels need their order declared for weights and the ordinal level (numbers have one)."""
+    if isinstance(data, np.ndarray) and data.dtype.kind in "iuf":
+        return data
+    return Ratings.from_rows(data, categories=["G", "N", "P"])
+
+
 def _inputs():
     rows = [["P", "P", None], ["N", "", "N"], ["G", "G", "G"], [float("nan"), "P", "N"], ["P", "N", "P"]]
     floats = np.array([[1.0, 1.0, np.nan], [2.0, 2.0, 2.0], [3.0, np.nan, 1.0], [1.0, 3.0, 1.0]])
@@ -328,14 +335,14 @@ def test_inputs_are_never_modified(name):
         lambda: Ratings.from_rows(data),
         lambda: Ratings.from_rows(data).rows(),
         lambda: cohen_kappa(data, 0, 1),
-        lambda: cohen_kappa(data, 0, 2, weights="quadratic"),
-        lambda: pairwise_cohen(data, weights="linear"),
+        lambda: cohen_kappa(_declared(data), 0, 2, weights="quadratic"),
+        lambda: pairwise_cohen(_declared(data), weights="linear"),
         lambda: fleiss_kappa(data),
         lambda: fleiss_kappa(data, chance="item_mean"),
         lambda: krippendorff_alpha(data),
-        lambda: krippendorff_alpha(data, "ordinal"),
+        lambda: krippendorff_alpha(_declared(data), "ordinal"),
         lambda: bootstrap_ci(krippendorff_alpha, data, n_boot=20, seed=0),
-        lambda: bootstrap_ci(cohen_kappa, data, n_boot=20, seed=0, weights="linear"),
+        lambda: bootstrap_ci(cohen_kappa, _declared(data), n_boot=20, seed=0, weights="linear"),
         lambda: bootstrap_ci(fleiss_kappa, data, n_boot=20, seed=0, chance="item_mean"),
     ]
     if name in ("floats", "ints", "wide-ints"):
