@@ -300,7 +300,7 @@ def test_brief_style_keeps_only_result_lines():
 def test_bad_arguments():
     with pytest.raises(AgreementError, match="style must be one of 'full', 'brief'; got 'long'"):
         explain(RESULTS["cohen"], style="long")
-    with pytest.raises(TypeError, match="cohen_kappa"):
+    with pytest.raises(AgreementError, match="cohen_kappa"):
         explain(0.5)
     with pytest.raises(KeyError, match="no step"):
         explain(RESULTS["cohen"])["Nothing like this"]
