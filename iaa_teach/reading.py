@@ -294,17 +294,24 @@ class _CsvTable:
 
 
 def _empty_rows(columns: list) -> np.ndarray:
-    """Rows in which every cell is missing (a column of whole numbers has none), column by column."""
+    """Rows in which every cell is missing or blank (a column of whole numbers has none)."""
     import pandas as pd
 
-    empty = None
-    for c in sorted(columns, key=lambda c: c.dtype.kind != "i"):
-        if c.dtype.kind in "iu":
-            return np.zeros(len(c), dtype=bool)
-        missing = np.isnan(c) if c.dtype.kind == "f" else pd.isna(c)
-        empty = missing if empty is None else empty & missing
-        if not empty.any():
-            break
+    if any(c.dtype.kind in "iu" for c in columns):
+        return np.zeros(len(columns[0]), dtype=bool)
+    if all(c.dtype.kind == "f" for c in columns):  # numbers: follow the rows missing so far, column by column
+        rows = np.flatnonzero(np.isnan(columns[0]))
+        for c in columns[1:]:
+            rows = rows[np.isnan(c[rows])]
+        empty = np.zeros(len(columns[0]), dtype=bool)
+        empty[rows] = True
+        return empty
+    missing = [np.isnan(c) if c.dtype.kind == "f" else pd.isna(c) for c in columns]
+    count = np.sum(missing, axis=0)
+    empty = count == len(columns)
+    for row in np.flatnonzero(count == len(columns) - 1):  # one cell left: blank text (a line of spaces)?
+        cell = next(c[row] for c, m in zip(columns, missing) if not m[row])
+        empty[row] = isinstance(cell, str) and not cell.strip()
     return empty
 
 
@@ -509,9 +516,11 @@ def _exact_fields(path: str, source: Any, sep: str, width: int, max_field: int |
             if not header_seen:
                 header_seen = True
             elif len(row) != width:
+                quote = any("\n" in cell for cell in row)
                 raise AgreementError(f"{path}, line {start}: " + (
                     f"expected 3 columns (item, rater, label), got {len(row)}" if long else
-                    f"{len(row)} cells but the header has {width} columns"))
+                    f"{len(row)} cells but the header has {width} columns") + (
+                    " (a quoted cell runs over several lines: is a closing quote missing?)" if quote else ""))
     finally:
         if isinstance(source, io.BytesIO):
             stream.detach()

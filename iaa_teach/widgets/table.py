@@ -20,13 +20,6 @@ from ._base import (
 __all__ = ["TableExplorer"]
 
 
-def _hashable(value: Any) -> bool:
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
-
 MISSING_LABEL = "missing"
 #: Beyond this many items (or pairs) the figure shows the grid's window (or a matrix).
 MAX_BARS = 30
@@ -154,7 +147,11 @@ class TableExplorer(Explorer):
         The same as choosing in the grid; scrolls the grid to the item if needed.
         """
         r = self.initial
-        if not _hashable(item) or item not in r.items:
+        try:
+            known = item in r.items
+        except TypeError:  # an unhashable item such as a list compares unequal to every item
+            known = False
+        if not known:
             raise AgreementError(f"there is no item {item!r}; the items are {list(r.items)[:10]}...")
         i = r.items.index(item)
         j = r.rater_index(rater)
