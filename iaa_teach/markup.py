@@ -85,8 +85,15 @@ def html_escape(s: Any, math: str = "tex") -> str:
 
 
 def tex_text(s: Any) -> str:
-    """A label inside ``\\text{...}``, with LaTeX's special characters escaped (line breaks: spaces)."""
-    specials = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}"}
+    """A label inside ``\\text{...}``, with LaTeX's special characters escaped (line breaks: spaces).
+
+    ``<`` and ``>`` leave the text for MathJax's ``\\lt`` and ``\\gt``, so that
+    no HTML tag can appear in a page's maths, however it is rendered.
+
+    >>> tex_text("a_b<c>")
+    '\\\\text{a\\\\_b}\\\\lt\\\\text{c}\\\\gt\\\\text{}'
+    """
+    specials = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "<": r"}\lt\text{", ">": r"}\gt\text{"}
     body = "".join(specials.get(ch, "\\" + ch if ch in "{}_^#$%&" else ch) for ch in _LINE_BREAKS.sub(" ", str(s)))
     return r"\text{" + body + "}"
 

@@ -96,7 +96,7 @@ def _plain(value: Any) -> Any:
     """numpy scalars -> Python scalars; integral floats -> int (for display)."""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2 ** 53:
         return int(value)
     return value
 

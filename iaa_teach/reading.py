@@ -256,6 +256,10 @@ class _CsvTable:
         if format == "wide" and _has_item_column(self.header):
             self.text_columns.add(0)
         self.columns = self._read(self.text_columns)
+        bools = {j for j, c in enumerate(self.columns) if c.dtype == bool}
+        if bools:  # True/False in a file are text, as written ("TRUE", "yes"...), never numbers
+            self.text_columns |= bools
+            self.columns = self._read(self.text_columns)
         # pandas pads a short row with missing cells: make sure there is none. Without quotes or
         # blank rows, every row has all its fields exactly when the separators add up (a row with
         # too many fields is an error in pandas); otherwise count them line by line.
@@ -380,11 +384,19 @@ def _header(path: str, source: Any, sep: str | None, max_field: int | None) -> t
         if skip < len(lines):
             use = sep or _sniff(lines[skip])
             reader = csv.reader(io.StringIO("".join(lines[skip:])), delimiter=use)
+            limit = csv.field_size_limit()
+            csv.field_size_limit(max(limit, (max_field or len(text)) + 1))
             try:
                 header = next(reader)
                 complete = whole or reader.line_num < len(lines) - skip
-            except csv.Error:
+            except csv.Error as err:
+                if "field larger" in str(err):
+                    raise AgreementError(f"{path}, line {skip + 1}: a name is longer than the limit of "
+                                         f"{max_field:,} characters; field size: raise the limit with max_field= "
+                                         f"(--max-field on the command line)") from None
                 complete, header = whole, None
+            finally:
+                csv.field_size_limit(limit)
             if complete:
                 break
         if size >= 4 * ((max_field or MAX_FIELD_CHARS) + (1 << 16)):
