@@ -49,6 +49,8 @@ from iaa_teach.markup import html_escape, md_escape, mpl_escape, terminal_escape
 from iaa_teach.validation import LIMITS, MAX_CATEGORIES, MAX_PAIRS
 from iaa_teach.widgets import CoverageExplorer, MissingDataExplorer, ParadoxExplorer, Quiz, TableExplorer, WeightsExplorer
 
+pytestmark = pytest.mark.filterwarnings("ignore:Glyph .* missing from font:UserWarning")
+
 ROOT = Path(__file__).resolve().parents[1]
 SENTIMENT = datasets.sentiment()
 MARKUP = '<img src=x onerror="alert(1)">'

@@ -90,7 +90,7 @@ def q(key: str, text: Any) -> Html:
 
 def values_in(html_text: str) -> dict[str, str]:
     """Every ``data-q`` key and its text in a readout's HTML."""
-    return {key: html.unescape(text) for key, text in _Q_RE.findall(html_text)}
+    return {html.unescape(key): html.unescape(text) for key, text in _Q_RE.findall(html_text)}
 
 
 def cell(value: Any) -> str:
