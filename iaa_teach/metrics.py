@@ -158,11 +158,11 @@ def _fraction(value: Any) -> Fraction:
 
 # ================================================================= groups
 class SizeSums(NamedTuple):
-    """Integer sums over the items that share a number of ratings m = 0, 1, ..., max.
+    """Integer sums over the items that share a number of ratings m, for each m that occurs (``size``).
 
-    ``items[m]`` items have m ratings; ``counts[m, j]`` = sum of n_ij over
-    them; ``squares[m]`` = sum of sum_j n_ij^2; ``gram[m]`` = sum of the
-    outer products n_i n_i^T (k x k). The exact values are computed from
+    ``items[g]`` items have ``size[g]`` ratings; ``counts[g, j]`` = sum of
+    n_ij over them; ``squares[g]`` = sum of sum_j n_ij^2; ``gram[g]`` = sum of
+    the outer products n_i n_i^T (k x k). The exact values are computed from
     these integers; the floats from the same sums.
     """
 
@@ -175,28 +175,52 @@ class SizeSums(NamedTuple):
 
 def _size_sums(patterns: CountPatterns) -> SizeSums:
     c, f = patterns.counts, patterns.frequency
-    m = patterns.ratings_per_item
-    size = np.arange(int(m.max(initial=0)) + 1)
+    # only the numbers of ratings that occur: with 3000 raters and 200 categories, a k x k sum
+    # for every possible number would take a gigabyte
+    size, group = np.unique(patterns.ratings_per_item, return_inverse=True)
+    group = group.reshape(-1)
     k = c.shape[1]
     n_sizes = len(size)
 
     def by_size(values: np.ndarray) -> np.ndarray:  # integer sums (exact in float64 below 2**53)
-        return np.rint(np.bincount(m, weights=values, minlength=n_sizes)).astype(np.int64)
+        return np.rint(np.bincount(group, weights=values, minlength=n_sizes)).astype(np.int64)
 
     items = by_size(f)
     squares = by_size((c * c).sum(axis=1) * f)
-    flat = (m[:, None] * k + np.arange(k)).ravel()
+    flat = (group[:, None] * k + np.arange(k)).ravel()
     counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
     counts = counts.astype(np.int64).reshape(n_sizes, k)
-    gram = np.zeros((n_sizes, k, k), dtype=np.int64)
-    order = np.argsort(m, kind="stable")
-    bounds = np.searchsorted(m[order], size, side="left").tolist() + [len(m)]
-    for s in size[2:]:  # one integer product per number of ratings (at most n_raters + 1)
-        rows = order[bounds[s]:bounds[s + 1]]
-        if len(rows):
-            weighted = c[rows] * f[rows, None]
-            gram[s] = weighted.T @ c[rows]
-    return SizeSums(size, items, counts, squares, gram)
+    return SizeSums(size, items, counts, squares, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
+
+
+def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.ndarray:
+    """sum_rows f c c^T per group (rows in group -1 left out), from the non-zero counts only.
+
+    A count row has at most n_raters non-zero entries, so each row adds at
+    most n_raters^2 products, counted with one weighted bincount per block of
+    rows (never a k x k product per row, nor an integer matrix product).
+    """
+    k = c.shape[1]
+    gram = np.zeros(n_sizes * k * k, dtype=np.float64)
+    rows, cols = np.nonzero(c * (group >= 0)[:, None])
+    if not len(rows):
+        return gram.astype(np.int64).reshape(n_sizes, k, k)
+    vals = c[rows, cols]
+    nz = np.bincount(rows, minlength=len(c))
+    first = np.concatenate(([0], np.cumsum(nz)[:-1]))
+    per_block = max(1, (1 << 22) // int(nz.max()) ** 2)
+    for start in range(0, len(c), per_block):  # blocks of count rows: at most 4 million products each
+        lo, hi = first[start], (first[start + per_block] if start + per_block < len(c) else len(rows))
+        if lo == hi:
+            continue
+        mine = np.arange(lo, hi)
+        reps = nz[rows[mine]]
+        left = np.repeat(mine, reps)
+        right = first[rows[left]] + np.arange(len(left)) - np.repeat(np.cumsum(reps) - reps, reps)
+        key = (group[rows[left]] * k + cols[left]) * k + cols[right]
+        gram += np.bincount(key, weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
+                            minlength=n_sizes * k * k)
+    return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
 
 
 def _pattern_sums(patterns: CountPatterns) -> SizeSums:
@@ -454,9 +478,11 @@ def _fleiss(sums: SizeSums, chance: str, exact: bool):
 
 def _item_agreement(patterns: CountPatterns, exact: bool) -> np.ndarray:
     """P_i of every item (NaN, or None when exact, below 2 ratings), from the same terms per count row."""
-    num = _numbers(_pattern_sums(patterns), exact)
-    p_i = F.fleiss_terms(num.size, num.items, num.counts, num.squares)["agreement"]
-    p_i = np.where(num.size >= 2, p_i, None if exact else np.nan)
+    c = patterns.counts  # no k x k products per count row: P_i needs only the counts and their squares
+    size = patterns.ratings_per_item
+    items, counts, squares = (F.as_numbers(x, exact) for x in (np.ones(len(c), dtype=np.int64), c, (c * c).sum(axis=1)))
+    p_i = F.fleiss_terms(size, items, counts, squares)["agreement"]
+    p_i = np.where(size >= 2, p_i, None if exact else np.nan)
     return p_i[patterns.item_pattern]
 
 
@@ -542,7 +568,7 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled") -> FleissResult:
     r = as_ratings(ratings)
     patterns = r.count_patterns()
     sums = _size_sums(patterns)
-    n_used = int(sums.items[2:].sum())
+    n_used = int(sums.items[sums.size >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
     kappa, p_a, p_e, p_j = _fleiss(sums, chance, exact=False)
@@ -717,7 +743,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> AlphaResult:
     values = _category_values_of(r.categories, level)
     patterns = r.count_patterns()
     sums = _size_sums(patterns)
-    n_used = int(sums.items[2:].sum())
+    n_used = int(sums.items[sums.size >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
     o = _coincidences(sums, exact=False)

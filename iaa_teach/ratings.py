@@ -449,23 +449,6 @@ class Ratings:
         flat = self._codes.astype(np.intp) + np.arange(self.n_raters, dtype=np.intp) * k1
         return np.bincount(flat.ravel(), minlength=self.n_raters * k1).reshape(-1, k1)[:, :-1].astype(np.int64)
 
-    def _count_blocks(self, cells: int = 1 << 17):
-        """Yield ``(first item, counts)`` for blocks of items: counts is
-        block x (categories + 1), the last column counting missing cells.
-
-        One bincount per block; the block's temporaries stay in cache, so no
-        full-size temporary is allocated. Metrics that only need sums over
-        items accumulate them block by block.
-        """
-        k1 = self.n_categories + 1
-        n_items, n_raters = self._codes.shape
-        rows = max(1, cells // n_raters)
-        offsets = (np.arange(min(rows, n_items), dtype=np.intp) * k1)[:, None]
-        for start in range(0, n_items, rows):  # blocks of items, each one vectorized step
-            block = self._codes[start:start + rows]
-            flat = (block + offsets[:len(block)]).ravel()
-            yield start, np.bincount(flat, minlength=len(block) * k1).reshape(-1, k1)
-
     def rater_index(self, rater: Any) -> int:
         """Column index of a rater given by name or by column index."""
         if _hashable(rater) and rater in self.raters:
@@ -1180,11 +1163,14 @@ def _count_patterns(r: Ratings) -> CountPatterns:
         else:
             used, item_pattern, frequency = np.unique(ids, return_inverse=True, return_counts=True)
         counts = (used[:, None].astype(np.int64) // weight[None, :k]) % base
-    else:  # too many categories for one integer per item: the count rows themselves
-        full = np.empty((r.n_items, k + 1), dtype=np.int64)
-        for start, block in r._count_blocks():
-            full[start:start + len(block)] = block
-        counts, item_pattern, frequency = np.unique(full[:, :k], axis=0, return_inverse=True, return_counts=True)
+    else:  # too many categories for one integer per item: items whose sorted codes are alike count alike
+        ordered = np.sort(r._codes, axis=1)  # n_items x n_raters small codes: no n_items x k table
+        width = ordered.dtype.itemsize * r.n_raters
+        keys = np.ascontiguousarray(ordered).view(np.dtype((np.void, width))).reshape(-1)
+        unique, item_pattern, frequency = np.unique(keys, return_inverse=True, return_counts=True)
+        rows = unique.view(ordered.dtype).reshape(len(unique), r.n_raters).astype(np.intp)
+        flat = (rows + (np.arange(len(rows), dtype=np.intp) * (k + 1))[:, None]).ravel()
+        counts = np.bincount(flat, minlength=len(rows) * (k + 1)).reshape(len(rows), k + 1)[:, :k]
     return CountPatterns(np.ascontiguousarray(counts, dtype=np.int64), frequency.astype(np.int64),
                          np.asarray(item_pattern, dtype=np.intp).reshape(-1))
 

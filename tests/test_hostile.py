@@ -420,6 +420,22 @@ def test_bootstrap_memory_is_bounded_for_many_categories():
     assert ci.samples.shape == (20,)
 
 
+@pytest.mark.parametrize("shape, k", [((20_000, 5), 200), ((50, 3000), 200), ((2000, 30), 25)])
+def test_many_categories_or_raters_stay_quick_and_exact(shape, k):
+    """Count rows too long for one integer per item (base n_raters + 1, k digits): counted from sorted codes,
+    and the k x k sums built from the non-zero counts only (no n_items x k table, no k x k product per row)."""
+    r = Ratings.from_codes(np.random.default_rng(1).integers(-1, k, shape), list(range(k)))
+    p = r.count_patterns()
+    direct = np.zeros((r.n_items, k), dtype=np.int64)
+    for j in range(r.n_raters):
+        rated = r.codes[:, j] >= 0
+        np.add.at(direct, (np.flatnonzero(rated), r.codes[rated, j]), 1)
+    assert (p.counts[p.item_pattern] == direct).all() and p.frequency.sum() == r.n_items
+    small = r.subset(items=list(range(12)), raters=list(range(3)))  # the same table, counted the plain way
+    assert krippendorff_alpha(small).exact.alpha == krippendorff_alpha(Ratings.from_rows(small.rows())).exact.alpha
+    assert krippendorff_alpha(r).n == int(direct.sum(axis=1)[direct.sum(axis=1) >= 2].sum())
+
+
 def test_figures_refuse_too_many_marks():
     big = datasets.simulate(2000, 3, seed=0)
     with raises(r"2,000 items are too many to draw \(at most 500\)"):
