@@ -27,7 +27,7 @@ from .markup import terminal_escape
 from .metrics import LEVELS, WEIGHTS, fleiss_kappa, interpret, krippendorff_alpha, pairwise_cohen
 from .ratings import MISSING_MARKERS, AgreementError, Ratings
 from .rounding import fmt
-from .validation import LIMITS, MAX_PAIRS
+from .validation import LIMITS, MAX_PAIRS, check_bool
 
 __all__ = ["main", "report", "LIST_PAIRS"]
 
@@ -75,6 +75,7 @@ def report(ratings: Ratings, level: str = "nominal", weights: str | None = None,
     """
     if not isinstance(ratings, Ratings):
         raise AgreementError(f"report takes a Ratings table, got {type(ratings).__name__}")
+    check_bool("all_pairs", all_pairs)
     alpha = krippendorff_alpha(ratings, level=level)  # first: a level that needs declared categories fails here
     n_missing = ratings.n_items * ratings.n_raters - ratings.n_ratings
     out = [

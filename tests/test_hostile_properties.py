@@ -16,7 +16,6 @@ import re
 import tempfile
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
