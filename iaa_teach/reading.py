@@ -595,8 +595,8 @@ def _pandas_csv(path: str, source: Any, sep: str, skip: int, width: int, text_co
 class _SheetTable:
     """The first sheet of a workbook: header, columns of cells, and the sheet row of each data row."""
 
-    def __init__(self, path: str, header: list, columns: list, rows: list):
-        self.path, self.header, self.columns, self.rows = path, header, columns, rows
+    def __init__(self, path: str, header: list, columns: list, rows: list, top: int):
+        self.path, self.header, self.columns, self.rows, self.top = path, header, columns, rows, top
         self.width = len(header)
 
     def as_text(self, columns: Sequence[int]) -> None:
@@ -605,7 +605,7 @@ class _SheetTable:
     def locate(self, row: int | None = None, column: int | None = None) -> str:
         where = self.path
         if row is not None:
-            where += f", row {self.rows[row] + 1 if row >= 0 else self.rows[0]}"
+            where += f", row {(self.rows[row] if row >= 0 else self.top) + 1}"
         if column is not None:
             where += f", column {column + 1}"
         return where
@@ -642,7 +642,7 @@ def _read_xlsx(path: str, max_bytes: int | None) -> _SheetTable:
             raise AgreementError(f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's "
                                  f"{width} columns")
     columns = [np.array([rows[i][j] for i in body], dtype=object) for j in range(width)]
-    return _SheetTable(path, header, columns, body if body else [top])
+    return _SheetTable(path, header, columns, body, top)
 
 
 def _excel_cell(value: Any) -> Any:
@@ -656,7 +656,7 @@ def _excel_cell(value: Any) -> Any:
     if hasattr(value, "isoformat"):
         return value.isoformat()
     text = str(value)
-    return text
+    return text if text.strip() else None  # an empty cell (pandas gives "" when it does not filter NA)
 
 
 # ======================================================== interpretation

@@ -644,6 +644,27 @@ def test_xlsx(tmp_path):
     assert r.rows() == [[1, 2], [None, None], [3, 3]] and r.items == ("s1", "s2", "s3")
 
 
+@pytest.mark.parametrize("rows, expected", [
+    pytest.param([[None], ["A", "B"], ["x", None], [None, None], ["x", "y"]], [["x", None], ["x", "y"]], id="blank-rows"),
+    pytest.param([["A", "A"], ["x", "y"]], r"row 1, column 2: rater names must be unique", id="duplicate-raters"),
+    pytest.param([["A", "B"], ["x", "y", "z"]], r"row 2, column 3: a cell outside the header's 2 columns",
+                 id="cell-outside"),
+    pytest.param([["A", "B"], [True, 1], [False, 2]], [["TRUE", "1"], ["FALSE", "2"]], id="booleans-are-text"),
+    pytest.param([[None, None]], r"the first sheet is empty", id="empty"),
+])
+def test_xlsx_cells(tmp_path, rows, expected):
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    book.save(tmp_path / "s.xlsx")
+    if isinstance(expected, str):
+        with raises(expected):
+            Ratings.from_csv(tmp_path / "s.xlsx")
+    else:
+        assert Ratings.from_csv(tmp_path / "s.xlsx").rows() == expected
+
+
 def test_dataframe_and_rows_agree():
     rows = [["P", None, "N"], [" N", "N", "NA"], ["G", "P", ""]]
     frame = pd.DataFrame(rows, columns=["A", "B", "C"])
