@@ -1,98 +1,252 @@
-"""Command line: ``iaa-teach report FILE.csv`` prints every coefficient for a class's own data.
+"""Command line: ``iaa-teach report FILE`` prints every coefficient for a class's own data.
 
-Wide CSV: a header of rater names (optionally an ``item`` column first), one
-row per item, empty cells for missing ratings. Long CSV (``--format long``):
-``item, rater, label`` rows. Every number is rounded half up from its exact
-value (:func:`iaa_teach.fmt`).
+Files: CSV or TSV (separator sniffed, or ``--sep``), UTF-8 (or ``--encoding``),
+or the first sheet of an ``.xlsx`` workbook. Wide (default): a header of rater
+names (optionally an ``item`` column first), one row per item, empty cells (or
+``NA``, ``N/A``, ``NaN``, ``nan``, ``None``, ``null``) for missing ratings.
+Long (``--format long``): ``item, rater, label`` rows. Every number is
+rounded half up from its exact value (:func:`iaa_teach.fmt`).
+
+Errors (a file that cannot be read, a label outside ``--categories``, a limit
+exceeded...) print one line, ``iaa-teach: error: ...``, naming the file, line
+and column where there is one, and exit with code 2; never a traceback. Text
+from the file (rater names, labels) is printed with its control characters
+escaped, so a file cannot move the cursor or colour the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import os
 import sys
 from typing import Any, Sequence
 
+from .markup import terminal_escape
 from .metrics import LEVELS, WEIGHTS, fleiss_kappa, interpret, krippendorff_alpha, pairwise_cohen
-from .ratings import AgreementError, Ratings
+from .ratings import MISSING_MARKERS, AgreementError, Ratings
 from .rounding import fmt
+from .validation import LIMITS, MAX_PAIRS, check_bool
 
-__all__ = ["main", "report"]
+__all__ = ["main", "report", "LIST_PAIRS"]
+
+#: Up to this many rater pairs the report lists each; beyond, a summary (``--all-pairs`` lists them all).
+LIST_PAIRS = 15
+_SHOW_NAMES = 12  # rater names and categories listed in the first line
 
 
-def _line(name: str, value: float, exact: Any, details: str, reason: str | None) -> str:
-    """One coefficient: its name, its value (from ``exact``), its band, its working."""
-    text = f"  {name:<32} {fmt(exact):>9}  ({interpret(value)})  {details}".rstrip()
+def _line(name: str, result: Any, exact: Any, details: str, reason: str | None) -> list[str]:
+    """One coefficient: its name, its value (from ``exact``), its band, its working (and why undefined)."""
+    lines = [f"  {name:<32} {fmt(exact):>9}  ({interpret(result)})  {details}".rstrip()]
     if reason:
-        text += f"\n  {'':<32} why undefined: {reason}"
-    return text
+        lines.append(f"  {'':<32} why undefined: {reason}")
+    return lines
 
 
-def report(ratings: Ratings, level: str = "nominal", weights: str | None = None) -> str:
+def _listed(values: Sequence[Any]) -> str:
+    shown = ", ".join(map(str, values[:_SHOW_NAMES]))
+    return shown + (f", ... ({len(values)} in all)" if len(values) > _SHOW_NAMES else "")
+
+
+def _pair(res: Any) -> str:
+    return f"{res.rater_a} vs {res.rater_b}"
+
+
+def _cohen_lines(res: Any, name: str | None = None) -> list[str]:
+    ex = res.exact
+    return _line(name or _pair(res), res, ex.kappa, f"P_o = {fmt(ex.p_o)}, P_e = {fmt(ex.p_e)}, items = {res.n_items}",
+                 res.reason)
+
+
+def report(ratings: Ratings, level: str = "nominal", weights: str | None = None, all_pairs: bool = False,
+           max_pairs: int | None = MAX_PAIRS) -> str:
     """The text that ``iaa-teach report`` prints for ``ratings``.
+
+    With more than :data:`LIST_PAIRS` rater pairs, Cohen's kappa is
+    summarised (the lowest and highest pair, their spread, the mean) unless
+    ``all_pairs``; with more than ``max_pairs`` it is not computed, and the
+    report says which limit to raise. Text from the data is escaped for a
+    terminal.
 
     >>> from iaa_teach import datasets
     >>> print(report(datasets.sentiment()).splitlines()[0])
     10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing
     """
+    if not isinstance(ratings, Ratings):
+        raise AgreementError(f"report takes a Ratings table, got {type(ratings).__name__}")
+    check_bool("all_pairs", all_pairs)
+    alpha = krippendorff_alpha(ratings, level=level)  # first: a level that needs declared categories fails here
     n_missing = ratings.n_items * ratings.n_raters - ratings.n_ratings
     out = [
-        f"{ratings.n_items} items x {ratings.n_raters} raters ({', '.join(map(str, ratings.raters))}); "
-        f"categories {', '.join(map(str, ratings.categories))}; {ratings.n_ratings} ratings, {n_missing} missing",
+        f"{ratings.n_items} items x {ratings.n_raters} raters ({_listed(ratings.raters)}); "
+        f"categories {_listed(ratings.categories)}; {ratings.n_ratings} ratings, {n_missing} missing",
         "",
         "Cohen's kappa, every pair of raters" + ("" if weights is None else f" ({weights} weights)")
         + ": P_o observed, P_e chance agreement",
     ]
     try:
-        pairs = pairwise_cohen(ratings, weights=weights)
-    except AgreementError as err:  # some pair never rated the same item
+        pairs = pairwise_cohen(ratings, weights=weights, max_pairs=max_pairs)
+    except AgreementError as err:
+        if err.limit is None:
+            raise
         out.append(f"  not computed: {err}")
     else:
-        for res in pairs:
-            ex = res.exact
-            out.append(_line(f"{res.rater_a} vs {res.rater_b}", res.kappa, ex.kappa,
-                             f"P_o = {fmt(ex.p_o)}, P_e = {fmt(ex.p_e)}, items = {res.n_items}", res.reason))
-        undefined = [f"{res.rater_a} vs {res.rater_b}" for res in pairs if not res.defined]
-        out.append(_line("mean over pairs (Light)", pairs.mean_kappa, pairs.exact.mean_kappa, "",
-                         f"kappa is undefined for {', '.join(undefined)}" if undefined else None))
+        results = list(pairs)
+        undefined = [_pair(res) for res in results if not res.defined]
+        mean_reason = f"kappa is undefined for {_listed(undefined)}" if undefined else None
+        if all_pairs or len(results) <= LIST_PAIRS:
+            for res in results:
+                out += _cohen_lines(res)
+        else:
+            defined = [res for res in results if res.defined]
+            out.append(f"  {len(results)} pairs of {ratings.n_raters} raters: the lowest and the highest "
+                       f"(every pair with --all-pairs)")
+            if defined:
+                low = min(defined, key=lambda res: res.exact.kappa)
+                high = max(defined, key=lambda res: res.exact.kappa)
+                out += _cohen_lines(low, f"lowest: {_pair(low)}")
+                out += _cohen_lines(high, f"highest: {_pair(high)}")
+                out.append(f"  {'spread (highest - lowest)':<32} {fmt(high.exact.kappa - low.exact.kappa):>9}")
+            if undefined:
+                out.append(f"  {'undefined':<32} {len(undefined)} pair(s): {_listed(undefined)}")
+        out += _line("mean over pairs (Light)", pairs, pairs.exact.mean_kappa, "", mean_reason)
     out += ["", "Fleiss' kappa, per-item number of raters: P_a observed, P_e chance agreement"]
     for chance, label in (("pooled", "pooled proportions"), ("item_mean", "mean item proportions")):
         res = fleiss_kappa(ratings, chance=chance)
         ex = res.exact
-        out.append(_line(f"chance = {label}", res.kappa, ex.kappa,
-                         f"P_a = {fmt(ex.p_a)}, P_e = {fmt(ex.p_e)}, items used = {res.n_items_used}, "
-                         f"ratings = {res.n_ratings}", res.reason))
-    res = krippendorff_alpha(ratings, level=level)
-    ex = res.exact
-    out += ["", f"Krippendorff's alpha ({level}): D_o observed, D_e expected disagreement",
-            _line("alpha", res.alpha, ex.alpha, f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)}, pairable values n = {res.n}",
-                  res.reason)]
-    return "\n".join(out)
+        out += _line(f"chance = {label}", res, ex.kappa,
+                     f"P_a = {fmt(ex.p_a)}, P_e = {fmt(ex.p_e)}, items used = {res.n_items_used}, "
+                     f"ratings = {res.n_ratings}", res.reason)
+    ex = alpha.exact
+    out += ["", f"Krippendorff's alpha ({level}): D_o observed, D_e expected disagreement"]
+    out += _line("alpha", alpha, ex.alpha, f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)}, pairable values n = {alpha.n}",
+                 alpha.reason)
+    return "\n".join(terminal_escape(line) for line in out)
+
+
+# ================================================================ parsing
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line ``iaa-teach: error: ...`` and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _limit(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+_SEPARATORS = {"\\t": "\t", "tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
+
+
+def _separator(text: str) -> str:
+    return _SEPARATORS.get(text.lower(), text)
+
+
+def parse_categories(text: str) -> list[str]:
+    """``--categories``: comma-separated values (quote one that holds a comma, as in a CSV line), stripped.
+
+    The values are read the way the file's cells are: all numbers if every
+    label and every category reads as a number, else text.
+
+    >>> parse_categories('low, mid ,"high, very"')
+    ['low', 'mid', 'high, very']
+    """
+    try:
+        rows = list(csv.reader(io.StringIO(text), skipinitialspace=True))
+    except csv.Error as err:
+        raise AgreementError(f"--categories: cannot read {text!r} ({err})") from None
+    if len(rows) != 1:
+        raise AgreementError(f"--categories must be one line of comma-separated values, got {text!r}")
+    values = [v.strip() for v in rows[0]]
+    seen: dict[str, int] = {}
+    for i, value in enumerate(values, start=1):
+        if value in MISSING_MARKERS:
+            what = "empty" if value == "" else f"{value!r}, a missing-value marker"
+            raise AgreementError(f"--categories: value {i} is {what}; every category must be a label")
+        if value in seen:
+            raise AgreementError(f"--categories: {value!r} is given twice (values {seen[value]} and {i})")
+        seen[value] = i
+    return values
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="iaa-teach", description="Inter-annotator agreement for your own data.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    rep = sub.add_parser("report", help="print every coefficient with its key intermediate values")
+    rep.add_argument("file", help="ratings file: CSV/TSV (UTF-8) or .xlsx")
+    rep.add_argument("--format", choices=["wide", "long"], default="wide",
+                     help="wide: one row per item, one column per rater; long: item,rater,label rows")
+    rep.add_argument("--sep", type=_separator, default=None,
+                     help="separator: ',', ';', tab (written \\t or tab)...; default: sniffed from the header")
+    rep.add_argument("--encoding", default="utf-8",
+                     help="the file's encoding if it is not UTF-8, e.g. cp1252, latin-1, utf-16")
+    rep.add_argument("--level", choices=LEVELS, default="nominal", help="level of measurement for alpha")
+    rep.add_argument("--weights", choices=[w for w in WEIGHTS if w], default=None,
+                     help="disagreement weights for Cohen's kappa (over the declared category order)")
+    rep.add_argument("--categories", default=None,
+                     help="comma-separated categories in their order, e.g. 'low,mid,high' (needed for "
+                          "--weights and --level ordinal with text labels)")
+    rep.add_argument("--all-pairs", action="store_true",
+                     help=f"list Cohen's kappa for every pair of raters (default: up to {LIST_PAIRS} pairs, "
+                          f"a summary beyond)")
+    for what, (default, keyword, option) in LIMITS.items():
+        if option:
+            rep.add_argument(option, dest=keyword, type=_limit, default=default,
+                             help=f"limit on the {what} (default {default:,})")
+    return parser
+
+
+def _error(message: Any) -> int:
+    print(f"iaa-teach: error: {terminal_escape(message)}", file=sys.stderr)
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="iaa-teach", description="Inter-annotator agreement for your own data.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    rep = sub.add_parser("report", help="print every coefficient with its key intermediate values")
-    rep.add_argument("file", help="CSV file of ratings")
-    rep.add_argument("--format", choices=["wide", "long"], default="wide",
-                     help="wide: one row per item, one column per rater; long: item,rater,label rows")
-    rep.add_argument("--level", choices=LEVELS, default="nominal", help="level of measurement for alpha")
-    rep.add_argument("--weights", choices=[w for w in WEIGHTS if w], default=None,
-                     help="disagreement weights for Cohen's kappa (over the category order)")
-    rep.add_argument("--categories", default=None,
-                     help="comma-separated category order, e.g. 'low,mid,high' (default: sorted)")
-    args = parser.parse_args(argv)
-    categories = None
+    """Run the command line; returns the exit code (0 done, 2 bad input, 1 an internal error)."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")  # a label the terminal cannot show
+            except (ValueError, OSError):  # pragma: no cover - a stream that refuses
+                pass
     try:
-        if args.categories:
-            categories = [c.strip() for c in args.categories.split(",")]
-            if all(c.lstrip("-").isdigit() for c in categories):
-                categories = [int(c) for c in categories]
-        ratings = Ratings.from_csv(args.file, format=args.format, categories=categories)
-        print(report(ratings, level=args.level, weights=args.weights))
-    except (AgreementError, OSError) as err:
-        print(f"iaa-teach: error: {err}", file=sys.stderr)
-        return 2
+        args = _parser().parse_args(argv)
+    except _UsageError as err:
+        return _error(f"{err} (see iaa-teach report --help)")
+    try:
+        categories = None if args.categories is None else parse_categories(args.categories)
+        ratings = Ratings.from_csv(args.file, format=args.format, categories=categories, sep=args.sep,
+                                   encoding=args.encoding, max_bytes=args.max_bytes, max_field=args.max_field,
+                                   max_categories=args.max_categories)
+        text = report(ratings, level=args.level, weights=args.weights, all_pairs=args.all_pairs,
+                      max_pairs=args.max_pairs)
+    except AgreementError as err:
+        return _error(err)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # a bug: still one line, and a distinct exit code
+        print(f"iaa-teach: internal error: {terminal_escape(type(err).__name__)}: {terminal_escape(err)} "
+              f"(please report it)", file=sys.stderr)
+        return 1
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `iaa-teach report big.csv | head`: the reader left
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return 0
 
 

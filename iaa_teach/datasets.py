@@ -86,12 +86,16 @@ def partial_coverage() -> Ratings:
 import numpy as _np  # noqa: E402
 
 from .ratings import AgreementError  # noqa: E402
-from .validation import check_int, check_share  # noqa: E402
+from .validation import MAX_CATEGORIES, check_int, check_seed, check_share  # noqa: E402
+
+#: Most ratings (n_items x n_raters) that :func:`simulate` draws (a few hundred MB of working arrays).
+MAX_SIMULATED = 10_000_000
 
 __all__ += ["simulate", "remove_ratings"]
 
 
 def _generator(seed) -> "_np.random.Generator":
+    seed = check_seed("seed", seed)
     return seed if isinstance(seed, _np.random.Generator) else _np.random.default_rng(seed)
 
 
@@ -145,7 +149,10 @@ def simulate(n_items: int = 100, n_raters: int = 3, accuracy: float = 0.8, preva
     """
     n_items = check_int("n_items", n_items, 1)
     n_raters = check_int("n_raters", n_raters, 2)
-    k = check_int("n_categories", n_categories, 2)
+    k = check_int("n_categories", n_categories, 2, MAX_CATEGORIES)
+    if n_items * n_raters > MAX_SIMULATED:
+        raise AgreementError(f"simulate draws at most {MAX_SIMULATED:,} ratings (n_items x n_raters), got "
+                             f"{n_items:,} x {n_raters:,}")
     accuracy = check_share("accuracy", accuracy)
     prevalence = check_share("prevalence", 1.0 / k if prevalence is None else prevalence)
     missing = check_share("missing", missing)

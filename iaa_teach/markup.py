@@ -39,6 +39,7 @@ from .validation import check_option
 __all__ = [
     "FORMS", "MATH_MODES", "NOTATION", "Notation", "SYMBOLS", "Shown", "Math", "Em", "Link", "Prose", "Table", "Chain", "Equations",
     "prose", "with_symbols", "render", "number", "approx", "md_escape", "html_escape", "tex_text",
+    "mpl_escape", "terminal_escape",
 ]
 
 #: The three outputs, and how maths is written in HTML.
@@ -49,25 +50,80 @@ _SEPARATORS = {"text": "\n", "markdown": "\n\n", "html": ""}
 
 
 # =============================================================== escaping
+_LINE_BREAKS = re.compile(r"\r\n|[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
 def md_escape(s: Any) -> str:
-    """Text for Markdown prose and table cells, its special characters escaped."""
-    out = str(s)
-    for ch in "\\`*_[]<>|#$":
+    """Text for Markdown prose and table cells, its special characters escaped.
+
+    Line breaks become spaces, so a label can neither end a table row nor
+    start a new block.
+
+    >>> md_escape("a|b\\n# c")
+    'a\\\\|b \\\\# c'
+    """
+    out = _LINE_BREAKS.sub(" ", str(s))
+    for ch in "\\`*_[]<>|#$~":
         out = out.replace(ch, "\\" + ch)
     return out
 
 
 def html_escape(s: Any, math: str = "tex") -> str:
-    """Text for HTML; with ``math="tex"`` a ``$`` is kept from opening maths for MathJax."""
+    """Text for HTML; with ``math="tex"`` a ``$`` or ``\\`` is kept from starting maths for MathJax.
+
+    MathJax looks for ``$...$``, ``\\(...\\)`` and ``\\begin{...}`` in the
+    page's text; a ``<span>`` around each ``$`` and ``\\`` of user text splits
+    any such delimiter.
+
+    >>> html_escape("<b>$x$</b>")
+    '&lt;b&gt;<span>$</span>x<span>$</span>&lt;/b&gt;'
+    """
     out = html.escape(str(s), quote=False)
-    return out.replace("$", "<span>$</span>") if math == "tex" else out
+    if math == "tex":
+        out = out.replace("$", "<span>$</span>").replace("\\", "<span>\\</span>")
+    return out
 
 
 def tex_text(s: Any) -> str:
-    """A label inside ``\\text{...}``, with LaTeX's special characters escaped."""
-    specials = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}"}
-    body = "".join(specials.get(ch, "\\" + ch if ch in "{}_^#$%&" else ch) for ch in str(s))
+    """A label inside ``\\text{...}``, with LaTeX's special characters escaped (line breaks: spaces).
+
+    ``<`` and ``>`` leave the text for MathJax's ``\\lt`` and ``\\gt``, so that
+    no HTML tag can appear in a page's maths, however it is rendered.
+
+    >>> tex_text("a_b<c>")
+    '\\\\text{a\\\\_b}\\\\lt\\\\text{c}\\\\gt\\\\text{}'
+    """
+    specials = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "<": r"}\lt\text{", ">": r"}\gt\text{"}
+    body = "".join(specials.get(ch, "\\" + ch if ch in "{}_^#$%&" else ch) for ch in _LINE_BREAKS.sub(" ", str(s)))
     return r"\text{" + body + "}"
+
+
+def mpl_escape(s: Any) -> str:
+    """Text for a matplotlib label: a ``$`` is written ``\\$``, so it never starts mathtext.
+
+    >>> print(mpl_escape(r"$\\frac{$"))
+    \\$\\frac{\\$
+    """
+    return str(s).replace("$", r"\$")
+
+
+def terminal_escape(s: Any) -> str:
+    """Text for a terminal: control characters (ANSI escapes, line breaks, bidirectional
+    overrides...) written as ``\\x1b``-style escapes, so user text cannot move the cursor,
+    colour the screen or break a line.
+
+    >>> terminal_escape("A\\x1b[31mred\\nB")
+    'A\\\\x1b[31mred\\\\nB'
+    """
+    out = str(s)
+    if out.isprintable():
+        return out
+    return "".join(ch if ch.isprintable() or ch == " " else _char_escape(ch) for ch in out)
+
+
+def _char_escape(ch: str) -> str:
+    shown = repr(ch)[1:-1]
+    return shown if shown != ch else f"\\u{ord(ch):04x}"
 
 
 _SUBSCRIPT = re.compile(r"_(\{[^}]*\}|[\w+']+)")

@@ -38,7 +38,8 @@ from . import formulas as F
 from .formulas import CHANCE_RULES, FAMILY_WEIGHTS, LEVELS, WEIGHT_SCHEMES, WEIGHTS
 from .ratings import AgreementError, CountPatterns, Ratings, as_ratings
 from .rounding import fmt, format_number
-from .validation import check_int, check_number, check_option, options
+from .validation import MAX_BOOT, MAX_PAIRS, check_int, check_limit, check_max, check_number, check_option, \
+    check_seed, options
 
 __all__ = [
     "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES", "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "PLANNED",
@@ -76,7 +77,16 @@ def _one(values: np.ndarray) -> Any:
 def _exact_tuple(values: np.ndarray) -> Any:
     """An object array of Fractions as nested tuples."""
     a = np.asarray(values)
+    if a.ndim == 1:
+        return tuple(a.tolist())
     return tuple(_exact_tuple(x) for x in a) if a.ndim else a.item()
+
+
+class _Later:
+    """An exact value computed on first use (one per item can be a million fractions)."""
+
+    def __init__(self, compute: Callable[[], Any]):
+        self.compute = compute
 
 
 class Exact:
@@ -87,9 +97,12 @@ class Exact:
 
     def __getattr__(self, name: str) -> Any:
         try:
-            return self._values[name]
+            value = self._values[name]
         except KeyError:
             raise AttributeError(name) from None
+        if isinstance(value, _Later):
+            value = self._values[name] = value.compute()
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("exact values are read-only")
@@ -98,14 +111,14 @@ class Exact:
         return list(self._values)
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self._values)
+        return {name: getattr(self, name) for name in self._values}
 
     def __repr__(self) -> str:
         def show(v: Any) -> str:
             if isinstance(v, tuple):
                 return "(" + ", ".join(show(x) for x in v) + ")"
             return str(v)
-        return "Exact(" + ", ".join(f"{k}={show(v)}" for k, v in self._values.items()) + ")"
+        return "Exact(" + ", ".join(f"{k}={show(v)}" for k, v in self.as_dict().items()) + ")"
 
 
 class _Result:
@@ -226,11 +239,11 @@ class _Uncertain(_Result):
 
 # ================================================================= groups
 class SizeSums(NamedTuple):
-    """Integer sums over the items that share a number of ratings m = 0, 1, ..., max.
+    """Integer sums over the items that share a number of ratings m, for each m that occurs (``size``).
 
-    ``items[m]`` items have m ratings; ``counts[m, j]`` = sum of n_ij over
-    them; ``gram[m]`` = sum of the outer products n_i n_i^T (k x k). The exact values are computed from
-    these integers; the floats from the same sums.
+    ``items[g]`` items have ``size[g]`` ratings; ``counts[g, j]`` = sum of
+    n_ij over them; ``gram[g]`` = sum of the outer products n_i n_i^T (k x k).
+    The exact values are computed from these integers; the floats from the same sums.
     """
 
     size: np.ndarray
@@ -241,27 +254,51 @@ class SizeSums(NamedTuple):
 
 def _size_sums(patterns: CountPatterns) -> SizeSums:
     c, f = patterns.counts, patterns.frequency
-    m = patterns.ratings_per_item
-    size = np.arange(int(m.max(initial=0)) + 1)
+    # only the numbers of ratings that occur: with 3000 raters and 200 categories, a k x k sum
+    # for every possible number would take a gigabyte
+    size, group = np.unique(patterns.ratings_per_item, return_inverse=True)
+    group = group.reshape(-1)
     k = c.shape[1]
     n_sizes = len(size)
 
     def by_size(values: np.ndarray) -> np.ndarray:  # integer sums (exact in float64 below 2**53)
-        return np.rint(np.bincount(m, weights=values, minlength=n_sizes)).astype(np.int64)
+        return np.rint(np.bincount(group, weights=values, minlength=n_sizes)).astype(np.int64)
 
     items = by_size(f)
-    flat = (m[:, None] * k + np.arange(k)).ravel()
+    flat = (group[:, None] * k + np.arange(k)).ravel()
     counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
     counts = counts.astype(np.int64).reshape(n_sizes, k)
-    gram = np.zeros((n_sizes, k, k), dtype=np.int64)
-    order = np.argsort(m, kind="stable")
-    bounds = np.searchsorted(m[order], size, side="left").tolist() + [len(m)]
-    for s in size[2:]:  # one integer product per number of ratings (at most n_raters + 1)
-        rows = order[bounds[s]:bounds[s + 1]]
-        if len(rows):
-            weighted = c[rows] * f[rows, None]
-            gram[s] = weighted.T @ c[rows]
-    return SizeSums(size, items, counts, gram)
+    return SizeSums(size, items, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
+
+
+def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.ndarray:
+    """sum_rows f c c^T per group (rows in group -1 left out), from the non-zero counts only.
+
+    A count row has at most n_raters non-zero entries, so each row adds at
+    most n_raters^2 products, counted with one weighted bincount per block of
+    rows (never a k x k product per row, nor an integer matrix product).
+    """
+    k = c.shape[1]
+    gram = np.zeros(n_sizes * k * k, dtype=np.float64)
+    rows, cols = np.nonzero(c * (group >= 0)[:, None])
+    if not len(rows):
+        return gram.astype(np.int64).reshape(n_sizes, k, k)
+    vals = c[rows, cols]
+    nz = np.bincount(rows, minlength=len(c))
+    first = np.concatenate(([0], np.cumsum(nz)[:-1]))
+    per_block = max(1, (1 << 22) // int(nz.max()) ** 2)
+    for start in range(0, len(c), per_block):  # blocks of count rows: at most 4 million products each
+        lo, hi = first[start], (first[start + per_block] if start + per_block < len(c) else len(rows))
+        if lo == hi:
+            continue
+        mine = np.arange(lo, hi)
+        reps = nz[rows[mine]]
+        left = np.repeat(mine, reps)
+        right = first[rows[left]] + np.arange(len(left)) - np.repeat(np.cumsum(reps) - reps, reps)
+        key = (group[rows[left]] * k + cols[left]) * k + cols[right]
+        gram += np.bincount(key, weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
+                            minlength=n_sizes * k * k)
+    return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
 
 
 def _pattern_sums(patterns: CountPatterns) -> SizeSums:
@@ -438,6 +475,7 @@ def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None
     0.492 29/59 0.247
     """
     r = as_ratings(ratings)
+    _check_order(r, weights is not None, f"weights={weights!r}")
     ia, ib = r.rater_index(a), r.rater_index(b)
     if ia == ib:
         raise AgreementError(f"Cohen's kappa compares two different raters, but both are {r.raters[ia]!r}")
@@ -492,8 +530,13 @@ class PairwiseCohenResult(_Result):
 
 
 @options(weights=WEIGHTS)
-def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | None = None) -> PairwiseCohenResult:
+def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | None = None, *,
+                   max_pairs: int | None = MAX_PAIRS) -> PairwiseCohenResult:
     """Cohen's kappa for every pair of raters (all tables in one vectorized pass), each with its standard error.
+
+    At most ``max_pairs`` pairs (:data:`iaa_teach.validation.MAX_PAIRS`,
+    45 raters make 990): more is an error naming the limit, checked before
+    anything is counted.
 
     >>> from iaa_teach import datasets
     >>> res = pairwise_cohen(datasets.sentiment())
@@ -501,6 +544,13 @@ def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | N
     ['A-B 0.492', 'A-C 0.844', 'B-C 0.355']
     """
     r = as_ratings(ratings)
+    max_pairs = check_max("max_pairs", max_pairs)
+    _check_order(r, weights is not None, f"weights={weights!r}")
+    if r.n_raters < 2:
+        raise AgreementError(f"pairwise kappa needs at least 2 raters, but the table has {r.n_raters}")
+    check_limit(f"{r.n_raters} raters make {r.n_raters * (r.n_raters - 1) // 2:,} pairs; rater pairs",
+                r.n_raters * (r.n_raters - 1) // 2, max_pairs, "max_pairs", "--max-pairs",
+                advice="compare some of the raters: Ratings.subset(raters=[...])")
     pairs = list(combinations(range(r.n_raters), 2))
     results = _cohen_results(r, pairs, weights, population)
     kappas = np.array([res.kappa for res in results])
@@ -643,7 +693,7 @@ class FleissResult(_CountedResult):
         agreement = _exact_weights(self)
         fitted, variance, terms = _family(self._ratings, self.chance, agreement, self.population)
         return Exact(kappa=fitted.coefficient[0], p_a=fitted.p_a[0], p_e=fitted.p_e[0],
-                     p_j=_exact_tuple(fitted.p[0]), p_i=_exact_tuple(_item_agreement(self._patterns, terms, True)),
+                     p_j=_exact_tuple(fitted.p[0]), p_i=_Later(lambda: _exact_tuple(_item_agreement(self._patterns, terms, True))),
                      agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
@@ -702,7 +752,7 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
     0.564 31/55 7/18 0.185
     """
     r = as_ratings(ratings)
-    agreement = FM.agreement_matrix(weights, r.categories)
+    agreement = _agreement_for(r, weights)
     patterns = r.count_patterns()
     n_used = _n_pairable(patterns)
     if n_used == 0:
@@ -722,8 +772,13 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
 def _alpha(o: np.ndarray, level: str, values: np.ndarray | None):
     """alpha, D_o, D_e, n_c, n, delta from coincidences (B, k, k): the one path (float, exact, bootstrap)."""
     d_o, d_e, n_c, n, delta = F.alpha_disagreement(o, level, values)
-    scale = np.max(delta, axis=(1, 2)) if delta.dtype != object else 1
-    return F.one_minus_ratio(d_o, d_e, scale), d_o, d_e, n_c, n, delta
+    if delta.dtype == object:
+        return F.one_minus_ratio(d_o, d_e), d_o, d_e, n_c, n, delta
+    # D_e counts as 0 only next to the largest distance (values 1e-9 apart are not "one category")
+    scale = np.max(delta, axis=(1, 2))
+    scale = np.where(scale > 0, scale, 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return F.one_minus_ratio(d_o / scale, d_e / scale), d_o, d_e, n_c, n, delta
 
 
 def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int | None) -> Any:
@@ -815,20 +870,54 @@ class AlphaResult(_CountedResult):
 
 
 def _category_values_of(categories: tuple, level: str, exact: bool = False) -> np.ndarray | None:
-    """The categories as numbers, for the interval and ratio levels (None for the others)."""
+    """The categories as numbers, for the interval and ratio levels (None for the others).
+
+    Each must be a finite number that a float holds exactly (an integer up to
+    2**53 or so, a float) and at most 1e100 in size, so that squared
+    distances and their sums stay exact enough and finite; ratio also
+    refuses negative values.
+    """
     if level in ("nominal", "ordinal"):
         return None
     for c in categories:
-        if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)):
+        if isinstance(c, bool) or not isinstance(c, (int, float, Fraction, np.integer, np.floating)):
             raise AgreementError(
                 f"level {level!r} needs numeric categories, but category {c!r} is not a number; "
                 f"use level='ordinal' for ordered labels")
+        try:
+            x = float(c)
+        except OverflowError:
+            x = math.inf
+        if not math.isfinite(x):
+            raise AgreementError(f"level {level!r} needs finite numbers, but the label {c!r} is not finite "
+                                 f"(infinity, or a number too large for a float)")
+        if isinstance(c, (int, np.integer)) and int(x) != int(c):
+            raise AgreementError(f"level {level!r} computes with floats, which cannot hold the label {c!r} exactly "
+                                 f"(it would read as {x!r}); rescale the values")
+        if abs(x) > 1e100:
+            raise AgreementError(f"level {level!r}: the label {c!r} is too large (at most 1e100 in size, so that "
+                                 f"squared distances stay finite); rescale the values")
     if level == "ratio" and any(float(c) < 0 for c in categories):
         raise AgreementError(f"level 'ratio' needs non-negative values, but the categories include "
-                             f"{min(float(c) for c in categories):g}")
+                             f"{min(float(c) for c in categories):g} (label "
+                             f"{min(categories, key=float)!r})")
     if exact:
         return np.array([FM.exact_number(c) for c in categories], dtype=object)
     return np.array([float(c) for c in categories])
+
+
+def _agreement_for(r: Ratings, weights: Any) -> np.ndarray:
+    """The family's agreement weights for ``r``; a named scheme needs the category order declared."""
+    _check_order(r, isinstance(weights, str), f"weights={weights!r}")
+    return FM.agreement_matrix(weights, r.categories)
+
+
+def _check_order(r: Ratings, needed: bool, what: str) -> None:
+    """Weights and the ordinal level use the category order: it must have been declared (or be numeric)."""
+    if needed and not r.ordered:
+        raise AgreementError(
+            f"{what} uses the order of the categories, but {list(r.categories)} are only sorted, not declared: "
+            f"give them in their order with categories=[...] (--categories on the command line)")
 
 
 @options(level=LEVELS)
@@ -874,18 +963,19 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     0.540
     """
     r = as_ratings(ratings)
+    _check_order(r, level == "ordinal", "level='ordinal'")
     values = _category_values_of(r.categories, level)
     patterns = r.count_patterns()
     sums = _size_sums(patterns)
-    n_used = int(sums.items[2:].sum())
+    n_used = int(sums.items[sums.size >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
     o = _coincidences(sums, exact=False)
     alpha, d_o, d_e, n_c, n, delta = _alpha(o, level, values)
     reason = None
     if math.isnan(alpha[0]):
-        reason = ("expected disagreement D_e = 0: all pairable values are in one category "
-                  "(or equally distant from each other at this level), so alpha = 0/0 is undefined")
+        reason = ("expected disagreement D_e = 0: all pairable values are in one category, "
+                  "so alpha = 0/0 is undefined")
     rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
     population = _check_population(population, rated)
     variance = math.nan if reason else _alpha_variance(patterns, np.asarray(delta[0], dtype=float), population)
@@ -973,7 +1063,7 @@ class _FamilyResult(_CountedResult):
 def _family_result(cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None,
                    **extra: Any) -> Any:
     """Compute a coefficient of the family on ``r`` (its items grouped as ``groups``) and wrap it in ``cls``."""
-    agreement = FM.agreement_matrix(weights, r.categories)
+    agreement = _agreement_for(r, weights)
     patterns = None if groups is not None else r.count_patterns()
     size, frequency = (groups.size, groups.frequency) if groups is not None else \
         (patterns.ratings_per_item, patterns.frequency)
@@ -1453,10 +1543,26 @@ def items_needed(coefficient: Any, expected: float, raters: int, proportions: An
 def interpret(value: Any) -> str:
     """The Landis & Koch (1977) band of a kappa-like coefficient.
 
+    ``value`` is a number from -1 to 1 (NaN: "undefined"), or a result
+    object. A result below -1 is "poor" (Fleiss' kappa with pooled chance can
+    fall below -1 when many items have a single rating); a plain number
+    outside [-1, 1] is an error (a percentage?).
+
     >>> interpret(0.492), interpret(0.844), interpret(-0.1), interpret(float("nan"))
     ('moderate', 'almost perfect', 'poor', 'undefined')
     """
-    v = float(value)
+    if isinstance(value, _Result):
+        v = float(value)
+    else:
+        if isinstance(value, (bool, str, bytes)) or value is None:
+            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}")
+        try:
+            v = float(value)
+        except (TypeError, ValueError, OverflowError):
+            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}") from None
+        if not math.isnan(v) and not -1.0 <= v <= 1.0:
+            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}"
+                                 + (" (a percentage? divide it by 100)" if 1 < v <= 100 else ""))
     if math.isnan(v):
         return "undefined"
     if v < 0:
@@ -1515,7 +1621,7 @@ def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.nd
     if name == "scott_pi":
         r = r.subset(raters=[kwargs.get("a", 0), kwargs.get("b", 1)])
     model = kwargs.get("chance", "pooled") if name == "fleiss_kappa" else _RESULTS[name]._model
-    agreement = FM.agreement_matrix(kwargs.get("weights"), r.categories)
+    agreement = _agreement_for(r, kwargs.get("weights"))
     k, raters = r.n_categories, r.n_raters
     if model == "conger":  # each distinct code row a group; its raters' labels as terms too
         rows, group = np.unique(r.codes, axis=0, return_inverse=True)
@@ -1535,7 +1641,11 @@ def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.nd
     return np.asarray(group).reshape(-1), np.column_stack([terms, own]), formula
 
 
-def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray, Callable]:
+#: Most numbers (distinct count rows x categories x categories) that a bootstrap plan may hold.
+_BOOT_NUMBERS = 1 << 24
+
+
+def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray | None, Callable]:
     """Each item's group, each group's additive terms (G, F), and the formula on summed terms (B, F).
 
     Items with the same group contribute the same, so a replicate is its
@@ -1546,12 +1656,17 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
         pair = r.subset(raters=[kwargs.get("a", 0), kwargs.get("b", 1)]).codes
         both = (pair >= 0).all(axis=1)
         group = np.where(both, pair[:, 0] * k + pair[:, 1], k * k)  # the last group: not rated by both
-        terms = np.eye(k * k + 1)[:, :k * k]
+        terms = None  # each group is one cell of the agreement table: its count is its term
         agree = F.agreement_weights(F.disagreement_weights(k, kwargs.get("weights")))
         return group, terms, lambda s: _cohen(s.reshape(-1, k, k), agree)[0]
     if name != "krippendorff_alpha":
         return _family_plan(name, r, kwargs)
     patterns = r.count_patterns()
+    size = len(patterns.counts) * k * k
+    if size > _BOOT_NUMBERS:
+        raise AgreementError(f"bootstrap_ci({name}): {len(patterns.counts):,} distinct rows of counts x {k} x {k} "
+                             f"categories need {size:,} numbers, more than the limit of {_BOOT_NUMBERS:,}; merge "
+                             f"categories, or bootstrap fewer items")
     sums = _numbers(_pattern_sums(patterns), exact=False)
     level = kwargs.get("level", "nominal")
     values = _category_values_of(r.categories, level)
@@ -1560,7 +1675,7 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
 
 
 def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: float = 0.95,
-                 seed: Any = None, **kwargs: Any) -> BootstrapResult:
+                 seed: Any = None, *, max_boot: int | None = MAX_BOOT, **kwargs: Any) -> BootstrapResult:
     """Percentile bootstrap confidence interval, resampling items.
 
     Items with the same count row (or, for Cohen, the same pair of labels)
@@ -1582,6 +1697,10 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
         Coverage of the interval, e.g. 0.95.
     seed : int or numpy.random.Generator, optional
         Same seed, same interval.
+    max_boot : int or None
+        Most replicates allowed (:data:`iaa_teach.validation.MAX_BOOT`);
+        memory stays bounded whatever ``n_boot`` (replicates are drawn in
+        chunks), time grows with ``n_boot`` x the number of items.
     **kwargs
         Passed on as the metric takes them (``a``, ``b``, ``weights``,
         ``chance``, ``level``).
@@ -1596,6 +1715,8 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     name = metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
     check_option("metric", name, tuple(_METRICS))
     n_boot = check_int("n_boot", n_boot, 1)
+    check_limit("n_boot", n_boot, check_max("max_boot", max_boot), "max_boot")
+    seed = check_seed("seed", seed)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
     accepted = set(inspect.signature(_METRICS[name]).parameters) - {"ratings"}
     unknown = sorted(set(kwargs) - accepted)
@@ -1605,8 +1726,8 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     point = _METRICS[name](r, **kwargs)
     group, terms, formula = _bootstrap_plan(name, r, kwargs)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    n, n_groups = r.n_items, len(terms)
-    chunk = max(1, min(n_boot, 4_000_000 // max(n, 1)))
+    n, n_groups = r.n_items, (r.n_categories ** 2 + 1 if terms is None else len(terms))
+    chunk = max(1, min(n_boot, 4_000_000 // max(n, n_groups, 1)))  # draws and group counts: 4 million a chunk
     samples = []
     done = 0
     while done < n_boot:
@@ -1614,7 +1735,7 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
         drawn = group[rng.integers(0, n, size=(b, n))] + (np.arange(b) * n_groups)[:, None]
         freq = np.bincount(drawn.ravel(), minlength=b * n_groups).reshape(b, n_groups).astype(float)
         with np.errstate(invalid="ignore", divide="ignore"):
-            samples.append(formula(freq @ terms))
+            samples.append(formula(freq[:, :-1] if terms is None else freq @ terms))
         done += b
     samples = np.concatenate(samples)
     ok = samples[~np.isnan(samples)]

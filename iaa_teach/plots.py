@@ -7,6 +7,14 @@ palette. No function computes a coefficient: the numbers drawn are the
 result's own attributes, and the numbers written on a figure are rounded half
 up from the result's exact values (:func:`iaa_teach.fmt`).
 
+Text from the data (labels, rater names, item names) and the ``title`` and
+legend texts given are escaped for matplotlib (:func:`iaa_teach.markup.mpl_escape`):
+a ``$`` never starts mathtext. Bad arguments raise
+:class:`~iaa_teach.AgreementError`. Figures with one mark per item, pair or
+cell have limits (:data:`MAX_BARS`, :data:`MAX_CELLS`), and a heatmap writes
+its cell values only up to :data:`MAX_CELL_TEXT` categories, so that a large
+table is refused at once instead of drawing for minutes.
+
 The figures are closed in pyplot as soon as they are made, so a notebook cell
 shows a figure once, when the figure is the cell's value (``image/png``),
 and never by accident. Pass ``ax=`` to draw into an axes of your own.
@@ -28,17 +36,25 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from .markup import mpl_escape
 from .words import chance_rule
 from .metrics import BANDS, AlphaResult, CohenResult, FleissResult, PairwiseCohenResult
 from .ratings import as_ratings
 from .rounding import fmt
-from .validation import options
+from .validation import AgreementError, check_text, options
 
 __all__ = [
     "DPI", "FIGSIZE", "OKABE_ITO", "CATEGORY_COLORS",
     "agreement_heatmap", "item_agreement_bars", "pairwise_bars", "coincidence_heatmap",
-    "coefficients_with_bands", "coverage_chart",
+    "coefficients_with_bands", "coverage_chart", "MAX_BARS", "MAX_CELLS", "MAX_CELL_TEXT",
 ]
+
+#: Most bars in one figure (items, pairs or coefficients).
+MAX_BARS = 500
+#: Most cells in a coverage chart (a patch each) and a coverage map (a pixel each).
+MAX_CELLS = {"chart": 5_000, "map": 2_000_000}
+#: Up to this many categories a heatmap writes each cell's value; beyond, only colours.
+MAX_CELL_TEXT = 15
 
 #: Size (inches) and resolution of every figure.
 FIGSIZE = (6.4, 4.0)
@@ -73,10 +89,29 @@ _BAND_SHADES = ("#F4D6C6", "#FBEFD0", "#FBF8DA", "#E3F1F8", "#D5ECE4", "#CFE3F1"
 def _figure(ax: Any = None):
     """A new closed figure with one axes, or the figure of ``ax``."""
     if ax is not None:
+        from matplotlib.axes import Axes
+
+        if not isinstance(ax, Axes):
+            raise AgreementError(f"ax must be a matplotlib Axes (or None), got {type(ax).__name__}")
         return ax.figure, ax
     fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI, layout="constrained")
     plt.close(fig)  # the caller displays it (once) by returning it
     return fig, ax
+
+
+def _check(result: Any, kind: type, function: str) -> None:
+    if not isinstance(result, kind):
+        raise AgreementError(f"{function} takes a {kind.__name__}, got {type(result).__name__}")
+
+
+def _too_many(what: str, n: int, limit: int, instead: str) -> None:
+    if n > limit:
+        raise AgreementError(f"{n:,} {what} are too many to draw (at most {limit:,}); {instead}")
+
+
+def _texts(values: Any) -> list[str]:
+    """Data as matplotlib text, escaped."""
+    return [mpl_escape(v) for v in values]
 
 
 def _cell_label(value: Any) -> str:
@@ -91,15 +126,16 @@ def _heatmap(ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], 
     top = m.max() if m.size and m.max() > 0 else 1.0
     im = ax.imshow(m, cmap=_HEAT, vmin=0, vmax=top)
     k = len(labels)
-    ax.set_xticks(range(k), labels)
-    ax.set_yticks(range(k), labels)
+    if k <= 4 * MAX_CELL_TEXT:
+        ax.set_xticks(range(k), labels)
+        ax.set_yticks(range(k), labels)
     ax.tick_params(length=0)
     for i in range(k):
-        for j in range(k):
+        for j in range(k if k <= MAX_CELL_TEXT else 0):
             dark = m[i, j] > 0.6 * top
             ax.text(j, i, cells[i][j], ha="center", va="center", fontsize=13,
                     color="white" if dark else "black", fontweight="bold" if i == j else "normal")
-        if highlight_diagonal:
+        if highlight_diagonal and k <= 4 * MAX_CELL_TEXT:
             ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=OKABE_ITO["black"], lw=2))
     ax.set_xticks(np.arange(-0.5, k, 1), minor=True)
     ax.set_yticks(np.arange(-0.5, k, 1), minor=True)
@@ -124,17 +160,17 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     -------
     matplotlib.figure.Figure
     """
-    if not isinstance(result, CohenResult):
-        raise TypeError(f"agreement_heatmap takes a CohenResult, got {type(result).__name__}")
+    _check(result, CohenResult, "agreement_heatmap")
     fig, ax = _figure(ax)
-    labels = [str(c) for c in result.categories]
+    labels = _texts(result.categories)
     table = np.asarray(result.table)
     im = _heatmap(ax, table, labels, [[str(int(x)) for x in row] for row in table])
     fig.colorbar(im, ax=ax, label="items", shrink=0.8).locator = MaxNLocator(integer=True)
-    ax.set_xlabel(f"{result.rater_b}'s label")
-    ax.set_ylabel(f"{result.rater_a}'s label")
+    a, b = mpl_escape(result.rater_a), mpl_escape(result.rater_b)
+    ax.set_xlabel(f"{b}'s label")
+    ax.set_ylabel(f"{a}'s label")
     w = "" if result.weights is None else f" ({result.weights} weights)"
-    ax.set_title(f"{result.rater_a} vs {result.rater_b}: agreement table, κ = {fmt(result)}{w}")
+    ax.set_title(f"{a} vs {b}: agreement table, κ = {fmt(result)}{w}")
     return fig
 
 
@@ -152,13 +188,20 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
         Legend text for the line (default: "Fleiss' kappa (<chance rule>)"
         for a FleissResult, else "reference").
     """
-    if not isinstance(result, PairwiseCohenResult):
-        raise TypeError(f"pairwise_bars takes a PairwiseCohenResult, got {type(result).__name__}")
+    _check(result, PairwiseCohenResult, "pairwise_bars")
+    _too_many("pairs of raters", len(result.pairs), MAX_BARS, "draw kappa_matrix(result) instead")
+    if reference is not None and not isinstance(reference, (int, float, np.integer, np.floating, FleissResult,
+                                                            AlphaResult, CohenResult, PairwiseCohenResult)):
+        raise AgreementError(f"reference must be a number or a result, got {reference!r}")
+    if isinstance(reference, bool):
+        raise AgreementError(f"reference must be a number or a result, got {reference!r}")
+    check_text("reference_label", reference_label, none=True)
     fig, ax = _figure(ax)
-    names = [f"{a} vs {b}" for a, b in result.pairs]
+    names = [f"{mpl_escape(a)} vs {mpl_escape(b)}" for a, b in result.pairs]
     kappas = np.asarray(result.kappas, dtype=float)
     shown = np.nan_to_num(kappas, nan=0.0)
-    bars = ax.bar(names, shown, color=_BAR, width=0.6, label="Cohen's kappa of the pair")
+    bars = ax.bar(np.arange(len(names)), shown, color=_BAR, width=0.6, label="Cohen's kappa of the pair",
+                  tick_label=names)
     for bar, k in zip(bars, result.results):
         y = bar.get_height()
         ax.text(bar.get_x() + bar.get_width() / 2, max(y, 0) + 0.02, fmt(k), ha="center", va="bottom", fontsize=11)
@@ -168,7 +211,7 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
         if reference_label is None:
             reference_label = (f"Fleiss' kappa ({chance_rule(reference)})" if isinstance(reference, FleissResult)
                                else "reference")
-        ax.axhline(ref, color=_REFERENCE, ls="--", lw=2, label=f"{reference_label} = {fmt(reference)}")
+        ax.axhline(ref, color=_REFERENCE, ls="--", lw=2, label=f"{mpl_escape(reference_label)} = {fmt(reference)}")
         low = min(low, ref - 0.1)
     ax.set_ylim(low, 1.1)
     ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
@@ -185,12 +228,15 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
 
     Items with fewer than 2 ratings (P_i undefined) are marked, not drawn.
     """
-    if not isinstance(result, FleissResult):
-        raise TypeError(f"item_agreement_bars takes a FleissResult, got {type(result).__name__}")
-    fig, ax = _figure(ax)
+    _check(result, FleissResult, "item_agreement_bars")
     p_i = np.asarray(result.p_i, dtype=float)
     n = len(p_i)
-    names = [str(x) for x in (items if items is not None else range(1, n + 1))]
+    _too_many("items", n, MAX_BARS, "draw a subset: replace(result, p_i=result.p_i[:100]) with items=")
+    if items is not None:
+        if isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or len(items) != n:
+            raise AgreementError(f"items must give one name per item ({n}), got {items!r}")
+    fig, ax = _figure(ax)
+    names = _texts(items if items is not None else range(1, n + 1))
     x = np.arange(n)
     defined = ~np.isnan(p_i)
     unanimous = defined & (p_i == 1.0)
@@ -239,12 +285,11 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     AgreementError
         For any other ``which``.
     """
-    if not isinstance(result, AlphaResult):
-        raise TypeError(f"coincidence_heatmap takes an AlphaResult, got {type(result).__name__}")
+    _check(result, AlphaResult, "coincidence_heatmap")
     fig, ax = _figure(ax)
     attr, title = _WHICH[which]
     matrix = np.asarray(getattr(result, attr), dtype=float)
-    labels = [str(c) for c in result.categories]
+    labels = _texts(result.categories)
     if which == "coincidences":
         exact = result.exact.coincidences
         cells = [[_cell_label(v) for v in row] for row in exact]
@@ -276,9 +321,21 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
         Bar label -> coefficient (``float(result)`` is used for a result).
     title : str
     """
+    if not isinstance(values, Mapping):
+        raise AgreementError(f"values must be a mapping of name -> coefficient, got {type(values).__name__}")
+    check_text("title", title)
+    _too_many("coefficients", len(values), MAX_BARS, "draw fewer")
+    nums = []
+    for key, v in values.items():
+        try:
+            if isinstance(v, (bool, str, bytes)):
+                raise TypeError
+            nums.append(float("nan") if v is None else float(v))
+        except (TypeError, ValueError, OverflowError):
+            raise AgreementError(f"values[{key!r}] must be a number or a result, got {v!r}") from None
     fig, ax = _figure(ax)
-    names = list(values)
-    nums = np.array([float(values[k]) for k in names], dtype=float)
+    names = _texts(values)
+    nums = np.array(nums, dtype=float)
     low = min(0.0, float(np.nanmin(nums)) - 0.1) if np.isfinite(nums).any() else 0.0
     for (lo, hi, band), shade in zip(BANDS, _BAND_SHADES):
         lo_v, hi_v = max(lo, low), hi
@@ -291,14 +348,14 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
     colors = [CATEGORY_COLORS[(i + 2) % len(CATEGORY_COLORS)] for i in range(len(names))]
     bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
     for bar, v in zip(bars, values.values()):
-        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, fmt(v),
+        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, fmt(v, undefined="n/a"),
                 ha="center", va="bottom", fontsize=11, zorder=3)
     ax.set_xticks(x, names, fontsize=9)
     ax.set_ylim(low, 1.0)
     ax.axhline(0, color=OKABE_ITO["black"], lw=0.8, zorder=1)
     ax.set_ylabel("coefficient")
     ax.set_xlabel("coefficient and data")
-    ax.set_title(title)
+    ax.set_title(mpl_escape(title))
     return fig
 
 
@@ -309,6 +366,7 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     The x tick labels give each item's number of ratings (the per-item k).
     """
     r = as_ratings(ratings)
+    _too_many("cells (items x raters)", r.n_items * r.n_raters, MAX_CELLS["chart"], "draw coverage_map(ratings)")
     fig, ax = _figure(ax)
     codes = r.codes  # -1 where missing
     n_items, n_raters = codes.shape
@@ -322,14 +380,14 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
             ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor=colors[c], edgecolor="none"))
             dark = colors[c] in (OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["bluish green"],
                                  OKABE_ITO["reddish purple"])
-            ax.text(i, j, str(r.categories[c]), ha="center", va="center", fontsize=10,
+            ax.text(i, j, mpl_escape(r.categories[c]), ha="center", va="center", fontsize=10,
                     color="white" if dark else "black")
     per_item = (codes >= 0).sum(axis=1)
     ax.set_xlim(-0.5, n_items - 0.5)
     ax.set_ylim(n_raters - 0.5, -0.5)
-    ax.set_xticks(range(n_items), [f"{it}\nk={m}" for it, m in zip(r.items, per_item)],
+    ax.set_xticks(range(n_items), [f"{mpl_escape(it)}\nk={m}" for it, m in zip(r.items, per_item)],
                   fontsize=9 if n_items <= 20 else 6)
-    ax.set_yticks(range(n_raters), [str(x) for x in r.raters])
+    ax.set_yticks(range(n_raters), _texts(r.raters))
     ax.tick_params(length=0)
     ax.set_aspect("equal" if n_items <= 20 else "auto")
     for spine in ax.spines.values():
@@ -337,7 +395,7 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     ax.set_xlabel("item (k = how many raters labelled it)")
     ax.set_ylabel("rater")
     ax.set_title(f"Who labelled which item: {r.n_ratings} labels")
-    handles = [Patch(facecolor=colors[j], label=str(c)) for j, c in enumerate(r.categories)]
+    handles = [Patch(facecolor=colors[j], label=mpl_escape(c)) for j, c in enumerate(r.categories[:MAX_CELL_TEXT])]
     handles.append(Patch(facecolor="white", edgecolor="#BBBBBB", hatch="..", label="not labelled"))
     ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9, frameon=False,
               title="label", title_fontsize=9)
@@ -390,11 +448,24 @@ def paradox_curve(prevalence: Any, curves: Mapping[str, Any], current: float | N
     -------
     matplotlib.figure.Figure
     """
+    if not isinstance(curves, Mapping):
+        raise AgreementError(f"curves must be a mapping of name -> values, got {type(curves).__name__}")
+    try:
+        x = np.asarray(prevalence, dtype=float)
+        ys = {name: np.asarray(v, dtype=float) for name, v in curves.items()}
+        now = None if current is None else float(current)
+        dots = None if current_values is None else np.asarray(current_values, dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError("prevalence, curves, current and current_values must be numbers") from None
+    if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all() or any(y.shape != x.shape for y in ys.values()):
+        raise AgreementError(f"prevalence must be finite numbers, shape (n,), and every curve the same shape; got "
+                             f"{x.shape} and {[y.shape for y in ys.values()]}")
+    if dots is not None and dots.shape != (len(ys),):
+        raise AgreementError(f"current_values must give one value per curve ({len(ys)}), got shape {dots.shape}")
     fig, ax = _figure(ax)
-    x = np.asarray(prevalence, dtype=float)
     for i, (name, values) in enumerate(curves.items()):
         color, style, width, marker = PARADOX_STYLES[i % len(PARADOX_STYLES)]
-        ax.plot(x, values, linestyle=style, color=color, lw=width, label=name, marker=marker,
+        ax.plot(x, values, linestyle=style, color=color, lw=width, label=mpl_escape(name), marker=marker,
                 markevery=max(1, len(x) // 12), ms=7, mfc="none" if marker == "o" else color, mew=1.5,
                 zorder=3 + i)
         if current is not None and current_values is not None:
@@ -430,13 +501,22 @@ def distance_matrix(matrix: Any, categories: Any, title: str = "distance between
     -------
     matplotlib.figure.Figure
     """
+    check_text("title", title)
+    try:
+        m = np.asarray(matrix, dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError("matrix must be a k x k array of numbers") from None
+    if isinstance(categories, (str, bytes)) or not hasattr(categories, "__len__"):
+        raise AgreementError(f"categories must be a sequence of labels, got {categories!r}")
+    if m.ndim != 2 or m.shape != (len(categories), len(categories)) or not np.isfinite(m).all():
+        raise AgreementError(f"matrix must be finite numbers of shape (k, k) for the {len(categories)} categories, "
+                             f"got shape {m.shape}")
     fig, ax = _figure(ax)
-    m = np.asarray(matrix, dtype=float)
-    labels = [str(c) for c in categories]
+    labels = _texts(categories)
     _heatmap(ax, m, labels, [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False)
     ax.set_xlabel("second label")
     ax.set_ylabel("first label")
-    ax.set_title(title, fontsize=11)
+    ax.set_title(mpl_escape(title), fontsize=11)
     return fig
 
 
@@ -450,18 +530,21 @@ def coverage_map(ratings: Any, ax: Any = None) -> Figure:
     from matplotlib.colors import ListedColormap
 
     r = as_ratings(ratings)
+    _too_many("cells (items x raters)", r.n_items * r.n_raters, MAX_CELLS["map"], "draw a subset: "
+              "ratings.subset(items=...)")
     fig, ax = _figure(ax)
     k = r.n_categories
     colors = [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(k)] + ["#FFFFFF"]
     codes = np.where(r.missing, k, r.codes).T
     ax.imshow(codes, cmap=ListedColormap(colors), vmin=-0.5, vmax=k + 0.5, aspect="auto", interpolation="nearest")
-    ax.set_yticks(range(r.n_raters), [str(x) for x in r.raters])
+    if r.n_raters <= 60:
+        ax.set_yticks(range(r.n_raters), _texts(r.raters))
     if r.n_items <= 20:
-        ax.set_xticks(range(r.n_items), [str(x) for x in r.items])
+        ax.set_xticks(range(r.n_items), _texts(r.items))
     ax.set_xlabel("item")
     ax.set_ylabel("rater")
     ax.set_title(f"{r.n_ratings} labels, {int(r.missing.sum())} missing (white)", fontsize=11)
-    handles = [Patch(facecolor=colors[j], label=str(c)) for j, c in enumerate(r.categories)]
+    handles = [Patch(facecolor=colors[j], label=mpl_escape(c)) for j, c in enumerate(r.categories[:MAX_CELL_TEXT])]
     handles.append(Patch(facecolor="white", edgecolor="#BBBBBB", label="missing"))
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=len(handles),
               fontsize=9, frameon=False)
@@ -474,11 +557,10 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
     For many raters, where :func:`pairwise_bars` would need a bar per pair.
     Cells are labelled up to 6 raters; the diagonal is left blank.
     """
-    if not isinstance(result, PairwiseCohenResult):
-        raise TypeError(f"kappa_matrix takes a PairwiseCohenResult, got {type(result).__name__}")
+    _check(result, PairwiseCohenResult, "kappa_matrix")
     fig, ax = _figure(ax)
     m = np.asarray(result.matrix, dtype=float)
-    names = [str(x) for x in result.raters]
+    names = _texts(result.raters)
     im = ax.imshow(np.ma.masked_invalid(m), cmap=_HEAT, vmin=min(0.0, float(np.nanmin(m))) if np.isfinite(m).any()
                    else 0.0, vmax=1.0)
     if len(names) <= 6:
@@ -486,8 +568,9 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
             if i != j:
                 ax.text(j, i, fmt(result[result.raters[i], result.raters[j]]), ha="center", va="center", fontsize=10,
                         color="white" if v > 0.6 else "black")
-    ax.set_xticks(range(len(names)), names)
-    ax.set_yticks(range(len(names)), names)
+    if len(names) <= 60:
+        ax.set_xticks(range(len(names)), names)
+        ax.set_yticks(range(len(names)), names)
     ax.tick_params(length=0)
     fig.colorbar(im, ax=ax, label="Cohen's kappa", shrink=0.8)
     ax.set_title(f"Cohen's kappa for every pair of raters (mean {fmt(result)})", fontsize=11)

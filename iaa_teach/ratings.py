@@ -5,9 +5,15 @@ input validation lives here and nowhere else.
 
 Missing-value convention
 ------------------------
-A cell is missing when it holds ``None``, a float NaN or the empty string
-``""``. In :attr:`Ratings.codes` each label is its position in
-``ratings.categories`` and a missing cell is :data:`Ratings.MISSING` (``-1``).
+One set of missing markers, the same in Python and in files: ``None``, a
+float NaN, ``pandas.NA``, ``pandas.NaT``, and the strings ``""``, ``"NA"``,
+``"N/A"``, ``"NaN"``, ``"nan"``, ``"None"``, ``"null"``
+(:data:`MISSING_MARKERS`, after stripping surrounding spaces). Everything else
+is a label; string labels are stripped of surrounding spaces. ``True`` and
+``False`` are labels, but not beside numbers (``True == 1`` in Python, so the
+two would silently merge): that is an error. In :attr:`Ratings.codes` each
+label is its position in ``ratings.categories`` and a missing cell is
+:data:`Ratings.MISSING` (``-1``).
 
 Everything the metrics need is counted here, through public methods
 (:meth:`Ratings.counts`, :meth:`Ratings.count_patterns`,
@@ -18,27 +24,65 @@ made with :meth:`Ratings.with_label`, :meth:`Ratings.with_missing` and
 
 from __future__ import annotations
 
-import csv
+import decimal
 import math
+import numbers
 import string
-from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .validation import AgreementError
+from .reading import FORMATS, MISSING_MARKERS, read_cells
+from .validation import (
+    MAX_CATEGORIES,
+    MAX_FIELD_CHARS,
+    MAX_FILE_BYTES,
+    AgreementError,
+    check_limit,
+    check_max,
+    check_option,
+)
 
-__all__ = ["AgreementError", "CountPatterns", "Ratings", "as_ratings"]
+__all__ = ["AgreementError", "CountPatterns", "MISSING_MARKERS", "Ratings", "as_ratings", "is_missing", "label_of"]
+
+_MARKERS = frozenset(MISSING_MARKERS)
 
 
-def _is_missing(value: Any) -> bool:
+def is_missing(value: Any) -> bool:
+    """True for a missing cell: None, NaN, pandas.NA/NaT, or a missing marker string.
+
+    >>> [is_missing(v) for v in (None, float("nan"), "", " NA ", "null", "P", 0)]
+    [True, True, True, True, True, False, False]
+    """
     if value is None:
         return True
     if isinstance(value, str):
-        return value.strip() == ""
+        return value.strip() in _MARKERS
     if isinstance(value, (float, np.floating)):
         return math.isnan(value)
+    if type(value).__name__ in ("NAType", "NaTType"):  # pandas.NA, pandas.NaT (pandas not imported)
+        return True
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        return bool(np.isnat(value))
+    if isinstance(value, decimal.Decimal):
+        return value.is_nan()
     return False
+
+
+def label_of(value: Any) -> Any:
+    """A cell as a label: None where missing, strings stripped, numpy scalars as Python ones,
+    whole floats as ints (``2.0`` and ``2`` are one label).
+
+    >>> label_of("  P "), label_of(" NA"), label_of(np.float64(2.0)), label_of(np.True_)
+    ('P', None, 2, True)
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        return None if text in _MARKERS else str(text)
+    if is_missing(value):
+        return None
+    return _plain(value)
 
 
 def _default_rater_names(n: int) -> tuple[str, ...]:
@@ -52,9 +96,18 @@ def _plain(value: Any) -> Any:
     """numpy scalars -> Python scalars; integral floats -> int (for display)."""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2 ** 53:
         return int(value)
     return value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, bool)
+
+
+def _key(value: Any) -> Any:
+    """A label as a dict key that keeps True apart from 1."""
+    return (True, value) if isinstance(value, bool) else value
 
 
 def _sorted_labels(labels: Iterable[Any]) -> list[Any]:
@@ -63,6 +116,93 @@ def _sorted_labels(labels: Iterable[Any]) -> list[Any]:
         return sorted(labels)
     except TypeError:  # mixed types: numbers first, in numeric order, then the rest by type and text
         return sorted(labels, key=lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, type(v).__name__, str(v)))
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES) -> list:
+    """Declared categories, checked: a sequence of distinct labels, none of them empty or missing."""
+    if (isinstance(categories, (str, bytes, set, frozenset, Mapping)) or not isinstance(categories, Iterable)
+            or hasattr(categories, "shape") and getattr(categories, "ndim", 1) != 1):
+        raise AgreementError(f"categories must be a list of labels in their order (a list or tuple), got "
+                             f"{type(categories).__name__} {categories!r}")
+    given = list(categories)
+    check_limit("number of categories", len(given), max_categories, "max_categories", "--max-categories")
+    out = []
+    for i, c in enumerate(given):
+        if not _hashable(c):
+            raise AgreementError(f"categories[{i}] = {c!r} is not a single label: use a string or a number")
+        label = label_of(c)
+        if label is None:
+            raise AgreementError(f"categories[{i}] = {c!r} is empty or a missing-value marker "
+                                 f"({', '.join(repr(m) for m in MISSING_MARKERS)}, None, NaN); a category must "
+                                 f"be a label")
+        out.append(label)
+    _no_bools_with_numbers(out, lambda i: f"categories[{i}]")
+    seen: dict = {}
+    for i, c in enumerate(out):
+        if _key(c) in seen:
+            raise AgreementError(f"categories must be unique, got {given}: {c!r} is categories[{seen[_key(c)]}] "
+                                 f"and categories[{i}]")
+        seen[_key(c)] = i
+    return out
+
+
+def _no_bools_with_numbers(labels: Sequence[Any], where: Callable[[int], str]) -> None:
+    """True and False beside numbers would merge with 1 and 0: an error naming the first bool."""
+    first_bool = next((i for i, v in enumerate(labels) if isinstance(v, (bool, np.bool_))), None)
+    if first_bool is None:
+        return
+    first_number = next((i for i, v in enumerate(labels) if _is_number(v) and not isinstance(v, np.bool_)), None)
+    if first_number is not None:
+        raise AgreementError(f"{where(first_bool)} is the bool {labels[first_bool]!r}, but other labels are numbers "
+                             f"({labels[first_number]!r}); True and False would count as 1 and 0: use numbers "
+                             f"only, or text labels")
+
+
+def _check_raters(raters: Sequence) -> tuple:
+    raters = tuple(raters)
+    for j, name in enumerate(raters):
+        if not _hashable(name):
+            raise AgreementError(f"rater name {name!r} (column {j + 1}) is not a single name: use a string",
+                                 row=-1, column=j)
+        if name is None or (isinstance(name, str) and not name.strip()):
+            raise AgreementError(f"the rater name of column {j + 1} is empty; every rater needs a name",
+                                 row=-1, column=j)
+    if len(set(raters)) != len(raters):
+        first = {}
+        for j, name in enumerate(raters):
+            if name in first:
+                raise AgreementError(f"rater names must be unique, got {list(raters)}: {name!r} names columns "
+                                     f"{first[name] + 1} and {j + 1}", row=-1, column=j)
+            first[name] = j
+    return raters
+
+
+def _check_items(items: Any) -> Any:
+    if isinstance(items, range):
+        return items
+    items = tuple(items)
+    try:
+        unique = len(set(items)) == len(items)
+    except TypeError:
+        bad = next(i for i, it in enumerate(items) if not _hashable(it))
+        raise AgreementError(f"item id {items[bad]!r} (item {bad + 1}) is not a single id: use a string or a number",
+                             row=bad) from None
+    if not unique:
+        first: dict = {}
+        for i, it in enumerate(items):
+            if it in first:
+                raise AgreementError(f"item ids must be unique: {it!r} is item {first[it] + 1} and item {i + 1}",
+                                     row=i, column=None)
+            first[it] = i
+    return items
 
 
 class CountPatterns(NamedTuple):
@@ -102,8 +242,10 @@ class CountPatterns(NamedTuple):
 class Ratings:
     """An items x raters table of categorical labels, with missing values.
 
-    Build one with :meth:`from_rows`, :meth:`from_long` or :meth:`from_csv`
-    rather than calling the constructor.
+    Build one with :meth:`from_rows`, :meth:`from_long`, :meth:`from_csv`
+    or :meth:`from_dataframe` rather than calling the constructor. The table
+    is immutable: its codes are read-only and ``categories``, ``raters``
+    and ``items`` cannot be reassigned.
 
     Attributes
     ----------
@@ -114,6 +256,10 @@ class Ratings:
         Rater names, one per column.
     items : tuple
         Item names, one per row (1, 2, ... by default).
+    ordered : bool
+        Whether the category order means something: the categories were
+        declared (``categories=``) or are all numbers. Weighted kappa and
+        ordinal, interval and ratio alpha need it.
     codes : ndarray of int, shape (n_items, n_raters)
         Category index of every cell, ``-1`` where missing (a new array on
         every access; the table itself is immutable).
@@ -127,42 +273,75 @@ class Ratings:
     [['P', 'P'], ['N', None], ['G', 'P']]
     """
 
-    __slots__ = ("_codes", "categories", "raters", "items", "_patterns")
+    __slots__ = ("_codes", "_categories", "_raters", "_items", "_patterns", "_ordered")
 
     #: The code of a missing cell in :attr:`codes` and :meth:`from_codes`.
     MISSING = -1
 
     def __init__(self, codes: np.ndarray, categories: Sequence, raters: Sequence, items: Sequence,
-                 *, _trusted: bool = False):
+                 *, _trusted: bool = False, _declared: bool = False, _checked: bool = False):
         # ``codes``: category index per cell, ``len(categories)`` where missing;
         # stored in the smallest unsigned type that holds them (uint8 for up to 255 categories)
+        categories = tuple(categories)
         dtype = _code_dtype(len(categories) + 1)
         if _trusted:
             codes = np.asarray(codes).astype(dtype, copy=False)
         else:
-            codes = np.array(codes, dtype=np.intp, copy=True)
+            categories = tuple(_category_list(categories))
+            _declared = True
+            codes = np.array(codes, copy=True)
+            if codes.dtype.kind not in "iu":
+                raise AgreementError(f"codes must be whole numbers, got {codes.dtype}")
             if codes.size and (codes.min() < 0 or codes.max() > len(categories)):
                 raise AgreementError(f"codes must lie in 0..{len(categories)} ({len(categories)} = missing)")
             codes = codes.astype(dtype)
         if codes.ndim != 2:
             raise AgreementError(f"expected a 2-D table of codes, got shape {codes.shape}")
         codes.setflags(write=False)
-        self._codes = codes
-        self._patterns = None
-        self.categories = tuple(categories)
-        self.raters = tuple(raters)
-        self.items = items if isinstance(items, range) else tuple(items)
         n_items, n_raters = codes.shape
         if n_items == 0 or n_raters == 0:
             raise AgreementError("the ratings table is empty: no items or no raters")
-        if len(self.raters) != n_raters:
-            raise AgreementError(f"{len(self.raters)} rater names given for {n_raters} columns")
-        if len(set(self.raters)) != n_raters:
-            raise AgreementError(f"rater names must be unique, got {list(self.raters)}")
-        if len(self.items) != n_items:
-            raise AgreementError(f"{len(self.items)} item names given for {n_items} rows")
-        if len(set(self.categories)) != len(self.categories):
-            raise AgreementError(f"categories must be unique, got {list(self.categories)}")
+        raters = tuple(raters) if _checked else _check_raters(raters)
+        items = items if isinstance(items, range) or _checked else _check_items(items)
+        if len(raters) != n_raters:
+            raise AgreementError(f"{len(raters)} rater names given for {n_raters} columns")
+        if len(items) != n_items:
+            raise AgreementError(f"{len(items)} item names given for {n_items} rows")
+        if not _checked and len(set(map(_key, categories))) != len(categories):
+            raise AgreementError(f"categories must be unique, got {list(categories)}")
+        self._codes = codes
+        self._patterns = None
+        self._categories = categories
+        self._raters = raters
+        self._items = items if isinstance(items, range) else tuple(items)
+        self._ordered = bool(_declared) or all(_is_number(c) for c in categories)
+
+    def _copy(self, codes: np.ndarray, raters: Sequence | None = None, items: Sequence | None = None) -> "Ratings":
+        """A table with new codes (same categories), its names already checked."""
+        return Ratings(codes, self._categories, self._raters if raters is None else raters,
+                       self._items if items is None else items, _trusted=True, _declared=self._ordered,
+                       _checked=True)
+
+    # ------------------------------------------------------------------ names
+    @property
+    def categories(self) -> tuple:
+        """The labels in their order."""
+        return self._categories
+
+    @property
+    def raters(self) -> tuple:
+        """The rater names, one per column."""
+        return self._raters
+
+    @property
+    def items(self) -> Any:
+        """The item names, one per row."""
+        return self._items
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the category order was declared (``categories=``) or is the order of numbers."""
+        return self._ordered
 
     # ------------------------------------------------------------------ shape
     @property
@@ -222,28 +401,43 @@ class Ratings:
             self._patterns = _count_patterns(self)
         return self._patterns
 
-    def pair_tables(self, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    def pair_tables(self, pairs: Sequence[tuple[Any, Any]]) -> np.ndarray:
         """Agreement tables of rater pairs: shape (n_pairs, k, k), int64.
 
         ``tables[p, i, j]`` counts the items that rater ``pairs[p][0]`` put in
         category ``i`` and rater ``pairs[p][1]`` in category ``j``; items that
         either left unrated are not counted. Raters by name or column index.
+        The result takes ``n_pairs * k * k`` integers: callers limit the pairs
+        (:func:`iaa_teach.pairwise_cohen` takes ``max_pairs``).
 
         >>> r = Ratings.from_rows([["x", "y"], ["x", "x"], [None, "y"]])
         >>> r.pair_tables([("A", "B")]).tolist()
         [[[1, 1], [0, 0]]]
         """
+        if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+            raise AgreementError(f"pairs must be a list of (rater, rater) pairs, got {pairs!r}")
+        pairs = list(pairs)
+        for p in pairs:
+            if isinstance(p, (str, bytes)) or not isinstance(p, Sequence) or len(p) != 2:
+                raise AgreementError(f"pairs must be a list of (rater, rater) pairs, got the element {p!r}")
         k1 = self.n_categories + 1
-        ia = np.array([self.rater_index(a) for a, _ in pairs], dtype=np.intp)
-        ib = np.array([self.rater_index(b) for _, b in pairs], dtype=np.intp)
-        offsets = np.arange(len(ia), dtype=np.intp) * (k1 * k1)
-        tables = np.zeros((len(ia), k1, k1), dtype=np.int64)
-        rows = max(1, (1 << 17) // max(1, len(ia)))
-        for start in range(0, self.n_items, rows):  # blocks of items, one bincount each
-            block = self._codes[start:start + rows]
-            flat = block[:, ia].astype(np.intp) * k1 + block[:, ib] + offsets
-            tables += np.bincount(flat.ravel(), minlength=len(ia) * k1 * k1).reshape(-1, k1, k1)
-        return tables[:, :-1, :-1]
+        ia = [self.rater_index(a) for a, _ in pairs]
+        ib = [self.rater_index(b) for _, b in pairs]
+        tables = np.zeros((len(pairs), k1 * k1), dtype=np.int64)
+        order = sorted(range(len(pairs)), key=lambda p: ia[p])  # a first rater's column is scaled once per block
+        size = min(self.n_items, 1 << 15)
+        base, combined = np.empty(size, dtype=np.intp), np.empty(size, dtype=np.intp)
+        for start in range(0, self.n_items, size):  # blocks of items that stay in cache, one bincount per pair
+            block = self._codes[start:start + size]
+            n = len(block)
+            last = None
+            for p in order:
+                if ia[p] != last:
+                    last = ia[p]
+                    np.multiply(block[:, last], k1, out=base[:n], casting="unsafe")
+                np.add(base[:n], block[:, ib[p]], out=combined[:n], casting="unsafe")
+                tables[p] += np.bincount(combined[:n], minlength=k1 * k1)
+        return tables.reshape(-1, k1, k1)[:, :-1, :-1]
 
     def rater_counts(self) -> np.ndarray:
         """Raters x categories: how many items each rater put in each category.
@@ -285,28 +479,11 @@ class Ratings:
             out[j] = np.bincount(base + self._codes[:, j], minlength=n_groups * k1)
         return out.reshape(self.n_raters, n_groups, k1)[:, :, :-1]
 
-    def _count_blocks(self, cells: int = 1 << 17):
-        """Yield ``(first item, counts)`` for blocks of items: counts is
-        block x (categories + 1), the last column counting missing cells.
-
-        One bincount per block; the block's temporaries stay in cache, so no
-        full-size temporary is allocated. Metrics that only need sums over
-        items accumulate them block by block.
-        """
-        k1 = self.n_categories + 1
-        n_items, n_raters = self._codes.shape
-        rows = max(1, cells // n_raters)
-        offsets = (np.arange(min(rows, n_items), dtype=np.intp) * k1)[:, None]
-        for start in range(0, n_items, rows):  # blocks of items, each one vectorized step
-            block = self._codes[start:start + rows]
-            flat = (block + offsets[:len(block)]).ravel()
-            yield start, np.bincount(flat, minlength=len(block) * k1).reshape(-1, k1)
-
     def rater_index(self, rater: Any) -> int:
         """Column index of a rater given by name or by column index."""
-        if rater in self.raters:
+        if _hashable(rater) and rater in self.raters:
             return self.raters.index(rater)
-        if isinstance(rater, (int, np.integer)) and not isinstance(rater, bool):
+        if isinstance(rater, (int, np.integer)) and not isinstance(rater, (bool, np.bool_)):
             if -self.n_raters <= rater < self.n_raters:
                 return int(rater) % self.n_raters
             raise AgreementError(
@@ -314,6 +491,18 @@ class Ratings:
                 f"(columns 0-{self.n_raters - 1})"
             )
         raise AgreementError(f"there is no rater named {rater!r}; the raters are {list(self.raters)}")
+
+    def category_index(self, label: Any) -> int:
+        """Position of ``label`` in :attr:`categories` (True is never 1, nor 1 True).
+
+        >>> Ratings.from_rows([["x", "y"]]).category_index(" y ")
+        1
+        """
+        value = label_of(label) if _hashable(label) else label
+        for i, c in enumerate(self.categories):
+            if isinstance(c, bool) == isinstance(value, bool) and c == value:
+                return i
+        raise AgreementError(f"label {label!r} is not one of the categories {list(self.categories)}")
 
     # ------------------------------------------------------- edited copies
     def with_label(self, row: int, rater: Any, label: Any) -> "Ratings":
@@ -326,19 +515,13 @@ class Ratings:
         >>> r.with_label(0, "B", "x").rows(), r.with_label(1, 0, None).rows()
         ([['x', 'x'], ['x', 'x']], [['x', 'y'], [None, 'x']])
         """
-        if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 0 <= row < self.n_items:
+        if isinstance(row, (bool, np.bool_)) or not isinstance(row, (int, np.integer)) or not 0 <= row < self.n_items:
             raise AgreementError(f"row must be an item position from 0 to {self.n_items - 1}, got {row!r}")
         j = self.rater_index(rater)
-        if _is_missing(label):
-            code = self.n_categories
-        else:
-            label = _plain(label)
-            if label not in self.categories:
-                raise AgreementError(f"label {label!r} is not one of the categories {list(self.categories)}")
-            code = self.categories.index(label)
+        code = self.n_categories if _hashable(label) and is_missing(label) else self.category_index(label)
         codes = self._codes.copy()
         codes[row, j] = code
-        return Ratings(codes, self.categories, self.raters, self.items, _trusted=True)
+        return self._copy(codes)
 
     def with_missing(self, mask: Any) -> "Ratings":
         """A copy with the cells where ``mask`` is True made missing.
@@ -346,32 +529,41 @@ class Ratings:
         >>> Ratings.from_rows([["x", "y"], ["x", "x"]]).with_missing([[False, True], [False, False]]).rows()
         [['x', None], ['x', 'x']]
         """
-        mask = np.asarray(mask)
+        try:
+            mask = np.asarray(mask)
+        except (ValueError, TypeError):
+            raise AgreementError(f"mask must be a boolean array of shape {self.shape}, got {mask!r}") from None
         if mask.dtype != bool or mask.shape != self.shape:
             raise AgreementError(f"mask must be a boolean array of shape {self.shape}, "
                                  f"got {mask.dtype} of shape {mask.shape}")
-        codes = np.where(mask, self.n_categories, self._codes)
-        return Ratings(codes, self.categories, self.raters, self.items, _trusted=True)
+        return self._copy(np.where(mask, self.n_categories, self._codes))
 
     @classmethod
     def from_codes(cls, codes: Any, categories: Sequence, raters: Sequence | None = None,
-                   items: Sequence | None = None) -> "Ratings":
+                   items: Sequence | None = None, *, max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
         """Build from category positions: ``codes[i, j]`` indexes ``categories``, ``-1`` is missing.
+
+        The categories are declared: their order is the order ordinal measures use.
 
         >>> Ratings.from_codes([[0, 1], [-1, 1]], categories=["x", "y"]).rows()
         [['x', 'y'], [None, 'y']]
         """
-        arr = np.asarray(codes)
+        max_categories = check_max("max_categories", max_categories)
+        cats = _category_list(categories, max_categories)
+        try:
+            arr = np.asarray(codes)
+        except (ValueError, TypeError):
+            raise AgreementError("codes must be a 2-D array of integers (a ragged list?)") from None
         if arr.ndim != 2 or arr.dtype.kind not in "iu":
             raise AgreementError(f"codes must be a 2-D array of integers, got {arr.dtype} of shape {arr.shape}")
         _check_size(arr.shape)
-        k = len(categories)
+        k = len(cats)
         if arr.size and (arr.min() < cls.MISSING or arr.max() >= k):
             raise AgreementError(f"codes must lie in -1..{k - 1} (-1 = missing) for {k} categories")
         internal = np.where(arr < 0, k, arr)
-        raters = _default_rater_names(arr.shape[1]) if raters is None else tuple(raters)
-        items = range(1, arr.shape[0] + 1) if items is None else tuple(items)
-        return cls(internal, tuple(_plain(c) for c in categories), raters, items, _trusted=True)
+        raters = _default_rater_names(arr.shape[1]) if raters is None else _names(raters, "raters")
+        items = range(1, arr.shape[0] + 1) if items is None else _names(items, "items")
+        return cls(internal, cats, raters, items, _trusted=True, _declared=True)
 
     def rows(self) -> list[list[Any]]:
         """The table as lists of labels, one list per item, ``None`` where missing."""
@@ -379,15 +571,32 @@ class Ratings:
         return [[lookup[c] for c in row] for row in self._codes.tolist()]
 
     def subset(self, items: Any = None, raters: Sequence | None = None) -> "Ratings":
-        """A new table with some items (index array or boolean mask) and/or raters."""
+        """A new table with some items and/or raters.
+
+        ``items``: positions (0-based) or a boolean mask of length
+        ``n_items``; a position may repeat (a bootstrap resample), and the
+        item then appears as often. ``raters``: names or column indices.
+
+        >>> Ratings.from_rows([["x", "y", "x"], ["y", "y", "x"]]).subset(items=[1], raters=["C", "A"]).rows()
+        [['x', 'y']]
+        """
         codes = self._codes
-        item_names = np.arange(self.n_items)
+        positions = np.arange(self.n_items)
         if items is not None:
-            codes = codes[items]
-            item_names = item_names[items]
-        cols = list(range(self.n_raters)) if raters is None else [self.rater_index(r) for r in raters]
-        return Ratings(codes[:, cols], self.categories, [self.raters[c] for c in cols],
-                       [self.items[i] for i in item_names], _trusted=True)
+            positions = _positions(items, self.n_items)
+            codes = codes[positions]
+        if raters is None:
+            cols = list(range(self.n_raters))
+        else:
+            if isinstance(raters, (str, bytes)) or not isinstance(raters, Iterable):
+                raise AgreementError(f"raters must be a list of rater names or column indices, got {raters!r}")
+            cols = [self.rater_index(r) for r in raters]
+            if len(set(cols)) != len(cols):
+                raise AgreementError(f"raters lists a rater twice: {list(raters)}")
+            if not cols:
+                raise AgreementError("raters is empty: a table needs raters")
+        item_names = [self.items[i] for i in positions.tolist()]
+        return self._copy(codes[:, cols], raters=[self.raters[c] for c in cols], items=item_names)
 
     def merge_raters(self, a: Any, b: Any, keep: Any, name: str | None = None) -> "Ratings":
         """The table with raters ``a`` and ``b`` merged into one column: the
@@ -415,7 +624,7 @@ class Ratings:
         cols = [j for j in range(self.n_raters) if j != ib]
         names = list(self.raters)
         names[ia] = f"{self.raters[ia]}+{self.raters[ib]}" if name is None else name
-        return Ratings(codes[:, cols], self.categories, [names[j] for j in cols], self.items, _trusted=True)
+        return self._copy(codes[:, cols], raters=_check_raters([names[j] for j in cols]))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Ratings):
@@ -433,127 +642,214 @@ class Ratings:
     # ----------------------------------------------------------- constructors
     @classmethod
     def from_rows(cls, rows: Any, raters: Sequence | None = None, categories: Sequence | None = None,
-                  items: Sequence | None = None) -> "Ratings":
+                  items: Sequence | None = None, *, max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
         """Build from a table with one row per item and one column per rater.
 
         Parameters
         ----------
-        rows : list of lists or 2-D array, shape (n_items, n_raters)
-            Any hashable labels. ``None``, NaN and ``""`` are missing.
+        rows : list of lists, 2-D array or pandas DataFrame, shape (n_items, n_raters)
+            Any hashable labels. Missing: ``None``, NaN, ``pandas.NA``/``NaT``
+            and the markers :data:`MISSING_MARKERS` (``""``, ``"NA"``...);
+            strings are stripped of surrounding spaces. A DataFrame is read
+            by :meth:`from_dataframe`.
         raters : sequence of str, optional
             Column names; default ``A, B, C, ...``.
         categories : sequence, optional
-            All possible labels, in their order. Default: the labels seen, sorted.
+            All possible labels, in their order (this declares the order that
+            weighted kappa and ordinal alpha use). Default: the labels seen,
+            sorted (numbers in numeric order).
         items : sequence, optional
-            Row names; default ``1, 2, ..., n_items``.
+            Row names, each once; default ``1, 2, ..., n_items``.
+        max_categories : int or None
+            Most distinct labels allowed (:data:`iaa_teach.validation.MAX_CATEGORIES`).
 
         Raises
         ------
         AgreementError
-            Empty or ragged tables, fewer than 2 raters, labels outside ``categories``.
+            Empty or ragged tables, fewer than 2 raters, labels outside
+            ``categories``, True/False beside numbers, too many categories,
+            duplicate names.
         """
         if isinstance(rows, Ratings):
             return rows
+        if _is_frame(rows):
+            return cls.from_dataframe(rows, "wide", categories, max_categories=max_categories)
+        max_categories = check_max("max_categories", max_categories)
+        cats = None if categories is None else _category_list(categories, max_categories)
+        names = None if raters is None else _names(raters, "raters")
         if isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf":  # bools keep True/False via the object path
             arr = rows
             if arr.ndim != 2:
                 raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {arr.shape}")
             _check_size(arr.shape)
-            codes, cats = _encode_numeric(arr, categories, raters)
+            codes, cats = _encode_numeric(arr, cats, names, max_categories)
         else:
             table = _as_table(rows)
             _check_size((len(table), len(table[0]) if table else 0))
-            codes, cats = _encode_objects(table, categories, raters)
+            codes, cats = _encode_objects(table, cats, names, max_categories)
         n_items, n_raters = codes.shape
-        raters = _default_rater_names(n_raters) if raters is None else tuple(raters)
-        items = range(1, n_items + 1) if items is None else tuple(items)
-        return cls(codes, cats, raters, items, _trusted=True)
+        names = _default_rater_names(n_raters) if names is None else names
+        items = range(1, n_items + 1) if items is None else _names(items, "items")
+        return cls(codes, cats, names, items, _trusted=True, _declared=categories is not None)
+
+    @classmethod
+    def from_dataframe(cls, frame: Any, format: str = "wide", categories: Sequence | None = None, *,
+                       max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
+        """Build from a pandas DataFrame.
+
+        ``format="wide"``: one row per item (the index holds the item ids; a
+        default 0, 1, 2... index gives items 1, 2, 3...), one column per
+        rater (the column names). ``format="long"``: one rating per row, in
+        columns named ``item``, ``rater`` and ``label`` (any letter case), or
+        the only three columns in that order.
+
+        The cells follow the same rules as :meth:`from_rows`: numbers stay
+        numbers, strings are stripped, the missing markers are missing. A
+        table whose columns all share one ordered ``Categorical`` type takes
+        its categories (and their order) from it.
+
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"ann": ["P", "N", "NA"], "bob": ["P", " N", "P"]}, index=["s1", "s2", "s3"])
+        >>> r = Ratings.from_dataframe(df)
+        >>> r.raters, r.items, r.rows()
+        (('ann', 'bob'), ('s1', 's2', 's3'), [['P', 'P'], ['N', 'N'], [None, 'P']])
+        >>> Ratings.from_dataframe(pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "a"],
+        ...                                      "label": [3, 4, 3]}), "long").rows()
+        [[3, 4], [3, None]]
+        """
+        check_option("format", format, FORMATS)
+        if not _is_frame(frame):
+            raise AgreementError(f"from_dataframe takes a pandas DataFrame, got {type(frame).__name__}")
+        max_categories = check_max("max_categories", max_categories)
+        if frame.shape[0] == 0 or frame.shape[1] == 0:
+            raise AgreementError(f"the ratings table is empty: the DataFrame has shape {frame.shape}")
+        if format == "long":
+            return _from_long_frame(cls, frame, categories, max_categories)
+        declared = categories is not None
+        if categories is None:
+            categories = _ordered_categorical(frame)
+            declared = categories is not None
+        cats = None if categories is None else _category_list(categories, max_categories)
+        raters = tuple(_plain(c) for c in frame.columns.tolist())
+        _check_size(frame.shape)
+        _check_raters(raters)
+        columns = [_frame_column(frame.iloc[:, j]) for j in range(frame.shape[1])]
+        codes, cats = _encode_columns(columns, cats, raters, max_categories)
+        index = frame.index
+        default = type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 and index.name is None
+        items = range(1, frame.shape[0] + 1) if default else [_plain(v) for v in index.tolist()]
+        return cls(codes, cats, raters, items, _trusted=True, _declared=declared)
 
     @classmethod
     def from_long(cls, records: Iterable[Sequence], categories: Sequence | None = None,
-                  raters: Sequence | None = None, items: Sequence | None = None) -> "Ratings":
+                  raters: Sequence | None = None, items: Sequence | None = None, *,
+                  max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
         """Build from ``(item, rater, label)`` triples, one per rating.
 
         Items and raters appear in the order first seen unless ``items`` /
-        ``raters`` give the order. A missing label (``None``, NaN, ``""``) is
-        allowed and leaves the cell empty.
+        ``raters`` give the order. A missing label (``None``, NaN, ``""``,
+        ``"NA"``...) is allowed and leaves the cell empty; the same label
+        twice for one item and rater is fine, two different ones are an error.
 
         >>> r = Ratings.from_long([(1, "ann", "yes"), (1, "bob", "no"), (2, "ann", "yes")])
         >>> r.rows(), r.raters
         ([['yes', 'no'], ['yes', None]], ('ann', 'bob'))
         """
-        item_order: dict[Any, int] = {} if items is None else {it: i for i, it in enumerate(items)}
-        rater_order: dict[Any, int] = {} if raters is None else {r: i for i, r in enumerate(raters)}
-        cells: dict[tuple[int, int], Any] = {}
-        for lineno, rec in enumerate(records, start=1):
+        max_categories = check_max("max_categories", max_categories)
+        if isinstance(records, (str, bytes)) or not isinstance(records, Iterable):
+            raise AgreementError(f"records must be a list of (item, rater, label) triples, got {records!r}")
+        if _is_frame(records):
+            return cls.from_dataframe(records, "long", categories, max_categories=max_categories)
+        item_order: dict[Any, int] = {} if items is None else {it: i for i, it in enumerate(_names(items, "items"))}
+        rater_order: dict[Any, int] = ({} if raters is None else
+                                       {r: i for i, r in enumerate(_check_raters(_names(raters, "raters")))})
+        item_idx, rater_idx, labels = [], [], []
+        for n, rec in enumerate(records, start=1):
             try:
                 item, rater, label = rec
+                hash(item), hash(rater)
             except (TypeError, ValueError):
-                raise AgreementError(f"record {lineno} should be (item, rater, label), got {rec!r}") from None
+                raise AgreementError(f"record {n} should be (item, rater, label) with an item id and a rater "
+                                     f"name, got {rec!r}", row=n - 1) from None
             if item not in item_order:
                 if items is not None:
-                    raise AgreementError(f"record {lineno}: item {item!r} is not among the declared items")
+                    raise AgreementError(f"record {n}: item {item!r} is not among the declared items", row=n - 1)
+                if is_missing(item):
+                    raise AgreementError(f"record {n}: the item is missing", row=n - 1)
                 item_order[item] = len(item_order)
             if rater not in rater_order:
                 if raters is not None:
-                    raise AgreementError(f"record {lineno}: rater {rater!r} is not among the declared raters")
+                    raise AgreementError(f"record {n}: rater {rater!r} is not among the declared raters", row=n - 1)
+                if is_missing(rater):
+                    raise AgreementError(f"record {n}: the rater is missing", row=n - 1)
                 rater_order[rater] = len(rater_order)
-            key = (item_order[item], rater_order[rater])
-            if key in cells and not _is_missing(label) and not _is_missing(cells[key]) and cells[key] != label:
-                raise AgreementError(
-                    f"record {lineno}: item {item!r} was labelled twice by rater {rater!r} "
-                    f"({cells[key]!r} and {label!r})")
-            if key not in cells or _is_missing(cells[key]):
-                cells[key] = label
-        if not cells:
+            item_idx.append(item_order[item])
+            rater_idx.append(rater_order[rater])
+            labels.append(label)
+        if not labels:
             raise AgreementError("no records: the ratings table is empty")
-        table = [[None] * len(rater_order) for _ in range(len(item_order))]
-        for (i, j), label in cells.items():
-            table[i][j] = label
-        return cls.from_rows(table, raters=list(rater_order), categories=categories, items=list(item_order))
+        column = _objects(labels)
+        return _assemble_long(cls, np.asarray(item_idx, dtype=np.intp), np.asarray(rater_idx, dtype=np.intp),
+                              list(item_order), list(rater_order), column, categories, max_categories,
+                              record=lambda r: f"record {r + 1}")
 
     @classmethod
-    def from_csv(cls, path: Any, format: str = "wide", categories: Sequence | None = None) -> "Ratings":
-        """Read a CSV file.
+    def from_csv(cls, path: Any, format: str = "wide", categories: Sequence | None = None, *,
+                 sep: str | None = None, encoding: str = "utf-8", max_bytes: int | None = MAX_FILE_BYTES,
+                 max_field: int | None = MAX_FIELD_CHARS, max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
+        """Read a ratings file: CSV (or TSV), or the first sheet of an ``.xlsx`` workbook.
 
-        ``format="wide"``: a header row of rater names, then one row per item.
-        If the first header cell is ``item`` (or ``id``/``unit``), that column
-        holds item names. ``format="long"``: columns ``item, rater, label``
-        (a header row with those names is optional). Labels that all read as
-        numbers become numbers; empty cells are missing.
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            A regular file (not a FIFO or a device), at most ``max_bytes`` long.
+        format : {"wide", "long"}
+            ``"wide"``: a header row of rater names, then one row per item. A
+            first column named ``item`` (or ``id``, ``unit``), or with an empty
+            name (as pandas' ``to_csv`` writes the index), holds item ids.
+            ``"long"``: columns ``item, rater, label``, one rating per line
+            (a header row naming them is optional). A wide file whose header
+            starts ``item, rater, label`` is an error suggesting ``format="long"``.
+        categories : sequence, optional
+            All labels in their order; strings are read as the file's cells are.
+        sep : str, optional
+            The separator; by default the most frequent of comma, semicolon and
+            tab in the header line.
+        encoding : str
+            UTF-8 (with or without a byte order mark) by default; any other
+            encoding must be named (``"cp1252"``, ``"latin-1"``, ``"utf-16"``).
+        max_bytes, max_field, max_categories : int or None
+            The limits on the file's size, a cell's length and the number of
+            categories (:data:`iaa_teach.validation.LIMITS`).
+
+        Cells are stripped; empty cells and the markers ``NA``, ``N/A``,
+        ``NaN``, ``nan``, ``None``, ``null`` are missing. The labels are
+        numbers if every label (and every declared category) reads as a
+        decimal number; otherwise all of them are text as written. Rows
+        without any cell are skipped. Errors name the file, and the line and
+        column where there is one.
         """
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            lines = [row for row in csv.reader(fh) if any(cell.strip() for cell in row)]
-        if not lines:
-            raise AgreementError(f"{path}: the file is empty")
-        if format == "long":
-            head = [c.strip().lower() for c in lines[0]]
-            if head[:3] == ["item", "rater", "label"]:
-                lines = lines[1:]
-            for n, row in enumerate(lines, start=2 if head[:3] == ["item", "rater", "label"] else 1):
-                if len(row) != 3:
-                    raise AgreementError(f"{path}, line {n}: expected 3 columns (item, rater, label), got {len(row)}")
-            labels = _numbers_if_possible([r[2].strip() for r in lines])
-            records = [(r[0].strip(), r[1].strip(), lab) for r, lab in zip(lines, labels)]
-            return cls.from_long(records, categories=categories)
-        if format != "wide":
-            raise AgreementError(f"format must be 'wide' or 'long', got {format!r}")
-        header = [c.strip() for c in lines[0]]
-        body = lines[1:]
-        if not body:
-            raise AgreementError(f"{path}: the file has a header but no items")
-        for n, row in enumerate(body, start=2):
-            if len(row) != len(header):
-                raise AgreementError(
-                    f"{path}, line {n}: {len(row)} cells but the header has {len(header)} columns")
-        item_names = None
-        if header[0].lower() in {"item", "id", "unit", "items"}:
-            item_names = [row[0].strip() for row in body]
-            header, body = header[1:], [row[1:] for row in body]
-        flat = _numbers_if_possible([c.strip() for row in body for c in row])
-        width = len(header)
-        table = [flat[i:i + width] for i in range(0, len(flat), width)]
-        return cls.from_rows(table, raters=header, categories=categories, items=item_names)
+        check_option("format", format, FORMATS)
+        max_categories = check_max("max_categories", max_categories)
+        cells = read_cells(path, format, categories, sep=sep, encoding=encoding, max_bytes=max_bytes,
+                           max_field=max_field)
+        try:
+            if cells.format == "long":
+                items, raters, labels = cells.columns
+                item_idx, item_ids = _first_seen(items)
+                rater_idx, rater_ids = _first_seen(raters)
+                return _assemble_long(cls, item_idx, rater_idx, item_ids, rater_ids, labels, cells.categories,
+                                      max_categories)
+            _check_size((len(cells.columns[0]), len(cells.columns)))
+            raters = _check_raters(cells.names)
+            codes, cats = _encode_columns(cells.columns, None if cells.categories is None else
+                                          _category_list(cells.categories, max_categories), raters, max_categories)
+            items = range(1, codes.shape[0] + 1) if cells.items is None else cells.items
+            return cls(codes, cats, raters, items, _trusted=True, _declared=cells.categories is not None)
+        except AgreementError as err:
+            if err.row is None and err.column is None:
+                raise AgreementError(f"{cells.path}: {err}") from None
+            raise AgreementError(f"{cells.locate(err.row, err.column)}: {err}") from None
 
 
 def as_ratings(data: Any) -> Ratings:
@@ -562,6 +858,16 @@ def as_ratings(data: Any) -> Ratings:
 
 
 # ---------------------------------------------------------------- helpers
+def _is_frame(value: Any) -> bool:
+    return type(value).__name__ == "DataFrame" and hasattr(value, "iloc") and hasattr(value, "columns")
+
+
+def _names(values: Any, what: str) -> tuple:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise AgreementError(f"{what} must be a list of names, got {values!r}")
+    return tuple(_plain(v) for v in values)
+
+
 def _check_size(shape: tuple[int, int]) -> None:
     n_items, n_raters = shape
     if n_items == 0:
@@ -570,16 +876,43 @@ def _check_size(shape: tuple[int, int]) -> None:
         raise AgreementError(f"agreement needs at least 2 raters, but the table has {n_raters} column(s)")
 
 
+def _positions(items: Any, n: int) -> np.ndarray:
+    """Item positions from a boolean mask or from positions (each in range, each at most once)."""
+    try:
+        arr = np.asarray(items)
+    except (ValueError, TypeError):
+        arr = np.asarray([], dtype=object)
+    if arr.dtype == bool:
+        if arr.shape != (n,):
+            raise AgreementError(f"items as a mask must have one True/False per item ({n}), got shape {arr.shape}")
+        positions = np.flatnonzero(arr)
+    elif arr.ndim == 1 and (arr.dtype.kind in "iu" or arr.size == 0):
+        positions = arr.astype(np.intp)
+        bad = (positions < 0) | (positions >= n)
+        if bad.any():
+            raise AgreementError(f"item position {int(positions[bad][0])} is out of range: the table has {n} items "
+                                 f"(positions 0-{n - 1})")
+    else:
+        raise AgreementError(f"items must be item positions (whole numbers from 0 to {n - 1}) or a boolean mask, "
+                             f"got {items!r}")
+    if positions.size == 0:
+        raise AgreementError("the selection is empty: no items")
+    return positions
+
+
 def _as_table(rows: Any) -> list[list[Any]]:
     if isinstance(rows, np.ndarray):
         if rows.ndim != 2:
             raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
         return rows.tolist()
+    if isinstance(rows, Mapping):
+        raise AgreementError("expected a table (a list of rows), got a dict; for one column per rater use "
+                             "Ratings.from_dataframe(pandas.DataFrame(...))")
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
         raise AgreementError(f"expected a table (a list of rows), got {type(rows).__name__}")
     table = []
     for i, row in enumerate(rows):
-        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+        if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, Iterable):
             raise AgreementError(f"row {i + 1} is not a list of labels: {row!r}")
         table.append(list(row))
     if not table:
@@ -589,107 +922,252 @@ def _as_table(rows: Any) -> list[list[Any]]:
         if len(row) != width:
             raise AgreementError(
                 f"ragged table: row {i + 1} has {len(row)} label{'s' * (len(row) != 1)} but row 1 has {width}; "
-                f"use None for a missing rating")
+                f"use None for a missing rating", row=i)
     return table
 
 
-def _encode_objects(table: list[list[Any]], categories: Sequence | None, raters: Sequence | None):
-    n_items, n_raters = len(table), len(table[0])
-    names = _default_rater_names(n_raters) if raters is None else list(raters)
-    flat = [None if _is_missing(v) else _plain(v) for row in table for v in row]
-    if categories is None:
+# ----------------------------------------------------- encoding labels
+class _Column(NamedTuple):
+    """One column of cells as local codes (-1 missing) into its distinct labels."""
+
+    codes: np.ndarray
+    labels: list
+
+
+def _objects(values: list) -> _Column:
+    """Python values as a column: each cell through :func:`label_of`, one pass."""
+    index: dict = {}
+    labels: list = []
+    codes = np.empty(len(values), dtype=np.intp)
+    for pos, v in enumerate(values):
         try:
-            seen = {v for v in flat if v is not None}
+            label = label_of(v)
+            key = _key(label)
+            code = index.get(key)
         except TypeError:  # an unhashable label (a list, a dict, ...)
-            pos = next(p for p, v in enumerate(flat) if v is not None and not _hashable(v))
-            i, j = divmod(pos, n_raters)
-            raise AgreementError(
-                f"label {flat[pos]!r} at row {i + 1}, rater {names[j] if j < len(names) else j} is not a "
-                f"single label: use a string or a number") from None
-        cats = _sorted_labels(seen)
-    else:
-        cats = [_plain(c) for c in categories]
-    index = {c: i for i, c in enumerate(cats)}
-    if len(index) != len(cats):
-        raise AgreementError(f"categories must be unique, got {list(categories)}")
-    k = len(cats)
-    try:
-        codes = [k if v is None else index[v] for v in flat]
-    except (KeyError, TypeError):
-        for pos, v in enumerate(flat):
-            if v is not None and (not _hashable(v) or v not in index):
-                i, j = divmod(pos, n_raters)
-                rater = names[j] if j < len(names) else j
-                raise AgreementError(
-                    f"label {v!r} at row {i + 1}, rater {rater} is not one of the declared "
-                    f"categories {cats}") from None
-        raise
-    return np.asarray(codes, dtype=np.intp).reshape(n_items, n_raters), cats
+            raise AgreementError(f"label {v!r} is not a single label: use a string or a number", row=pos) from None
+        if label is None:
+            codes[pos] = -1
+            continue
+        if code is None:
+            code = index[key] = len(labels)
+            labels.append(label)
+        codes[pos] = code
+    return _Column(codes, labels)
 
 
-def _hashable(v: Any) -> bool:
+def _frame_column(series: Any) -> np.ndarray:
+    """A DataFrame column as a numpy array: numbers (NaN missing) where they can be, else objects."""
+    import pandas as pd
+
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
+        return series.to_numpy()
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):  # Int64, Float64 (pd.NA)
+        values = series.to_numpy(dtype=object)
+        finite = [v for v in values.tolist() if not is_missing(v)]
+        if all(isinstance(v, float) or abs(v) < 2 ** 53 for v in finite):
+            return series.to_numpy(dtype="float64", na_value=np.nan)
+        return values
+    return series.to_numpy(dtype=object)
+
+
+def _ordered_categorical(frame: Any) -> list | None:
+    """The categories of an ordered Categorical type that every column shares, if there is one."""
+    dtypes = set(frame.dtypes.tolist())
+    if len(dtypes) == 1:
+        (dtype,) = dtypes
+        if type(dtype).__name__ == "CategoricalDtype" and dtype.ordered:
+            return list(dtype.categories)
+    return None
+
+
+def _column_labels(column: Any) -> _Column:
+    """A column's cells as codes into its distinct labels (pandas.factorize where that is exact)."""
+    import pandas as pd
+
+    if isinstance(column, _Column):
+        return column
+    if column.dtype.kind in "iuf":
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        return _Column(codes.astype(np.intp, copy=False), [_plain(u) for u in uniques.tolist()])
+    kind = pd.api.types.infer_dtype(column, skipna=True)
+    if kind not in ("string", "empty", "integer", "floating", "mixed-integer-float", "decimal", "boolean"):
+        return _objects(column.tolist())  # mixed types: True must stay apart from 1
     try:
-        hash(v)
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
     except TypeError:
-        return False
-    return True
+        return _objects(column.tolist())
+    merged = _objects(uniques.tolist())  # stripping and markers can merge or drop distinct cells
+    lookup = np.append(merged.codes, -1)
+    return _Column(lookup[codes], merged.labels)
 
 
-def _encode_numeric(arr: np.ndarray, categories: Sequence | None, raters: Sequence | None = None):
-    """Vectorized encoding of a numeric array (NaN = missing).
+def _encode_columns(columns: list, categories: list | None, raters: Sequence | None,
+                    max_categories: int | None) -> tuple[np.ndarray, list]:
+    """Columns of cells (numeric arrays, or objects) as a table of codes (missing = number of categories)."""
+    if all(c.dtype.kind in "iuf" for c in columns) and not any(
+            c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2 ** 53 for c in columns):
+        return _encode_numeric_columns(columns, categories, raters, max_categories)
+    parsed = []
+    for j, column in enumerate(columns):
+        try:
+            parsed.append(_column_labels(column))
+        except AgreementError as err:
+            raise AgreementError(f"{err} (row {err.row + 1}, rater {_rater_name(raters, j)})", row=err.row,
+                                 column=j) from None
+    return _merge_columns(parsed, categories, raters, max_categories)
 
-    Small integer labels (the usual case) take a path with no sort and no
-    masked assignment: NaN is replaced by ``hi + 1`` with ``np.fmin`` (which
-    ignores NaN), so after shifting by ``lo`` a missing cell lands on the
-    code after the last value.
+
+def _rater_name(raters: Sequence | None, j: int) -> Any:
+    names = _default_rater_names(j + 1) if raters is None or j >= len(raters) else raters
+    return names[j]
+
+
+def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequence | None,
+                   max_categories: int | None, locate: Callable | None = None,
+                   where: Callable | None = None) -> tuple[np.ndarray, list]:
+    """Columns with their own labels as one table of codes into the categories (declared, or all seen, sorted).
+
+    ``locate(j, pos)`` gives the (row, rater column) that a message names for
+    cell ``pos`` of column ``j``; ``where(j, pos)`` the (row, column) that the
+    error carries (for a file's line and column). Both default to (pos, j).
     """
-    cats = None if categories is None else [_plain(c) for c in categories]
-    is_float = arr.dtype.kind == "f"
-    lo, hi = (np.fmin.reduce(arr, axis=None), np.fmax.reduce(arr, axis=None)) if is_float else (arr.min(), arr.max())
-    if is_float and math.isnan(lo):  # every cell missing
-        cats = cats or []
-        return np.full(arr.shape, len(cats), dtype=np.intp), cats
-    flo, fhi = float(lo), float(hi)  # Python floats: no integer overflow in hi - lo
-    small = (flo.is_integer() and fhi.is_integer() and max(-flo, fhi) < 2.0 ** 53
-             and fhi - flo <= 4 * arr.size + 1024)
-    if small:
-        lo, hi = int(lo), int(hi)
-        width = hi - lo + 1
-        shifted, present = _shift_small_ints(arr, lo, hi, count=cats is None)
-        small = shifted is not None
-    if small:
-        if cats is None:
-            used = np.flatnonzero(present)
-            cats = [int(v) + lo for v in used]
-            if len(used) == width:  # every value in lo..hi used: codes are the shifted values
-                return shifted, cats
-            lookup = np.zeros(width + 1, dtype=np.intp)
-            lookup[used] = np.arange(len(used))
-        else:
-            lookup = np.full(width + 1, -1, dtype=np.intp)
-            for i, c in enumerate(cats):
-                if isinstance(c, (int, float)) and float(c).is_integer() and lo <= c <= hi:
-                    lookup[int(c) - lo] = i
-        lookup[width] = len(cats)  # missing
-        codes = lookup.take(shifted)
-    else:  # general path: any real numbers, sort-based
-        missing = np.isnan(arr) if is_float else np.zeros(arr.shape, dtype=bool)
-        filled = np.where(missing, arr.flat[int(np.argmin(missing))], arr)
-        if cats is None:
-            cats = [_plain(v) for v in np.unique(filled)]
-        known = np.asarray([float(c) if isinstance(c, (int, float)) else np.nan for c in cats])
-        sorter = np.argsort(known, kind="stable")
-        if cats:
-            pos = np.clip(np.searchsorted(known[sorter], filled), 0, len(cats) - 1)
-            codes = np.where(known[sorter][pos] == filled, sorter[pos], -1)
-        else:
-            codes = np.full(arr.shape, -1, dtype=np.intp)
-        codes = np.where(missing, len(cats), codes)
-    if (codes < 0).any():
-        _raise_unknown(arr, codes < 0, cats, raters)
-    return codes, cats
+    locate = locate or (lambda j, pos: (pos, j))
+    where = where or locate
+    first: dict = {}  # label key -> (column, local code), the first place it occurs
+    for j, col in enumerate(columns):
+        for local, label in enumerate(col.labels):
+            first.setdefault(_key(label), (j, local, label))
+
+    def fail(message: str, j: int, local: int) -> AgreementError:
+        pos = int(np.flatnonzero(columns[j].codes == local)[0])
+        row, column = locate(j, pos)
+        at_row, at_column = where(j, pos)
+        return AgreementError(f"label {columns[j].labels[local]!r} at row {row + 1}, rater "
+                              f"{_rater_name(raters, column)} {message}", row=at_row, column=at_column)
+
+    labels = [label for _, _, label in first.values()]
+    everything = labels + list(categories or [])
+    bools = [v for v in everything if isinstance(v, bool)]
+    numbers_ = [v for v in everything if _is_number(v)]
+    if bools and numbers_:
+        message = (f"is a bool, but other labels are numbers ({numbers_[0]!r}); True and False would count as "
+                   f"1 and 0: use numbers only, or text labels")
+        if _key(bools[0]) in first:
+            j, local, _ = first[_key(bools[0])]
+            raise fail(message, j, local)
+        raise AgreementError(f"the categories {categories} and the labels mix True/False with numbers; True and "
+                             f"False would count as 1 and 0")
+    if categories is None:
+        cats = _sorted_labels(labels)
+        check_limit("number of categories (distinct labels)", len(cats), max_categories, "max_categories",
+                    "--max-categories", advice="check the labels: free text or measurements to many decimals "
+                    "are not categories")
+    else:
+        cats = list(categories)
+    index = {_key(c): i for i, c in enumerate(cats)}
+    k = len(cats)
+    dtype = _code_dtype(k + 1)
+    out = []
+    for j, col in enumerate(columns):
+        lookup = np.array([index.get(_key(label), -1) for label in col.labels] + [k], dtype=np.intp)
+        if (lookup < 0).any():
+            raise fail(f"is not one of the declared categories {cats}", j, int(np.flatnonzero(lookup < 0)[0]))
+        out.append(lookup.astype(dtype)[col.codes])  # code -1 (missing) takes the last entry, k
+    return (np.column_stack(out) if len(out) > 1 else out[0][:, None]), cats
 
 
+def _encode_objects(table: list[list[Any]], categories: list | None, raters: Sequence | None,
+                    max_categories: int | None):
+    """A list of rows as codes: every cell through :func:`label_of`, then one table of codes."""
+    n_items, n_raters = len(table), len(table[0])
+    flat = [v for row in table for v in row]
+    try:
+        column = _objects(flat)
+    except AgreementError as err:
+        i, j = divmod(err.row, n_raters)
+        raise AgreementError(f"label {flat[err.row]!r} at row {i + 1}, rater {_rater_name(raters, j)} is not a "
+                             f"single label: use a string or a number", row=i, column=j) from None
+    codes, cats = _merge_columns([column], categories, raters, max_categories,
+                                 locate=lambda j, pos: divmod(pos, n_raters))
+    return codes.reshape(n_items, n_raters), cats
+
+
+def _first_seen(ids: list) -> tuple[np.ndarray, list]:
+    """Ids as positions in the order first seen, and the distinct ids."""
+    order: dict = {}
+    idx = np.fromiter((order.setdefault(v, len(order)) for v in ids), dtype=np.intp, count=len(ids))
+    return idx, list(order)
+
+
+def _from_long_frame(cls: type, frame: Any, categories: Sequence | None, max_categories: int | None) -> Ratings:
+    import pandas as pd
+
+    names = {str(c).strip().lower(): c for c in frame.columns}
+    if all(n in names for n in ("item", "rater", "label")):
+        cols = [frame[names[n]] for n in ("item", "rater", "label")]
+    elif frame.shape[1] == 3:
+        cols = [frame.iloc[:, j] for j in range(3)]
+    else:
+        raise AgreementError(f"a long table needs columns named item, rater and label (or exactly three columns), "
+                             f"got {list(frame.columns)}")
+    ids = []
+    for col, what in zip(cols[:2], ("item", "rater")):
+        values = [_plain(v) for v in col.tolist()]
+        bad = next((i for i, v in enumerate(values) if not _hashable(v) or is_missing(v)), None)
+        if bad is not None:
+            raise AgreementError(f"record {bad + 1}: the {what} is missing or not a single id ({values[bad]!r})",
+                                 row=bad)
+        codes, uniques = pd.factorize(pd.Series(values, dtype=object), sort=False)
+        ids.append((codes.astype(np.intp), [_plain(u) for u in uniques.tolist()]))
+    return _assemble_long(cls, ids[0][0], ids[1][0], ids[0][1], ids[1][1], _frame_column(cols[2]), categories,
+                          max_categories, record=lambda r: f"record {r + 1}")
+
+
+def _assemble_long(cls: type, item_idx: np.ndarray, rater_idx: np.ndarray, items: list, raters: list, labels: Any,
+                   categories: Sequence | None, max_categories: int | None,
+                   record: Callable | None = None) -> Ratings:
+    """A table from one rating per record: (item position, rater position, label).
+
+    ``record(r)`` names record ``r`` in messages (None: the error's row, a
+    record position, is left for the file reader to name as a line).
+    """
+    raters = _check_raters(raters)
+    cats = None if categories is None else _category_list(categories, max_categories)
+    column = _column_labels(labels)
+
+    def prefix(r: int) -> str:
+        return f"{record(r)}: " if record is not None else ""
+
+    try:
+        codes, cats = _merge_columns([column], cats, raters, max_categories,
+                                     locate=lambda j, pos: (int(item_idx[pos]), int(rater_idx[pos])),
+                                     where=lambda j, pos: (pos, 2))
+    except AgreementError as err:
+        if err.row is None:
+            raise
+        raise AgreementError(prefix(err.row) + str(err), row=err.row, column=err.column) from None
+    codes = codes[:, 0]
+    n_items, n_raters = len(items), len(raters)
+    _check_size((n_items, n_raters))
+    k = len(cats)
+    rated = np.flatnonzero(column.codes >= 0)
+    keys = item_idx[rated] * n_raters + rater_idx[rated]
+    order = np.argsort(keys, kind="stable")
+    clash = (keys[order][1:] == keys[order][:-1]) & (codes[rated][order][1:] != codes[rated][order][:-1])
+    if clash.any():
+        pairs = np.flatnonzero(clash)
+        seconds = rated[order[pairs + 1]]
+        pick = int(np.argmin(seconds))
+        r, first = int(seconds[pick]), int(rated[order[pairs[pick]]])
+        i, j = int(item_idx[r]), int(rater_idx[r])
+        raise AgreementError(f"{prefix(r)}item {items[i]!r} was labelled twice by rater {raters[j]!r} "
+                             f"({cats[int(codes[first])]!r} and {cats[int(codes[r])]!r})", row=r)
+    table = np.full(n_items * n_raters, k, dtype=_code_dtype(k + 1))
+    table[keys] = codes[rated]
+    return cls(table.reshape(n_items, n_raters), cats, raters, _check_items(items), _trusted=True,
+               _declared=categories is not None, _checked=True)
 def _count_patterns(r: Ratings) -> CountPatterns:
     """Distinct per-item count rows: each item's counts as one integer, base n_raters + 1, then bincount."""
     k, base = r.n_categories, r.n_raters + 1
@@ -715,11 +1193,14 @@ def _count_patterns(r: Ratings) -> CountPatterns:
         else:
             used, item_pattern, frequency = np.unique(ids, return_inverse=True, return_counts=True)
         counts = (used[:, None].astype(np.int64) // weight[None, :k]) % base
-    else:  # too many categories for one integer per item: the count rows themselves
-        full = np.empty((r.n_items, k + 1), dtype=np.int64)
-        for start, block in r._count_blocks():
-            full[start:start + len(block)] = block
-        counts, item_pattern, frequency = np.unique(full[:, :k], axis=0, return_inverse=True, return_counts=True)
+    else:  # too many categories for one integer per item: items whose sorted codes are alike count alike
+        ordered = np.sort(r._codes, axis=1)  # n_items x n_raters small codes: no n_items x k table
+        width = ordered.dtype.itemsize * r.n_raters
+        keys = np.ascontiguousarray(ordered).view(np.dtype((np.void, width))).reshape(-1)
+        unique, item_pattern, frequency = np.unique(keys, return_inverse=True, return_counts=True)
+        rows = unique.view(ordered.dtype).reshape(len(unique), r.n_raters).astype(np.intp)
+        flat = (rows + (np.arange(len(rows), dtype=np.intp) * (k + 1))[:, None]).ravel()
+        counts = np.bincount(flat, minlength=len(rows) * (k + 1)).reshape(len(rows), k + 1)[:, :k]
     return CountPatterns(np.ascontiguousarray(counts, dtype=np.int64), frequency.astype(np.int64),
                          np.asarray(item_pattern, dtype=np.intp).reshape(-1))
 
@@ -774,22 +1255,110 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
     return out.reshape(arr.shape), present
 
 
-def _raise_unknown(arr: np.ndarray, bad: np.ndarray, cats: list, raters: Sequence | None) -> None:
-    i, j = np.argwhere(bad)[0]
-    names = _default_rater_names(arr.shape[1]) if raters is None else list(raters)
-    rater = names[j] if j < len(names) else j
+def _encode_numeric(arr: np.ndarray, categories: list | None, raters: Sequence | None,
+                    max_categories: int | None) -> tuple[np.ndarray, list]:
+    """A numeric 2-D array (NaN missing) as codes: its cells as one flat column, then back to rows."""
+    n_items, n_raters = arr.shape
+    if arr.dtype.kind in "iu" and arr.size and max(-int(arr.min()), int(arr.max())) >= 2 ** 53:
+        return _encode_objects(arr.tolist(), categories, raters, max_categories)  # exact Python ints
+    codes, cats = _numeric_codes([arr.reshape(-1)], categories, raters, max_categories,
+                                 locate=lambda j, pos: divmod(pos, n_raters))
+    return codes.reshape(n_items, n_raters), cats
+
+
+def _encode_numeric_columns(columns: list, categories: list | None, raters: Sequence | None,
+                            max_categories: int | None) -> tuple[np.ndarray, list]:
+    """Numeric columns (one per rater, NaN missing) as a table of codes, column by column."""
+    return _numeric_codes(columns, categories, raters, max_categories, locate=lambda j, pos: (pos, j))
+
+
+def _numeric_codes(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
+                   locate: Callable) -> tuple[np.ndarray, list]:
+    """Vectorized encoding of numeric columns of equal length (NaN = missing): codes (n, n_columns).
+
+    Small integer labels (the usual case) take a path with no sort and no
+    masked assignment (:func:`_shift_small_ints`), a column at a time, so
+    pandas' columns go straight in without a full-size float copy.
+    """
+    cats = None if categories is None else list(categories)
+    n = len(columns[0])
+    bounds = [(np.fmin.reduce(c), np.fmax.reduce(c)) if c.dtype.kind == "f" else (c.min(), c.max())
+              for c in columns if c.size]
+    present_bounds = [(float(a), float(b)) for a, b in bounds if not math.isnan(float(a))]
+    if not present_bounds:  # every cell missing
+        cats = cats or []
+        return np.full((n, len(columns)), len(cats), dtype=_code_dtype(len(cats) + 1)), cats
+    flo, fhi = min(a for a, _ in present_bounds), max(b for _, b in present_bounds)
+    size = n * len(columns)
+    shifted = None
+    if (flo.is_integer() and fhi.is_integer() and max(-flo, fhi) < 2.0 ** 53
+            and fhi - flo <= 4 * size + 1024):
+        lo, hi = int(flo), int(fhi)
+        width = hi - lo + 1
+        shifted, present = [], np.zeros(width, dtype=bool)
+        for c in columns:
+            out, seen = _shift_small_ints(c, lo, hi, count=cats is None)
+            if out is None:  # a value that is not whole
+                shifted = None
+                break
+            shifted.append(out)
+            if seen is not None:
+                present |= seen
+    if shifted is not None:
+        if cats is None:
+            used = np.flatnonzero(present)
+            check_limit("number of categories (distinct labels)", len(used), max_categories, "max_categories",
+                        "--max-categories", advice="check the labels: measurements to many decimals are not "
+                        "categories")
+            cats = [int(v) + lo for v in used]
+            if len(used) == width:  # every value in lo..hi used: codes are the shifted values
+                return _stack(shifted), cats
+            lookup = np.zeros(width + 1, dtype=np.intp)
+            lookup[used] = np.arange(len(used))
+        else:
+            lookup = np.full(width + 1, -1, dtype=np.intp)
+            for i, c in enumerate(cats):
+                if _is_number(c) and float(c).is_integer() and lo <= c <= hi:
+                    lookup[int(c) - lo] = i
+        lookup[width] = len(cats)  # missing
+        for j, out in enumerate(shifted):
+            bad = lookup[out] < 0
+            if bad.any():
+                _raise_unknown(columns, j, int(np.flatnonzero(bad)[0]), cats, raters, locate)
+        small = lookup.astype(_code_dtype(len(cats) + 1))
+        return _stack([small.take(out) for out in shifted]), cats
+    # general path: any real numbers, sort-based, on the cells of all columns at once
+    flat = np.concatenate(columns) if len(columns) > 1 else columns[0]
+    is_float = flat.dtype.kind == "f"
+    missing = np.isnan(flat) if is_float else np.zeros(flat.shape, dtype=bool)
+    filled = np.where(missing, flat[int(np.argmin(missing))], flat)
+    if cats is None:
+        distinct = np.unique(filled)
+        check_limit("number of categories (distinct labels)", len(distinct), max_categories, "max_categories",
+                    "--max-categories", advice="check the labels: measurements to many decimals are not "
+                    "categories")
+        cats = [_plain(v) for v in distinct.tolist()]
+    known = np.asarray([float(c) if _is_number(c) else np.nan for c in cats])
+    sorter = np.argsort(known, kind="stable")
+    if cats:
+        pos = np.clip(np.searchsorted(known[sorter], filled), 0, len(cats) - 1)
+        codes = np.where(known[sorter][pos] == filled, sorter[pos], -1)
+    else:
+        codes = np.full(flat.shape, -1, dtype=np.intp)
+    codes = np.where(missing, len(cats), codes)
+    if (codes < 0).any():
+        first = int(np.flatnonzero(codes < 0)[0])
+        _raise_unknown(columns, first // n, first % n, cats, raters, locate)
+    codes = codes.astype(_code_dtype(len(cats) + 1))
+    return np.ascontiguousarray(codes.reshape(len(columns), n).T), cats
+
+
+def _stack(columns: list) -> np.ndarray:
+    return np.column_stack(columns) if len(columns) > 1 else columns[0][:, None]
+
+
+def _raise_unknown(columns: list, j: int, pos: int, cats: list, raters: Sequence | None, locate: Callable) -> None:
+    row, column = locate(j, pos)
     raise AgreementError(
-        f"label {_plain(arr[i, j])!r} at row {i + 1}, rater {rater} is not one of the declared "
-        f"categories {cats}")
-
-
-def _numbers_if_possible(cells: list[str]) -> list[Any]:
-    """CSV cells -> ints (or floats) if every non-empty cell is a number; '' -> None."""
-    present = [c for c in cells if c != ""]
-    for convert in (int, float):
-        try:
-            converted = {c: convert(c) for c in set(present)}
-        except ValueError:
-            continue
-        return [None if c == "" else converted[c] for c in cells]
-    return [None if c == "" else c for c in cells]
+        f"label {_plain(columns[j][pos])!r} at row {row + 1}, rater {_rater_name(raters, column)} is not one of the "
+        f"declared categories {cats}", row=row, column=column)

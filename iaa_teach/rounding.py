@@ -30,6 +30,8 @@ from fractions import Fraction
 from numbers import Rational
 from typing import Any
 
+from .validation import AgreementError, check_int
+
 __all__ = ["exact_value", "round_half_up", "fmt", "format_number", "UNDEFINED"]
 
 #: How an undefined value (None or NaN) reads wherever a number is shown.
@@ -55,12 +57,19 @@ def exact_value(x: Any) -> Fraction | None:
     if isinstance(x, Rational):
         return Fraction(x)
     if isinstance(x, Decimal):
+        if x.is_infinite():
+            raise AgreementError(f"{x!r} is infinite and has no exact value")
         return None if x.is_nan() else Fraction(x)
-    f = float(x)
+    if isinstance(x, (str, bytes)):
+        raise AgreementError(f"expected a number, got {x!r}")
+    try:
+        f = float(x)
+    except (TypeError, ValueError, OverflowError):
+        raise AgreementError(f"expected a number, got {x!r}") from None
     if math.isnan(f):
         return None
     if math.isinf(f):
-        raise OverflowError(f"{x!r} is infinite and has no exact value")
+        raise AgreementError(f"{x!r} is infinite and has no exact value")
     if hasattr(x, "dtype") and getattr(x.dtype, "kind", "f") in "iub":
         return Fraction(int(x))
     return Fraction(f)
@@ -93,6 +102,7 @@ def fmt(x: Any, places: int = 3, undefined: str = UNDEFINED) -> str:
     ``undefined`` (default ``"undefined"``) stands for None or NaN. A value
     that rounds to zero is written without a minus sign.
     """
+    places = check_int("places", places, 0, 100)
     q = exact_value(x)
     if q is None:
         return undefined

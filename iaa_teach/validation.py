@@ -21,14 +21,50 @@ import inspect
 import math
 from typing import Any, Callable, Iterable
 
-__all__ = ["AgreementError", "check_option", "check_int", "check_share", "check_number", "options"]
+__all__ = [
+    "AgreementError", "check_option", "check_int", "check_share", "check_number", "check_text", "check_bool",
+    "check_seed", "check_limit", "check_max", "options",
+    "MAX_CATEGORIES", "MAX_PAIRS", "MAX_BOOT", "MAX_FILE_BYTES", "MAX_FIELD_CHARS", "LIMITS",
+]
+
+# ------------------------------------------------------------------ limits
+#: Most distinct labels (categories) a table may have. Tables, weights and
+#: coincidence matrices are k x k; beyond a few hundred labels the data are
+#: almost surely not categorical ratings (free text, measurements to many decimals).
+MAX_CATEGORIES = 200
+#: Most rater pairs :func:`~iaa_teach.pairwise_cohen` computes (45 raters make 990).
+MAX_PAIRS = 1000
+#: Most bootstrap replicates :func:`~iaa_teach.bootstrap_ci` draws.
+MAX_BOOT = 100_000
+#: Largest ratings file read (bytes; for .xlsx, also the unpacked size).
+MAX_FILE_BYTES = 100_000_000
+#: Longest cell (label, item id or rater name) in a ratings file, in characters.
+MAX_FIELD_CHARS = 100_000
+
+#: Each limit: (default, keyword argument, command-line option).
+LIMITS = {
+    "categories": (MAX_CATEGORIES, "max_categories", "--max-categories"),
+    "rater pairs": (MAX_PAIRS, "max_pairs", "--max-pairs"),
+    "bootstrap replicates": (MAX_BOOT, "max_boot", None),
+    "file size": (MAX_FILE_BYTES, "max_bytes", "--max-bytes"),
+    "field size": (MAX_FIELD_CHARS, "max_field", "--max-field"),
+}
 
 
 class AgreementError(ValueError):
     """Input that no agreement coefficient can be computed from.
 
     The message names the problem and where it is (row, rater, label or argument).
+    ``row`` and ``column`` (0-based, or None) locate a bad cell of a table, so
+    that a file reader can name its line and column; ``limit`` names the
+    keyword argument of a limit that was exceeded (``"max_pairs"``...).
     """
+
+    def __init__(self, message: str = "", *, row: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.row = row
+        self.column = column
+        self.limit: str | None = None
 
 
 def _same(value: Any, allowed: Any) -> bool:
@@ -80,6 +116,50 @@ def check_number(name: str, value: Any, lowest: float | None = None, highest: fl
         hi = "" if highest is None else f"{'below' if open_high else 'at most'} {highest:g}"
         raise AgreementError(f"{name} must be {' and '.join(p for p in (lo, hi) if p)}, got {value!r}")
     return x
+
+
+def check_text(name: str, value: Any, none: bool = False) -> str | None:
+    """``value`` if it is a string (or None when ``none``)."""
+    if value is None and none:
+        return None
+    if not isinstance(value, str):
+        raise AgreementError(f"{name} must be a string{' or None' if none else ''}, got {value!r}")
+    return value
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """``value`` if it is True or False."""
+    if not isinstance(value, bool):
+        raise AgreementError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def check_seed(name: str, value: Any) -> Any:
+    """A seed for :func:`numpy.random.default_rng`: None, a whole number >= 0, or a Generator."""
+    import numpy as np
+
+    if value is None or isinstance(value, np.random.Generator):
+        return value
+    if isinstance(value, bool) or not _is_integer(value) or int(value) < 0:
+        raise AgreementError(f"{name} must be None, a whole number >= 0 or a numpy.random.Generator, got {value!r}")
+    return int(value)
+
+
+def check_max(name: str, value: Any) -> int | None:
+    """A limit given as an argument: a whole number >= 1, or None for no limit."""
+    return None if value is None else check_int(name, value, 1)
+
+
+def check_limit(what: str, value: int, limit: int | None, keyword: str, option: str | None = None,
+                advice: str = "") -> None:
+    """An :class:`AgreementError` if ``value`` exceeds ``limit``, naming the limit and how to raise it."""
+    if limit is None or value <= limit:
+        return
+    how = f"{keyword}=" + (f" ({option} on the command line)" if option else "")
+    err = AgreementError(f"{what}: {value:,} is more than the limit of {limit:,}; raise the limit with {how}"
+                         + (f", or {advice}" if advice else ""))
+    err.limit = keyword
+    raise err
 
 
 def check_share(name: str, value: Any) -> float:

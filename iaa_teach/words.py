@@ -55,7 +55,7 @@ from .metrics import (
 )
 from .ratings import AgreementError, as_ratings
 from .rounding import fmt, format_number, round_half_up
-from .validation import options
+from .validation import AgreementError, check_text, options
 
 __all__ = [
     "CHANCE_RULE_NAMES", "STYLES", "Explanation", "Hidden", "Step", "Table",
@@ -315,7 +315,7 @@ def _cell(q: Fraction | int | float) -> str:
 
 def _band_note(exact: Fraction, sym: Math) -> Prose:
     return prose("{sym} = {value} is {band} on the Landis and Koch scale.", sym=sym, value=fmt(exact),
-                 band=Em(interpret(float(exact))))
+                 band=Em(interpret(max(float(exact), -1.0))))  # Fleiss' kappa can fall below -1: poor
 
 
 def _rounding_note(exact: Fraction, rounded: Fraction | None, first: str, second: str) -> Prose | None:
@@ -793,6 +793,11 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
     >>> print(step.text.splitlines()[-2])
       = 29/59 ≈ 0.492
     """
+    if items is not None:
+        n = len(result.p_i) if isinstance(result, FleissResult) else None
+        if isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or (n is not None and len(items) != n):
+            raise AgreementError(f"items must give one name per item{f' ({n})' if n is not None else ''}, "
+                                 f"got {items!r}")
     builders = {CohenResult: _cohen_steps, PairwiseCohenResult: _pairwise_steps,
                 FleissResult: lambda res, brief: _fleiss_steps(res, brief, items),
                 AlphaResult: _alpha_steps, BootstrapResult: _bootstrap_steps}
@@ -800,8 +805,8 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
         if isinstance(result, kind):
             title, steps = build(result, style == "brief")
             return Explanation(title, [step for step in steps if step.body], result)
-    raise TypeError(f"explain() takes a result of cohen_kappa, pairwise_cohen, fleiss_kappa, krippendorff_alpha "
-                    f"or bootstrap_ci, got {type(result).__name__}")
+    raise AgreementError(f"explain() takes a result of cohen_kappa, pairwise_cohen, fleiss_kappa, "
+                         f"krippendorff_alpha or bootstrap_ci, got {type(result).__name__}")
 
 
 def ratings_table(ratings: Any, caption: str | None = None) -> Table:
@@ -811,6 +816,7 @@ def ratings_table(ratings: Any, caption: str | None = None) -> Table:
     >>> print(ratings_table(datasets.sentiment_missing()).text().splitlines()[3])
     3     N  –  N
     """
+    check_text("caption", caption, none=True)
     r = as_ratings(ratings)
     rows = [[str(item), *(_MISSING if v is None else str(v) for v in row)]
             for item, row in zip(r.items, r.rows())]

@@ -137,7 +137,7 @@ def test_label_outside_categories_in_long_records_and_csv(tmp_path):
 def test_unhashable_label_names_where():
     with raises(r"label \['x'\] at row 2, rater A"):
         Ratings.from_rows([["a", "b"], [["x"], "b"]])
-    with raises(r"label \['x'\] at row 2, rater A is not one of the declared categories"):
+    with raises(r"label \['x'\] at row 2, rater A is not a single label"):
         Ratings.from_rows([["a", "b"], [["x"], "b"]], categories=["a", "b"])
 
 
@@ -300,11 +300,18 @@ def test_bad_names_and_duplicates():
         Ratings.from_long([(1, "a", "x"), (1, "a", "y"), (1, "b", "x")])
     with raises(r"record 2 should be \(item, rater, label\)"):
         Ratings.from_long([(1, "a", "x"), (1, "a")])
-    with raises(r"format must be 'wide' or 'long', got 'tall'"):
+    with raises(r"format must be one of 'wide', 'long'; got 'tall'"):
         Ratings.from_csv(__file__, format="tall")
 
 
 # -------------------------------------------------- inputs are never modified
+def _declared(data):
+    """Text labels need their order declared for weights and the ordinal level (numbers have one)."""
+    if isinstance(data, np.ndarray) and data.dtype.kind in "iuf":
+        return data
+    return Ratings.from_rows(data, categories=["G", "N", "P"])
+
+
 def _inputs():
     rows = [["P", "P", None], ["N", "", "N"], ["G", "G", "G"], [float("nan"), "P", "N"], ["P", "N", "P"]]
     floats = np.array([[1.0, 1.0, np.nan], [2.0, 2.0, 2.0], [3.0, np.nan, 1.0], [1.0, 3.0, 1.0]])
@@ -329,14 +336,14 @@ def test_inputs_are_never_modified(name):
         lambda: Ratings.from_rows(data),
         lambda: Ratings.from_rows(data).rows(),
         lambda: cohen_kappa(data, 0, 1),
-        lambda: cohen_kappa(data, 0, 2, weights="quadratic"),
-        lambda: pairwise_cohen(data, weights="linear"),
+        lambda: cohen_kappa(_declared(data), 0, 2, weights="quadratic"),
+        lambda: pairwise_cohen(_declared(data), weights="linear"),
         lambda: fleiss_kappa(data),
         lambda: fleiss_kappa(data, chance="item_mean"),
         lambda: krippendorff_alpha(data),
-        lambda: krippendorff_alpha(data, "ordinal"),
+        lambda: krippendorff_alpha(_declared(data), "ordinal"),
         lambda: bootstrap_ci(krippendorff_alpha, data, n_boot=20, seed=0),
-        lambda: bootstrap_ci(cohen_kappa, data, n_boot=20, seed=0, weights="linear"),
+        lambda: bootstrap_ci(cohen_kappa, _declared(data), n_boot=20, seed=0, weights="linear"),
         lambda: bootstrap_ci(fleiss_kappa, data, n_boot=20, seed=0, chance="item_mean"),
     ]
     if name in ("floats", "ints", "wide-ints"):
@@ -368,3 +375,16 @@ def test_results_are_read_only():
     codes = r.codes
     codes[0, 0] = 0  # a fresh array each time: the table itself is unchanged
     assert r.rows()[0][0] == "P" and r.codes[0, 0] == r.categories.index("P") == 2
+
+
+@pytest.mark.parametrize("metric", ["fleiss_kappa", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi"])
+def test_named_family_weights_need_a_declared_order(metric):
+    """Weights over the category order: text labels must come with categories=[...] in their order."""
+    rows = [["lo", "hi"], ["mid", "hi"], ["lo", "lo"]]
+    fn = getattr(iaa_teach, metric)
+    with raises(r"weights='linear' uses the order of the categories, but \['hi', 'lo', 'mid'\] are only sorted"):
+        fn(Ratings.from_rows(rows), weights="linear")
+    declared = Ratings.from_rows(rows, categories=["lo", "mid", "hi"])
+    assert math.isfinite(float(fn(declared, weights="linear")))
+    with raises(r"uses the order of the categories"):
+        bootstrap_ci(fn, Ratings.from_rows(rows), n_boot=5, weights="linear")

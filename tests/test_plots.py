@@ -165,9 +165,9 @@ def test_coverage_chart_one_cell_per_label():
 def test_wrong_result_type_is_a_clear_error():
     alpha = krippendorff_alpha(SENTIMENT)
     for fn in (plots.agreement_heatmap, plots.item_agreement_bars, plots.pairwise_bars):
-        with pytest.raises(TypeError, match=fn.__name__):
+        with pytest.raises(AgreementError, match=fn.__name__):
             fn(alpha)
-    with pytest.raises(TypeError, match="coincidence_heatmap"):
+    with pytest.raises(AgreementError, match="coincidence_heatmap"):
         plots.coincidence_heatmap(fleiss_kappa(SENTIMENT))
 
 

@@ -98,7 +98,9 @@ def test_categories_order_is_respected():
     default = Ratings.from_rows(SENTIMENT_ROWS)
     assert krippendorff_alpha(r).exact.alpha == krippendorff_alpha(default).exact.alpha
     mixed = Ratings.from_rows(SENTIMENT_ROWS, categories=["N", "G", "P"])
-    assert krippendorff_alpha(mixed, "ordinal").alpha != krippendorff_alpha(default, "ordinal").alpha
+    ordered = Ratings.from_rows(SENTIMENT_ROWS, categories=["G", "N", "P"])
+    assert krippendorff_alpha(mixed, "ordinal").alpha != krippendorff_alpha(ordered, "ordinal").alpha
+    assert not default.ordered and mixed.ordered and ordered.ordered
 
 
 def test_unused_categories_are_kept():

@@ -24,6 +24,7 @@ import numpy as np
 from ..metrics import cohen_kappa, fleiss_kappa
 from ..ratings import Ratings
 from ..rounding import round_half_up
+from ..validation import check_option
 
 __all__ = ["MistakeInfo", "MISTAKES", "KIND_MISTAKES", "ROUTES", "mistake_info", "merge_last_two"]
 
@@ -134,6 +135,8 @@ _KIND_SPECIFIC = {
 
 def mistake_info(kind: str, id: str) -> MistakeInfo:
     """The catalogue entry of mistake ``id`` as it reads in a question of ``kind``."""
+    check_option("kind", kind, KIND_MISTAKES)
+    check_option("id", id, MISTAKES)
     base = MISTAKES[id]
     change = _KIND_SPECIFIC.get((kind, id))
     if not change:

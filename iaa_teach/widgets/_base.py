@@ -12,6 +12,10 @@ times as many pixels, with no text smaller than :data:`MIN_FONT_PT` points
 (12 CSS px at 100 % zoom). Every figure carries a short text alternative
 saying what it shows, as a caption under it (:attr:`Explorer.figure_alt`).
 
+Text from the data (rater names, labels, item names, reasons) is escaped in
+every readout: :func:`table` escapes each cell that is not already HTML made by
+:func:`q`, :func:`heading` or :func:`note`.
+
 Every number in a readout is a result's exact value rounded half up by
 :func:`iaa_teach.fmt`, wrapped as ``<span data-q="KEY">0.492</span>``:
 tests (and the browser test) find a value by its key, and
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import html
 import io
+import math
 import re
 import struct
 import time
@@ -38,6 +43,7 @@ from .. import plots
 from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt  # noqa: F401  (the explorers format every number with it)
+from ..validation import check_text
 
 #: Font size of labels, controls and readouts: readable on a projector.
 FONT_SIZE = "17px"
@@ -80,37 +86,58 @@ _PNG_CACHE_SIZE = 32  # figures kept per explorer, keyed by what they show
 _Q_RE = re.compile(r'data-q="([^"]+)">([^<]*)<')
 
 
+_FONT_SIZE = re.compile(r"\d{1,3}(\.\d{1,3})?(px|pt|em|rem|%)")
+
+
+class Html(str):
+    """A string that is already HTML (made here, its text escaped): :func:`table` leaves it as it is."""
+
+
+def check_font_size(value: Any) -> str:
+    """A CSS font size such as ``"17px"`` or ``"1.2em"`` (it goes into a style sheet, so nothing else)."""
+    check_text("font_size", value)
+    if not _FONT_SIZE.fullmatch(value):
+        raise AgreementError(f"font_size must be a CSS size such as '17px', '14pt' or '1.2em', got {value!r}")
+    return value
+
+
 def band(value: Any) -> str:
-    """Landis-Koch band of a coefficient (``undefined`` for NaN)."""
-    return interpret(float("nan") if value is None else value)
+    """Landis-Koch band of a coefficient (``undefined`` for NaN or None; below -1, as Fleiss' can be, poor)."""
+    v = float("nan") if value is None else float(value)
+    return interpret(v if math.isnan(v) else max(-1.0, v))
 
 
-def q(key: str, text: Any) -> str:
+def q(key: str, text: Any) -> Html:
     """A readout value, findable by ``key`` in the HTML: ``<span data-q=key>text</span>``."""
-    return f'<span class="iaa-q" data-q="{html.escape(key)}">{html.escape(str(text))}</span>'
+    return Html(f'<span class="iaa-q" data-q="{html.escape(key)}">{html.escape(str(text))}</span>')
 
 
 def values_in(html_text: str) -> dict[str, str]:
     """Every ``data-q`` key and its text in a readout's HTML."""
-    return {key: html.unescape(text) for key, text in _Q_RE.findall(html_text)}
+    return {html.unescape(key): html.unescape(text) for key, text in _Q_RE.findall(html_text)}
 
 
-def table(header: Sequence[str], rows: Iterable[Sequence[str]], chosen: Callable[[int], bool] | None = None) -> str:
-    """An HTML readout table; cells are already-escaped HTML strings."""
-    head = "".join(f"<th>{h}</th>" for h in header)
+def cell(value: Any) -> str:
+    """A readout cell: :class:`Html` as it is, anything else escaped as text."""
+    return value if isinstance(value, Html) else html.escape(str(value))
+
+
+def table(header: Sequence[Any], rows: Iterable[Sequence[Any]], chosen: Callable[[int], bool] | None = None) -> Html:
+    """An HTML readout table; text cells are escaped, :class:`Html` cells (from :func:`q`) kept."""
+    head = "".join(f"<th>{cell(h)}</th>" for h in header)
     body = []
     for i, row in enumerate(rows):
         cls = ' class="iaa-chosen"' if chosen is not None and chosen(i) else ""
-        body.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>")
-    return f'<table class="iaa-readout"><tr>{head}</tr>{"".join(body)}</table>'
+        body.append(f"<tr{cls}>" + "".join(f"<td>{cell(c)}</td>" for c in row) + "</tr>")
+    return Html(f'<table class="iaa-readout"><tr>{head}</tr>{"".join(body)}</table>')
 
 
-def note(text: str, cls: str = "iaa-note") -> str:
-    return f'<div class="{cls}">{html.escape(text)}</div>'
+def note(text: str, cls: str = "iaa-note") -> Html:
+    return Html(f'<div class="{cls}">{html.escape(text)}</div>')
 
 
-def heading(text: str) -> str:
-    return f"<b>{html.escape(text)}</b>"
+def heading(text: str) -> Html:
+    return Html(f"<b>{html.escape(text)}</b>")
 
 
 def new_figure(width: float, height: float, ncols: int = 1, widths: Sequence[float] | None = None,
@@ -132,10 +159,15 @@ def new_figure(width: float, height: float, ncols: int = 1, widths: Sequence[flo
 
 def coverage_figure(ax, ratings: Ratings) -> None:
     """The coverage chart for a small table (a labelled cell each), a coverage map beyond."""
-    if ratings.n_items * ratings.n_raters <= 200:
+    cells = ratings.n_items * ratings.n_raters
+    if cells <= 200:
         plots.coverage_chart(ratings, ax=ax)
-    else:
+    elif cells <= plots.MAX_CELLS["map"]:
         plots.coverage_map(ratings, ax=ax)
+    else:
+        ax.set_axis_off()
+        ax.text(0.5, 0.5, f"{ratings.n_items:,} items x {ratings.n_raters} raters: too many cells to draw",
+                ha="center", va="center", transform=ax.transAxes)
 
 
 def projector_ready(fig: Figure) -> Figure:
@@ -263,7 +295,7 @@ class Explorer:
     title = "Explorer"
 
     def __init__(self, font_size: str = FONT_SIZE):
-        self.font_size = font_size
+        self.font_size = check_font_size(font_size)
         self.readout = w.HTML(value="", layout=w.Layout(min_width="22em", max_width="46em", flex="0 1 auto",
                                                         margin="0 1.5em 0 0"))
         self.image = image_widget()

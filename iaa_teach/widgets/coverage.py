@@ -52,6 +52,10 @@ class CoverageExplorer(Explorer):
         self.data = with_ratings(ratings, datasets.partial_coverage)
         r = self.data
         self.d, self.e = r.rater_index(first), r.rater_index(second)
+        if self.d == self.e:
+            raise AgreementError(f"first and second must be two different annotators, got {first!r} and {second!r}")
+        if keep is not None and r.rater_index(keep) not in (self.d, self.e):
+            raise AgreementError(f"keep must be {first!r} or {second!r}, got {keep!r}")
         d_items = np.flatnonzero(~r.missing[:, self.d])
         e_items = np.flatnonzero(~r.missing[:, self.e])
         if d_items.size == 0 or e_items.size == 0:

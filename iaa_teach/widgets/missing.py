@@ -8,7 +8,8 @@ from typing import Any
 import ipywidgets as w
 
 from .. import datasets, plots
-from ..metrics import fleiss_kappa, krippendorff_alpha
+from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
+from ..validation import check_int, check_number, check_option
 from ..ratings import Ratings
 from ._base import (
     Explorer, attempt, controls_row, fmt, heading, label_style, new_figure, note, q, slider_layout,
@@ -70,8 +71,10 @@ class MissingDataExplorer(Explorer):
     def __init__(self, ratings: Any = None, share: float = 0.0, seed: int = 0, level: str = "nominal",
                  font_size: str | None = None):
         super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        share = check_number("share", share, 0.0, 0.9)
+        seed = check_int("seed", seed, 0, 99)
         self.complete = with_ratings(ratings, datasets.sentiment)
-        self.level = level
+        self.level = check_option("level", level, LEVELS)
         s = label_style()
         self.share = w.FloatSlider(value=share, min=0.0, max=0.9, step=0.05, description="share of ratings removed",
                                    style=s, layout=slider_layout("30em"), readout_format=".0%",

@@ -6,6 +6,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets, plots
+from ..validation import check_int, check_number
 from ..metrics import fleiss_kappa, krippendorff_alpha
 from ._base import (
     WIDGET_DPI, Explorer, band, canvas_png, controls_row, figure_css_width, fmt, heading, label_style,
@@ -59,6 +60,12 @@ class ParadoxExplorer(Explorer):
                  prevalence: float = 0.5, n_categories: int = 2, seed: int = 0,
                  font_size: str | None = None):
         super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        n_items = check_int("n_items", n_items, 10, 1000)
+        n_raters = check_int("n_raters", n_raters, 2, 10)
+        accuracy = check_number("accuracy", accuracy, 0.0, 1.0)
+        prevalence = check_number("prevalence", prevalence, 0.0, 0.99)
+        n_categories = check_int("n_categories", n_categories, 2, 5)
+        seed = check_int("seed", seed, 0, 99)
         s, lay = label_style(), slider_layout()
         self.n_items = w.IntSlider(value=n_items, min=10, max=1000, step=10, description="items",
                                    style=s, layout=lay, continuous_update=False)

@@ -17,8 +17,8 @@ import ipywidgets as w
 
 from ..exercises import KINDS, Question, make_question
 from ..markup import html_escape
-from ..validation import check_option
-from ._base import FONT_SIZE, WRAP_CSS
+from ..validation import AgreementError, check_int, check_option
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size
 
 __all__ = ["Quiz"]
 
@@ -86,8 +86,14 @@ class Quiz:
 
     def __init__(self, kind: str = "cohen", seed: int = 0, kinds: Sequence[str] = KINDS,
                  font_size: str = FONT_SIZE):
+        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
+            raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
         kinds = [check_option("kinds", k, KINDS) for k in kinds]
+        if not kinds:
+            raise AgreementError("kinds is empty: the quiz needs at least one kind of question")
         check_option("kind", kind, kinds)
+        seed = check_int("seed", seed, 0, 2**31 - 1)
+        font_size = check_font_size(font_size)
         self.kind = w.Dropdown(options=list(kinds), value=kind, description="kind")
         self.seed = w.BoundedIntText(value=int(seed), min=0, max=2**31 - 1, description="seed",
                                      layout=w.Layout(width="14em"))

@@ -10,13 +10,15 @@ import numpy as np
 
 from .. import datasets, plots
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
-from ..ratings import AgreementError, Ratings
+from ..ratings import AgreementError, Ratings, is_missing
+from ..validation import check_int
 from ._base import (
     Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
     numeric_categories, q, slider_layout, table, values_in, with_ratings,
 )
 
 __all__ = ["TableExplorer"]
+
 
 MISSING_LABEL = "missing"
 #: Beyond this many items (or pairs) the figure shows the grid's window (or a matrix).
@@ -79,7 +81,7 @@ class TableExplorer(Explorer):
         self.initial = with_ratings(ratings, datasets.sentiment)
         r = self.initial
         self._codes = r.codes  # a copy the grid edits: category positions, Ratings.MISSING where missing
-        self.page_size = max(1, min(int(page_size), r.n_items))
+        self.page_size = min(check_int("page_size", page_size, 1, 100), r.n_items)
         self._first = 0
         options = [(str(c), i) for i, c in enumerate(r.categories)] + [(MISSING_LABEL, Ratings.MISSING)]
 
@@ -145,16 +147,18 @@ class TableExplorer(Explorer):
         The same as choosing in the grid; scrolls the grid to the item if needed.
         """
         r = self.initial
-        if item not in r.items:
+        try:
+            known = item in r.items
+        except TypeError:  # an unhashable item such as a list compares unequal to every item
+            known = False
+        if not known:
             raise AgreementError(f"there is no item {item!r}; the items are {list(r.items)[:10]}...")
         i = r.items.index(item)
         j = r.rater_index(rater)
-        if label is None or label == MISSING_LABEL:
+        if isinstance(label, str) and label == MISSING_LABEL or is_missing(label):
             code = Ratings.MISSING
-        elif label in r.categories:
-            code = r.categories.index(label)
         else:
-            raise AgreementError(f"label {label!r} is not one of the categories {list(r.categories)}")
+            code = r.category_index(label)
         if not self._first <= i < self._first + self.page_size:
             self.first_item.value = min(i, r.n_items - self.page_size) + 1
         self.cells[i - self._first][j].value = code

@@ -10,6 +10,7 @@ import numpy as np
 from .. import datasets, plots
 from ..metrics import cohen_kappa, krippendorff_alpha
 from ..ratings import Ratings
+from ..validation import check_option
 from ._base import (
     Explorer, attempt, band, controls_row, fmt, heading, image_widget, label_style, new_figure,
     note, numeric_categories, q, table, with_ratings,
@@ -60,6 +61,8 @@ class WeightsExplorer(Explorer):
     def __init__(self, ratings: Any = None, a: Any = 0, b: Any = 1, level: str = "ordinal",
                  weights: str = "linear", font_size: str | None = None):
         super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        check_option("level", level, ALPHA_LEVELS)
+        check_option("weights", weights, [w for w in WEIGHT_NAMES.values()] + ["unweighted"])
         s = label_style()
         self.data = with_ratings(ratings, datasets.sentiment)
         r = self.data

@@ -143,7 +143,7 @@ quiz
 
 # %%
 folder = Path("worksheets")
-sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], directory=folder)
+sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], directory=folder, overwrite=True)
 print(f"written: {sheet.questions_path.as_posix()} and {sheet.answers_path.as_posix()}")
 print(f"(in the folder {folder.resolve().name}/ next to this notebook)")
 print("questions:", ", ".join(f"{q.kind}-{q.seed}" for q in sheet.questions))
