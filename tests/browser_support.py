@@ -483,7 +483,8 @@ def aria_controls(locator) -> list[tuple[str, str]]:
              "listbox", "switch", "link"}
     found = []
     for line in locator.aria_snapshot().splitlines():
-        m = re.match(r'\s*-\s*(\w+)(?:\s+"((?:[^"\\]|\\.)*)")?', line)
+        # a line is "- role "name"", quoted as a whole in YAML ('...') when the name holds ": "
+        m = re.match(r'\s*-\s*\'?(\w+)(?:\s+"((?:[^"\\]|\\.)*)")?', line)
         if m and m.group(1) in roles:
             found.append((m.group(1), m.group(2) or ""))
     return found
@@ -491,14 +492,25 @@ def aria_controls(locator) -> list[tuple[str, str]]:
 
 # ----------------------------------------------------------------- actions
 def move_slider(page, slider, presses: int = 1, key: str = "ArrowRight") -> None:
-    """Move an ipywidgets slider by keyboard: focus its ``.noUi-handle``, press ``key``.
+    """Move an explorer's slider by keyboard: focus its ``<input type="range">``, press ``key``.
 
-    ``slider`` is a locator of the slider widget (or of its handle).
+    ``slider`` is a locator of the slider (``.iaa-slider``) or of its input.
     """
-    handle = slider if "noUi-handle" in (slider.get_attribute("class") or "") else slider.locator(".noUi-handle")
+    is_input = slider.evaluate("e => e.tagName") == "INPUT"
+    handle = slider if is_input else slider.locator("input[type=range]")
     handle.first.focus()
     for _ in range(presses):
         handle.first.press(key)
+
+
+def slider_value(slider) -> str:
+    """The readout a slider (``.iaa-slider``) shows, e.g. ``"25%"``."""
+    return slider.locator("output").inner_text().strip()
+
+
+def slider_named(explorer, name: str):
+    """The slider whose label is ``name`` in an explorer's locator."""
+    return explorer.locator(".iaa-slider").filter(has=explorer.page.get_by_text(name, exact=True)).first
 
 
 def select_option(page, dropdown, label: str) -> None:

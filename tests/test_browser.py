@@ -19,22 +19,20 @@ import re
 
 import pytest
 
-from browser_support import move_slider, open_notebook, select_option
-from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha
+from browser_support import move_slider, open_notebook, select_option, slider_named, slider_value
+from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, fmt, krippendorff_alpha
 
 TIMEOUT_MS = 30_000
 
 
-def f3(x: float) -> str:
-    return f"{x:.3f}"
+def f3(x) -> str:
+    return fmt(x)  # as the readouts show it: half up from the exact value
 
 
 def readout(explorer, key: str):
     return explorer.locator(f'[data-q="{key}"]')
 
 
-def slider_value(slider) -> str:
-    return slider.locator(".widget-readout").inner_text().strip()
 
 
 @pytest.mark.browser
@@ -59,45 +57,45 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
         changed = Ratings.from_rows(rows, raters=["A", "B", "C"], categories=datasets.SENTIMENT_CATEGORIES)
         for a, b in (("A", "B"), ("A", "C"), ("B", "C")):
             res = cohen_kappa(changed, a, b)
-            expect(readout(table, f"Cohen {a}-{b} kappa")).to_have_text(f3(res.kappa), timeout=TIMEOUT_MS)
-            expect(readout(table, f"Cohen {a}-{b} P_o")).to_have_text(f3(res.p_o))
+            expect(readout(table, f"Cohen {a}-{b} kappa")).to_have_text(f3(res), timeout=TIMEOUT_MS)
+            expect(readout(table, f"Cohen {a}-{b} P_o")).to_have_text(f3(res.exact.p_o))
         fleiss = fleiss_kappa(changed)
-        expect(readout(table, "Fleiss pooled kappa")).to_have_text(f3(fleiss.kappa))
-        expect(readout(table, "P_i item 1")).to_have_text(f3(fleiss.p_i[0]))
-        expect(readout(table, "alpha")).to_have_text(f3(krippendorff_alpha(changed).alpha))
+        expect(readout(table, "Fleiss pooled kappa")).to_have_text(f3(fleiss))
+        expect(readout(table, "P_i item 1")).to_have_text(f3(fleiss.exact.p_i[0]))
+        expect(readout(table, "alpha")).to_have_text(f3(krippendorff_alpha(changed)))
         expect(image).not_to_have_attribute("src", before or "", timeout=TIMEOUT_MS)  # the figure was redrawn
 
         # ---- explorer 3: remove ratings with the keyboard
         missing = page.locator(".iaa-missingdataexplorer").first
         missing.scroll_into_view_if_needed()
-        share = missing.locator(".widget-slider").first
+        share = slider_named(missing, "share of ratings removed")
         move_slider(page, share)
-        expect(share.locator(".widget-readout")).not_to_have_text("0%", timeout=TIMEOUT_MS)
+        expect(share.locator("output")).not_to_have_text("0%", timeout=TIMEOUT_MS)
         percent = int(re.fullmatch(r"(\d+)%", slider_value(share)).group(1))
         gappy = datasets.remove_ratings(datasets.sentiment(), percent / 100, seed=0)
         assert gappy.n_ratings < 30
         expect(readout(missing, "removed")).to_have_text(f"{30 - gappy.n_ratings} of 30", timeout=TIMEOUT_MS)
-        expect(readout(missing, "alpha with gaps")).to_have_text(f3(krippendorff_alpha(gappy).alpha))
-        expect(readout(missing, "Fleiss pooled with gaps")).to_have_text(f3(fleiss_kappa(gappy).kappa))
+        expect(readout(missing, "alpha with gaps")).to_have_text(f3(krippendorff_alpha(gappy)))
+        expect(readout(missing, "Fleiss pooled with gaps")).to_have_text(f3(fleiss_kappa(gappy)))
         expect(readout(missing, "Fleiss item mean with gaps")).to_have_text(
-            f3(fleiss_kappa(gappy, chance="item_mean").kappa))
+            f3(fleiss_kappa(gappy, chance="item_mean")))
 
         # ---- explorer 2: one step of prevalence
         paradox = page.locator(".iaa-paradoxexplorer").first
         paradox.scroll_into_view_if_needed()
-        sliders = paradox.locator(".widget-slider")
-        names = [s.locator(".widget-label").first.inner_text().strip() for s in sliders.all()]
+        sliders = paradox.locator(".iaa-slider")
+        names = [s.locator("label").first.inner_text().strip() for s in sliders.all()]
         prevalence = sliders.nth(names.index("prevalence of category 1"))
         start = slider_value(prevalence)
         move_slider(page, prevalence)
-        expect(prevalence.locator(".widget-readout")).not_to_have_text(start, timeout=TIMEOUT_MS)
+        expect(prevalence.locator("output")).not_to_have_text(start, timeout=TIMEOUT_MS)
         setting = {name: slider_value(s) for name, s in zip(names, sliders.all())}
         simulated = datasets.simulate(int(setting["items"]), int(setting["raters"]),
                                       accuracy=float(setting["rater accuracy"]),
                                       prevalence=float(setting["prevalence of category 1"]),
                                       n_categories=int(setting["categories"]), seed=int(setting["seed"]))
         res = fleiss_kappa(simulated)
-        expect(readout(paradox, "kappa")).to_have_text(f3(res.kappa), timeout=TIMEOUT_MS)
+        expect(readout(paradox, "kappa")).to_have_text(f3(res), timeout=TIMEOUT_MS)
         expect(readout(paradox, "P_a")).to_have_text(f3(res.p_a))
         expect(readout(paradox, "alpha")).to_have_text(f3(krippendorff_alpha(simulated).alpha))
 

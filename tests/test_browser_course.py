@@ -19,7 +19,9 @@ import statistics
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import aria_controls, find_cells, move_slider, open_notebook, run_cell, scroll_to_cell
+from browser_support import (
+    aria_controls, find_cells, move_slider, open_notebook, run_cell, scroll_to_cell, slider_named,
+)
 from iaa_teach import cohen_kappa, datasets, fmt
 from iaa_teach.course import LESSONS
 
@@ -72,9 +74,9 @@ def test_exercise_checked_wrong_then_right_and_worked_answer_opened(lab_server):
 
 
 _MEASURE_JS = """(root, label) => {
-    const sliders = Array.from(root.querySelectorAll('.widget-slider'));
-    const slider = sliders.find(s => s.querySelector('.widget-label').textContent.trim() === label);
-    const handle = slider.querySelector('.noUi-handle');
+    const sliders = Array.from(root.querySelectorAll('.iaa-slider'));
+    const slider = sliders.find(s => s.querySelector('label').textContent.trim() === label);
+    const handle = slider.querySelector('input[type=range]');
     const img = root.querySelector('img');
     const readout = root.querySelector('[data-q="kappa"]').closest('.widget-html-content');
     window.__iaaMove = new Promise(resolve => {
@@ -102,13 +104,12 @@ def test_paradox_explorer_moves_within_budget_at_1000_items_and_is_accessible(la
         explorer = page.locator(".iaa-paradoxexplorer").first
         explorer.wait_for(timeout=TIMEOUT_MS)
         explorer.scroll_into_view_if_needed()
-        items = explorer.locator(".widget-slider").filter(has_text="items").first
+        items = slider_named(explorer, "items")
         move_slider(page, items, key="End")
         explorer.locator(".widget-html-content", has_text="1000 items").first.wait_for(timeout=60_000)
         page.wait_for_timeout(500)
         times = []
-        prevalence_handle = explorer.locator(".widget-slider").filter(has_text="prevalence of category 1") \
-            .locator(".noUi-handle").first
+        prevalence_handle = slider_named(explorer, "prevalence of category 1").locator("input[type=range]")
         for _ in range(5):
             explorer.evaluate(_MEASURE_JS, "prevalence of category 1")
             prevalence_handle.press("ArrowRight")
@@ -123,8 +124,8 @@ def test_paradox_explorer_moves_within_budget_at_1000_items_and_is_accessible(la
         natural, css = img.evaluate("i => [i.naturalWidth, i.getBoundingClientRect().width]")
         print(f"figure: {natural} px drawn for {css:.0f} CSS px ({natural / css:.2f}x)")
         assert natural >= 2 * css - 1
-        caption = explorer.locator(".iaa-figure-alt").first.inner_text()
-        assert caption.startswith("Figure:") and "prevalence" in caption
+        alt = img.get_attribute("alt")
+        assert alt.startswith("Figure:") and "prevalence" in alt
         readout = explorer.locator("[data-q='kappa']").first.inner_text()
         assert readout == fmt(float(readout))  # three decimals, as the metrics give
 
@@ -139,16 +140,15 @@ def test_every_control_of_the_explorers_has_an_accessible_name(lab_server):
             explorer = page.locator(f".iaa-{name}").first
             explorer.scroll_into_view_if_needed()
             explorer.wait_for(timeout=TIMEOUT_MS)
+            expect(explorer.locator('img[alt^="Figure:"]').first).to_be_attached(timeout=TIMEOUT_MS)
             report[name] = aria_controls(explorer)
         print("\n" + "\n".join(f"{k}: {len(v)} controls, unnamed: {[r for r, n in v if not n]}"
                                for k, v in report.items()))
-        unnamed = {k: [(r, n) for r, n in v if not n and r not in ("slider", "textbox", "img")]
-                   for k, v in report.items()}
-        assert not any(unnamed.values()), unnamed
-        for name in report:
-            expect(page.locator(f".iaa-{name} .iaa-figure-alt").first).to_contain_text("Figure:", timeout=TIMEOUT_MS)
-        sliders = {k: [(r, n) for r, n in v if r in ("slider", "textbox", "img") and not n] for k, v in report.items()}
-        if any(sliders.values()):
-            pytest.xfail(f"ipywidgets 8.1 slider handles (and their editable readouts) and Image views carry "
-                         f"no accessible name, and none can be given from Python (the figures' text "
-                         f"alternatives are captions): {sliders}")
+        unnamed = {k: [r for r, n in v if not n] for k, v in report.items()}
+        assert not any(unnamed.values()), unnamed  # every slider, dropdown, button, box and figure has a name
+        for name, controls in report.items():
+            roles = [r for r, _ in controls]
+            assert "img" in roles, name
+            assert all(n.startswith("Figure:") for r, n in controls if r == "img"), name  # text alternatives
+            if name in ("paradoxexplorer", "missingdataexplorer", "coverageexplorer"):
+                assert "slider" in roles, name

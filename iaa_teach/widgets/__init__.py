@@ -12,9 +12,14 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
 - :class:`CoverageExplorer`: partial coverage; annotators kept apart against merged.
 - :class:`WeightsExplorer`: nominal, ordinal and interval alpha; unweighted,
   linear and quadratic kappa; the distance matrices.
+
+Their sliders and figures are :class:`IntSlider`, :class:`FloatSlider` and
+:class:`Picture`: the browser's own range inputs and images, so every control
+has an accessible name and every figure a text alternative.
 """
 
 from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Explorer
+from ._controls import FloatSlider, IntSlider, Picture
 from .coverage import CoverageExplorer
 from .missing import MissingDataExplorer
 from .paradox import ParadoxExplorer
@@ -25,5 +30,5 @@ from .weights import WeightsExplorer
 __all__ = [
     "Explorer", "FONT_SIZE", "WIDGET_DPI", "CSS_DPI", "PIXEL_RATIO", "MIN_FONT_PT",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
-    "Quiz",
+    "Quiz", "IntSlider", "FloatSlider", "Picture",
 ]

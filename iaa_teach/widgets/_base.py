@@ -10,7 +10,8 @@ Figures are made for projectors and high-DPI screens: shown at their true
 size (:data:`CSS_DPI` CSS pixels per inch) from a PNG with :data:`PIXEL_RATIO`
 times as many pixels, with no text smaller than :data:`MIN_FONT_PT` points
 (12 CSS px at 100 % zoom). Every figure carries a short text alternative
-saying what it shows, as a caption under it (:attr:`Explorer.figure_alt`).
+saying what it shows, as its ``alt`` text (:attr:`Explorer.figure_alt`); sliders
+and figures are the accessible controls of :mod:`iaa_teach.widgets._controls`.
 
 Text from the data (rater names, labels, item names, reasons) is escaped in
 every readout: :func:`table` escapes each cell that is not already HTML made by
@@ -44,6 +45,7 @@ from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt  # noqa: F401  (the explorers format every number with it)
 from ..validation import check_text
+from ._controls import FloatSlider, IntSlider, Picture  # noqa: F401  (the explorers' controls)
 
 #: Font size of labels, controls and readouts: readable on a projector.
 FONT_SIZE = "17px"
@@ -71,7 +73,6 @@ _CSS = """<style>
 .iaa-explorer .iaa-note {{ color: #555; }}
 .iaa-explorer .iaa-why {{ color: #8a3b00; }}
 .iaa-explorer tr.iaa-chosen td {{ font-weight: bold; background: #eef4fb; }}
-.iaa-explorer .iaa-figure-alt .widget-html-content {{ font-size: 13px; color: #555; line-height: 1.3; }}
 {wrap}
 </style>"""
 
@@ -251,9 +252,9 @@ def numeric_categories(categories: Sequence) -> bool:
     return all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in categories)
 
 
-def image_widget() -> w.Image:
-    """An empty PNG image widget that keeps its aspect ratio and fits the page."""
-    return w.Image(format="png", layout=w.Layout(max_width="100%", height="auto", flex="0 1 auto"))
+def image_widget() -> Picture:
+    """An empty figure: PNG bytes shown as an ``<img>`` with a text alternative (``alt``)."""
+    return Picture(layout=w.Layout(max_width="100%", flex="0 1 auto"))
 
 
 def slider_layout(width: str = "26em") -> w.Layout:
@@ -302,7 +303,6 @@ class Explorer:
         self.last_update_ms = float("nan")
         self._busy = False
         self._png_cache: dict = {}
-        self._captions: dict = {}
         #: The text alternative of each figure on show, by its Image widget's model id.
         self.figure_alt: dict[str, str] = {}
 
@@ -311,8 +311,7 @@ class Explorer:
         style = w.HTML(value=_CSS.format(size=self.font_size, wrap=WRAP_CSS))
         title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{html.escape(self.title)}</h3>")
         images = [self.image] if images is None else images
-        pictures = [self._captioned(image) for image in images]
-        pictures = pictures[0] if len(pictures) == 1 else w.HBox(pictures)
+        pictures = images[0] if len(images) == 1 else w.HBox(images)
         body = w.HBox([self.readout, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         self.widget = w.VBox([style, title, *controls, body])
         self.widget.add_class("iaa-explorer")
@@ -339,7 +338,7 @@ class Explorer:
     def _draw(self) -> Figure:  # pragma: no cover - subclasses override
         raise NotImplementedError
 
-    def _show(self, image: w.Image, key: Any, make: Callable[[], Figure]) -> None:
+    def _show(self, image: Picture, key: Any, make: Callable[[], Figure]) -> None:
         """Put the figure ``make()`` draws into ``image``.
 
         ``key`` (hashable) must determine everything the figure shows: a
@@ -356,27 +355,15 @@ class Explorer:
                 self._png_cache.pop(next(iter(self._png_cache)))
         self._set_image(image, *shown)
 
-    def _set_image(self, image: w.Image, png: bytes, alt: str, width: str) -> None:
-        """Show ``png`` in ``image`` at ``width`` CSS px, and ``alt``, its text alternative, as its caption.
-
-        (ipywidgets 8.1 cannot give an Image an ``alt`` or a tooltip: its view
-        fails on a tooltip. So the text alternative is a caption under the
-        figure, read in order by a screen reader.)
-        """
-        if image.layout.width != width:
-            image.layout.width = width
-        caption = self._captions.get(image.model_id)
-        if caption is not None and caption.value != html.escape(alt):
-            caption.value = html.escape(alt)
+    def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
+        """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""
+        if image.width != width:
+            image.width = width
+        if image.alt != alt:
+            image.alt = alt
         self.figure_alt[image.model_id] = alt
         if image.value != png:
             image.value = png
-
-    def _captioned(self, image: w.Image) -> w.VBox:
-        caption = w.HTML(layout=w.Layout(max_width="100%"))
-        caption.add_class("iaa-figure-alt")
-        self._captions[image.model_id] = caption
-        return w.VBox([image, caption], layout=w.Layout(flex="0 1 auto", max_width="100%"))
 
     def clear_cache(self) -> None:
         """Forget the figures drawn so far (the next update redraws everything)."""

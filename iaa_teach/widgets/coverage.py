@@ -11,7 +11,7 @@ from .. import datasets
 from ..metrics import fleiss_kappa
 from ..ratings import AgreementError, Ratings
 from ._base import (
-    Explorer, attempt, band, controls_row, coverage_figure, fmt, heading, label_style, new_figure,
+    IntSlider, Explorer, attempt, band, controls_row, coverage_figure, fmt, heading, label_style, new_figure,
     note, q, slider_layout, table, with_ratings,
 )
 
@@ -63,12 +63,13 @@ class CoverageExplorer(Explorer):
         self._d_last, self._e_first = int(d_items[-1]), int(e_items[0])
         s = label_style()
         items = list(r.items)
-        d_options = [(str(items[i]), i) for i in range(int(d_items[0]), self._d_last + 1)]
-        e_options = [(str(items[i]), i) for i in range(self._e_first, int(e_items[-1]) + 1)]
-        self.d_first = w.SelectionSlider(options=d_options, value=int(d_items[0]), style=s, layout=slider_layout(),
-                                         description=f"first item {first} labels", continuous_update=False)
-        self.e_last = w.SelectionSlider(options=e_options, value=int(e_items[-1]), style=s, layout=slider_layout(),
-                                        description=f"last item {second} labels", continuous_update=False)
+        d_span, e_span = (int(d_items[0]), self._d_last), (self._e_first, int(e_items[-1]))
+        self.d_first = IntSlider(value=d_span[0], min=d_span[0], max=d_span[1], layout=slider_layout(),
+                                 readout=[str(items[i]) for i in range(d_span[0], d_span[1] + 1)],
+                                 description=f"first item {first} labels")
+        self.e_last = IntSlider(value=e_span[1], min=e_span[0], max=e_span[1], layout=slider_layout(),
+                                readout=[str(items[i]) for i in range(e_span[0], e_span[1] + 1)],
+                                description=f"last item {second} labels")
         names = r.raters
         self.keep = w.ToggleButtons(options=[(f"keep {names[self.d]}'s label", self.d),
                                              (f"keep {names[self.e]}'s label", self.e)],

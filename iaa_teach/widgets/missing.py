@@ -12,7 +12,7 @@ from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
 from ..validation import check_int, check_number, check_option
 from ..ratings import Ratings
 from ._base import (
-    Explorer, attempt, controls_row, fmt, heading, label_style, new_figure, note, q, slider_layout,
+    FloatSlider, IntSlider, Explorer, attempt, controls_row, fmt, heading, label_style, new_figure, note, q, slider_layout,
     table, with_ratings,
 )
 
@@ -76,10 +76,10 @@ class MissingDataExplorer(Explorer):
         self.complete = with_ratings(ratings, datasets.sentiment)
         self.level = check_option("level", level, LEVELS)
         s = label_style()
-        self.share = w.FloatSlider(value=share, min=0.0, max=0.9, step=0.05, description="share of ratings removed",
-                                   style=s, layout=slider_layout("30em"), readout_format=".0%",
+        self.share = FloatSlider(value=share, min=0.0, max=0.9, step=0.05, description="share of ratings removed",
+                                   style=s, layout=slider_layout("30em"), readout=".0%",
                                    continuous_update=False)
-        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=slider_layout(),
+        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=slider_layout(),
                                 continuous_update=False)
         self.share.observe(self.update, names="value")
         self.seed.observe(self.update, names="value")

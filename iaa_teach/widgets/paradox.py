@@ -9,7 +9,7 @@ from .. import datasets, plots
 from ..validation import check_int, check_number
 from ..metrics import fleiss_kappa, krippendorff_alpha
 from ._base import (
-    WIDGET_DPI, Explorer, band, canvas_png, controls_row, figure_css_width, fmt, heading, label_style,
+    FloatSlider, IntSlider, WIDGET_DPI, Explorer, band, canvas_png, controls_row, figure_css_width, fmt, heading, label_style,
     new_figure, note, projector_ready, q, slider_layout, table,
 )
 
@@ -67,18 +67,18 @@ class ParadoxExplorer(Explorer):
         n_categories = check_int("n_categories", n_categories, 2, 5)
         seed = check_int("seed", seed, 0, 99)
         s, lay = label_style(), slider_layout()
-        self.n_items = w.IntSlider(value=n_items, min=10, max=1000, step=10, description="items",
+        self.n_items = IntSlider(value=n_items, min=10, max=1000, step=10, description="items",
                                    style=s, layout=lay, continuous_update=False)
-        self.n_raters = w.IntSlider(value=n_raters, min=2, max=10, description="raters", style=s, layout=lay,
+        self.n_raters = IntSlider(value=n_raters, min=2, max=10, description="raters", style=s, layout=lay,
                                     continuous_update=False)
-        self.accuracy = w.FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                      style=s, layout=lay, readout_format=".2f", continuous_update=False)
-        self.n_categories = w.IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
+        self.accuracy = FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
+                                      style=s, layout=lay, readout=".2f", continuous_update=False)
+        self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
                                         layout=lay, continuous_update=False)
-        self.prevalence = w.FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
+        self.prevalence = FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
                                         description="prevalence of category 1", style=s, layout=lay,
-                                        readout_format=".2f", continuous_update=False)
-        self.seed = w.IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=lay,
+                                        readout=".2f", continuous_update=False)
+        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=lay,
                                 continuous_update=False)
         self._curve_key = None
         self._curve = None

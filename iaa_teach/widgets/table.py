@@ -13,7 +13,7 @@ from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from ..ratings import AgreementError, Ratings, is_missing
 from ..validation import check_int
 from ._base import (
-    Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
+    IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
     numeric_categories, q, slider_layout, table, values_in, with_ratings,
 )
 
@@ -120,7 +120,7 @@ class TableExplorer(Explorer):
             rows.append(w.HBox([item, *dds, p_i], layout=w.Layout(align_items="center")))
         controls = []
         if r.n_items > self.page_size:
-            self.first_item = w.IntSlider(value=1, min=1, max=r.n_items - self.page_size + 1,
+            self.first_item = IntSlider(value=1, min=1, max=r.n_items - self.page_size + 1,
                                           description="first item shown", style=label_style(),
                                           layout=slider_layout(), continuous_update=False)
             self.first_item.observe(self._page_changed, names="value")
