@@ -81,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="disagreement weights for Cohen's kappa (over the category order)")
     rep.add_argument("--categories", default=None,
                      help="comma-separated category order, e.g. 'low,mid,high' (default: sorted)")
+    rep.add_argument("--html", metavar="OUT.html", help="also write the diagnostic report as one self-contained HTML page")
+    rep.add_argument("--json", metavar="OUT.json", help="also write the diagnostic report's numbers as JSON")
     args = parser.parse_args(argv)
     categories = None
     try:
@@ -90,6 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 categories = [int(c) for c in categories]
         ratings = Ratings.from_csv(args.file, format=args.format, categories=categories)
         print(report(ratings, level=args.level, weights=args.weights))
+        if args.html or args.json:  # the diagnostic report (iaa_teach.report_files), after the text
+            from . import report_files
+            report_files.write_files(ratings, args.level, html_path=args.html, json_path=args.json, source=args.file)
     except (AgreementError, OSError) as err:
         print(f"iaa-teach: error: {err}", file=sys.stderr)
         return 2
