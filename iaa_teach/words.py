@@ -749,8 +749,10 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
 
     Parameters
     ----------
-    result : CohenResult, PairwiseCohenResult, FleissResult, AlphaResult or BootstrapResult
-        What a metric function returned.
+    result : CohenResult, PairwiseCohenResult, FleissResult, AlphaResult, BootstrapResult or Diagnosis
+        What a metric function (or :func:`iaa_teach.diagnose`) returned. For a
+        Diagnosis: alpha, alpha without the least-in-step rater, the most
+        disputed item's disagreement and the most confused pair's o_ck / e_ck.
     style : {"full", "brief"}
         ``"full"``: each step with its table, formula, the numbers put in, the
         exact fraction and its 3-decimal value. ``"brief"``: only each step's

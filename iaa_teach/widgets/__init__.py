@@ -12,9 +12,12 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
 - :class:`CoverageExplorer`: partial coverage; annotators kept apart against merged.
 - :class:`WeightsExplorer`: nominal, ordinal and interval alpha; unweighted,
   linear and quadratic kappa; the distance matrices.
+- :class:`AnnotationsExplorer`: upload your own ratings file (or give a path)
+  and get the whole diagnostic report: raters, items, categories.
 """
 
 from ._base import FONT_SIZE, WIDGET_DPI, Explorer
+from .annotations import AnnotationsExplorer
 from .coverage import CoverageExplorer
 from .missing import MissingDataExplorer
 from .paradox import ParadoxExplorer
@@ -25,5 +28,5 @@ from .weights import WeightsExplorer
 __all__ = [
     "Explorer", "FONT_SIZE", "WIDGET_DPI",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
-    "Quiz",
+    "Quiz", "AnnotationsExplorer",
 ]
