@@ -48,7 +48,10 @@ def assert_shows(explorer: AnnotationsExplorer, ratings: Ratings, level: str = "
         assert values[key] == value, key
     shown = [image for image in explorer.figures.values() if image.layout.display != "none"]
     assert len(shown) == (4 if ratings.n_raters >= 3 else 3)
-    assert all(image.value[:8] == PNG and image.tooltip for image in shown)
+    assert all(image.value[:8] == PNG for image in shown)
+    captions = [ex_caption.value for name, ex_caption in explorer.captions.items()
+                if explorer.figures[name].layout.display != "none"]
+    assert len(captions) == len(shown) and all(captions)
     assert "Raters: who is out of step?" in explorer.details.value
     assert "How the numbers are computed" in explorer.details.value
 

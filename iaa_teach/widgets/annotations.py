@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import inspect
 import os
 import tempfile
@@ -25,13 +26,13 @@ FILE_TYPES = (".csv", ".tsv", ".txt", ".xlsx")
 
 #: The examples the explorer offers: label -> (data set, a caution shown with its report or None).
 EXAMPLES = {
-    "class exercise (simulated, 30 students x 40 reviews)": (datasets.class_annotations, None),
-    "Fleiss 1971: psychiatric diagnoses (30 patients x 6)": (
+    "class exercise (simulated)": (datasets.class_annotations, None),
+    "Fleiss 1971: psychiatric diagnoses": (
         datasets.diagnoses,
         "Each patient was diagnosed by a different set of six psychiatrists: the columns are not the same "
         "people from patient to patient, so the rater ranking describes the layout of the table, not "
         "psychiatrists. The items and categories mean what they say."),
-    "the worked example (10 sentences x 3)": (datasets.sentiment, None),
+    "the worked example: 10 sentences": (datasets.sentiment, None),
 }
 
 _STYLE = """<style>
@@ -194,7 +195,7 @@ class AnnotationsExplorer(Explorer):
         self.read_button = w.Button(description="read", tooltip="read the file named in the box",
                                     layout=w.Layout(width="6em"))
         self.example = w.Dropdown(options=["(none)", *EXAMPLES], value="(none)", description="or an example",
-                                  style=s, layout=w.Layout(width="32em"))
+                                  style=s, layout=w.Layout(width="30em"))
         self.format = w.ToggleButtons(options=["wide", "long"], value=format, description="layout", style=s,
                                       tooltips=["one row per item, one column per rater",
                                                 "one row per rating: item, rater, label"])
@@ -207,6 +208,7 @@ class AnnotationsExplorer(Explorer):
         self.status = w.HTML(value="")
         self.details = w.HTML(value="", layout=w.Layout(max_width="62em"))
         self.figures = {name: image_widget() for name in report_files.FIGURES}
+        self.captions = {name: w.HTML(value="", layout=w.Layout(max_width="36em")) for name in report_files.FIGURES}
         self.report: Diagnosis | None = None
         self.source = ""
         self.warning: str | None = None
@@ -230,8 +232,13 @@ class AnnotationsExplorer(Explorer):
             self.example.value = first
             self._busy = False
             self._set_ratings(EXAMPLES[first][0](), first, EXAMPLES[first][1], update=False)
-        grid = w.GridBox(list(self.figures.values()),
-                         layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(28em, 1fr))",
+        cells = []
+        for name, image in self.figures.items():
+            cell = w.VBox([image, self.captions[name]])
+            cell.add_class(f"iaa-figure-{name}")
+            cells.append(cell)
+        grid = w.GridBox(cells,
+                         layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(28em, 36em))",
                                          grid_gap="0.5em", width="100%"))
         controls = [controls_row(self.upload, self.path, self.read_button), self.example,
                     controls_row(self.format, self.level), self.status]
@@ -344,11 +351,12 @@ class AnnotationsExplorer(Explorer):
         shown = report_files.figure_names(report) if report is not None else ()
         texts = report_files.figure_texts(report) if report is not None else {}
         for name, image in self.figures.items():
+            caption = self.captions[name]
             if name not in shown:
                 image.value = b""
-                image.layout.display = "none"
+                image.layout.display = caption.layout.display = "none"
                 continue
-            image.layout.display = None
-            image.tooltip = texts[name][0]  # what the figure shows, in words
+            image.layout.display = caption.layout.display = None
+            caption.value = f'<div class="iaa-note">{html.escape(texts[name][0])}</div>'  # what it shows, in words
             self._show(image, (self._loaded, self.level.value, name),
                        lambda name=name: report_files.draw(report, name, max_raters=30))
