@@ -438,12 +438,17 @@ def to_data(report: Diagnosis) -> dict:
     }
 
 
-def to_json(report: Diagnosis, indent: int | None = 1) -> str:
-    """:func:`to_data` as strict JSON (``allow_nan=False``: no NaN or Infinity, undefined is ``null``)."""
-    return json.dumps(to_data(report), indent=indent, ensure_ascii=False, allow_nan=False)
+def to_json(report: Diagnosis, indent: int | None = None) -> str:
+    """:func:`to_data` as strict JSON (``allow_nan=False``: no NaN or Infinity, undefined is ``null``).
+
+    Compact by default (a table of 100,000 items gives one record per item);
+    ``indent=1`` for a file to read.
+    """
+    separators = (",", ":") if indent is None else None
+    return json.dumps(to_data(report), indent=indent, separators=separators, ensure_ascii=False, allow_nan=False)
 
 
-def write_json(report: Diagnosis, path: Any, indent: int | None = 1) -> str:
+def write_json(report: Diagnosis, path: Any, indent: int | None = None) -> str:
     """Write :func:`to_json` to ``path`` (UTF-8); returns the path."""
     text = to_json(report, indent=indent)
     with open(path, "w", encoding="utf-8", newline="\n") as fh:

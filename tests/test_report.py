@@ -20,6 +20,7 @@ import json
 import math
 import re
 from fractions import Fraction
+from collections.abc import Mapping
 from html.parser import HTMLParser
 
 import numpy as np
@@ -429,3 +430,27 @@ def test_cli_report_level_and_errors(tmp_path, capsys):
 
 def test_the_report_module_is_public():
     assert iaa_teach.report_files.write_files.__module__ == "iaa_teach.report_files"
+
+
+def row_by_row(table) -> list[dict]:
+    """ReportTable.as_records written the slow, obvious way."""
+    def plain(v):
+        if isinstance(v, np.generic):
+            v = v.item()
+        if isinstance(v, float) and math.isnan(v):
+            return None
+        if isinstance(v, tuple):
+            return [plain(x) for x in v]
+        if isinstance(v, Mapping):
+            return {plain(k): plain(x) for k, x in v.items()}
+        return v
+    return [{name: plain(value) for name, value in row.items()} for row in table]
+
+
+def test_records_column_by_column_are_the_rows():
+    rows = [["x", "y", None], ["x", None, None], ["x", "x", "x"], [None, None, "x"]]
+    report = diagnose(Ratings.from_rows(rows, raters=["A", "B", "C"], categories=["x", "y", "z"]))
+    for table in (report.rater_ranking(), report.item_ranking(), report.confused_pairs(),
+                  report.category_agreement(), report.item_ranking()[:0]):
+        assert table.as_records() == row_by_row(table)
+    assert any(None in record.values() for record in report.item_ranking().as_records())
