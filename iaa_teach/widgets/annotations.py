@@ -12,12 +12,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from .. import datasets, report_files
+from .. import datasets, plots, report_files
 from ..diagnosis import Diagnosis, diagnose
 from ..metrics import LEVELS
 from ..ratings import AgreementError, Ratings
 from ..words import explain
-from ._base import Explorer, controls_row, fmt, heading, image_widget, label_style, note, q, table
+from ._base import Explorer, controls_row, fmt, heading, image_widget, label_style, note, png_bytes, q, table
 
 __all__ = ["AnnotationsExplorer", "EXAMPLES", "FILE_TYPES", "read_ratings_file", "read_upload", "reads_xlsx"]
 
@@ -34,6 +34,8 @@ EXAMPLES = {
         "psychiatrists. The items and categories mean what they say."),
     "the worked example: 10 sentences": (datasets.sentiment, None),
 }
+
+_KEPT_REPORTS = 4  # the figures of the last few data sets and levels are kept, to switch back at once
 
 _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-report table { border-collapse: collapse; margin: 0.4em 0 0.8em; }
@@ -208,12 +210,15 @@ class AnnotationsExplorer(Explorer):
         self.status = w.HTML(value="")
         self.details = w.HTML(value="", layout=w.Layout(max_width="62em"))
         self.figures = {name: image_widget() for name in report_files.FIGURES}
-        self.captions = {name: w.HTML(value="", layout=w.Layout(max_width="36em")) for name in report_files.FIGURES}
+        for image in self.figures.values():  # FIGURE_DPI pixels per inch, shown at plots.DPI: sharp when zoomed
+            image.layout.width, image.layout.max_width = "100%", f"{round(plots.REPORT_FIGSIZE[0] * plots.DPI)}px"
+        self.captions = {name: w.HTML(value="") for name in report_files.FIGURES}
         self.report: Diagnosis | None = None
         self.source = ""
         self.warning: str | None = None
         self._ratings: Ratings | None = None
         self._loaded = 0
+        self._pngs: dict = {}
 
         self.upload.observe(self._uploaded, names="value")
         self.read_button.on_click(lambda _button: self.read_path(self.path.value))
@@ -238,7 +243,7 @@ class AnnotationsExplorer(Explorer):
             cell.add_class(f"iaa-figure-{name}")
             cells.append(cell)
         grid = w.GridBox(cells,
-                         layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(28em, 36em))",
+                         layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(30em, 44em))",
                                          grid_gap="0.5em", width="100%"))
         controls = [controls_row(self.upload, self.path, self.read_button), self.example,
                     controls_row(self.format, self.level), self.status]
@@ -357,6 +362,12 @@ class AnnotationsExplorer(Explorer):
                 image.layout.display = caption.layout.display = "none"
                 continue
             image.layout.display = caption.layout.display = None
-            caption.value = f'<div class="iaa-note">{html.escape(texts[name][0])}</div>'  # what it shows, in words
-            self._show(image, (self._loaded, self.level.value, name),
-                       lambda name=name: report_files.draw(report, name, max_raters=30))
+            caption.value = (f'<div class="iaa-note" style="font-size: 0.85em">{html.escape(texts[name][0])}</div>')
+            key = (self._loaded, self.level.value, name)
+            if key not in self._pngs:  # drawn once per data and level, at FIGURE_DPI (the base class draws at 80)
+                self._pngs[key] = png_bytes(report_files.draw(report, name, max_raters=30),
+                                            dpi=report_files.FIGURE_DPI)
+            if image.value != self._pngs[key]:
+                image.value = self._pngs[key]
+        while len(self._pngs) > 4 * _KEPT_REPORTS:
+            self._pngs.pop(next(iter(self._pngs)))
