@@ -9,7 +9,11 @@ counts are also kept), so every figure includes the counting it needs:
 - ``rater_ranking()``: leave-one-out alpha of every rater, Cohen's kappa of
   every pair, each rater's label shares against the others';
 - ``item_ranking()``, ``confused_pairs()``, ``category_agreement()``;
-- ``exact``: the leave-one-out alphas as fractions.
+- ``exact``: the leave-one-out alphas as fractions;
+- the whole report as people get it: the four tables, the four figures and
+  the self-contained HTML page (``report_files.to_html``: figures drawn and
+  embedded as PNG, the worked steps of ``explain``), and the JSON of every
+  row (``report_files.to_json``). These two are the median of 3 runs.
 
 Leave-one-out changes alpha's integer sums by each rater's own
 contribution (see ``iaa_teach.diagnosis``); the naive way calls
@@ -27,16 +31,17 @@ import time
 import numpy as np
 
 import iaa_teach as it
+from iaa_teach import report_files
 from iaa_teach.diagnosis import leave_one_out_sums
 
 N_ITEMS, N_RATERS, N_CATS, MISSING = 100_000, 10, 5, 0.20
 REPEAT = 9
 
 
-def median_ms(fn, setup) -> float:
-    """Median of ``REPEAT`` runs of ``fn(setup())`` after one warm-up run, in milliseconds (setup not timed)."""
+def median_ms(fn, setup, repeat: int = REPEAT) -> float:
+    """Median of ``repeat`` runs of ``fn(setup())`` after one warm-up run, in milliseconds (setup not timed)."""
     times = []
-    for i in range(REPEAT + 1):
+    for i in range(repeat + 1):
         arg = setup()
         t0 = time.perf_counter()
         fn(arg)
@@ -73,6 +78,17 @@ def main() -> None:
     whole = median_ms(lambda d: (d.rater_ranking(), d.item_ranking(), d.confused_pairs(),
                                  d.category_agreement()), fresh_report)
     print(f"  {'the four tables on one report':<36} {whole:8.1f} ms   (parts above: {total:.1f} ms)")
+
+    # the whole report from a fresh table: tables + figures + HTML page, and the JSON
+    pages = []
+
+    def html_page(d: it.Diagnosis) -> None:
+        pages.append(len(report_files.to_html(d, source="bench.csv")))
+
+    page_ms = median_ms(html_page, fresh_report, repeat=3)
+    json_ms = median_ms(report_files.to_json, fresh_report, repeat=3)
+    print(f"  {'whole report: tables+figures+HTML':<36} {page_ms:8.1f} ms   (the page: {pages[-1] / 1e6:.1f} MB)")
+    print(f"  {'JSON of every row (to_json)':<36} {json_ms:8.1f} ms")
 
     # leave-one-out: the counts changed by each rater's part, against recomputing each table.
     # Both start from a table whose own counts are done (diagnose() has counted it).

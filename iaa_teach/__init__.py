@@ -53,11 +53,11 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name):
-    # `iaa_teach.plots` on first use: importing iaa_teach must not import matplotlib.
-    if name == "plots":
+    # `iaa_teach.plots` (and `report_files`) on first use: importing iaa_teach must not import matplotlib.
+    if name in ("plots", "report_files"):  # report_files draws with plots
         import importlib
 
-        return importlib.import_module(".plots", __name__)
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [

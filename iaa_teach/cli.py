@@ -17,15 +17,14 @@ escaped, so a file cannot move the cursor or colour the terminal.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import os
 import sys
 from typing import Any, Sequence
 
 from .markup import terminal_escape
 from .metrics import LEVELS, WEIGHTS, fleiss_kappa, interpret, krippendorff_alpha, pairwise_cohen
-from .ratings import MISSING_MARKERS, AgreementError, Ratings
+from .ratings import AgreementError, Ratings
+from .reading import parse_categories
 from .rounding import fmt
 from .validation import LIMITS, MAX_PAIRS, check_bool
 
@@ -154,33 +153,6 @@ def _separator(text: str) -> str:
     return _SEPARATORS.get(text.lower(), text)
 
 
-def parse_categories(text: str) -> list[str]:
-    """``--categories``: comma-separated values (quote one that holds a comma, as in a CSV line), stripped.
-
-    The values are read the way the file's cells are: all numbers if every
-    label and every category reads as a number, else text.
-
-    >>> parse_categories('low, mid ,"high, very"')
-    ['low', 'mid', 'high, very']
-    """
-    try:
-        rows = list(csv.reader(io.StringIO(text), skipinitialspace=True))
-    except csv.Error as err:
-        raise AgreementError(f"--categories: cannot read {text!r} ({err})") from None
-    if len(rows) != 1:
-        raise AgreementError(f"--categories must be one line of comma-separated values, got {text!r}")
-    values = [v.strip() for v in rows[0]]
-    seen: dict[str, int] = {}
-    for i, value in enumerate(values, start=1):
-        if value in MISSING_MARKERS:
-            what = "empty" if value == "" else f"{value!r}, a missing-value marker"
-            raise AgreementError(f"--categories: value {i} is {what}; every category must be a label")
-        if value in seen:
-            raise AgreementError(f"--categories: {value!r} is given twice (values {seen[value]} and {i})")
-        seen[value] = i
-    return values
-
-
 def _parser() -> _Parser:
     parser = _Parser(prog="iaa-teach", description="Inter-annotator agreement for your own data.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -198,6 +170,8 @@ def _parser() -> _Parser:
     rep.add_argument("--categories", default=None,
                      help="comma-separated categories in their order, e.g. 'low,mid,high' (needed for "
                           "--weights and --level ordinal with text labels)")
+    rep.add_argument("--html", metavar="OUT.html", help="also write the diagnostic report as one self-contained HTML page")
+    rep.add_argument("--json", metavar="OUT.json", help="also write the diagnostic report's numbers as JSON")
     rep.add_argument("--all-pairs", action="store_true",
                      help=f"list Cohen's kappa for every pair of raters (default: up to {LIST_PAIRS} pairs, "
                           f"a summary beyond)")
@@ -232,6 +206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                    max_categories=args.max_categories)
         text = report(ratings, level=args.level, weights=args.weights, all_pairs=args.all_pairs,
                       max_pairs=args.max_pairs)
+        if args.html or args.json:  # the diagnostic report (iaa_teach.report_files), beside the text
+            from . import report_files
+            report_files.write_files(ratings, args.level, html_path=args.html, json_path=args.json, source=args.file)
     except AgreementError as err:
         return _error(err)
     except KeyboardInterrupt:

@@ -87,7 +87,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson("07", "07_how_sure", "How sure is the number?", 40,
            "standard errors and confidence intervals for every coefficient", ready=False),
     Lesson("08", "08_your_own_annotations", "Your own annotations", 45,
-           "which annotators, items and categories the disagreement comes from", ready=False),
+           "which annotators, items and categories the disagreement comes from"),
     Lesson("09", "09_instructor_playground", "The instructor's playground", 20,
            "five explorers: change the data, watch every coefficient respond"),
     Lesson("10", "10_exam_revision", "Exam revision", 60,

@@ -54,9 +54,9 @@ from .formulas import LEVELS
 from .metrics import AlphaResult, Exact, PairwiseCohenResult, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from .ratings import Ratings, as_ratings
 from .rounding import fmt
-from .validation import options
+from .validation import AgreementError, options
 
-__all__ = ["KAPPA_WEIGHTS", "ReportTable", "Diagnosis", "diagnose", "LeaveOneOutSums", "leave_one_out_sums"]
+__all__ = ["KAPPA_WEIGHTS", "ReportTable", "format_cell", "Diagnosis", "diagnose", "LeaveOneOutSums", "leave_one_out_sums"]
 
 #: The weights of the Cohen's kappa column of the rater ranking, by level of
 #: measurement: unweighted for nominal data, linear (Cohen 1968) for ordinal,
@@ -91,7 +91,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _cell(value: Any) -> str:
+def _plain_column(values: np.ndarray) -> list:
+    """A column as plain Python values, as :func:`_plain` makes each cell."""
+    if values.dtype.kind == "f":
+        return [None if x != x else x for x in values.tolist()]
+    if values.dtype.kind in "iub":
+        return values.tolist()
+    return [_plain(v) for v in values]
+
+
+def format_cell(value: Any) -> str:
     """A cell as text: numbers rounded half up to 3 decimals (``rounding.fmt``), labels as they are."""
     if isinstance(value, np.generic):
         value = value.item()
@@ -168,12 +177,14 @@ class ReportTable:
 
     def as_records(self) -> list[dict[str, Any]]:
         """The rows as dicts of plain Python values (NaN -> None, tuples -> lists), for JSON."""
-        return [{name: _plain(value) for name, value in row.items()} for row in self]
+        names = list(self._data)
+        columns = [_plain_column(self._data[name]) for name in names]  # column by column: fast for many rows
+        return [dict(zip(names, row)) for row in zip(*columns)] if columns else [{} for _ in range(self._rows)]
 
     def to_text(self, max_rows: int | None = 10) -> str:
         """The table as aligned text, numbers rounded half up to 3 decimals; at most ``max_rows`` rows."""
         shown = self._rows if max_rows is None else min(self._rows, max_rows)
-        body = [[_cell(values[i]) for values in self._data.values()] for i in range(shown)]
+        body = [[format_cell(values[i]) for values in self._data.values()] for i in range(shown)]
         widths = [max([len(name)] + [len(row[j]) for row in body]) for j, name in enumerate(self._data)]
         lines = ["  ".join(name.ljust(w) for name, w in zip(self._data, widths)).rstrip()]
         lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in body]
@@ -652,6 +663,70 @@ class Diagnosis:
             one used, or that every pairable value is in).
         """
         return self._category_table
+
+    # ---------------------------------------------- one row, worked out
+    def alpha_without_rater(self, rater: Any) -> AlphaResult:
+        """Krippendorff's alpha recomputed from scratch on the table without ``rater``'s column.
+
+        The definition of ``alpha_without`` for one rater, with every
+        intermediate (``n``, ``D_o``, ``D_e``), for showing the working: the
+        ranking gets the same values from the table's counts without
+        recomputing. ``rater`` is a name or a column index.
+
+        Raises
+        ------
+        AgreementError
+            If no item would keep 2 or more ratings.
+
+        Examples
+        --------
+        >>> from iaa_teach import datasets
+        >>> report = diagnose(datasets.sentiment())
+        >>> report.alpha_without_rater("B").exact.alpha == report.exact.alpha_without[1]
+        True
+        """
+        r = self.ratings
+        j = r.rater_index(rater)
+        return krippendorff_alpha(r.subset(raters=[name for x, name in enumerate(r.raters) if x != j]), self.level)
+
+    def item_disagreement_exact(self, item: Any) -> Fraction | None:
+        """The disagreement of one item (by its id), as an exact fraction; None below 2 ratings.
+
+        >>> from iaa_teach import datasets
+        >>> print(diagnose(datasets.sentiment()).item_disagreement_exact(10))  # G, G, P: 4 of 6 pairs disagree
+        2/3
+        """
+        r = self.ratings
+        items = list(r.items)
+        if item not in items:
+            raise AgreementError(f"there is no item {item!r} in the table")
+        patterns = r.count_patterns()
+        row = patterns.counts[patterns.item_pattern[items.index(item)]][None]
+        return _item_disagreement(row, self.alpha, exact=True)[0]
+
+    def pair_exact(self, first: Any, second: Any) -> Exact:
+        """Observed and expected coincidences of two different categories and their ratio, as fractions.
+
+        ``observed`` = o_ck, ``expected`` = e_ck = n_c n_k / (n - 1),
+        ``ratio`` = o_ck / e_ck (None where e_ck = 0).
+
+        >>> from iaa_teach import datasets
+        >>> pair = diagnose(datasets.sentiment()).pair_exact("N", "P")
+        >>> print(pair.observed, pair.expected, pair.ratio)
+        3 150/29 29/50
+        """
+        cats = list(self.ratings.categories)
+        for name, value in (("first", first), ("second", second)):
+            if value not in cats:
+                raise AgreementError(f"{name} must be one of the categories {cats}, got {value!r}")
+        c, k = cats.index(first), cats.index(second)
+        if c == k:
+            raise AgreementError(f"pair_exact needs two different categories, got {first!r} twice")
+        ex = self.alpha.exact
+        n_c = np.array([ex.n_c], dtype=object)
+        expected = F.expected_coincidences(n_c, np.array([ex.n], dtype=object))[0][c, k]
+        observed = ex.coincidences[c][k]
+        return Exact(observed=observed, expected=expected, ratio=None if expected == 0 else observed / expected)
 
     def __repr__(self) -> str:
         r = self.ratings

@@ -36,6 +36,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from .diagnosis import KAPPA_WEIGHTS, Diagnosis
 from .markup import mpl_escape
 from .words import chance_rule
 from .metrics import BANDS, AlphaResult, CohenResult, FleissResult, PairwiseCohenResult
@@ -574,4 +575,332 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
     ax.tick_params(length=0)
     fig.colorbar(im, ax=ax, label="Cohen's kappa", shrink=0.8)
     ax.set_title(f"Cohen's kappa for every pair of raters (mean {fmt(result)})", fontsize=11)
+    return fig
+
+
+# --- figures of the diagnostic report ---
+# Each takes a Diagnosis (iaa_teach.diagnose) and draws its tables; nothing here
+# ranks, counts or computes a coefficient. Text from the data (rater, item and
+# category names) is escaped for matplotlib, so a "$" never starts mathtext.
+
+__all__ += ["REPORT_FIGSIZE", "cluster_order", "rater_agreement_heatmap", "item_disagreement_chart",
+            "confusion_heatmap", "leave_one_out_bars"]
+
+#: Size (inches) of the report's figures (at :data:`DPI`).
+REPORT_FIGSIZE = (7.2, 4.8)
+_OUT_OF_STEP = OKABE_ITO["vermillion"]
+_IN_STEP = OKABE_ITO["blue"]
+_MAX_NAME = 22  # characters of a name shown on an axis
+_MAX_CELL_TEXT = 12  # write each cell's value up to this many rows
+
+
+def _mpl_text(value: Any, limit: int | None = _MAX_NAME) -> str:
+    """Data as matplotlib text: one line, cut to ``limit`` characters, ``$`` escaped (:func:`mpl_escape`)."""
+    text = " ".join(str(value).split())
+    if limit is not None and len(text) > limit:
+        text = text[:limit - 1] + "…"
+    return mpl_escape(text)
+
+
+def _report_figure(ax: Any = None, **kwargs: Any):
+    """A new closed figure of :data:`REPORT_FIGSIZE` with one axes, or the figure of ``ax``."""
+    if ax is not None:
+        return ax.figure, ax
+    fig, ax = plt.subplots(figsize=REPORT_FIGSIZE, dpi=DPI, layout="constrained", **kwargs)
+    plt.close(fig)
+    return fig, ax
+
+
+def _check_report(report: Any, function: str) -> None:
+    if not isinstance(report, Diagnosis):
+        raise TypeError(f"{function} takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
+
+
+def cluster_order(distance: Any) -> np.ndarray:
+    """Leaf order of an average-linkage (UPGMA) clustering: similar rows end up next to each other.
+
+    The usual ordering of a heatmap's rows (Sokal and Michener 1958; the
+    order of ``scipy.cluster.hierarchy.leaves_list(linkage(d, "average"))``
+    for distances without ties): start with every row a cluster of its own,
+    merge the two closest clusters, give the merged cluster the mean of its
+    members' distances to each other cluster, and repeat; then read the
+    leaves of the tree left to right, the earlier-made (or single) cluster of
+    each merge first. One vectorised step per merge (n - 1 of them); ties go
+    to the first pair in row order.
+
+    Parameters
+    ----------
+    distance : array, shape (n, n)
+        Symmetric, finite distances (the diagonal is ignored).
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
+        The rows in leaf order.
+
+    Examples
+    --------
+    >>> d = [[0, 9, 1, 8], [9, 0, 7, 2], [1, 7, 0, 9], [8, 2, 9, 0]]
+    >>> cluster_order(d).tolist()  # 0 with 2, 1 with 3
+    [0, 2, 1, 3]
+    """
+    d = np.array(distance, dtype=float)
+    n = len(d)
+    if d.shape != (n, n) or not np.isfinite(d).all():
+        raise ValueError(f"distance must be a finite square matrix, got shape {d.shape}")
+    if n <= 2:
+        return np.arange(n)
+    d = (d + d.T) / 2
+    np.fill_diagonal(d, np.inf)
+    size = np.ones(n)
+    label = np.arange(n)  # the cluster each slot holds: rows 0..n-1, merges n, n+1, ...
+    children = np.zeros((n - 1, 2), dtype=np.intp)
+    for step in range(n - 1):
+        a, b = divmod(int(np.argmin(d)), n)
+        merged = (size[a] * d[a] + size[b] * d[b]) / (size[a] + size[b])
+        d[a, :], d[:, a] = merged, merged
+        d[b, :], d[:, b] = np.inf, np.inf
+        d[a, a] = np.inf
+        children[step] = sorted((label[a], label[b]))
+        label[a], size[a] = n + step, size[a] + size[b]
+    order, stack = [], [2 * n - 2]
+    while stack:
+        node = stack.pop()
+        if node < n:
+            order.append(node)
+        else:
+            left, right = children[node - n]
+            stack += [right, left]
+    return np.array(order, dtype=np.intp)
+
+
+def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
+    """Cohen's kappa of every pair of raters, rows and columns ordered by a clustering of the raters.
+
+    Raters who agree with each other sit next to each other
+    (:func:`cluster_order` on 1 - kappa; an undefined kappa counts as the
+    largest distance, 2). The first ``marked`` raters of the rater ranking
+    with a rise above 0 are highlighted (bold, vermillion). Cells are
+    written up to 12 raters.
+
+    Parameters
+    ----------
+    report : Diagnosis
+    marked : int
+        How many of the least-in-step raters to highlight.
+    ax : matplotlib Axes, optional
+    """
+    _check_report(report, "rater_agreement_heatmap")
+    fig, ax = _report_figure(ax)
+    pairwise = report.pairwise
+    m = np.asarray(pairwise.matrix, dtype=float)
+    distance = np.where(np.isnan(m), 2.0, 1.0 - m)
+    np.fill_diagonal(distance, 0.0)
+    order = cluster_order(distance)
+    m = m[np.ix_(order, order)]
+    names = [_mpl_text(pairwise.raters[j]) for j in order]
+    n = len(names)
+    low = min(0.0, float(np.nanmin(m))) if np.isfinite(m).any() else 0.0
+    im = ax.imshow(np.ma.masked_invalid(m), cmap=_HEAT, vmin=low, vmax=1.0)
+    if n <= _MAX_CELL_TEXT:
+        for (i, j), v in np.ndenumerate(m):
+            if i != j:
+                ax.text(j, i, "–" if np.isnan(v) else fmt(v, 2), ha="center", va="center", fontsize=9,
+                        color="white" if v > 0.6 else "black")
+    size = 9 if n <= 15 else 7 if n <= 35 else 5
+    ax.set_xticks(range(n), names, rotation=90, fontsize=size)
+    ax.set_yticks(range(n), names, fontsize=size)
+    ax.tick_params(length=0)
+    ranking = report.rater_ranking()
+    flagged = {ranking[x]["rater"] for x in range(min(marked, len(ranking)))
+               if ranking[x]["rise"] == ranking[x]["rise"] and ranking[x]["rise"] > 0}
+    for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
+        for tick, j in zip(labels, order):
+            if pairwise.raters[j] in flagged:
+                tick.set_color(_OUT_OF_STEP)
+                tick.set_fontweight("bold")
+    weights = KAPPA_WEIGHTS[report.level]
+    fig.colorbar(im, ax=ax, label="Cohen's kappa" + ("" if weights is None else f" ({weights} weights)"),
+                 shrink=0.85)
+    ax.set_title("Who agrees with whom: raters ordered by clustering" +
+                 (f"\n(highlighted: the {len(flagged)} least in step)" if flagged else ""), fontsize=11)
+    return fig
+
+
+def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
+    """Every item's disagreement, most disputed first, and the top items named with their labels.
+
+    Left: the disagreement of all items in ranking order (a bar each up to
+    200 items, a line beyond), the table's ``D_o`` dashed. Right: the
+    ``top`` most disputed items, each a bar of its label shares coloured
+    by category, with its disagreement written at the end.
+
+    Parameters
+    ----------
+    report : Diagnosis
+    top : int
+        How many items to name (at most 30).
+    """
+    _check_report(report, "item_disagreement_chart")
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= 30:
+        raise ValueError(f"top must be a whole number from 1 to 30, got {top!r}")
+    fig, (left, right) = plt.subplots(1, 2, figsize=REPORT_FIGSIZE, dpi=DPI, layout="constrained",
+                                      width_ratios=(1, 1.5))
+    plt.close(fig)
+    table = report.item_ranking()
+    d = np.asarray(table["disagreement"], dtype=float)
+    n = len(d)
+    shown = min(top, n)
+    rank = np.arange(1, n + 1)
+    if n <= 200:
+        left.bar(rank, np.nan_to_num(d), width=1.0, color=OKABE_ITO["grey"], edgecolor="white", lw=0.3)
+        left.bar(rank[:shown], np.nan_to_num(d[:shown]), width=1.0, color=_SPLIT, edgecolor="white", lw=0.3)
+    else:
+        left.fill_between(rank, np.nan_to_num(d), step="mid", color=OKABE_ITO["grey"], lw=0)
+        left.fill_between(rank[:shown], np.nan_to_num(d[:shown]), step="mid", color=_SPLIT, lw=0)
+    alpha = report.alpha
+    left.axhline(alpha.d_o, color=OKABE_ITO["black"], ls="--", lw=1.2,
+                 label=f"the table's $D_o$ = {fmt(alpha.exact.d_o)}")
+    left.set_xlim(0.5, n + 0.5)
+    left.set_ylim(0, max(1e-9, float(np.nanmax(d)) if np.isfinite(d).any() else 1.0) * 1.12)
+    left.set_xlabel(f"items, most disputed first ({n:,})")
+    left.set_ylabel("disagreement within the item")
+    left.legend(loc="upper right", fontsize=8, frameon=False)
+    left.set_title(f"All items (top {shown} in orange)", fontsize=10)
+
+    cats = report.ratings.categories
+    colors = [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(len(cats))]
+    counts = np.array([[row["label_counts"][c] for c in cats] for row in table.head(shown)], dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shares = counts / counts.sum(axis=1, keepdims=True)
+    shares = np.nan_to_num(shares)
+    y = np.arange(shown)
+    start = np.zeros(shown)
+    for j, category in enumerate(cats):
+        if shares[:, j].any():
+            right.barh(y, shares[:, j], left=start, color=colors[j], edgecolor="white", lw=0.5,
+                       label=_mpl_text(category, 20))
+        start += shares[:, j]
+    for i in range(shown):
+        right.text(1.02, i, fmt(table["disagreement"][i], 3), va="center", ha="left", fontsize=8)
+    right.set_yticks(y, [_mpl_text(item, 16) for item in table["item"][:shown]], fontsize=8 if shown <= 15 else 6)
+    right.set_ylim(shown - 0.5, -0.5)
+    right.set_xlim(0, 1.16)
+    right.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+    right.set_xlabel("share of the item's ratings in each category")
+    right.set_title(f"The {shown} most disputed: label shares, disagreement", fontsize=10)
+    right.tick_params(axis="y", length=0)
+    if len(cats) <= 12:
+        handles, names = right.get_legend_handles_labels()
+        fig.legend(handles, names, loc="outside lower center", ncols=min(len(cats), 5), fontsize=8, frameon=False,
+                   handlelength=1.2, columnspacing=1.0)
+    fig.suptitle(f"Disagreement within each item ({report.level}: mean distance between its ratings)",
+                 fontsize=11)
+    return fig
+
+
+def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
+    """The coincidence matrix o_ck, the most confused pairs of categories outlined.
+
+    Of the first ``marked`` pairs of :meth:`~iaa_teach.Diagnosis.confused_pairs`
+    (observed over expected coincidences, highest first), those confused
+    more often than chance (ratio above 1) are outlined in both of their
+    cells, the first with a solid line, their ratios in the legend; if no
+    pair is above 1, the first pair, the closest to chance, is outlined.
+
+    Parameters
+    ----------
+    report : Diagnosis
+    marked : int
+        How many pairs to outline.
+    ax : matplotlib Axes, optional
+    """
+    _check_report(report, "confusion_heatmap")
+    fig, ax = _report_figure(ax)
+    alpha = report.alpha
+    cats = list(report.ratings.categories)
+    labels = [_mpl_text(c, 20) for c in cats]
+    k = len(cats)
+    matrix = np.asarray(alpha.coincidences, dtype=float)
+    cells = ([[fmt(v, 1) for v in row] for row in matrix] if k <= _MAX_CELL_TEXT else
+             [[""] * k for _ in range(k)])
+    im = _heatmap(ax, matrix, labels, cells, highlight_diagonal=False)
+    for text in ax.texts:
+        text.set_fontsize(11 if k <= 6 else 8)
+    if max(len(x) for x in labels) > 3:
+        ax.set_xticks(range(k), labels, rotation=30, ha="right", rotation_mode="anchor")
+    pairs = report.confused_pairs()
+    ratios = np.asarray(pairs["ratio"], dtype=float)
+    chosen = [x for x in range(min(marked, len(pairs))) if ratios[x] > 1]
+    if not chosen and len(pairs) and not np.isnan(ratios[0]):
+        chosen = [0]  # none above chance: the closest to it
+    handles = []
+    for x in chosen:
+        row = pairs[x]
+        c, j = cats.index(row["first"]), cats.index(row["second"])
+        for a, b in ((c, j), (j, c)):
+            ax.add_patch(Rectangle((b - 0.47, a - 0.47), 0.94, 0.94, fill=False, edgecolor=_OUT_OF_STEP,
+                                   lw=3 if x == 0 else 2, ls="-" if x == 0 else "--"))
+        handles.append(Patch(fill=False, edgecolor=_OUT_OF_STEP, lw=3 if x == 0 else 2, ls="-" if x == 0 else "--",
+                             label=f"{_mpl_text(row['first'], 20)} / {_mpl_text(row['second'], 20)}: "
+                                   f"o/e = {fmt(row['ratio'], 2)}"))
+    fig.colorbar(im, ax=ax, label="weighted pairs", shrink=0.85)
+    ax.set_xlabel("second value of the pair")
+    ax.set_ylabel("first value of the pair")
+    ax.set_title(f"Which categories are confused:\ncoincidences $o_{{ck}}$ of {int(alpha.n):,} pairable values",
+                 fontsize=11)
+    if handles:
+        above = ratios[chosen[0]] > 1
+        fig.legend(handles=handles, loc="outside lower center", fontsize=9, frameon=False,
+                   title="confused more often than chance" if above else "no pair above chance; the closest",
+                   title_fontsize=9, ncols=1)
+    return fig
+
+
+def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Figure:
+    """How much alpha rises when each rater is left out, in the order of the rater ranking.
+
+    A bar per rater (the first ``max_raters`` of the ranking), red where
+    alpha rises without the rater (the others agree better without them),
+    blue where it falls; "undefined" where alpha without the rater is.
+
+    Parameters
+    ----------
+    report : Diagnosis
+    max_raters : int
+        At most this many bars (the least in step first).
+    ax : matplotlib Axes, optional
+    """
+    _check_report(report, "leave_one_out_bars")
+    fig, ax = _report_figure(ax)
+    table = report.rater_ranking()
+    n = len(table)
+    shown = min(n, max_raters)
+    rise = np.asarray(table["rise"][:shown], dtype=float)
+    y = np.arange(shown)
+    defined = ~np.isnan(rise)
+    colors = np.where(rise > 0, _OUT_OF_STEP, _IN_STEP)
+    ax.barh(y[defined], rise[defined], color=colors[defined], height=0.7)
+    span = float(np.nanmax(np.abs(rise))) if defined.any() else 1.0
+    span = span if span > 0 else 1.0
+    size = 9 if shown <= 15 else 7 if shown <= 30 else 6
+    for i in range(shown):
+        if defined[i]:
+            ax.text(rise[i] + (0.015 if rise[i] >= 0 else -0.015) * span, i, fmt(table["rise"][i]),
+                    va="center", ha="left" if rise[i] >= 0 else "right", fontsize=size)
+        else:
+            ax.text(0, i, " undefined", va="center", ha="left", fontsize=size, color=OKABE_ITO["grey"])
+    ax.axvline(0, color=OKABE_ITO["black"], lw=0.8)
+    ax.set_xlim(min(0.0, float(np.nanmin(rise)) if defined.any() else 0.0) - 0.18 * span,
+                max(0.0, float(np.nanmax(rise)) if defined.any() else 0.0) + 0.18 * span)
+    ax.set_yticks(y, [_mpl_text(name) for name in table["rater"][:shown]], fontsize=size)
+    ax.set_ylim(shown - 0.5, -0.5)
+    ax.tick_params(axis="y", length=0)
+    ax.set_xlabel("rise of alpha when the rater is left out (alpha without the rater - alpha)")
+    more = f", the first {shown} of {n}" if shown < n else ""
+    ax.set_title(f"Leave one rater out: alpha of the whole table = {fmt(report.alpha)} ({report.level}{more})",
+                 fontsize=11)
+    ax.legend(handles=[Patch(color=_OUT_OF_STEP, label="others agree better without the rater"),
+                       Patch(color=_IN_STEP, label="others agree worse without the rater")],
+              loc="lower right", fontsize=8, frameon=False)
     return fig

@@ -48,7 +48,7 @@ from .validation import (
 )
 
 __all__ = [
-    "MISSING_MARKERS", "SEPARATORS", "ITEM_NAMES", "RATER_NAMES", "LABEL_NAMES", "FORMATS", "Cells",
+    "MISSING_MARKERS", "SEPARATORS", "parse_categories", "ITEM_NAMES", "RATER_NAMES", "LABEL_NAMES", "FORMATS", "Cells",
     "read_cells", "check_path", "reads_as_number", "to_number", "file_text", "looks_long",
 ]
 
@@ -796,3 +796,31 @@ def _plain_number(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
         return int(value)
     return value
+
+
+def parse_categories(text: str, source: str = "--categories") -> list[str]:
+    """Categories typed as text (``--categories``, a widget's box): comma-separated values, stripped.
+
+    Quote a value that holds a comma, as in a CSV line. The values are read
+    the way the file's cells are: all numbers if every label and every
+    category reads as a number, else text. ``source`` names the input in errors.
+
+    >>> parse_categories('low, mid ,"high, very"')
+    ['low', 'mid', 'high, very']
+    """
+    try:
+        rows = list(csv.reader(io.StringIO(text), skipinitialspace=True))
+    except csv.Error as err:
+        raise AgreementError(f"{source}: cannot read {text!r} ({err})") from None
+    if len(rows) != 1:
+        raise AgreementError(f"{source} must be one line of comma-separated values, got {text!r}")
+    values = [v.strip() for v in rows[0]]
+    seen: dict[str, int] = {}
+    for i, value in enumerate(values, start=1):
+        if value in MISSING_MARKERS:
+            what = "empty" if value == "" else f"{value!r}, a missing-value marker"
+            raise AgreementError(f"{source}: value {i} is {what}; every category must be a label")
+        if value in seen:
+            raise AgreementError(f"{source}: {value!r} is given twice (values {seen[value]} and {i})")
+        seen[value] = i
+    return values

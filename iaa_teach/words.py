@@ -53,6 +53,7 @@ from .metrics import (
     PairwiseCohenResult,
     interpret,
 )
+from .diagnosis import Diagnosis
 from .ratings import AgreementError, as_ratings
 from .rounding import fmt, format_number, round_half_up
 from .validation import AgreementError, check_text, options
@@ -759,8 +760,10 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
 
     Parameters
     ----------
-    result : CohenResult, PairwiseCohenResult, FleissResult, AlphaResult or BootstrapResult
-        What a metric function returned.
+    result : CohenResult, PairwiseCohenResult, FleissResult, AlphaResult, BootstrapResult or Diagnosis
+        What a metric function (or :func:`iaa_teach.diagnose`) returned. For a
+        Diagnosis: alpha, alpha without the least-in-step rater, the most
+        disputed item's disagreement and the most confused pair's o_ck / e_ck.
     style : {"full", "brief"}
         ``"full"``: each step with its table, formula, the numbers put in, the
         exact fraction and its 3-decimal value. ``"brief"``: only each step's
@@ -800,7 +803,8 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
                                  f"got {items!r}")
     builders = {CohenResult: _cohen_steps, PairwiseCohenResult: _pairwise_steps,
                 FleissResult: lambda res, brief: _fleiss_steps(res, brief, items),
-                AlphaResult: _alpha_steps, BootstrapResult: _bootstrap_steps}
+                AlphaResult: _alpha_steps, BootstrapResult: _bootstrap_steps,
+                Diagnosis: _diagnosis_steps}
     for kind, build in builders.items():
         if isinstance(result, kind):
             title, steps = build(result, style == "brief")
@@ -883,3 +887,164 @@ def matrix_table(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[An
         col_sums = [sum((values[i][j] for i in range(len(values))), Fraction(0)) for j in range(len(cols_l))]
         body.append(["total", *(shown(x) for x in col_sums), shown(sum(col_sums, Fraction(0)))])
     return Table(header, body, caption)
+
+
+# ============================================================= diagnosis
+_ALPHA_LOO = Math(r"\alpha'", "α'")
+
+
+def _diagnosis_steps(report: Diagnosis, brief: bool) -> tuple[str, list[Step]]:
+    """The report's key steps: alpha, alpha without the top rater, the top item, the top pair."""
+    r, alpha = report.ratings, report.alpha
+    title = (f"Where the disagreement comes from: {r.n_items} items x {r.n_raters} raters, "
+             f"Krippendorff's alpha ({report.level})")
+    steps = [_whole_alpha_step(alpha, brief)]
+    raters = report.rater_ranking()
+    if len(raters):
+        steps.append(_without_rater_step(report, raters[0], brief))
+    steps.append(_item_step(report, report.item_ranking()[0], brief))
+    pairs = report.confused_pairs()
+    if len(pairs):
+        steps.append(_pair_step(report, pairs[0], brief))
+    return title, steps
+
+
+def _whole_alpha_step(alpha: AlphaResult, brief: bool) -> Step:
+    ex = alpha.exact
+    formula = Math(r"1 - \frac{D_o}{D_e}", "1 - D_o / D_e", False)
+    chains = [Chain(Math("D_o"), approx(ex.d_o)), Chain(Math("D_e"), approx(ex.d_e))]
+    if ex.alpha is None:
+        chains.append(Chain(_ALPHA, formula, approx(None)))
+    else:
+        chains.append(Chain(_ALPHA, formula, Math("1 - ") + _frac(_big(number(ex.d_o)), _big(number(ex.d_e))),
+                            approx(ex.alpha)))
+    intro = prose("All the ratings together: {n} pairable values, observed disagreement {D_o} against the "
+                  "disagreement {D_e} of values paired at random.", n=Math(f"n = {alpha.n}"))
+    note = prose("Every step of it: {call}.", call=Em("explain(report.alpha)"))
+    return _step("Alpha of the whole table", intro=intro, chains=chains, brief=brief,
+                 notes=[_undefined_note(alpha.reason), note], symbol="alpha", value=alpha.alpha, exact=ex.alpha)
+
+
+def _without_rater_step(report: Diagnosis, row: dict, brief: bool) -> Step:
+    name = row["rater"]
+    heading = prose("Alpha without {name}", name=name)
+    whole = report.alpha.exact.alpha
+    try:
+        without = report.alpha_without_rater(name)
+    except AgreementError as err:  # nothing pairable is left
+        return _step(heading, chains=[Chain(_ALPHA_LOO, approx(None))], notes=[_undefined_note(str(err))],
+                     brief=brief, symbol="alpha_without", value=row["alpha_without"])
+    ex = without.exact
+    d_o, d_e = Math("D_o'"), Math("D_e'")
+    chains = [Chain(Math("n'"), number(int(ex.n))), Chain(d_o, approx(ex.d_o)), Chain(d_e, approx(ex.d_e))]
+    formula = Math(r"1 - \frac{D_o'}{D_e'}", "1 - D_o' / D_e'", False)
+    if ex.alpha is None:
+        chains.append(Chain(_ALPHA_LOO, formula, approx(None)))
+    else:
+        chains.append(Chain(_ALPHA_LOO, formula, Math("1 - ") + _frac(_big(number(ex.d_o)), _big(number(ex.d_e))),
+                            approx(ex.alpha)))
+    rise = Math(r"\alpha' - \alpha", "α' - α", False)
+    if ex.alpha is not None and whole is not None:
+        chains.append(Chain(Math(r"\text{rise}", "rise"), rise, approx(ex.alpha - whole)))
+    intro = prose("Take {name}'s column out and compute alpha again from the other raters' labels; write {a} for "
+                  "it. Every item {name} labelled has one value fewer, and an item left with a single value is "
+                  "no longer pairable.", name=name, a=_ALPHA_LOO)
+    notes = [_undefined_note(without.reason)]
+    if ex.alpha is not None and whole is not None:
+        if ex.alpha > whole:
+            notes.append(prose("The others agree better without {name}: {name} is the rater least in step with "
+                               "the rest, first in the rater ranking.", name=name))
+        else:
+            notes.append(prose("Even without {name}, the rater whose absence helps most, alpha does not rise: "
+                               "no single rater holds the others back.", name=name))
+    if not _is_nan(row["mean_kappa"]):
+        overuse = (prose(", most in {c} (their share of it is {v} above the others')", c=Em(row["overused"]),
+                         v=fmt(row["overuse"])) if row["overused"] is not None else "")
+        notes.append(prose("{name}'s mean Cohen's kappa with the others is {k} ({p} pairs); their labels differ "
+                           "from the others' mix on the same items by {b} (total variation){over}.", name=name,
+                           k=fmt(row["mean_kappa"]), p=row["kappa_pairs"], b=fmt(row["bias"]), over=overuse))
+    notes.append(Prose("The report does not recompute alpha for each rater: the table's counts are sums over "
+                       "raters, so it subtracts each rater's own part and gets the same fractions at once."))
+    return _step(heading, intro=intro, chains=chains, notes=notes, brief=brief, symbol="alpha_without",
+                 value=without.alpha, exact=ex.alpha)
+
+
+def _item_step(report: Diagnosis, row: dict, brief: bool) -> Step:
+    item, counts = row["item"], row["label_counts"]
+    heading = prose("Disagreement on item {item}", item=item)
+    exact = report.item_disagreement_exact(item)
+    n_i = int(row["ratings"])
+    used = [(c, int(v)) for c, v in counts.items() if v]
+    table = Table(["category", "n_ij"], [[str(c), str(v)] for c, v in used], caption=f"item {item}: {n_i} ratings")
+    d_i = Math("D_i")
+    pairs = Math(f"{n_i} \\cdot {n_i - 1}", f"{n_i} × {n_i - 1}")
+    if exact is None:
+        return _step(heading, table=table, chains=[Chain(d_i, approx(None))], brief=brief,
+                     notes=[Prose("Fewer than 2 ratings: no pair to disagree.")], symbol="D_i", value=row["disagreement"])
+    if report.level == "nominal":
+        formula = _frac(Math(r"n_i^2 - \sum_j n_{ij}^2", "n_i² - Σ_j n_ij²"), Math("n_i(n_i - 1)"))
+        sub = _frac(Math(f"{n_i}^2 - ", f"{n_i}² - ")
+                    + _sum([Math(f"{v}^2", f"{v}²") for _, v in used]).paren(), pairs)
+        num = n_i * n_i - sum(v * v for _, v in used)
+        intro = prose("The item's {n_i} ratings (below, by category; categories no one chose left out) make {p} "
+                      "ordered pairs; {D_i} is the share of them that disagree, {one} of Fleiss' kappa.", p=Math(f"n_i(n_i - 1) = {n_i * (n_i - 1)}", f"n_i (n_i - 1) = "
+                                                         f"{n_i * (n_i - 1)}"),
+                      D_i=d_i, one=Math("1 - P_i"))
+    else:
+        cats = list(report.ratings.categories)
+        delta = report.alpha.exact.delta
+        idx = [(cats.index(c), v) for c, v in used]
+        terms = [(v, w, delta[a][b]) for x, (a, v) in enumerate(idx) for (b, w) in idx[x + 1:] if delta[a][b]]
+        formula = _frac(Math(r"\sum_{j \ne l} n_{ij}\, n_{il}\, \delta^2_{jl}", "Σ_{j≠l} n_ij n_il δ²_jl"),
+                        Math("n_i(n_i - 1)"))
+        sub = (_frac(_big(Math("2") + _sum([_times(number(v), number(w), number(q)) for v, w, q in terms]).paren()),
+                     pairs) if len(terms) <= _MAX_TERMS else None)
+        num = 2 * sum((v * w * q for v, w, q in terms), Fraction(0))
+        intro = prose("The mean distance {delta2} ({level}) over the {p} ordered pairs of the item's ratings "
+                      "(below, by category; categories no one chose left out).",
+                      level=report.level, p=n_i * (n_i - 1))
+    chain = Chain(d_i, formula, sub, _over(Fraction(num), n_i * (n_i - 1)), approx(exact))
+    notes = [prose("Item {item} is first in the item ranking: the most disputed. Its share of the table's {D_o} is "
+                   "{share}: {D_o} is the mean of the items' {D_i} weighted by their {n_i}.", item=item, D_i=d_i,
+                   share=fmt(row["share_of_d_o"]))]
+    return _step(heading, intro=intro, table=table, chains=[chain], notes=notes, brief=brief, symbol="D_i",
+                 value=row["disagreement"], exact=exact)
+
+
+def _pair_step(report: Diagnosis, row: dict, brief: bool) -> Step:
+    first, second = row["first"], row["second"]
+    heading = prose("Confusion of {c} and {k}", c=first, k=second)
+    ex = report.alpha.exact
+    cats = list(report.ratings.categories)
+    c, k = cats.index(first), cats.index(second)
+    pair = report.pair_exact(first, second)
+    n_c, n_k, n = ex.n_c[c], ex.n_c[k], ex.n
+    o_ck, e_ck = Math("o_{ck}", "o_ck"), Math("e_{ck}", "e_ck")
+    chains = [Chain(o_ck, approx(pair.observed)),
+              Chain(e_ck, Math(r"\frac{n_c\, n_k}{n - 1}", "n_c n_k / (n - 1)", False),
+                    _frac(_times(number(n_c), number(n_k)), number(n - 1)), approx(pair.expected))]
+    ratio = Math(r"\frac{o_{ck}}{e_{ck}}", "o_ck / e_ck", False)
+    if pair.ratio is None:
+        chains.append(Chain(ratio, approx(None)))
+    else:
+        chains.append(Chain(ratio, _frac(_big(number(pair.observed)), _big(number(pair.expected))),
+                            approx(pair.ratio)))
+    intro = prose("With {c} = {first} and {k} = {second}: {o_ck} counts the pairs of ratings of the same item "
+                  "that are one {first} and one {second}, each item's pairs weighted by {w} ({pairs} such pairs "
+                  "unweighted); {e_ck} is what values paired at random would give, from the {n_c} = {nc} and "
+                  "{n_k} = {nk} pairable values in each category, of {n} in all.",
+                  c=Math("c"), k=Math("k"), first=first, second=second, o_ck=o_ck, e_ck=e_ck,
+                  w=Math(r"1/(n_i - 1)", "1/(n_i - 1)"), pairs=int(row["pairs"]), n_k=Math("n_k"),
+                  nc=number(n_c), nk=number(n_k), n=Math(f"n = {number(n).txt}"))
+    notes = []
+    if pair.ratio is not None:
+        more = pair.ratio > 1
+        notes.append(prose("The most confused pair is {first} and {second}: {how}.", first=first, second=second,
+                           how=("the raters put them on the same item more often than chance would pair them"
+                                if more else "still below chance (a ratio under 1), but the closest of all pairs")))
+    return _step(heading, intro=intro, chains=chains, notes=notes, brief=brief, symbol="ratio",
+                 value=row["ratio"], exact=pair.ratio)
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and value != value

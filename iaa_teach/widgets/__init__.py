@@ -12,6 +12,8 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
 - :class:`CoverageExplorer`: partial coverage; annotators kept apart against merged.
 - :class:`WeightsExplorer`: nominal, ordinal and interval alpha; unweighted,
   linear and quadratic kappa; the distance matrices.
+- :class:`AnnotationsExplorer`: upload your own ratings file (or give a path)
+  and get the whole diagnostic report: raters, items, categories.
 
 Their sliders and figures are :class:`IntSlider`, :class:`FloatSlider` and
 :class:`Picture`: the browser's own range inputs and images, so every control
@@ -20,6 +22,7 @@ has an accessible name and every figure a text alternative.
 
 from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Explorer
 from ._controls import FloatSlider, IntSlider, Picture
+from .annotations import AnnotationsExplorer
 from .coverage import CoverageExplorer
 from .missing import MissingDataExplorer
 from .paradox import ParadoxExplorer
@@ -30,5 +33,5 @@ from .weights import WeightsExplorer
 __all__ = [
     "Explorer", "FONT_SIZE", "WIDGET_DPI", "CSS_DPI", "PIXEL_RATIO", "MIN_FONT_PT",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
-    "Quiz", "IntSlider", "FloatSlider", "Picture",
+    "Quiz", "IntSlider", "FloatSlider", "Picture", "AnnotationsExplorer",
 ]

@@ -1,0 +1,338 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,title,jupyter,-all
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Find the raters, items and categories behind the disagreement
+#
+# A coefficient says how much a group of annotators agrees. It does not say who
+# is out of step with the rest, which items the class should discuss, or which
+# labels get mixed up. This notebook answers those three questions for a
+# simulated class exercise and for a published table, then for your own file:
+# a lesson and a tool in one.
+#
+# **What you'll do**
+# - diagnose a class annotation exercise: 30 students label 40 product reviews;
+# - find the student out of step by leaving each student out in turn, the reviews
+#   worth discussing, and the labels the class confuses;
+# - read the same report for Fleiss' (1971) psychiatric diagnoses, and see where
+#   it stops meaning anything;
+# - upload your own ratings (CSV, TSV or XLSX) and save the report as one HTML page.
+#
+# **What you'll learn**
+# - what "alpha without rater X" means, and why a rise marks a rater out of step;
+# - how an item's disagreement is measured: the share of its pairs of ratings
+#   that disagree, $1 - P_i$;
+# - what observed against expected coincidences, $o_{ck} / e_{ck}$, says about two categories;
+# - why a student who copies a classmate is not flagged, and why a rater ranking
+#   needs each column to be one person.
+#
+# **What you'll need**
+# - notebooks 02 (Fleiss' kappa: $P_i$) and 03 (Krippendorff's alpha: the
+#   coincidences $o_{ck}$);
+# - for the last part, your own ratings: one row per item, one column per rater.
+#
+# **Notation.** $n_i$ is the number of ratings of item $i$ (Krippendorff writes
+# $m_u$), $n_{ij}$ how many of them are in category $j$; $n_c$ is the number of
+# pairable values in category $c$ and $n$ all of them.
+
+# %%
+import numpy as np
+
+from iaa_teach import datasets, diagnose, explain, fleiss_kappa, fmt, krippendorff_alpha, plots
+from iaa_teach import ratings_table
+from iaa_teach.markup import Table, prose
+from iaa_teach.words import Hidden
+
+# %% [markdown]
+# ## The class exercise
+#
+# Thirty students (S01 ... S30) each label forty reviews (R01 ... R40) as
+# positive, negative, neutral, mixed or off-topic. A few cells are empty: a
+# student skipped a review. The data are simulated, and some behaviour was
+# planted in them; you will find it before you are told what it was.
+
+# %%
+ratings = datasets.class_annotations()
+print(f"{ratings.n_items} reviews x {ratings.n_raters} students, {ratings.n_ratings} labels")
+corner = ratings.subset(items=range(6), raters=range(7))
+ratings_table(corner, caption="The first 6 reviews, the first 7 students")
+
+# %% [markdown]
+# `diagnose` computes Krippendorff's alpha of the whole table and everything
+# this notebook looks at. It computes each table when you first ask for it.
+
+# %%
+report = diagnose(ratings)
+report
+
+# %% [markdown]
+# ## Which student is out of step?
+#
+# Leave one student's column out and compute alpha again on the other 29. For
+# most students alpha hardly moves. If it *rises*, the others agree better
+# without that student.
+#
+# **Predict.** A student who answers at random: does alpha rise or fall without
+# them? A student who copies the best student's sheet: rise or fall?
+#
+# **Try** it for one student, S01:
+
+# %%
+others = [s for s in ratings.raters if s != "S01"]
+alpha_all = krippendorff_alpha(ratings)
+alpha_without = krippendorff_alpha(ratings.subset(raters=others))
+rise = alpha_without.exact.alpha - alpha_all.exact.alpha
+print(f"alpha = {alpha_all:.3f}, without S01 = {alpha_without:.3f}, rise = {fmt(rise)}")
+
+# %% [markdown]
+# **Check.** The report does this for every student and sorts them, least in
+# step first. It does not recompute alpha thirty times: alpha's counts are sums
+# over students, so it subtracts each student's own part. The fractions are the
+# same as by hand:
+
+# %%
+j = ratings.raters.index("S01")
+same = report.exact.alpha_without[j] == alpha_without.exact.alpha
+print("S01 by hand and in the report, the same fraction:", same)
+report.rater_ranking().head(6)
+
+# %% [markdown]
+# `mean_kappa` is the student's mean Cohen's kappa with each other student;
+# `bias` how far the student's label mix is from the others' on the same
+# reviews (0: the same mix, 1: nothing in common), `overused` the label they use
+# most above the others, and by how much (`overuse`, a share).
+
+# %%
+plots.leave_one_out_bars(report)
+
+# %% [markdown]
+# Who agrees with whom: Cohen's kappa of every two students, ordered so that
+# students who agree sit together (an average-linkage clustering). A pale row
+# is a student who agrees with no one; one very dark cell off the diagonal is
+# two students with identical sheets.
+
+# %%
+plots.rater_agreement_heatmap(report)
+
+# %%
+plan = datasets.class_annotations_planted()
+Hidden(Table(["what was planted", "student"], [
+    ["answers at random", plan.random_rater],
+    ["writes positive on half the reviews", plan.biased_rater],
+    [f"copies {plan.copied}'s sheet", plan.copier],
+]), "Show what was planted")
+
+# %% [markdown]
+# The random student is first and the biased one second: the `overused` column
+# names their label. The copier is nowhere near the top. Copying the most
+# accurate student makes the copier agree with everyone as well as the original
+# does: agreement is not independence, and a report like this one cannot see
+# copying except as a kappa of 1 between two sheets.
+#
+# ## Which reviews should the class discuss?
+#
+# An item's disagreement $D_i$ is the share of the ordered pairs of its ratings
+# that disagree: with $n_i$ ratings, $n_{ij}$ of them in category $j$,
+#
+# $$D_i = \frac{n_i^2 - \sum_j n_{ij}^2}{n_i(n_i - 1)} = 1 - P_i$$
+#
+# where $P_i$ is Fleiss' agreement on the item (notebook 02).
+#
+# **Predict.** Two reviews with 28 ratings each: one split 14 positive / 14
+# negative, the other 10 / 10 / 8 over three labels. Which has the larger
+# disagreement?
+
+# %%
+for split in ([14, 14], [10, 10, 8]):
+    n_ij = np.array(split)
+    n_i = n_ij.sum()
+    print(split, "D_i =", fmt((n_i**2 - (n_ij**2).sum()) / (n_i * (n_i - 1))))
+
+# %% [markdown]
+# A three-way split disagrees more: more of its pairs are mixed. **Try** the
+# same on the report's most disputed review:
+
+# %%
+top = report.item_ranking()[0]
+n_ij = np.array([n for n in top["label_counts"].values() if n])
+n_i = n_ij.sum()
+print(top["item"], {c: n for c, n in top["label_counts"].items() if n})
+d_i = (n_i**2 - (n_ij**2).sum()) / (n_i * (n_i - 1))
+print(f"D_i = ({n_i}^2 - {(n_ij**2).sum()}) / ({n_i} x {n_i - 1}) = {fmt(d_i)}")
+
+# %% [markdown]
+# **Check** against the report, and against $1 - P_i$ from Fleiss' kappa:
+
+# %%
+p_i = dict(zip(ratings.items, fleiss_kappa(ratings).p_i))
+print(f"report: {fmt(top['disagreement'])}, 1 - P_i: {fmt(1 - p_i[top['item']])}")
+report.item_ranking().head(8)
+
+# %%
+plots.item_disagreement_chart(report)
+
+# %%
+ambiguous = ", ".join(sorted(plan.ambiguous))
+Hidden(prose("Planted as genuinely ambiguous (three readings, each taken by a third of the class): {items}.",
+             items=ambiguous), "Show the ambiguous reviews")
+
+# %% [markdown]
+# The ambiguous reviews head the ranking, well above the rest. These are the
+# reviews to discuss in class, or to send to an adjudicator. The next ones down
+# are clear reviews that the class split between neutral and mixed (their
+# `label_counts`), which leads to the last question.
+#
+# ## Which labels get confused?
+#
+# The coincidence matrix of notebook 03 counts, for every two labels $c$ and
+# $k$, the pairs of ratings of the same review that are one $c$ and one $k$,
+# each review's pairs weighted by $1/(n_i - 1)$: that is $o_{ck}$. If the
+# ratings were paired at random, $c$ would meet $k$
+# $e_{ck} = n_c n_k / (n - 1)$ times. A ratio $o_{ck}/e_{ck}$ well below 1
+# means the class tells the two apart; near or above 1, it does not.
+#
+# **Predict.** Positive and negative, or neutral and mixed: which pair meets
+# more often than chance?
+#
+# **Try** it for neutral and mixed:
+
+# %%
+alpha = report.alpha
+c, k = ratings.categories.index("neutral"), ratings.categories.index("mixed")
+o_ck = alpha.coincidences[c, k]
+e_ck = alpha.n_c[c] * alpha.n_c[k] / (alpha.n - 1)
+print(f"o_ck = {fmt(o_ck)}, e_ck = {fmt(e_ck)}, o_ck / e_ck = {fmt(o_ck / e_ck)}")
+
+# %% [markdown]
+# **Check:** the report ranks every pair.
+
+# %%
+report.confused_pairs().head(5)
+
+# %%
+plots.confusion_heatmap(report)
+
+# %% [markdown]
+# Neutral and mixed meet more often than chance would pair them (the first row,
+# a ratio above 1), every other pair well below chance. (The simulation planted it: a student who reads
+# a review as neutral writes mixed 15 % of the time, and the other way round.)
+# Agreement on each label on its own tells the same story: the kappa of
+# "mixed" against everything else is the lowest.
+
+# %%
+report.category_agreement()
+
+# %% [markdown]
+# ## The worked steps
+#
+# `explain` writes out the report's key steps with the numbers: alpha, alpha
+# without the student least in step, the most disputed review's $D_i$ and the
+# most confused pair's $o_{ck} / e_{ck}$.
+
+# %%
+explain(report)
+
+# %% [markdown]
+# ## A published table: Fleiss' psychiatric diagnoses
+#
+# Fleiss (1971) introduced his kappa on 30 patients, each diagnosed by six
+# psychiatrists into one of five categories. The items and the categories of
+# this table mean what they say:
+
+# %%
+fleiss = diagnose(datasets.diagnoses())
+fleiss.item_ranking().head(5)
+
+# %%
+plots.confusion_heatmap(fleiss)
+
+# %%
+fleiss.category_agreement()
+
+# %% [markdown]
+# The `kappa` column is Fleiss' kappa for each diagnosis on its own, as he
+# reported it: the psychiatrists agree least on depression and personality
+# disorder, and personality disorder and neurosis are the one pair confused
+# more often than chance.
+#
+# **Predict.** The report also ranks the six columns. Column `rater1` comes
+# first: what does that say about a psychiatrist?
+
+# %%
+fleiss.rater_ranking().head(3)
+
+# %% [markdown]
+# Nothing. Each patient was seen by a *different* set of six psychiatrists, so
+# `rater1` is not one person, and in this table each row's diagnoses are
+# sorted, so column 1 holds the first diagnosis in Fleiss' order (depression)
+# whenever anyone gave it, and column 6 the last (other): that is their
+# "overuse". A rater
+# ranking needs each column to be the same person on every item. The items and
+# categories above do not depend on who sat in which column.
+#
+# ## Your own annotations
+#
+# Upload a file with the button, type its path and press "read", or pick an
+# example. The file: a header row with the raters' names (optionally an `item`
+# column first), then one row per item, an empty cell where a rater gave no
+# label; comma- or tab-separated (CSV, TSV) or an Excel sheet (XLSX). A file
+# with one rating per line (`item, rater, label`) is read with the layout
+# "long". The report follows: the findings, the four figures, the tables and
+# the worked steps. "save HTML" writes the whole report as one page that opens
+# anywhere, offline. (The controls need a running kernel.)
+
+# %%
+from iaa_teach.widgets import AnnotationsExplorer
+
+AnnotationsExplorer()
+
+# %% [markdown]
+# The same from code, for a file you name and a report you keep:
+#
+# ```python
+# from iaa_teach import Ratings, diagnose, report_files
+#
+# mine = diagnose(Ratings.from_csv("my_ratings.csv"), level="nominal")
+# mine.rater_ranking(), mine.item_ranking(), mine.confused_pairs()
+# report_files.write_html(mine, "my_report.html", source="my_ratings.csv")
+# report_files.write_json(mine, "my_report.json")  # the same numbers, for a program
+# ```
+#
+# or from a terminal: `iaa-teach report my_ratings.csv --html my_report.html --json my_report.json`.
+#
+# ## Recap
+#
+# - Leave each rater out and recompute alpha: a rise means the others agree
+#   better without them. The counts are sums over raters, so all the
+#   leave-one-out values come at once.
+# - An item's disagreement $D_i = 1 - P_i$ is the share of its pairs of ratings
+#   that disagree; the top of the ranking is what to discuss or adjudicate.
+# - $o_{ck} / e_{ck}$ compares how often two labels meet on the same item with
+#   chance: near or above 1, the raters cannot tell them apart.
+# - A copier is not out of step, and a rater ranking means nothing unless each
+#   column is one person.
+#
+# ## On your own
+#
+# Leave out both the random student and the biased one. Does alpha rise by the
+# sum of their two rises, by more, or by less? Predict, compute, then open the
+# answer.
+
+# %% tags=["solution"]
+both = [s for s in ratings.raters if s not in (plan.random_rater, plan.biased_rater)]
+rises = {row["rater"]: row["rise"] for row in report.rater_ranking()}
+together = krippendorff_alpha(ratings.subset(raters=both)).alpha - alpha_all.alpha
+Hidden(prose("Together: {t}; the sum of the two rises: {s}.", t=fmt(together),
+             s=fmt(rises[plan.random_rater] + rises[plan.biased_rater])), "Show the answer")

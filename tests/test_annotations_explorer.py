@@ -1,0 +1,162 @@
+"""The "your own annotations" explorer, headless: upload, path, examples, level, saving, bad files.
+
+Uploads are made the way the browser makes them: ``FileUpload.value`` set to a
+tuple with one dict (name, type, size, content as a memoryview,
+last_modified). Every callback only sets traits, so the readout, the status
+line, the report tables and the figures are read back as trait values.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import io
+
+import pytest
+from test_report import check_self_contained, write_csv
+
+from iaa_teach import Ratings, datasets, diagnose, fmt
+from iaa_teach.widgets import AnnotationsExplorer
+from iaa_teach.widgets import annotations
+from iaa_teach.widgets.annotations import EXAMPLES
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def upload(explorer: AnnotationsExplorer, name: str, content: bytes) -> None:
+    explorer.upload.value = ({"name": name, "type": "text/csv", "size": len(content), "content": memoryview(content),
+                              "last_modified": datetime.datetime(2026, 12, 1, tzinfo=datetime.timezone.utc)},)
+
+
+def csv_bytes(ratings: Ratings, sep: str = ",") -> bytes:
+    lines = [sep.join(["item", *map(str, ratings.raters)])]
+    lines += [sep.join([str(item), *("" if v is None else str(v) for v in row)])
+              for item, row in zip(ratings.items, ratings.rows())]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def expected_values(ratings: Ratings, level: str = "nominal") -> dict:
+    report = diagnose(ratings, level)
+    top, item, pair = report.rater_ranking()[0], report.item_ranking()[0], report.confused_pairs()[0]
+    return {"alpha": fmt(report.alpha.exact.alpha), "least in step": str(top["rater"]), "rise": fmt(top["rise"]),
+            "most disputed": str(item["item"]), "disagreement": fmt(item["disagreement"]),
+            "most confused": f"{pair['first']} / {pair['second']}", "ratio": fmt(pair["ratio"])}
+
+
+def assert_shows(explorer: AnnotationsExplorer, ratings: Ratings, level: str = "nominal") -> None:
+    values = explorer.values()
+    for key, value in expected_values(ratings, level).items():
+        assert values[key] == value, key
+    shown = [image for image in explorer.figures.values() if image.layout.display != "none"]
+    assert len(shown) == (4 if ratings.n_raters >= 3 else 3)
+    assert all(image.value[:8] == PNG for image in shown)
+    captions = [ex_caption.value for name, ex_caption in explorer.captions.items()
+                if explorer.figures[name].layout.display != "none"]
+    assert len(captions) == len(shown) and all(captions)
+    assert "Raters: who is out of step?" in explorer.details.value
+    assert "How the numbers are computed" in explorer.details.value
+
+
+def test_an_instructors_session(tmp_path):
+    """One explorer through a session: examples, uploads (CSV, TSV, long), bad files, a path, the level, saving.
+
+    (One explorer for the whole session: each load draws four figures.)
+    """
+    ex = AnnotationsExplorer(ratings=datasets.sentiment())
+    assert_shows(ex, datasets.sentiment())
+    assert ex.values()["source"] == "your ratings" and ex.readout_text().splitlines()[0] == ex.title
+
+    fleiss = next(label for label in EXAMPLES if label.startswith("Fleiss"))
+    ex.example.value = fleiss
+    assert_shows(ex, datasets.diagnoses())
+    assert "different set of six psychiatrists" in ex.readout.value  # the caution comes with the example
+
+    r = datasets.class_annotations(n_students=6, n_reviews=12, seed=3)
+    upload(ex, "my class.csv", csv_bytes(r))
+    read = Ratings.from_csv(write_csv(tmp_path / "r.csv", r))
+    assert ex.status.value == "" and ex.values()["source"] == "my class.csv" and ex.example.value == "(none)"
+    assert "psychiatrists" not in ex.readout.value
+    assert_shows(ex, read)
+
+    upload(ex, "tabs.tsv", csv_bytes(datasets.sentiment_missing(), sep="\t"))
+    assert ex.values()["source"] == "tabs.tsv"
+    assert_shows(ex, datasets.sentiment_missing())
+
+    before = ex.values()  # bad files: the report stays, the status line says why
+    upload(ex, "ragged.csv", b"A,B,C\nx,y\nx,y,z\n")
+    assert "Not read" in ex.status.value and "ragged.csv" in ex.status.value and "line 2" in ex.status.value
+    assert "iaa-upload" not in ex.status.value  # the temporary copy is not named
+    upload(ex, "notes.pdf", b"%PDF")
+    assert "upload a .csv" in ex.status.value
+    ex.read_path("")
+    assert "Type the path" in ex.status.value
+    ex.path.value = str(tmp_path / "nothing.csv")
+    ex.read_button.click()
+    assert "Not read" in ex.status.value and "nothing.csv" in ex.status.value
+    assert ex.values() == before
+
+    ex.format.value = "long"
+    assert "read as long" in ex.status.value
+    long = "item,rater,label\n" + "\n".join(f"{i},{rater},{v}" for i, row in zip(r.items, r.rows())
+                                           for rater, v in zip(r.raters, row) if v is not None)
+    upload(ex, "long.csv", long.encode())
+    assert ex.values()["source"] == "long.csv" and ex.values()["alpha"] == expected_values(read)["alpha"]
+    ex.format.value = "wide"
+
+    path = write_csv(tmp_path / "sentiment.csv", datasets.sentiment())
+    ex.read_path(path)
+    assert ex.values()["source"] == "sentiment.csv"
+    ex.level.value = "ordinal"  # text labels from a file: their order must be declared
+    assert "only sorted, not declared" in ex.readout.value and "No report" in ex.readout.value
+    ex.order.value = "G, N, P"
+    assert_shows(ex, datasets.sentiment(), "ordinal")
+    ex.order.value = "G, N"  # a label left out is named
+    assert "label 'P'" in html.unescape(ex.readout.value)
+    ex.order.value = "G, N, P"
+    saved = ex.save_html(tmp_path / "report.html")
+    assert saved and "Saved the report as" in ex.status.value
+    page = open(saved, encoding="utf-8").read()
+    check_self_contained(page)
+    assert "sentiment.csv" in page and "Level of measurement: ordinal" in page
+    assert ex.save_html(tmp_path / "no such folder" / "r.html") is None and "Not saved" in ex.status.value
+
+    ex.order.value, ex.level.value = "", "nominal"  # the declared order stays for the next file until cleared
+    upload(ex, "one.csv", b"A,B\nx,\n,y\n")  # read, but nothing to pair: no report
+    assert "No report" in ex.readout.value and "2 or more ratings" in ex.readout.value
+    assert ex.report is None and all(image.layout.display == "none" for image in ex.figures.values())
+    assert ex.save_html(tmp_path / "r.html") is None and "Nothing to save" in ex.status.value
+
+
+def test_names_are_escaped_in_the_explorer():
+    rows = [["<b>x</b>", "<b>x</b>", "y"], ["y", "y", "y"], ["<b>x</b>", "y", "<b>x</b>"]]
+    r = Ratings.from_rows(rows, raters=["<script>a</script>", "B", "$C$"], items=["<i>1</i>", "2", "3"])
+    ex = AnnotationsExplorer(ratings=r)
+    for html_text in (ex.readout.value, ex.details.value):
+        assert "<script>a</script>" not in html_text and "<i>1</i>" not in html_text
+        assert "<b>x</b>" not in html_text
+
+
+def test_xlsx():
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    r = datasets.sentiment()
+    sheet.append(["item", *r.raters])
+    for item, row in zip(r.items, r.rows()):
+        sheet.append([item, *row])
+    buf = io.BytesIO()
+    book.save(buf)
+    ex = AnnotationsExplorer(ratings=datasets.sentiment_missing())
+    upload(ex, "sheet.xlsx", buf.getvalue())
+    assert ex.values()["source"] == "sheet.xlsx"
+    assert_shows(ex, r)
+
+
+def test_bad_arguments():
+    from iaa_teach import AgreementError
+
+    with pytest.raises(AgreementError, match="level"):
+        AnnotationsExplorer(level="cubic")
+    with pytest.raises(AgreementError, match="format"):
+        AnnotationsExplorer(format="tall")
