@@ -16,7 +16,8 @@ Student copies: :func:`student_notebook` empties the cells tagged
 :func:`write_student_copies` does that for a folder (``make student``).
 
 :data:`LAB_OVERRIDES` are the JupyterLab settings this project changes for
-its own environment (no news prompt); :func:`write_lab_overrides` writes them
+its own environment (no news prompt, no "Modified" column cutting off the lesson
+names); :func:`write_lab_overrides` writes them
 to ``{sys.prefix}/share/jupyter/lab/settings/overrides.json`` (``make lab``).
 
 This module reads and writes notebooks as plain JSON: it needs neither
@@ -291,6 +292,8 @@ def write_student_copies(source: str | Path, target: str | Path,
 #: every notebook, and no update check (which would go to the network).
 LAB_OVERRIDES = {
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    # the file browser's width goes to the lesson names (the "Modified" column cut them off)
+    "@jupyterlab/filebrowser-extension:browser": {"showLastModifiedColumn": False},
 }
 
 
