@@ -482,7 +482,7 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
                      symbol="se", value=res.se)
     n = res.df + 1 if res.df is not None else None
     var = res.exact.variance
-    c_i = Math(sym.tex + "^*_i", sym.txt + "*_i")
+    c_i = Math("{" + sym.tex + "}^*_i", sym.txt + "*_i")
     spread = Math(r"\sum_i (" + c_i.tex + " - " + sym.tex + ")^2", f"Σ_i ({c_i.txt} - {sym.txt})²", False)
     fpc = Math("1 - n/N_{pop}", "1 - n/N_pop")
     scale = _frac(Math(f"({fpc.tex})") if res.population else Math("1"), Math("n(n - 1)"))
@@ -499,7 +499,7 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
         crit_words = prose("{t} is Student's t with n - 1 = {df} degrees of freedom", t=crit_sym, df=res.df)
     crit = (float(res) - low) / res.se if res.se > 0 else None
     interval = Math(f"[{fmt(low)},\\ {fmt(high)}]", f"[{fmt(low)}, {fmt(high)}]")
-    ci_chain = Chain(Math(r"\text{" + share.replace("%", r"\%") + " CI}", f"{share} CI"),
+    ci_chain = Chain(Math(share.replace("%", r"\%") + r"\ \text{CI}", f"{share} CI"),
                      Math(f"{sym.tex} \\pm {crit_sym.tex} \\cdot {_SE.tex}", f"{sym.txt} ± {crit_sym.txt} × SE",
                           False),
                      Math(f"{fmt(res)} \\pm {fmt(crit)} \\cdot {fmt(res.se)}",
