@@ -525,13 +525,13 @@ def _chance_of(res: Any) -> tuple[Any, str] | None:
     if isinstance(res, BrennanPredigerResult):
         return res.exact.p_e, "$1/q$" if res.weights is None else "uniform"
     if isinstance(res, GwetResult):
-        return res.exact.p_e, "$p_k (1 - p_k)$"
+        return res.exact.p_e, "$p_j (1 - p_j)$"
     if isinstance(res, (CohenResult, CongerResult)):
-        return res.exact.p_e, "own $p$\nper rater"
+        return res.exact.p_e, "own $p_{gj}$\nper rater"
     if isinstance(res, FleissResult):
         return res.exact.p_e, "pooled $p_j$" if res.chance == "pooled" else "mean $p_j$"
     if isinstance(res, ScottResult):
-        return res.exact.p_e, "shared $p_k$"
+        return res.exact.p_e, "shared $p_j$"
     raise AgreementError(f"chance_chart: no chance agreement for a {type(res).__name__}")
 
 
