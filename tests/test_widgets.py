@@ -18,14 +18,17 @@ import pytest
 from iaa_teach import (
     AgreementError,
     Ratings,
+    brennan_prediger,
     cohen_kappa,
     datasets,
     fleiss_kappa,
+    gwet_ac,
     interpret,
     krippendorff_alpha,
     pairwise_cohen,
 )
 from rounding import d3
+from iaa_teach.widgets.paradox import CURVES
 from iaa_teach.widgets import (
     CoverageExplorer,
     FloatSlider,
@@ -259,6 +262,61 @@ def test_paradox_high_agreement_low_kappa_when_one_category_dominates():
     curve = ex.curve_values()
     middle = int(np.argmin(abs(curve["prevalence"] - 0.5)))
     assert curve["kappa"][middle] > curve["kappa"][-1] and curve["kappa"][middle] > curve["kappa"][0]
+
+
+def test_paradox_ac1_and_s_readouts_and_curves_are_the_public_metrics():
+    ex = ParadoxExplorer(n_items=120, n_raters=3, accuracy=0.8, n_categories=3, prevalence=0.5, seed=3)
+    ex.prevalence.value = 0.85
+    r = datasets.simulate(120, 3, accuracy=0.8, prevalence=0.85, n_categories=3, seed=3)
+    ac, s, al = gwet_ac(r), brennan_prediger(r), krippendorff_alpha(r)
+    v = ex.values()
+    assert (v["AC1"], v["AC1 P_e"], v["AC1 band"]) == (f3(ac.exact.ac), f3(ac.exact.p_e), interpret(ac.ac))
+    assert (v["S"], v["S P_e"]) == (f3(s.exact.s), f3(s.exact.p_e))
+    assert v["S P_e"] == "0.333"  # 1/q, whatever the data
+    assert v["alpha 1 - D_e"] == f3(1 - al.exact.d_e)
+    curve = ex.curve_values()
+    for i in (0, 7, len(curve["prevalence"]) - 1):
+        at = datasets.simulate(120, 3, accuracy=0.8, prevalence=float(curve["prevalence"][i]), n_categories=3, seed=3)
+        assert curve["AC1"][i] == gwet_ac(at).ac
+        assert curve["S"][i] == brennan_prediger(at).s
+        assert curve["kappa"][i] == fleiss_kappa(at).kappa
+        assert curve["alpha"][i] == krippendorff_alpha(at).alpha
+        assert curve["P_a"][i] == fleiss_kappa(at).p_a
+
+
+def test_paradox_ac1_holds_up_where_kappa_falls():
+    ex = ParadoxExplorer(n_items=1000, n_raters=3, accuracy=0.9, n_categories=2, prevalence=0.95)
+    v = ex.values()
+    assert float(v["AC1"]) > float(v["kappa"]) + 0.3
+    assert abs(float(v["S"]) - (2 * float(v["P_a"]) - 1)) < 0.002  # q = 2: S = (P_a - 1/2) / (1/2)
+
+
+def test_paradox_five_curves_each_visible_and_the_legend_clear_of_them():
+    ex = ParadoxExplorer()
+    lines = ex.axes.get_lines()[:5]
+    styles = {(line.get_color(), str(line.get_linestyle()), line.get_marker()) for line in lines}
+    assert len(styles) == 5
+    fig = ex.figure
+    renderer = fig.canvas.get_renderer()
+    legend = ex.axes.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [label for _, label in CURVES]
+    box = legend.get_window_extent(renderer)
+    assert box.y1 < ex.axes.get_window_extent().y0 and box.y0 >= 0  # below the axes, inside the figure
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.x1
+
+
+def test_paradox_figure_is_built_once_and_the_curves_redrawn_over_it():
+    """Speed: a slider move redraws markers (prevalence) or lines (the rest) over a kept picture."""
+    ex = ParadoxExplorer(n_items=100)
+    fig, png = ex.figure, bytes(ex.image.value)
+    ex.prevalence.value = 0.7
+    assert ex.figure is fig and bytes(ex.image.value) != png
+    ex.seed.value = 4
+    assert ex.figure is fig
+    kappa_line = ex.axes.get_lines()[1]
+    assert list(kappa_line.get_ydata()) == list(ex.curve_values()["kappa"])
+    r = datasets.simulate(100, 3, accuracy=0.85, prevalence=0.7, n_categories=2, seed=4)
+    assert ex.values()["kappa"] == f3(fleiss_kappa(r).exact.kappa)
 
 
 @pytest.mark.parametrize("explorer", ALL, ids=lambda c: c.__name__)
