@@ -90,7 +90,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson("08", "08_your_own_annotations", "Your own annotations", 45,
            "which annotators, items and categories the disagreement comes from"),
     Lesson("09", "09_instructor_playground", "The instructor's playground", 20,
-           "five explorers: change the data, watch every coefficient respond"),
+           "six explorers: change the data, watch every coefficient respond; watch the interval narrow"),
     Lesson("10", "10_exam_revision", "Exam revision", 60,
            "fresh exam questions, a checker that names your mistake, worked solutions"),
 )
