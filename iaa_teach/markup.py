@@ -310,6 +310,15 @@ NOTATION: tuple[Notation, ...] = (
     Notation("delta2", _m(r"\delta^2", "δ²"), "squared distance between two categories, set by the level of "
              "measurement (δ²_ck)", "", "03"),
     Notation("alpha", _m(r"\alpha", "α"), "Krippendorff's alpha: 1 - D_o / D_e", "", "03"),
+    Notation("q", _m("q"), "number of categories", "Fleiss (1971) writes k", "03"),
+    Notation("S", _m("S"), "Bennett's S (Brennan-Prediger): chance agreement 1/q, every category equally likely",
+             "also called free-marginal kappa", "06"),
+    Notation("pi", _m(r"\pi", "π"), "Scott's pi: chance from the raters' pooled category shares (Fleiss' kappa "
+             "for two raters)", "", "06"),
+    Notation("AC1", _m(r"\mathrm{AC}_1", "AC1"), "Gwet's AC1: chance agreement only on the items rated at random",
+             "", "06"),
+    Notation("SE", _m(r"\mathrm{SE}", "SE"), "standard error: how much a coefficient would vary from one sample "
+             "of items to the next", "", "07"),
 )
 
 
