@@ -1744,3 +1744,63 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     return BootstrapResult(estimate=float(point), low=float(low), high=float(high), confidence=confidence,
                            n_boot=n_boot, n_undefined=int(samples.size - ok.size),
                            samples=_frozen(samples), metric=name)
+
+
+# ================================================================ the family at once
+class FamilyCall(NamedTuple):
+    """One coefficient of :func:`agreement_family`: its name, the metric's name and the arguments it takes."""
+
+    name: str
+    metric: str
+    kwargs: dict
+
+
+def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[FamilyCall]:
+    """Which coefficients :func:`agreement_family` computes for ``ratings``, and how.
+
+    Two raters: percent agreement, Bennett's S, Scott's pi, Cohen's kappa,
+    Gwet's AC1 (AC2 weighted) and Krippendorff's alpha. Three or more:
+    Brennan-Prediger's S, Fleiss' kappa (the many-rater pi) and Conger's
+    kappa (the many-rater Cohen) in their places. With weights other than
+    Cohen's own (None, ``"linear"``, ``"quadratic"``), two raters get
+    Conger's kappa, which takes Gwet's weights. ``level`` is alpha's.
+    A call's ``metric`` and ``kwargs`` can be passed to :func:`bootstrap_ci`.
+
+    >>> from iaa_teach import datasets
+    >>> [call.name for call in family_calls(datasets.sentiment())]
+    ['percent agreement', 'Brennan-Prediger S', "Fleiss' kappa", "Conger's kappa", "Gwet's AC1", "Krippendorff's alpha"]
+    """
+    r = as_ratings(ratings)
+    check_option("level", level, LEVELS)
+    two = r.n_raters == 2
+    w = {"weights": weights}
+    cohen = two and (weights is None or (isinstance(weights, str) and weights in WEIGHTS))
+    return [
+        FamilyCall("percent agreement", "percent_agreement", dict(w)),
+        FamilyCall("Bennett's S" if two else "Brennan-Prediger S", "brennan_prediger", dict(w)),
+        FamilyCall("Scott's pi", "scott_pi", {"a": 0, "b": 1, **w}) if two
+        else FamilyCall("Fleiss' kappa", "fleiss_kappa", dict(w)),
+        FamilyCall("Cohen's kappa", "cohen_kappa", {"a": 0, "b": 1, **w}) if cohen
+        else FamilyCall("Conger's kappa", "conger_kappa", dict(w)),
+        FamilyCall("Gwet's AC1" if weights is None else "Gwet's AC2", "gwet_ac", dict(w)),
+        FamilyCall("Krippendorff's alpha", "krippendorff_alpha", {"level": level}),
+    ]
+
+
+def agreement_family(ratings: Any, weights: Any = None, level: str = "nominal") -> dict[str, Any]:
+    """The chance-corrected family on one table: coefficient name -> result, in teaching order.
+
+    Every result has ``se`` and ``ci()``; which coefficients, and with which
+    arguments, :func:`family_calls` says. Pass the dict to
+    :func:`iaa_teach.plots.family_chart` or :func:`iaa_teach.plots.chance_chart`.
+
+    >>> from iaa_teach import datasets
+    >>> family = agreement_family(datasets.sentiment())
+    >>> print(", ".join(f"{name} {res:.3f}" for name, res in family.items()))
+    percent agreement 0.733, Brennan-Prediger S 0.600, Fleiss' kappa 0.564, Conger's kappa 0.568, Gwet's AC1 0.616, Krippendorff's alpha 0.578
+    """
+    r = as_ratings(ratings)
+    return {call.name: _METRICS[call.metric](r, **call.kwargs) for call in family_calls(r, weights, level)}
+
+
+__all__ += ["FamilyCall", "family_calls", "agreement_family"]
