@@ -84,9 +84,11 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson("05", "05_partial_coverage", "Annotators who cover different items", 40,
            "per-item n_i, items with a single label, why merging annotators is wrong"),
     Lesson("06", "06_chance_models", "Models of chance: the family of coefficients", 45,
-           "percent agreement, Bennett's S, Scott's pi, Conger's kappa, Gwet's AC1 side by side", ready=False),
+           "percent agreement, Bennett's S, Scott's pi, Conger's kappa, Gwet's AC1 side by side; the two paradoxes; "
+           "which coefficient when"),
     Lesson("07", "07_how_sure", "How sure is the number?", 40,
-           "standard errors and confidence intervals for every coefficient", ready=False),
+           "standard errors and confidence intervals by formula and bootstrap; what 10 items can tell; "
+           "planning the number of items"),
     Lesson("08", "08_your_own_annotations", "Your own annotations", 45,
            "which annotators, items and categories the disagreement comes from"),
     Lesson("09", "09_instructor_playground", "The instructor's playground", 20,

@@ -17,16 +17,9 @@
 # # Models of chance: one table, one $P_a$, five $P_e$'s
 #
 # Cohen's kappa, Fleiss' kappa and Krippendorff's alpha looked like three
-# different formulas. They are members of one **family of coefficients** (see
-# the [glossary](00_start_here.ipynb#Glossary)):
-#
-# $$\text{coefficient} = \frac{P_a - P_e}{1 - P_e}$$
-#
-# Every member starts from the same observed agreement $P_a$ and corrects it for
-# a chance agreement $P_e$. They differ only in their **model of chance**: how a
-# rater who labels at random would pick a label. This lesson computes five of
-# them on one table, by hand and then with the helper, and shows where the
-# choice of model matters.
+# different formulas. They are one formula with three different ideas of what
+# agreement by chance looks like. This lesson computes five such ideas on one
+# table, by hand and then with the helper, and shows where the choice matters.
 #
 # **What you'll learn**
 # - percent agreement, Bennett's S, Scott's pi (Fleiss' kappa), Conger's kappa,
@@ -56,6 +49,17 @@ from iaa_teach.widgets import ParadoxExplorer
 from iaa_teach.words import Hidden, matrix_table
 
 # %% [markdown]
+# ## One formula
+#
+# The coefficients of this lesson form one **family of coefficients** (see the
+# [glossary](00_start_here.ipynb#Glossary)):
+#
+# $$\text{coefficient} = \frac{P_a - P_e}{1 - P_e}$$
+#
+# Every member starts from the same observed agreement $P_a$ and corrects it for
+# a chance agreement $P_e$. They differ only in their **model of chance**: how a
+# rater who labels at random would pick a label.
+#
 # ## The data
 #
 # The ten sentences and three annotators of lessons 01 to 03, labels G, N and P
@@ -176,13 +180,13 @@ check_number(answer, conger.exact.p_e, name="Conger's P_e",
 # %% jupyter={"source_hidden": true} tags=["solution"]
 shares = {r: [Fraction(int(x), int(row.sum())) for x in row] for r, row in zip(ratings.raters, own)}
 pairs = [(a, b) for i, a in enumerate(ratings.raters) for b in ratings.raters[i + 1:]]
-rows = []
+pair_rows = []
 for a, b in pairs:
     chance = sum(x * y for x, y in zip(shares[a], shares[b]))
-    rows.append([f"{a}-{b}", " + ".join(f"{x}·{y}" for x, y in zip(shares[a], shares[b])), str(chance)])
-conger_pe = sum(Fraction(row[2]) for row in rows) / len(rows)
-rows.append(["mean", f"({' + '.join(row[2] for row in rows)}) / {len(pairs)}", f"{conger_pe} = {fmt(conger_pe)}"])
-Hidden(Table(["pair", "Σ p_aj p_bj (G, N, P)", "chance agreement"], rows,
+    pair_rows.append([f"{a}-{b}", " + ".join(f"{x}·{y}" for x, y in zip(shares[a], shares[b])), str(chance)])
+conger_pe = sum(Fraction(row[2]) for row in pair_rows) / len(pair_rows)
+pair_rows.append(["mean", f"({' + '.join(row[2] for row in pair_rows)}) / {len(pairs)}", f"{conger_pe} = {fmt(conger_pe)}"])
+Hidden(Table(["pair", "Σ p_aj p_bj (G, N, P)", "chance agreement"], pair_rows,
              caption="Conger's P_e: Cohen's chance agreement of each pair, then the mean"), "Show the worked answer")
 
 # %% [markdown]
@@ -244,8 +248,9 @@ rows = []
 for name, chance in by_hand.items():
     res = family[name]
     helper_pe = 1 - res.exact.d_e if name == "Krippendorff's alpha" else res.exact.p_e
-    rows.append([name, str(chance), fmt(helper_pe), fmt((p_a - chance) / (1 - chance)), fmt(res.exact_value)])
-Table(["coefficient", "P_e by hand", "P_e helper", "(P_a - P_e) / (1 - P_e)", "helper"], rows,
+    by_hand_value = (p_a - chance) / (1 - chance)
+    rows.append([name, str(chance), fmt(helper_pe), f"{by_hand_value} = {fmt(by_hand_value)}", fmt(res.exact_value)])
+Table(["coefficient", "P_e by hand", "P_e helper", "(P_a - P_e) / (1 - P_e) by hand", "helper"], rows,
       caption=f"The sentiment example: P_a = {p_a} = {fmt(p_a)} for every coefficient")
 
 # %% [markdown]

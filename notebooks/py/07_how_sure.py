@@ -49,8 +49,10 @@ from iaa_teach.words import Hidden
 # %% [markdown]
 # ## The family, each with its interval
 #
-# The sentiment example again: every coefficient of lesson 06 with its standard
-# error and its 95 % interval.
+# The sentiment example again: every coefficient of lesson 06 with its
+# **standard error** $\mathrm{SE}$ (how much it would vary from one sample of items
+# to the next) and its 95 % **confidence interval** (see the
+# [glossary](00_start_here.ipynb#Glossary) for both).
 
 # %%
 ratings = datasets.sentiment()
