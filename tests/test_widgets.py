@@ -70,7 +70,8 @@ def widgets_in(widget):
         yield from widgets_in(child)
 
 
-ALL = [TableExplorer, ParadoxExplorer, MissingDataExplorer, CoverageExplorer, WeightsExplorer, IntervalExplorer]
+ALL = [TableExplorer, ParadoxExplorer, MissingDataExplorer, CoverageExplorer, WeightsExplorer,
+       IntervalExplorer]
 
 
 # ===================================================================== all
@@ -280,7 +281,8 @@ def test_paradox_ac1_and_s_readouts_and_curves_are_the_public_metrics():
     assert v["alpha 1 - D_e"] == f3(1 - al.exact.d_e)
     curve = ex.curve_values()
     for i in (0, 7, len(curve["prevalence"]) - 1):
-        at = datasets.simulate(120, 3, accuracy=0.8, prevalence=float(curve["prevalence"][i]), n_categories=3, seed=3)
+        at = datasets.simulate(120, 3, accuracy=0.8, prevalence=float(curve["prevalence"][i]), n_categories=3,
+                               seed=3)
         assert curve["AC1"][i] == gwet_ac(at).ac
         assert curve["S"][i] == brennan_prediger(at).s
         assert curve["kappa"][i] == fleiss_kappa(at).kappa

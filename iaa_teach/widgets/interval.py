@@ -99,13 +99,15 @@ class IntervalExplorer(Explorer):
         self._seed = check_int("seed", seed, 0, 99)
         s, lay = label_style(), slider_layout()
         self.coefficient = w.Dropdown(options=[(label, name) for name, (label, _) in COEFFICIENTS.items()],
-                                      value=coefficient, description="coefficient", style=s)
+                                      value=coefficient, description="coefficient", style=s,
+                                      layout=w.Layout(margin="0 1.5em 0 0"))
         self.n_items = IntSlider(value=n_items, min=FIRST_ITEMS, max=STUDY_ITEMS, step=ITEM_STEP,
                                  description="items rated", style=s, layout=lay)
         self.accuracy = FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                    style=s, layout=lay, readout=".2f")
+                                    style=s, layout=slider_layout("30em"), readout=".2f")
         self.prevalence = FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
-                                      description="prevalence of category 1", style=s, layout=lay, readout=".2f")
+                                      description="prevalence of category 1", style=s, layout=slider_layout("34em"),
+                                      readout=".2f")
         self._study_key = None
         self._curve_key = None
         self._canvas_key = None
@@ -172,7 +174,7 @@ class IntervalExplorer(Explorer):
                      q("items needed", plan.items if plan is not None else "–")])
         parts = [heading(f"the first {n} of {STUDY_ITEMS} simulated items, {self._raters} raters, "
                          f"{self._categories} categories (seed {self._seed})"),
-                 table(["", ""], rows)]
+                 table(["", "value"], rows)]
         if res.reason or res.se_reason:
             parts.append(note(res.se_reason or res.reason, "iaa-why"))
         if why:

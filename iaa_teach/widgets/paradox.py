@@ -82,11 +82,11 @@ class ParadoxExplorer(Explorer):
         self.n_raters = IntSlider(value=n_raters, min=2, max=10, description="raters", style=s, layout=lay,
                                     continuous_update=False)
         self.accuracy = FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                      style=s, layout=lay, readout=".2f", continuous_update=False)
+                                      style=s, layout=slider_layout("30em"), readout=".2f", continuous_update=False)
         self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
                                         layout=lay, continuous_update=False)
         self.prevalence = FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
-                                        description="prevalence of category 1", style=s, layout=lay,
+                                        description="prevalence of category 1", style=s, layout=slider_layout("34em"),
                                         readout=".2f", continuous_update=False)
         self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=lay,
                                 continuous_update=False)

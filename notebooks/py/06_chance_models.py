@@ -44,7 +44,7 @@ from iaa_teach import (
     ratings_table, scott_pi,
 )
 from iaa_teach.exercises import check_number
-from iaa_teach.markup import Table
+from iaa_teach.markup import Math, Table, with_symbols
 from iaa_teach.widgets import ParadoxExplorer
 from iaa_teach.words import Hidden, matrix_table
 
@@ -102,15 +102,16 @@ print(f"P_a = {p_a} = {fmt(p_a)}")
 # two such ratings agree.
 
 # %%
-Table(["coefficient", "a rater labelling at random...", "chance agreement P_e"], [
-    ["Bennett's S (Brennan-Prediger)", "picks each of the q categories equally often", "1/q"],
-    ["Scott's pi (Fleiss' kappa)", "picks with the pooled shares p_j, the same for every rater", "Σ p_j²"],
+Table(["coefficient", "a rater labelling at random...", with_symbols("chance agreement P_e")], [
+    ["Bennett's S (Brennan-Prediger)", "picks each of the q categories equally often", Math(r"1/q", "1/q")],
+    ["Scott's pi (Fleiss' kappa)", "picks with the pooled shares, the same for every rater",
+     Math(r"\sum_j p_j^2", "Σ p_j²")],
     ["Cohen's kappa (Conger's for more raters)", "picks with their own shares",
-     "mean over pairs of raters a, b of Σ p_aj p_bj"],
-    ["Gwet's AC1", "does so only on the hard items; P_e is the chance of agreeing there",
-     "Σ p_j (1 - p_j) / (q - 1)"],
+     Math(r"\operatorname{mean}_{a<b} \sum_j p_{aj}\, p_{bj}", "mean over pairs a, b of Σ p_aj p_bj")],
+    ["Gwet's AC1", "does so only on the hard items",
+     Math(r"\frac{1}{q - 1}\sum_j p_j (1 - p_j)", "Σ p_j (1 - p_j) / (q - 1)")],
     ["Krippendorff's alpha", "draws two of the n pairable values without replacement",
-     "Σ n_c (n_c - 1) / (n (n - 1)) = 1 - D_e"],
+     Math(r"\frac{\sum_c n_c (n_c - 1)}{n (n - 1)} = 1 - D_e", "Σ n_c (n_c - 1) / (n (n - 1)) = 1 - D_e")],
 ], caption="Five models of chance, one formula: coefficient = (P_a - P_e) / (1 - P_e)", align="lll")
 
 # %% [markdown]
@@ -333,7 +334,7 @@ for name in "cd":
 
 # %%
 Table(["coefficient", "one category dominates (paradox 1)", "raters differ in their shares (paradox 2)",
-       "also"], [
+       "also"], [[with_symbols(cell) for cell in row] for row in [
     ["percent agreement", "stays high: no chance correction", "no effect", "agreement by luck counts as agreement"],
     ["Bennett's S", "moves only with P_a", "no effect", "depends on q: an unused category raises it"],
     ["Scott's pi, Fleiss' kappa", "falls", "no reward for bias", "one set of shares for all raters"],
@@ -341,7 +342,7 @@ Table(["coefficient", "one category dominates (paradox 1)", "raters differ in th
     ["Gwet's AC1", "holds up, may rise", "no reward for bias", "low P_e when one category dominates"],
     ["Krippendorff's alpha", "falls, like pi", "no reward for bias",
      "missing ratings, any number of raters, levels of measurement"],
-], caption="How the models of chance behave", align="llll")
+]], caption="How the models of chance behave", align="llll")
 
 # %% [markdown]
 # ## When to use which
@@ -351,7 +352,7 @@ Table(["coefficient", "one category dominates (paradox 1)", "raters differ in th
 # paradoxes are invisible in a single number.
 
 # %%
-Table(["your situation", "consider", "why", "watch out"], [
+Table(["your situation", "consider", "why", "watch out"], [[with_symbols(cell) for cell in row] for row in [
     ["you compare with published studies", "the coefficient they report, plus P_a",
      "numbers from different chance models do not compare", "the paradoxes hit theirs too: ask for shares"],
     ["missing ratings, many raters, ordered labels", "Krippendorff's alpha",
@@ -364,7 +365,7 @@ Table(["your situation", "consider", "why", "watch out"], [
      "each rater's own shares, the table shows who says what", "rewards bias; not comparable with pi"],
     ["the q categories are equally likely by design", "Bennett's S", "its chance model is then true",
      "otherwise it depends on how many categories you offer"],
-], caption="Choosing a coefficient: situations, candidates and reasons", align="llll")
+]], caption="Choosing a coefficient: situations, candidates and reasons", align="llll")
 
 # %% [markdown]
 # ## Explore it yourself
