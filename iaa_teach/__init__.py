@@ -38,6 +38,7 @@ from .metrics import (
     cohen_kappa,
     conger_kappa,
     family_calls,
+    family_intervals,
     fleiss_kappa,
     gwet_ac,
     interpret,
@@ -71,4 +72,5 @@ __all__ = [
     "percent_agreement", "brennan_prediger", "scott_pi", "conger_kappa", "gwet_ac", "items_needed",
     "PercentAgreementResult", "BrennanPredigerResult", "ScottResult", "CongerResult", "GwetResult", "ItemsNeeded",
     "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "PLANNED", "agreement_family", "family_calls",
+    "family_intervals",
 ]

@@ -121,9 +121,14 @@ def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
 
 # ================================================================ notation
 def notation_table() -> Table:
-    """:data:`iaa_teach.markup.NOTATION` as a table: symbol, meaning, how the sources write it, first lesson."""
+    """:data:`iaa_teach.markup.NOTATION` as a table: symbol, meaning, how the sources write it, first lesson.
+
+    Only the symbols of the lessons that are ready: a symbol of a lesson still
+    coming appears with its lesson.
+    """
+    ready = {les.number for les in LESSONS if les.ready}
     rows = [[row.symbol, with_symbols(row.meaning), with_symbols(row.elsewhere) if row.elsewhere else "–", row.lesson]
-            for row in NOTATION]
+            for row in NOTATION if not row.lesson or row.lesson in ready]
     return Table(["symbol", "meaning", "sources that write it differently", "first in lesson"], rows,
                  bold_first_column=False, align="lllr")
 

@@ -45,6 +45,7 @@ from .metrics import (
     BrennanPredigerResult,
     CohenResult,
     CongerResult,
+    FamilyInterval,
     FleissResult,
     GwetResult,
     PairwiseCohenResult,
@@ -415,6 +416,14 @@ def _family_of(family: Any, weights: Any, level: str, function: str) -> dict[str
     return agreement_family(family, weights=weights, level=level)
 
 
+def _interval_rows(family: Any) -> list[FamilyInterval] | None:
+    """The rows of :func:`iaa_teach.family_intervals`, if ``family`` is a non-empty list of them."""
+    if isinstance(family, (list, tuple)) and family and all(isinstance(row, FamilyInterval) for row in family):
+        _too_many("coefficients", len(family), MAX_BARS, "draw fewer")
+        return list(family)
+    return None
+
+
 def _wrapped(name: str, width: int = 10) -> str:
     """A name on lines of about ``width`` characters, broken at spaces and after hyphens."""
     words = name.replace("-", "- ").split(" ")
@@ -432,11 +441,13 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
 
     Parameters
     ----------
-    family : Ratings, table, or mapping of str to result
+    family : Ratings, table, mapping of str to result, or list of FamilyInterval
         A table: its :func:`iaa_teach.agreement_family` (percent
         agreement, S, pi or Fleiss' kappa, Cohen's or Conger's kappa, AC1,
         alpha) is drawn. A mapping: name -> result of any coefficient with
-        ``ci()`` (e.g. ``agreement_family(ratings)`` itself).
+        ``ci()`` (e.g. ``agreement_family(ratings)`` itself). The rows of
+        :func:`iaa_teach.family_intervals`: their own intervals (analytic
+        or bootstrap), and ``confidence`` is theirs.
     weights, level
         Passed to :func:`iaa_teach.agreement_family` for a table.
     confidence : float
@@ -455,11 +466,19 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
     """
     check_text("title", title, none=True)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
-    results = _family_of(family, weights, level, "family_chart")
+    rows = _interval_rows(family)
+    method = ""
+    if rows is not None:
+        results = {row.name: row.result for row in rows}
+        intervals = np.array([(row.low, row.high) for row in rows], dtype=float).reshape(-1, 2)
+        confidence = rows[0].confidence
+        method = f"{rows[0].method} "
+    else:
+        results = _family_of(family, weights, level, "family_chart")
+        intervals = np.array([res.ci(confidence) for res in results.values()], dtype=float).reshape(-1, 2)
     fig, ax = _figure(ax)
     names = list(results)
     values = np.array([float(res) for res in results.values()])
-    intervals = np.array([res.ci(confidence) for res in results.values()], dtype=float).reshape(-1, 2)
     lows = np.concatenate([values, intervals[:, 0]])
     floor = max(-1.0, min(0.0, float(np.nanmin(lows)) - 0.1)) if np.isfinite(lows).any() else 0.0
     _draw_bands(ax, floor)
@@ -488,11 +507,11 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
     ax.set_ylim(floor, 1.06 + 0.06 * (1 - floor))
     ax.axhline(0, color=OKABE_ITO["black"], lw=0.8, zorder=1)
     ax.set_ylabel("coefficient")
-    ax.set_xlabel(f"coefficient, with its {share} confidence interval")
+    ax.set_xlabel(f"coefficient, with its {share} {method}confidence interval")
     ax.set_title(_mpl_text(title, None) if title else r"One table, the whole family: $(P_a - P_e)\,/\,(1 - P_e)$",
                  fontsize=11)
     fig.iaa_alt = (f"Bar chart of {len(names)} agreement coefficients over the Landis and Koch bands, each with its "
-                   f"{share} confidence interval: " + "; ".join(described) + ".")
+                   f"{share} {method}confidence interval: " + "; ".join(described) + ".")
     return fig
 
 
@@ -506,13 +525,13 @@ def _chance_of(res: Any) -> tuple[Any, str] | None:
     if isinstance(res, BrennanPredigerResult):
         return res.exact.p_e, "$1/q$" if res.weights is None else "uniform"
     if isinstance(res, GwetResult):
-        return res.exact.p_e, "$p_k (1 - p_k)$"
+        return res.exact.p_e, "$p_j (1 - p_j)$"
     if isinstance(res, (CohenResult, CongerResult)):
-        return res.exact.p_e, "own $p$\nper rater"
+        return res.exact.p_e, "own $p_{gj}$\nper rater"
     if isinstance(res, FleissResult):
         return res.exact.p_e, "pooled $p_j$" if res.chance == "pooled" else "mean $p_j$"
     if isinstance(res, ScottResult):
-        return res.exact.p_e, "shared $p_k$"
+        return res.exact.p_e, "shared $p_j$"
     raise AgreementError(f"chance_chart: no chance agreement for a {type(res).__name__}")
 
 

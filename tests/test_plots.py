@@ -21,6 +21,7 @@ from iaa_teach import (  # noqa: E402
     AgreementError,
     Ratings,
     agreement_family,
+    family_intervals,
     gwet_ac,
     percent_agreement,
     cohen_kappa,
@@ -253,6 +254,18 @@ def test_family_chart_interval_follows_the_confidence():
     wide = interval_segments(plots.family_chart(res, confidence=0.99).axes[0])[0]
     assert list(wide[1:]) == pytest.approx(list(res["AC1"].ci(0.99)))
     assert wide[2] - wide[1] > np.subtract(*res["AC1"].ci(0.95)[::-1])
+
+
+def test_family_chart_draws_bootstrap_intervals_from_family_intervals():
+    rows = family_intervals(SENTIMENT, method="bootstrap", n_boot=200, seed=1)
+    fig = plots.family_chart(rows)
+    ax = fig.axes[0]
+    drawn = interval_segments(ax)
+    assert [y for _, low, high in drawn for y in (low, high)] == pytest.approx([y for row in rows
+                                                                                for y in (row.low, row.high)])
+    assert "bootstrap" in ax.get_xlabel() and "bootstrap confidence interval" in plots.alt_text(fig)
+    assert [d3(row.result.exact_value) for row in rows] == [t for t in texts(ax) if t[:1] in "-0123456789"
+                                                           and "." in t]
 
 
 def test_undefined_coefficient_is_shown_as_undefined_with_no_bar_not_zero():
