@@ -40,8 +40,8 @@ from fractions import Fraction
 import numpy as np
 
 from iaa_teach import (
-    agreement_family, brennan_prediger, cohen_kappa, conger_kappa, datasets, fmt, gwet_ac, percent_agreement, plots,
-    ratings_table, scott_pi,
+    agreement_family, brennan_prediger, cohen_kappa, conger_kappa, datasets, explain, fmt, gwet_ac, percent_agreement,
+    plots, ratings_table, scott_pi,
 )
 from iaa_teach.exercises import check_number
 from iaa_teach.markup import Math, Table, with_symbols
@@ -190,6 +190,9 @@ pair_rows.append(["mean", f"({' + '.join(row[2] for row in pair_rows)}) / {len(p
 Hidden(Table(["pair", "Σ p_aj p_bj (G, N, P)", "chance agreement"], pair_rows,
              caption="Conger's P_e: Cohen's chance agreement of each pair, then the mean"), "Show the worked answer")
 
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(conger)["Chance agreement P_e"], "Show the helper's working")
+
 # %% [markdown]
 # ### Gwet's AC1: chance only on the hard items
 #
@@ -220,6 +223,9 @@ Hidden(Table(["quantity", "working", "value"], [
      ", ".join(str(t) for t in terms)],
     ["P_e", f"({' + '.join(str(t) for t in terms)}) / ({q} - 1)", f"{ac1_pe} = {fmt(ac1_pe)}"],
 ], caption="Gwet's AC1 chance agreement by hand"), "Show the worked answer")
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(ac1)["Chance agreement P_e"], "Show the helper's working")
 
 # %% [markdown]
 # ### Krippendorff's alpha: drawing without replacement
@@ -253,6 +259,14 @@ for name, chance in by_hand.items():
     rows.append([name, str(chance), fmt(helper_pe), f"{by_hand_value} = {fmt(by_hand_value)}", fmt(res.exact_value)])
 Table(["coefficient", "P_e by hand", "P_e helper", "(P_a - P_e) / (1 - P_e) by hand", "helper"], rows,
       caption=f"The sentiment example: P_a = {p_a} = {fmt(p_a)} for every coefficient")
+
+# %% [markdown]
+# `explain` lays out any member's whole calculation, the way to write it on
+# paper; here Conger's kappa, with each rater's shares $p_{gj}$ (rater $g$'s share
+# of category $j$):
+
+# %%
+explain(conger)
 
 # %% [markdown]
 # The same, as a picture: observed agreement and each model's chance agreement.

@@ -38,8 +38,8 @@
 import numpy as np
 
 from iaa_teach import (
-    BANDS, Ratings, agreement_family, bootstrap_ci, datasets, family_calls, fleiss_kappa, fmt, interpret,
-    items_needed, percent_agreement, plots,
+    BANDS, Ratings, agreement_family, bootstrap_ci, datasets, explain, family_intervals, fleiss_kappa, fmt,
+    interpret, items_needed, percent_agreement, plots,
 )
 from iaa_teach.exercises import check_number
 from iaa_teach.markup import Table
@@ -164,6 +164,14 @@ Hidden(Table(["quantity", "working", "value"], [
 ], caption="Fleiss' kappa's 95 % interval by hand"), "Show the worked answer")
 
 # %% [markdown]
+# `explain` shows the standard error's working for every member of the family;
+# here Gwet's AC1, whose per-item values $\mathrm{AC1}^*_i$ play the part $P_i$
+# played for percent agreement:
+
+# %%
+explain(family["Gwet's AC1"])["Standard error and 95% interval"]
+
+# %% [markdown]
 # ## The standard error by the bootstrap
 #
 # The **bootstrap** needs no formula: draw 10 items *with replacement* from the 10
@@ -213,21 +221,19 @@ Table(["coefficient", "band of the lower end", "band of the upper end", "above c
 #
 # A simulated study (fixed seed): 400 items, three annotators of accuracy 0.8,
 # one of three categories more common than the others. Formula and bootstrap
-# agree closely, and the intervals are narrow.
+# agree closely, and the intervals are narrow (the chart shows the bootstrap ones).
 
 # %%
 study = datasets.simulate(400, 3, accuracy=0.8, prevalence=0.6, n_categories=3, seed=7)
-big = agreement_family(study)
-rows = []
-for call, (name, res) in zip(family_calls(study), big.items()):
-    lo, hi = res.ci()
-    b = bootstrap_ci(call.metric, study, n_boot=1000, seed=1, **call.kwargs)
-    rows.append([name, fmt(res.exact_value), fmt(res.se), f"{fmt(lo)} to {fmt(hi)}", f"{fmt(b.low)} to {fmt(b.high)}"])
-Table(["coefficient", "value", "SE", "95 % interval (formula)", "95 % interval (bootstrap)"], rows,
-      caption="A simulated study: 400 items, 3 annotators (seed 7)")
+by_formula = family_intervals(study)
+by_bootstrap = family_intervals(study, method="bootstrap", n_boot=1000, seed=1)
+rows = [[f.name, fmt(f.result.exact_value), fmt(f.se), f"{fmt(f.low)} to {fmt(f.high)}", fmt(b.se),
+         f"{fmt(b.low)} to {fmt(b.high)}"] for f, b in zip(by_formula, by_bootstrap)]
+Table(["coefficient", "value", "SE (formula)", "95 % interval (formula)", "SE (bootstrap)",
+       "95 % interval (bootstrap)"], rows, caption="A simulated study: 400 items, 3 annotators (seed 7)")
 
 # %%
-plots.family_chart(big)
+plots.family_chart(by_bootstrap)
 
 # %% [markdown]
 # ### Exercise 3: four times the items
@@ -240,7 +246,7 @@ plots.family_chart(big)
 answer = ...
 
 # %%
-se_400 = big["Fleiss' kappa"].se
+se_400 = next(f.se for f in by_formula if f.name == "Fleiss' kappa")
 check_number(answer, se_400 / 2, name="the SE with 1,600 items", step="SE times √(400 / 1600)",
              mistakes={"you divided by 4: the variance shrinks fourfold, the SE only twofold": se_400 / 4})
 
