@@ -311,6 +311,24 @@ def test_paradox_five_curves_each_visible_and_the_legend_clear_of_them():
     assert box.x0 >= 0 and box.x1 <= fig.bbox.x1
 
 
+def test_paradox_shows_only_the_coefficients_asked_for():
+    """Lesson 02 has not met AC1 and S: it shows kappa and alpha beside P_a, nothing else."""
+    ex = ParadoxExplorer(n_items=200, curves=("kappa", "alpha"))
+    assert set(ex.values()) == {"P_a", "P_e", "kappa", "kappa band", "alpha 1 - D_e", "alpha", "alpha band"}
+    assert [t.get_text() for t in ex.axes.get_legend().get_texts()] == [
+        "observed agreement P_a", "Fleiss' kappa", "Krippendorff's alpha"]
+    assert "AC1" not in ex.readout.value and "Bennett" not in ex.readout.value
+    assert "AC1" not in ex.image.alt and "alpha 0." in ex.image.alt
+    full = ParadoxExplorer(n_items=200)
+    assert ex.values()["kappa"] == full.values()["kappa"]
+    ex.prevalence.value = 0.9
+    assert ex.values()["kappa"] == f3(fleiss_kappa(ex.ratings).exact.kappa)
+    with pytest.raises(AgreementError, match="curves must be one of"):
+        ParadoxExplorer(curves=("kappa", "AC2"))
+    with pytest.raises(AgreementError, match="curves"):
+        ParadoxExplorer(curves=())
+
+
 def test_paradox_figure_is_built_once_and_the_curves_redrawn_over_it():
     """Speed: a slider move redraws markers (prevalence) or lines (the rest) over a kept picture."""
     ex = ParadoxExplorer(n_items=100)

@@ -6,7 +6,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets, plots
-from ..validation import check_int, check_number
+from ..validation import AgreementError, check_int, check_number, check_option
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha
 from ._base import (
     FloatSlider, IntSlider, WIDGET_DPI, Explorer, band, canvas_png, controls_row, figure_css_width, fmt, heading, label_style,
@@ -62,13 +62,20 @@ class ParadoxExplorer(Explorer):
     >>> ex.prevalence.value = 0.95
     >>> ex.values()["P_a"], ex.values()["kappa"]
     ('0.826', '0.253')
+
+    ``curves`` chooses the coefficients shown beside P_a (all of
+    :data:`CURVES` by default): a lesson that has not met AC1 and S yet
+    shows ``curves=("kappa", "alpha")``.
+
+    >>> sorted(ParadoxExplorer(curves=("kappa",)).values())
+    ['P_a', 'P_e', 'kappa', 'kappa band']
     """
 
     title = "Prevalence and the kappa paradox"
 
     def __init__(self, n_items: int = 200, n_raters: int = 3, accuracy: float = 0.85,
                  prevalence: float = 0.5, n_categories: int = 2, seed: int = 0,
-                 font_size: str | None = None):
+                 curves: tuple[str, ...] = ("kappa", "alpha", "AC1", "S"), font_size: str | None = None):
         super().__init__(**({} if font_size is None else {"font_size": font_size}))
         n_items = check_int("n_items", n_items, 10, 1000)
         n_raters = check_int("n_raters", n_raters, 2, 10)
@@ -76,6 +83,13 @@ class ParadoxExplorer(Explorer):
         prevalence = check_number("prevalence", prevalence, 0.0, 0.99)
         n_categories = check_int("n_categories", n_categories, 2, 5)
         seed = check_int("seed", seed, 0, 99)
+        choices = tuple(key for key, _ in CURVES[1:])
+        curves = (curves,) if isinstance(curves, str) else tuple(curves)
+        for name in curves:
+            check_option("curves", name, choices)
+        if not curves:
+            raise AgreementError(f"curves: name at least one of {choices}")
+        self._shown = tuple((key, label) for key, label in CURVES if key == "P_a" or key in curves)
         s, lay = label_style(), slider_layout()
         self.n_items = IntSlider(value=n_items, min=10, max=1000, step=10, description="items",
                                    style=s, layout=lay, continuous_update=False)
@@ -135,33 +149,40 @@ class ParadoxExplorer(Explorer):
         fl, al, ac, s = (self._results[k] for k in ("kappa", "alpha", "AC1", "S"))
         self._fleiss, self._alpha = fl, al
         props = ", ".join(f"{c}: {fmt(p, 2)}" for c, p in zip(r.categories, fl.exact.p_j))
-        rows = [["observed agreement P_a", "", q("P_a", fmt(fl.exact.p_a)), ""],
-                ["Fleiss' kappa", q("P_e", fmt(fl.exact.p_e)), q("kappa", fmt(fl.exact.kappa)),
-                 q("kappa band", band(fl.kappa))],
-                ["Krippendorff's alpha", q("alpha 1 - D_e", fmt(1 - al.exact.d_e)), q("alpha", fmt(al.exact.alpha)),
-                 q("alpha band", band(al.alpha))],
-                ["Gwet's AC1", q("AC1 P_e", fmt(ac.exact.p_e)), q("AC1", fmt(ac.exact.ac)), q("AC1 band", band(ac.ac))],
-                ["Bennett's S", q("S P_e", fmt(s.exact.p_e)), q("S", fmt(s.exact.s)), q("S band", band(s.s))]]
+        shown = {key for key, _ in self._shown}
+        rows = [["observed agreement P_a", "", q("P_a", fmt(fl.exact.p_a)), ""]]
+        rows += [row for key, row in (
+            ("kappa", ["Fleiss' kappa", q("P_e", fmt(fl.exact.p_e)), q("kappa", fmt(fl.exact.kappa)),
+                       q("kappa band", band(fl.kappa))]),
+            ("alpha", ["Krippendorff's alpha", q("alpha 1 - D_e", fmt(1 - al.exact.d_e)),
+                       q("alpha", fmt(al.exact.alpha)), q("alpha band", band(al.alpha))]),
+            ("AC1", ["Gwet's AC1", q("AC1 P_e", fmt(ac.exact.p_e)), q("AC1", fmt(ac.exact.ac)),
+                     q("AC1 band", band(ac.ac))]),
+            ("S", ["Bennett's S", q("S P_e", fmt(s.exact.p_e)), q("S", fmt(s.exact.s)), q("S band", band(s.s))]),
+        ) if key in shown]
         parts = [heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {fmt(self.prevalence.value, 2)}"),
                  table(["", "chance P_e", "value", "band"], rows),
                  note(f"label proportions {props}")]
-        for why in (fl.reason, al.reason, ac.reason, s.reason):
-            if why:
+        for key, why in (("kappa", fl.reason), ("alpha", al.reason), ("AC1", ac.reason), ("S", s.reason)):
+            if why and key in shown:
                 parts.append(note(why, "iaa-why"))
         parts.append(note("Accuracy is fixed, so P_a hardly moves. Kappa's and alpha's chance agreement grows as "
-                          "one category dominates, so (P_a - P_e) / (1 - P_e) falls; AC1's chance agreement "
-                          "shrinks instead, and S's is 1/q whatever the data, so S moves with P_a alone."))
+                          "one category dominates, so (P_a - P_e) / (1 - P_e) falls"
+                          + ("; AC1's chance agreement shrinks instead" if "AC1" in shown else "")
+                          + (", and S's is 1/q whatever the data, so S moves with P_a alone" if "S" in shown else "")
+                          + "."))
         n = int(al.n)
-        parts.append(note(f"Alpha and kappa differ only by the factor (n - 1)/n: 1 - alpha = (1 - kappa)(n - 1)/n "
-                          f"with n = {n} ratings, so their curves lie on top of each other "
-                          f"(alpha: hollow circles on kappa's line). For alpha the chance column shows 1 - D_e."))
+        if {"kappa", "alpha"} <= shown:
+            parts.append(note(f"Alpha and kappa differ only by the factor (n - 1)/n: 1 - alpha = (1 - kappa)(n - 1)/n "
+                              f"with n = {n} ratings, so their curves lie on top of each other "
+                              f"(alpha: hollow circles on kappa's line). For alpha the chance column shows 1 - D_e."))
         return "".join(parts)
 
     def _draw(self):
         """The curves alone (no current setting): the background the markers are drawn over."""
         c = self.curve_values()
         fig, (ax,) = new_figure(6.4, 4.8, left=0.12, right=0.97, bottom=0.32, top=0.92)
-        plots.paradox_curve(c["prevalence"], {label: c[key] for key, label in CURVES}, ax=ax)
+        plots.paradox_curve(c["prevalence"], {label: c[key] for key, label in self._shown}, ax=ax)
         # five curves: the legend in two columns below the axes, clear of the curves and the axis label
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2, fontsize=MIN_LEGEND_PT,
                   frameon=False, handlelength=3, columnspacing=1.2)
@@ -173,7 +194,7 @@ class ParadoxExplorer(Explorer):
             fig = self._draw()
             fig.set_dpi(WIDGET_DPI)
             ax = fig.axes[0]
-            self._lines = ax.get_lines()[:len(CURVES)]
+            self._lines = ax.get_lines()[:len(self._shown)]
             for line in self._lines:
                 line.set_animated(True)  # left out of the static picture: drawn over it when the curves change
             self._vline = ax.axvline(0.0, color="#555555", lw=1.5, animated=True)
@@ -185,13 +206,13 @@ class ParadoxExplorer(Explorer):
         if self._canvas_key != self._curve_key:  # new curves: drawn over the static picture, kept in turn
             canvas = self.figure.canvas
             canvas.restore_region(self._static)
-            for line, (key, _) in zip(self._lines, CURVES):
+            for line, (key, _) in zip(self._lines, self._shown):
                 line.set_data(c["prevalence"], c[key])
                 self.axes.draw_artist(line)
             self._background = canvas.copy_from_bbox(self.figure.bbox)
             self._canvas_key = self._curve_key
         x = self.prevalence.value
-        values = [float(self._results[key]) for key, _ in CURVES]
+        values = [float(self._results[key]) for key, _ in self._shown]
         canvas = self.figure.canvas
         canvas.restore_region(self._background)
         self._vline.set_xdata([x, x])
@@ -199,10 +220,14 @@ class ParadoxExplorer(Explorer):
         for dot, y in zip(self._dots, values):
             dot.set_data([x], [y])
             self.axes.draw_artist(dot)
-        shown = ", ".join(f"{key} {fmt(v)}" for (key, _), v in zip(CURVES, values))
-        alt = (f"Figure: line chart of observed agreement P_a, Fleiss' kappa, Krippendorff's alpha, Gwet's AC1 and "
-               f"Bennett's S (up) against the prevalence of category 1 (across, {fmt(self.prevalence.min, 2)} to "
-               f"{fmt(self.prevalence.max, 2)}); kappa and alpha fall as the prevalence moves away from balance "
-               f"while P_a stays level, AC1 stays near P_a and S follows it. Marked: prevalence {fmt(x, 2)}, "
-               f"{shown}.")
+        shown = ", ".join(f"{key} {fmt(v)}" for (key, _), v in zip(self._shown, values))
+        names = [label for _, label in self._shown]
+        keys = {key for key, _ in self._shown}
+        falls = " and ".join(k for k in ("kappa", "alpha") if k in keys)
+        behaviour = [f"{falls} fall{'s' if ' and ' not in falls else ''} as the prevalence moves away from balance "
+                     f"while P_a stays level"] if falls else ["P_a stays level"]
+        behaviour += ["AC1 stays near P_a"] * ("AC1" in keys) + ["S follows P_a"] * ("S" in keys)
+        alt = (f"Figure: line chart of {', '.join(names[:-1])} and {names[-1]} (up) against the prevalence of "
+               f"category 1 (across, {fmt(self.prevalence.min, 2)} to {fmt(self.prevalence.max, 2)}); "
+               f"{', '.join(behaviour)}. Marked: prevalence {fmt(x, 2)}, {shown}.")
         self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))

@@ -305,9 +305,10 @@ explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer"
 # prevalence of category 1 (how common it is) and watch $P_e$ grow and kappa fall
 # while the observed agreement $P_a$ stays where it was: the **kappa paradox**
 # (see the [glossary](00_start_here.ipynb#Glossary)). The figure also shows
-# Krippendorff's alpha, the subject of lesson 03. (The controls need a running kernel.)
+# Krippendorff's alpha, the subject of lesson 03; lesson 06 comes back to this
+# explorer with two more coefficients. (The controls need a running kernel.)
 
 # %%
 from iaa_teach.widgets import ParadoxExplorer
 
-ParadoxExplorer()
+ParadoxExplorer(curves=("kappa", "alpha"))
