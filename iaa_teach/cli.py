@@ -80,7 +80,9 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
     else:
         boot = first.bootstrap
         how = f"bootstrap: {boot.n_boot} resamples of the items, seed {seed}, percentile interval"
-    out = ["", f"The chance-corrected family, (P_a - P_e) / (1 - P_e): SE and {share} interval ({how})"]
+    weights = getattr(first.result, "weights", None)
+    weighted = "" if weights is None else f", {weights} weights"
+    out = ["", f"The chance-corrected family, (P_a - P_e) / (1 - P_e){weighted}: SE and {share} interval ({how})"]
     for row in rows:
         res = row.result
         ex = res.exact

@@ -614,9 +614,18 @@ def _agreed(row: np.ndarray, agreement: Sequence[Sequence[Fraction]] | None) -> 
 
 def _item_agreements(counts: np.ndarray, m: np.ndarray, agreement: Sequence[Sequence[Fraction]] | None
                      ) -> list[Fraction | None]:
-    """P_i of each item, substituted from its counts (None below 2 ratings)."""
-    return [(_agreed(counts[i], agreement) - int(m[i])) / (int(m[i]) * (int(m[i]) - 1)) if m[i] >= 2 else None
-            for i in range(len(m))]
+    """P_i of each item, substituted from its counts (None below 2 ratings); once per distinct count row."""
+    seen: dict[tuple, Fraction] = {}
+    out: list[Fraction | None] = []
+    for i in range(len(m)):
+        if m[i] < 2:
+            out.append(None)
+            continue
+        key = tuple(counts[i].tolist())
+        if key not in seen:
+            seen[key] = (_agreed(counts[i], agreement) - int(m[i])) / (int(m[i]) * (int(m[i]) - 1))
+        out.append(seen[key])
+    return out
 
 
 def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_i: Sequence[Fraction | None],

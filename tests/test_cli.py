@@ -95,6 +95,12 @@ def test_weights_option(tmp_path, capsys, weights):
     code, out, _ = run(capsys, "report", path, "--weights", weights, "--categories", "G,N,P")
     assert code == 0
     assert f"({weights} weights)" in out
+    family = family_section(out)
+    assert f"{weights} weights" in family[0]
+    ordered = Ratings.from_csv(path, categories=["G", "N", "P"])
+    for row in family_intervals(ordered, weights=weights):
+        assert d3(row.result.exact_value) in family_line(out, row.name)
+    assert "AC2" in family_line(out, "Gwet's AC2")
     for a, b in [("A", "B"), ("A", "C"), ("B", "C")]:
         res = cohen_kappa(r, a, b, weights=weights)
         assert d3(res.exact.kappa) in line_with(out, f"{a} vs {b}")

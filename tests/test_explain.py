@@ -529,6 +529,19 @@ def test_family_labels_are_escaped_in_html_and_markdown():
     assert "R&D" in md and "x\\*y" in md and "z\\|w" in md
 
 
+def test_large_family_tables_stay_short_and_fast():
+    rng = np.random.default_rng(0)
+    big = Ratings.from_rows(rng.integers(0, 4, size=(2000, 6)))
+    for res in (gwet_ac(big, weights="quadratic"), conger_kappa(big), scott_pi(big), fleiss_kappa(big, weights="linear")):
+        _ = res.exact, res.ci()  # exact values and the interval (scipy imported) before the clock starts
+        start = time.perf_counter()
+        ex = explain(res)
+        text = ex.text()
+        assert time.perf_counter() - start < 1.0
+        assert len(text) < 20_000  # items grouped by count row, not listed one by one
+        assert ex["Mean observed agreement"].exact == res.exact.p_a
+
+
 @settings(max_examples=40, deadline=None)
 @given(table_strategy, st.sampled_from([None, "linear", "quadratic", "ordinal"]))
 def test_random_family_tables_end_on_the_exact_value(rows, weights):
