@@ -43,6 +43,7 @@ SEEDS = range(200)
 SWEEP_KINDS = ("cohen", "fleiss", "alpha", "partial", "weighted")
 COEFFICIENT = {"cohen": "kappa", "weighted": "kappa", "fleiss": "kappa", "partial": "kappa", "alpha": "alpha",
                "pi": "pi", "ac1": "ac1"}
+CHOOSABLE = ("cohen", "weighted", "fleiss", "alpha")
 THRESHOLDS = {"0.667", "0.800"}  # printed by the interpretation parts whatever the table
 
 
@@ -344,62 +345,120 @@ def _lcm(*xs):
     return out
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_questions_are_solvable_by_hand(kind, questions):
-    for q in questions(kind):
+@pytest.mark.parametrize("level", [1, 2, 3])
+@pytest.mark.parametrize("kind", SWEEP_KINDS)
+def test_questions_are_solvable_by_hand(kind, level):
+    (lo, hi), (rlo, rhi), (klo, khi) = LEVEL_SIZES[level][kind]
+    for seed in range(40):
+        q = make_question(kind, seed, level=level, choose=False if kind in CHOOSABLE else None)
         r = q.ratings
-        assert 8 <= r.n_items <= 12
-        assert r.n_raters == 2 if kind in ("cohen", "weighted") else 3 <= r.n_raters <= 5
+        assert lo <= r.n_items <= hi and rlo <= r.n_raters <= rhi and klo <= r.n_categories <= khi
         counts = r.counts()
         assert (counts.sum(axis=0) > 0).all(), "every category is used"
-        a = q.answers()
+        a = {p.quantity: p.answer for p in q.parts if p.numeric}
         n = r.n_items
         sizes = [int(x) for x in counts.sum(axis=1)]
         if kind in ("cohen", "weighted"):
             k = r.n_categories
             scale = 1 if kind == "cohen" else (k - 1 if q.weights == "linear" else (k - 1) ** 2)
-            assert (n * scale) % a["a"].denominator == 0
-            assert (n * n * scale) % a["b"].denominator == 0
+            assert (n * scale) % a["p_o"].denominator == 0
+            assert (n * n * scale) % a["p_e"].denominator == 0
         elif kind == "fleiss":
             m = r.n_raters
-            assert (n * m * (m - 1)) % a["a"].denominator == 0
-            assert (n * m) ** 2 % a["b"].denominator == 0
+            assert (n * m * (m - 1)) % a["p_a"].denominator == 0
+            assert (n * m) ** 2 % a["p_e"].denominator == 0
         elif kind == "partial":
-            assert (n * _lcm(*(s * (s - 1) for s in sizes))) % a["a"].denominator == 0
-            assert a["b"] == sum(sizes) and sum(sizes) ** 2 % a["c"].denominator == 0
-            assert a["b"] < n * r.n_raters, "some annotator covers only part of the items"
+            used = [s for s in sizes if s >= 2]
+            assert (len(used) * _lcm(*(s * (s - 1) for s in used))) % a["p_a"].denominator == 0
+            assert 1 in sizes, "some item has a single label: left out of P_a, counted in P_e"
+            if q.chance == "pooled":
+                assert a["n_labels"] == sum(sizes) and sum(sizes) ** 2 % a["p_e"].denominator == 0
+            assert sum(sizes) < n * r.n_raters, "some annotator covers only part of the items"
         else:
-            assert 1 in sizes and any(1 < s < r.n_raters for s in sizes) and r.n_raters in sizes
-            n_values = int(a["a"])
+            if level > 1:
+                assert 1 in sizes and any(1 < s < r.n_raters for s in sizes) and r.n_raters in sizes
+            else:
+                assert not r.missing.any()
+            n_values = int(a["n"])
             assert n_values == sum(s for s in sizes if s >= 2) <= 60
-            assert (n_values * _lcm(*(s - 1 for s in sizes if s >= 2))) % a["b"].denominator == 0
-            assert (n_values * (n_values - 1)) % a["c"].denominator == 0
-        coefficient = a[COEFFICIENT[kind]]
-        assert F(1, 5) <= coefficient <= F(9, 10)
+            assert (n_values * _lcm(*(s - 1 for s in sizes if s >= 2))) % a["d_o"].denominator == 0
+            assert (n_values * (n_values - 1)) % a["d_e"].denominator == 0
+        assert F(1, 5) <= a[COEFFICIENT[kind]] <= F(9, 10)
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_same_seed_same_question_and_seeds_differ(kind, questions):
-    qs = questions(kind)
-    again = make_question(kind, 7)
-    assert again.ratings == qs[7].ratings and again.text() == qs[7].text() and again.answers() == qs[7].answers()
-    distinct = {tuple(map(tuple, q.ratings.rows())) for q in qs}
-    assert len(distinct) == len(qs)
+def test_same_seed_same_question_and_seeds_differ(kind):
+    for level in (1, 2, 3):
+        qs = [make_question(kind, seed, level=level) for seed in range(30)]
+        again = make_question(kind, 7, level=level)
+        assert again.ratings == qs[7].ratings and again.text() == qs[7].text() and again.answers() == qs[7].answers()
+        distinct = {tuple(map(tuple, q.ratings.rows())) for q in qs}
+        assert len(distinct) >= len(qs) - 1
 
 
 # ================================================================ parts
-def test_question_text_has_lettered_parts_and_an_explanation_part():
+def test_question_text_has_lettered_parts_marks_and_a_marked_conceptual_part():
     for kind in KINDS:
-        q = make_question(kind, 11)
-        labels = [p.label for p in q.parts]
-        assert labels == list("abcde"[:len(labels)])
-        assert not q.parts[-1].numeric and q.parts[-1].model_answer
-        for render in (q.text(), q.markdown(), q.html()):
+        for level in (1, 2, 3):
+            q = make_question(kind, 11, level=level)
+            labels = [p.label for p in q.parts]
+            assert labels == list("abcdef"[:len(labels)])
+            assert any(p.form in ("choice", "words") and p.marks >= 1 for p in q.parts)
+            for render in (q.text(), q.markdown(), q.html()):
+                for p in q.parts:
+                    assert f"({p.label})" in render
+                    assert f"[{p.marks}]" in render or f"\\[{p.marks}\\]" in render  # Markdown escapes [ ]
+                for item in q.ratings.items:
+                    assert str(item) in render
+                assert f"Total: {q.total_marks} marks." in render
+            coefficient = next(p.answer for p in q.parts if p.quantity == COEFFICIENT[kind])
+            assert str(coefficient) not in q.text() + q.markdown() + q.html()
+
+
+def test_some_level_three_questions_make_the_student_choose_the_coefficient():
+    chosen = [q for q in (make_question(kind, seed, level=3) for kind in CHOOSABLE for seed in range(12)) if q.choose]
+    assert 10 <= len(chosen) <= 38
+    names = ("Cohen", "Fleiss", "Krippendorff", "eighted")
+    for q in chosen:
+        assert q.title == "Agreement between annotators" and not any(n in q.title for n in names)
+        pick, why = q.parts[0], q.parts[1]
+        assert pick.form == "choice" and pick.skill == "choice of coefficient" and why.form == "words"
+        assert q.check("a", pick.key).correct
+        assert [p.quantity for p in q.parts if p.numeric] == [COEFFICIENT[q.kind]]
+    assert not make_question("cohen", 0, level=3, choose=False).choose
+    assert make_question("alpha", 0, level=1, choose=True).choose
+    with pytest.raises(AgreementError, match="only the kinds cohen, weighted, fleiss, alpha ask to choose"):
+        make_question("partial", 1, choose=True)
+
+
+def test_several_wordings_per_part():
+    prompts = {}
+    for seed in range(30):
+        q = make_question("fleiss", seed)
+        prompts.setdefault("a", set()).add(q.parts[0].prompt.text())
+        prompts.setdefault("b", set()).add(q.parts[1].prompt.text())
+    assert all(len(v) >= 2 for v in prompts.values())
+
+
+def test_partial_questions_name_their_chance_rule_and_never_call_the_mlrd_rule_a_mistake():
+    seen = set()
+    for seed in range(40):
+        for level in (2, 3):
+            q = make_question("partial", seed, level=level)
+            seen.add(q.chance)
+            text = q.text()
+            if q.chance in ("item_mean", "both"):
+                assert "course notes' (MLRD) rule" in text
+            if q.chance in ("pooled", "both"):
+                assert "pooling all the labels" in text
             for p in q.parts:
-                assert f"({p.label})" in render
-            for item in q.ratings.items:
-                assert str(item) in render
-        assert str(q.answers()[COEFFICIENT[kind]]) not in q.text() + q.markdown() + q.html()
+                for m in p.others:
+                    fb = q.check(p.label, fmt(m.value))
+                    assert fb.status == "other_rule" and "mistake" not in fb.message.lower()
+    assert seen == {"pooled", "item_mean", "both"}
+    q = make_question("partial", 3, level=3, chance="both")
+    assert q.parts[-1].form == "words" and "rules" in q.parts[-1].prompt.text()
+    assert "MLRD" in q.solution().text()
 
 
 def test_partial_question_names_the_coverage_and_asks_about_merging():
@@ -429,7 +488,10 @@ def test_sizes_and_weights_can_be_fixed():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"kind": "kappa"}, "kind must be one of 'cohen', 'fleiss', 'alpha', 'partial', 'weighted'; got 'kappa'"),
+    ({"kind": "kappa"}, "kind must be one of 'cohen', 'fleiss', 'alpha', 'partial', 'weighted', 'pi', 'ac1'; "
+                        "got 'kappa'"),
+    ({"kind": "cohen", "chance": "pooled"}, "only kind='partial' asks for a chance rule"),
+    ({"kind": "partial", "chance": "mean"}, "chance must be one of 'pooled', 'item_mean', 'both'; got 'mean'"),
     ({"kind": "cohen", "seed": -1}, "seed must be at least 0, got -1"),
     ({"kind": "cohen", "seed": 1.5}, "seed must be a whole number, got 1.5"),
     ({"kind": "cohen", "n_raters": 3}, "n_raters for a 'cohen' question must be between 2 and 2, got 3"),
@@ -486,13 +548,13 @@ def test_worksheet_writes_a_question_sheet_and_a_separate_answer_sheet(tmp_path)
     assert ws.questions_path.name == "week3-questions.html" and ws.answers_path.name == "week3-answers.html"
     sheet = ws.questions_path.read_text(encoding="utf-8")
     answers = ws.answers_path.read_text(encoding="utf-8")
-    assert [q.kind for q in ws.questions] == list(KINDS)
+    assert [q.kind for q in ws.questions] == list(KINDS)[:5]
     for q in ws.questions:
         qid = f"{q.kind}-{q.seed}"
         assert qid in sheet and qid in answers
         for value in q.answers().values():
             assert (fmt(value) if value.denominator > 1 else str(value)) in answers
-        assert str(q.answers()[COEFFICIENT[q.kind]]) not in sheet
+        assert str(next(p.answer for p in q.parts if p.quantity == COEFFICIENT[q.kind])) not in sheet
     for doc in (sheet, answers):
         assert doc.startswith("<!DOCTYPE html>") and "<script" not in doc and "http" not in doc
     assert [q.ratings for q in worksheet_questions(5, 40)] == [q.ratings for q in ws.questions]
