@@ -23,13 +23,15 @@ from ._concepts import (Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coeff
                         weights_why)
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
-__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
+__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "MAX_PARTS", "OPTIONAL", "CHOOSABLE", "PARTIAL_RULES", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
            "SKILLS"]
 
 #: What a part practises (:attr:`Part.skill`), in the order a mock exam lists them.
 SKILLS = ("counting", "observed agreement", "chance agreement", "coefficient", "interpretation",
           "choice of coefficient", "concepts")
 
+#: Most parts a question has ((a) to (f)).
+MAX_PARTS = 6
 #: How many candidate tables one seed may draw before giving up (never reached in the tests).
 MAX_DRAWS = 400
 #: After the first good table, how many more to draw looking for one where rounding the
