@@ -359,6 +359,19 @@ def merge_last_two(r: Ratings, keep: int) -> Ratings:
     return r.merge_raters(first, second, keep=(first, second)[keep], name=first + second)
 
 
+def _chance_of(counts: np.ndarray, chance: str) -> Fraction:
+    """P_e = sum_j p_j^2 of a count table (items x categories), p_j pooled over the labels or,
+    with ``chance="item_mean"``, the mean over the rated items of n_ij / n_i (exact, no variance:
+    the wrong routes need many of them)."""
+    counts = counts[counts.sum(axis=1) > 0]
+    if chance == "pooled":
+        total = int(counts.sum())
+        p = [Fraction(int(c), total) for c in counts.sum(axis=0)]
+    else:
+        p = [_sum_over(counts[:, j], counts.sum(axis=1)) / len(counts) for j in range(counts.shape[1])]
+    return sum((x * x for x in p), Fraction(0))
+
+
 def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[str, Fraction]]:
     """Wrong routes for Fleiss' kappa with annotators covering different items, under the ``chance`` rule asked.
 
@@ -390,14 +403,13 @@ def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[s
                                           n_labels=cells)
     else:
         routes["global_total"] = {"n_labels": cells}
-    routes["single_out_of_p_e"] = with_p_e(fleiss_kappa(r.subset(items=np.flatnonzero(used).tolist()),
-                                                        chance=chance).exact.p_e)
+    routes["single_out_of_p_e"] = with_p_e(_chance_of(counts[used], chance))
     # chance from the annotators who were meant to label every item (all but the last two)
-    full = r.subset(raters=list(r.raters[:-2]))
-    if (full.counts().sum(axis=1) >= 2).any():
-        routes["subset_chance"] = with_p_e(fleiss_kappa(full, chance=chance).exact.p_e)
+    full = r.subset(raters=list(r.raters[:-2])).counts().astype(np.int64)
+    if (full.sum(axis=1) >= 2).any():
+        routes["subset_chance"] = with_p_e(_chance_of(full, chance))
     other = "item_mean" if chance == "pooled" else "pooled"
-    routes[f"rule_{other}"] = with_p_e(fleiss_kappa(r, chance=other).exact.p_e)
+    routes[f"rule_{other}"] = with_p_e(_chance_of(counts, other))
     for keep, name in ((0, r.raters[-2]), (1, r.raters[-1])):
         merged = fleiss_kappa(merge_last_two(r, keep), chance=chance)
         routes[f"merged:{name}"] = {"p_a": merged.exact.p_a, "n_labels": Fraction(merged.n_ratings),

@@ -749,7 +749,31 @@ def _table_is_fit(kind: str, drawn: Draw, right: dict) -> bool:
     return True
 
 
-def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan):
+#: What :func:`_candidate` returns for a fit table that cannot improve on the one already chosen.
+_LOOKED = object()
+
+
+def _rounding_can_matter(kind: str, result, right: dict) -> bool:
+    """Whether rounding the last step's inputs to 3 decimals can change the coefficient's answer
+    (a cheap look before the other mistakes are worked out)."""
+    coefficient = COEFFICIENT_OF[kind]
+    ex = result.exact
+    if kind == "alpha":
+        wrong = _r3_alpha(ex.d_o, ex.d_e)
+    else:
+        p_o = ex.p_o if kind in ("cohen", "weighted") else ex.p_a
+        p_e = ex.p_e
+        wrong = None if round_half_up(p_e, 3) == 1 else \
+            (round_half_up(p_o, 3) - round_half_up(p_e, 3)) / (1 - round_half_up(p_e, 3))
+    return wrong is not None and _distinguishable(wrong, right[coefficient])
+
+
+def _r3_alpha(d_o: Fraction, d_e: Fraction) -> Fraction | None:
+    d_e3 = round_half_up(d_e, 3)
+    return None if d_e3 == 0 else 1 - round_half_up(d_o, 3) / d_e3
+
+
+def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rounding_only: bool = False):
     drawn = draw(kind, rng, **size)
     result = _core_result(kind, drawn.ratings, drawn.weights, plan.chance)
     value = float(result)  # a cheap look first: the exact values (with their variances) cost more
@@ -758,6 +782,8 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan):
     right = _right_values(kind, result, plan, drawn.ratings)
     if not _table_is_fit(kind, drawn, right):
         return None
+    if rounding_only and not _rounding_can_matter(kind, result, right):
+        return _LOOKED  # only a table where rounding matters could replace the one already chosen
     routes = _routes(kind, drawn.ratings, result, drawn.weights, plan)
     listed, others, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(),
                                         small=size["level"] == 1)
@@ -867,16 +893,17 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
     chosen = None
     extra = 0
     for _ in range(MAX_DRAWS):
-        found = _candidate(kind, rng, size, plan)
+        found = _candidate(kind, rng, size, plan, rounding_only=chosen is not None)
         if found is None:
             continue
-        if chosen is None:
-            chosen = found
-        if _rounding_matters(found[4]):
-            chosen = found
-            break
-        extra += 1
-        if extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
+        if found is not _LOOKED:
+            if chosen is None:
+                chosen = found
+            if _rounding_matters(found[4]):
+                chosen = found
+                break
+        extra += 1  # one more fit table looked at after the first good one
+        if chosen is not None and extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
             break
     if chosen is None:
         raise AgreementError(f"no good {kind!r} table found in {MAX_DRAWS} draws for seed {seed} and "
