@@ -67,7 +67,7 @@ def independent(q):
     k = len(cats)
     out = {}
     if q.kind in ("cohen", "weighted", "pi", "ac1"):
-        pairs = [(row[0], row[1]) for row in rows]
+        pairs = [(row[0], row[1]) for row in rows if row[0] is not None and row[1] is not None]
         n = len(pairs)
         idx = {c: i for i, c in enumerate(cats)}
         if q.kind == "weighted":
@@ -135,6 +135,7 @@ def hand_mistakes(q):
     if q.choose:
         return out
     if q.kind in ("cohen", "pi", "ac1"):
+        rows = [row for row in rows if None not in row[:2]]
         n = len(rows)
         coef = COEFFICIENT[q.kind]
         p_o = right["p_o"]
@@ -155,6 +156,15 @@ def hand_mistakes(q):
             out["kappa_chance"] = {"p_e": sq, "ac1": _kappa(p_o, sq)}
             out["no_q_minus_1"] = {"p_e": no_q, "ac1": _kappa(p_o, no_q)}
         return out
+    if q.kind in ("cohen", "weighted") and r.missing.any():
+        shared = [row for row in rows if None not in row[:2]]
+        p_o = right["p_o"] * len(shared) / len(rows)
+        out["missing_as_disagreement"] = {"p_o": p_o, "kappa": _kappa(p_o, right["p_e"])}
+        if q.kind == "cohen":
+            a_labels = [row[0] for row in rows if row[0] is not None]
+            b_labels = [row[1] for row in rows if row[1] is not None]
+            p_e = sum(F(a_labels.count(c), len(a_labels)) * F(b_labels.count(c), len(b_labels)) for c in cats)
+            out["unshared_marginals"] = {"p_e": p_e, "kappa": _kappa(right["p_o"], p_e)}
     if q.kind == "weighted":
         out["percentages"] = {"kappa": _kappa(100 * right["p_o"], 100 * right["p_e"])}
         return out
@@ -317,6 +327,7 @@ def test_sweep_answers_marks_mistakes_and_no_leaks(kind, level):
     # each of the kind's mistakes is listed (so recognised) on some seeds at every level where it can happen
     for mid in KIND_MISTAKES[kind]:
         if (level == 1 and kind == "alpha" and mid in ("unpairable_values", "text_route")) \
+                or (level < 3 and mid in ("missing_as_disagreement", "unshared_marginals")) \
                 or (kind == "partial" and mid == "global_total" and level == 3):
             continue
         assert stats["listed"].get(mid, 0) > 0, (kind, level, mid, stats["listed"])
@@ -360,6 +371,8 @@ def test_questions_are_solvable_by_hand(kind, level):
         n = r.n_items
         sizes = [int(x) for x in counts.sum(axis=1)]
         if kind in ("cohen", "weighted"):
+            n = sum(1 for row in r.rows() if None not in row)
+            assert n >= r.n_items - 2 and (level == 3) == (n < r.n_items), "level 3: one or two labels missing"
             k = r.n_categories
             scale = 1 if kind == "cohen" else (k - 1 if q.weights == "linear" else (k - 1) ** 2)
             assert (n * scale) % a["p_o"].denominator == 0

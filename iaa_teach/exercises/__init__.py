@@ -22,7 +22,9 @@ sizes questions had before levels (8-12 items, 2-4 categories; a level-2 seed
 of cohen, weighted and fleiss draws the same table as before); level 3 is exam
 size, 10-15 items, 3-4 categories, with an extra conceptual part.
 ``alpha`` has missing ratings at levels 2 and 3, ``partial`` partial coverage
-at every level. :data:`LEVEL_SIZES` holds the ranges; ``question.id``
+at every level, ``cohen`` and ``weighted`` one or two missing labels at level 3
+(unless the student chooses the coefficient); ``fleiss``, ``pi`` and ``ac1``
+stay complete (their gaps are ``partial``'s subject). :data:`LEVEL_SIZES` holds the ranges; ``question.id``
 (``"fleiss-12"``, ``"fleiss-12-L3"``) names the kind, seed and level.
 
 >>> q = make_question("cohen", seed=3, level=1)
@@ -99,6 +101,8 @@ Recognised mistakes (:data:`MISTAKES`), by kind (:data:`KIND_MISTAKES`)
   ``percentages`` (kappa from P_o and P_e in percent) except alpha.
 - cohen: ``pooled_marginals`` (Scott-style P_e), ``uniform_chance`` (P_e = 1/k).
 - weighted: ``unweighted``, ``other_weights`` (linear for quadratic or back).
+- cohen and weighted with a missing label (level 3): ``missing_as_disagreement``
+  (P_o over all the items), ``unshared_marginals`` (marginals from every label given).
 - fleiss: ``self_pairs`` (P_i without the "- n"), ``cohen_marginals``
   (each rater's own proportions), ``subset_chance`` (P_e from the first two
   raters' labels only), ``pairwise_mean`` (the mean of the pairwise kappas).

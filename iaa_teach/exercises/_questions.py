@@ -41,7 +41,7 @@ PREFER_ROUNDING = 12
 #: Mistakes that are listed for a part only where they change its 3-decimal answer (where two
 #: give the same answer, feedback names both); every other mistake must change every answer
 #: it touches, distinguishably from the others, or the table is drawn again.
-OPTIONAL = ("rounding", "subset_chance", "pairwise_mean", "pairs_over_m", "de_n_plus_1", "de_n_minus_1_squared",
+OPTIONAL = ("rounding", "missing_as_disagreement", "unshared_marginals", "subset_chance", "pairwise_mean", "pairs_over_m", "de_n_plus_1", "de_n_minus_1_squared",
             "alpha_as_fleiss", "single_in_p_a", "single_out_of_p_e", "kappa_chance", "no_q_minus_1")
 #: The coefficient must lie in this range (kappa near 0 or 1 makes a dull question).
 COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
@@ -312,7 +312,7 @@ class Question(Shown):
             first = f"{who}, {_names(r.raters)}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}."
         else:
             first = f"{who}, {_names(r.raters)}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
-        if self.kind == "alpha" and r.missing.any():
+        if self.kind in ("alpha", "cohen", "weighted") and r.missing.any():
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
             first += f" {_coverage(r)} (– marks an item an annotator did not label)."
@@ -890,6 +890,8 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
     # the size is drawn once per seed; the tables are then drawn at that size
     size["n_items"], size["n_raters"] = choose_size(kind, rng, n_items, n_raters, level)
     size["level"] = level
+    if level == 3 and kind in ("cohen", "weighted") and not plan.choose:
+        size["missing"] = True  # exam size: one or two labels missing
     chosen = None
     extra = 0
     for _ in range(MAX_DRAWS):
