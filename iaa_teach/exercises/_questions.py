@@ -920,10 +920,11 @@ _KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o a
                "and kept exact until the end.")
 _POOLED_HINT = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
 _ITEM_MEAN_HINT = "p_j = the mean over the items of n_ij / n_i (every item weighs the same); P_e = sum_j p_j^2."
-_RULE_NAME = {"pooled": "pooling all the labels (the partial-annotation text's rule: p_j = labels in j / all "
-                        "labels)",
-              "item_mean": "the course notes' (MLRD) rule: p_j is the mean over the items of each item's "
-                           "proportion n_ij / n_i"}
+#: The chance rules as a prompt names them (templates: {p_j}, {n_ij}, {n_i} are typeset).
+_RULE_NAME = {"pooled": "pooling all the labels (the partial-annotation text's rule: {p_j} = labels in category j "
+                        "/ all labels)",
+              "item_mean": "the course notes' (MLRD) rule: {p_j} is the mean over the items of each item's "
+                           "proportion {n_ij} / {n_i}"}
 
 
 def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: dict, plan: _Plan,
