@@ -619,3 +619,20 @@ def test_level_two_is_the_default_and_keeps_the_seeds_tables():
     assert make_question("fleiss", 48).id == "fleiss-48"
     with pytest.raises(AgreementError, match="level must be one of 1, 2, 3; got 4"):
         make_question("cohen", 1, level=4)
+
+
+def test_mark_a_whole_question_by_part_and_by_skill():
+    q = make_question("partial", 6, level=3)
+    right = {p.label: (fmt(p.answer) if p.numeric else p.key if p.form == "choice" else str(p.worked or p.model_answer))
+             for p in q.parts}
+    full = q.mark(right)
+    assert full.marks == full.out_of == q.total_marks
+    assert all(f.correct for f in full.feedback.values())
+    assert sum(got for got, _ in full.by_skill().values()) == q.total_marks
+    numeric = next(p for p in q.parts if p.numeric)
+    some = q.mark({numeric.label: fmt(numeric.answer)})
+    assert some.marks == numeric.marks
+    assert {f.status for label, f in some.feedback.items() if label != numeric.label} == {"empty"}
+    assert list(some.by_skill()) == [s for s in SKILLS if s in {p.skill for p in q.parts}]
+    with pytest.raises(AgreementError, match="answers must map part labels"):
+        q.mark(["0.5"])

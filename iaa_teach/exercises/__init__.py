@@ -56,6 +56,10 @@ numbers, shown in the solution only.
 - ``"partial"``: a short answer with some key points (which ones are made, which missing);
 - ``"wrong"`` (a hint, or why that option is not the best) and ``"unreadable"``.
 
+``question.mark({"a": "0.700", "b": ..., ...})`` marks every part at once: a
+:class:`Marking` with ``feedback`` per part (``"empty"`` for a part left
+blank), ``marks``, ``out_of`` and ``by_skill()`` (``{skill: (earned, available)}``).
+
 Kinds of question
 -----------------
 ========== ============================================================ ==========================
@@ -144,8 +148,8 @@ from ._check import Check, check_number
 from ._generate import KINDS, LEVEL_SIZES, LEVELS, SIZE_LIMITS
 from ._concepts import CONCEPTS, Choice, KeyPoint
 from ._mistakes import KIND_MISTAKES, MISTAKES, RULES, MistakeInfo, mistake_info
-from ._questions import (CHOOSABLE, MAX_PARTS, OPTIONAL, PARTIAL_RULES, SKILLS, Feedback, Mistake, Part, Question,
-                         Solution, make_question)
+from ._questions import (CHOOSABLE, MAX_PARTS, OPTIONAL, PARTIAL_RULES, SKILLS, Feedback, Marking, Mistake, Part,
+                         Question, Solution, make_question)
 from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
 
 fmt3 = fmt  # the former name of iaa_teach.fmt, kept for notebooks written with it
@@ -154,7 +158,7 @@ __all__ = [
     "KINDS", "LEVELS", "LEVEL_SIZES", "SKILLS", "MISTAKES", "KIND_MISTAKES", "RULES", "OPTIONAL", "SIZE_LIMITS",
     "CONCEPTS", "CHOOSABLE", "PARTIAL_RULES", "MAX_PARTS", "Choice", "KeyPoint", "mistake_info",
     "make_question", "worksheet", "worksheet_html", "worksheet_questions",
-    "Question", "Part", "Mistake", "MistakeInfo", "Feedback", "Solution", "Worksheet",
+    "Question", "Part", "Mistake", "Marking", "MistakeInfo", "Feedback", "Solution", "Worksheet",
     "Answer", "parse_answer", "round_half_up", "fmt", "fmt3", "show_value",
     "Check", "check_number",
 ]

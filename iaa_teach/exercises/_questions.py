@@ -6,7 +6,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from ._concepts import (Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coeff
                         weights_why)
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
-__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "MAX_PARTS", "OPTIONAL", "CHOOSABLE", "PARTIAL_RULES", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
+__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Marking", "MAX_PARTS", "OPTIONAL", "CHOOSABLE", "PARTIAL_RULES", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
            "SKILLS"]
 
 #: What a part practises (:attr:`Part.skill`), in the order a mock exam lists them.
@@ -188,7 +188,7 @@ class Feedback:
         a mistake; the part asks for a different one). ``"wrong"``: no usual
         mistake explains it (``message`` holds a hint). ``"partial"``: a short
         answer that makes some of its key points. ``"unreadable"``: not an
-        answer of the part's form.
+        answer of the part's form. ``"empty"``: not answered (:meth:`Question.mark`).
     message : str
         One or two sentences for the student; never another part's result.
     mistakes : tuple of str
@@ -225,6 +225,32 @@ class Feedback:
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+@dataclass(frozen=True)
+class Marking:
+    """A whole question marked (:meth:`Question.mark`): the feedback on every part, and the totals."""
+
+    question: Any
+    feedback: dict
+
+    @property
+    def marks(self) -> int:
+        """The marks earned."""
+        return sum(f.marks for f in self.feedback.values())
+
+    @property
+    def out_of(self) -> int:
+        return self.question.total_marks
+
+    def by_skill(self) -> dict[str, tuple[int, int]]:
+        """``{skill: (marks earned, marks available)}`` in the order of :data:`SKILLS`."""
+        out: dict[str, list[int]] = {}
+        for p in self.question.parts:
+            got = out.setdefault(p.skill, [0, 0])
+            got[0] += self.feedback[p.label].marks
+            got[1] += p.marks
+        return {s: tuple(out[s]) for s in sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else 99)}
 
 
 # ================================================================ question
@@ -399,6 +425,28 @@ class Question(Shown):
             return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0], p)}.",
                             out_of=p.marks)
         return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}", out_of=p.marks)
+
+    def mark(self, answers: Mapping[str, Any]) -> "Marking":
+        """Mark every part at once: ``answers`` maps a part's label to what the student wrote.
+
+        A part left out (or blank) earns nothing and gets the status ``"empty"``.
+
+        >>> q = make_question("cohen", seed=3)
+        >>> m = q.mark({"a": q.answers()["a"], "b": "0.5"})
+        >>> m.marks <= m.out_of == q.total_marks, m.feedback["d"].status
+        (True, 'empty')
+        """
+        if not isinstance(answers, Mapping):
+            raise AgreementError(f"answers must map part labels to answers, got {type(answers).__name__}")
+        given = {self.part(label).label: value for label, value in answers.items()}
+        out = {}
+        for p in self.parts:
+            value = given.get(p.label)
+            if value is None or (isinstance(value, str) and not value.strip()):
+                out[p.label] = Feedback(p.label, "empty", "Not answered.", out_of=p.marks)
+            else:
+                out[p.label] = self.check(p.label, value)
+        return Marking(self, out)
 
     def _hint(self, p: Part, ans) -> str:
         v, x = p.answer, ans.value
