@@ -636,3 +636,6 @@ def test_mark_a_whole_question_by_part_and_by_skill():
     assert list(some.by_skill()) == [s for s in SKILLS if s in {p.skill for p in q.parts}]
     with pytest.raises(AgreementError, match="answers must map part labels"):
         q.mark(["0.5"])
+    boxes = {p.form: p.placeholder for p in q.parts}
+    assert boxes["number"] in ("e.g. 0.492 or 29/59", "a whole number") and boxes["words"] == "a sentence or two"
+    assert make_question("cohen", 0, level=3, choose=True).parts[0].placeholder == "a letter, A-D"

@@ -155,6 +155,15 @@ class Part:
     def symbol(self) -> str:
         return QUANTITIES[self.quantity].txt if self.quantity else ""
 
+    @property
+    def placeholder(self) -> str:
+        """What an answer box for this part suggests: ``"e.g. 0.492 or 29/59"``, ``"a letter, A-D"``..."""
+        if self.choices:
+            return f"a letter, A-{_LETTERS[len(self.choices) - 1]}"
+        if not self.numeric:
+            return "a sentence or two"
+        return "a whole number" if self.quantity in COUNTS else "e.g. 0.492 or 29/59"
+
     def answer_line(self) -> Prose:
         """``(a) P_o = 7/10 = 0.700``; the right option; or the model answer of a part answered in words."""
         head = Em(f"({self.label})", strong=True)
