@@ -29,7 +29,6 @@ from iaa_teach.exercises import (
     KIND_MISTAKES,
     KINDS,
     LEVEL_SIZES,
-    MISTAKES,
     SKILLS,
     make_question,
     parse_answer,
@@ -347,6 +346,22 @@ def test_sweep_scott_pi_and_ac1(kind):
     q = make_question(kind, 5)
     public = scott_pi(q.ratings).exact.pi if kind == "pi" else gwet_ac(q.ratings).exact.ac
     assert q.answers()["c"] == public
+
+
+def test_the_texts_wrong_numbers_come_out_of_the_mistake_routes():
+    """ERRATA 1 and 3: the texts' 0.563 (rounding) and 0.467 (the code's alpha) are usual mistakes;
+    ERRATA 2: on a complete table Fleiss' kappa given as alpha is the texts' 'alpha'."""
+    r = datasets.sentiment()
+    routes = route_fleiss(r, fleiss_kappa(r).exact)
+    assert fmt(routes["rounding:all"]["kappa"]) == "0.563"
+    assert fmt(routes["rounding:all"]["p_a"]) == "0.733" and fmt(routes["rounding:all"]["p_e"]) == "0.389"
+    m = datasets.sentiment_missing()
+    routes = route_alpha(m, krippendorff_alpha(m).exact)
+    assert routes["text_route"]["alpha"] == F(7, 15)
+    assert "unweighted_pairs" in routes and routes["fleiss_de"]["alpha"] != F(127, 235)
+    routes = route_alpha(r, krippendorff_alpha(r).exact)
+    assert routes["alpha_as_fleiss"]["alpha"] == routes["fleiss_de"]["alpha"] == F(31, 55)
+    assert routes["de_n_plus_1"]["d_e"] == F(30 * 30 - (15 ** 2 + 10 ** 2 + 5 ** 2), 30 * 31)
 
 
 # ============================================================= by hand
