@@ -654,3 +654,17 @@ def test_mark_a_whole_question_by_part_and_by_skill():
     boxes = {p.form: p.placeholder for p in q.parts}
     assert boxes["number"] in ("e.g. 0.492 or 29/59", "a whole number") and boxes["words"] == "a sentence or two"
     assert make_question("cohen", 0, level=3, choose=True).parts[0].placeholder == "a letter, A-D"
+
+
+def test_answer_key_has_one_line_per_part_with_marks():
+    q = make_question("cohen", 2, level=3, choose=False)
+    lines = [line.text() for line in q.answer_key()]
+    assert len(lines) == len(q.parts)
+    for p, line in zip(q.parts, lines):
+        assert line.startswith(f"({p.label}) [{p.marks}] ")
+        if p.numeric:
+            assert fmt(p.answer) in line
+        elif p.choices:
+            assert line.endswith(p.key)
+        else:
+            assert all(k.text in line for k in p.key_points)

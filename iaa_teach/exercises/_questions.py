@@ -175,6 +175,15 @@ class Part:
                          self.worked or self.model_answer)
         return Prose(head, " ", self.worked or self.model_answer)
 
+    def key_line(self) -> Prose:
+        """The part in a one-page answer key: ``(a) [2] P_o = 7/10 = 0.700``, ``(d) [1] B``, or the key points."""
+        head = Prose(Em(f"({self.label})", strong=True), f" {_marks(self.marks)} ")
+        if self.numeric:
+            return head + (QUANTITIES[self.quantity] + " = " + approx(self.answer))
+        if self.choices:
+            return head + Em(self.key, strong=True)
+        return head + Prose("; ".join(k.text for k in self.key_points) + f" (a mark each, up to {self.marks})")
+
     def choice_lines(self) -> list[Prose]:
         """The options of a multiple-choice part as the question shows them: ``A. ...``."""
         return [Prose(Em(f"{_LETTERS[i]}.", strong=True), " ", c.text) for i, c in enumerate(self.choices)]
@@ -320,6 +329,10 @@ class Question(Shown):
         for p in self.parts:
             out[p.skill] = out.get(p.skill, 0) + p.marks
         return {s: m for s, m in out.items() if m}
+
+    def answer_key(self) -> list[Prose]:
+        """One line per part for a one-page answer key (:meth:`Part.key_line`)."""
+        return [p.key_line() for p in self.parts]
 
     def answers(self) -> dict[str, Fraction]:
         """The right answer of every numerical part, exact: ``{"a": Fraction(7, 10), ...}``."""
