@@ -56,6 +56,13 @@ Lesson exercises
 :func:`check_number` checks a number a student wrote in a lesson (right, or
 not yet and which step to look at), without showing the answer.
 
+Progress that lasts
+-------------------
+:class:`MistakeLog` (opt-in: ``MistakeLog.open()``) keeps the student's marked
+answers and usual mistakes in a documented JSON file in the user's data
+directory and brings back, by Leitner boxes, the kinds and mistakes that went
+wrong more often; see :mod:`iaa_teach.exercises._progress` for the file.
+
 Worksheets
 ----------
 :func:`worksheet` writes two printable HTML files (questions, answers) and
@@ -68,6 +75,7 @@ from ._answers import Answer, parse_answer, show_value
 from ._check import Check, check_number
 from ._generate import KINDS, SIZE_LIMITS
 from ._mistakes import KIND_MISTAKES, MISTAKES, MistakeInfo, mistake_info
+from ._progress import BOXES, LOG_ENV, LogSummary, LoggedAnswer, MistakeCard, MistakeLog, default_log_path
 from ._questions import Feedback, Mistake, Part, Question, Solution, make_question
 from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
 
@@ -79,4 +87,5 @@ __all__ = [
     "Question", "Part", "Mistake", "MistakeInfo", "Feedback", "Solution", "Worksheet",
     "Answer", "parse_answer", "round_half_up", "fmt", "fmt3", "show_value",
     "Check", "check_number",
+    "MistakeLog", "LoggedAnswer", "MistakeCard", "LogSummary", "default_log_path", "LOG_ENV", "BOXES",
 ]
