@@ -230,3 +230,14 @@ def test_quiz_refuses_a_log_that_is_not_one():
 def test_answer_boxes_are_named_by_their_part():
     quiz = Quiz("alpha", seed=1)
     assert [quiz.answers[label].description for label in "abcde"] == ["(a)", "(b)", "(c)", "(d)", "(e)"]
+
+
+def test_the_level_list_changes_the_question():
+    quiz = Quiz("fleiss", seed=4, level=1)
+    assert quiz.question.ratings == make_question("fleiss", 4, level=1).ratings
+    assert quiz.question.ratings.n_items <= 6 and "level 1" in quiz.status.value
+    quiz.level.value = 3
+    assert quiz.question.ratings == make_question("fleiss", 4, level=3).ratings
+    assert quiz.question.ratings.n_items >= 10
+    with pytest.raises(AgreementError, match="level"):
+        Quiz("cohen", level=0)

@@ -12,6 +12,8 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
 - :class:`CoverageExplorer`: partial coverage; annotators kept apart against merged.
 - :class:`WeightsExplorer`: nominal, ordinal and interval alpha; unweighted,
   linear and quadratic kappa; the distance matrices.
+- :class:`Quiz` and :class:`MockExam`: exam revision, one question at a time with
+  feedback, or a timed session of several questions marked at the end.
 - :class:`AnnotationsExplorer`: upload your own ratings file (or give a path)
   and get the whole diagnostic report: raters, items, categories.
 
@@ -21,11 +23,12 @@ has an accessible name and every figure a text alternative.
 """
 
 from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Explorer
-from ._controls import FloatSlider, IntSlider, Picture
+from ._controls import Countdown, FloatSlider, IntSlider, Picture
 from .annotations import AnnotationsExplorer
 from .coverage import CoverageExplorer
 from .missing import MissingDataExplorer
 from .paradox import ParadoxExplorer
+from .mock_exam import MockExam
 from .quiz import Quiz
 from .table import TableExplorer
 from .weights import WeightsExplorer
@@ -33,5 +36,5 @@ from .weights import WeightsExplorer
 __all__ = [
     "Explorer", "FONT_SIZE", "WIDGET_DPI", "CSS_DPI", "PIXEL_RATIO", "MIN_FONT_PT",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
-    "Quiz", "IntSlider", "FloatSlider", "Picture", "AnnotationsExplorer",
+    "Quiz", "MockExam", "IntSlider", "FloatSlider", "Picture", "Countdown", "AnnotationsExplorer",
 ]

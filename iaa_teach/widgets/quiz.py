@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import ipywidgets as w
 
-from ..exercises import KINDS, MistakeLog, Question, make_question
+from ..exercises import KINDS, LEVELS, MistakeLog, Question, make_question
 from ..markup import html_escape
 from ..validation import AgreementError, check_int, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size
@@ -59,6 +59,10 @@ class Quiz:
         The kinds offered in the dropdown (each one of :data:`iaa_teach.exercises.KINDS`).
     font_size : str
         CSS font size of the whole quiz (large enough for a projector).
+    level : {1, 2, 3}
+        Difficulty of the questions (:func:`iaa_teach.exercises.make_question`):
+        1 small complete tables, 2 in between, 3 exam size. The quiz's
+        ``level`` list changes it.
     log : MistakeLog or bool, optional
         The student's mistake log (opt-in; :class:`iaa_teach.exercises.MistakeLog`):
         ``True`` opens the default one. With a log, the first answer to each
@@ -74,7 +78,7 @@ class Quiz:
         The quiz; displaying the quiz displays it.
     question : Question
         The question on show.
-    kind, seed : ipywidgets.Dropdown, ipywidgets.BoundedIntText
+    kind, seed, level : ipywidgets.Dropdown, ipywidgets.BoundedIntText, ipywidgets.Dropdown
     new_button, check_button, step_button, solution_button : ipywidgets.Button
     question_html : ipywidgets.HTMLMath
     answers, feedback : dict
@@ -99,7 +103,7 @@ class Quiz:
     """
 
     def __init__(self, kind: str = "cohen", seed: int = 0, kinds: Sequence[str] = KINDS,
-                 font_size: str = FONT_SIZE, log: MistakeLog | bool | None = None):
+                 font_size: str = FONT_SIZE, level: int = 2, log: MistakeLog | bool | None = None):
         if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
             raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
         kinds = [check_option("kinds", k, KINDS) for k in kinds]
@@ -107,11 +111,14 @@ class Quiz:
             raise AgreementError("kinds is empty: the quiz needs at least one kind of question")
         check_option("kind", kind, kinds)
         seed = check_int("seed", seed, 0, 2**31 - 1)
+        check_option("level", level, LEVELS)
         font_size = check_font_size(font_size)
         self.log = open_log(log)
         self.kind = w.Dropdown(options=list(kinds), value=kind, description="kind")
         self.seed = w.BoundedIntText(value=int(seed), min=0, max=2**31 - 1, description="seed",
                                      layout=w.Layout(width="14em"))
+        self.level = w.Dropdown(options=list(LEVELS), value=level, description="level",
+                                layout=w.Layout(width="10em"))
         wide = {"layout": w.Layout(width="auto", min_width="9em")}  # the whole label, never cut short
         self.new_button = w.Button(description="new question", button_style="primary", **wide)
         self.check_button = w.Button(description="check", button_style="success", **wide)
@@ -149,15 +156,18 @@ class Quiz:
         self.progress_button.on_click(self._on_progress)
         self.kind.observe(self._on_change, names="value")
         self.seed.observe(self._on_change, names="value")
+        self.level.observe(self._on_change, names="value")
         for name, widget in (("new", self.new_button), ("check", self.check_button),
                              ("step", self.step_button), ("solution", self.solution_button),
                              ("progress", self.progress_button)):
             widget.add_class(f"iaa-quiz-{name}")
         self.seed.add_class("iaa-quiz-seed")
+        self.level.add_class("iaa-quiz-level")
         self.question_html.add_class("iaa-quiz-question")
         self.solution_html.add_class("iaa-quiz-solution")
 
-        controls = w.HBox([self.kind, self.seed, self.new_button])
+        controls = w.HBox([self.kind, self.seed, self.level, self.new_button],
+                          layout=w.Layout(flex_flow="row wrap"))
         actions = w.HBox([self.check_button, self.step_button, self.solution_button]
                          + ([self.progress_button] if self.log is not None else []))
         self.widget = w.VBox([w.HTML(_CSS.format(size=font_size, wrap=WRAP_CSS)), controls, self.question_html,
@@ -169,7 +179,7 @@ class Quiz:
     def show(self, kind: str, seed: int) -> None:
         """Show question ``kind``-``seed``: new text, empty answer boxes, solution hidden."""
         start = time.perf_counter()
-        self.question = make_question(kind, seed)
+        self.question = make_question(kind, seed, level=self.level.value)
         self.solution = None
         self.revealed = 0
         self._logged = set()
@@ -189,7 +199,7 @@ class Quiz:
                 row.layout.display = "none"
         self.solution_html.value = ""
         self.progress_html.value = ""
-        self.status.value = (f"<i>Question {html_escape(kind)}-{seed}. Type your answers, press "
+        self.status.value = (f"<i>Question {html_escape(kind)}-{seed} (level {self.level.value}). Type your answers, press "
                              f"<b>check</b>; reveal the worked solution step by step.</i>"
                              + log_note(self.log, kind))
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
@@ -286,7 +296,7 @@ def record_answer(log: MistakeLog | None, question: Question, part: Any, feedbac
     """Record one marked answer in ``log`` (if any); True if it was recorded."""
     if log is None or feedback.status not in MARKED:
         return False
-    log.record(question.kind, part=part.label, skill=part.quantity or "words", correct=feedback.correct,
+    log.record(question.kind, part=part.label, skill=part.skill, correct=feedback.correct,
                mistakes=feedback.mistakes, seed=question.seed)
     return True
 

@@ -1,0 +1,399 @@
+"""A mock exam: several seeded questions against the clock, marked at the end, part by part.
+
+Like the quiz, the mock exam computes nothing itself: questions, marks and
+feedback come from :mod:`iaa_teach.exercises` (``make_question``,
+``Question.check``, ``Part.marks``, ``Part.skill``). Unlike the quiz it says
+nothing while the student works: answers are marked when the student presses
+**finish**, or when time is found to be up.
+
+The time limit is shown by a :class:`~iaa_teach.widgets.Countdown` that ticks
+in the browser; the kernel keeps the deadline and checks it on every action
+(moving between questions, finishing), so no thread runs in the background.
+Answers typed after the deadline are marked as they stand when the next action
+finds the time up.
+
+Every control has an accessible name (the answer boxes are named by their
+part, the buttons by their text); the results are labelled tables (marks per
+part, then marks by skill) written with :class:`iaa_teach.markup.Table`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+import ipywidgets as w
+import numpy as np
+
+from ..exercises import KINDS, LEVELS, MistakeLog, Question, make_question
+from ..markup import Table, html_escape
+from ..rounding import fmt
+from ..validation import AgreementError, check_int, check_number, check_option
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size
+from ._controls import Countdown, clock_text
+from .quiz import ANSWER_STYLE, MAX_PARTS, open_log, record_answer
+
+__all__ = ["MockExam", "MINUTES_PER_MARK"]
+
+#: Time allowed by default: this many minutes per mark (a common rule for written exams).
+MINUTES_PER_MARK = 1.5
+#: Most questions in one mock exam.
+MAX_QUESTIONS = 10
+
+_CSS = """<style>
+.iaa-mock, .iaa-mock .widget-label, .iaa-mock button, .iaa-mock input, .iaa-mock textarea,
+.iaa-mock .widget-html-content {{ font-size: {size}; }}
+.iaa-mock table {{ border-collapse: collapse; margin: 0.4em 0; }}
+.iaa-mock table th, .iaa-mock table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; }}
+.iaa-mock table caption {{ font-weight: bold; text-align: left; padding: 0.3em 0; }}
+.iaa-mock .widget-text .widget-label, .iaa-mock .widget-textarea .widget-label {{ font-weight: bold; }}
+.iaa-mock .iaa-marks {{ color: #444; margin-left: 0.6em; }}
+.iaa-mock .iaa-total {{ font-size: 1.2em; font-weight: bold; }}
+.iaa-mock .widget-html-content {{ line-height: 1.4; }}
+.iaa-mock .iaa-question-table th, .iaa-mock .iaa-question-table td {{ text-align: center; }}
+{wrap}
+</style>"""
+
+
+class MockExam:
+    """A timed session of ``n_questions`` exam questions, marked at the end with a breakdown by skill.
+
+    Parameters
+    ----------
+    n_questions : int
+        How many questions (1 to 10).
+    seed : int
+        Question ``i`` (from 0) is ``make_question(kind_i, seed + i, level=level)``;
+        the kinds are a seeded shuffle of ``kinds`` (or, with a log, drawn from
+        its Leitner boxes), so the same arguments give the same exam.
+    kinds : sequence of str
+        The kinds of question to draw from.
+    level : {1, 2, 3}
+        Difficulty (see :func:`iaa_teach.exercises.make_question`).
+    minutes : float, optional
+        The time allowed (default: :data:`MINUTES_PER_MARK` per mark, rounded up).
+    log : MistakeLog or bool, optional
+        The opt-in mistake log: the marked answers are recorded in it and the
+        kinds are drawn from its boxes. ``True`` opens the default log.
+    font_size : str
+        CSS font size (large enough for a projector).
+    clock : callable
+        Seconds since the epoch (default :func:`time.time`; tests pass their own).
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+    questions : list of Question
+    answers : dict
+        Part label -> the answer box shown for the current question.
+    start_button, previous_button, next_button, finish_button : ipywidgets.Button
+    countdown : Countdown
+    question_html, status, result_html : ipywidgets.HTMLMath / HTML
+    state : {"ready", "running", "marked"}
+    current : int
+        The question on show (from 0).
+    results : list of list of (Part, Feedback or None, marks)
+        After marking: per question, per part.
+
+    Examples
+    --------
+    >>> exam = MockExam(2, seed=5, minutes=20, clock=lambda: 1000.0)
+    >>> exam.start_button.click()
+    >>> q = exam.questions[0]
+    >>> exam.answers["a"].value = str(q.answers()["a"])
+    >>> exam.finish_button.click()
+    >>> exam.state, exam.score()[0] >= q.parts[0].marks
+    ('marked', True)
+    """
+
+    def __init__(self, n_questions: int = 3, seed: int = 0, kinds: Sequence[str] = KINDS, level: int = 2,
+                 minutes: float | None = None, log: MistakeLog | bool | None = None,
+                 font_size: str = FONT_SIZE, clock: Callable[[], float] = time.time):
+        n_questions = check_int("n_questions", n_questions, 1, MAX_QUESTIONS)
+        seed = check_int("seed", seed, 0, 2**31 - 1 - MAX_QUESTIONS)
+        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
+            raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
+        kinds = [check_option("kinds", k, KINDS) for k in kinds]
+        if not kinds:
+            raise AgreementError("kinds is empty: the mock exam needs at least one kind of question")
+        self.level = check_option("level", level, LEVELS)
+        self.font_size = check_font_size(font_size)
+        self.log = open_log(log)
+        self.clock = clock
+        self.seed = seed
+        self.kinds = self._choose_kinds(kinds, n_questions, seed)
+        self.questions: list[Question] = [make_question(k, seed + i, level=self.level)
+                                          for i, k in enumerate(self.kinds)]
+        self.total_marks = sum(q.total_marks for q in self.questions)
+        if minutes is None:
+            minutes = math.ceil(self.total_marks * MINUTES_PER_MARK)
+        self.minutes = check_number("minutes", minutes, 0, 600, open_low=True)
+        self.state = "ready"
+        self.current = 0
+        self.started_at: float | None = None
+        self.finished_at: float | None = None
+        self.timed_out = False
+        self.results: list[list[tuple]] = []
+        #: the answers typed so far, per question and part (kept while moving between questions)
+        self.typed: list[dict[str, str]] = [{p.label: "" for p in q.parts} for q in self.questions]
+        self.last_update_ms = float("nan")
+        self._build()
+        self._show_intro()
+
+    # -------------------------------------------------------------- set-up
+    def _choose_kinds(self, kinds: list[str], n: int, seed: int) -> list[str]:
+        if self.log is not None:
+            return [self.log.pick(kinds, seed + i) for i in range(n)]
+        rng = np.random.default_rng([len(KINDS), seed])
+        out: list[str] = []
+        while len(out) < n:  # each kind once before any comes twice
+            out += [kinds[int(i)] for i in rng.permutation(len(kinds))]
+        return out[:n]
+
+    def _build(self) -> None:
+        wide = {"layout": w.Layout(width="auto", min_width="8em")}
+        self.start_button = w.Button(description="start the exam", button_style="primary", **wide)
+        self.previous_button = w.Button(description="previous question", **wide)
+        self.next_button = w.Button(description="next question", **wide)
+        self.finish_button = w.Button(description="finish and mark", button_style="success", **wide)
+        self.countdown = Countdown(description="time left", seconds_left=int(round(self.minutes * 60)))
+        self.header = w.HTML()
+        self.question_html = w.HTMLMath()
+        self.status = w.HTML()
+        self.result_html = w.HTMLMath()
+        self.answers: dict[str, w.Widget] = {}
+        self.marks_html: dict[str, w.HTML] = {}
+        self._rows = []
+        for i in range(MAX_PARTS):
+            label = chr(ord("a") + i)
+            box = w.Textarea(description=f"({label})", style=ANSWER_STYLE, rows=1,
+                             layout=w.Layout(width="20em"))
+            box.add_class(f"iaa-mock-answer-{label}")
+            marks = w.HTML()
+            marks.add_class("iaa-marks")
+            self.answers[label] = box
+            self.marks_html[label] = marks
+            self._rows.append(w.HBox([box, marks], layout=w.Layout(align_items="center")))
+        for name, button, handler in (("start", self.start_button, self._on_start),
+                                      ("previous", self.previous_button, self._on_previous),
+                                      ("next", self.next_button, self._on_next),
+                                      ("finish", self.finish_button, self._on_finish)):
+            button.add_class(f"iaa-mock-{name}")
+            button.on_click(handler)
+        self.question_html.add_class("iaa-mock-question")
+        self.status.add_class("iaa-mock-status")
+        self.result_html.add_class("iaa-mock-result")
+        top = w.HBox([self.start_button, self.countdown], layout=w.Layout(align_items="center"))
+        self.nav = w.HBox([self.previous_button, self.next_button, self.finish_button])
+        self.widget = w.VBox([w.HTML(_CSS.format(size=self.font_size, wrap=WRAP_CSS)), self.header, top,
+                              self.question_html, *self._rows, self.nav, self.status, self.result_html])
+        self.widget.add_class("iaa-mock")
+
+    # --------------------------------------------------------------- time
+    def time_left(self) -> float:
+        """Seconds left (the whole time before the start, 0 once it is up or the exam is marked)."""
+        if self.state == "ready":
+            return self.minutes * 60
+        if self.state == "marked":
+            return 0.0
+        return max(0.0, self.started_at + self.minutes * 60 - self.clock())
+
+    def _time_is_up(self) -> bool:
+        """Check the deadline (on every action); if it has passed, mark the exam as it stands."""
+        if self.state == "running" and self.time_left() <= 0:
+            self.timed_out = True
+            self._mark()
+            return True
+        return False
+
+    # ------------------------------------------------------------- actions
+    def start(self) -> None:
+        """Start the clock and show the first question."""
+        if self.state != "ready":
+            return
+        self.state = "running"
+        self.started_at = self.clock()
+        self.countdown.ends_at = (self.started_at + self.minutes * 60) * 1000.0
+        self.start_button.layout.display = "none"
+        self._show(0)
+
+    def go(self, index: int) -> None:
+        """Show question ``index`` (from 0), keeping the answers typed so far."""
+        index = check_int("index", index, 0, len(self.questions) - 1)
+        if self.state != "running":
+            return
+        self._keep_typed()
+        if self._time_is_up():
+            return
+        self._show(index)
+
+    def finish(self) -> None:
+        """Mark every answer now (the student is done, or time is up)."""
+        if self.state != "running":
+            return
+        self._keep_typed()
+        self.timed_out = self.time_left() <= 0
+        self._mark()
+
+    def _on_start(self, button: Any = None) -> None:
+        self._timed(self.start)
+
+    def _on_previous(self, button: Any = None) -> None:
+        self._timed(self.go, max(0, self.current - 1))
+
+    def _on_next(self, button: Any = None) -> None:
+        self._timed(self.go, min(len(self.questions) - 1, self.current + 1))
+
+    def _on_finish(self, button: Any = None) -> None:
+        self._timed(self.finish)
+
+    def _timed(self, action: Callable, *args: Any) -> None:
+        start = time.perf_counter()
+        action(*args)
+        self.last_update_ms = (time.perf_counter() - start) * 1000.0
+
+    # ------------------------------------------------------------- display
+    def _intro_text(self) -> str:
+        n = len(self.questions)
+        return (f"<b>Mock exam</b>: {n} question{'s' if n != 1 else ''}, {self.total_marks} marks, "
+                f"{clock_text(self.minutes * 60)} minutes (level {self.level}). "
+                f"Work on paper, type each answer in its box, move between the questions as you like, "
+                f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
+                f"when the time is up your answers are marked as they stand.")
+
+    def _show_intro(self) -> None:
+        self.header.value = self._intro_text()
+        self.question_html.value = ""
+        for row in self._rows:
+            row.layout.display = "none"
+        self.nav.layout.display = "none"
+        self.status.value = "<i>Press <b>start the exam</b> when you are ready: the clock starts then.</i>"
+
+    def _show(self, index: int) -> None:
+        self.current = index
+        q = self.questions[index]
+        self.nav.layout.display = ""
+        self.question_html.value = (f"<p><b>Question {index + 1} of {len(self.questions)}</b> "
+                                    f"[{q.total_marks} marks]</p>" + q.html())
+        for i, row in enumerate(self._rows):
+            label = chr(ord("a") + i)
+            if i >= len(q.parts):
+                row.layout.display = "none"
+                continue
+            part = q.parts[i]
+            row.layout.display = ""
+            box = self.answers[label]
+            box.value = self.typed[index][label]
+            box.rows = 1 if part.numeric else 3
+            box.layout.width = "20em" if part.numeric else "44em"
+            box.placeholder = "a number: 0.492 or 29/59" if part.numeric else "your answer"
+            self.marks_html[label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
+        self.previous_button.disabled = index == 0
+        self.next_button.disabled = index == len(self.questions) - 1
+        self.status.value = (f'<span role="status">Question {index + 1} of {len(self.questions)}; '
+                             f"{self._answered()} of {self._n_parts()} parts answered. "
+                             f"Time left when you last moved: {clock_text(self.time_left())}.</span>")
+
+    def _keep_typed(self) -> None:
+        q = self.questions[self.current]
+        for part in q.parts:
+            self.typed[self.current][part.label] = self.answers[part.label].value
+
+    def _answered(self) -> int:
+        return sum(1 for answers in self.typed for v in answers.values() if v.strip())
+
+    def _n_parts(self) -> int:
+        return sum(len(q.parts) for q in self.questions)
+
+    # ------------------------------------------------------------ marking
+    def _mark(self) -> None:
+        self.state = "marked"
+        self.finished_at = self.clock()
+        self.countdown.ends_at = 0.0
+        self.countdown.seconds_left = int(round(max(0.0, self.started_at + self.minutes * 60 - self.finished_at)))
+        self.results = []
+        for q, typed in zip(self.questions, self.typed):
+            rows = []
+            for part in q.parts:
+                answer = typed[part.label].strip()
+                fb = q.check(part.label, answer) if answer else None
+                got = part_marks(part, fb)
+                rows.append((part, fb, got))
+                if fb is not None:
+                    record_answer(self.log, q, part, fb)
+            self.results.append(rows)
+        for row in self._rows:
+            row.layout.display = "none"
+        self.nav.layout.display = "none"
+        self.question_html.value = ""
+        got, total = self.score()
+        why = ("Time is up: your answers were marked as they stood." if self.timed_out
+               else f"Finished with {clock_text(self.countdown.seconds_left)} left.")
+        log = f" {html_escape(self.log.status)}" if self.log is not None else ""
+        self.status.value = f'<span role="status">{why}{log}</span>'
+        self.result_html.value = (f'<p class="iaa-total">Total: {got} / {total} marks '
+                                  f"({percent(got, total)})</p>"
+                                  + self.marks_table().html() + self.skills_table().html())
+
+    def score(self) -> tuple[int, int]:
+        """(marks gained, marks available); (0, total) before marking."""
+        return sum(got for rows in self.results for _, _, got in rows), self.total_marks
+
+    def marks_table(self) -> Table:
+        """Marks per part: question, part, skill, your answer, what the checker says, marks."""
+        rows = []
+        for i, (q, results) in enumerate(zip(self.questions, self.results), start=1):
+            for part, fb, got in results:
+                answer = self.typed[i - 1][part.label].strip() or "(no answer)"
+                said = fb.message if fb is not None else "no answer given"
+                rows.append([f"{i} ({q.kind}-{q.seed})", f"({part.label})", part.skill, answer, said,
+                             f"{got} / {part.marks}"])
+        return Table(["question", "part", "skill", "your answer", "feedback", "marks"], rows,
+                     caption="Marks per part", align="llllll")
+
+    def by_skill(self) -> dict[str, tuple[int, int]]:
+        """Marks gained and available for each skill, in the order the skills first appear."""
+        out: dict[str, list[int]] = {}
+        for results in self.results:
+            for part, _, got in results:
+                tally = out.setdefault(part.skill, [0, 0])
+                tally[0] += got
+                tally[1] += part.marks
+        return {k: (v[0], v[1]) for k, v in out.items()}
+
+    def skills_table(self) -> Table:
+        """Marks by skill: gained, available and the share, weakest first."""
+        skills = sorted(self.by_skill().items(), key=lambda kv: Fraction(kv[1][0], kv[1][1] or 1))
+        return Table(["skill", "marks", "out of", "share"],
+                     [[skill, str(got), str(total), percent(got, total)] for skill, (got, total) in skills],
+                     caption="Marks by skill (weakest first)", align="lrrr")
+
+    # -------------------------------------------------------------- display
+    def text(self) -> str:
+        """The exam as plain text: its size, or after marking the total and both tables."""
+        if self.state != "marked":
+            return (f"Mock exam: {len(self.questions)} questions, {self.total_marks} marks, "
+                    f"{clock_text(self.minutes * 60)} minutes (level {self.level})")
+        got, total = self.score()
+        return "\n\n".join([f"Total: {got} / {total} marks ({percent(got, total)})",
+                            self.marks_table().text(), self.skills_table().text()])
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
+        data = self.widget._repr_mimebundle_(**kwargs)
+        data["text/plain"] = self.text()
+        return data
+
+    def __repr__(self) -> str:
+        return f"<MockExam: {', '.join(f'{q.kind}-{q.seed}' for q in self.questions)}; {self.state}>"
+
+
+def part_marks(part: Any, feedback: Any) -> int:
+    """Marks for one part: all of them for a right answer, none otherwise (or without an answer)."""
+    return part.marks if feedback is not None and feedback.correct else 0
+
+
+def percent(got: int, total: int) -> str:
+    """``got`` of ``total`` as a whole percentage, rounded half up."""
+    return f"{fmt(Fraction(100 * got, total), 0)} %" if total else "-"
