@@ -77,6 +77,8 @@ def test_start_shows_the_first_question_and_sets_the_deadline():
     for part in q.parts:
         assert exam.marks_html[part.label].value.startswith(f"[{part.marks} mark")
     assert exam.previous_button.disabled and not exam.next_button.disabled
+    assert exam.start_button.layout.display == "none"
+    assert all(b.layout.display != "none" for b in (exam.previous_button, exam.next_button, exam.finish_button))
 
 
 def test_answers_are_kept_while_moving_between_questions():
@@ -162,6 +164,11 @@ def test_countdown_text_and_the_low_time_warning():
     assert c.text(now_ms=10_000_000.0 + 1) == "time left time is up"
 
 
+def test_durations_read_as_words():
+    from iaa_teach.widgets.mock_exam import duration
+    assert [duration(m) for m in (30, 1, 12.5, 0.75)] == ["30 minutes", "1 minute", "12:30 minutes", "0:45 minutes"]
+
+
 def test_every_control_has_a_name():
     exam = MockExam(1, seed=1, clock=Clock())
     assert all(b.description for b in (exam.start_button, exam.previous_button, exam.next_button,
@@ -203,7 +210,7 @@ def test_bad_arguments_are_refused(kwargs, match):
 def test_display_keeps_a_stable_plain_text():
     exam = MockExam(2, seed=0, minutes=20, level=1)
     bundle = exam._repr_mimebundle_()
-    assert bundle["text/plain"] == f"Mock exam: 2 questions, {exam.total_marks} marks, 20:00 minutes (level 1)"
+    assert bundle["text/plain"] == f"Mock exam: 2 questions, {exam.total_marks} marks, 20 minutes (level 1)"
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 

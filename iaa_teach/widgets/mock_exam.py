@@ -44,10 +44,15 @@ MAX_QUESTIONS = 10
 
 _CSS = """<style>
 .iaa-mock, .iaa-mock .widget-label, .iaa-mock button, .iaa-mock input, .iaa-mock textarea,
-.iaa-mock .widget-html-content {{ font-size: {size}; }}
+.iaa-mock .widget-html-content, .iaa-mock .widget-htmlmath-content {{ font-size: {size}; }}
+.iaa-mock .widget-htmlmath-content {{ line-height: 1.4; white-space: normal; }}
 .iaa-mock table {{ border-collapse: collapse; margin: 0.4em 0; }}
 .iaa-mock table th, .iaa-mock table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; }}
 .iaa-mock table caption {{ font-weight: bold; text-align: left; padding: 0.3em 0; }}
+.iaa-mock .iaa-mock-result td, .iaa-mock .iaa-mock-result th {{ text-align: left; vertical-align: top; }}
+.iaa-mock .iaa-mock-result td:first-child {{ white-space: nowrap; }}
+.iaa-mock .iaa-mock-result table.iaa-skills td:not(:first-child),
+.iaa-mock .iaa-mock-result table.iaa-skills th:not(:first-child) {{ text-align: right; }}
 .iaa-mock .widget-text .widget-label, .iaa-mock .widget-textarea .widget-label {{ font-weight: bold; }}
 .iaa-mock .iaa-marks {{ color: #444; margin-left: 0.6em; }}
 .iaa-mock .iaa-total {{ font-size: 1.2em; font-weight: bold; }}
@@ -153,11 +158,12 @@ class MockExam:
         return out[:n]
 
     def _build(self) -> None:
-        wide = {"layout": w.Layout(width="auto", min_width="8em")}
-        self.start_button = w.Button(description="start the exam", button_style="primary", **wide)
-        self.previous_button = w.Button(description="previous question", **wide)
-        self.next_button = w.Button(description="next question", **wide)
-        self.finish_button = w.Button(description="finish and mark", button_style="success", **wide)
+        def wide() -> w.Layout:  # one Layout each: hiding the start button must not hide the others
+            return w.Layout(width="auto", min_width="8em")
+        self.start_button = w.Button(description="start the exam", button_style="primary", layout=wide())
+        self.previous_button = w.Button(description="previous question", layout=wide())
+        self.next_button = w.Button(description="next question", layout=wide())
+        self.finish_button = w.Button(description="finish and mark", button_style="success", layout=wide())
         self.countdown = Countdown(description="time left", seconds_left=int(round(self.minutes * 60)))
         self.header = w.HTML()
         self.question_html = w.HTMLMath()
@@ -258,7 +264,7 @@ class MockExam:
     def _intro_text(self) -> str:
         n = len(self.questions)
         return (f"<b>Mock exam</b>: {n} question{'s' if n != 1 else ''}, {self.total_marks} marks, "
-                f"{clock_text(self.minutes * 60)} minutes (level {self.level}). "
+                f"{duration(self.minutes)} (level {self.level}). "
                 f"Work on paper, type each answer in its box, move between the questions as you like, "
                 f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
                 f"when the time is up your answers are marked as they stand.")
@@ -293,8 +299,7 @@ class MockExam:
         self.previous_button.disabled = index == 0
         self.next_button.disabled = index == len(self.questions) - 1
         self.status.value = (f'<span role="status">Question {index + 1} of {len(self.questions)}; '
-                             f"{self._answered()} of {self._n_parts()} parts answered. "
-                             f"Time left when you last moved: {clock_text(self.time_left())}.</span>")
+                             f"{self._answered()} of {self._n_parts()} parts answered so far.</span>")
 
     def _keep_typed(self) -> None:
         q = self.questions[self.current]
@@ -335,7 +340,9 @@ class MockExam:
         self.status.value = f'<span role="status">{why}{log}</span>'
         self.result_html.value = (f'<p class="iaa-total">Total: {got} / {total} marks '
                                   f"({percent(got, total)})</p>"
-                                  + self.marks_table().html() + self.skills_table().html())
+                                  + self.marks_table().html()
+                                  + self.skills_table().html().replace('class="iaa-table"',
+                                                                       'class="iaa-table iaa-skills"', 1))
 
     def score(self) -> tuple[int, int]:
         """(marks gained, marks available); (0, total) before marking."""
@@ -348,7 +355,7 @@ class MockExam:
             for part, fb, got in results:
                 answer = self.typed[i - 1][part.label].strip() or "(no answer)"
                 said = fb.message if fb is not None else "no answer given"
-                rows.append([f"{i} ({q.kind}-{q.seed})", f"({part.label})", part.skill, answer, said,
+                rows.append([f"{i}: {q.kind}-{q.seed}", f"({part.label})", part.skill, answer, said,
                              f"{got} / {part.marks}"])
         return Table(["question", "part", "skill", "your answer", "feedback", "marks"], rows,
                      caption="Marks per part", align="llllll")
@@ -375,7 +382,7 @@ class MockExam:
         """The exam as plain text: its size, or after marking the total and both tables."""
         if self.state != "marked":
             return (f"Mock exam: {len(self.questions)} questions, {self.total_marks} marks, "
-                    f"{clock_text(self.minutes * 60)} minutes (level {self.level})")
+                    f"{duration(self.minutes)} (level {self.level})")
         got, total = self.score()
         return "\n\n".join([f"Total: {got} / {total} marks ({percent(got, total)})",
                             self.marks_table().text(), self.skills_table().text()])
@@ -392,6 +399,13 @@ class MockExam:
 def part_marks(part: Any, feedback: Any) -> int:
     """Marks for one part: all of them for a right answer, none otherwise (or without an answer)."""
     return part.marks if feedback is not None and feedback.correct else 0
+
+
+def duration(minutes: float) -> str:
+    """``30 minutes``, ``1 minute``, or ``12:30 minutes`` for a time that is not whole minutes."""
+    if minutes == int(minutes):
+        return f"{int(minutes)} minute{'s' if minutes != 1 else ''}"
+    return f"{clock_text(minutes * 60)} minutes"
 
 
 def percent(got: int, total: int) -> str:

@@ -29,7 +29,8 @@ MAX_PARTS = 5
 
 _CSS = """<style>
 .iaa-quiz, .iaa-quiz .widget-label, .iaa-quiz button, .iaa-quiz input, .iaa-quiz textarea,
-.iaa-quiz select, .iaa-quiz .widget-html-content {{ font-size: {size}; }}
+.iaa-quiz select, .iaa-quiz .widget-html-content, .iaa-quiz .widget-htmlmath-content {{ font-size: {size}; }}
+.iaa-quiz .widget-htmlmath-content {{ line-height: 1.4; white-space: normal; }}
 .iaa-quiz table {{ border-collapse: collapse; margin: 0.4em 0; }}
 .iaa-quiz table th, .iaa-quiz table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; text-align: center; }}
 .iaa-quiz .iaa-correct {{ color: #1a7f37; font-weight: bold; }}
