@@ -50,9 +50,8 @@ _CSS = """<style>
 .iaa-mock table th, .iaa-mock table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; }}
 .iaa-mock table caption {{ font-weight: bold; text-align: left; padding: 0.3em 0; }}
 .iaa-mock .iaa-mock-result td, .iaa-mock .iaa-mock-result th {{ text-align: left; vertical-align: top; }}
-.iaa-mock .iaa-mock-result td:first-child {{ white-space: nowrap; }}
-.iaa-mock .iaa-mock-result table.iaa-skills td:not(:first-child),
-.iaa-mock .iaa-mock-result table.iaa-skills th:not(:first-child) {{ text-align: right; }}
+.iaa-mock .iaa-mock-result tr > :first-child {{ white-space: nowrap; }}
+.iaa-mock .iaa-mock-result .iaa-skills tr > :not(:first-child) {{ text-align: right; }}
 .iaa-mock .widget-text .widget-label, .iaa-mock .widget-textarea .widget-label {{ font-weight: bold; }}
 .iaa-mock .iaa-marks {{ color: #444; margin-left: 0.6em; }}
 .iaa-mock .iaa-total {{ font-size: 1.2em; font-weight: bold; }}
@@ -340,9 +339,8 @@ class MockExam:
         self.status.value = f'<span role="status">{why}{log}</span>'
         self.result_html.value = (f'<p class="iaa-total">Total: {got} / {total} marks '
                                   f"({percent(got, total)})</p>"
-                                  + self.marks_table().html()
-                                  + self.skills_table().html().replace('class="iaa-table"',
-                                                                       'class="iaa-table iaa-skills"', 1))
+                                  + f'<div class="iaa-skills">{self.skills_table().html()}</div>'
+                                  + self.marks_table().html())
 
     def score(self) -> tuple[int, int]:
         """(marks gained, marks available); (0, total) before marking."""
@@ -385,7 +383,7 @@ class MockExam:
                     f"{duration(self.minutes)} (level {self.level})")
         got, total = self.score()
         return "\n\n".join([f"Total: {got} / {total} marks ({percent(got, total)})",
-                            self.marks_table().text(), self.skills_table().text()])
+                            self.skills_table().text(), self.marks_table().text()])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
         data = self.widget._repr_mimebundle_(**kwargs)
