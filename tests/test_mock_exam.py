@@ -173,7 +173,7 @@ def test_every_control_has_a_name():
     exam = MockExam(1, seed=1, clock=Clock())
     assert all(b.description for b in (exam.start_button, exam.previous_button, exam.next_button,
                                         exam.finish_button))
-    assert [exam.answers[x].description for x in "abcde"] == ["(a)", "(b)", "(c)", "(d)", "(e)"]
+    assert [exam.answers[x].description for x in "abcdef"] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
     assert exam.countdown.description == "time left"
 
 
@@ -230,3 +230,35 @@ def test_every_kind_can_be_in_an_exam():
     exam = MockExam(len(KINDS), seed=20, clock=Clock())
     assert sorted(exam.kinds) == sorted(KINDS)
     assert all(Fraction(q.total_marks) > 0 for q in exam.questions)
+
+
+def test_the_marks_are_the_checkers_own_including_part_marks():
+    """An answer right to 2 decimals earns what the checker gives it (fewer than full marks)."""
+    exam = MockExam(2, seed=0, kinds=["cohen"], clock=Clock())
+    exam.start_button.click()
+    for i in range(2):
+        answer_all(exam, i, how=lambda part: fmt(part.answer, 2))
+    exam.finish_button.click()
+    partial = 0
+    for q, results in zip(exam.questions, exam.results):
+        for part, fb, got in results:
+            if part.numeric:
+                expected = q.check(part.label, fmt(part.answer, 2))
+                assert fb.status == expected.status and got == expected.marks <= part.marks
+                partial += 0 < got < part.marks
+            else:
+                assert fb is None and got == 0
+    assert partial >= 1
+    assert exam.score()[0] == sum(got for results in exam.results for _, _, got in results)
+
+
+def test_a_short_answer_is_marked_by_the_checker(tmp_path):
+    exam = MockExam(1, seed=1, kinds=["cohen"], clock=Clock())
+    exam.start_button.click()
+    q = exam.questions[0]
+    words = next(p for p in q.parts if p.form == "words")
+    text = "Kappa removes the agreement expected by chance, so it is lower than the observed agreement."
+    exam.answers[words.label].value = text
+    exam.finish_button.click()
+    part, fb, got = next(r for r in exam.results[0] if r[0] is words)
+    assert got == q.check(words.label, text).marks and fb.message in exam.marks_table().text()

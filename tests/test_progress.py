@@ -300,7 +300,7 @@ def test_summary_is_a_labelled_table(tmp_path):
     text = log.summary(["cohen", "fleiss", "alpha"]).text()
     assert "Your answers by kind of question" in text and "Leitner box" in text
     assert "alpha" in text and "never" in text
-    assert MISTAKES["self_pairs"].name in text and "times made" in text
+    assert MISTAKES["self_pairs"].name in text and "what you get if you" in text
     md = log.summary().markdown()
     assert "| kind | answers | right | wrong | Leitner box | last practised |" in md
     assert "No usual mistake" in fresh(tmp_path, "other.json").summary().text()

@@ -183,9 +183,10 @@ class LogSummary(Shown):
                            caption="Your answers by kind of question (box 1 comes back most often)",
                            align="lrrrrl")
         cards = log.to_review()
-        self.mistakes = Table(["kind", "mistake", "times made", "Leitner box", "last made"],
+        self.mistakes = Table(["kind", "what you get if you ...", "times", "Leitner box", "last time"],
                               [[c.kind, c.name, str(c.times), f"{c.box} of {BOXES}", c.last[:10]] for c in cards],
-                              caption="Usual mistakes to watch for (most made first)", align="llrrl")
+                              caption="Usual mistakes your answers matched (the most frequent first)",
+                              align="llrrl")
         self.empty_mistakes = not cards
 
     def render(self, form: str, math: str = "tex") -> str:

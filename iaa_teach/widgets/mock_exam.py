@@ -39,6 +39,9 @@ __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
 #: Time allowed by default: this many minutes per mark (a common rule for written exams).
 MINUTES_PER_MARK = 1.5
+#: What each form of answer box invites (a part is answered by a number, a letter or in words).
+PLACEHOLDERS = {"number": "a number: 0.492 or 29/59", "choice": "a letter: A, B, C...",
+                "words": "your answer, in a sentence or two"}
 #: Most questions in one mock exam.
 MAX_QUESTIONS = 10
 
@@ -291,9 +294,9 @@ class MockExam:
             row.layout.display = ""
             box = self.answers[label]
             box.value = self.typed[index][label]
-            box.rows = 1 if part.numeric else 3
-            box.layout.width = "20em" if part.numeric else "44em"
-            box.placeholder = "a number: 0.492 or 29/59" if part.numeric else "your answer"
+            box.rows = 3 if part.form == "words" else 1
+            box.layout.width = "44em" if part.form == "words" else "20em"
+            box.placeholder = PLACEHOLDERS.get(part.form, "your answer")
             self.marks_html[label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
         self.previous_button.disabled = index == 0
         self.next_button.disabled = index == len(self.questions) - 1
@@ -395,8 +398,8 @@ class MockExam:
 
 
 def part_marks(part: Any, feedback: Any) -> int:
-    """Marks for one part: all of them for a right answer, none otherwise (or without an answer)."""
-    return part.marks if feedback is not None and feedback.correct else 0
+    """Marks for one part: what the checker gives the answer (``feedback.marks``); none without an answer."""
+    return 0 if feedback is None else min(int(feedback.marks), part.marks)
 
 
 def duration(minutes: float) -> str:

@@ -24,8 +24,8 @@ __all__ = ["Quiz"]
 
 #: The answer boxes' descriptions, "(a)", ...: wide enough, in bold (see _CSS).
 ANSWER_STYLE = {"description_width": "2.5em"}
-#: Most parts a question has ((a) to (e)): the quiz keeps one answer row per possible part.
-MAX_PARTS = 5
+#: Most parts a question has ((a) to (f)): the quiz keeps one answer row per possible part.
+MAX_PARTS = 6
 
 _CSS = """<style>
 .iaa-quiz, .iaa-quiz .widget-label, .iaa-quiz button, .iaa-quiz input, .iaa-quiz textarea,
@@ -278,8 +278,8 @@ class Quiz:
 
 
 # ------------------------------------------------------------ the mistake log
-#: Feedback that marks an answer right or wrong (a part in words or an unreadable answer is not recorded).
-MARKED = ("correct", "mistake", "wrong")
+#: Feedback that is not a mark (an answer that cannot be read as one of the part's form): not recorded.
+UNMARKED = ("unreadable", "words")
 
 
 def open_log(log: MistakeLog | bool | None) -> MistakeLog | None:
@@ -295,7 +295,7 @@ def open_log(log: MistakeLog | bool | None) -> MistakeLog | None:
 
 def record_answer(log: MistakeLog | None, question: Question, part: Any, feedback: Any) -> bool:
     """Record one marked answer in ``log`` (if any); True if it was recorded."""
-    if log is None or feedback.status not in MARKED:
+    if log is None or feedback.status in UNMARKED:
         return False
     log.record(question.kind, part=part.label, skill=part.skill, correct=feedback.correct,
                mistakes=feedback.mistakes, seed=question.seed)
@@ -311,5 +311,11 @@ def log_note(log: MistakeLog | None, kind: str) -> str:
     cards = log.to_review(kind)[:3]
     if not cards:
         return ""
-    names = "; ".join(f"{c.name} ({c.times}x)" for c in cards)
-    return f'<div class="iaa-log-review">From your mistake log, watch for: {html_escape(names)}.</div>'
+    names = "; or ".join(f"{c.name} ({times(c.times)})" for c in cards)
+    return (f'<div class="iaa-log-review">From your mistake log: in this kind of question your answers '
+            f"have matched what you get if you {html_escape(names)}.</div>")
+
+
+def times(n: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
