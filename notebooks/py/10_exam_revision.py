@@ -59,7 +59,9 @@ print(", ".join(KINDS))
 # - `weighted`: two annotators on an ordered scale, linear or quadratic weighted kappa;
 # - `fleiss`: three to five annotators, Fleiss' kappa;
 # - `alpha`: Krippendorff's alpha with missing ratings;
-# - `partial`: Fleiss' kappa when two annotators cover different items (per-item $k$).
+# - `partial`: Fleiss' kappa when two annotators cover different items (per-item $k$);
+# - `pi`: two annotators, Scott's pi (chance from the pooled labels);
+# - `ac1`: two annotators, Gwet's AC1.
 #
 # The same kind and seed always give the same question. Work it on paper first;
 # then `question.check(part, answer)` marks one answer (to 2 or 3 decimals, or
