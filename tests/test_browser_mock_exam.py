@@ -1,7 +1,7 @@
 """The mock exam in a real JupyterLab, driven by headless Chromium, to its score.
 
 Open notebooks/10_exam_revision.ipynb, run all cells, find the mock exam,
-press "start the exam", answer every numerical part of every question right
+press "start the exam", answer every numerical and multiple-choice part right
 (computed here, in the test process, from the kind, seed and level the exam
 shows: ``make_question(kind, seed, level=level)``), move on with "next
 question", press "finish and mark" and read the total and the tables. The
@@ -26,6 +26,8 @@ TIMEOUT_MS = 30_000
 
 
 def _answer(part) -> str:
+    if part.form == "choice":
+        return part.key
     return fmt(part.answer) if part.answer.denominator > 1 else str(part.answer)
 
 
@@ -58,7 +60,7 @@ def test_a_short_mock_exam_runs_to_its_score(lab_server):
             q = make_question(kind, int(seed), level=level)  # the same question, built outside the kernel
             questions.append(q)
             for part in q.parts:
-                if part.numeric:
+                if part.form in ("number", "choice"):  # the parts in words are marked by key points
                     box = exam.locator(f".iaa-mock-answer-{part.label} textarea")
                     box.fill(_answer(part))
                     box.press("Tab")
@@ -69,7 +71,7 @@ def test_a_short_mock_exam_runs_to_its_score(lab_server):
         result = exam.locator(".iaa-mock-result")
         result.locator(".iaa-total").wait_for(timeout=TIMEOUT_MS)
         total = result.locator(".iaa-total").inner_text()
-        got = sum(p.marks for q in questions for p in q.parts if p.numeric)
+        got = sum(p.marks for q in questions for p in q.parts if p.form in ("number", "choice"))
         available = sum(q.total_marks for q in questions)
         assert total.startswith(f"Total: {got} / {available} marks"), total
         captions = result.locator("caption").all_inner_texts()
