@@ -262,3 +262,14 @@ def test_a_short_answer_is_marked_by_the_checker(tmp_path):
     exam.finish_button.click()
     part, fb, got = next(r for r in exam.results[0] if r[0] is words)
     assert got == q.check(words.label, text).marks and fb.message in exam.marks_table().text()
+
+
+def test_each_box_invites_its_form_of_answer():
+    exam = MockExam(1, seed=0, kinds=["ac1"], level=1, clock=Clock())
+    exam.start_button.click()
+    forms = {p.label: p.form for p in exam.questions[0].parts}
+    assert "choice" in forms.values()
+    for label, form in forms.items():
+        box = exam.answers[label]
+        assert {"number": "29/59", "choice": "a letter", "words": "sentence"}[form] in box.placeholder
+        assert (box.rows == 3) == (form == "words")

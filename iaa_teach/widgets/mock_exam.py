@@ -33,15 +33,12 @@ from ..rounding import fmt
 from ..validation import AgreementError, check_int, check_number, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size
 from ._controls import Countdown, clock_text
-from .quiz import ANSWER_STYLE, MAX_PARTS, open_log, record_answer
+from .quiz import ANSWER_STYLE, MAX_PARTS, open_log, placeholder, record_answer
 
 __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
 #: Time allowed by default: this many minutes per mark (a common rule for written exams).
 MINUTES_PER_MARK = 1.5
-#: What each form of answer box invites (a part is answered by a number, a letter or in words).
-PLACEHOLDERS = {"number": "a number: 0.492 or 29/59", "choice": "a letter: A, B, C...",
-                "words": "your answer, in a sentence or two"}
 #: Most questions in one mock exam.
 MAX_QUESTIONS = 10
 
@@ -296,7 +293,7 @@ class MockExam:
             box.value = self.typed[index][label]
             box.rows = 3 if part.form == "words" else 1
             box.layout.width = "44em" if part.form == "words" else "20em"
-            box.placeholder = PLACEHOLDERS.get(part.form, "your answer")
+            box.placeholder = placeholder(part)
             self.marks_html[label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
         self.previous_button.disabled = index == 0
         self.next_button.disabled = index == len(self.questions) - 1

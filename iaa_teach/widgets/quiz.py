@@ -31,6 +31,8 @@ _CSS = """<style>
 .iaa-quiz, .iaa-quiz .widget-label, .iaa-quiz button, .iaa-quiz input, .iaa-quiz textarea,
 .iaa-quiz select, .iaa-quiz .widget-html-content, .iaa-quiz .widget-htmlmath-content {{ font-size: {size}; }}
 .iaa-quiz .widget-htmlmath-content {{ line-height: 1.4; white-space: normal; }}
+.iaa-quiz .widget-inline-hbox input, .iaa-quiz .widget-inline-hbox select,
+.iaa-quiz .widget-dropdown select {{ font-size: {size}; height: auto; }}
 .iaa-quiz table {{ border-collapse: collapse; margin: 0.4em 0; }}
 .iaa-quiz table th, .iaa-quiz table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; text-align: center; }}
 .iaa-quiz .iaa-correct {{ color: #1a7f37; font-weight: bold; }}
@@ -193,9 +195,8 @@ class Quiz:
                 row.layout.display = ""
                 box = self.answers[label]
                 box.value = ""
-                box.placeholder = ("e.g. 0.492 or 29/59" if part.quantity not in ("n", "n_labels")
-                                   else "a whole number") if part.numeric else "your explanation, in words"
-                box.layout.width = "18.5em" if part.numeric else "42.5em"
+                box.placeholder = placeholder(part)
+                box.layout.width = "42.5em" if part.form == "words" else "18.5em"
             else:
                 row.layout.display = "none"
         self.solution_html.value = ""
@@ -275,6 +276,14 @@ class Quiz:
 
     def __repr__(self) -> str:
         return f"<Quiz: question {self.question.kind}-{self.question.seed}>"
+
+
+# ------------------------------------------------------------ answer boxes
+def placeholder(part: Any) -> str:
+    """What an answer box invites, by the part's form: a number (a count), a letter, or words."""
+    if part.form == "number":
+        return "a whole number" if part.quantity in ("n", "n_labels") else "e.g. 0.492 or 29/59"
+    return "a letter: A, B, C..." if part.form == "choice" else "your answer, in a sentence or two"
 
 
 # ------------------------------------------------------------ the mistake log
