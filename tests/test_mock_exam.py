@@ -273,3 +273,17 @@ def test_each_box_invites_its_form_of_answer():
         box = exam.answers[label]
         assert {"number": "29/59", "choice": "a letter", "words": "sentence"}[form] in box.placeholder
         assert (box.rows == 3) == (form == "words")
+
+
+def test_typing_after_the_deadline_marks_the_exam_and_does_not_count():
+    clock = Clock()
+    exam = MockExam(1, seed=9, kinds=["cohen"], minutes=3, clock=clock)
+    exam.start_button.click()
+    part = exam.questions[0].parts[0]
+    exam.answers[part.label].value = "0.1"  # in time: kept
+    assert exam.typed[0][part.label] == "0.1"
+    clock.now += 3 * 60
+    exam.answers[part.label].value = right_answer(part)  # too late: the exam is marked as it stood
+    assert exam.state == "marked" and exam.timed_out
+    assert exam.typed[0][part.label] == "0.1" and exam.score()[0] == 0
+    assert "Time is up" in _text(exam.status.value)

@@ -7,10 +7,10 @@ nothing while the student works: answers are marked when the student presses
 **finish**, or when time is found to be up.
 
 The time limit is shown by a :class:`~iaa_teach.widgets.Countdown` that ticks
-in the browser; the kernel keeps the deadline and checks it on every action
-(moving between questions, finishing), so no thread runs in the background.
-Answers typed after the deadline are marked as they stand when the next action
-finds the time up.
+in the browser; the kernel keeps the deadline and checks it on every answer
+typed and every button pressed, so no thread runs in the background. The
+first of these after the deadline marks the exam with the answers as they
+stood; it is not counted itself.
 
 Every control has an accessible name (the answer boxes are named by their
 part, the buttons by their text); the results are labelled tables (marks per
@@ -143,6 +143,7 @@ class MockExam:
         #: the answers typed so far, per question and part (kept while moving between questions)
         self.typed: list[dict[str, str]] = [{p.label: "" for p in q.parts} for q in self.questions]
         self.last_update_ms = float("nan")
+        self._showing = False
         self._build()
         self._show_intro()
 
@@ -181,6 +182,7 @@ class MockExam:
             self.answers[label] = box
             self.marks_html[label] = marks
             self._rows.append(w.HBox([box, marks], layout=w.Layout(align_items="center")))
+            box.observe(self._on_typing, names="value")
         for name, button, handler in (("start", self.start_button, self._on_start),
                                       ("previous", self.previous_button, self._on_previous),
                                       ("next", self.next_button, self._on_next),
@@ -227,10 +229,7 @@ class MockExam:
     def go(self, index: int) -> None:
         """Show question ``index`` (from 0), keeping the answers typed so far."""
         index = check_int("index", index, 0, len(self.questions) - 1)
-        if self.state != "running":
-            return
-        self._keep_typed()
-        if self._time_is_up():
+        if self.state != "running" or self._time_is_up():
             return
         self._show(index)
 
@@ -238,9 +237,19 @@ class MockExam:
         """Mark every answer now (the student is done, or time is up)."""
         if self.state != "running":
             return
-        self._keep_typed()
         self.timed_out = self.time_left() <= 0
         self._mark()
+
+    def _on_typing(self, change: dict) -> None:
+        """Every answer typed is kept at once, and the deadline checked (no background clock needed)."""
+        if self.state != "running" or self._showing:
+            return
+        if self._time_is_up():  # typed after the deadline: not counted; the exam is marked as it stood
+            return
+        box = change["owner"]
+        label = next(k for k, v in self.answers.items() if v is box)
+        if label in self.typed[self.current]:
+            self.typed[self.current][label] = change["new"]
 
     def _on_start(self, button: Any = None) -> None:
         self._timed(self.start)
@@ -277,6 +286,13 @@ class MockExam:
         self.status.value = "<i>Press <b>start the exam</b> when you are ready: the clock starts then.</i>"
 
     def _show(self, index: int) -> None:
+        self._showing = True  # setting the boxes to this question's answers is not typing
+        try:
+            self._fill(index)
+        finally:
+            self._showing = False
+
+    def _fill(self, index: int) -> None:
         self.current = index
         q = self.questions[index]
         self.nav.layout.display = ""
@@ -299,11 +315,6 @@ class MockExam:
         self.next_button.disabled = index == len(self.questions) - 1
         self.status.value = (f'<span role="status">Question {index + 1} of {len(self.questions)}; '
                              f"{self._answered()} of {self._n_parts()} parts answered so far.</span>")
-
-    def _keep_typed(self) -> None:
-        q = self.questions[self.current]
-        for part in q.parts:
-            self.typed[self.current][part.label] = self.answers[part.label].value
 
     def _answered(self) -> int:
         return sum(1 for answers in self.typed for v in answers.values() if v.strip())
