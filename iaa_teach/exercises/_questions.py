@@ -18,8 +18,9 @@ from ..validation import check_bool, check_int, check_option, options
 from ..words import Explanation, Step, explain, ratings_table
 from ._answers import decimals_that_match, parse_answer, show_value
 from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
-from . import _concepts as C
-from ._concepts import Choice, Concept, KeyPoint
+from ._concepts import (Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coefficient, dropout, interpret_own,
+                        interpretation, merging, paradox, pooling_why, rules_differ, single_value, undefined,
+                        weights_why)
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
 __all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
@@ -373,7 +374,8 @@ class Question(Shown):
         found = [m for m in p.mistakes if ans.matches(m.value)]
         rules = [m for m in p.others if ans.matches(m.value)]
         if ans.matches(p.answer):
-            if ans.decimals is None or ans.decimals >= _PLACES or round_half_up(p.answer, ans.decimals) == p.answer:
+            exact_short = ans.decimals is not None and round_half_up(p.answer, ans.decimals) == p.answer
+            if ans.decimals is None or ans.decimals >= _PLACES or (exact_short and not (found or rules)):
                 return Feedback(p.label, "correct", f"Correct: {sym} = {show_value(p.answer)}.", marks=p.marks,
                                 out_of=p.marks)
             places = f"right to {ans.decimals} dp"
@@ -645,7 +647,9 @@ def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = 
                     return listed, others, False
             if any(not _distinguishable(a.value, o.value) for o in others[qty]):
                 return listed, others, False
-        listed[qty] = required + [m for m in ms if m not in required]
+        # an optional mistake that another rule's value hides is not listed (the rule is named instead)
+        listed[qty] = required + [m for m in ms if m not in required
+                                  and all(_distinguishable(m.value, o.value) for o in others[qty])]
     return listed, others, True
 
 
@@ -912,17 +916,17 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
 
     def extra():
         if plan.concept == "paradox":
-            concept(C.paradox(style, {"pi": "Scott's pi", "ac1": "Cohen's kappa"}.get(kind, "Cohen's kappa")))
+            concept(paradox(style, {"pi": "Scott's pi", "ac1": "Cohen's kappa"}.get(kind, "Cohen's kappa")))
         elif plan.concept == "undefined":
-            concept(C.undefined(style))
+            concept(undefined(style))
         elif plan.concept == "dropout":
-            concept(C.dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
+            concept(dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
         elif plan.concept == "interpretation":
-            concept(C.interpretation(style, {"alpha": "Krippendorff's alpha"}.get(kind, "kappa")))
+            concept(interpretation(style, {"alpha": "Krippendorff's alpha"}.get(kind, "kappa")))
 
     coefficient = COEFFICIENT_OF[kind]
     if plan.choose:
-        pick, reasons = C.choose(style, kind)
+        pick, reasons = choose_coefficient(style, kind)
         concept(pick)
         concept(reasons)
         weights = f" (with {drawn.weights} weights, if your coefficient takes weights)" if kind == "weighted" else ""
@@ -930,7 +934,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                                 Prose(f"Compute your chosen coefficient{weights} step by step.")),
                _KAPPA_HINT if coefficient == "kappa" else "alpha = 1 - D_o / D_e from the coincidence matrix.",
                marks=6)
-        extra() if plan.concept else concept(C.interpretation(style, "the coefficient"))
+        extra() if plan.concept else concept(interpretation(style, "the coefficient"))
         return tuple(out)
 
     if kind in ("cohen", "pi", "ac1"):
@@ -949,7 +953,10 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                    f"total / N^2.")
             number("kappa", say(prose("Compute Cohen's kappa {kappa}."),
                                 prose("Hence give Cohen's kappa {kappa} for {a} and {b}.", a=a, b=b)), _KAPPA_HINT)
-            concept(C.interpret_own(interpret(float(right["kappa"])), "kappa"))
+            band = interpret(float(right["kappa"]))
+            own = interpret_own(band, "kappa")
+            concept(own, worked=prose("{kappa} = {v} is {band} agreement on the Landis-Koch scale. ", v=fmt(right["kappa"]),
+                                      band=band) + own.model)
         elif kind == "pi":
             number("p_e", say(prose("Pool the two annotators' labels into one set of proportions {p_j} and compute "
                                     "Scott's chance agreement {P_e}."),
@@ -981,7 +988,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2.")
         number("kappa", say(prose("Compute the weighted kappa {kappa_w}."), prose("Hence give the weighted kappa "
                                                                                   "{kappa_w}.")), _KAPPA_HINT)
-        concept(C.weights_why(), worked=_model_weighted(drawn.weights, result, drawn, r))
+        concept(weights_why(), worked=_model_weighted(drawn.weights, result, drawn, r))
         extra()
         return tuple(out)
     if kind == "fleiss":
@@ -995,7 +1002,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                                 "agreement {P_e}.")), _POOLED_HINT)
         number("kappa", say(prose("Compute Fleiss' kappa {kappa}."), prose("Hence give Fleiss' kappa {kappa}.")),
                _KAPPA_HINT.replace("P_o", "P_a"))
-        concept(C.pooling_why())
+        concept(pooling_why())
         extra()
         return tuple(out)
     if kind == "partial":
@@ -1011,7 +1018,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
             number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), kappa_hint, marks=1)
             number("p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT)
             number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), kappa_hint, marks=1)
-            concept(C.rules_differ())
+            concept(rules_differ())
             return tuple(out)
         number("n_labels", say(prose("How many labels does the table hold in all ({sum_n_i})?"),
                                prose("Count the labels actually given ({sum_n_i}).")),
@@ -1025,7 +1032,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
         if plan.concept == "dropout" and plan.chance == "pooled":
             extra()
         else:
-            concept(C.merging(r.raters[-2], r.raters[-1]))
+            concept(merging(r.raters[-2], r.raters[-1]))
         return tuple(out)
     lonely = [str(item) for item, mu in zip(r.items, (~r.missing).sum(axis=1)) if mu == 1]
     weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
@@ -1043,7 +1050,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
     number("alpha", say(prose("Compute Krippendorff's alpha {alpha} (nominal)."),
                         prose("Hence give Krippendorff's alpha {alpha} for nominal categories.")),
            "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.")
-    concept(C.single_value(_names(lonely)) if lonely else C.alpha_vs_fleiss())
+    concept(single_value(_names(lonely)) if lonely else alpha_vs_fleiss())
     extra()
     return tuple(out)
 
