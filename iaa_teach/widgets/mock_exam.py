@@ -39,6 +39,7 @@ __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
 #: Time allowed by default: this many minutes per mark (a common rule for written exams).
 MINUTES_PER_MARK = 1.5
+_STREAM = 0x6D6F636B  # "mock": seeds the choice of kinds
 #: Most questions in one mock exam.
 MAX_QUESTIONS = 10
 
@@ -151,7 +152,7 @@ class MockExam:
     def _choose_kinds(self, kinds: list[str], n: int, seed: int) -> list[str]:
         if self.log is not None:
             return [self.log.pick(kinds, seed + i) for i in range(n)]
-        rng = np.random.default_rng([len(KINDS), seed])
+        rng = np.random.default_rng([_STREAM, seed])  # a stream of its own, apart from the questions' draws
         out: list[str] = []
         while len(out) < n:  # each kind once before any comes twice
             out += [kinds[int(i)] for i in rng.permutation(len(kinds))]
