@@ -6,7 +6,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -23,13 +23,15 @@ from ._concepts import (Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coeff
                         weights_why)
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
-__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
+__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Marking", "MAX_PARTS", "OPTIONAL", "CHOOSABLE", "PARTIAL_RULES", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
            "SKILLS"]
 
 #: What a part practises (:attr:`Part.skill`), in the order a mock exam lists them.
 SKILLS = ("counting", "observed agreement", "chance agreement", "coefficient", "interpretation",
           "choice of coefficient", "concepts")
 
+#: Most parts a question has ((a) to (f)).
+MAX_PARTS = 6
 #: How many candidate tables one seed may draw before giving up (never reached in the tests).
 MAX_DRAWS = 400
 #: After the first good table, how many more to draw looking for one where rounding the
@@ -39,7 +41,7 @@ PREFER_ROUNDING = 12
 #: Mistakes that are listed for a part only where they change its 3-decimal answer (where two
 #: give the same answer, feedback names both); every other mistake must change every answer
 #: it touches, distinguishably from the others, or the table is drawn again.
-OPTIONAL = ("rounding", "subset_chance", "pairwise_mean", "pairs_over_m", "de_n_plus_1", "de_n_minus_1_squared",
+OPTIONAL = ("rounding", "missing_as_disagreement", "unshared_marginals", "subset_chance", "pairwise_mean", "pairs_over_m", "de_n_plus_1", "de_n_minus_1_squared",
             "alpha_as_fleiss", "single_in_p_a", "single_out_of_p_e", "kappa_chance", "no_q_minus_1")
 #: The coefficient must lie in this range (kappa near 0 or 1 makes a dull question).
 COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
@@ -186,7 +188,7 @@ class Feedback:
         a mistake; the part asks for a different one). ``"wrong"``: no usual
         mistake explains it (``message`` holds a hint). ``"partial"``: a short
         answer that makes some of its key points. ``"unreadable"``: not an
-        answer of the part's form.
+        answer of the part's form. ``"empty"``: not answered (:meth:`Question.mark`).
     message : str
         One or two sentences for the student; never another part's result.
     mistakes : tuple of str
@@ -223,6 +225,32 @@ class Feedback:
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+@dataclass(frozen=True)
+class Marking:
+    """A whole question marked (:meth:`Question.mark`): the feedback on every part, and the totals."""
+
+    question: Any
+    feedback: dict
+
+    @property
+    def marks(self) -> int:
+        """The marks earned."""
+        return sum(f.marks for f in self.feedback.values())
+
+    @property
+    def out_of(self) -> int:
+        return self.question.total_marks
+
+    def by_skill(self) -> dict[str, tuple[int, int]]:
+        """``{skill: (marks earned, marks available)}`` in the order of :data:`SKILLS`."""
+        out: dict[str, list[int]] = {}
+        for p in self.question.parts:
+            got = out.setdefault(p.skill, [0, 0])
+            got[0] += self.feedback[p.label].marks
+            got[1] += p.marks
+        return {s: tuple(out[s]) for s in sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else 99)}
 
 
 # ================================================================ question
@@ -310,7 +338,7 @@ class Question(Shown):
             first = f"{who}, {_names(r.raters)}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}."
         else:
             first = f"{who}, {_names(r.raters)}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
-        if self.kind == "alpha" and r.missing.any():
+        if self.kind in ("alpha", "cohen", "weighted") and r.missing.any():
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
             first += f" {_coverage(r)} (– marks an item an annotator did not label)."
@@ -397,6 +425,28 @@ class Question(Shown):
             return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0], p)}.",
                             out_of=p.marks)
         return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}", out_of=p.marks)
+
+    def mark(self, answers: Mapping[str, Any]) -> "Marking":
+        """Mark every part at once: ``answers`` maps a part's label to what the student wrote.
+
+        A part left out (or blank) earns nothing and gets the status ``"empty"``.
+
+        >>> q = make_question("cohen", seed=3)
+        >>> m = q.mark({"a": q.answers()["a"], "b": "0.5"})
+        >>> m.marks <= m.out_of == q.total_marks, m.feedback["d"].status
+        (True, 'empty')
+        """
+        if not isinstance(answers, Mapping):
+            raise AgreementError(f"answers must map part labels to answers, got {type(answers).__name__}")
+        given = {self.part(label).label: value for label, value in answers.items()}
+        out = {}
+        for p in self.parts:
+            value = given.get(p.label)
+            if value is None or (isinstance(value, str) and not value.strip()):
+                out[p.label] = Feedback(p.label, "empty", "Not answered.", out_of=p.marks)
+            else:
+                out[p.label] = self.check(p.label, value)
+        return Marking(self, out)
 
     def _hint(self, p: Part, ans) -> str:
         v, x = p.answer, ans.value
@@ -747,7 +797,31 @@ def _table_is_fit(kind: str, drawn: Draw, right: dict) -> bool:
     return True
 
 
-def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan):
+#: What :func:`_candidate` returns for a fit table that cannot improve on the one already chosen.
+_LOOKED = object()
+
+
+def _rounding_can_matter(kind: str, result, right: dict) -> bool:
+    """Whether rounding the last step's inputs to 3 decimals can change the coefficient's answer
+    (a cheap look before the other mistakes are worked out)."""
+    coefficient = COEFFICIENT_OF[kind]
+    ex = result.exact
+    if kind == "alpha":
+        wrong = _r3_alpha(ex.d_o, ex.d_e)
+    else:
+        p_o = ex.p_o if kind in ("cohen", "weighted") else ex.p_a
+        p_e = ex.p_e
+        wrong = None if round_half_up(p_e, 3) == 1 else \
+            (round_half_up(p_o, 3) - round_half_up(p_e, 3)) / (1 - round_half_up(p_e, 3))
+    return wrong is not None and _distinguishable(wrong, right[coefficient])
+
+
+def _r3_alpha(d_o: Fraction, d_e: Fraction) -> Fraction | None:
+    d_e3 = round_half_up(d_e, 3)
+    return None if d_e3 == 0 else 1 - round_half_up(d_o, 3) / d_e3
+
+
+def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rounding_only: bool = False):
     drawn = draw(kind, rng, **size)
     result = _core_result(kind, drawn.ratings, drawn.weights, plan.chance)
     value = float(result)  # a cheap look first: the exact values (with their variances) cost more
@@ -756,6 +830,8 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan):
     right = _right_values(kind, result, plan, drawn.ratings)
     if not _table_is_fit(kind, drawn, right):
         return None
+    if rounding_only and not _rounding_can_matter(kind, result, right):
+        return _LOOKED  # only a table where rounding matters could replace the one already chosen
     routes = _routes(kind, drawn.ratings, result, drawn.weights, plan)
     listed, others, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(),
                                         small=size["level"] == 1)
@@ -862,19 +938,22 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
     # the size is drawn once per seed; the tables are then drawn at that size
     size["n_items"], size["n_raters"] = choose_size(kind, rng, n_items, n_raters, level)
     size["level"] = level
+    if level == 3 and kind in ("cohen", "weighted") and not plan.choose:
+        size["missing"] = True  # exam size: one or two labels missing
     chosen = None
     extra = 0
     for _ in range(MAX_DRAWS):
-        found = _candidate(kind, rng, size, plan)
+        found = _candidate(kind, rng, size, plan, rounding_only=chosen is not None)
         if found is None:
             continue
-        if chosen is None:
-            chosen = found
-        if _rounding_matters(found[4]):
-            chosen = found
-            break
-        extra += 1
-        if extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
+        if found is not _LOOKED:
+            if chosen is None:
+                chosen = found
+            if _rounding_matters(found[4]):
+                chosen = found
+                break
+        extra += 1  # one more fit table looked at after the first good one
+        if chosen is not None and extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
             break
     if chosen is None:
         raise AgreementError(f"no good {kind!r} table found in {MAX_DRAWS} draws for seed {seed} and "
@@ -889,10 +968,11 @@ _KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o a
                "and kept exact until the end.")
 _POOLED_HINT = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
 _ITEM_MEAN_HINT = "p_j = the mean over the items of n_ij / n_i (every item weighs the same); P_e = sum_j p_j^2."
-_RULE_NAME = {"pooled": "pooling all the labels (the partial-annotation text's rule: p_j = labels in j / all "
-                        "labels)",
-              "item_mean": "the course notes' (MLRD) rule: p_j is the mean over the items of each item's "
-                           "proportion n_ij / n_i"}
+#: The chance rules as a prompt names them (templates: {p_j}, {n_ij}, {n_i} are typeset).
+_RULE_NAME = {"pooled": "pooling all the labels (the partial-annotation text's rule: {p_j} = labels in category j "
+                        "/ all labels)",
+              "item_mean": "the course notes' (MLRD) rule: {p_j} is the mean over the items of each item's "
+                           "proportion {n_ij} / {n_i}"}
 
 
 def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: dict, plan: _Plan,

@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import ipywidgets as w
 import numpy as np
 
-from ..exercises import KINDS, LEVELS, MistakeLog, Question, make_question
+from ..exercises import KINDS, LEVELS, SKILLS, Marking, MistakeLog, Question, make_question
 from ..markup import Table, html_escape
 from ..rounding import fmt
 from ..validation import AgreementError, check_int, check_number, check_option
@@ -99,8 +99,10 @@ class MockExam:
     state : {"ready", "running", "marked"}
     current : int
         The question on show (from 0).
-    results : list of list of (Part, Feedback or None, marks)
-        After marking: per question, per part.
+    markings : list of Marking
+        After marking, one per question (:meth:`Question.mark`: feedback, marks, by skill).
+    results : list of list of (Part, Feedback, marks)
+        The same, per question and part (an unanswered part: status ``"empty"``, no marks).
 
     Examples
     --------
@@ -140,7 +142,7 @@ class MockExam:
         self.started_at: float | None = None
         self.finished_at: float | None = None
         self.timed_out = False
-        self.results: list[list[tuple]] = []
+        self.markings: list[Marking] = []
         #: the answers typed so far, per question and part (kept while moving between questions)
         self.typed: list[dict[str, str]] = [{p.label: "" for p in q.parts} for q in self.questions]
         self.last_update_ms = float("nan")
@@ -329,17 +331,10 @@ class MockExam:
         self.finished_at = self.clock()
         self.countdown.ends_at = 0.0
         self.countdown.seconds_left = int(round(max(0.0, self.started_at + self.minutes * 60 - self.finished_at)))
-        self.results = []
-        for q, typed in zip(self.questions, self.typed):
-            rows = []
+        self.markings = [q.mark(typed) for q, typed in zip(self.questions, self.typed)]
+        for q, marking in zip(self.questions, self.markings):
             for part in q.parts:
-                answer = typed[part.label].strip()
-                fb = q.check(part.label, answer) if answer else None
-                got = part_marks(part, fb)
-                rows.append((part, fb, got))
-                if fb is not None:
-                    record_answer(self.log, q, part, fb)
-            self.results.append(rows)
+                record_answer(self.log, q, part, marking.feedback[part.label])
         for row in self._rows:
             row.layout.display = "none"
         self.nav.layout.display = "none"
@@ -354,9 +349,15 @@ class MockExam:
                                   + f'<div class="iaa-skills">{self.skills_table().html()}</div>'
                                   + self.marks_table().html())
 
+    @property
+    def results(self) -> list[list[tuple]]:
+        """After marking, per question and part: ``(part, feedback, marks)``; empty before."""
+        return [[(p, m.feedback[p.label], m.feedback[p.label].marks) for p in q.parts]
+                for q, m in zip(self.questions, self.markings)]
+
     def score(self) -> tuple[int, int]:
         """(marks gained, marks available); (0, total) before marking."""
-        return sum(got for rows in self.results for _, _, got in rows), self.total_marks
+        return sum(m.marks for m in self.markings), self.total_marks
 
     def marks_table(self) -> Table:
         """Marks per part: question, part, skill, your answer, what the checker says, marks."""
@@ -364,21 +365,21 @@ class MockExam:
         for i, (q, results) in enumerate(zip(self.questions, self.results), start=1):
             for part, fb, got in results:
                 answer = self.typed[i - 1][part.label].strip() or "(no answer)"
-                said = fb.message if fb is not None else "no answer given"
-                rows.append([f"{i}: {q.kind}-{q.seed}", f"({part.label})", part.skill, answer, said,
+                rows.append([f"{i}: {q.kind}-{q.seed}", f"({part.label})", part.skill, answer, fb.message,
                              f"{got} / {part.marks}"])
         return Table(["question", "part", "skill", "your answer", "feedback", "marks"], rows,
                      caption="Marks per part", align="llllll")
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
-        """Marks gained and available for each skill, in the order the skills first appear."""
+        """Marks gained and available for each skill over the whole exam, in the order of ``SKILLS``."""
         out: dict[str, list[int]] = {}
-        for results in self.results:
-            for part, _, got in results:
-                tally = out.setdefault(part.skill, [0, 0])
+        for marking in self.markings:
+            for skill, (got, total) in marking.by_skill().items():
+                tally = out.setdefault(skill, [0, 0])
                 tally[0] += got
-                tally[1] += part.marks
-        return {k: (v[0], v[1]) for k, v in out.items()}
+                tally[1] += total
+        order = sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else len(SKILLS))
+        return {s: (out[s][0], out[s][1]) for s in order}
 
     def skills_table(self) -> Table:
         """Marks by skill: gained, available and the share, weakest first."""
@@ -404,11 +405,6 @@ class MockExam:
 
     def __repr__(self) -> str:
         return f"<MockExam: {', '.join(f'{q.kind}-{q.seed}' for q in self.questions)}; {self.state}>"
-
-
-def part_marks(part: Any, feedback: Any) -> int:
-    """Marks for one part: what the checker gives the answer (``feedback.marks``); none without an answer."""
-    return 0 if feedback is None else min(int(feedback.marks), part.marks)
 
 
 def duration(minutes: float) -> str:

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import ipywidgets as w
 
-from ..exercises import KINDS, LEVELS, MistakeLog, Question, make_question
+from ..exercises import KINDS, LEVELS, MAX_PARTS, MistakeLog, Question, make_question
 from ..markup import html_escape
 from ..validation import AgreementError, check_int, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size
@@ -24,8 +24,6 @@ __all__ = ["Quiz"]
 
 #: The answer boxes' descriptions, "(a)", ...: wide enough, in bold (see _CSS).
 ANSWER_STYLE = {"description_width": "2.5em"}
-#: Most parts a question has ((a) to (f)): the quiz keeps one answer row per possible part.
-MAX_PARTS = 6
 
 _CSS = """<style>
 .iaa-quiz, .iaa-quiz .widget-label, .iaa-quiz button, .iaa-quiz input, .iaa-quiz textarea,
@@ -287,8 +285,8 @@ def placeholder(part: Any) -> str:
 
 
 # ------------------------------------------------------------ the mistake log
-#: Feedback that is not a mark (an answer that cannot be read as one of the part's form): not recorded.
-UNMARKED = ("unreadable", "words")
+#: Feedback that is not a mark (no answer, or one that cannot be read as the part's form): not recorded.
+UNMARKED = ("unreadable", "words", "empty")
 
 
 def open_log(log: MistakeLog | bool | None) -> MistakeLog | None:

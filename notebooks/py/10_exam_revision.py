@@ -59,13 +59,18 @@ print(", ".join(KINDS))
 # - `weighted`: two annotators on an ordered scale, linear or quadratic weighted kappa;
 # - `fleiss`: three to five annotators, Fleiss' kappa;
 # - `alpha`: Krippendorff's alpha with missing ratings;
-# - `partial`: Fleiss' kappa when two annotators cover different items (per-item $k$);
-# - `pi`: two annotators, Scott's pi (chance from the pooled labels);
-# - `ac1`: two annotators, Gwet's AC1.
+# - `partial`: Fleiss' kappa when annotators cover different items (per-item $n_i$,
+#   single-rated items, and the chance rule the question names);
+# - `pi` and `ac1`: Scott's pi and Gwet's AC1 for two annotators.
 #
-# The same kind and seed always give the same question. Work it on paper first;
-# then `question.check(part, answer)` marks one answer (to 2 or 3 decimals, or
-# as a fraction such as `"29/59"`), and `question.solution()` shows the working.
+# The same kind and seed always give the same question. `level=1` gives a small
+# table (4-6 items, 2 categories), `level=2` (the default) a medium one and
+# `level=3` an exam-sized one, where some questions make you choose the
+# coefficient yourself. Every part shows its marks, like `[2]`. Work it on
+# paper first; then `question.check(part, answer)` marks one answer (to 3
+# decimals, as asked, or as a fraction such as `"29/59"`; a letter for a
+# multiple-choice part, a sentence or two for a part in words), and
+# `question.solution()` shows the working.
 #
 # ## One question, worked in full
 
@@ -157,7 +162,8 @@ else:
 # **new question** (it moves the seed on by one; type a seed to go back to a
 # question), type your answers, press **check**. When you are stuck, **show
 # the next step** reveals the worked solution one step at a time; **show the
-# full solution** shows all of it.
+# full solution** shows all of it. A part answered in words is marked by its
+# key points: "check" says which points you made and which are still missing.
 
 # %%
 quiz = Quiz("cohen", seed=1, level=2, log=log)
