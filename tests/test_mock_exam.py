@@ -93,6 +93,8 @@ def test_answers_are_kept_while_moving_between_questions():
     exam.next_button.click()
     assert exam.answers["a"].value == "7/10"
     assert "2 of" in _text(exam.status.value)  # two parts answered
+    exam.answers["b"].value = "0.3"
+    assert "3 of" in _text(exam.status.value)  # counted as they are typed
 
 
 def test_all_right_gives_full_marks_on_the_numerical_parts_and_a_breakdown_by_skill():

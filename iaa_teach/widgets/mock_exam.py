@@ -253,6 +253,7 @@ class MockExam:
         label = next(k for k, v in self.answers.items() if v is box)
         if label in self.typed[self.current]:
             self.typed[self.current][label] = change["new"]
+            self._show_progress()
 
     def _on_start(self, button: Any = None) -> None:
         self._timed(self.start)
@@ -316,7 +317,10 @@ class MockExam:
             self.marks_html[label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
         self.previous_button.disabled = index == 0
         self.next_button.disabled = index == len(self.questions) - 1
-        self.status.value = (f'<span role="status">Question {index + 1} of {len(self.questions)}; '
+        self._show_progress()
+
+    def _show_progress(self) -> None:
+        self.status.value = (f'<span role="status">Question {self.current + 1} of {len(self.questions)}; '
                              f"{self._answered()} of {self._n_parts()} parts answered so far.</span>")
 
     def _answered(self) -> int:
