@@ -29,7 +29,6 @@ from iaa_teach.exercises import (
     KIND_MISTAKES,
     KINDS,
     LEVEL_SIZES,
-    MISTAKES,
     SKILLS,
     make_question,
     parse_answer,
@@ -349,6 +348,22 @@ def test_sweep_scott_pi_and_ac1(kind):
     assert q.answers()["c"] == public
 
 
+def test_the_texts_wrong_numbers_come_out_of_the_mistake_routes():
+    """ERRATA 1 and 3: the texts' 0.563 (rounding) and 0.467 (the code's alpha) are usual mistakes;
+    ERRATA 2: on a complete table Fleiss' kappa given as alpha is the texts' 'alpha'."""
+    r = datasets.sentiment()
+    routes = route_fleiss(r, fleiss_kappa(r).exact)
+    assert fmt(routes["rounding:all"]["kappa"]) == "0.563"
+    assert fmt(routes["rounding:all"]["p_a"]) == "0.733" and fmt(routes["rounding:all"]["p_e"]) == "0.389"
+    m = datasets.sentiment_missing()
+    routes = route_alpha(m, krippendorff_alpha(m).exact)
+    assert routes["text_route"]["alpha"] == F(7, 15)
+    assert "unweighted_pairs" in routes and routes["fleiss_de"]["alpha"] != F(127, 235)
+    routes = route_alpha(r, krippendorff_alpha(r).exact)
+    assert routes["alpha_as_fleiss"]["alpha"] == routes["fleiss_de"]["alpha"] == F(31, 55)
+    assert routes["de_n_plus_1"]["d_e"] == F(30 * 30 - (15 ** 2 + 10 ** 2 + 5 ** 2), 30 * 31)
+
+
 # ============================================================= by hand
 def _lcm(*xs):
     out = 1
@@ -636,3 +651,20 @@ def test_mark_a_whole_question_by_part_and_by_skill():
     assert list(some.by_skill()) == [s for s in SKILLS if s in {p.skill for p in q.parts}]
     with pytest.raises(AgreementError, match="answers must map part labels"):
         q.mark(["0.5"])
+    boxes = {p.form: p.placeholder for p in q.parts}
+    assert boxes["number"] in ("e.g. 0.492 or 29/59", "a whole number") and boxes["words"] == "a sentence or two"
+    assert make_question("cohen", 0, level=3, choose=True).parts[0].placeholder == "a letter, A-D"
+
+
+def test_answer_key_has_one_line_per_part_with_marks():
+    q = make_question("cohen", 2, level=3, choose=False)
+    lines = [line.text() for line in q.answer_key()]
+    assert len(lines) == len(q.parts)
+    for p, line in zip(q.parts, lines):
+        assert line.startswith(f"({p.label}) [{p.marks}] ")
+        if p.numeric:
+            assert fmt(p.answer) in line
+        elif p.choices:
+            assert line.endswith(p.key)
+        else:
+            assert all(k.text in line for k in p.key_points)

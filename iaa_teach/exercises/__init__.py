@@ -56,6 +56,9 @@ numbers, shown in the solution only.
 - ``"partial"``: a short answer with some key points (which ones are made, which missing);
 - ``"wrong"`` (a hint, or why that option is not the best) and ``"unreadable"``.
 
+``question.answer_key()``: one line per part for a one-page key (``(a) [2] P_o = 7/10 =
+0.700``, ``(e) [1] B``, or a short answer's key points).
+
 ``question.mark({"a": "0.700", "b": ..., ...})`` marks every part at once: a
 :class:`Marking` with ``feedback`` per part (``"empty"`` for a part left
 blank), ``marks``, ``out_of`` and ``by_skill()`` (``{skill: (earned, available)}``).

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..markup import SYMBOLS, Chain, Em, Equations, Math, Prose, Shown, Table, approx, html_escape, prose, render
+from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render
 from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt, round_half_up
@@ -155,6 +155,15 @@ class Part:
     def symbol(self) -> str:
         return QUANTITIES[self.quantity].txt if self.quantity else ""
 
+    @property
+    def placeholder(self) -> str:
+        """What an answer box for this part suggests: ``"e.g. 0.492 or 29/59"``, ``"a letter, A-D"``..."""
+        if self.choices:
+            return f"a letter, A-{_LETTERS[len(self.choices) - 1]}"
+        if not self.numeric:
+            return "a sentence or two"
+        return "a whole number" if self.quantity in COUNTS else "e.g. 0.492 or 29/59"
+
     def answer_line(self) -> Prose:
         """``(a) P_o = 7/10 = 0.700``; the right option; or the model answer of a part answered in words."""
         head = Em(f"({self.label})", strong=True)
@@ -165,6 +174,15 @@ class Part:
             return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[i].text, ". ",
                          self.worked or self.model_answer)
         return Prose(head, " ", self.worked or self.model_answer)
+
+    def key_line(self) -> Prose:
+        """The part in a one-page answer key: ``(a) [2] P_o = 7/10 = 0.700``, ``(d) [1] B``, or the key points."""
+        head = Prose(Em(f"({self.label})", strong=True), f" {_marks(self.marks)} ")
+        if self.numeric:
+            return head + (QUANTITIES[self.quantity] + " = " + approx(self.answer))
+        if self.choices:
+            return head + Em(self.key, strong=True)
+        return head + Prose("; ".join(k.text for k in self.key_points) + f" (a mark each, up to {self.marks})")
 
     def choice_lines(self) -> list[Prose]:
         """The options of a multiple-choice part as the question shows them: ``A. ...``."""
@@ -311,6 +329,10 @@ class Question(Shown):
         for p in self.parts:
             out[p.skill] = out.get(p.skill, 0) + p.marks
         return {s: m for s, m in out.items() if m}
+
+    def answer_key(self) -> list[Prose]:
+        """One line per part for a one-page answer key (:meth:`Part.key_line`)."""
+        return [p.key_line() for p in self.parts]
 
     def answers(self) -> dict[str, Fraction]:
         """The right answer of every numerical part, exact: ``{"a": Fraction(7, 10), ...}``."""
@@ -601,36 +623,14 @@ def _explanation(q: Question) -> Explanation:
         return Explanation(main.title + "; then the course notes' (MLRD) chance rule", [*main.steps, *tail], q.result)
     if q.kind not in ("pi", "ac1"):
         return explain(q.result)
+    # the agreement table and P_o as for Cohen's kappa; then the coefficient's own p_j, P_e and value
     cohen = explain(cohen_kappa(r, 0, 1))
-    ex = q.result.exact
-    table = cohen_kappa(r, 0, 1).table.astype(np.int64)
-    n, k = int(table.sum()), table.shape[0]
-    pooled = table.sum(axis=1) + table.sum(axis=0)
-    props = [Fraction(int(c), 2 * n) for c in pooled]
-    rows = [[str(c), str(int(x)), approx(p)] for c, x, p in zip(r.categories, pooled, props)]
-    p_step = Step(prose("Pooled proportions {p_j}"),
-                  (Prose(f"Both annotators' labels together: {2 * n} labels."),
-                   Table(["category", "labels", "p_j"], rows)))
-    if q.kind == "pi":
-        terms = " + ".join(f"({p.numerator}/{p.denominator})²" for p in props)
-        pe_chain = Chain(SYMBOLS["P_e"], Math(r"\sum_j p_j^2", "Σ_j p_j²"), Math(terms.replace("²", "^2"), terms),
-                         approx(ex.p_e))
-        name, sym = "Scott's pi", QUANTITIES["pi"]
-        value = ex.pi
-        note = Prose("Chance as two labels drawn from one distribution shared by both annotators.")
-    else:
-        terms = " + ".join(f"{p.numerator}/{p.denominator} × {(1 - p).numerator}/{(1 - p).denominator}" for p in props)
-        pe_chain = Chain(SYMBOLS["P_e"], Math(r"\frac{1}{q-1}\sum_j p_j (1 - p_j)", "Σ_j p_j (1 - p_j) / (q - 1)"),
-                         Math(f"({terms}) / {k - 1}"), approx(ex.p_e))
-        name, sym = "Gwet's AC1", QUANTITIES["ac1"]
-        value = ex.ac
-        note = Prose("Chance agreement only for a rater who rates at random: less sensitive to skewed prevalence.")
-    pe_step = Step(prose("Chance agreement {P_e}"), (note, Equations([pe_chain])), "P_e", float(ex.p_e), ex.p_e)
-    put_in = Math(f"({fmt(ex.p_a)} - {fmt(ex.p_e)}) / (1 - {fmt(ex.p_e)})")
-    coef = Step(Prose(name), (Equations([Chain(sym, Math(r"\frac{P_o - P_e}{1 - P_e}", "(P_o - P_e) / (1 - P_e)"),
-                                               put_in, approx(value))]),), q.kind, float(value), value)
-    title = f"{name}, {r.raters[0]} vs {r.raters[1]} ({n} items)"
-    return Explanation(title, [*cohen.steps[:2], p_step, pe_step, coef], q.result)
+    family = explain(q.result)
+    own = [s for s in family.steps if s.symbol in ("P_e", "pi", "AC1") or s.heading.text().startswith("Category")]
+    note = Step(prose("Observed agreement of two annotators: {P_a} = {P_o}"),
+                (prose("With two annotators every item has one pair of labels: {P_i} is 1 where they agree and 0 "
+                       "where they do not, so the mean agreement {P_a} of the working below is {P_o}."),))
+    return Explanation(family.title, [*cohen.steps[:2], note, *own], q.result)
 
 
 # =============================================================== building

@@ -12,6 +12,8 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
 - :class:`CoverageExplorer`: partial coverage; annotators kept apart against merged.
 - :class:`WeightsExplorer`: nominal, ordinal and interval alpha; unweighted,
   linear and quadratic kappa; the distance matrices.
+- :class:`IntervalExplorer`: a simulated study, item by item: the 95 % interval
+  of a coefficient narrowing as items are added (half-width against items).
 - :class:`Quiz` and :class:`MockExam`: exam revision, one question at a time with
   feedback, or a timed session of several questions marked at the end.
 - :class:`AnnotationsExplorer`: upload your own ratings file (or give a path)
@@ -26,9 +28,10 @@ from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Exp
 from ._controls import Countdown, FloatSlider, IntSlider, Picture
 from .annotations import AnnotationsExplorer
 from .coverage import CoverageExplorer
+from .interval import IntervalExplorer
 from .missing import MissingDataExplorer
-from .paradox import ParadoxExplorer
 from .mock_exam import MockExam
+from .paradox import ParadoxExplorer
 from .quiz import Quiz
 from .table import TableExplorer
 from .weights import WeightsExplorer
@@ -37,4 +40,5 @@ __all__ = [
     "Explorer", "FONT_SIZE", "WIDGET_DPI", "CSS_DPI", "PIXEL_RATIO", "MIN_FONT_PT",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
     "Quiz", "MockExam", "IntSlider", "FloatSlider", "Picture", "Countdown", "AnnotationsExplorer",
+    "IntervalExplorer",
 ]
