@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import open_notebook
+from browser_support import aria_controls, open_notebook
 from iaa_teach import fmt
 from iaa_teach.exercises import make_question
 
@@ -30,6 +30,9 @@ def test_quiz_new_question_right_answer_is_correct(lab_server):
         quiz = page.locator(".iaa-quiz").first
         quiz.wait_for(timeout=TIMEOUT_MS)
         quiz.scroll_into_view_if_needed()
+        controls = aria_controls(quiz)
+        assert not [role for role, name in controls if not name], controls  # every control has a name
+        assert ("textbox", "(a)") in controls
         seed_box = quiz.locator(".iaa-quiz-seed input")
         kind = quiz.locator("select").first.input_value()
         start = int(seed_box.input_value())

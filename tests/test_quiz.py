@@ -163,3 +163,84 @@ def test_quiz_rejects_a_kind_it_does_not_know():
         Quiz("kappa", kinds=["cohen", "fleiss"])
     with pytest.raises(AgreementError, match="kinds must be one of 'cohen', .*; got 'cubic'"):
         Quiz("cohen", kinds=["cohen", "cubic"])
+
+
+# ------------------------------------------------------------ the mistake log
+def _log(tmp_path):
+    from iaa_teach.exercises import MistakeLog
+    return MistakeLog.open(tmp_path / "log.json")
+
+
+def test_without_a_log_nothing_is_recorded_and_no_log_button(tmp_path, monkeypatch):
+    monkeypatch.setenv("IAA_TEACH_MISTAKE_LOG", str(tmp_path / "log.json"))
+    quiz = Quiz("cohen", seed=3)
+    quiz.answers["a"].value = "0.5"
+    quiz.check_button.click()
+    assert quiz.log is None and not (tmp_path / "log.json").exists()
+    assert quiz.progress_button not in quiz.widget.children[-4].children
+
+
+def test_the_first_answer_to_each_part_is_logged_with_its_mistake(tmp_path):
+    from iaa_teach.exercises import MistakeLog
+    log = _log(tmp_path)
+    quiz = Quiz("fleiss", seed=8, log=log)
+    part = next(p for p in quiz.question.parts if p.numeric and p.mistakes)
+    mistake = part.mistakes[0]
+    quiz.answers[part.label].value = fmt(mistake.value)
+    other = next(p.label for p in quiz.question.parts if p.numeric and p is not part)
+    quiz.answers[other].value = "half"  # unreadable: not recorded
+    quiz.check_button.click()
+    quiz.answers[part.label].value = fmt(part.answer)
+    quiz.check_button.click()  # a second try on the same question: not recorded again
+    saved = MistakeLog.open(log.path).answers
+    assert [(a.kind, a.seed, a.part, a.correct) for a in saved] == [("fleiss", 8, part.label, False)]
+    assert mistake.id in saved[0].mistakes
+    quiz.seed.value = 9
+    assert f"what you get if you {mistake.info.name} (once)" in _text(quiz.status.value)
+    quiz.progress_button.click()
+    assert "Leitner box" in quiz.progress_html.value and "<table" in quiz.progress_html.value
+
+
+def test_new_question_draws_the_kind_from_the_leitner_boxes(tmp_path):
+    log = _log(tmp_path)
+    for _ in range(4):
+        log.record("cohen", part="c", skill="kappa", correct=True)
+    quiz = Quiz("cohen", seed=0, kinds=["cohen", "alpha"], log=log)
+    kinds = []
+    for _ in range(20):
+        quiz.new_button.click()
+        kinds.append(quiz.question.kind)
+        assert quiz.question.kind == quiz.kind.value and quiz.question.seed == quiz.seed.value
+        assert kinds[-1] == log.pick(["cohen", "alpha"], quiz.seed.value)
+    assert kinds.count("alpha") > kinds.count("cohen")
+
+
+def test_a_damaged_log_is_reported_and_the_quiz_goes_on(tmp_path):
+    (tmp_path / "log.json").write_text("{not json")
+    quiz = Quiz("cohen", seed=3, log=_log(tmp_path))
+    assert "set aside" in quiz.status.value and 'role="status"' in quiz.status.value
+    quiz.answers["c"].value = fmt(quiz.question.answers()["c"])
+    quiz.check_button.click()
+    assert 'data-status="correct"' in quiz.feedback["c"].value
+    assert len(quiz.log.answers) == 1
+
+
+def test_quiz_refuses_a_log_that_is_not_one():
+    with pytest.raises(AgreementError, match="log must be a MistakeLog"):
+        Quiz("cohen", log="my-log.json")
+
+
+def test_answer_boxes_are_named_by_their_part():
+    quiz = Quiz("alpha", seed=1)
+    assert [quiz.answers[label].description for label in "abcdef"] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
+
+
+def test_the_level_list_changes_the_question():
+    quiz = Quiz("fleiss", seed=4, level=1)
+    assert quiz.question.ratings == make_question("fleiss", 4, level=1).ratings
+    assert quiz.question.ratings.n_items <= 6 and "level 1" in quiz.status.value
+    quiz.level.value = 3
+    assert quiz.question.ratings == make_question("fleiss", 4, level=3).ratings
+    assert quiz.question.ratings.n_items >= 10
+    with pytest.raises(AgreementError, match="level"):
+        Quiz("cohen", level=0)

@@ -138,6 +138,13 @@ Lesson exercises
 :func:`check_number` checks a number a student wrote in a lesson (right, or
 not yet and which step to look at), without showing the answer.
 
+Progress that lasts
+-------------------
+:class:`MistakeLog` (opt-in: ``MistakeLog.open()``) keeps the student's marked
+answers and usual mistakes in a documented JSON file in the user's data
+directory and brings back, by Leitner boxes, the kinds and mistakes that went
+wrong more often; see :mod:`iaa_teach.exercises._progress` for the file.
+
 Worksheets
 ----------
 :func:`worksheet` writes two printable HTML files (questions, answers) and
@@ -151,6 +158,7 @@ from ._check import Check, check_number
 from ._generate import KINDS, LEVEL_SIZES, LEVELS, SIZE_LIMITS
 from ._concepts import CONCEPTS, Choice, KeyPoint
 from ._mistakes import KIND_MISTAKES, MISTAKES, RULES, MistakeInfo, mistake_info
+from ._progress import BOXES, LOG_ENV, LogSummary, LoggedAnswer, MistakeCard, MistakeLog, default_log_path
 from ._questions import (CHOOSABLE, MAX_PARTS, OPTIONAL, PARTIAL_RULES, SKILLS, Feedback, Marking, Mistake, Part,
                          Question, Solution, make_question)
 from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
@@ -164,4 +172,5 @@ __all__ = [
     "Question", "Part", "Mistake", "Marking", "MistakeInfo", "Feedback", "Solution", "Worksheet",
     "Answer", "parse_answer", "round_half_up", "fmt", "fmt3", "show_value",
     "Check", "check_number",
+    "MistakeLog", "LoggedAnswer", "MistakeCard", "LogSummary", "default_log_path", "LOG_ENV", "BOXES",
 ]

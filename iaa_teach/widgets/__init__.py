@@ -14,6 +14,8 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
   linear and quadratic kappa; the distance matrices.
 - :class:`IntervalExplorer`: a simulated study, item by item: the 95 % interval
   of a coefficient narrowing as items are added (half-width against items).
+- :class:`Quiz` and :class:`MockExam`: exam revision, one question at a time with
+  feedback, or a timed session of several questions marked at the end.
 - :class:`AnnotationsExplorer`: upload your own ratings file (or give a path)
   and get the whole diagnostic report: raters, items, categories.
 
@@ -23,11 +25,12 @@ has an accessible name and every figure a text alternative.
 """
 
 from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Explorer
-from ._controls import FloatSlider, IntSlider, Picture
+from ._controls import Countdown, FloatSlider, IntSlider, Picture
 from .annotations import AnnotationsExplorer
 from .coverage import CoverageExplorer
 from .interval import IntervalExplorer
 from .missing import MissingDataExplorer
+from .mock_exam import MockExam
 from .paradox import ParadoxExplorer
 from .quiz import Quiz
 from .table import TableExplorer
@@ -36,5 +39,6 @@ from .weights import WeightsExplorer
 __all__ = [
     "Explorer", "FONT_SIZE", "WIDGET_DPI", "CSS_DPI", "PIXEL_RATIO", "MIN_FONT_PT",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
-    "Quiz", "IntSlider", "FloatSlider", "Picture", "AnnotationsExplorer", "IntervalExplorer",
+    "Quiz", "MockExam", "IntSlider", "FloatSlider", "Picture", "Countdown", "AnnotationsExplorer",
+    "IntervalExplorer",
 ]

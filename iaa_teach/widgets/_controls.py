@@ -12,6 +12,9 @@ extension ships in its wheel), use the browser's own elements instead:
   The readout is written in Python (numbers rounded half up by
   :func:`iaa_teach.fmt`, or a label per value).
 - :class:`Picture`: PNG bytes shown as an ``<img>`` with ``alt`` text.
+- :class:`Countdown`: the time left, ticking in the browser once a second
+  (``role="timer"``, with a label); Python keeps the deadline and checks it on
+  every action, so nothing runs in the background on the kernel's side.
 
 On the Python side they behave like the ipywidgets they replace (``value``,
 ``min``, ``max``, ``step``, ``description``, ``observe``), so explorers run
@@ -28,7 +31,7 @@ import traitlets
 from ..rounding import fmt, format_number
 from ..validation import AgreementError
 
-__all__ = ["IntSlider", "FloatSlider", "Picture"]
+__all__ = ["IntSlider", "FloatSlider", "Picture", "Countdown", "clock_text"]
 
 _SLIDER_ESM = """
 function render({ model, el }) {
@@ -169,3 +172,69 @@ class Picture(anywidget.AnyWidget):
     value = traitlets.Bytes(b"").tag(sync=True)
     alt = traitlets.Unicode("").tag(sync=True)
     width = traitlets.Unicode("").tag(sync=True)
+
+
+_COUNTDOWN_ESM = """
+function render({ model, el }) {
+  el.classList.add("iaa-countdown");
+  const label = document.createElement("span");
+  label.className = "iaa-countdown-label";
+  const time = document.createElement("span");
+  time.className = "iaa-countdown-time";
+  time.setAttribute("role", "timer");
+  el.append(label, time);
+  const pad = (n) => String(n).padStart(2, "0");
+  const show = () => {
+    label.textContent = model.get("description") + " ";
+    time.setAttribute("aria-label", model.get("description"));
+    const ends = model.get("ends_at");
+    let left = model.get("seconds_left");
+    if (ends > 0) left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+    time.textContent = left > 0 || ends === 0 ? `${Math.floor(left / 60)}:${pad(left % 60)}` : model.get("expired");
+    el.classList.toggle("iaa-countdown-low", ends > 0 && left <= model.get("warn_at"));
+    el.classList.toggle("iaa-countdown-over", ends > 0 && left === 0);
+  };
+  show();
+  const tick = setInterval(show, 1000);
+  const names = ["description", "ends_at", "seconds_left", "expired", "warn_at"];
+  for (const name of names) model.on(`change:${name}`, show);
+  return () => { clearInterval(tick); for (const name of names) model.off(`change:${name}`, show); };
+}
+export default { render };
+"""
+
+
+def clock_text(seconds: float) -> str:
+    """Seconds as ``m:ss``, rounded up to the whole second (what the countdown shows)."""
+    whole = max(0, int(-(-seconds // 1)))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class Countdown(anywidget.AnyWidget):
+    """The time left: ``description``, then ``m:ss`` ticking down in the browser.
+
+    ``ends_at`` is the deadline in milliseconds since the epoch (0: not
+    running; then ``seconds_left`` is shown, still). When it passes the readout
+    says ``expired``. Python decides when time is up; the browser only shows it.
+    """
+
+    _esm = _COUNTDOWN_ESM
+    _css = """
+.iaa-countdown { font-variant-numeric: tabular-nums; margin: 0.2em 1em; padding: 0.1em 0.5em;
+                 border: 1px solid #888; border-radius: 4px; display: inline-block; }
+.iaa-countdown .iaa-countdown-time { font-weight: bold; }
+.iaa-countdown-low { border-color: #8a3b00; color: #8a3b00; }
+.iaa-countdown-over { border-color: #b3261e; color: #b3261e; }
+"""
+    description = traitlets.Unicode("time left").tag(sync=True)
+    ends_at = traitlets.Float(0.0).tag(sync=True)
+    seconds_left = traitlets.Int(0).tag(sync=True)
+    expired = traitlets.Unicode("time is up").tag(sync=True)
+    warn_at = traitlets.Int(300).tag(sync=True)
+
+    def text(self, now_ms: float | None = None) -> str:
+        """What the readout shows at ``now_ms`` (default: when it is not running)."""
+        if self.ends_at <= 0 or now_ms is None:
+            return f"{self.description} {clock_text(self.seconds_left)}"
+        left = (self.ends_at - now_ms) / 1000
+        return f"{self.description} {clock_text(left) if left > 0 else self.expired}"

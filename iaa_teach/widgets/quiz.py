@@ -15,23 +15,29 @@ from typing import Any, Sequence
 
 import ipywidgets as w
 
-from ..exercises import KINDS, MAX_PARTS, Question, make_question
+from ..exercises import KINDS, LEVELS, MAX_PARTS, MistakeLog, Question, make_question
 from ..markup import html_escape
 from ..validation import AgreementError, check_int, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size
 
 __all__ = ["Quiz"]
 
+#: The answer boxes' descriptions, "(a)", ...: wide enough, in bold (see _CSS).
+ANSWER_STYLE = {"description_width": "2.5em"}
 
 _CSS = """<style>
 .iaa-quiz, .iaa-quiz .widget-label, .iaa-quiz button, .iaa-quiz input, .iaa-quiz textarea,
-.iaa-quiz select, .iaa-quiz .widget-html-content {{ font-size: {size}; }}
+.iaa-quiz select, .iaa-quiz .widget-html-content, .iaa-quiz .widget-htmlmath-content {{ font-size: {size}; }}
+.iaa-quiz .widget-htmlmath-content {{ line-height: 1.4; white-space: normal; }}
+.iaa-quiz .widget-inline-hbox input, .iaa-quiz .widget-inline-hbox select,
+.iaa-quiz .widget-dropdown select {{ font-size: {size}; height: auto; }}
 .iaa-quiz table {{ border-collapse: collapse; margin: 0.4em 0; }}
 .iaa-quiz table th, .iaa-quiz table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; text-align: center; }}
 .iaa-quiz .iaa-correct {{ color: #1a7f37; font-weight: bold; }}
 .iaa-quiz .iaa-mistake {{ color: #8a3b00; }}
 .iaa-quiz .iaa-wrong, .iaa-quiz .iaa-unreadable {{ color: #b3261e; }}
 .iaa-quiz .iaa-words {{ color: #333; }}
+.iaa-quiz .widget-text .widget-label {{ font-weight: bold; }}
 .iaa-quiz .widget-html-content {{ line-height: 1.4; }}
 .iaa-quiz .iaa-quiz-solution, .iaa-quiz .iaa-quiz-solution p, .iaa-quiz .iaa-quiz-solution td,
 .iaa-quiz .iaa-quiz-solution th {{ font-size: {size}; }}
@@ -54,6 +60,18 @@ class Quiz:
         The kinds offered in the dropdown (each one of :data:`iaa_teach.exercises.KINDS`).
     font_size : str
         CSS font size of the whole quiz (large enough for a projector).
+    level : {1, 2, 3}
+        Difficulty of the questions (:func:`iaa_teach.exercises.make_question`):
+        1 small complete tables, 2 in between, 3 exam size. The quiz's
+        ``level`` list changes it.
+    log : MistakeLog or bool, optional
+        The student's mistake log (opt-in; :class:`iaa_teach.exercises.MistakeLog`):
+        ``True`` opens the default one. With a log, the first answer to each
+        part of a question is recorded, the quiz names the usual mistakes to
+        watch for in the kind on show, and "new question" draws the next kind
+        from the Leitner boxes (the kinds gone wrong more often come back more
+        often; choose a kind in the list to practise that one). A log that
+        cannot be read or saved is reported in the status line; the quiz goes on.
 
     Attributes
     ----------
@@ -61,7 +79,7 @@ class Quiz:
         The quiz; displaying the quiz displays it.
     question : Question
         The question on show.
-    kind, seed : ipywidgets.Dropdown, ipywidgets.BoundedIntText
+    kind, seed, level : ipywidgets.Dropdown, ipywidgets.BoundedIntText, ipywidgets.Dropdown
     new_button, check_button, step_button, solution_button : ipywidgets.Button
     question_html : ipywidgets.HTMLMath
     answers, feedback : dict
@@ -69,6 +87,9 @@ class Quiz:
         and part label -> ``HTML`` with the feedback of the last "check".
     solution_html : ipywidgets.HTMLMath
         The worked solution revealed so far.
+    log : MistakeLog or None
+    progress_button : ipywidgets.Button
+        Shows the log's summary in ``progress_html`` (only with a log).
     last_update_ms : float
         Time of the last callback, in milliseconds.
 
@@ -83,7 +104,7 @@ class Quiz:
     """
 
     def __init__(self, kind: str = "cohen", seed: int = 0, kinds: Sequence[str] = KINDS,
-                 font_size: str = FONT_SIZE):
+                 font_size: str = FONT_SIZE, level: int = 2, log: MistakeLog | bool | None = None):
         if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
             raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
         kinds = [check_option("kinds", k, KINDS) for k in kinds]
@@ -91,31 +112,37 @@ class Quiz:
             raise AgreementError("kinds is empty: the quiz needs at least one kind of question")
         check_option("kind", kind, kinds)
         seed = check_int("seed", seed, 0, 2**31 - 1)
+        check_option("level", level, LEVELS)
         font_size = check_font_size(font_size)
+        self.log = open_log(log)
         self.kind = w.Dropdown(options=list(kinds), value=kind, description="kind")
         self.seed = w.BoundedIntText(value=int(seed), min=0, max=2**31 - 1, description="seed",
                                      layout=w.Layout(width="14em"))
+        self.level = w.Dropdown(options=list(LEVELS), value=level, description="level",
+                                layout=w.Layout(width="10em"))
         wide = {"layout": w.Layout(width="auto", min_width="9em")}  # the whole label, never cut short
         self.new_button = w.Button(description="new question", button_style="primary", **wide)
         self.check_button = w.Button(description="check", button_style="success", **wide)
         self.step_button = w.Button(description="show the next step", **wide)
         self.solution_button = w.Button(description="show the full solution", **wide)
+        self.progress_button = w.Button(description="show my mistake log", **wide)
         self.question_html = w.HTMLMath()
         self.solution_html = w.HTMLMath()
         self.status = w.HTML()
+        self.progress_html = w.HTML()
+        self._logged: set[str] = set()
         self.answers: dict[str, w.Widget] = {}
         self.feedback: dict[str, w.HTML] = {}
         self._rows = []
-        self._labels = []
         for i in range(MAX_PARTS):
             label = chr(ord("a") + i)
-            box = w.Text(placeholder="e.g. 0.492 or 29/59", layout=w.Layout(width="16em"))
+            # the part's label is the box's description: shown before it, and its accessible name
+            box = w.Text(placeholder="e.g. 0.492 or 29/59", description=f"({label})", style=ANSWER_STYLE,
+                         layout=w.Layout(width="18.5em"))
             box.add_class(f"iaa-quiz-answer-{label}")
-            tag = w.HTML(f"<b>({label})</b>")
             out = w.HTML()
             out.add_class(f"iaa-quiz-feedback-{label}")
-            self._labels.append(tag)
-            self._rows.append(w.HBox([tag, box, out]))
+            self._rows.append(w.HBox([box, out]))
             self.answers[label] = box
             self.feedback[label] = out
         self.question: Question | None = None
@@ -127,19 +154,25 @@ class Quiz:
         self.check_button.on_click(self._on_check)
         self.step_button.on_click(self._on_step)
         self.solution_button.on_click(self._on_full)
+        self.progress_button.on_click(self._on_progress)
         self.kind.observe(self._on_change, names="value")
         self.seed.observe(self._on_change, names="value")
+        self.level.observe(self._on_change, names="value")
         for name, widget in (("new", self.new_button), ("check", self.check_button),
-                             ("step", self.step_button), ("solution", self.solution_button)):
+                             ("step", self.step_button), ("solution", self.solution_button),
+                             ("progress", self.progress_button)):
             widget.add_class(f"iaa-quiz-{name}")
         self.seed.add_class("iaa-quiz-seed")
+        self.level.add_class("iaa-quiz-level")
         self.question_html.add_class("iaa-quiz-question")
         self.solution_html.add_class("iaa-quiz-solution")
 
-        controls = w.HBox([self.kind, self.seed, self.new_button])
-        actions = w.HBox([self.check_button, self.step_button, self.solution_button])
+        controls = w.HBox([self.kind, self.seed, self.level, self.new_button],
+                          layout=w.Layout(flex_flow="row wrap"))
+        actions = w.HBox([self.check_button, self.step_button, self.solution_button]
+                         + ([self.progress_button] if self.log is not None else []))
         self.widget = w.VBox([w.HTML(_CSS.format(size=font_size, wrap=WRAP_CSS)), controls, self.question_html,
-                              *self._rows, actions, self.status, self.solution_html])
+                              *self._rows, actions, self.status, self.progress_html, self.solution_html])
         self.widget.add_class("iaa-quiz")
         self.show(kind, int(seed))
 
@@ -147,9 +180,10 @@ class Quiz:
     def show(self, kind: str, seed: int) -> None:
         """Show question ``kind``-``seed``: new text, empty answer boxes, solution hidden."""
         start = time.perf_counter()
-        self.question = make_question(kind, seed)
+        self.question = make_question(kind, seed, level=self.level.value)
         self.solution = None
         self.revealed = 0
+        self._logged = set()
         self.question_html.value = self.question.html()
         for i, row in enumerate(self._rows):
             label = chr(ord("a") + i)
@@ -159,24 +193,29 @@ class Quiz:
                 row.layout.display = ""
                 box = self.answers[label]
                 box.value = ""
-                box.placeholder = ("e.g. 0.492 or 29/59" if part.quantity not in ("n", "n_labels")
-                                   else "a whole number") if part.numeric else "your explanation, in words"
-                box.layout.width = "16em" if part.numeric else "40em"
+                box.placeholder = placeholder(part)
+                box.layout.width = "42.5em" if part.form == "words" else "18.5em"
             else:
                 row.layout.display = "none"
         self.solution_html.value = ""
-        self.status.value = (f"<i>Question {html_escape(kind)}-{seed}. Type your answers, press "
-                             f"<b>check</b>; reveal the worked solution step by step.</i>")
+        self.progress_html.value = ""
+        self.status.value = (f"<i>Question {html_escape(kind)}-{seed} (level {self.level.value}). Type your answers, press "
+                             f"<b>check</b>; reveal the worked solution step by step.</i>"
+                             + log_note(self.log, kind))
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     def _on_change(self, change: Any = None) -> None:
         self.show(self.kind.value, int(self.seed.value))
 
     def _on_new(self, button: Any = None) -> None:
-        if self.seed.value >= self.seed.max:
-            self.seed.value = 0
-        else:
-            self.seed.value += 1  # the seed observer shows the question
+        seed = 0 if self.seed.value >= self.seed.max else self.seed.value + 1
+        if self.log is not None:  # the Leitner boxes choose the kind; one question shown, not two
+            kind = self.log.pick(list(self.kind.options), seed)
+            if kind != self.kind.value:
+                self.kind.unobserve(self._on_change, names="value")
+                self.kind.value = kind
+                self.kind.observe(self._on_change, names="value")
+        self.seed.value = seed  # the seed observer shows the question
 
     def _on_check(self, button: Any = None) -> None:
         start = time.perf_counter()
@@ -188,6 +227,10 @@ class Quiz:
             fb = self.question.check(part.label, answer)
             self.feedback[part.label].value = (f'<span class="iaa-{fb.status}" data-status="{fb.status}">'
                                                f"{html_escape(fb.message)}</span>")
+            if part.label not in self._logged and record_answer(self.log, self.question, part, fb):
+                self._logged.add(part.label)
+        if self.log is not None and self.log.problem:
+            self.status.value = log_note(self.log, self.question.kind)
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     def _steps(self):
@@ -215,6 +258,10 @@ class Quiz:
         self._render()
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
+    def _on_progress(self, button: Any = None) -> None:
+        if self.log is not None:
+            self.progress_html.value = self.log.summary(list(self.kind.options)).html()
+
     # -------------------------------------------------------------- display
     def text(self) -> str:
         """The question on show as plain text (what a notebook stores as the quiz's text/plain)."""
@@ -227,3 +274,55 @@ class Quiz:
 
     def __repr__(self) -> str:
         return f"<Quiz: question {self.question.kind}-{self.question.seed}>"
+
+
+# ------------------------------------------------------------ answer boxes
+def placeholder(part: Any) -> str:
+    """What an answer box invites, by the part's form: a number (a count), a letter, or words."""
+    if part.form == "number":
+        return "a whole number" if part.quantity in ("n", "n_labels") else "e.g. 0.492 or 29/59"
+    return "a letter: A, B, C..." if part.form == "choice" else "your answer, in a sentence or two"
+
+
+# ------------------------------------------------------------ the mistake log
+#: Feedback that is not a mark (no answer, or one that cannot be read as the part's form): not recorded.
+UNMARKED = ("unreadable", "words", "empty")
+
+
+def open_log(log: MistakeLog | bool | None) -> MistakeLog | None:
+    """The log a widget was given: None or False (no log), True (the default one) or a :class:`MistakeLog`."""
+    if log is None or log is False:
+        return None
+    if log is True:
+        return MistakeLog.open()
+    if not isinstance(log, MistakeLog):
+        raise AgreementError(f"log must be a MistakeLog, True (the default log) or None, got {log!r}")
+    return log
+
+
+def record_answer(log: MistakeLog | None, question: Question, part: Any, feedback: Any) -> bool:
+    """Record one marked answer in ``log`` (if any); True if it was recorded."""
+    if log is None or feedback.status in UNMARKED:
+        return False
+    log.record(question.kind, part=part.label, skill=part.skill, correct=feedback.correct,
+               mistakes=feedback.mistakes, seed=question.seed)
+    return True
+
+
+def log_note(log: MistakeLog | None, kind: str) -> str:
+    """HTML for the status line: a problem with the log, or the mistakes to watch for in ``kind``."""
+    if log is None:
+        return ""
+    if log.problem:
+        return f'<div class="iaa-log-problem" role="status">{html_escape(log.problem)}</div>'
+    cards = log.to_review(kind)[:3]
+    if not cards:
+        return ""
+    names = "; or ".join(f"{c.name} ({times(c.times)})" for c in cards)
+    return (f'<div class="iaa-log-review">From your mistake log: in this kind of question your answers '
+            f"have matched what you get if you {html_escape(names)}.</div>")
+
+
+def times(n: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")

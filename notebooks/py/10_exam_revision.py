@@ -27,7 +27,10 @@
 # **What you'll do**
 # - work one question by hand, check your answers, and read its worked solution;
 # - see the numbers the usual mistakes produce, so you recognise them in your own working;
-# - practise with a quiz: new question, your answers, "check", the solution step by step.
+# - practise with a quiz: new question, your answers, "check", the solution step by step;
+# - sit a short mock exam against the clock, marked part by part, with your marks by skill;
+# - if you want, keep a log of your mistakes on your own computer, so the quiz brings back
+#   what you got wrong.
 #
 # **What you'll need**
 # - notebooks 01-05 (Cohen's kappa, Fleiss' kappa, Krippendorff's alpha,
@@ -37,9 +40,9 @@
 from pathlib import Path
 
 from iaa_teach import fmt
-from iaa_teach.exercises import KINDS, make_question, worksheet
+from iaa_teach.exercises import KINDS, MistakeLog, make_question, worksheet
 from iaa_teach.markup import Prose, Table
-from iaa_teach.widgets import Quiz
+from iaa_teach.widgets import MockExam, Quiz
 from iaa_teach.words import Hidden
 
 # %% [markdown]
@@ -124,18 +127,73 @@ Hidden(usual, "Show the usual mistakes and their values")
 Hidden(question.solution(), "Show the worked solution")
 
 # %% [markdown]
-# ## The quiz
+# ## Your mistake log (only if you turn it on)
 #
-# Choose a kind, press **new question** (it moves the seed on by one; type a
-# seed to go back to a question), type your answers, press **check**. When you
-# are stuck, **show the next step** reveals the worked solution one step at a
-# time; **show the full solution** shows all of it. A part answered in words
-# is marked by its key points: "check" says which points you made and which
-# are still missing.
+# The quiz and the mock exam below can remember, from one session to the next,
+# which answers you got right and which usual mistakes you made. The log is
+# **off** unless you turn it on: set `KEEP_MY_LOG = True` in the next cell and
+# run it again. It is a small JSON file on your own computer, in your user data
+# folder (on Linux `~/.local/share/iaa-teach/mistake-log.json`; the environment
+# variable `IAA_TEACH_MISTAKE_LOG` puts it elsewhere), and nothing is sent
+# anywhere. It keeps, for each part you check, the kind of question, the part
+# and the skill it practises, right or wrong, the usual mistake your answer
+# matches, and the date.
+#
+# With the log on, **new question** brings back the kinds you got wrong more
+# often (each kind moves up a *Leitner box* when you get it right and back to
+# box 1 when you slip; box 1 comes back twice as often as box 2, and so on),
+# and the quiz reminds you of your usual mistakes in that kind.
+# `log.summary()` shows your log as two tables; `log.clear()` empties it.
+# If the file is damaged or cannot be read, the quiz says so and carries on.
 
 # %%
-quiz = Quiz("cohen", seed=1)
+KEEP_MY_LOG = False  # True: keep your answers and mistakes between sessions, on this computer only
+log = MistakeLog.open() if KEEP_MY_LOG else None
+if log is None:
+    print("The mistake log is off: nothing is kept after this session.")
+else:
+    print(log.status)
+
+# %% [markdown]
+# ## The quiz
+#
+# Choose a kind and a level (1: a small table with two categories; 2: the
+# usual size; 3: exam size, with missing ratings or partial coverage), press
+# **new question** (it moves the seed on by one; type a seed to go back to a
+# question), type your answers, press **check**. When you are stuck, **show
+# the next step** reveals the worked solution one step at a time; **show the
+# full solution** shows all of it. A part answered in words is marked by its
+# key points: "check" says which points you made and which are still missing.
+
+# %%
+quiz = Quiz("cohen", seed=1, level=2, log=log)
 quiz
+
+# %% [markdown]
+# ## A mock exam
+#
+# An exam gives you several questions, a fixed time and marks. The mock exam
+# below has two small questions (level 1); press **start the exam** when you
+# are ready: the clock starts then, and the time left counts down at the top.
+# Work on paper, type your answers, move between the questions, and press
+# **finish and mark**. Nothing is marked before that; when the time is up,
+# your answers are marked as they stand. You then see your total, the marks
+# of each part with the checker's feedback, and your marks by skill, weakest
+# first: that is where to revise.
+#
+# For a full-size one, `MockExam(4, seed=..., level=3)`: four exam-size
+# questions, at one and a half minutes per mark.
+
+# %%
+exam = MockExam(2, seed=30, level=1, log=log)
+exam
+
+# %% [markdown]
+# After the exam, your log so far (with `KEEP_MY_LOG = True`): each kind's
+# Leitner box and score, then the usual mistakes to watch for, most made first.
+
+# %%
+log.summary(KINDS) if log is not None else print("The mistake log is off (KEEP_MY_LOG = False).")
 
 # %% [markdown]
 # ## For instructors: a printable worksheet

@@ -1,0 +1,423 @@
+"""A mock exam: several seeded questions against the clock, marked at the end, part by part.
+
+Like the quiz, the mock exam computes nothing itself: questions, marks and
+feedback come from :mod:`iaa_teach.exercises` (``make_question``,
+``Question.check``, ``Part.marks``, ``Part.skill``). Unlike the quiz it says
+nothing while the student works: answers are marked when the student presses
+**finish**, or when time is found to be up.
+
+The time limit is shown by a :class:`~iaa_teach.widgets.Countdown` that ticks
+in the browser; the kernel keeps the deadline and checks it on every answer
+typed and every button pressed, so no thread runs in the background. The
+first of these after the deadline marks the exam with the answers as they
+stood; it is not counted itself.
+
+Every control has an accessible name (the answer boxes are named by their
+part, the buttons by their text); the results are labelled tables (marks per
+part, then marks by skill) written with :class:`iaa_teach.markup.Table`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+import ipywidgets as w
+import numpy as np
+
+from ..exercises import KINDS, LEVELS, SKILLS, Marking, MistakeLog, Question, make_question
+from ..markup import Table, html_escape
+from ..rounding import fmt
+from ..validation import AgreementError, check_int, check_number, check_option
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size
+from ._controls import Countdown, clock_text
+from .quiz import ANSWER_STYLE, MAX_PARTS, open_log, placeholder, record_answer
+
+__all__ = ["MockExam", "MINUTES_PER_MARK"]
+
+#: Time allowed by default: this many minutes per mark (a common rule for written exams).
+MINUTES_PER_MARK = 1.5
+_STREAM = 0x6D6F636B  # "mock": seeds the choice of kinds
+#: Most questions in one mock exam.
+MAX_QUESTIONS = 10
+
+_CSS = """<style>
+.iaa-mock, .iaa-mock .widget-label, .iaa-mock button, .iaa-mock input, .iaa-mock textarea,
+.iaa-mock .widget-html-content, .iaa-mock .widget-htmlmath-content {{ font-size: {size}; }}
+.iaa-mock .widget-htmlmath-content {{ line-height: 1.4; white-space: normal; }}
+.iaa-mock table {{ border-collapse: collapse; margin: 0.4em 0; }}
+.iaa-mock table th, .iaa-mock table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; }}
+.iaa-mock table caption {{ font-weight: bold; text-align: left; padding: 0.3em 0; }}
+.iaa-mock .iaa-mock-result td, .iaa-mock .iaa-mock-result th {{ text-align: left; vertical-align: top; }}
+.iaa-mock .iaa-mock-result tr > :first-child {{ white-space: nowrap; }}
+.iaa-mock .iaa-mock-result .iaa-skills tr > :not(:first-child) {{ text-align: right; }}
+.iaa-mock .widget-text .widget-label, .iaa-mock .widget-textarea .widget-label {{ font-weight: bold; }}
+.iaa-mock .iaa-marks {{ color: #444; margin-left: 0.6em; }}
+.iaa-mock .iaa-total {{ font-size: 1.2em; font-weight: bold; }}
+.iaa-mock .widget-html-content {{ line-height: 1.4; }}
+.iaa-mock .iaa-question-table th, .iaa-mock .iaa-question-table td {{ text-align: center; }}
+{wrap}
+</style>"""
+
+
+class MockExam:
+    """A timed session of ``n_questions`` exam questions, marked at the end with a breakdown by skill.
+
+    Parameters
+    ----------
+    n_questions : int
+        How many questions (1 to 10).
+    seed : int
+        Question ``i`` (from 0) is ``make_question(kind_i, seed + i, level=level)``;
+        the kinds are a seeded shuffle of ``kinds`` (or, with a log, drawn from
+        its Leitner boxes), so the same arguments give the same exam.
+    kinds : sequence of str
+        The kinds of question to draw from.
+    level : {1, 2, 3}
+        Difficulty (see :func:`iaa_teach.exercises.make_question`).
+    minutes : float, optional
+        The time allowed (default: :data:`MINUTES_PER_MARK` per mark, rounded up).
+    log : MistakeLog or bool, optional
+        The opt-in mistake log: the marked answers are recorded in it and the
+        kinds are drawn from its boxes. ``True`` opens the default log.
+    font_size : str
+        CSS font size (large enough for a projector).
+    clock : callable
+        Seconds since the epoch (default :func:`time.time`; tests pass their own).
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+    questions : list of Question
+    answers : dict
+        Part label -> the answer box shown for the current question.
+    start_button, previous_button, next_button, finish_button : ipywidgets.Button
+    countdown : Countdown
+    question_html, status, result_html : ipywidgets.HTMLMath / HTML
+    state : {"ready", "running", "marked"}
+    current : int
+        The question on show (from 0).
+    markings : list of Marking
+        After marking, one per question (:meth:`Question.mark`: feedback, marks, by skill).
+    results : list of list of (Part, Feedback, marks)
+        The same, per question and part (an unanswered part: status ``"empty"``, no marks).
+
+    Examples
+    --------
+    >>> exam = MockExam(2, seed=5, minutes=20, clock=lambda: 1000.0)
+    >>> exam.start_button.click()
+    >>> q = exam.questions[0]
+    >>> exam.answers["a"].value = str(q.answers()["a"])
+    >>> exam.finish_button.click()
+    >>> exam.state, exam.score()[0] >= q.parts[0].marks
+    ('marked', True)
+    """
+
+    def __init__(self, n_questions: int = 3, seed: int = 0, kinds: Sequence[str] = KINDS, level: int = 2,
+                 minutes: float | None = None, log: MistakeLog | bool | None = None,
+                 font_size: str = FONT_SIZE, clock: Callable[[], float] = time.time):
+        n_questions = check_int("n_questions", n_questions, 1, MAX_QUESTIONS)
+        seed = check_int("seed", seed, 0, 2**31 - 1 - MAX_QUESTIONS)
+        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
+            raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
+        kinds = [check_option("kinds", k, KINDS) for k in kinds]
+        if not kinds:
+            raise AgreementError("kinds is empty: the mock exam needs at least one kind of question")
+        self.level = check_option("level", level, LEVELS)
+        self.font_size = check_font_size(font_size)
+        self.log = open_log(log)
+        self.clock = clock
+        self.seed = seed
+        self.kinds = self._choose_kinds(kinds, n_questions, seed)
+        self.questions: list[Question] = [make_question(k, seed + i, level=self.level)
+                                          for i, k in enumerate(self.kinds)]
+        self.total_marks = sum(q.total_marks for q in self.questions)
+        if minutes is None:
+            minutes = math.ceil(self.total_marks * MINUTES_PER_MARK)
+        self.minutes = check_number("minutes", minutes, 0, 600, open_low=True)
+        self.state = "ready"
+        self.current = 0
+        self.started_at: float | None = None
+        self.finished_at: float | None = None
+        self.timed_out = False
+        self.markings: list[Marking] = []
+        #: the answers typed so far, per question and part (kept while moving between questions)
+        self.typed: list[dict[str, str]] = [{p.label: "" for p in q.parts} for q in self.questions]
+        self.last_update_ms = float("nan")
+        self._showing = False
+        self._build()
+        self._show_intro()
+
+    # -------------------------------------------------------------- set-up
+    def _choose_kinds(self, kinds: list[str], n: int, seed: int) -> list[str]:
+        if self.log is not None:
+            return [self.log.pick(kinds, seed + i) for i in range(n)]
+        rng = np.random.default_rng([_STREAM, seed])  # a stream of its own, apart from the questions' draws
+        out: list[str] = []
+        while len(out) < n:  # each kind once before any comes twice
+            out += [kinds[int(i)] for i in rng.permutation(len(kinds))]
+        return out[:n]
+
+    def _build(self) -> None:
+        def wide() -> w.Layout:  # one Layout each: hiding the start button must not hide the others
+            return w.Layout(width="auto", min_width="8em")
+        self.start_button = w.Button(description="start the exam", button_style="primary", layout=wide())
+        self.previous_button = w.Button(description="previous question", layout=wide())
+        self.next_button = w.Button(description="next question", layout=wide())
+        self.finish_button = w.Button(description="finish and mark", button_style="success", layout=wide())
+        self.countdown = Countdown(description="time left", seconds_left=int(round(self.minutes * 60)))
+        self.header = w.HTML()
+        self.question_html = w.HTMLMath()
+        self.status = w.HTML()
+        self.result_html = w.HTMLMath()
+        self.answers: dict[str, w.Widget] = {}
+        self.marks_html: dict[str, w.HTML] = {}
+        self._rows = []
+        for i in range(MAX_PARTS):
+            label = chr(ord("a") + i)
+            box = w.Textarea(description=f"({label})", style=ANSWER_STYLE, rows=1,
+                             layout=w.Layout(width="20em"))
+            box.add_class(f"iaa-mock-answer-{label}")
+            marks = w.HTML()
+            marks.add_class("iaa-marks")
+            self.answers[label] = box
+            self.marks_html[label] = marks
+            self._rows.append(w.HBox([box, marks], layout=w.Layout(align_items="center")))
+            box.observe(self._on_typing, names="value")
+        for name, button, handler in (("start", self.start_button, self._on_start),
+                                      ("previous", self.previous_button, self._on_previous),
+                                      ("next", self.next_button, self._on_next),
+                                      ("finish", self.finish_button, self._on_finish)):
+            button.add_class(f"iaa-mock-{name}")
+            button.on_click(handler)
+        self.question_html.add_class("iaa-mock-question")
+        self.status.add_class("iaa-mock-status")
+        self.result_html.add_class("iaa-mock-result")
+        top = w.HBox([self.start_button, self.countdown], layout=w.Layout(align_items="center"))
+        self.nav = w.HBox([self.previous_button, self.next_button, self.finish_button])
+        self.widget = w.VBox([w.HTML(_CSS.format(size=self.font_size, wrap=WRAP_CSS)), self.header, top,
+                              self.question_html, *self._rows, self.nav, self.status, self.result_html])
+        self.widget.add_class("iaa-mock")
+
+    # --------------------------------------------------------------- time
+    def time_left(self) -> float:
+        """Seconds left (the whole time before the start, 0 once it is up or the exam is marked)."""
+        if self.state == "ready":
+            return self.minutes * 60
+        if self.state == "marked":
+            return 0.0
+        return max(0.0, self.started_at + self.minutes * 60 - self.clock())
+
+    def _time_is_up(self) -> bool:
+        """Check the deadline (on every action); if it has passed, mark the exam as it stands."""
+        if self.state == "running" and self.time_left() <= 0:
+            self.timed_out = True
+            self._mark()
+            return True
+        return False
+
+    # ------------------------------------------------------------- actions
+    def start(self) -> None:
+        """Start the clock and show the first question."""
+        if self.state != "ready":
+            return
+        self.state = "running"
+        self.started_at = self.clock()
+        self.countdown.ends_at = (self.started_at + self.minutes * 60) * 1000.0
+        self.start_button.layout.display = "none"
+        self._show(0)
+
+    def go(self, index: int) -> None:
+        """Show question ``index`` (from 0), keeping the answers typed so far."""
+        index = check_int("index", index, 0, len(self.questions) - 1)
+        if self.state != "running" or self._time_is_up():
+            return
+        self._show(index)
+
+    def finish(self) -> None:
+        """Mark every answer now (the student is done, or time is up)."""
+        if self.state != "running":
+            return
+        self.timed_out = self.time_left() <= 0
+        self._mark()
+
+    def _on_typing(self, change: dict) -> None:
+        """Every answer typed is kept at once, and the deadline checked (no background clock needed)."""
+        if self.state != "running" or self._showing:
+            return
+        if self._time_is_up():  # typed after the deadline: not counted; the exam is marked as it stood
+            return
+        box = change["owner"]
+        label = next(k for k, v in self.answers.items() if v is box)
+        if label in self.typed[self.current]:
+            self.typed[self.current][label] = change["new"]
+            self._show_progress()
+
+    def _on_start(self, button: Any = None) -> None:
+        self._timed(self.start)
+
+    def _on_previous(self, button: Any = None) -> None:
+        self._timed(self.go, max(0, self.current - 1))
+
+    def _on_next(self, button: Any = None) -> None:
+        self._timed(self.go, min(len(self.questions) - 1, self.current + 1))
+
+    def _on_finish(self, button: Any = None) -> None:
+        self._timed(self.finish)
+
+    def _timed(self, action: Callable, *args: Any) -> None:
+        start = time.perf_counter()
+        action(*args)
+        self.last_update_ms = (time.perf_counter() - start) * 1000.0
+
+    # ------------------------------------------------------------- display
+    def _intro_text(self) -> str:
+        n = len(self.questions)
+        return (f"<b>Mock exam</b>: {n} question{'s' if n != 1 else ''}, {self.total_marks} marks, "
+                f"{duration(self.minutes)} (level {self.level}). "
+                f"Work on paper, type each answer in its box, move between the questions as you like, "
+                f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
+                f"when the time is up your answers are marked as they stand.")
+
+    def _show_intro(self) -> None:
+        self.header.value = self._intro_text()
+        self.question_html.value = ""
+        for row in self._rows:
+            row.layout.display = "none"
+        self.nav.layout.display = "none"
+        self.status.value = "<i>Press <b>start the exam</b> when you are ready: the clock starts then.</i>"
+
+    def _show(self, index: int) -> None:
+        self._showing = True  # setting the boxes to this question's answers is not typing
+        try:
+            self._fill(index)
+        finally:
+            self._showing = False
+
+    def _fill(self, index: int) -> None:
+        self.current = index
+        q = self.questions[index]
+        self.nav.layout.display = ""
+        self.question_html.value = (f"<p><b>Question {index + 1} of {len(self.questions)}</b> "
+                                    f"[{q.total_marks} marks]</p>" + q.html())
+        for i, row in enumerate(self._rows):
+            label = chr(ord("a") + i)
+            if i >= len(q.parts):
+                row.layout.display = "none"
+                continue
+            part = q.parts[i]
+            row.layout.display = ""
+            box = self.answers[label]
+            box.value = self.typed[index][label]
+            box.rows = 3 if part.form == "words" else 1
+            box.layout.width = "44em" if part.form == "words" else "20em"
+            box.placeholder = placeholder(part)
+            self.marks_html[label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
+        self.previous_button.disabled = index == 0
+        self.next_button.disabled = index == len(self.questions) - 1
+        self._show_progress()
+
+    def _show_progress(self) -> None:
+        self.status.value = (f'<span role="status">Question {self.current + 1} of {len(self.questions)}; '
+                             f"{self._answered()} of {self._n_parts()} parts answered so far.</span>")
+
+    def _answered(self) -> int:
+        return sum(1 for answers in self.typed for v in answers.values() if v.strip())
+
+    def _n_parts(self) -> int:
+        return sum(len(q.parts) for q in self.questions)
+
+    # ------------------------------------------------------------ marking
+    def _mark(self) -> None:
+        self.state = "marked"
+        self.finished_at = self.clock()
+        self.countdown.ends_at = 0.0
+        self.countdown.seconds_left = int(round(max(0.0, self.started_at + self.minutes * 60 - self.finished_at)))
+        self.markings = [q.mark(typed) for q, typed in zip(self.questions, self.typed)]
+        for q, marking in zip(self.questions, self.markings):
+            for part in q.parts:
+                record_answer(self.log, q, part, marking.feedback[part.label])
+        for row in self._rows:
+            row.layout.display = "none"
+        self.nav.layout.display = "none"
+        self.question_html.value = ""
+        got, total = self.score()
+        why = ("Time is up: your answers were marked as they stood." if self.timed_out
+               else f"Finished with {clock_text(self.countdown.seconds_left)} left.")
+        log = f" {html_escape(self.log.status)}" if self.log is not None else ""
+        self.status.value = f'<span role="status">{why}{log}</span>'
+        self.result_html.value = (f'<p class="iaa-total">Total: {got} / {total} marks '
+                                  f"({percent(got, total)})</p>"
+                                  + f'<div class="iaa-skills">{self.skills_table().html()}</div>'
+                                  + self.marks_table().html())
+
+    @property
+    def results(self) -> list[list[tuple]]:
+        """After marking, per question and part: ``(part, feedback, marks)``; empty before."""
+        return [[(p, m.feedback[p.label], m.feedback[p.label].marks) for p in q.parts]
+                for q, m in zip(self.questions, self.markings)]
+
+    def score(self) -> tuple[int, int]:
+        """(marks gained, marks available); (0, total) before marking."""
+        return sum(m.marks for m in self.markings), self.total_marks
+
+    def marks_table(self) -> Table:
+        """Marks per part: question, part, skill, your answer, what the checker says, marks."""
+        rows = []
+        for i, (q, results) in enumerate(zip(self.questions, self.results), start=1):
+            for part, fb, got in results:
+                answer = self.typed[i - 1][part.label].strip() or "(no answer)"
+                rows.append([f"{i}: {q.kind}-{q.seed}", f"({part.label})", part.skill, answer, fb.message,
+                             f"{got} / {part.marks}"])
+        return Table(["question", "part", "skill", "your answer", "feedback", "marks"], rows,
+                     caption="Marks per part", align="llllll")
+
+    def by_skill(self) -> dict[str, tuple[int, int]]:
+        """Marks gained and available for each skill over the whole exam, in the order of ``SKILLS``."""
+        out: dict[str, list[int]] = {}
+        for marking in self.markings:
+            for skill, (got, total) in marking.by_skill().items():
+                tally = out.setdefault(skill, [0, 0])
+                tally[0] += got
+                tally[1] += total
+        order = sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else len(SKILLS))
+        return {s: (out[s][0], out[s][1]) for s in order}
+
+    def skills_table(self) -> Table:
+        """Marks by skill: gained, available and the share, weakest first."""
+        skills = sorted(self.by_skill().items(), key=lambda kv: Fraction(kv[1][0], kv[1][1] or 1))
+        return Table(["skill", "marks", "out of", "share"],
+                     [[skill, str(got), str(total), percent(got, total)] for skill, (got, total) in skills],
+                     caption="Marks by skill (weakest first)", align="lrrr")
+
+    # -------------------------------------------------------------- display
+    def text(self) -> str:
+        """The exam as plain text: its size, or after marking the total and both tables."""
+        if self.state != "marked":
+            return (f"Mock exam: {len(self.questions)} questions, {self.total_marks} marks, "
+                    f"{duration(self.minutes)} (level {self.level})")
+        got, total = self.score()
+        return "\n\n".join([f"Total: {got} / {total} marks ({percent(got, total)})",
+                            self.skills_table().text(), self.marks_table().text()])
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
+        data = self.widget._repr_mimebundle_(**kwargs)
+        data["text/plain"] = self.text()
+        return data
+
+    def __repr__(self) -> str:
+        return f"<MockExam: {', '.join(f'{q.kind}-{q.seed}' for q in self.questions)}; {self.state}>"
+
+
+def duration(minutes: float) -> str:
+    """``30 minutes``, ``1 minute``, or ``12:30 minutes`` for a time that is not whole minutes."""
+    if minutes == int(minutes):
+        return f"{int(minutes)} minute{'s' if minutes != 1 else ''}"
+    return f"{clock_text(minutes * 60)} minutes"
+
+
+def percent(got: int, total: int) -> str:
+    """``got`` of ``total`` as a whole percentage, rounded half up."""
+    return f"{fmt(Fraction(100 * got, total), 0)} %" if total else "-"

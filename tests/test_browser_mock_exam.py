@@ -1,0 +1,82 @@
+"""The mock exam in a real JupyterLab, driven by headless Chromium, to its score.
+
+Open notebooks/10_exam_revision.ipynb, run all cells, find the mock exam,
+press "start the exam", answer every numerical and multiple-choice part right
+(computed here, in the test process, from the kind, seed and level the exam
+shows: ``make_question(kind, seed, level=level)``), move on with "next
+question", press "finish and mark" and read the total and the tables. The
+countdown ticks in the browser; every control has an accessible name.
+
+Skipped with the reason when Chromium or Playwright is missing, unless
+IAA_REQUIRE_BROWSER=1 (then it fails); see tests/browser_support.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser_support import aria_controls, open_notebook
+from iaa_teach import fmt
+from iaa_teach.exercises import make_question
+
+NOTEBOOK = "10_exam_revision.ipynb"
+TIMEOUT_MS = 30_000
+
+
+def _answer(part) -> str:
+    if part.form == "choice":
+        return part.key
+    return fmt(part.answer) if part.answer.denominator > 1 else str(part.answer)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_a_short_mock_exam_runs_to_its_score(lab_server):
+    with open_notebook(NOTEBOOK, server=lab_server) as page:  # every cell has run, the kernel is idle
+        assert page.get_by_text("Error displaying widget").count() == 0
+        exam = page.locator(".iaa-mock").first
+        exam.wait_for(timeout=TIMEOUT_MS)
+        exam.scroll_into_view_if_needed()
+        header = exam.locator(".widget-html-content", has_text="Mock exam").first.inner_text()
+        n_questions = int(re.search(r"(\d+) questions?", header).group(1))
+        level = int(re.search(r"level (\d)", header).group(1))
+        timer = exam.locator(".iaa-countdown [role=timer]")
+        before = timer.inner_text()
+
+        exam.locator("button.iaa-mock-start").click()
+        page.wait_for_timeout(2500)
+        assert timer.inner_text() != before, "the countdown ticks in the browser"
+
+        unnamed = [role for role, name in aria_controls(exam) if not name]
+        assert not unnamed, unnamed  # every box and button has an accessible name
+
+        questions = []
+        for i in range(n_questions):
+            heading = exam.locator(".iaa-mock-question", has_text=f"Question {i + 1} of {n_questions}")
+            heading.wait_for(timeout=TIMEOUT_MS)
+            kind, seed = re.search(r"question (\w+)-(\d+)", heading.inner_text()).groups()
+            q = make_question(kind, int(seed), level=level)  # the same question, built outside the kernel
+            questions.append(q)
+            for part in q.parts:
+                if part.form in ("number", "choice"):  # the parts in words are marked by key points
+                    box = exam.locator(f".iaa-mock-answer-{part.label} textarea")
+                    box.fill(_answer(part))
+                    box.press("Tab")
+            if i < n_questions - 1:
+                exam.locator("button.iaa-mock-next").click()
+        exam.locator("button.iaa-mock-finish").click()
+
+        result = exam.locator(".iaa-mock-result")
+        result.locator(".iaa-total").wait_for(timeout=TIMEOUT_MS)
+        total = result.locator(".iaa-total").inner_text()
+        got = sum(p.marks for q in questions for p in q.parts if p.form in ("number", "choice"))
+        available = sum(q.total_marks for q in questions)
+        assert total.startswith(f"Total: {got} / {available} marks"), total
+        captions = result.locator("caption").all_inner_texts()
+        assert captions == ["Marks by skill (weakest first)", "Marks per part"]
+        skills = {p.skill for q in questions for p in q.parts}
+        shown = result.locator("table").nth(0).inner_text()
+        assert all(skill in shown for skill in skills), shown
+        assert "Finished with" in exam.locator(".iaa-mock-status").inner_text()

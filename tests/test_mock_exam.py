@@ -1,0 +1,291 @@
+"""The mock exam, headless: a fake clock, answers typed into the boxes, buttons pressed through their callbacks."""
+
+from __future__ import annotations
+
+import html
+import re
+from fractions import Fraction
+
+import pytest
+
+from iaa_teach import AgreementError, fmt
+from iaa_teach.exercises import KINDS, MistakeLog, make_question
+from iaa_teach.widgets import Countdown, MockExam
+from iaa_teach.widgets.mock_exam import MINUTES_PER_MARK
+
+
+class Clock:
+    """Seconds since the epoch, moved on by hand."""
+
+    def __init__(self, now: float = 1_800_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _text(widget_html: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", widget_html))
+
+
+def right_answer(part) -> str:
+    return fmt(part.answer) if part.answer.denominator > 1 else str(part.answer)
+
+
+def answer_all(exam, index, how=right_answer):
+    """Type an answer to every numerical part of question ``index`` (shown first)."""
+    exam.go(index)
+    for part in exam.questions[index].parts:
+        if part.numeric:
+            exam.answers[part.label].value = how(part)
+
+
+def test_the_same_arguments_give_the_same_exam():
+    a, b = MockExam(3, seed=11, level=1), MockExam(3, seed=11, level=1)
+    assert [(q.kind, q.seed) for q in a.questions] == [(q.kind, q.seed) for q in b.questions]
+    assert [q.seed for q in a.questions] == [11, 12, 13]
+    assert len(set(a.kinds)) == 3  # each kind once before any comes twice
+    for q in a.questions:
+        assert q.ratings == make_question(q.kind, q.seed, level=1).ratings
+
+
+def test_before_the_start_only_the_rules_show_and_the_clock_waits():
+    clock = Clock()
+    exam = MockExam(2, seed=3, clock=clock)
+    total = sum(q.total_marks for q in exam.questions)
+    assert exam.total_marks == total and exam.minutes == -(-total * MINUTES_PER_MARK // 1)
+    text = _text(exam.header.value)
+    assert f"{total} marks" in text and "2 questions" in text
+    assert exam.question_html.value == "" and exam.nav.layout.display == "none"
+    clock.now += 3600
+    assert exam.time_left() == exam.minutes * 60 and exam.state == "ready"
+    assert exam.countdown.ends_at == 0 and exam.countdown.seconds_left == exam.minutes * 60
+    exam.finish_button.click()  # nothing to finish before the start
+    assert exam.state == "ready"
+
+
+def test_start_shows_the_first_question_and_sets_the_deadline():
+    clock = Clock()
+    exam = MockExam(2, seed=3, minutes=10, clock=clock)
+    exam.start_button.click()
+    q = exam.questions[0]
+    assert exam.state == "running" and exam.current == 0
+    assert exam.countdown.ends_at == (clock.now + 600) * 1000
+    assert q.html() in exam.question_html.value and "Question 1 of 2" in exam.question_html.value
+    shown = [r for r in exam._rows if r.layout.display != "none"]
+    assert len(shown) == len(q.parts)
+    for part in q.parts:
+        assert exam.marks_html[part.label].value.startswith(f"[{part.marks} mark")
+    assert exam.previous_button.disabled and not exam.next_button.disabled
+    assert exam.start_button.layout.display == "none"
+    assert all(b.layout.display != "none" for b in (exam.previous_button, exam.next_button, exam.finish_button))
+
+
+def test_answers_are_kept_while_moving_between_questions():
+    exam = MockExam(2, seed=4, clock=Clock())
+    exam.start_button.click()
+    exam.answers["a"].value = "0.5"
+    exam.next_button.click()
+    assert exam.current == 1 and exam.answers["a"].value == ""
+    exam.answers["a"].value = "7/10"
+    exam.previous_button.click()
+    assert exam.current == 0 and exam.answers["a"].value == "0.5"
+    exam.next_button.click()
+    assert exam.answers["a"].value == "7/10"
+    assert "2 of" in _text(exam.status.value)  # two parts answered
+    exam.answers["b"].value = "0.3"
+    assert "3 of" in _text(exam.status.value)  # counted as they are typed
+
+
+def test_all_right_gives_full_marks_on_the_numerical_parts_and_a_breakdown_by_skill():
+    clock = Clock()
+    exam = MockExam(2, seed=6, minutes=30, clock=clock)
+    exam.start_button.click()
+    for i in range(2):
+        answer_all(exam, i)
+    clock.now += 60 * 12
+    exam.finish_button.click()
+    assert exam.state == "marked" and not exam.timed_out
+    numeric = sum(p.marks for q in exam.questions for p in q.parts if p.numeric)
+    got, total = exam.score()
+    assert got == numeric and total == exam.total_marks
+    # the breakdown adds up, skill by skill, to the parts' own marks
+    expected: dict[str, list[int]] = {}
+    for q in exam.questions:
+        for p in q.parts:
+            tally = expected.setdefault(p.skill, [0, 0])
+            tally[0] += p.marks if p.numeric else 0
+            tally[1] += p.marks
+    assert exam.by_skill() == {k: tuple(v) for k, v in expected.items()}
+    shown = _text(exam.result_html.value)
+    assert f"Total: {got} / {total} marks" in shown
+    assert "Marks per part" in shown and "Marks by skill" in shown
+    assert "<caption>Marks by skill" in exam.result_html.value and '<th scope="col">skill</th>' in exam.result_html.value
+    assert "18:00 left" in _text(exam.status.value)
+    assert exam.countdown.ends_at == 0 and exam.countdown.seconds_left == 18 * 60
+    assert "Total:" in exam.text() and "Marks by skill" in exam.text()
+
+
+def test_a_usual_mistake_loses_the_parts_marks_and_is_named():
+    exam = MockExam(1, seed=2, kinds=["fleiss"], clock=Clock())
+    exam.start_button.click()
+    q = exam.questions[0]
+    part = next(p for p in q.parts if p.numeric and p.mistakes)
+    exam.answers[part.label].value = fmt(part.mistakes[0].value)
+    exam.finish_button.click()
+    row = next(r for r in exam.results[0] if r[0] is part)
+    assert row[2] == 0 and row[1].status == "mistake"
+    assert part.mistakes[0].name in exam.marks_table().text()
+    assert exam.score()[0] == 0
+    assert "(no answer)" in exam.marks_table().text() and "Not answered." in exam.marks_table().text()
+
+
+def test_time_up_is_found_on_the_next_action_and_the_answers_are_marked_as_they_stand():
+    clock = Clock()
+    exam = MockExam(2, seed=8, minutes=5, clock=clock)
+    exam.start_button.click()
+    q = exam.questions[0]
+    first = next(p for p in q.parts if p.numeric)
+    exam.answers[first.label].value = right_answer(first)
+    clock.now += 5 * 60 + 1
+    assert exam.time_left() == 0
+    exam.next_button.click()  # the deadline is checked: marked now, no second question
+    assert exam.state == "marked" and exam.timed_out
+    assert exam.score()[0] == first.marks
+    assert "Time is up" in _text(exam.status.value)
+    exam.answers[first.label].value = "changed"
+    exam.finish_button.click()  # after marking, nothing changes
+    assert exam.score()[0] == first.marks
+
+
+def test_countdown_text_and_the_low_time_warning():
+    c = Countdown(description="time left", seconds_left=125)
+    assert c.text() == "time left 2:05"
+    c.ends_at = 10_000_000.0
+    assert c.text(now_ms=10_000_000.0 - 59_500) == "time left 1:00"
+    assert c.text(now_ms=10_000_000.0 + 1) == "time left time is up"
+
+
+def test_durations_read_as_words():
+    from iaa_teach.widgets.mock_exam import duration
+    assert [duration(m) for m in (30, 1, 12.5, 0.75)] == ["30 minutes", "1 minute", "12:30 minutes", "0:45 minutes"]
+
+
+def test_every_control_has_a_name():
+    exam = MockExam(1, seed=1, clock=Clock())
+    assert all(b.description for b in (exam.start_button, exam.previous_button, exam.next_button,
+                                        exam.finish_button))
+    assert [exam.answers[x].description for x in "abcdef"] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
+    assert exam.countdown.description == "time left"
+
+
+def test_the_log_records_the_marked_answers(tmp_path):
+    log = MistakeLog.open(tmp_path / "log.json")
+    exam = MockExam(2, seed=5, kinds=["cohen", "alpha"], log=log, clock=Clock())
+    assert exam.kinds == [log.pick(["cohen", "alpha"], 5), log.pick(["cohen", "alpha"], 6)]
+    exam.start_button.click()
+    answer_all(exam, 0)
+    exam.finish_button.click()
+    saved = MistakeLog.open(log.path).answers
+    q = exam.questions[0]
+    assert [(a.kind, a.seed, a.part, a.correct) for a in saved] == \
+        [(q.kind, q.seed, p.label, True) for p in q.parts if p.numeric]
+    assert all(a.skill == p.skill for a, p in zip(saved, [p for p in q.parts if p.numeric]))
+    assert "Mistake log" in _text(exam.status.value)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"n_questions": 0}, "n_questions"),
+    ({"n_questions": 11}, "n_questions"),
+    ({"level": 4}, "level"),
+    ({"minutes": 0}, "minutes"),
+    ({"kinds": []}, "kinds is empty"),
+    ({"kinds": "cohen"}, "kinds must be a list"),
+    ({"kinds": ["cohen", "kappa"]}, "kinds must be one of"),
+    ({"log": "log.json"}, "log must be a MistakeLog"),
+])
+def test_bad_arguments_are_refused(kwargs, match):
+    with pytest.raises(AgreementError, match=match):
+        MockExam(**kwargs)
+
+
+def test_display_keeps_a_stable_plain_text():
+    exam = MockExam(2, seed=0, minutes=20, level=1)
+    bundle = exam._repr_mimebundle_()
+    assert bundle["text/plain"] == f"Mock exam: 2 questions, {exam.total_marks} marks, 20 minutes (level 1)"
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_callbacks_are_fast():
+    exam = MockExam(3, seed=2, level=3, clock=Clock())
+    exam.start_button.click()
+    times = [exam.last_update_ms]
+    for _ in range(2):
+        exam.next_button.click()
+        times.append(exam.last_update_ms)
+    exam.finish_button.click()
+    times.append(exam.last_update_ms)
+    assert max(times) < 500, times
+
+
+def test_every_kind_can_be_in_an_exam():
+    exam = MockExam(len(KINDS), seed=20, clock=Clock())
+    assert sorted(exam.kinds) == sorted(KINDS)
+    assert all(Fraction(q.total_marks) > 0 for q in exam.questions)
+
+
+def test_the_marks_are_the_checkers_own_including_part_marks():
+    """An answer right to 2 decimals earns what the checker gives it (fewer than full marks)."""
+    exam = MockExam(2, seed=0, kinds=["cohen"], clock=Clock())
+    exam.start_button.click()
+    for i in range(2):
+        answer_all(exam, i, how=lambda part: fmt(part.answer, 2))
+    exam.finish_button.click()
+    partial = 0
+    for q, results in zip(exam.questions, exam.results):
+        for part, fb, got in results:
+            if part.numeric:
+                expected = q.check(part.label, fmt(part.answer, 2))
+                assert fb.status == expected.status and got == expected.marks <= part.marks
+                partial += 0 < got < part.marks
+            else:
+                assert fb.status == "empty" and got == 0
+    assert partial >= 1
+    assert exam.score()[0] == sum(got for results in exam.results for _, _, got in results)
+
+
+def test_a_short_answer_is_marked_by_the_checker(tmp_path):
+    exam = MockExam(1, seed=1, kinds=["cohen"], clock=Clock())
+    exam.start_button.click()
+    q = exam.questions[0]
+    words = next(p for p in q.parts if p.form == "words")
+    text = "Kappa removes the agreement expected by chance, so it is lower than the observed agreement."
+    exam.answers[words.label].value = text
+    exam.finish_button.click()
+    part, fb, got = next(r for r in exam.results[0] if r[0] is words)
+    assert got == q.check(words.label, text).marks and fb.message in exam.marks_table().text()
+
+
+def test_each_box_invites_its_form_of_answer():
+    exam = MockExam(1, seed=0, kinds=["ac1"], level=1, clock=Clock())
+    exam.start_button.click()
+    forms = {p.label: p.form for p in exam.questions[0].parts}
+    assert "choice" in forms.values()
+    for label, form in forms.items():
+        box = exam.answers[label]
+        assert {"number": "29/59", "choice": "a letter", "words": "sentence"}[form] in box.placeholder
+        assert (box.rows == 3) == (form == "words")
+
+
+def test_typing_after_the_deadline_marks_the_exam_and_does_not_count():
+    clock = Clock()
+    exam = MockExam(1, seed=9, kinds=["cohen"], minutes=3, clock=clock)
+    exam.start_button.click()
+    part = exam.questions[0].parts[0]
+    exam.answers[part.label].value = "0.1"  # in time: kept
+    assert exam.typed[0][part.label] == "0.1"
+    clock.now += 3 * 60
+    exam.answers[part.label].value = right_answer(part)  # too late: the exam is marked as it stood
+    assert exam.state == "marked" and exam.timed_out
+    assert exam.typed[0][part.label] == "0.1" and exam.score()[0] == 0
+    assert "Time is up" in _text(exam.status.value)
