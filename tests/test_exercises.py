@@ -376,7 +376,7 @@ def test_sizes_and_weights_can_be_fixed():
     ({"kind": "cohen", "seed": -1}, "seed must be at least 0, got -1"),
     ({"kind": "cohen", "seed": 1.5}, "seed must be a whole number, got 1.5"),
     ({"kind": "cohen", "n_raters": 3}, "n_raters for a 'cohen' question must be between 2 and 2, got 3"),
-    ({"kind": "fleiss", "n_items": 2}, "n_items for a 'fleiss' question must be between 5 and 20"),
+    ({"kind": "fleiss", "n_items": 2}, "n_items for a 'fleiss' question must be between 4 and 20"),
     ({"kind": "fleiss", "n_items": 7.0}, "n_items for a 'fleiss' question must be a whole number, got 7.0"),
     ({"kind": "cohen", "weights": "linear"}, "only kind='weighted' takes weights"),
     ({"kind": "weighted", "weights": "cubic"}, "weights must be one of None, 'linear', 'quadratic'; got 'cubic'"),
@@ -456,3 +456,33 @@ def test_readme_example_holds():
     fb = q.check("c", "0.506")
     assert fb.status == "mistake" and fb.mistakes == ("rounding",)
     assert q.check("c", fmt(q.answers()["c"])).message.startswith("Correct")
+
+
+# ================================================== marks, skills, levels
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_levels_set_the_size_and_every_part_has_marks_and_a_skill(level):
+    from iaa_teach.exercises import LEVEL_SIZES, SKILLS
+    for kind in KINDS:
+        for seed in range(5):
+            q = make_question(kind, seed, level=level)
+            (lo, hi), _, (klo, khi) = LEVEL_SIZES[level][kind]
+            assert lo <= q.ratings.n_items <= hi and klo <= q.ratings.n_categories <= khi, (kind, seed)
+            assert q.level == level and q.id.startswith(f"{kind}-{seed}")
+            if level == 1 and kind != "partial":
+                assert not q.ratings.missing.any()
+            text = q.text()
+            for p in q.parts:
+                assert isinstance(p.marks, int) and p.marks >= 1 and p.skill in SKILLS
+                assert f"({p.label})" in text
+                line = next(x for x in text.splitlines() if x.startswith(f"({p.label})"))
+                assert line.endswith(f"[{p.marks}]"), line
+            assert q.total_marks == sum(p.marks for p in q.parts)
+            assert f"Total: {q.total_marks} marks." in text
+            assert sum(q.marks_by_skill().values()) == q.total_marks
+
+
+def test_level_two_is_the_default_and_keeps_the_seeds_tables():
+    assert make_question("fleiss", 48).ratings == make_question("fleiss", 48, level=2).ratings
+    assert make_question("fleiss", 48).id == "fleiss-48"
+    with pytest.raises(AgreementError, match="level must be one of 1, 2, 3; got 4"):
+        make_question("cohen", 1, level=4)

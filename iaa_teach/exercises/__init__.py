@@ -7,6 +7,26 @@ True
 >>> q.check("c", q.answers()["c"]).correct   # any right answer: "0.56", "0.564", "31/55"
 True
 
+Marks, skills and levels
+------------------------
+Every part has ``marks`` (an int, printed as ``[2]`` after its prompt) and a
+``skill`` (one of :data:`SKILLS`: ``"counting"``, ``"observed agreement"``,
+``"chance agreement"``, ``"coefficient"``, ``"interpretation"``, ``"choice of
+coefficient"``, ``"concepts"``); ``question.total_marks`` is their sum (printed
+after the last part) and ``question.marks_by_skill()`` adds them up by skill.
+
+``make_question(kind, seed, level=1 | 2 | 3)``: level 1 is 4-6 items, 2
+categories (3 on an ordered scale), complete; level 2, the default, keeps the
+sizes questions had before levels (8-12 items, 2-4 categories; a level-2 seed
+draws the same table as before); level 3 is exam size, 10-15 items, 3-4
+categories. ``alpha`` has missing ratings at levels 2 and 3, ``partial``
+partial coverage at every level. :data:`LEVEL_SIZES` holds the ranges;
+``question.id`` (``"fleiss-12"``, ``"fleiss-12-L3"``) names the kind, seed and level.
+
+>>> q = make_question("cohen", seed=3, level=1)
+>>> q.level, 4 <= q.ratings.n_items <= 6, q.total_marks == sum(p.marks for p in q.parts)
+(1, True, True)
+
 Kinds of question
 -----------------
 ========== ============================================================ ==========================
@@ -66,15 +86,15 @@ strings instead.
 from ..rounding import fmt, round_half_up
 from ._answers import Answer, parse_answer, show_value
 from ._check import Check, check_number
-from ._generate import KINDS, SIZE_LIMITS
+from ._generate import KINDS, LEVEL_SIZES, LEVELS, SIZE_LIMITS
 from ._mistakes import KIND_MISTAKES, MISTAKES, MistakeInfo, mistake_info
-from ._questions import Feedback, Mistake, Part, Question, Solution, make_question
+from ._questions import SKILLS, Feedback, Mistake, Part, Question, Solution, make_question
 from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
 
 fmt3 = fmt  # the former name of iaa_teach.fmt, kept for notebooks written with it
 
 __all__ = [
-    "KINDS", "MISTAKES", "KIND_MISTAKES", "SIZE_LIMITS", "mistake_info",
+    "KINDS", "LEVELS", "LEVEL_SIZES", "SKILLS", "MISTAKES", "KIND_MISTAKES", "SIZE_LIMITS", "mistake_info",
     "make_question", "worksheet", "worksheet_html", "worksheet_questions",
     "Question", "Part", "Mistake", "MistakeInfo", "Feedback", "Solution", "Worksheet",
     "Answer", "parse_answer", "round_half_up", "fmt", "fmt3", "show_value",

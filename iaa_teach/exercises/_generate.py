@@ -16,7 +16,7 @@ import numpy as np
 from ..ratings import Ratings
 from ..validation import check_int
 
-__all__ = ["KINDS", "Topic", "Draw", "SIZE_LIMITS", "check_size", "choose_size", "draw"]
+__all__ = ["KINDS", "LEVELS", "LEVEL_SIZES", "Topic", "Draw", "SIZE_LIMITS", "check_size", "choose_size", "draw"]
 
 KINDS = ("cohen", "fleiss", "alpha", "partial", "weighted")
 
@@ -43,6 +43,14 @@ NOMINAL_TOPICS = (
     Topic("documents", "document type", ROMAN[:4]),
 )
 
+#: More two-category tasks, for level 1 (level 2's draws keep to NOMINAL_TOPICS, so its seeds keep their tables).
+BINARY_TOPICS = (
+    Topic("tweets", "sarcasm", ("sarcastic", "literal")),
+    Topic("sentences", "grammaticality", ("grammatical", "ungrammatical")),
+    Topic("search results", "relevance", ("relevant", "irrelevant")),
+    Topic("comments", "toxicity", ("toxic", "fine")),
+)
+
 ORDINAL_TOPICS = (
     Topic("essays", "quality", ("poor", "fair", "good", "excellent")),
     Topic("reviews", "helpfulness", ("low", "medium", "high")),
@@ -53,21 +61,55 @@ ORDINAL_TOPICS = (
 )
 
 #: Allowed sizes per kind: (items, raters, categories), each (low, high) inclusive;
-#: the default draws use the exam-like ranges in DEFAULT_SIZES.
+#: the draws use the ranges of the question's level in LEVEL_SIZES.
 SIZE_LIMITS = {
-    "cohen": ((5, 20), (2, 2), (2, 6)),
-    "weighted": ((5, 20), (2, 2), (3, 6)),
-    "fleiss": ((5, 20), (3, 6), (2, 6)),
-    "alpha": ((5, 20), (3, 5), (2, 6)),
+    "cohen": ((4, 20), (2, 2), (2, 6)),
+    "weighted": ((4, 20), (2, 2), (3, 6)),
+    "fleiss": ((4, 20), (3, 6), (2, 6)),
+    "alpha": ((4, 20), (3, 5), (2, 6)),
     "partial": ((6, 20), (4, 6), (2, 6)),
+    "pi": ((4, 20), (2, 2), (2, 6)),
+    "ac1": ((4, 20), (2, 2), (2, 6)),
 }
-DEFAULT_SIZES = {
-    "cohen": ((8, 12), (2, 2), (2, 4)),
-    "weighted": ((8, 12), (2, 2), (3, 5)),
-    "fleiss": ((8, 12), (3, 5), (2, 4)),
-    "alpha": ((8, 12), (3, 4), (2, 4)),
-    "partial": ((8, 12), (4, 5), (2, 4)),
+#: The levels of difficulty: 1 small and complete, 2 in between (the sizes before levels
+#: existed), 3 exam size.
+LEVELS = (1, 2, 3)
+#: Sizes drawn at each level, per kind: (items, raters, categories), each (low, high) inclusive.
+#: Level 1: 4-6 items, 2 categories (3 on an ordered scale, where 2 would make weights
+#: pointless), complete tables (a partial-coverage table has gaps by definition: 6 items).
+#: Level 3: 10-15 items, 3-4 categories; alpha has missing ratings and partial has partial
+#: coverage at levels 2 and 3.
+LEVEL_SIZES = {
+    1: {
+        "cohen": ((4, 6), (2, 2), (2, 2)),
+        "weighted": ((4, 6), (2, 2), (3, 3)),
+        "fleiss": ((4, 6), (3, 3), (2, 2)),
+        "alpha": ((4, 6), (3, 3), (2, 2)),
+        "partial": ((6, 6), (4, 4), (2, 2)),
+        "pi": ((4, 6), (2, 2), (2, 2)),
+        "ac1": ((4, 6), (2, 2), (2, 2)),
+    },
+    2: {
+        "cohen": ((8, 12), (2, 2), (2, 4)),
+        "weighted": ((8, 12), (2, 2), (3, 5)),
+        "fleiss": ((8, 12), (3, 5), (2, 4)),
+        "alpha": ((8, 12), (3, 4), (2, 4)),
+        "partial": ((8, 12), (4, 5), (2, 4)),
+        "pi": ((8, 12), (2, 2), (2, 4)),
+        "ac1": ((8, 12), (2, 2), (2, 4)),
+    },
+    3: {
+        "cohen": ((10, 15), (2, 2), (3, 4)),
+        "weighted": ((10, 15), (2, 2), (3, 4)),
+        "fleiss": ((10, 15), (3, 5), (3, 4)),
+        "alpha": ((10, 15), (3, 4), (3, 4)),
+        "partial": ((10, 15), (4, 5), (3, 4)),
+        "pi": ((10, 15), (2, 2), (3, 4)),
+        "ac1": ((10, 15), (2, 2), (3, 4)),
+    },
 }
+#: The sizes of level 2, the default level.
+DEFAULT_SIZES = LEVEL_SIZES[2]
 
 
 @dataclass
@@ -93,14 +135,14 @@ def _choose(rng: np.random.Generator, given, default: tuple[int, int]) -> int:
     return int(given) if given is not None else int(rng.integers(default[0], default[1] + 1))
 
 
-def choose_size(kind: str, rng: np.random.Generator, n_items=None, n_raters=None) -> tuple[int, int]:
-    """The number of items and of raters: as given, or drawn from the exam-like defaults."""
-    items_range, raters_range, _ = DEFAULT_SIZES[kind]
+def choose_size(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, level: int = 2) -> tuple[int, int]:
+    """The number of items and of raters: as given, or drawn from the level's ranges."""
+    items_range, raters_range, _ = LEVEL_SIZES[level][kind]
     return _choose(rng, n_items, items_range), _choose(rng, n_raters, raters_range)
 
 
-def _topic(rng: np.random.Generator, ordinal: bool, k: int | None) -> Topic:
-    topics = ORDINAL_TOPICS if ordinal else NOMINAL_TOPICS
+def _topic(rng: np.random.Generator, ordinal: bool, k: int | None, level: int = 2) -> Topic:
+    topics = ORDINAL_TOPICS if ordinal else NOMINAL_TOPICS + (BINARY_TOPICS if level == 1 else ())
     if k is not None:
         topics = tuple(t for t in topics if len(t.categories) == k)
         if not topics:
@@ -131,14 +173,14 @@ def _to_ratings(codes: np.ndarray, present: np.ndarray, topic: Topic, raters) ->
 
 
 def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_categories=None,
-         weights=None) -> Draw:
-    """One candidate table for a question of ``kind`` (not yet checked for quality)."""
-    (items_range, raters_range, cats_range) = DEFAULT_SIZES[kind]
-    n, m = choose_size(kind, rng, n_items, n_raters)
+         weights=None, level: int = 2) -> Draw:
+    """One candidate table for a question of ``kind`` at ``level`` (not yet checked for quality)."""
+    (items_range, raters_range, cats_range) = LEVEL_SIZES[level][kind]
+    n, m = choose_size(kind, rng, n_items, n_raters, level)
     ordinal = kind == "weighted"
-    topic = _topic(rng, ordinal, n_categories)
+    topic = _topic(rng, ordinal, n_categories, level)
     if n_categories is None and not cats_range[0] <= len(topic.categories) <= cats_range[1]:
-        topic = _topic(rng, ordinal, _choose(rng, None, cats_range))
+        topic = _topic(rng, ordinal, _choose(rng, None, cats_range), level)
     k = len(topic.categories)
     codes = _labels(rng, n, m, k, ordinal)
     present = np.ones((n, m), dtype=bool)
@@ -146,7 +188,7 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
     out = Draw(ratings=None, topic=topic)  # type: ignore[arg-type]
     if kind == "weighted":
         out.weights = weights if weights is not None else ("linear", "quadratic")[int(rng.integers(2))]
-    elif kind == "alpha":
+    elif kind == "alpha" and level > 1:
         # most units complete; one with a single value; one to three with 2 .. m-1 values
         sizes = np.full(n, m)
         picks = rng.permutation(n)

@@ -16,10 +16,15 @@ from ..rounding import fmt
 from ..validation import check_int, options
 from ..words import Explanation, Step, explain, ratings_table
 from ._answers import decimals_that_match, parse_answer, show_value
-from ._generate import KINDS, Draw, check_size, choose_size, draw
+from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
 from ._mistakes import ROUTES, MistakeInfo, mistake_info
 
-__all__ = ["Part", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING"]
+__all__ = ["Part", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
+           "SKILLS"]
+
+#: What a part practises (:attr:`Part.skill`), in the order a mock exam lists them.
+SKILLS = ("counting", "observed agreement", "chance agreement", "coefficient", "interpretation",
+          "choice of coefficient", "concepts")
 
 #: How many candidate tables one seed may draw before giving up (never reached in the tests).
 MAX_DRAWS = 400
@@ -39,6 +44,12 @@ QUANTITIES = {"p_o": SYMBOLS["P_o"], "p_e": SYMBOLS["P_e"], "p_a": SYMBOLS["P_a"
               "n_labels": SYMBOLS["sum_n_i"], "n": SYMBOLS["n"], "d_o": SYMBOLS["D_o"], "d_e": SYMBOLS["D_e"],
               "alpha": SYMBOLS["alpha"]}
 PROPORTIONS = ("p_o", "p_e", "p_a", "d_o", "d_e")
+#: The marks of a numerical part, by quantity (a step with more working is worth more).
+MARKS = {"p_o": 2, "p_a": 3, "p_e": 3, "kappa": 2, "n": 2, "n_labels": 1, "d_o": 2, "d_e": 3, "alpha": 2}
+#: The skill (:data:`SKILLS`) of a numerical part, by quantity.
+SKILL_OF = {"p_o": "observed agreement", "p_a": "observed agreement", "d_o": "observed agreement",
+            "p_e": "chance agreement", "d_e": "chance agreement", "kappa": "coefficient", "alpha": "coefficient",
+            "n": "counting", "n_labels": "counting"}
 COUNTS = ("n", "n_labels")
 
 
@@ -84,6 +95,11 @@ class Part:
         For a part answered in words: a model answer (``str()`` gives its plain text).
     hint : str
         What to check when an answer is wrong and no usual mistake explains it.
+    marks : int
+        The marks the part is worth (shown as ``[2]`` after its prompt).
+    skill : str
+        What the part practises, one of :data:`SKILLS` (``"chance agreement"``...):
+        a mock exam adds up the marks by skill.
     """
 
     label: str
@@ -93,6 +109,8 @@ class Part:
     mistakes: tuple = ()
     model_answer: Prose | None = None
     hint: str = ""
+    marks: int = 1
+    skill: str = ""
 
     @property
     def numeric(self) -> bool:
@@ -162,9 +180,10 @@ class Question(Shown):
     """
 
     def __init__(self, kind: str, seed: int, drawn: Draw, result: Any, parts: tuple, routes: dict,
-                 size: dict):
+                 size: dict, level: int = 2):
         self.kind = kind
         self.seed = seed
+        self.level = level
         self.ratings: Ratings = drawn.ratings
         self.topic = drawn.topic
         self.weights = drawn.weights
@@ -187,6 +206,23 @@ class Question(Shown):
                     return p
         raise AgreementError(f"this question has parts {[p.label for p in self.parts]}, not {label!r}")
 
+    @property
+    def id(self) -> str:
+        """``"fleiss-12"`` (level 2), ``"fleiss-12-L3"``: what :func:`make_question` needs to draw it again."""
+        return f"{self.kind}-{self.seed}" + ("" if self.level == 2 else f"-L{self.level}")
+
+    @property
+    def total_marks(self) -> int:
+        """The marks of all the parts together."""
+        return sum(p.marks for p in self.parts)
+
+    def marks_by_skill(self) -> dict[str, int]:
+        """The marks of the parts by :attr:`Part.skill`, in the order of :data:`SKILLS`."""
+        out = {s: 0 for s in SKILLS}
+        for p in self.parts:
+            out[p.skill] = out.get(p.skill, 0) + p.marks
+        return {s: m for s, m in out.items() if m}
+
     def answers(self) -> dict[str, Fraction]:
         """The right answer of every numerical part, exact: ``{"a": Fraction(7, 10), ...}``."""
         return {p.label: p.answer for p in self.parts if p.numeric}
@@ -194,7 +230,8 @@ class Question(Shown):
     @property
     def title(self) -> str:
         return {"cohen": "Cohen's kappa", "weighted": f"Weighted kappa ({self.weights} weights)",
-                "fleiss": "Fleiss' kappa", "alpha": "Krippendorff's alpha with missing ratings",
+                "fleiss": "Fleiss' kappa",
+                "alpha": "Krippendorff's alpha" + (" with missing ratings" if self.ratings.missing.any() else ""),
                 "partial": "Fleiss' kappa with partial annotation"}[self.kind]
 
     # ------------------------------------------------------------ display
@@ -208,16 +245,17 @@ class Question(Shown):
             first = f"{who}, {_names(r.raters)}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}."
         else:
             first = f"{who}, {_names(r.raters)}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
-        if self.kind == "alpha":
+        if self.kind == "alpha" and r.missing.any():
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
             full = [x for x in r.raters if self.coverage.get(x, (1, r.n_items)) == (1, r.n_items)]
             spans = " and ".join(f"{x} only items {a}-{b}" for x, (a, b) in self.coverage.items()
                                  if (a, b) != (1, r.n_items))
             first += f" {_names(full)} labelled every item, {spans} (– marks an item an annotator did not label)."
-        head = Prose(Em(self.title, strong=True), f" (question {self.kind}-{self.seed})")
-        parts = [Prose(Em(f"({p.label})", strong=True), " ", p.prompt) for p in self.parts]
-        return [head, Prose(first), ratings_table(r), *parts, Prose(Em(_INSTRUCTIONS))]
+        head = Prose(Em(self.title, strong=True), f" (question {self.id}, level {self.level})")
+        parts = [Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", _marks(p.marks)) for p in self.parts]
+        total = Prose(Em(f"Total: {self.total_marks} marks.", strong=True), " ", Em(_INSTRUCTIONS))
+        return [head, Prose(first), ratings_table(r), *parts, total]
 
     def render(self, form: str, math: str = "tex") -> str:
         """The question as a student sees it, in one output (``"text"``, ``"markdown"``, ``"html"``)."""
@@ -228,7 +266,8 @@ class Question(Shown):
         return self.markdown()
 
     def __repr__(self) -> str:
-        return f"<Question {self.kind}-{self.seed}: {self.ratings.n_items} items x {self.ratings.n_raters} raters>"
+        return (f"<Question {self.kind}-{self.seed} (level {self.level}, {self.total_marks} marks): "
+                f"{self.ratings.n_items} items x {self.ratings.n_raters} raters>")
 
     # -------------------------------------------------------------- check
     def mistakes(self, part: Any) -> tuple[Mistake, ...]:
@@ -304,6 +343,11 @@ class Question(Shown):
 
 
 _INSTRUCTIONS = "Give numerical answers to 3 decimal places or as exact fractions."
+
+
+def _marks(n: int) -> str:
+    """A part's marks as printed after its prompt: ``[2]``."""
+    return f"[{n}]"
 _NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
 
 
@@ -358,21 +402,29 @@ def _distinguishable(a: Fraction, b: Fraction) -> bool:
             and all(abs(x - a) > _TOL3 for x in decimals_that_match(b)))
 
 
-def _live_mistakes(kind: str, right: dict, routes: dict) -> tuple[dict, bool]:
+def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = False) -> tuple[dict, bool]:
     """Per quantity, the mistakes to list; and whether the table is good for them.
 
     Every non-optional mistake must be distinguishable from the right answer
     and from the other mistakes in every quantity it changes; an optional one
     is listed only where it is distinguishable from the right answer (where it
     happens to agree with another mistake, feedback names both).
+
+    ``complete_alpha``: an alpha question on a complete table, where some mistakes
+    cannot happen (no single value to count) or coincide by construction (the code
+    text's route is then Fleiss' D_e; unweighted pairs leave D_o as it is): a
+    mistake is then left out where it gives the right value, and two that give the
+    same value are both named.
     """
     listed: dict[str, list[Mistake]] = {q: [] for q in right}
     for key, values in routes.items():
         mid, _, variant = key.partition(":")
         optional = mid in OPTIONAL
+        if complete_alpha and all(values[q] == right[q] for q in values if q in right):
+            continue  # the mistake makes no difference on this table (no single value to count)
         for qty, value in values.items():
-            if qty not in right:
-                continue
+            if qty not in right or (complete_alpha and value == right[qty]):
+                continue  # not a part this mistake changes on this table
             if value is None:
                 if optional:
                     continue
@@ -390,7 +442,7 @@ def _live_mistakes(kind: str, right: dict, routes: dict) -> tuple[dict, bool]:
         required = [m for m in ms if m.id not in OPTIONAL]
         for i, a in enumerate(required):
             for b in required[i + 1:]:
-                if not _distinguishable(a.value, b.value):
+                if not (complete_alpha and a.value == b.value) and not _distinguishable(a.value, b.value):
                     return listed, False
         listed[qty] = required + [m for m in ms if m.id in OPTIONAL]
     return listed, True
@@ -440,7 +492,7 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict):
         routes = ROUTES[kind](drawn.ratings, result.exact, drawn.weights)
     else:
         routes = ROUTES[kind](drawn.ratings, result.exact)
-    listed, ok = _live_mistakes(kind, right, routes)
+    listed, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any())
     if not ok:
         return None
     return drawn, result, right, routes, listed
@@ -450,8 +502,8 @@ def _rounding_matters(listed: dict) -> bool:
     return any(m.id == "rounding" for m in listed.get("kappa", listed.get("alpha", [])))
 
 
-@options(kind=KINDS, weights=(None, "linear", "quadratic"))
-def make_question(kind: str, seed: int | None = None, *, n_items: int | None = None,
+@options(kind=KINDS, weights=(None, "linear", "quadratic"), level=LEVELS)
+def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items: int | None = None,
                   n_raters: int | None = None, n_categories: int | None = None,
                   weights: str | None = None) -> Question:
     """A fresh exam-style question; the same ``kind`` and ``seed`` give the same question.
@@ -469,9 +521,14 @@ def make_question(kind: str, seed: int | None = None, *, n_items: int | None = N
     seed : int, optional
         Seed of the :class:`numpy.random.Generator` that draws the table. None
         draws a fresh seed (kept in ``question.seed``).
+    level : {1, 2, 3}
+        Difficulty (sizes in ``LEVEL_SIZES``): 1 is 4-6 items, 2 categories,
+        complete; 2 (the default, the sizes questions had before levels) is
+        8-12 items, 2-4 categories; 3 is exam size, 10-15 items, 3-4
+        categories. ``alpha`` has missing ratings and ``partial`` partial
+        coverage at levels 2 and 3 (``partial`` at every level).
     n_items, n_raters, n_categories : int, optional
-        Fix the size (defaults: 8-12 items, 3-5 raters or 2 for Cohen, 2-4
-        categories, 3-5 for weighted); limits in ``SIZE_LIMITS``.
+        Fix the size (defaults: the level's ranges); limits in ``SIZE_LIMITS``.
     weights : {"linear", "quadratic"}, optional
         For ``kind="weighted"`` (default: drawn).
 
@@ -509,9 +566,11 @@ def make_question(kind: str, seed: int | None = None, *, n_items: int | None = N
     size = {"n_items": n_items, "n_raters": n_raters, "n_categories": n_categories, "weights": weights}
     if kind != "weighted":
         size.pop("weights")
-    rng = np.random.default_rng([KINDS.index(kind), int(seed)])  # one stream per kind and seed
+    # one stream per kind, seed and level (level 2 keeps the stream it had before levels)
+    rng = np.random.default_rng([KINDS.index(kind), int(seed)] + ([] if level == 2 else [int(level)]))
     # the size is drawn once per seed; the tables are then drawn at that size
-    size["n_items"], size["n_raters"] = choose_size(kind, rng, n_items, n_raters)
+    size["n_items"], size["n_raters"] = choose_size(kind, rng, n_items, n_raters, level)
+    size["level"] = level
     chosen = None
     extra = 0
     for _ in range(MAX_DRAWS):
@@ -531,7 +590,7 @@ def make_question(kind: str, seed: int | None = None, *, n_items: int | None = N
                              f"size {size}: try another seed or size")
     drawn, result, right, routes, listed = chosen
     parts = _parts(kind, drawn, result, right, listed, routes)
-    return Question(kind, int(seed), drawn, result, parts, routes, size)
+    return Question(kind, int(seed), drawn, result, parts, routes, size, level)
 
 
 # ================================================================== parts
@@ -543,10 +602,11 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, routes: di
     r = drawn.ratings
     a, b = r.raters[0], r.raters[1]
 
-    def part(label, quantity, prompt, hint="", model=None):
+    def part(label, quantity, prompt, hint="", model=None, skill="concepts"):
         if quantity is None:
-            return Part(label, None, prompt, model_answer=model)
-        return Part(label, quantity, prompt, right[quantity], tuple(listed[quantity]), hint=hint)
+            return Part(label, None, prompt, model_answer=model, marks=2, skill=skill)
+        return Part(label, quantity, prompt, right[quantity], tuple(listed[quantity]), hint=hint,
+                    marks=MARKS[quantity], skill=SKILL_OF[quantity])
 
     def fleiss_kappa_part(label):
         return part(label, "kappa", prose("Compute Fleiss' kappa {kappa}."), _KAPPA_HINT.replace("P_o", "P_a"))
@@ -562,7 +622,8 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, routes: di
                  f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
                  f"total / N^2."),
             part("c", "kappa", prose("Compute Cohen's kappa {kappa}."), _KAPPA_HINT),
-            part("d", None, prose("Interpret the value. Why is {kappa} lower than {P_o}?"), model=_model_cohen(result)),
+            part("d", None, prose("Interpret the value. Why is {kappa} lower than {P_o}?"), model=_model_cohen(result),
+                 skill="interpretation"),
         )
     if kind == "weighted":
         form = (Math(r"w_{ij} = 1 - \frac{|i-j|}{k-1}", "w_ij = 1 - |i - j| / (k - 1)") if drawn.weights == "linear"
@@ -615,7 +676,10 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, routes: di
         part("d", "alpha", prose("Compute Krippendorff's alpha {alpha} (nominal)."),
              "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end."),
         part("e", None, prose("Item {items} has a single rating. What does it contribute, and why are each unit's "
-                              "pairs weighted by {w}?", items=_names(lonely), w=weight), model=_model_alpha(r, result)),
+                              "pairs weighted by {w}?", items=_names(lonely), w=weight), model=_model_alpha(r, result))
+        if lonely else
+        part("e", None, Prose("This table is complete. Would Fleiss' kappa on it give the same value as "
+                              "Krippendorff's alpha? Why, or why not?"), model=_model_alpha_fleiss()),
     )
 
 
@@ -664,6 +728,15 @@ def _model_partial(r: Ratings, result, routes: dict) -> Prose:
                  "keep them apart and use the per-item number of labels {n_i} in {P_i} and all {labels} labels in "
                  "{p_j}.", a=pa, b=pb, keep_a=fmt(routes[f"merged:{pa}"]["kappa"]),
                  keep_b=fmt(routes[f"merged:{pb}"]["kappa"]), right=fmt(result.exact.kappa), labels=result.n_ratings)
+
+
+def _model_alpha_fleiss() -> Prose:
+    return prose("No, not quite. Both compare the observed agreement with chance agreement from the pooled "
+                 "category proportions, but alpha draws its chance pairs without replacement, from {n} values "
+                 "over {nn} ordered pairs, while Fleiss' kappa takes {P_e} as {sum_p2} (with replacement). "
+                 "On a complete table {rel}: alpha is a little higher, and the two agree only as {n} grows.",
+                 nn=Math("n (n - 1)"), sum_p2=Math(r"\sum_j p_j^2", "Σ_j p_j²"),
+                 rel=Math(r"1 - \alpha = (1 - \kappa) \frac{n - 1}{n}", "1 - α = (1 - κ)(n - 1)/n"))
 
 
 def _model_alpha(r: Ratings, result) -> Prose:
