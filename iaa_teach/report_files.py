@@ -391,7 +391,7 @@ CHROMIUM_NAMES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-c
 # no profile, network, extension or crash-report traffic: the page is printed and nothing else
 _CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-extensions", "--no-first-run",
                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                   "--disable-default-apps", "--no-pdf-header-footer", "--print-to-pdf-no-header")
+                   "--disable-default-apps", "--disable-quic", "--no-pdf-header-footer", "--print-to-pdf-no-header")
 
 
 def find_chromium() -> str | None:
