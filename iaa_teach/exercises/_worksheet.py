@@ -95,7 +95,7 @@ td.iaa-lhs { text-align: right; } td.iaa-rhs { text-align: left; }
 .worked { break-before: page; }
 .iaa-explanation h4 { margin: 0.8em 0 0.3em; break-after: avoid; }
 .iaa-explanation h4 + p { break-after: avoid; }  /* a step's heading and intro stay with its working */
-.iaa-explanation p { margin: 0.3em 0; }
+.iaa-explanation p { margin: 0.3em 0; break-inside: avoid; }
 .scheme { border-left: 3px solid #555; padding: 0.2em 0 0.2em 0.8em; margin: 0.6em 0; break-inside: avoid; }
 """.replace("LINE_MM", str(_LINE_MM))
 
