@@ -482,6 +482,8 @@ class Table(Shown):
     def _html(self, math: str) -> str:
         def cell(c: Any, head: bool, scope: str) -> str:
             tag = "th" if head else "td"
+            if math == "mathml" and isinstance(c, str):
+                c = _typeset_cell(c)
             return f'<{tag}{scope}>{_piece(c, "html", math)}</{tag}>'
         caption = f"<caption>{html_escape(self.caption, math)}</caption>" if self.caption else ""
         head = "".join(cell(h, True, ' scope="col"') for h in self.header)
@@ -494,6 +496,17 @@ class Table(Shown):
 
     def __repr__(self) -> str:
         return self.text()
+
+
+_FRACTION_CELL = re.compile(r"-?\d+/\d+")
+
+
+def _typeset_cell(c: str) -> Any:
+    """For a typeset page: a cell that is a whole fraction (``16/3``) or a symbol's name (``n_i``) as maths."""
+    if _FRACTION_CELL.fullmatch(c):  # as written, not reduced
+        a, b = c.split("/")
+        return Math(("-" if a.startswith("-") else "") + f"\\frac{{{a.lstrip('-')}}}{{{b}}}", c)
+    return SYMBOLS[c] if c in SYMBOLS and "_" in c else c
 
 
 def _cell_value(c: Any) -> Any:

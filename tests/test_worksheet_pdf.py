@@ -30,8 +30,9 @@ from iaa_teach.markup import tex_mathml, tex_text
 from iaa_teach.report_files import find_chromium, html_to_pdf
 from iaa_teach.validation import AgreementError
 
-# raw TeX (not a table corner like "A\\B"), MathJax delimiters, ASCII subscripts of the old text sheets, unconverted markup
-RAW = re.compile(r"(?<![A-Za-z])\\[a-zA-Z]+|\$|_\{|\^\{|_\(|&lt;|&amp;|<m[a-z]+")
+# raw TeX (not a table corner like "A\\B"), MathJax delimiters, ASCII subscripts (p_(I)+, n_i, P_o) of the
+# old text sheets, unconverted markup
+RAW = re.compile(r"(?<![A-Za-z])\\[a-zA-Z]+|\$|_\{|\^\{|_\(|\b[A-Za-z]_[A-Za-z+]|&lt;|&amp;|<m[a-z]+")
 N_QUESTIONS, SEED = 5, 300
 
 
@@ -190,3 +191,13 @@ def test_mathml_text_is_escaped_and_unescaped_once():
     assert "<script" not in shown
     assert "a_b&#xa0;&amp;&#xa0;" in shown and "~\\" in shown
     assert "\\_" not in shown and "\\&" not in shown
+
+
+def test_mathml_tables_typeset_fractions_and_symbol_names():
+    from iaa_teach.markup import Table
+
+    table = Table(["item", "n_i", "a_b"], [["1", "16/4", "x_y"], ["2", "-1/2", "3"]]).html(math="mathml")
+    assert "<mfrac><mrow><mn>16</mn></mrow><mrow><mn>4</mn></mrow></mfrac>" in table  # as written, not 4
+    assert "<msub><mi>n</mi><mi>i</mi></msub>" in table
+    assert ">a_b<" in table and ">x_y<" in table  # a label is text, even with an underscore
+    assert "16/4" in Table(["item"], [["16/4"]]).html(math="text")  # only the typeset page changes
