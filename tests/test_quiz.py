@@ -94,12 +94,15 @@ def test_unreadable_and_wrong_answers_get_a_hint():
     assert 'data-status="wrong"' in quiz.feedback["d"].value and "at most 1" in quiz.feedback["d"].value
 
 
-def test_words_part_shows_the_model_answer_when_checked():
+def test_words_part_is_marked_by_its_key_points():
     quiz = Quiz("partial", seed=1)
-    quiz.answers["e"].value = "because they are different people"
+    label = quiz.question.parts[-1].label
+    assert quiz.question.parts[-1].form == "words"
+    quiz.answers[label].value = "because they are different people"
     quiz.check_button.click()
-    assert 'data-status="words"' in quiz.feedback["e"].value
-    assert "Model answer" in quiz.feedback["e"].value
+    shown = _text(quiz.feedback[label].value)
+    assert 'data-status="partial"' in quiz.feedback[label].value
+    assert shown.startswith(f"1 of {quiz.question.parts[-1].marks} marks") and "Still missing" in shown
 
 
 def test_solution_is_revealed_step_by_step_then_in_full():

@@ -18,7 +18,7 @@ from ..validation import check_int
 
 __all__ = ["KINDS", "LEVELS", "LEVEL_SIZES", "Topic", "Draw", "SIZE_LIMITS", "check_size", "choose_size", "draw"]
 
-KINDS = ("cohen", "fleiss", "alpha", "partial", "weighted")
+KINDS = ("cohen", "fleiss", "alpha", "partial", "weighted", "pi", "ac1")
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 
@@ -81,13 +81,13 @@ LEVELS = (1, 2, 3)
 #: coverage at levels 2 and 3.
 LEVEL_SIZES = {
     1: {
-        "cohen": ((4, 6), (2, 2), (2, 2)),
+        "cohen": ((5, 6), (2, 2), (2, 2)),
         "weighted": ((4, 6), (2, 2), (3, 3)),
         "fleiss": ((4, 6), (3, 3), (2, 2)),
         "alpha": ((4, 6), (3, 3), (2, 2)),
         "partial": ((6, 6), (4, 4), (2, 2)),
-        "pi": ((4, 6), (2, 2), (2, 2)),
-        "ac1": ((4, 6), (2, 2), (2, 2)),
+        "pi": ((5, 6), (2, 2), (2, 2)),
+        "ac1": ((5, 6), (2, 2), (2, 2)),
     },
     2: {
         "cohen": ((8, 12), (2, 2), (2, 4)),
@@ -205,5 +205,9 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
         present[:start, -2] = False
         present[end:, -1] = False
         out.coverage = {raters[-2]: (start + 1, n), raters[-1]: (1, end)}
+        # single-rated items: some items before the tail that only the head annotator labelled
+        n_single = 1 if level < 3 else int(rng.integers(1, 3))
+        single = rng.choice(start, size=min(n_single, start - 1), replace=False)
+        present[single, :-2] = False
     out.ratings = _to_ratings(codes, present, topic, raters)
     return out

@@ -26,7 +26,7 @@ from ..ratings import Ratings
 from ..rounding import round_half_up
 from ..validation import check_option
 
-__all__ = ["MistakeInfo", "MISTAKES", "KIND_MISTAKES", "ROUTES", "mistake_info", "merge_last_two"]
+__all__ = ["MistakeInfo", "MISTAKES", "RULES", "KIND_MISTAKES", "ROUTES", "mistake_info", "merge_last_two"]
 
 
 @dataclass(frozen=True)
@@ -43,89 +43,147 @@ def _info(id, name, step, advice):
     return id, MistakeInfo(id, name, step, advice)
 
 
-#: The catalogue of recognised mistakes, by id (``name`` reads after "you get it by ...").
+#: The catalogue of recognised mistakes, by id. ``name`` reads after "this is what you get if you ...":
+#: a number that matches a mistake is what the mistake gives, never proof that the student made it.
 MISTAKES: dict[str, MistakeInfo] = dict([
-    _info("rounding", "rounding the intermediate values to 3 decimals",
+    _info("rounding", "round the intermediate values to 3 decimals",
           "the last step, kappa = (P_o - P_e) / (1 - P_e)",
           "Keep exact fractions (or full precision) for the values the last step is built from, and round "
           "only the final answer: rounded intermediates can move the third decimal."),
-    _info("percentages", "computing kappa from percentages instead of proportions",
+    _info("percentages", "compute kappa from percentages instead of proportions",
           "the last step, kappa = (P_o - P_e) / (1 - P_e)",
           "P_o and P_e must be proportions between 0 and 1: with percentages the 1 in 1 - P_e "
           "no longer stands for 'all items'."),
-    _info("pooled_marginals", "pooling the two raters' labels for the chance agreement",
+    _info("pooled_marginals", "pool the two raters' labels for the chance agreement (Scott's pi)",
           "chance agreement P_e",
           "Cohen's kappa keeps each rater's own marginals: P_e = sum_j p_j+ x p_+j (row share times "
           "column share). Pooling both raters' labels and squaring (sum_j p_j^2) is Scott's pi, "
           "the two-rater case of Fleiss' kappa."),
-    _info("uniform_chance", "taking the chance agreement as 1 / (number of categories)",
+    _info("uniform_chance", "take the chance agreement as 1 / (number of categories)",
           "chance agreement P_e",
-          "Chance agreement comes from how often each rater actually uses each category, "
-          "P_e = sum_j p_j+ x p_+j, not from assuming every category is equally likely."),
-    _info("cohen_marginals", "using each rater's own marginals (Cohen-style chance) in Fleiss' kappa",
+          "Chance agreement comes from how often the raters actually use each category, "
+          "not from assuming every category is equally likely (that is Bennett's S)."),
+    _info("cohen_marginals", "use each rater's own proportions (Cohen-style chance) instead of pooling them",
           "chance agreement P_e",
-          "Fleiss' kappa pools every label: p_j = (labels in category j) / (all labels) and "
+          "Fleiss' kappa (and Scott's pi) pool every label: p_j = (labels in category j) / (all labels) and "
           "P_e = sum_j p_j^2. Averaging sum_j p_aj x p_bj over rater pairs is Cohen's chance term "
-          "for fixed raters, not Fleiss'."),
-    _info("self_pairs", "forgetting to subtract the self-pairs",
+          "for fixed raters."),
+    _info("subset_chance", "take the chance agreement from only some of the raters' labels",
+          "chance agreement P_e",
+          "P_e pools the labels of every rater: p_j = (labels in category j) / (all labels), every "
+          "rater's labels counted."),
+    _info("pairwise_mean", "average the Cohen's kappas of every pair of raters",
+          "the coefficient itself",
+          "The mean of pairwise kappas (Light's kappa) is another coefficient: each pair has its own chance "
+          "term. Fleiss' kappa is one ratio, (P_a - P_e) / (1 - P_e), with P_a over all pairs of ratings "
+          "and one pooled P_e."),
+    _info("self_pairs", "leave in the self-pairs (no '- n_i' in P_i)",
           "agreement on each item, P_i",
           "An item with n_i labels has n_i (n_i - 1) ordered pairs of different raters; the agreeing "
           "ones number sum_j n_ij (n_ij - 1) = sum_j n_ij^2 - n_i. Leaving out the '- n_i' pairs "
           "every rater with themselves."),
-    _info("global_k", "using a global k instead of the per-item k",
+    _info("global_k", "use the number of all annotators instead of each item's n_i",
           "agreement on each item, P_i",
           "Use for each item the number of annotators who actually labelled it: an item with 4 "
           "labels divides by 4 x 3 = 12, one with 5 labels by 5 x 4 = 20."),
-    _info("global_total", "counting every cell of the table instead of the labels given",
+    _info("global_total", "count every cell of the table instead of the labels given",
           "category proportions p_j",
           "p_j divides by the number of labels actually given (missing cells do not count), "
           "so the p_j add up to 1."),
-    _info("pe_over_items", "taking P_e over items instead of over all labels",
+    _info("single_in_p_a", "average P_i over all the items, the single-rated one counted as 0",
+          "mean agreement P_a",
+          "An item with one label has no pair of labels: it is left out of P_a, which is the mean of P_i "
+          "over the items with 2 or more labels. Its label still counts in p_j."),
+    _info("single_out_of_p_e", "leave the single-rated items' labels out of p_j",
           "category proportions p_j",
-          "Averaging each item's proportions n_ij / n_i over the items is another chance rule "
-          "(the item-mean rule of the MLRD notes and of Gwet). This question asks for p_j over all "
-          "labels pooled: (labels in category j) / (all labels)."),
-    _info("merged", "merging two annotators into one",
+          "An item with one label is left out of P_a (it has no pair), but its label is a label like "
+          "any other: it counts in p_j and P_e."),
+    _info("merged", "merge the two partial annotators into one",
           "the table itself, before P_i",
           "Keep every annotator as a separate column and let the number of labels vary per item. "
           "Merging two annotators throws labels away, and which label the merge keeps is an "
           "arbitrary choice that changes the result."),
-    _info("unweighted", "leaving out the weights",
+    _info("unweighted", "leave out the weights",
           "the agreement weights",
           "Ordinal categories: a near miss counts as partial agreement. Use the weight matrix in "
           "both P_o and P_e."),
-    _info("other_weights", "using the other weighting scheme",
+    _info("other_weights", "use the other weighting scheme",
           "the agreement weights",
           "Linear weights are 1 - |i - j| / (k - 1); quadratic weights are 1 - (i - j)^2 / (k - 1)^2. "
           "Check which one the question asks for."),
-    _info("unweighted_pairs", "not weighting each unit's pairs by 1 / (m_u - 1)",
+    _info("unweighted_pairs", "do not weight each unit's pairs by 1 / (m_u - 1)",
           "the coincidence matrix",
           "Each unit with m_u values adds its m_u (m_u - 1) ordered pairs with weight 1 / (m_u - 1), "
           "so that every pairable value counts once and the matrix adds up to n, the number of "
           "pairable values."),
-    _info("fleiss_de", "taking D_e = 1 - sum p_c^2 (dividing by n^2 instead of n (n - 1))",
+    _info("pairs_over_m", "weight each unit's pairs by 1 / m_u instead of 1 / (m_u - 1)",
+          "the coincidence matrix",
+          "A value in a unit of m_u values is paired with the m_u - 1 others (never with itself): "
+          "dividing by m_u - 1 makes it count once, and the matrix adds up to n."),
+    _info("fleiss_de", "take D_e over n^2 pairs (D_e = 1 - sum p_c^2) instead of n (n - 1)",
           "expected disagreement D_e",
           "Krippendorff's D_e draws two different values from the n pairable values: "
           "D_e = sum over c != k of n_c n_k / (n (n - 1)). 1 - sum p_c^2 is Fleiss' chance term, "
-          "and with it alpha equals Fleiss' kappa."),
-    _info("text_route", "following the code text: unweighted pairs and D_e = 1 - sum p_c^2",
+          "and with it alpha equals Fleiss' kappa on a complete table."),
+    _info("de_n_plus_1", "take D_e over n (n + 1) pairs instead of n (n - 1)",
+          "expected disagreement D_e",
+          "The chance pairs are ordered pairs of two different values out of n: n (n - 1) of them."),
+    _info("de_n_minus_1_squared", "take D_e over (n - 1)^2 pairs instead of n (n - 1)",
+          "expected disagreement D_e",
+          "The chance pairs are ordered pairs of two different values out of n: n choices for the first, "
+          "n - 1 for the second, n (n - 1) in all."),
+    _info("alpha_as_fleiss", "compute Fleiss' kappa (P_i per item, pooled P_e) instead of alpha",
+          "the coefficient itself",
+          "Krippendorff's alpha is 1 - D_o / D_e from the coincidence matrix: every pairable value counts "
+          "once, single values are left out, and chance pairs are drawn without replacement. Fleiss' "
+          "kappa averages P_i over items and draws chance with replacement; the two differ."),
+    _info("text_route", "follow the code text: unweighted pairs and D_e = 1 - sum p_c^2",
           "the coincidence matrix and D_e",
           "This is how the code walkthrough gets 0.467 for its missing-data example. Weight each "
           "unit's pairs by 1 / (m_u - 1) and take D_e over n (n - 1) value pairs."),
-    _info("unpairable_values", "counting the value of a unit with a single rating",
+    _info("unpairable_values", "count the value of a unit with a single rating",
           "the coincidence matrix",
           "A unit with only one value has no pair: its value is not pairable and counts neither in "
           "n nor in the n_c. Leave it out."),
+    _info("kappa_chance", "take the chance agreement as sum_k p_k^2, as kappa and pi do",
+          "chance agreement P_e",
+          "AC1's chance agreement is P_e = sum_k p_k (1 - p_k) / (q - 1): chance agreement of a rater "
+          "who rates at random, not of two raters drawing labels from the same proportions."),
+    _info("no_q_minus_1", "leave out the 1 / (q - 1) in P_e",
+          "chance agreement P_e",
+          "AC1: P_e = (1 / (q - 1)) sum_k p_k (1 - p_k), with q the number of categories."),
+])
+
+#: Other chance rules: where a part asks for one rule, the other's value is told apart, never called a mistake.
+#: ``name`` reads after "what you get ..."; ``step`` names the rule the part asks for instead.
+RULES: dict[str, MistakeInfo] = dict([
+    _info("rule_item_mean", "with the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i",
+          "p_j pooled over all the labels (the partial-annotation text's rule)",
+          "Both rules are in use; the question says which one it wants."),
+    _info("rule_pooled", "with p_j pooled over all the labels (the partial-annotation text's rule)",
+          "the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i",
+          "Both rules are in use; the question says which one it wants."),
 ])
 
 _KIND_SPECIFIC = {
     ("fleiss", "rounding"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"},
     ("partial", "rounding"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"},
+    ("pi", "rounding"): {"step": "the last step, pi = (P_o - P_e) / (1 - P_e)"},
+    ("ac1", "rounding"): {"step": "the last step, AC1 = (P_o - P_e) / (1 - P_e)"},
     ("fleiss", "percentages"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)",
                                 "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("partial", "percentages"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)",
                                  "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("alpha", "rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
+    ("fleiss", "subset_chance"): {"name": "take the chance agreement from the first two raters' labels only"},
+    ("partial", "subset_chance"): {"name": "take the chance agreement from the labels of the annotators "
+                                           "meant to label every item only (leaving out the last two)"},
+    ("pi", "cohen_marginals"): {"advice": "Scott's pi pools the two raters' labels: p_j = (labels in j) / (2N) "
+                                          "and P_e = sum_j p_j^2. Each rater's own proportions give Cohen's kappa."},
+    ("pi", "uniform_chance"): {"advice": "Scott's pi takes chance from the pooled proportions p_j of the labels "
+                                         "actually given: P_e = sum_j p_j^2."},
+    ("ac1", "uniform_chance"): {"advice": "AC1 takes chance from the proportions p_k of the labels actually given: "
+                                          "P_e = sum_k p_k (1 - p_k) / (q - 1)."},
     ("alpha", "self_pairs"): {
         "step": "the coincidence matrix",
         "advice": "A value is never paired with itself: a unit with n_uc values in category c adds "
@@ -223,6 +281,40 @@ def route_cohen(r: Ratings, exact, weights: str | None = None) -> dict[str, dict
     return routes
 
 
+def _pooled_two(r: Ratings) -> tuple[np.ndarray, int, int]:
+    """The two raters' labels pooled: counts per category, the number of items, of categories."""
+    table = cohen_kappa(r, 0, 1).table.astype(np.int64)
+    return table.sum(axis=1) + table.sum(axis=0), int(table.sum()), table.shape[0]
+
+
+def route_pi(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for Scott's pi of two raters on a complete table."""
+    cohen = cohen_kappa(r, 0, 1).exact
+    pooled, n, k = _pooled_two(r)
+    routes = {"cohen_marginals": {"p_e": cohen.p_e, "pi": cohen.kappa},
+              "uniform_chance": {"p_e": Fraction(1, k), "pi": _kappa(exact.p_a, Fraction(1, k))}}
+    p_e_3 = _r3(sum((_r3(Fraction(int(c), 2 * n)) ** 2 for c in pooled), Fraction(0)))
+    steps = _final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), p_e_3)
+    return {**routes, **{key: {("pi" if q == "kappa" else q): v for q, v in values.items()}
+                         for key, values in steps.items()}}
+
+
+def route_ac1(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for Gwet's AC1 of two raters on a complete table."""
+    pooled, n, k = _pooled_two(r)
+    p = [Fraction(int(c), 2 * n) for c in pooled]
+    kappa_style = sum((x * x for x in p), Fraction(0))
+    no_q = sum((x * (1 - x) for x in p), Fraction(0))
+    routes = {"kappa_chance": {"p_e": kappa_style, "ac1": _kappa(exact.p_a, kappa_style)},
+              "no_q_minus_1": {"p_e": no_q, "ac1": _kappa(exact.p_a, no_q)},
+              "uniform_chance": {"p_e": Fraction(1, k), "ac1": _kappa(exact.p_a, Fraction(1, k))}}
+    p_3 = [_r3(x) for x in p]
+    p_e_3 = _r3(sum((x * (1 - x) for x in p_3), Fraction(0)) / (k - 1))
+    steps = _final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), p_e_3)
+    return {**routes, **{key: {("ac1" if q == "kappa" else q): v for q, v in values.items()}
+                         for key, values in steps.items()}}
+
+
 def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     """Wrong routes for Fleiss' kappa on a complete table."""
     counts = r.counts().astype(np.int64)
@@ -238,6 +330,20 @@ def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     pair_sum = int((products.sum() - np.trace(products)) // 2)
     p_e = Fraction(pair_sum, (m * (m - 1) // 2) * n_items * n_items)
     routes["cohen_marginals"] = {"p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
+    # chance from the first two raters' labels only, pooled
+    first_two = own[:2].sum(axis=0)
+    p_e = Fraction(int((first_two * first_two).sum()), (2 * n_items) ** 2)
+    routes["subset_chance"] = {"p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
+    # the mean of the pairwise Cohen's kappas
+    kappas = []
+    for a in range(m):
+        for b in range(a + 1, m):
+            table = np.zeros((r.n_categories, r.n_categories), dtype=np.int64)
+            np.add.at(table, (r.codes[:, a], r.codes[:, b]), 1)
+            chance = Fraction(int(table.sum(axis=1) @ table.sum(axis=0)), n_items * n_items)
+            kappas.append(_kappa(Fraction(int(np.trace(table)), n_items), chance))
+    if all(k is not None for k in kappas):
+        routes["pairwise_mean"] = {"kappa": sum(kappas, Fraction(0)) / len(kappas)}
     p_a_3, p_e_3 = _fleiss_rounded(squares - m, np.full(n_items, m * (m - 1)), label_counts, n_items * m)
     routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", p_a_3, p_e_3))
     return routes
@@ -253,8 +359,12 @@ def merge_last_two(r: Ratings, keep: int) -> Ratings:
     return r.merge_raters(first, second, keep=(first, second)[keep], name=first + second)
 
 
-def route_partial(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
-    """Wrong routes for Fleiss' kappa with annotators covering different items (pooled chance)."""
+def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for Fleiss' kappa with annotators covering different items, under the ``chance`` rule asked.
+
+    The other chance rule's values come as ``rule_item_mean`` or ``rule_pooled``
+    (a rule in use, not a mistake); the mistakes in P_e follow the rule asked.
+    """
     counts = r.counts().astype(np.int64)
     n_items, big_k = counts.shape[0], r.n_raters
     m = counts.sum(axis=1)
@@ -264,20 +374,38 @@ def route_partial(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     routes = {}
     used = m >= 2
     n_used = int(used.sum())
-    p_a = Fraction(int((squares[used] - big_k).sum()), big_k * (big_k - 1)) / n_used
-    routes["global_k"] = {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}
-    p_e = Fraction(int((label_counts * label_counts).sum()), (n_items * big_k) ** 2)
-    routes["global_total"] = {"n_labels": Fraction(n_items * big_k), "p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
-    p_a = _sum_over(squares[used], m[used] * (m[used] - 1)) / n_used
-    routes["self_pairs"] = {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}
-    item_mean = fleiss_kappa(r, chance="item_mean").exact
-    routes["pe_over_items"] = {"p_e": item_mean.p_e, "kappa": item_mean.kappa}
+
+    def with_p_a(p_a):
+        return {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}
+
+    def with_p_e(p_e, **more):
+        return {**more, "p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
+
+    routes["global_k"] = with_p_a(Fraction(int((squares[used] - big_k).sum()), big_k * (big_k - 1)) / n_used)
+    routes["self_pairs"] = with_p_a(_sum_over(squares[used], m[used] * (m[used] - 1)) / n_used)
+    routes["single_in_p_a"] = with_p_a(exact.p_a * n_used / n_items)
+    cells = Fraction(n_items * big_k)
+    if chance == "pooled":
+        routes["global_total"] = with_p_e(Fraction(int((label_counts * label_counts).sum()), (n_items * big_k) ** 2),
+                                          n_labels=cells)
+    else:
+        routes["global_total"] = {"n_labels": cells}
+    routes["single_out_of_p_e"] = with_p_e(fleiss_kappa(r.subset(items=np.flatnonzero(used).tolist()),
+                                                        chance=chance).exact.p_e)
+    # chance from the annotators who were meant to label every item (all but the last two)
+    full = r.subset(raters=list(r.raters[:-2]))
+    if (full.counts().sum(axis=1) >= 2).any():
+        routes["subset_chance"] = with_p_e(fleiss_kappa(full, chance=chance).exact.p_e)
+    other = "item_mean" if chance == "pooled" else "pooled"
+    routes[f"rule_{other}"] = with_p_e(fleiss_kappa(r, chance=other).exact.p_e)
     for keep, name in ((0, r.raters[-2]), (1, r.raters[-1])):
-        merged = fleiss_kappa(merge_last_two(r, keep))
+        merged = fleiss_kappa(merge_last_two(r, keep), chance=chance)
         routes[f"merged:{name}"] = {"p_a": merged.exact.p_a, "n_labels": Fraction(merged.n_ratings),
                                     "p_e": merged.exact.p_e, "kappa": merged.exact.kappa}
     p_a_3, p_e_3 = _fleiss_rounded(squares[used] - m[used], m[used] * (m[used] - 1), label_counts, n_labels)
     routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", p_a_3, p_e_3))
+    if chance != "pooled":
+        del routes["rounding:all"]  # its p_j are the pooled ones
     return routes
 
 
@@ -317,6 +445,23 @@ def route_alpha(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     n_self = sum(n_c, Fraction(0))
     d_o, d_e = _disagreement_from(offdiag, n_self, n_c)
     routes["self_pairs"] = {"n": n_self, "d_o": d_o, "d_e": d_e, "alpha": _alpha(d_o, d_e)}
+    # the number of chance pairs off by one: n (n + 1) or (n - 1)^2 instead of n (n - 1)
+    spread = n * n - sum((c * c for c in exact.n_c), Fraction(0))
+    for mid, pairs_count in (("de_n_plus_1", n * (n + 1)), ("de_n_minus_1_squared", (n - 1) ** 2)):
+        d_e = spread / pairs_count
+        routes[mid] = {"d_e": d_e, "alpha": _alpha(exact.d_o, d_e)}
+    # each unit's pairs weighted by 1 / m_u: the matrix adds up to sum (m_u - 1)
+    o = [[Fraction(0)] * counts.shape[1] for _ in range(counts.shape[1])]
+    for size in np.unique(m[used]).tolist():
+        block = counts[m == size]
+        pairs_m = block.T @ block - np.diag(block.sum(axis=0))
+        for c in range(len(o)):
+            for k in range(len(o)):
+                o[c][k] += Fraction(int(pairs_m[c, k]), size)
+    n_m = sum((sum(row, Fraction(0)) for row in o), Fraction(0))
+    d_o, d_e = _disagreement_from(n_m - sum(o[c][c] for c in range(len(o))), n_m, [sum(row, Fraction(0)) for row in o])
+    routes["pairs_over_m"] = {"n": n_m, "d_o": d_o, "d_e": d_e, "alpha": _alpha(d_o, d_e)}
+    routes["alpha_as_fleiss"] = {"alpha": fleiss_kappa(r).exact.kappa}
     routes["rounding"] = {"alpha": _alpha(_r3(exact.d_o), _r3(exact.d_e))}
     o_3 = [[_r3(x) for x in row] for row in exact.coincidences]  # coincidences written to 3 decimals
     n_c_3 = [sum(row, Fraction(0)) for row in o_3]
@@ -326,14 +471,19 @@ def route_alpha(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     return routes
 
 
-#: The mistakes each kind of question checks for.
+#: The mistakes each kind of question checks for (a mistake that makes no difference on a
+#: table, such as counting single values where there are none, is left out there).
 KIND_MISTAKES = {
     "cohen": ("pooled_marginals", "uniform_chance", "rounding", "percentages"),
     "weighted": ("unweighted", "other_weights", "rounding", "percentages"),
-    "fleiss": ("self_pairs", "cohen_marginals", "rounding", "percentages"),
-    "partial": ("global_k", "global_total", "self_pairs", "pe_over_items", "merged", "rounding", "percentages"),
-    "alpha": ("unweighted_pairs", "fleiss_de", "text_route", "unpairable_values", "self_pairs", "rounding"),
+    "fleiss": ("self_pairs", "cohen_marginals", "subset_chance", "pairwise_mean", "rounding", "percentages"),
+    "partial": ("global_k", "global_total", "self_pairs", "single_in_p_a", "single_out_of_p_e", "subset_chance",
+                "merged", "rounding", "percentages"),
+    "alpha": ("unweighted_pairs", "pairs_over_m", "fleiss_de", "de_n_plus_1", "de_n_minus_1_squared",
+              "alpha_as_fleiss", "text_route", "unpairable_values", "self_pairs", "rounding"),
+    "pi": ("cohen_marginals", "uniform_chance", "rounding", "percentages"),
+    "ac1": ("kappa_chance", "no_q_minus_1", "uniform_chance", "rounding", "percentages"),
 }
 
 ROUTES = {"cohen": route_cohen, "weighted": route_cohen, "fleiss": route_fleiss,
-          "partial": route_partial, "alpha": route_alpha}
+          "partial": route_partial, "alpha": route_alpha, "pi": route_pi, "ac1": route_ac1}

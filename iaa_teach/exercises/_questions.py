@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
@@ -9,17 +10,19 @@ from typing import Any
 
 import numpy as np
 
-from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render
-from ..metrics import cohen_kappa, fleiss_kappa, interpret, krippendorff_alpha
+from ..markup import SYMBOLS, Chain, Em, Equations, Math, Prose, Shown, Table, approx, html_escape, prose, render
+from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
-from ..rounding import fmt
-from ..validation import check_int, options
+from ..rounding import fmt, round_half_up
+from ..validation import check_bool, check_int, check_option, options
 from ..words import Explanation, Step, explain, ratings_table
 from ._answers import decimals_that_match, parse_answer, show_value
 from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
-from ._mistakes import ROUTES, MistakeInfo, mistake_info
+from . import _concepts as C
+from ._concepts import Choice, Concept, KeyPoint
+from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
-__all__ = ["Part", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
+__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
            "SKILLS"]
 
 #: What a part practises (:attr:`Part.skill`), in the order a mock exam lists them.
@@ -29,11 +32,14 @@ SKILLS = ("counting", "observed agreement", "chance agreement", "coefficient", "
 #: How many candidate tables one seed may draw before giving up (never reached in the tests).
 MAX_DRAWS = 400
 #: After the first good table, how many more to draw looking for one where rounding the
-#: intermediate values moves the third decimal of the coefficient (a good exercise on rounding).
+#: intermediate values moves the third decimal of the coefficient (a good exercise on rounding);
+#: a quarter of it at levels 1 and 3.
 PREFER_ROUNDING = 12
-#: Mistakes that are listed for a part only where they change its 3-decimal answer;
-#: every other mistake must change every answer it touches, or the table is drawn again.
-OPTIONAL = ("rounding",)
+#: Mistakes that are listed for a part only where they change its 3-decimal answer (where two
+#: give the same answer, feedback names both); every other mistake must change every answer
+#: it touches, distinguishably from the others, or the table is drawn again.
+OPTIONAL = ("rounding", "subset_chance", "pairwise_mean", "pairs_over_m", "de_n_plus_1", "de_n_minus_1_squared",
+            "alpha_as_fleiss", "single_in_p_a", "single_out_of_p_e", "kappa_chance", "no_q_minus_1")
 #: The coefficient must lie in this range (kappa near 0 or 1 makes a dull question).
 COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
 
@@ -42,14 +48,18 @@ _TOL3 = Fraction(1, 2000)
 #: The symbol of each quantity a part asks for (see :data:`iaa_teach.markup.SYMBOLS`).
 QUANTITIES = {"p_o": SYMBOLS["P_o"], "p_e": SYMBOLS["P_e"], "p_a": SYMBOLS["P_a"], "kappa": SYMBOLS["kappa"],
               "n_labels": SYMBOLS["sum_n_i"], "n": SYMBOLS["n"], "d_o": SYMBOLS["D_o"], "d_e": SYMBOLS["D_e"],
-              "alpha": SYMBOLS["alpha"]}
-PROPORTIONS = ("p_o", "p_e", "p_a", "d_o", "d_e")
+              "alpha": SYMBOLS["alpha"], "pi": Math(r"\pi", "π"), "ac1": Math(r"\mathrm{AC}_1", "AC1"),
+              "p_e_mlrd": Math(r"P_e^{\mathrm{MLRD}}", "P_e (MLRD rule)"),
+              "kappa_mlrd": Math(r"\kappa^{\mathrm{MLRD}}", "κ (MLRD rule)")}
+PROPORTIONS = ("p_o", "p_e", "p_a", "d_o", "d_e", "p_e_mlrd")
 #: The marks of a numerical part, by quantity (a step with more working is worth more).
-MARKS = {"p_o": 2, "p_a": 3, "p_e": 3, "kappa": 2, "n": 2, "n_labels": 1, "d_o": 2, "d_e": 3, "alpha": 2}
+MARKS = {"p_o": 2, "p_a": 3, "p_e": 3, "kappa": 2, "n": 2, "n_labels": 1, "d_o": 2, "d_e": 3, "alpha": 2,
+         "pi": 2, "ac1": 2, "p_e_mlrd": 2, "kappa_mlrd": 1}
 #: The skill (:data:`SKILLS`) of a numerical part, by quantity.
 SKILL_OF = {"p_o": "observed agreement", "p_a": "observed agreement", "d_o": "observed agreement",
             "p_e": "chance agreement", "d_e": "chance agreement", "kappa": "coefficient", "alpha": "coefficient",
-            "n": "counting", "n_labels": "counting"}
+            "n": "counting", "n_labels": "counting", "pi": "coefficient", "ac1": "coefficient",
+            "p_e_mlrd": "chance agreement", "kappa_mlrd": "coefficient"}
 COUNTS = ("n", "n_labels")
 
 
@@ -84,15 +94,16 @@ class Part:
         ``"a"``, ``"b"``, ...
     quantity : str or None
         What a numerical part asks for (``"p_o"``, ``"kappa"``, ``"n"``...);
-        None for a part answered in words.
+        None for a part answered in words or by a choice.
     prompt : Prose
         The question, written once (``prompt.text()``, ``.markdown()``, ``.html()``).
     answer : Fraction or None
-        The right answer, from the core metric's ``exact`` values.
+        The right answer of a numerical part, from the core metric's ``exact`` values.
     mistakes : tuple of Mistake
         The usual mistakes that give a different answer to this part.
     model_answer : Prose or None
-        For a part answered in words: a model answer (``str()`` gives its plain text).
+        For a part answered in words or by a choice: a model answer that uses
+        no other part's result (:meth:`Question.check` may show it).
     hint : str
         What to check when an answer is wrong and no usual mistake explains it.
     marks : int
@@ -100,6 +111,17 @@ class Part:
     skill : str
         What the part practises, one of :data:`SKILLS` (``"chance agreement"``...):
         a mock exam adds up the marks by skill.
+    choices : tuple of Choice
+        For a multiple-choice part: the options, lettered A, B, C...; ``key``
+        is the letter of the right one.
+    key_points : tuple of KeyPoint
+        For a short answer: the points it is marked on (a mark each, up to ``marks``).
+    worked : Prose or None
+        The model answer with this table's numbers, for the worked solution only.
+    others : tuple of Mistake
+        Values of this part under another named rule, which is not a mistake
+        (the course notes' chance rule where the question asks for the pooled
+        one): :meth:`Question.check` says which rule gives them.
     """
 
     label: str
@@ -111,20 +133,42 @@ class Part:
     hint: str = ""
     marks: int = 1
     skill: str = ""
+    choices: tuple = ()
+    key: str | None = None
+    key_points: tuple = ()
+    worked: Prose | None = None
+    others: tuple = ()
 
     @property
     def numeric(self) -> bool:
         return self.quantity is not None
 
     @property
+    def form(self) -> str:
+        """How the part is answered: ``"number"``, ``"choice"`` (a letter) or ``"words"`` (a short answer)."""
+        return "number" if self.numeric else "choice" if self.choices else "words"
+
+    @property
     def symbol(self) -> str:
         return QUANTITIES[self.quantity].txt if self.quantity else ""
 
     def answer_line(self) -> Prose:
-        """``(a) P_o = 7/10 = 0.700``, or ``(d)`` and the model answer for a part answered in words."""
-        if not self.numeric:
-            return Prose(Em(f"({self.label})", strong=True), " ", self.model_answer)
-        return Prose(Em(f"({self.label})", strong=True), " ", QUANTITIES[self.quantity] + " = " + approx(self.answer))
+        """``(a) P_o = 7/10 = 0.700``; the right option; or the model answer of a part answered in words."""
+        head = Em(f"({self.label})", strong=True)
+        if self.numeric:
+            return Prose(head, " ", QUANTITIES[self.quantity] + " = " + approx(self.answer))
+        if self.choices:
+            i = _LETTERS.index(self.key)
+            return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[i].text, ". ",
+                         self.worked or self.model_answer)
+        return Prose(head, " ", self.worked or self.model_answer)
+
+    def choice_lines(self) -> list[Prose]:
+        """The options of a multiple-choice part as the question shows them: ``A. ...``."""
+        return [Prose(Em(f"{_LETTERS[i]}.", strong=True), " ", c.text) for i, c in enumerate(self.choices)]
+
+
+_LETTERS = "ABCDEF"
 
 
 @dataclass(frozen=True)
@@ -134,17 +178,24 @@ class Feedback:
     Attributes
     ----------
     part : str
-    status : {"correct", "mistake", "wrong", "unreadable", "words"}
-        ``"mistake"``: the answer is what a usual mistake gives (named in
-        ``mistakes``); ``"wrong"``: no usual mistake explains it (``message``
-        holds a hint); ``"words"``: a part answered in words, which is not
-        marked automatically (``message`` holds the model answer).
+    status : str
+        ``"correct"``: full marks. ``"places"``: right to fewer decimals than
+        asked (3). ``"mistake"``: the number a usual mistake gives (named in
+        ``mistakes``). ``"other_rule"``: the value of another named rule (not
+        a mistake; the part asks for a different one). ``"wrong"``: no usual
+        mistake explains it (``message`` holds a hint). ``"partial"``: a short
+        answer that makes some of its key points. ``"unreadable"``: not an
+        answer of the part's form.
     message : str
-        One or two sentences for the student.
+        One or two sentences for the student; never another part's result.
     mistakes : tuple of str
         Ids of the recognised mistakes (see :data:`MISTAKES`).
     step : str or None
         The step of the working where the recognised mistake happens.
+    marks, out_of : int
+        The marks the answer earns, and the part's marks.
+    points : tuple of str
+        For a short answer: the key points it makes.
     """
 
     part: str
@@ -152,6 +203,9 @@ class Feedback:
     message: str
     mistakes: tuple = ()
     step: str | None = None
+    marks: int = 0
+    out_of: int = 0
+    points: tuple = ()
 
     @property
     def correct(self) -> bool:
@@ -161,7 +215,8 @@ class Feedback:
         return self.message
 
     def html(self) -> str:
-        color = {"correct": "#1a7f37", "mistake": "#8a3b00", "wrong": "#b3261e"}.get(self.status, "#444")
+        color = {"correct": "#1a7f37", "mistake": "#8a3b00", "wrong": "#b3261e", "places": "#8a3b00",
+                 "partial": "#8a3b00", "other_rule": "#8a3b00"}.get(self.status, "#444")
         return (f'<div class="iaa-feedback iaa-{self.status}" style="color:{color}">'
                 f"({html_escape(self.part)}) {html_escape(self.message)}</div>")
 
@@ -180,8 +235,13 @@ class Question(Shown):
     """
 
     def __init__(self, kind: str, seed: int, drawn: Draw, result: Any, parts: tuple, routes: dict,
-                 size: dict, level: int = 2):
+                 size: dict, level: int = 2, plan: "_Plan | None" = None):
         self.kind = kind
+        self.plan = plan or _Plan()
+        #: the chance rule a partial-coverage question asks for ("pooled", "item_mean" or "both")
+        self.chance = self.plan.chance
+        #: True when the student chooses the coefficient (the title does not name it)
+        self.choose = self.plan.choose
         self.seed = seed
         self.level = level
         self.ratings: Ratings = drawn.ratings
@@ -229,10 +289,14 @@ class Question(Shown):
 
     @property
     def title(self) -> str:
+        """The question's title; it names the coefficient unless the student is to choose it."""
+        if self.choose:
+            return "Agreement between annotators"
         return {"cohen": "Cohen's kappa", "weighted": f"Weighted kappa ({self.weights} weights)",
                 "fleiss": "Fleiss' kappa",
                 "alpha": "Krippendorff's alpha" + (" with missing ratings" if self.ratings.missing.any() else ""),
-                "partial": "Fleiss' kappa with partial annotation"}[self.kind]
+                "partial": "Fleiss' kappa with partial annotation", "pi": "Scott's pi",
+                "ac1": "Gwet's AC1"}[self.kind]
 
     # ------------------------------------------------------------ display
     def _blocks(self) -> list:
@@ -248,12 +312,12 @@ class Question(Shown):
         if self.kind == "alpha" and r.missing.any():
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
-            full = [x for x in r.raters if self.coverage.get(x, (1, r.n_items)) == (1, r.n_items)]
-            spans = " and ".join(f"{x} only items {a}-{b}" for x, (a, b) in self.coverage.items()
-                                 if (a, b) != (1, r.n_items))
-            first += f" {_names(full)} labelled every item, {spans} (– marks an item an annotator did not label)."
+            first += f" {_coverage(r)} (– marks an item an annotator did not label)."
         head = Prose(Em(self.title, strong=True), f" (question {self.id}, level {self.level})")
-        parts = [Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", _marks(p.marks)) for p in self.parts]
+        parts = []
+        for p in self.parts:
+            parts.append(Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", _marks(p.marks)))
+            parts += p.choice_lines()
         total = Prose(Em(f"Total: {self.total_marks} marks.", strong=True), " ", Em(_INSTRUCTIONS))
         return [head, Prose(first), ratings_table(r), *parts, total]
 
@@ -275,14 +339,17 @@ class Question(Shown):
         return self.part(part).mistakes
 
     def check(self, part: Any, answer: Any) -> Feedback:
-        """Mark ``answer`` to ``part``.
+        """Mark ``answer`` to ``part``: a :class:`Feedback` with the marks it earns.
 
-        A right answer is accepted written to 2 or 3 decimals (``"0.49"``,
-        ``"0.492"``), as a fraction (``"29/59"``) or exactly (an int or
-        Fraction). Otherwise the answer is compared with what each usual
-        mistake gives in this part; the feedback names the mistake and the
-        step where it happens, or gives a hint when no usual mistake explains
-        the answer. It never gives the right answer away.
+        A numerical part takes 3 decimals (``"0.492"``), a fraction
+        (``"29/59"``) or an exact number. An answer to 2 decimals that is
+        right to 2 decimals gets "right to 2 dp: give 3 dp, as asked" (one mark
+        less), and no mark at all where a usual mistake rounds to the same
+        2-decimal value. An answer that equals what a usual mistake gives is
+        told so ("this is what you get if you ..."), with the step to look at;
+        otherwise a hint. A multiple-choice part takes a letter (``"B"``); a
+        short answer in words is marked by its key points. Feedback never
+        gives another part's result away.
 
         Examples
         --------
@@ -294,26 +361,40 @@ class Question(Shown):
         (True, True)
         """
         p = self.part(part)
-        if not p.numeric:
-            return Feedback(p.label, "words", "This part is answered in words and not marked automatically. "
-                            f"Model answer: {p.model_answer}")
+        if p.form == "choice":
+            return _check_choice(p, answer)
+        if p.form == "words":
+            return _check_words(p, answer)
         try:
             ans = parse_answer(answer)
         except AgreementError as exc:
-            return Feedback(p.label, "unreadable", str(exc))
+            return Feedback(p.label, "unreadable", str(exc), out_of=p.marks)
         sym = p.symbol
-        if ans.matches(p.answer):
-            return Feedback(p.label, "correct", f"Correct: {sym} = {show_value(p.answer)}.")
         found = [m for m in p.mistakes if ans.matches(m.value)]
+        rules = [m for m in p.others if ans.matches(m.value)]
+        if ans.matches(p.answer):
+            if ans.decimals is None or ans.decimals >= _PLACES or round_half_up(p.answer, ans.decimals) == p.answer:
+                return Feedback(p.label, "correct", f"Correct: {sym} = {show_value(p.answer)}.", marks=p.marks,
+                                out_of=p.marks)
+            places = f"right to {ans.decimals} dp"
+            if found or rules:
+                also = "; or ".join([_if_you(m) for m in found] + [_other_rule(m, p) for m in rules])
+                return Feedback(p.label, "places", f"{ans.written} is {places}, but so is what you get {also}: "
+                                f"give {_PLACES} dp, as asked.", tuple(dict.fromkeys(m.id for m in found)),
+                                marks=0, out_of=p.marks)
+            return Feedback(p.label, "places", f"{ans.written} is {places}: give {_PLACES} dp, as asked.",
+                            marks=max(p.marks - 1, 0), out_of=p.marks)
         if found:
             ids = tuple(dict.fromkeys(m.id for m in found))
             steps = tuple(dict.fromkeys(m.info.step for m in found))
-            which = "; or ".join(f"{m.name} (step: {m.info.step})" for m in found)
+            which = "; or ".join(f"{_if_you(m)} (step: {m.info.step})" for m in found)
             advice = " ".join(dict.fromkeys(m.info.advice for m in found))
-            lead = "a usual mistake" if len(found) == 1 else "one of these usual mistakes"
-            return Feedback(p.label, "mistake",
-                            f"Not yet: {ans.written} is what you get by {lead}: {which}. {advice}", ids, steps[0])
-        return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}")
+            return Feedback(p.label, "mistake", f"Not yet: {ans.written} is what you get {which}. {advice}", ids,
+                            steps[0], out_of=p.marks)
+        if rules:
+            return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0], p)}.",
+                            out_of=p.marks)
+        return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}", out_of=p.marks)
 
     def _hint(self, p: Part, ans) -> str:
         v, x = p.answer, ans.value
@@ -329,7 +410,7 @@ class Question(Shown):
                 return f"That is the value of {other.symbol}, part ({other.label}); this part asks for {p.symbol}."
         if p.quantity in PROPORTIONS and not 0 <= x <= 1:
             return f"{p.symbol} is a proportion: it lies between 0 and 1. {p.hint}"
-        if p.quantity in ("kappa", "alpha") and x > 1:
+        if p.quantity in ("kappa", "alpha", "pi", "ac1", "kappa_mlrd") and x > 1:
             return f"{p.symbol} is at most 1. {p.hint}"
         if ans.decimals is not None and abs(x - v) <= 2 * ans.tolerance():
             return ("Close, but not right to the decimals you gave: keep the intermediate values exact "
@@ -342,13 +423,69 @@ class Question(Shown):
         return Solution(self)
 
 
-_INSTRUCTIONS = "Give numerical answers to 3 decimal places or as exact fractions."
+_INSTRUCTIONS = ("Give numerical answers to 3 decimal places or as exact fractions; answer a multiple-choice "
+                 "part with a letter.")
+_PLACES = 3
+
+
+def _if_you(m: "Mistake") -> str:
+    """``if you pool the two raters' labels ...``: what gives a number, never an assertion of what was done."""
+    return f"if you {m.name}"
+
+
+def _other_rule(m: "Mistake", p: Part) -> str:
+    """``with the course notes' (MLRD) rule, ...; this part asks for ...``: another rule, not a mistake."""
+    return f"{m.info.name}; this part asks for {m.info.step}"
+
+
+def _check_choice(p: Part, answer: Any) -> Feedback:
+    text = str(answer).strip().strip("().").strip().upper() if answer is not None else ""
+    letters = _LETTERS[:len(p.choices)]
+    if len(text) != 1 or text not in letters:
+        return Feedback(p.label, "unreadable", f"Answer with one letter, {', '.join(letters[:-1])} or {letters[-1]}.",
+                        out_of=p.marks)
+    if text == p.key:
+        return Feedback(p.label, "correct", f"Correct: {text}. {p.model_answer}", marks=p.marks, out_of=p.marks)
+    why = p.choices[letters.index(text)].why_not
+    return Feedback(p.label, "wrong", f"Not yet: {text} is not the best answer. {why}".rstrip(), out_of=p.marks)
+
+
+def _check_words(p: Part, answer: Any) -> Feedback:
+    text = "" if answer is None else str(answer)
+    if not text.strip():
+        return Feedback(p.label, "unreadable", "Write your answer in a sentence or two.", out_of=p.marks)
+    made = [k for k in p.key_points if k.made_in(text)]
+    missed = [k for k in p.key_points if k not in made]
+    marks = min(len(made), p.marks)
+    said = ("Points made: " + "; ".join(k.text for k in made) + ".") if made else "None of the key points is there yet."
+    if marks >= p.marks:
+        return Feedback(p.label, "correct", f"Correct ({marks} of {p.marks} marks). {said}", marks=marks,
+                        out_of=p.marks, points=tuple(k.text for k in made))
+    todo = " Still missing: " + "; ".join(k.text for k in missed) + "."
+    return Feedback(p.label, "partial" if made else "wrong", f"{marks} of {p.marks} marks. {said}{todo}",
+                    marks=marks, out_of=p.marks, points=tuple(k.text for k in made))
 
 
 def _marks(n: int) -> str:
     """A part's marks as printed after its prompt: ``[2]``."""
     return f"[{n}]"
 _NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
+
+
+def _coverage(r: Ratings) -> str:
+    """Which items each annotator labelled: ``A labelled every item except item 2, D only items 4-10, ...``."""
+    said = []
+    for j, rater in enumerate(r.raters):
+        rows = [i for i in range(r.n_items) if r.codes[i, j] >= 0]
+        items = [str(r.items[i]) for i in rows]
+        if len(rows) == r.n_items:
+            said.append(f"{rater}, every item")
+        elif rows == list(range(rows[0], rows[-1] + 1)) and (rows[0] > 0 or len(rows) < r.n_items - 2):
+            said.append(f"{rater}, only items {items[0]}-{items[-1]}")
+        else:
+            skipped = [str(r.items[i]) for i in range(r.n_items) if i not in rows]
+            said.append(f"{rater}, every item except item{'s' if len(skipped) > 1 else ''} {_names(skipped)}")
+    return "Not every annotator labelled every item. Items labelled: " + "; ".join(said)
 
 
 def _names(raters) -> str:
@@ -376,11 +513,11 @@ class Solution(Shown):
 
     def __init__(self, question: Question):
         self.question = question
-        self.explanation: Explanation = explain(question.result)
+        self.explanation: Explanation = _explanation(question)
         self.answers = question.answers()
         answers = Step(Prose("Answers"), tuple(p.answer_line() for p in question.parts))
         self.steps: list[Step] = [*self.explanation.steps, answers]
-        title = f"Worked solution, question {question.kind}-{question.seed}: {self.explanation.title}"
+        title = f"Worked solution, question {question.id}: {self.explanation.title}"
         self._document = Explanation(title, self.steps, question.result)
 
     def render(self, form: str, math: str = "tex") -> str:
@@ -395,6 +532,55 @@ class Solution(Shown):
         return self.text()
 
 
+def _explanation(q: Question) -> Explanation:
+    """The working of a question: :func:`iaa_teach.explain` of its result, with the steps it lacks.
+
+    Scott's pi and AC1: the agreement table and P_o as for Cohen's kappa, then the
+    pooled proportions, the coefficient's own P_e and the coefficient. A partial
+    question asking for both chance rules: the pooled working, then the MLRD rule's
+    proportions, P_e and kappa.
+    """
+    r = q.ratings
+    if q.kind == "partial" and q.chance == "both":
+        main = explain(q.result)
+        other = explain(fleiss_kappa(r, chance="item_mean"))
+        tail = [Step(Prose("Second rule: ", s.heading), s.body, s.symbol, s.value, s.exact)
+                for s in other.steps[-3:]]
+        return Explanation(main.title + "; then the course notes' (MLRD) chance rule", [*main.steps, *tail], q.result)
+    if q.kind not in ("pi", "ac1"):
+        return explain(q.result)
+    cohen = explain(cohen_kappa(r, 0, 1))
+    ex = q.result.exact
+    table = cohen_kappa(r, 0, 1).table.astype(np.int64)
+    n, k = int(table.sum()), table.shape[0]
+    pooled = table.sum(axis=1) + table.sum(axis=0)
+    props = [Fraction(int(c), 2 * n) for c in pooled]
+    rows = [[str(c), str(int(x)), approx(p)] for c, x, p in zip(r.categories, pooled, props)]
+    p_step = Step(prose("Pooled proportions {p_j}"),
+                  (Prose(f"Both annotators' labels together: {2 * n} labels."),
+                   Table(["category", "labels", "p_j"], rows)))
+    if q.kind == "pi":
+        terms = " + ".join(f"({p.numerator}/{p.denominator})²" for p in props)
+        pe_chain = Chain(SYMBOLS["P_e"], Math(r"\sum_j p_j^2", "Σ_j p_j²"), Math(terms.replace("²", "^2"), terms),
+                         approx(ex.p_e))
+        name, sym = "Scott's pi", QUANTITIES["pi"]
+        value = ex.pi
+        note = Prose("Chance as two labels drawn from one distribution shared by both annotators.")
+    else:
+        terms = " + ".join(f"{p.numerator}/{p.denominator} × {(1 - p).numerator}/{(1 - p).denominator}" for p in props)
+        pe_chain = Chain(SYMBOLS["P_e"], Math(r"\frac{1}{q-1}\sum_j p_j (1 - p_j)", "Σ_j p_j (1 - p_j) / (q - 1)"),
+                         Math(f"({terms}) / {k - 1}"), approx(ex.p_e))
+        name, sym = "Gwet's AC1", QUANTITIES["ac1"]
+        value = ex.ac
+        note = Prose("Chance agreement only for a rater who rates at random: less sensitive to skewed prevalence.")
+    pe_step = Step(prose("Chance agreement {P_e}"), (note, Equations([pe_chain])), "P_e", float(ex.p_e), ex.p_e)
+    put_in = Math(f"({fmt(ex.p_a)} - {fmt(ex.p_e)}) / (1 - {fmt(ex.p_e)})")
+    coef = Step(Prose(name), (Equations([Chain(sym, Math(r"\frac{P_o - P_e}{1 - P_e}", "(P_o - P_e) / (1 - P_e)"),
+                                               put_in, approx(value))]),), q.kind, float(value), value)
+    title = f"{name}, {r.raters[0]} vs {r.raters[1]} ({n} items)"
+    return Explanation(title, [*cohen.steps[:2], p_step, pe_step, coef], q.result)
+
+
 # =============================================================== building
 def _distinguishable(a: Fraction, b: Fraction) -> bool:
     """No 3-decimal number a student could write for one is accepted for the other."""
@@ -402,13 +588,18 @@ def _distinguishable(a: Fraction, b: Fraction) -> bool:
             and all(abs(x - a) > _TOL3 for x in decimals_that_match(b)))
 
 
-def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = False) -> tuple[dict, bool]:
-    """Per quantity, the mistakes to list; and whether the table is good for them.
+def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = False,
+                   small: bool = False) -> tuple[dict, dict, bool]:
+    """Per quantity, the mistakes to list and the other rules' values; and whether the table is good for them.
 
     Every non-optional mistake must be distinguishable from the right answer
     and from the other mistakes in every quantity it changes; an optional one
     is listed only where it is distinguishable from the right answer (where it
     happens to agree with another mistake, feedback names both).
+
+    ``small``: a level-1 table (4-6 items, 2 categories), where values coincide
+    often: every mistake is then listed where it changes a part's answer, and
+    two that give the same answer are both named.
 
     ``complete_alpha``: an alpha question on a complete table, where some mistakes
     cannot happen (no single value to count) or coincide by construction (the code
@@ -417,9 +608,17 @@ def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = 
     same value are both named.
     """
     listed: dict[str, list[Mistake]] = {q: [] for q in right}
+    others: dict[str, list[Mistake]] = {q: [] for q in right}
     for key, values in routes.items():
         mid, _, variant = key.partition(":")
-        optional = mid in OPTIONAL
+        optional = mid in OPTIONAL or small
+        if mid in RULES:  # another rule in use, told apart from the one asked for
+            for qty, value in values.items():
+                if qty in right and value is not None and value != right[qty]:
+                    if not _distinguishable(value, right[qty]):
+                        return listed, others, False
+                    others[qty].append(Mistake(mid, None, Fraction(value), RULES[mid]))
+            continue
         if complete_alpha and all(values[q] == right[q] for q in values if q in right):
             continue  # the mistake makes no difference on this table (no single value to count)
         for qty, value in values.items():
@@ -428,50 +627,112 @@ def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = 
             if value is None:
                 if optional:
                     continue
-                return listed, False
+                return listed, others, False
             if not _distinguishable(value, right[qty]):
                 if optional:
                     continue
-                return listed, False
+                return listed, others, False
             same = [i for i, m in enumerate(listed[qty]) if m.id == mid and m.value == value]
             if same:  # two variants of one mistake agree here: list it once, without the variant
                 listed[qty][same[0]] = Mistake(mid, None, Fraction(value), mistake_info(kind, mid))
                 continue
             listed[qty].append(Mistake(mid, variant or None, Fraction(value), mistake_info(kind, mid)))
     for qty, ms in listed.items():
-        required = [m for m in ms if m.id not in OPTIONAL]
+        required = [m for m in ms if m.id not in OPTIONAL and not small]
         for i, a in enumerate(required):
             for b in required[i + 1:]:
                 if not (complete_alpha and a.value == b.value) and not _distinguishable(a.value, b.value):
-                    return listed, False
-        listed[qty] = required + [m for m in ms if m.id in OPTIONAL]
-    return listed, True
+                    return listed, others, False
+            if any(not _distinguishable(a.value, o.value) for o in others[qty]):
+                return listed, others, False
+        listed[qty] = required + [m for m in ms if m not in required]
+    return listed, others, True
 
 
-def _core_result(kind: str, r: Ratings, weights: str | None):
+#: The chance rules a partial-coverage question can ask for ("both": the two, and why they differ).
+PARTIAL_RULES = ("pooled", "item_mean", "both")
+#: The kinds whose question can make the student choose the coefficient (``choose=True``).
+CHOOSABLE = ("cohen", "weighted", "fleiss", "alpha")
+#: The quantity holding each kind's coefficient.
+COEFFICIENT_OF = {"cohen": "kappa", "weighted": "kappa", "fleiss": "kappa", "partial": "kappa", "alpha": "alpha",
+                  "pi": "pi", "ac1": "ac1"}
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a question asks, drawn from its own generator before any table: the chance rule
+    (partial), whether the student chooses the coefficient, the extra conceptual part."""
+
+    chance: str = "pooled"
+    choose: bool = False
+    concept: str | None = None
+
+
+def _plan(kind: str, level: int, style: np.random.Generator, choose: bool | None) -> _Plan:
+    rules = {1: ("pooled",), 2: ("pooled", "item_mean"), 3: PARTIAL_RULES}[level]
+    chance = rules[int(style.integers(len(rules)))] if kind == "partial" else "pooled"
+    if choose is None:
+        choose = level == 3 and kind in CHOOSABLE and bool(style.integers(2))
+    bank = {"cohen": ("paradox", "undefined", "interpretation"), "weighted": ("interpretation", "undefined"),
+            "fleiss": ("dropout", "interpretation"), "alpha": ("interpretation", "dropout"),
+            "partial": ("dropout",), "pi": ("paradox", "undefined", "interpretation"),
+            "ac1": ("paradox", "interpretation")}[kind]
+    concept = bank[int(style.integers(len(bank)))] if (level == 3 or kind in ("pi", "ac1")) else None
+    return _Plan(chance, bool(choose), concept)
+
+
+def _core_result(kind: str, r: Ratings, weights: str | None, chance: str = "pooled"):
     if kind in ("cohen", "weighted"):
         return cohen_kappa(r, 0, 1, weights=weights)
+    if kind == "pi":
+        return scott_pi(r, 0, 1)
+    if kind == "ac1":
+        return gwet_ac(r)
     if kind in ("fleiss", "partial"):
-        return fleiss_kappa(r, chance="pooled")
+        return fleiss_kappa(r, chance="item_mean" if chance == "item_mean" else "pooled")
     return krippendorff_alpha(r, "nominal")
 
 
-def _right_values(kind: str, result) -> dict[str, Fraction]:
+def _right_values(kind: str, result, plan: _Plan, r: Ratings) -> dict[str, Fraction]:
     ex = result.exact
     if kind in ("cohen", "weighted"):
-        return {"p_o": ex.p_o, "p_e": ex.p_e, "kappa": ex.kappa}
-    if kind == "fleiss":
-        return {"p_a": ex.p_a, "p_e": ex.p_e, "kappa": ex.kappa}
-    if kind == "partial":
-        return {"p_a": ex.p_a, "n_labels": Fraction(result.n_ratings), "p_e": ex.p_e, "kappa": ex.kappa}
-    return {"n": Fraction(ex.n), "d_o": ex.d_o, "d_e": ex.d_e, "alpha": ex.alpha}
+        out = {"p_o": ex.p_o, "p_e": ex.p_e, "kappa": ex.kappa}
+    elif kind in ("pi", "ac1"):
+        out = {"p_o": ex.p_a, "p_e": ex.p_e, kind: ex.pi if kind == "pi" else ex.ac}
+    elif kind == "fleiss":
+        out = {"p_a": ex.p_a, "p_e": ex.p_e, "kappa": ex.kappa}
+    elif kind == "partial" and plan.chance == "both":
+        other = fleiss_kappa(r, chance="item_mean").exact
+        out = {"p_a": ex.p_a, "p_e": ex.p_e, "kappa": ex.kappa, "p_e_mlrd": other.p_e, "kappa_mlrd": other.kappa}
+    elif kind == "partial":
+        out = {"p_a": ex.p_a, "n_labels": Fraction(result.n_ratings), "p_e": ex.p_e, "kappa": ex.kappa}
+    else:
+        out = {"n": Fraction(ex.n), "d_o": ex.d_o, "d_e": ex.d_e, "alpha": ex.alpha}
+    if plan.choose:  # the student chooses the coefficient and computes it: one numerical part
+        return {COEFFICIENT_OF[kind]: out[COEFFICIENT_OF[kind]]}
+    return out
 
 
-def _table_is_fit(kind: str, drawn: Draw, result) -> bool:
+def _routes(kind: str, r: Ratings, result, weights, plan: _Plan) -> dict:
+    if kind in ("cohen", "weighted"):
+        return ROUTES[kind](r, result.exact, weights)
+    if kind != "partial":
+        return ROUTES[kind](r, result.exact)
+    if plan.chance != "both":
+        return ROUTES[kind](r, result.exact, plan.chance)
+    routes = ROUTES[kind](r, result.exact, "pooled")
+    mlrd = ROUTES[kind](r, fleiss_kappa(r, chance="item_mean").exact, "item_mean")
+    for key, values in mlrd.items():
+        renamed = {f"{q}_mlrd": v for q, v in values.items() if q in ("p_e", "kappa")}
+        routes.setdefault(key, {}).update(renamed)
+    return routes
+
+
+def _table_is_fit(kind: str, drawn: Draw, right: dict) -> bool:
     r = drawn.ratings
     if (r.counts().sum(axis=0) == 0).any():  # every category used somewhere in the table
         return False
-    value = result.exact.alpha if kind == "alpha" else result.exact.kappa
+    value = right[COEFFICIENT_OF[kind]]
     if value is None or not COEFFICIENT_RANGE[0] <= value <= COEFFICIENT_RANGE[1]:
         return False
     if kind == "partial":  # the merge must matter: the two partial annotators disagree on a shared item
@@ -482,42 +743,45 @@ def _table_is_fit(kind: str, drawn: Draw, result) -> bool:
     return True
 
 
-def _candidate(kind: str, rng: np.random.Generator, size: dict):
+def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan):
     drawn = draw(kind, rng, **size)
-    result = _core_result(kind, drawn.ratings, drawn.weights)
-    if not _table_is_fit(kind, drawn, result):
+    result = _core_result(kind, drawn.ratings, drawn.weights, plan.chance)
+    value = float(result)  # a cheap look first: the exact values (with their variances) cost more
+    if not (float(COEFFICIENT_RANGE[0]) - 1e-9 <= value <= float(COEFFICIENT_RANGE[1]) + 1e-9):
         return None
-    right = _right_values(kind, result)
-    if kind in ("cohen", "weighted"):
-        routes = ROUTES[kind](drawn.ratings, result.exact, drawn.weights)
-    else:
-        routes = ROUTES[kind](drawn.ratings, result.exact)
-    listed, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any())
+    right = _right_values(kind, result, plan, drawn.ratings)
+    if not _table_is_fit(kind, drawn, right):
+        return None
+    routes = _routes(kind, drawn.ratings, result, drawn.weights, plan)
+    listed, others, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(),
+                                        small=size["level"] == 1)
     if not ok:
         return None
-    return drawn, result, right, routes, listed
+    return drawn, result, right, routes, listed, others
 
 
 def _rounding_matters(listed: dict) -> bool:
-    return any(m.id == "rounding" for m in listed.get("kappa", listed.get("alpha", [])))
+    return any(m.id == "rounding" for qty in COEFFICIENT_OF.values() for m in listed.get(qty, []))
 
 
 @options(kind=KINDS, weights=(None, "linear", "quadratic"), level=LEVELS)
 def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items: int | None = None,
                   n_raters: int | None = None, n_categories: int | None = None,
-                  weights: str | None = None) -> Question:
-    """A fresh exam-style question; the same ``kind`` and ``seed`` give the same question.
+                  weights: str | None = None, choose: bool | None = None, chance: str | None = None) -> Question:
+    """A fresh exam-style question; the same ``kind``, ``seed`` and ``level`` give the same question.
 
     Parameters
     ----------
-    kind : {"cohen", "fleiss", "alpha", "partial", "weighted"}
+    kind : {"cohen", "fleiss", "alpha", "partial", "weighted", "pi", "ac1"}
         ``"cohen"``: two raters, Cohen's kappa. ``"weighted"``: two raters on
         an ordered scale, weighted kappa (linear or quadratic). ``"fleiss"``:
         3-5 raters, complete table. ``"alpha"``: Krippendorff's alpha
-        (nominal) with missing ratings, including a unit with a single
-        rating. ``"partial"``: Fleiss' kappa where the last two annotators
-        cover different item ranges (like D and E in the partial-annotation
-        text), with per-item k and P_e from all labels.
+        (nominal), with missing ratings and a unit with a single rating at
+        levels 2 and 3. ``"partial"``: Fleiss' kappa where annotators cover
+        different items (like D and E in the partial-annotation text) and
+        some items have a single label, with per-item n_i and the chance
+        rule the question names. ``"pi"``: Scott's pi, ``"ac1"``: Gwet's AC1,
+        two raters.
     seed : int, optional
         Seed of the :class:`numpy.random.Generator` that draws the table. None
         draws a fresh seed (kept in ``question.seed``).
@@ -525,12 +789,22 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
         Difficulty (sizes in ``LEVEL_SIZES``): 1 is 4-6 items, 2 categories,
         complete; 2 (the default, the sizes questions had before levels) is
         8-12 items, 2-4 categories; 3 is exam size, 10-15 items, 3-4
-        categories. ``alpha`` has missing ratings and ``partial`` partial
-        coverage at levels 2 and 3 (``partial`` at every level).
+        categories, an extra conceptual part, and for some seeds a question
+        whose title does not name the coefficient. ``alpha`` has missing
+        ratings at levels 2 and 3, ``partial`` partial coverage at every level.
     n_items, n_raters, n_categories : int, optional
         Fix the size (defaults: the level's ranges); limits in ``SIZE_LIMITS``.
     weights : {"linear", "quadratic"}, optional
         For ``kind="weighted"`` (default: drawn).
+    choose : bool, optional
+        Make the student choose the coefficient and justify the choice (the
+        title does not name it), then compute it; for ``cohen``, ``weighted``,
+        ``fleiss`` and ``alpha``. Default: drawn for half the level-3 seeds.
+    chance : {"pooled", "item_mean", "both"}, optional
+        For ``kind="partial"``: the chance rule asked for, pooled over all
+        labels (the partial-annotation text) or the mean of the items'
+        proportions (the course notes' MLRD rule), or both and why they
+        differ. Default: drawn (pooled at level 1; "both" only at level 3).
 
     Returns
     -------
@@ -542,12 +816,11 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
     used, the coefficient lies between 0.2 and 0.9, and every usual mistake
     the kind is checked for changes the 3-decimal answer of every part it
     touches (so :meth:`Question.check` can recognise it) and differs from the
-    other mistakes. Rounding the intermediate values changes the coefficient's
-    third decimal only for some tables: after the first good table up to
-    :data:`PREFER_ROUNDING` more are drawn looking for one where it does; if
-    none does, the rounding mistake is not listed for that question (the
-    rounded working then gives the right 3-decimal answer, and ``check``
-    accepts it).
+    other mistakes. The mistakes in :data:`OPTIONAL` are listed where they
+    change a part's 3-decimal answer. Rounding the intermediate values changes
+    the coefficient's third decimal only for some tables: after the first good
+    table up to :data:`PREFER_ROUNDING` more are drawn looking for one where
+    it does.
 
     Examples
     --------
@@ -562,19 +835,33 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
         raise AgreementError(f"weights={weights!r}: only kind='weighted' takes weights, 'linear' or 'quadratic'")
     if kind == "partial" and n_raters is not None and n_raters < 4:
         raise AgreementError("a 'partial' question needs at least 4 annotators (2 full, 2 partial)")
+    if choose is not None:
+        check_bool("choose", choose)
+        if choose and kind not in CHOOSABLE:
+            raise AgreementError(f"choose=True: only the kinds {', '.join(CHOOSABLE)} ask to choose the "
+                                 f"coefficient, not {kind!r}")
+    if chance is not None:
+        check_option("chance", chance, PARTIAL_RULES)
+        if kind != "partial":
+            raise AgreementError(f"chance={chance!r}: only kind='partial' asks for a chance rule")
     seed = secrets.randbelow(2**31) if seed is None else check_int("seed", seed, 0)
     size = {"n_items": n_items, "n_raters": n_raters, "n_categories": n_categories, "weights": weights}
     if kind != "weighted":
         size.pop("weights")
     # one stream per kind, seed and level (level 2 keeps the stream it had before levels)
     rng = np.random.default_rng([KINDS.index(kind), int(seed)] + ([] if level == 2 else [int(level)]))
+    # what the question asks (rule, choice, wordings) comes from a stream of its own
+    style = np.random.default_rng([KINDS.index(kind), int(seed), int(level), 12])
+    plan = _plan(kind, level, style, choose)
+    if chance is not None:
+        plan = _Plan(chance, plan.choose, plan.concept)
     # the size is drawn once per seed; the tables are then drawn at that size
     size["n_items"], size["n_raters"] = choose_size(kind, rng, n_items, n_raters, level)
     size["level"] = level
     chosen = None
     extra = 0
     for _ in range(MAX_DRAWS):
-        found = _candidate(kind, rng, size)
+        found = _candidate(kind, rng, size, plan)
         if found is None:
             continue
         if chosen is None:
@@ -583,122 +870,190 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
             chosen = found
             break
         extra += 1
-        if extra > PREFER_ROUNDING:
+        if extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
             break
     if chosen is None:
         raise AgreementError(f"no good {kind!r} table found in {MAX_DRAWS} draws for seed {seed} and "
                              f"size {size}: try another seed or size")
-    drawn, result, right, routes, listed = chosen
-    parts = _parts(kind, drawn, result, right, listed, routes)
-    return Question(kind, int(seed), drawn, result, parts, routes, size, level)
+    drawn, result, right, routes, listed, others = chosen
+    parts = _parts(kind, drawn, result, right, listed, others, plan, style)
+    return Question(kind, int(seed), drawn, result, parts, routes, size, level, plan)
 
 
 # ================================================================== parts
 _KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o and P_e as proportions "
                "and kept exact until the end.")
+_POOLED_HINT = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
+_ITEM_MEAN_HINT = "p_j = the mean over the items of n_ij / n_i (every item weighs the same); P_e = sum_j p_j^2."
+_RULE_NAME = {"pooled": "pooling all the labels (the partial-annotation text's rule: p_j = labels in j / all "
+                        "labels)",
+              "item_mean": "the course notes' (MLRD) rule: p_j is the mean over the items of each item's "
+                           "proportion n_ij / n_i"}
 
 
-def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, routes: dict) -> tuple[Part, ...]:
+def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: dict, plan: _Plan,
+           style: np.random.Generator) -> tuple[Part, ...]:
     r = drawn.ratings
     a, b = r.raters[0], r.raters[1]
+    out: list[Part] = []
 
-    def part(label, quantity, prompt, hint="", model=None, skill="concepts"):
-        if quantity is None:
-            return Part(label, None, prompt, model_answer=model, marks=2, skill=skill)
-        return Part(label, quantity, prompt, right[quantity], tuple(listed[quantity]), hint=hint,
-                    marks=MARKS[quantity], skill=SKILL_OF[quantity])
+    def say(*wordings: Prose) -> Prose:
+        """One of several wordings of a part, chosen by the question's own generator."""
+        return wordings[int(style.integers(len(wordings)))]
 
-    def fleiss_kappa_part(label):
-        return part(label, "kappa", prose("Compute Fleiss' kappa {kappa}."), _KAPPA_HINT.replace("P_o", "P_a"))
+    def number(quantity, prompt, hint="", marks=None):
+        out.append(Part(_LETTERS[len(out)].lower(), quantity, prompt, right[quantity], tuple(listed[quantity]),
+                        hint=hint, marks=marks or MARKS[quantity], skill=SKILL_OF[quantity],
+                        others=tuple(others.get(quantity, ()))))
 
-    pooled_hint = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
-    if kind == "cohen":
-        return (
-            part("a", "p_o", prose("Draw the agreement table of {a} against {b} and compute the observed agreement "
-                                   "{P_o}.", a=a, b=b),
-                 "P_o is the share of items on which the two annotators give the same label: the diagonal "
-                 "of the agreement table over the number of items."),
-            part("b", "p_e", prose("Compute each annotator's marginal proportions and the chance agreement {P_e}."),
-                 f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
-                 f"total / N^2."),
-            part("c", "kappa", prose("Compute Cohen's kappa {kappa}."), _KAPPA_HINT),
-            part("d", None, prose("Interpret the value. Why is {kappa} lower than {P_o}?"), model=_model_cohen(result),
-                 skill="interpretation"),
-        )
+    def concept(c: Concept, worked: Prose | None = None):
+        out.append(Part(_LETTERS[len(out)].lower(), None, c.prompt, model_answer=c.model, marks=c.marks,
+                        skill=c.skill, choices=c.choices, key=c.key, key_points=c.key_points, worked=worked))
+
+    def extra():
+        if plan.concept == "paradox":
+            concept(C.paradox(style, {"pi": "Scott's pi", "ac1": "Cohen's kappa"}.get(kind, "Cohen's kappa")))
+        elif plan.concept == "undefined":
+            concept(C.undefined(style))
+        elif plan.concept == "dropout":
+            concept(C.dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
+        elif plan.concept == "interpretation":
+            concept(C.interpretation(style, {"alpha": "Krippendorff's alpha"}.get(kind, "kappa")))
+
+    coefficient = COEFFICIENT_OF[kind]
+    if plan.choose:
+        pick, reasons = C.choose(style, kind)
+        concept(pick)
+        concept(reasons)
+        weights = f" (with {drawn.weights} weights, if your coefficient takes weights)" if kind == "weighted" else ""
+        number(coefficient, say(Prose(f"Compute the coefficient you chose{weights}, showing your working."),
+                                Prose(f"Compute your chosen coefficient{weights} step by step.")),
+               _KAPPA_HINT if coefficient == "kappa" else "alpha = 1 - D_o / D_e from the coincidence matrix.",
+               marks=6)
+        extra() if plan.concept else concept(C.interpretation(style, "the coefficient"))
+        return tuple(out)
+
+    if kind in ("cohen", "pi", "ac1"):
+        number("p_o", say(prose("Draw the agreement table of {a} against {b} and compute the observed agreement "
+                                "{P_o}.", a=a, b=b),
+                          prose("Cross-tabulate {a}'s labels against {b}'s and give the observed agreement {P_o}.",
+                                a=a, b=b),
+                          prose("On what proportion of the items do {a} and {b} agree ({P_o})?", a=a, b=b)),
+               "P_o is the share of items on which the two annotators give the same label: the diagonal "
+               "of the agreement table over the number of items.")
+        if kind == "cohen":
+            number("p_e", say(prose("Compute each annotator's marginal proportions and the chance agreement {P_e}."),
+                              prose("From {a}'s and {b}'s own label proportions, compute the chance agreement "
+                                    "{P_e} of Cohen's kappa.", a=a, b=b)),
+                   f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
+                   f"total / N^2.")
+            number("kappa", say(prose("Compute Cohen's kappa {kappa}."),
+                                prose("Hence give Cohen's kappa {kappa} for {a} and {b}.", a=a, b=b)), _KAPPA_HINT)
+            concept(C.interpret_own(interpret(float(right["kappa"])), "kappa"))
+        elif kind == "pi":
+            number("p_e", say(prose("Pool the two annotators' labels into one set of proportions {p_j} and compute "
+                                    "Scott's chance agreement {P_e}."),
+                              prose("Compute the chance agreement {P_e} of Scott's pi from the pooled label "
+                                    "proportions {p_j}.")),
+                   "p_j = (labels in category j from both annotators) / (2N); P_e = sum_j p_j^2.")
+            number("pi", say(Prose("Compute Scott's pi."), Prose("Hence give Scott's pi for the two annotators.")),
+                   _KAPPA_HINT.replace("kappa =", "pi ="))
+        else:
+            number("p_e", say(prose("Compute the category proportions {p_j} of all the labels and Gwet's chance "
+                                    "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories."),
+                              prose("Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) "
+                                    "from the pooled proportions {p_j}.")),
+                   "p_j = (labels in j) / (2N); P_e = sum_j p_j (1 - p_j) / (q - 1).")
+            number("ac1", say(Prose("Compute Gwet's AC1."), Prose("Hence give Gwet's AC1 for the two annotators.")),
+                   _KAPPA_HINT.replace("kappa =", "AC1 ="))
+        extra()
+        return tuple(out)
     if kind == "weighted":
         form = (Math(r"w_{ij} = 1 - \frac{|i-j|}{k-1}", "w_ij = 1 - |i - j| / (k - 1)") if drawn.weights == "linear"
                 else Math(r"w_{ij} = 1 - \frac{(i-j)^2}{(k-1)^2}", "w_ij = 1 - (i - j)^2 / (k - 1)^2"))
-        return (
-            part("a", "p_o", prose("Using {weights} agreement weights {form} (here {k}), draw the agreement table of "
-                                   "{a} against {b} and compute the weighted observed agreement {P_o}.",
-                                   weights=drawn.weights, form=form, k=Math(f"k = {r.n_categories}"), a=a, b=b),
-                 "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count partly."),
-            part("b", "p_e", prose("Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.",
-                                   a=a, b=b),
-                 "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2."),
-            part("c", "kappa", prose("Compute the weighted kappa {kappa_w}."), _KAPPA_HINT),
-            part("d", None, Prose("Why do weights suit these categories, and what do they change here?"),
-                 model=_model_weighted(drawn.weights, result, routes)),
-        )
+        number("p_o", prose("Using {weights} agreement weights {form} (here {k}), draw the agreement table of "
+                            "{a} against {b} and compute the weighted observed agreement {P_o}.",
+                            weights=drawn.weights, form=form, k=Math(f"k = {r.n_categories}"), a=a, b=b),
+               "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count partly.")
+        number("p_e", say(prose("Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.", a=a, b=b),
+                          prose("With the same weights, compute the chance agreement {P_e} from the two annotators' "
+                                "own marginal proportions.")),
+               "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2.")
+        number("kappa", say(prose("Compute the weighted kappa {kappa_w}."), prose("Hence give the weighted kappa "
+                                                                                  "{kappa_w}.")), _KAPPA_HINT)
+        concept(C.weights_why(), worked=_model_weighted(drawn.weights, result, drawn, r))
+        extra()
+        return tuple(out)
     if kind == "fleiss":
-        return (
-            part("a", "p_a", prose("Compute the agreement {P_i} of each item and their mean {P_a}."),
-                 "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items."),
-            part("b", "p_e", prose("Compute the proportion {p_j} of all labels in each category, and the chance "
-                                   "agreement {P_e}."), pooled_hint),
-            fleiss_kappa_part("c"),
-            part("d", None, Prose("Cohen's kappa takes chance agreement from each rater's own proportions. Why does "
-                                  "Fleiss' kappa pool all the labels instead?"), model=_model_fleiss(r, result)),
-        )
+        number("p_a", say(prose("Compute the agreement {P_i} of each item and their mean {P_a}."),
+                          prose("For each item compute the share {P_i} of its pairs of ratings that agree; then "
+                                "give the mean observed agreement {P_a}.")),
+               "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items.")
+        number("p_e", say(prose("Compute the proportion {p_j} of all labels in each category, and the chance "
+                                "agreement {P_e}."),
+                          prose("Pool all the labels into category proportions {p_j} and compute the chance "
+                                "agreement {P_e}.")), _POOLED_HINT)
+        number("kappa", say(prose("Compute Fleiss' kappa {kappa}."), prose("Hence give Fleiss' kappa {kappa}.")),
+               _KAPPA_HINT.replace("P_o", "P_a"))
+        concept(C.pooling_why())
+        extra()
+        return tuple(out)
     if kind == "partial":
-        return (
-            part("a", "p_a", prose("Compute the agreement {P_i} of each item, using the number of annotators {n_i} "
-                                   "who labelled it, and their mean {P_a}."),
-                 "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received."),
-            part("b", "n_labels", prose("How many labels does the table hold in all ({sum_n_i})?"),
-                 "Count the labels actually given: every annotator's items, no missing cells."),
-            part("c", "p_e", prose("Compute the category proportions {p_j} over all the labels, and the chance "
-                                   "agreement {P_e}."), pooled_hint),
-            fleiss_kappa_part("d"),
-            part("e", None, prose("Why would it be wrong to merge {a} and {b} into a single annotator?",
-                                  a=r.raters[-2], b=r.raters[-1]), model=_model_partial(r, result, routes)),
-        )
+        number("p_a", say(prose("Compute the agreement {P_i} of each item, using the number of annotators {n_i} "
+                                "who labelled it, and their mean {P_a}."),
+                          prose("Using each item's own number of labels {n_i}, compute {P_i} for every item that "
+                                "has a pair of labels, and their mean {P_a}.")),
+               "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received; an item with "
+               "one label has no pair and is left out of P_a.")
+        kappa_hint = _KAPPA_HINT.replace("P_o", "P_a")
+        if plan.chance == "both":
+            number("p_e", prose("Compute the chance agreement {P_e} by " + _RULE_NAME["pooled"] + "."), _POOLED_HINT)
+            number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), kappa_hint, marks=1)
+            number("p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT)
+            number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), kappa_hint, marks=1)
+            concept(C.rules_differ())
+            return tuple(out)
+        number("n_labels", say(prose("How many labels does the table hold in all ({sum_n_i})?"),
+                               prose("Count the labels actually given ({sum_n_i}).")),
+               "Count the labels actually given: every annotator's items, no missing cells.")
+        rule = _RULE_NAME[plan.chance]
+        number("p_e", say(prose("Compute the category proportions {p_j} and the chance agreement {P_e} by " + rule
+                                + "."),
+                          prose("Compute the chance agreement {P_e} by " + rule + ".")),
+               _POOLED_HINT if plan.chance == "pooled" else _ITEM_MEAN_HINT)
+        number("kappa", say(prose("Compute Fleiss' kappa {kappa}."), prose("Hence give kappa {kappa}.")), kappa_hint)
+        if plan.concept == "dropout" and plan.chance == "pooled":
+            extra()
+        else:
+            concept(C.merging(r.raters[-2], r.raters[-1]))
+        return tuple(out)
     lonely = [str(item) for item, mu in zip(r.items, (~r.missing).sum(axis=1)) if mu == 1]
     weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
-    return (
-        part("a", "n", prose("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. "
-                             "How many pairable values {n} does it hold?", w=weight),
-             "n counts the values in units with at least two values; it is also the total of the coincidence matrix."),
-        part("b", "d_o", prose("Compute the observed disagreement {D_o}."),
-             "D_o = (sum of the off-diagonal coincidences) / n."),
-        part("c", "d_e", prose("Compute the expected disagreement {D_e}."),
-             "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix."),
-        part("d", "alpha", prose("Compute Krippendorff's alpha {alpha} (nominal)."),
-             "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end."),
-        part("e", None, prose("Item {items} has a single rating. What does it contribute, and why are each unit's "
-                              "pairs weighted by {w}?", items=_names(lonely), w=weight), model=_model_alpha(r, result))
-        if lonely else
-        part("e", None, Prose("This table is complete. Would Fleiss' kappa on it give the same value as "
-                              "Krippendorff's alpha? Why, or why not?"), model=_model_alpha_fleiss()),
-    )
+    number("n", say(prose("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. "
+                          "How many pairable values {n} does it hold?", w=weight),
+                    prose("Draw up the coincidence matrix (each unit's ordered pairs of values weighted by {w}) "
+                          "and give its total, the number of pairable values {n}.", w=weight)),
+           "n counts the values in units with at least two values; it is also the total of the coincidence matrix.")
+    number("d_o", say(prose("Compute the observed disagreement {D_o}."),
+                      prose("From the coincidence matrix, compute the observed disagreement {D_o}.")),
+           "D_o = (sum of the off-diagonal coincidences) / n.")
+    number("d_e", say(prose("Compute the expected disagreement {D_e}."),
+                      prose("From the row totals {n_c}, compute the expected disagreement {D_e}.")),
+           "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix.")
+    number("alpha", say(prose("Compute Krippendorff's alpha {alpha} (nominal)."),
+                        prose("Hence give Krippendorff's alpha {alpha} for nominal categories.")),
+           "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.")
+    concept(C.single_value(_names(lonely)) if lonely else C.alpha_vs_fleiss())
+    extra()
+    return tuple(out)
 
 
 # ============================================================ model answers
-def _model_cohen(result) -> Prose:
-    ex = result.exact
-    return prose("{kappa} = {kappa_v} is {band} agreement on the Landis and Koch scale. {P_o} = {p_o} counts every "
-                 "agreement, including those two annotators would reach by chance if each labelled at random with "
-                 "their own proportions ({P_e} = {p_e}). Kappa keeps only the agreement beyond chance, {beyond}, as a "
-                 "share of the most that was possible beyond chance, {most}; so it is lower than {P_o} whenever "
-                 "{p_e_pos} and {p_o_low}.", kappa_v=fmt(ex.kappa), band=interpret(float(ex.kappa)), p_o=fmt(ex.p_o),
-                 p_e=fmt(ex.p_e), beyond=Math("P_o - P_e"), most=Math("1 - P_e"), p_e_pos=Math("P_e > 0"),
-                 p_o_low=Math("P_o < 1"))
-
-
-def _model_weighted(weights: str, result, routes: dict) -> Prose:
-    plain = routes["unweighted"]["kappa"]
+def _model_weighted(weights: str, result, drawn: Draw, r: Ratings) -> Prose:
+    """The weights part's worked answer, with this table's numbers (for the solution only)."""
+    plain = cohen_kappa(r, 0, 1).exact.kappa
     other_name = "quadratic" if weights == "linear" else "linear"
-    other = routes["other_weights"]["kappa"]
+    other = cohen_kappa(r, 0, 1, weights=other_name).exact.kappa
     k = len(result.categories)
     return Prose(f"The categories are ordered, so a disagreement between neighbouring categories is less serious "
                  f"than one between the ends of the scale; weights give near misses partial credit. Here the "
@@ -707,42 +1062,3 @@ def _model_weighted(weights: str, result, routes: dict) -> Prose:
                  f"a one-step miss more credit than linear ones ({fmt(1 - Fraction(1, (k - 1) ** 2))} against "
                  f"{fmt(1 - Fraction(1, k - 1))} here) and both give none to a miss across the whole scale; "
                  f"the choice of weights should be fixed before looking at the data.")
-
-
-def _model_fleiss(r: Ratings, result) -> Prose:
-    return prose("Fleiss' kappa treats the raters as interchangeable: it asks how likely two labels drawn at random "
-                 "from all {labels} labels are to agree, so each category's chance share is its share of all labels "
-                 "({P_e} = {p_e}). Cohen's chance term belongs to one fixed pair of raters with their own habits; "
-                 "with {raters} raters (or different raters per item) there is no single pair, and averaging "
-                 "pairwise Cohen-style terms measures a different thing.",
-                 labels=result.n_ratings, p_e=fmt(result.exact.p_e), raters=r.n_raters)
-
-
-def _model_partial(r: Ratings, result, routes: dict) -> Prose:
-    pa, pb = r.raters[-2], r.raters[-1]
-    return prose("{a} and {b} are two different people, who may have worked at different times and under different "
-                 "instructions; a merged annotator is not a real rater. Where both labelled an item one label must "
-                 "be thrown away, and which one is an arbitrary choice: keeping {a}'s gives {kappa} = {keep_a}, "
-                 "keeping {b}'s gives {keep_b}, against {right} with both kept as separate annotators. The merged "
-                 "column also mixes two people's habits in proportions set by how many items each covered. Instead "
-                 "keep them apart and use the per-item number of labels {n_i} in {P_i} and all {labels} labels in "
-                 "{p_j}.", a=pa, b=pb, keep_a=fmt(routes[f"merged:{pa}"]["kappa"]),
-                 keep_b=fmt(routes[f"merged:{pb}"]["kappa"]), right=fmt(result.exact.kappa), labels=result.n_ratings)
-
-
-def _model_alpha_fleiss() -> Prose:
-    return prose("No, not quite. Both compare the observed agreement with chance agreement from the pooled "
-                 "category proportions, but alpha draws its chance pairs without replacement, from {n} values "
-                 "over {nn} ordered pairs, while Fleiss' kappa takes {P_e} as {sum_p2} (with replacement). "
-                 "On a complete table {rel}: alpha is a little higher, and the two agree only as {n} grows.",
-                 nn=Math("n (n - 1)"), sum_p2=Math(r"\sum_j p_j^2", "Σ_j p_j²"),
-                 rel=Math(r"1 - \alpha = (1 - \kappa) \frac{n - 1}{n}", "1 - α = (1 - κ)(n - 1)/n"))
-
-
-def _model_alpha(r: Ratings, result) -> Prose:
-    return prose("A unit with a single value has no pair of values to compare, so it adds nothing to the "
-                 "coincidence matrix: its value is not pairable and does not count in {n} or in the {n_c}. A unit "
-                 "with {m_u} values has {pairs} ordered pairs, and each value takes part in {m_1} of them; dividing "
-                 "by {m_1} makes every pairable value count once, whatever the size of its unit, so units with more "
-                 "ratings do not weigh more and the matrix adds up to {N}.", n=Math(f"n = {int(result.n)}"),
-                 pairs=Math("m_u (m_u - 1)"), m_1=Math("m_u - 1"), N=SYMBOLS["n"])

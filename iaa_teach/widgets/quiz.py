@@ -22,8 +22,8 @@ from ._base import FONT_SIZE, WRAP_CSS, check_font_size
 
 __all__ = ["Quiz"]
 
-#: Most parts a question has ((a) to (e)): the quiz keeps one answer row per possible part.
-MAX_PARTS = 5
+#: Most parts a question has ((a) to (f)): the quiz keeps one answer row per possible part.
+MAX_PARTS = 6
 
 _CSS = """<style>
 .iaa-quiz, .iaa-quiz .widget-label, .iaa-quiz button, .iaa-quiz input, .iaa-quiz textarea,
