@@ -12,7 +12,8 @@ Each renders as plain text (``"text"``), Markdown with LaTeX (``"markdown"``) an
 HTML (``"html"``), where the maths is left as ``$...$`` / ``$$...$$`` for
 MathJax (``HTMLMath``, JupyterLab); with ``math="mathml"`` typeset as MathML
 (:func:`tex_mathml`), which a browser renders with no script or network, for a
-printed page; or, with ``math="text"``, written in plain text with HTML
+printed page (there a symbol's name written in plain text, ``P_e``, and a
+fraction alone in a table cell, ``16/3``, are typeset too); or, with ``math="text"``, written in plain text with HTML
 subscripts. :func:`render` joins blocks of any of these kinds.
 
 In a template, ``{P_o}`` names a symbol (:data:`SYMBOLS`) and ``{a}`` a value
@@ -280,7 +281,16 @@ def _piece(p: Any, form: str, math: str) -> str:
         return p.render(form, math)
     if form == "text":
         return str(p)
+    if form == "html" and math == "mathml" and "_" in str(p):
+        return _typeset_names(str(p))
     return md_escape(p) if form == "markdown" else html_escape(p, math)
+
+
+def _typeset_names(text: str) -> str:
+    """Text on a typeset page, with the symbol names written in it (``P_e``, ``n_i``) as maths."""
+    parts = _NAMED.split(text)
+    return "".join(SYMBOLS[x].render("html", "mathml") if i % 2 else html_escape(x, "mathml")
+                   for i, x in enumerate(parts))
 
 
 class Prose(Shown):
@@ -502,11 +512,11 @@ _FRACTION_CELL = re.compile(r"-?\d+/\d+")
 
 
 def _typeset_cell(c: str) -> Any:
-    """For a typeset page: a cell that is a whole fraction (``16/3``) or a symbol's name (``n_i``) as maths."""
+    """For a typeset page: a cell that is a fraction (``16/3``) as maths (symbol names: :func:`_typeset_names`)."""
     if _FRACTION_CELL.fullmatch(c):  # as written, not reduced
         a, b = c.split("/")
         return Math(("-" if a.startswith("-") else "") + f"\\frac{{{a.lstrip('-')}}}{{{b}}}", c)
-    return SYMBOLS[c] if c in SYMBOLS and "_" in c else c
+    return c
 
 
 def _cell_value(c: Any) -> Any:

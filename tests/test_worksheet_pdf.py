@@ -33,7 +33,7 @@ from iaa_teach.validation import AgreementError
 # raw TeX (not a table corner like "A\\B"), MathJax delimiters, ASCII subscripts (p_(I)+, n_i, P_o) of the
 # old text sheets, unconverted markup
 RAW = re.compile(r"(?<![A-Za-z])\\[a-zA-Z]+|\$|_\{|\^\{|_\(|\b[A-Za-z]_[A-Za-z+]|&lt;|&amp;|<m[a-z]+")
-N_QUESTIONS, SEED = 5, 300
+N_QUESTIONS, SEED = len(KINDS), 300  # every kind once, at exam size: the longest key
 
 
 def _missing_tools() -> list[str]:
@@ -144,8 +144,10 @@ def test_the_answer_key_is_one_page_with_every_exact_answer(printed):
             found = re.compile(rf"(?<![\d.]){re.escape(_shown(p.answer))}(?![\d])").search(key, at)
             assert found, f"question {i} ({p.label}): {_shown(p.answer)} not in the key after position {at}"
             at = found.end()
-        assert re.search(rf"Question {i} total\s+{q.total_marks}\b", key)
+    assert re.findall(r"\b(\d+) marks\b", key) == [str(q.total_marks) for q in ws.questions]
     assert re.search(rf"^\s*Total\s+{ws.marks}\s*$", key, re.M)
+    letters = [p.key for q in ws.questions for p in q.parts if p.choices]
+    assert letters and re.findall(r"^\s*(?:\d+\s+)?\([a-z]\)\s+([A-F])\s+\d+\s*$", key, re.M) == letters
 
 
 def test_the_worked_solutions_follow_each_on_its_own_page(printed):

@@ -29,12 +29,19 @@ from ._generate import KINDS
 from ._questions import Question, make_question
 
 __all__ = ["Worksheet", "worksheet", "worksheet_html", "worksheet_questions", "default_minutes", "FORMATS",
-           "MINUTES_PER_MARK", "LINES_PER_MARK", "INSTRUCTIONS"]
+           "MINUTES_PER_MARK", "LINES_PER_MARK", "INSTRUCTIONS", "MARKING"]
 
 #: What :func:`worksheet` writes.
 FORMATS = ("html", "pdf")
 #: The default time allowed: this many minutes per mark, rounded up to 5 minutes.
 MINUTES_PER_MARK = 1.5
+#: How to mark, at the top of the answer key: the rules :meth:`Question.check` marks by.
+MARKING = (
+    Prose(Em("Numbers:", strong=True), " full marks for the value to 3 decimals or as an exact fraction; one mark "
+          "less if it is right only to 2 decimals, and none if a usual mistake gives the same 2 decimals."),
+    Prose(Em("Choices:", strong=True), " all the marks for the right letter. ", Em("Short answers:", strong=True),
+          " a mark for each key point made (•), up to the part's marks."),
+)
 #: The instructions on the front of the question paper.
 INSTRUCTIONS = (
     Prose("Answer ", Em("all", strong=True), " questions, in the space under each part."),
@@ -85,13 +92,14 @@ table.iaa-equations { border-collapse: collapse; margin: 0.4em 0 0.6em 1em; brea
 table.iaa-equations td { padding: 0.15em 0.2em; vertical-align: middle; }
 td.iaa-lhs { text-align: right; } td.iaa-rhs { text-align: left; }
 .end { text-align: center; font-weight: bold; margin-top: 2em; letter-spacing: 0.1em; }
-.key table { border-collapse: collapse; width: 100%; font-size: 0.92em; }
-.key th, .key td { border: 1px solid #888; padding: 0.15em 0.45em; text-align: left; vertical-align: top; }
+.key table { border-collapse: collapse; width: 100%; font-size: 0.82em; line-height: 1.2; }
+.key th, .key td { border: 1px solid #888; padding: 0.1em 0.4em; text-align: left; vertical-align: top; }
+.key .points { font-size: 0.95em; } .key h1 { font-size: 1.3em; } .key h2 { margin-bottom: 0.2em; } .key .paper-id { margin-bottom: 0.4em; }
+.key ul.how { font-size: 0.82em; line-height: 1.25; margin: 0 0 0.4em; padding-left: 1.2em; }
 .key thead th { background: #eee; }
 .key td.marks, .key th.marks { text-align: center; width: 3.5em; }
 .key td.q, .key th.q { width: 4.5em; } .key td.p, .key th.p { width: 2.5em; }
 .key tr.qtotal td { font-weight: bold; background: #f4f4f4; }
-.key tbody { break-inside: avoid; }
 .worked { break-before: page; }
 .iaa-explanation h4 { margin: 0.8em 0 0.3em; break-after: avoid; }
 .iaa-explanation h4 + p { break-after: avoid; }  /* a step's heading and intro stay with its working */
@@ -221,14 +229,14 @@ def _paper(questions: Sequence[Question], title: str, minutes: int) -> str:
 
 def _key_answer(p) -> str:
     """A part's answer as the key gives it: the exact answer and its 3 decimals, the right letter, or the
-    key points a short answer is marked on."""
+    key points a short answer is marked on (one line, to keep the key on one page)."""
     if p.numeric:
         return Prose(*p.answer_line().pieces[2:]).html(math="mathml")  # without the "(a) " label
-    if getattr(p, "key", None):
+    if p.choices:
         return Prose(Em(p.key, strong=True)).html(math="mathml")
-    points = getattr(p, "key_points", ())
-    if points:
-        return "<ul>" + "".join(f"<li>{html_escape(k.text, math='text')}</li>" for k in points) + "</ul>"
+    if p.key_points:
+        return '<span class="points">' + " ".join(
+            f"&#x2022;&#xa0;{Prose(k.text).html(math='mathml')}" for k in p.key_points) + "</span>"
     return Prose(Em("see the worked solution")).html(math="mathml")
 
 
@@ -236,13 +244,14 @@ def _mark_scheme(questions: Sequence[Question], title: str) -> str:
     total = sum(q.total_marks for q in questions)
     rows = []
     for i, q in enumerate(questions, start=1):
-        body = "".join(f"<tr><td class=\"q\">{i if j == 0 else ''}</td><td class=\"p\">({p.label})</td><td>{_key_answer(p)}</td>"
+        first = f'<td class="q" rowspan="{len(q.parts)}"><b>{i}</b><br><span class="muted">{_total(q.total_marks)}</span></td>'
+        body = "".join(f"<tr>{first if j == 0 else ''}<td class=\"p\">({p.label})</td><td>{_key_answer(p)}</td>"
                        f'<td class="marks">{p.marks}</td></tr>' for j, p in enumerate(q.parts))
-        body += f'<tr class="qtotal"><td></td><td colspan="2">Question {i} total</td><td class="marks">{q.total_marks}</td></tr>'
         rows.append(f"<tbody>{body}</tbody>")
+    how = "".join(f"<li>{x.html(math='mathml')}</li>" for x in MARKING)
     key = (f'<section class="key"><h1>{title}: mark scheme</h1>'
            f'<p class="paper-id">Questions {html_escape(_ids(questions))}. Numbers are rounded half up from the '
-           f"exact values.</p><h2>Answer key</h2>"
+           f'exact values.</p><h2>Answer key</h2><ul class="how">{how}</ul>'
            '<table><thead><tr><th class="q">Question</th><th class="p">Part</th><th>Answer</th><th class="marks">Marks</th></tr></thead>'
            + "".join(rows)
            + f'<tbody><tr class="qtotal"><td colspan="3">Total</td><td class="marks">{total}</td></tr></tbody>'
