@@ -83,6 +83,8 @@ h2 { font-size: 1.2em; margin: 0.2em 0 0.5em; border-bottom: 1px solid #999; pad
 .mark { font-weight: bold; white-space: nowrap; }
 .lines { margin: 0.3em 0 0 2.2em; }
 .choices p { margin: 0.25em 0 0 2.2em; }
+.letter { margin: 0.6em 0 0 2.2em; } .letter .box { display: inline-block; width: 2.2em; height: 1.8em;
+  border: 1px solid #000; vertical-align: middle; margin-left: 0.4em; }
 .lines div { height: LINE_MMmm; border-bottom: 1px dotted #777; }
 table.iaa-table { border-collapse: collapse; margin: 0.5em 0 0.7em; break-inside: avoid; }
 table.iaa-table caption { caption-side: top; text-align: left; font-style: italic; padding-bottom: 0.2em; }
@@ -184,12 +186,15 @@ def _stem(q: Question) -> str:
 
 
 def _answer_space(p) -> str:
-    """Ruled lines under a part: :data:`LINES_PER_MARK` a mark, and 3 more (a table to draw needs room)."""
+    """Where the answer goes: a box for a letter; else ruled lines, :data:`LINES_PER_MARK` a mark and 3 more
+    (a table to draw needs room)."""
+    if p.choices:
+        return '<p class="letter">Answer (one letter): <span class="box"></span></p>'
     return '<div class="lines">' + "<div></div>" * (3 + LINES_PER_MARK * p.marks) + "</div>"
 
 
 def _part(p) -> str:
-    options = "".join(f"<p>{c.html(math='mathml')}</p>" for c in getattr(p, "choice_lines", lambda: [])())
+    options = "".join(f"<p>{c.html(math='mathml')}</p>" for c in p.choice_lines())
     options = f'<div class="choices">{options}</div>' if options else ""
     return (f'<div class="part"><p class="prompt"><span class="label">({p.label})</span>'
             f'<span class="words">{p.prompt.html(math="mathml")}</span><span class="mark">{_marks(p.marks)}</span>'
