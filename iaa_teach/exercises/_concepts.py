@@ -39,8 +39,11 @@ class KeyPoint:
 
     text: str
     patterns: tuple
+    none_of: tuple = ()  # words that undo the point (naming every band is not naming the band)
 
     def made_in(self, answer: str) -> bool:
+        if any(re.search(p, answer, re.IGNORECASE) for p in self.none_of):
+            return False
         return any(re.search(p, answer, re.IGNORECASE) for p in self.patterns)
 
 
@@ -81,7 +84,7 @@ def multiple_choice(rng: np.random.Generator, prompt: Prose, right: Prose, wrong
 def short_answer(prompt: Prose, points: list[tuple[str, tuple]], model: Prose, marks: int | None = None,
                  skill: str = "concepts") -> Concept:
     """A short answer marked by key points (one mark each, up to ``marks``; default: one per point)."""
-    key_points = tuple(KeyPoint(text, patterns) for text, patterns in points)
+    key_points = tuple(KeyPoint(*point) for point in points)
     return Concept(prompt, len(key_points) if marks is None else marks, skill, model, key_points=key_points)
 
 
@@ -171,7 +174,7 @@ def interpretation(rng: np.random.Generator, coefficient: str = "alpha") -> Conc
 
 
 # short answers ------------------------------------------------------------
-_CHANCE = (r"chance", r"P_?e", r"expected", r"random", r"luck")
+_CHANCE = (r"chance", r"\bP_?e\b", r"expected", r"\brandom", r"\bluck")
 _BAND = {name: (name.replace(" ", r"\s*"),) for name in ("slight", "fair", "moderate", "substantial",
                                                           "almost perfect", "poor")}
 
@@ -180,7 +183,8 @@ def interpret_own(band: str, coefficient: str = "kappa") -> Concept:
     return short_answer(
         prose("Interpret your value of {c}: which Landis-Koch band is it in, and why is it lower than the "
               "observed agreement?", c=coefficient),
-        [("the Landis-Koch band your value falls in", _BAND[band]),
+        [("the Landis-Koch band your value falls in", _BAND[band],
+          tuple(p for name, ps in _BAND.items() if name != band and name not in band for p in ps)),
          ("the coefficient removes the agreement expected by chance (P_e) and scales by what was possible "
           "beyond it", _CHANCE)],
         prose("Name the Landis-Koch band of the value. The observed agreement counts every agreement, including "

@@ -373,7 +373,8 @@ class Question(Shown):
         found = [m for m in p.mistakes if ans.matches(m.value)]
         rules = [m for m in p.others if ans.matches(m.value)]
         if ans.matches(p.answer):
-            if ans.decimals is None or ans.decimals >= _PLACES or round_half_up(p.answer, ans.decimals) == p.answer:
+            exact_short = ans.decimals is not None and round_half_up(p.answer, ans.decimals) == p.answer
+            if ans.decimals is None or ans.decimals >= _PLACES or (exact_short and not (found or rules)):
                 return Feedback(p.label, "correct", f"Correct: {sym} = {show_value(p.answer)}.", marks=p.marks,
                                 out_of=p.marks)
             places = f"right to {ans.decimals} dp"
@@ -645,7 +646,9 @@ def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = 
                     return listed, others, False
             if any(not _distinguishable(a.value, o.value) for o in others[qty]):
                 return listed, others, False
-        listed[qty] = required + [m for m in ms if m not in required]
+        # an optional mistake that another rule's value hides is not listed (the rule is named instead)
+        listed[qty] = required + [m for m in ms if m not in required
+                                  and all(_distinguishable(m.value, o.value) for o in others[qty])]
     return listed, others, True
 
 
@@ -949,7 +952,10 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                    f"total / N^2.")
             number("kappa", say(prose("Compute Cohen's kappa {kappa}."),
                                 prose("Hence give Cohen's kappa {kappa} for {a} and {b}.", a=a, b=b)), _KAPPA_HINT)
-            concept(C.interpret_own(interpret(float(right["kappa"])), "kappa"))
+            band = interpret(float(right["kappa"]))
+            own = C.interpret_own(band, "kappa")
+            concept(own, worked=prose("{kappa} = {v} is {band} agreement on the Landis-Koch scale. ", v=fmt(right["kappa"]),
+                                      band=band) + own.model)
         elif kind == "pi":
             number("p_e", say(prose("Pool the two annotators' labels into one set of proportions {p_j} and compute "
                                     "Scott's chance agreement {P_e}."),
