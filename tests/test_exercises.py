@@ -29,7 +29,6 @@ from iaa_teach.exercises import (
     KIND_MISTAKES,
     KINDS,
     LEVEL_SIZES,
-    MISTAKES,
     SKILLS,
     make_question,
     parse_answer,
@@ -67,7 +66,7 @@ def independent(q):
     k = len(cats)
     out = {}
     if q.kind in ("cohen", "weighted", "pi", "ac1"):
-        pairs = [(row[0], row[1]) for row in rows]
+        pairs = [(row[0], row[1]) for row in rows if row[0] is not None and row[1] is not None]
         n = len(pairs)
         idx = {c: i for i, c in enumerate(cats)}
         if q.kind == "weighted":
@@ -135,6 +134,7 @@ def hand_mistakes(q):
     if q.choose:
         return out
     if q.kind in ("cohen", "pi", "ac1"):
+        rows = [row for row in rows if None not in row[:2]]
         n = len(rows)
         coef = COEFFICIENT[q.kind]
         p_o = right["p_o"]
@@ -155,6 +155,15 @@ def hand_mistakes(q):
             out["kappa_chance"] = {"p_e": sq, "ac1": _kappa(p_o, sq)}
             out["no_q_minus_1"] = {"p_e": no_q, "ac1": _kappa(p_o, no_q)}
         return out
+    if q.kind in ("cohen", "weighted") and r.missing.any():
+        shared = [row for row in rows if None not in row[:2]]
+        p_o = right["p_o"] * len(shared) / len(rows)
+        out["missing_as_disagreement"] = {"p_o": p_o, "kappa": _kappa(p_o, right["p_e"])}
+        if q.kind == "cohen":
+            a_labels = [row[0] for row in rows if row[0] is not None]
+            b_labels = [row[1] for row in rows if row[1] is not None]
+            p_e = sum(F(a_labels.count(c), len(a_labels)) * F(b_labels.count(c), len(b_labels)) for c in cats)
+            out["unshared_marginals"] = {"p_e": p_e, "kappa": _kappa(right["p_o"], p_e)}
     if q.kind == "weighted":
         out["percentages"] = {"kappa": _kappa(100 * right["p_o"], 100 * right["p_e"])}
         return out
@@ -317,6 +326,7 @@ def test_sweep_answers_marks_mistakes_and_no_leaks(kind, level):
     # each of the kind's mistakes is listed (so recognised) on some seeds at every level where it can happen
     for mid in KIND_MISTAKES[kind]:
         if (level == 1 and kind == "alpha" and mid in ("unpairable_values", "text_route")) \
+                or (level < 3 and mid in ("missing_as_disagreement", "unshared_marginals")) \
                 or (kind == "partial" and mid == "global_total" and level == 3):
             continue
         assert stats["listed"].get(mid, 0) > 0, (kind, level, mid, stats["listed"])
@@ -331,10 +341,27 @@ def test_sweep_scott_pi_and_ac1(kind):
     for level in (1, 2, 3):
         stats = _sweep(kind, level, range(60))
         for mid in KIND_MISTAKES[kind]:
-            assert stats["listed"].get(mid, 0) > 0, (kind, level, mid)
+            if not (mid == "no_q_minus_1" and level == 1):  # with 2 categories 1 / (q - 1) = 1
+                assert stats["listed"].get(mid, 0) > 0, (kind, level, mid)
     q = make_question(kind, 5)
     public = scott_pi(q.ratings).exact.pi if kind == "pi" else gwet_ac(q.ratings).exact.ac
     assert q.answers()["c"] == public
+
+
+def test_the_texts_wrong_numbers_come_out_of_the_mistake_routes():
+    """ERRATA 1 and 3: the texts' 0.563 (rounding) and 0.467 (the code's alpha) are usual mistakes;
+    ERRATA 2: on a complete table Fleiss' kappa given as alpha is the texts' 'alpha'."""
+    r = datasets.sentiment()
+    routes = route_fleiss(r, fleiss_kappa(r).exact)
+    assert fmt(routes["rounding:all"]["kappa"]) == "0.563"
+    assert fmt(routes["rounding:all"]["p_a"]) == "0.733" and fmt(routes["rounding:all"]["p_e"]) == "0.389"
+    m = datasets.sentiment_missing()
+    routes = route_alpha(m, krippendorff_alpha(m).exact)
+    assert routes["text_route"]["alpha"] == F(7, 15)
+    assert "unweighted_pairs" in routes and routes["fleiss_de"]["alpha"] != F(127, 235)
+    routes = route_alpha(r, krippendorff_alpha(r).exact)
+    assert routes["alpha_as_fleiss"]["alpha"] == routes["fleiss_de"]["alpha"] == F(31, 55)
+    assert routes["de_n_plus_1"]["d_e"] == F(30 * 30 - (15 ** 2 + 10 ** 2 + 5 ** 2), 30 * 31)
 
 
 # ============================================================= by hand
@@ -349,7 +376,7 @@ def _lcm(*xs):
 @pytest.mark.parametrize("kind", SWEEP_KINDS)
 def test_questions_are_solvable_by_hand(kind, level):
     (lo, hi), (rlo, rhi), (klo, khi) = LEVEL_SIZES[level][kind]
-    for seed in range(40):
+    for seed in range(25):
         q = make_question(kind, seed, level=level, choose=False if kind in CHOOSABLE else None)
         r = q.ratings
         assert lo <= r.n_items <= hi and rlo <= r.n_raters <= rhi and klo <= r.n_categories <= khi
@@ -359,6 +386,8 @@ def test_questions_are_solvable_by_hand(kind, level):
         n = r.n_items
         sizes = [int(x) for x in counts.sum(axis=1)]
         if kind in ("cohen", "weighted"):
+            n = sum(1 for row in r.rows() if None not in row)
+            assert n >= r.n_items - 2 and (level == 3) == (n < r.n_items), "level 3: one or two labels missing"
             k = r.n_categories
             scale = 1 if kind == "cohen" else (k - 1 if q.weights == "linear" else (k - 1) ** 2)
             assert (n * scale) % a["p_o"].denominator == 0
@@ -389,7 +418,7 @@ def test_questions_are_solvable_by_hand(kind, level):
 @pytest.mark.parametrize("kind", KINDS)
 def test_same_seed_same_question_and_seeds_differ(kind):
     for level in (1, 2, 3):
-        qs = [make_question(kind, seed, level=level) for seed in range(30)]
+        qs = [make_question(kind, seed, level=level) for seed in range(10)]
         again = make_question(kind, 7, level=level)
         assert again.ratings == qs[7].ratings and again.text() == qs[7].text() and again.answers() == qs[7].answers()
         distinct = {tuple(map(tuple, q.ratings.rows())) for q in qs}
@@ -605,3 +634,37 @@ def test_level_two_is_the_default_and_keeps_the_seeds_tables():
     assert make_question("fleiss", 48).id == "fleiss-48"
     with pytest.raises(AgreementError, match="level must be one of 1, 2, 3; got 4"):
         make_question("cohen", 1, level=4)
+
+
+def test_mark_a_whole_question_by_part_and_by_skill():
+    q = make_question("partial", 6, level=3)
+    right = {p.label: (fmt(p.answer) if p.numeric else p.key if p.form == "choice" else str(p.worked or p.model_answer))
+             for p in q.parts}
+    full = q.mark(right)
+    assert full.marks == full.out_of == q.total_marks
+    assert all(f.correct for f in full.feedback.values())
+    assert sum(got for got, _ in full.by_skill().values()) == q.total_marks
+    numeric = next(p for p in q.parts if p.numeric)
+    some = q.mark({numeric.label: fmt(numeric.answer)})
+    assert some.marks == numeric.marks
+    assert {f.status for label, f in some.feedback.items() if label != numeric.label} == {"empty"}
+    assert list(some.by_skill()) == [s for s in SKILLS if s in {p.skill for p in q.parts}]
+    with pytest.raises(AgreementError, match="answers must map part labels"):
+        q.mark(["0.5"])
+    boxes = {p.form: p.placeholder for p in q.parts}
+    assert boxes["number"] in ("e.g. 0.492 or 29/59", "a whole number") and boxes["words"] == "a sentence or two"
+    assert make_question("cohen", 0, level=3, choose=True).parts[0].placeholder == "a letter, A-D"
+
+
+def test_answer_key_has_one_line_per_part_with_marks():
+    q = make_question("cohen", 2, level=3, choose=False)
+    lines = [line.text() for line in q.answer_key()]
+    assert len(lines) == len(q.parts)
+    for p, line in zip(q.parts, lines):
+        assert line.startswith(f"({p.label}) [{p.marks}] ")
+        if p.numeric:
+            assert fmt(p.answer) in line
+        elif p.choices:
+            assert line.endswith(p.key)
+        else:
+            assert all(k.text in line for k in p.key_points)

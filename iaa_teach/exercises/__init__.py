@@ -4,7 +4,7 @@
 >>> q = make_question("fleiss", seed=7)      # same kind and seed, same question
 >>> q.ratings.n_raters >= 3
 True
->>> q.check("c", q.answers()["c"]).correct   # any right answer: "0.56", "0.564", "31/55"
+>>> q.check("c", q.answers()["c"]).correct   # a right answer: "0.564" (3 dp, as asked) or "31/55"
 True
 
 Marks, skills and levels
@@ -13,32 +13,86 @@ Every part has ``marks`` (an int, printed as ``[2]`` after its prompt) and a
 ``skill`` (one of :data:`SKILLS`: ``"counting"``, ``"observed agreement"``,
 ``"chance agreement"``, ``"coefficient"``, ``"interpretation"``, ``"choice of
 coefficient"``, ``"concepts"``); ``question.total_marks`` is their sum (printed
-after the last part) and ``question.marks_by_skill()`` adds them up by skill.
+after the last part, "Total: 11 marks.") and ``question.marks_by_skill()``
+adds them up by skill.
 
 ``make_question(kind, seed, level=1 | 2 | 3)``: level 1 is 4-6 items, 2
 categories (3 on an ordered scale), complete; level 2, the default, keeps the
 sizes questions had before levels (8-12 items, 2-4 categories; a level-2 seed
-draws the same table as before); level 3 is exam size, 10-15 items, 3-4
-categories. ``alpha`` has missing ratings at levels 2 and 3, ``partial``
-partial coverage at every level. :data:`LEVEL_SIZES` holds the ranges;
-``question.id`` (``"fleiss-12"``, ``"fleiss-12-L3"``) names the kind, seed and level.
+of cohen, weighted and fleiss draws the same table as before); level 3 is exam
+size, 10-15 items, 3-4 categories, with an extra conceptual part.
+``alpha`` has missing ratings at levels 2 and 3, ``partial`` partial coverage
+at every level, ``cohen`` and ``weighted`` one or two missing labels at level 3
+(unless the student chooses the coefficient); ``fleiss``, ``pi`` and ``ac1``
+stay complete (their gaps are ``partial``'s subject). :data:`LEVEL_SIZES` holds the ranges; ``question.id``
+(``"fleiss-12"``, ``"fleiss-12-L3"``) names the kind, seed and level.
 
 >>> q = make_question("cohen", seed=3, level=1)
 >>> q.level, 4 <= q.ratings.n_items <= 6, q.total_marks == sum(p.marks for p in q.parts)
 (1, True, True)
 
+Parts and how they are answered
+-------------------------------
+``part.form`` is ``"number"`` (``part.quantity``, ``part.answer``),
+``"choice"`` (``part.choices``, lettered A-D; ``part.key`` is the right
+letter) or ``"words"`` (a short answer marked by ``part.key_points``, a mark
+each up to ``part.marks``). ``part.model_answer`` never holds another part's
+result; ``part.worked`` (where set) is the model answer with this table's
+numbers, shown in the solution only.
+
+``question.check(part, answer)`` returns a :class:`Feedback` with
+``status``, ``message``, ``marks`` (earned) and ``out_of``:
+
+- ``"correct"``: full marks (3 decimals, a fraction, the right letter, every key point);
+- ``"places"``: right to 2 dp only: "right to 2 dp: give 3 dp, as asked" (one mark
+  less), no mark when a listed mistake rounds to the same 2-decimal value
+  (the message says so: "... but so is what you get if you ...");
+- ``"mistake"``: "0.272 is what you get if you use each rater's own
+  proportions ... (step: ...)" and advice; ``mistakes`` holds the ids. The
+  feedback says what a method gives, never that the student used it;
+- ``"other_rule"``: the value under another chance rule in use (the course
+  notes' MLRD rule where the part asks for the pooled one, or back): named,
+  never called a mistake;
+- ``"partial"``: a short answer with some key points (which ones are made, which missing);
+- ``"wrong"`` (a hint, or why that option is not the best) and ``"unreadable"``.
+
+``question.answer_key()``: one line per part for a one-page key (``(a) [2] P_o = 7/10 =
+0.700``, ``(e) [1] B``, or a short answer's key points).
+
+``question.mark({"a": "0.700", "b": ..., ...})`` marks every part at once: a
+:class:`Marking` with ``feedback`` per part (``"empty"`` for a part left
+blank), ``marks``, ``out_of`` and ``by_skill()`` (``{skill: (earned, available)}``).
+
 Kinds of question
 -----------------
 ========== ============================================================ ==========================
-kind       table                                                        parts
+kind       table (level 2)                                              parts
 ========== ============================================================ ==========================
-cohen      2 raters, 8-12 items, 2-4 nominal categories                 P_o, P_e, kappa, words
-weighted   2 raters on an ordered scale of 3-5, linear or quadratic     P_o, P_e, kappa_w, words
-fleiss     3-5 raters, complete                                         P_a, P_e, kappa, words
-alpha      3-4 raters, missing ratings (one unit with a single value)   n, D_o, D_e, alpha, words
-partial    2-4 raters on every item; D-like (a tail of the items) and   P_a, sum n_i, P_e, kappa,
-           E-like (a head, or all items) as in the partial text         words
+cohen      2 raters, 8-12 items, 2-4 nominal categories                 P_o, P_e, kappa, band/why
+weighted   2 raters on an ordered scale of 3-5, linear or quadratic     P_o, P_e, kappa_w, why weights
+fleiss     3-5 raters, complete                                         P_a, P_e, kappa, why pool
+alpha      3-4 raters, missing ratings (one unit with a single value)   n, D_o, D_e, alpha, single value
+partial    full annotators who skip a single-rated item; a D-like       P_a, sum n_i, P_e (the rule
+           (tail) and an E-like (head, or all) annotator                named), kappa, merging
+pi         2 raters, Scott's pi (:func:`iaa_teach.metrics.scott_pi`)    P_o, P_e, pi, concept
+ac1        2 raters, Gwet's AC1 (:func:`iaa_teach.metrics.gwet_ac`)     P_o, P_e, AC1, concept
 ========== ============================================================ ==========================
+
+Partial-coverage questions ask for the chance rule they name
+(``question.chance``): ``"pooled"`` (p_j over all the labels, the
+partial-annotation text), ``"item_mean"`` (the mean of the items'
+proportions, the course notes' MLRD rule) or, at level 3, ``"both"``: P_e and
+kappa under each rule and why they differ. Single-rated items are left out of
+P_a and counted in P_e.
+
+``choose=True`` (drawn for half the level-3 seeds of cohen, weighted,
+fleiss and alpha): the title does not name the coefficient; the student
+chooses it (multiple choice), justifies the choice (key points), computes it
+and interprets a value. Conceptual parts (:data:`CONCEPTS`): the kappa
+paradox, when a coefficient is undefined, a rater who drops out, reading a
+value on the Landis-Koch scale and against Krippendorff's 0.667 / 0.800, why
+alpha differs from Fleiss' kappa, what merging two annotators does, why the
+two chance rules differ. Prompts come in several wordings, chosen by the seed.
 
 Right answers come from :mod:`iaa_teach.metrics` (``result.exact``);
 :meth:`Question.solution` shows the working through :func:`iaa_teach.explain`;
@@ -47,29 +101,37 @@ prompts, model answers and solutions are written once with
 rounded half up from the exact value (:func:`iaa_teach.fmt`; ``fmt3`` is the
 same function under its former name).
 
-Recognised mistakes (:data:`MISTAKES`), by kind
------------------------------------------------
+Recognised mistakes (:data:`MISTAKES`), by kind (:data:`KIND_MISTAKES`)
+-----------------------------------------------------------------------
 - all kinds: ``rounding`` (intermediate values rounded to 3 decimals before
-  the last step; listed only for questions where it moves the third decimal).
-- cohen, weighted, fleiss, partial: ``percentages`` (kappa from P_o and P_e
-  in percent: (70 - 41) / (1 - 41)).
-- cohen: ``pooled_marginals`` (Scott/Fleiss-style P_e), ``uniform_chance``
-  (P_e = 1/k).
+  the last step; listed only for questions where it moves the third decimal);
+  ``percentages`` (kappa from P_o and P_e in percent) except alpha.
+- cohen: ``pooled_marginals`` (Scott-style P_e), ``uniform_chance`` (P_e = 1/k).
 - weighted: ``unweighted``, ``other_weights`` (linear for quadratic or back).
+- cohen and weighted with a missing label (level 3): ``missing_as_disagreement``
+  (P_o over all the items), ``unshared_marginals`` (marginals from every label given).
 - fleiss: ``self_pairs`` (P_i without the "- n"), ``cohen_marginals``
-  (each rater's own proportions, averaged over rater pairs).
-- partial: ``global_k`` (P_i with the number of all annotators), ``global_total``
-  (p_j over n_items x n_raters cells, "40 not 38"), ``self_pairs``,
-  ``pe_over_items`` (p_j as the mean of per-item proportions), ``merged``
-  (the two partial annotators merged into one, keeping either's label).
-- alpha: ``unweighted_pairs`` (no 1/(m_u - 1)), ``fleiss_de``
-  (D_e = 1 - sum p_c^2), ``text_route`` (both: the code text's 0.467),
+  (each rater's own proportions), ``subset_chance`` (P_e from the first two
+  raters' labels only), ``pairwise_mean`` (the mean of the pairwise kappas).
+- partial: ``global_k``, ``global_total`` ("40 not 38"), ``self_pairs``,
+  ``single_in_p_a`` (P_a over all items), ``single_out_of_p_e`` (the
+  single-rated labels left out of p_j), ``subset_chance`` (the full
+  annotators' labels only), ``merged`` (either partial annotator's label kept).
+  The other chance rule is not a mistake (:data:`RULES`).
+- alpha: ``unweighted_pairs`` (no 1/(m_u - 1)), ``pairs_over_m`` (1/m_u),
+  ``fleiss_de`` (n^2 pairs: D_e = 1 - sum p_c^2), ``de_n_plus_1`` (n (n + 1)),
+  ``de_n_minus_1_squared`` ((n - 1)^2), ``alpha_as_fleiss`` (Fleiss' kappa
+  given as alpha), ``text_route`` (the code text's 0.467),
   ``unpairable_values`` (single values counted), ``self_pairs``.
-  ``percentages`` does not apply: 1 - D_o/D_e is the same in percent.
+- pi: ``cohen_marginals`` (each rater's own proportions: Cohen's kappa),
+  ``uniform_chance``. ac1: ``kappa_chance`` (sum p_k^2), ``no_q_minus_1``,
+  ``uniform_chance``.
 
-Every question is drawn so that each of its kind's mistakes (``rounding``
-aside) changes the 3-decimal answer of every part it touches and differs
-from the other mistakes; :meth:`Question.check` then names it.
+Every question is drawn so that each of its kind's mistakes changes the
+3-decimal answer of every part it touches and differs from the other
+mistakes, except those in :data:`OPTIONAL` (and every mistake at level 1),
+which are listed where they change a part's answer; two that then give the
+same answer are both named.
 
 Lesson exercises
 ----------------
@@ -89,16 +151,19 @@ from ..rounding import fmt, round_half_up
 from ._answers import Answer, parse_answer, show_value
 from ._check import Check, check_number
 from ._generate import KINDS, LEVEL_SIZES, LEVELS, SIZE_LIMITS
-from ._mistakes import KIND_MISTAKES, MISTAKES, MistakeInfo, mistake_info
-from ._questions import SKILLS, Feedback, Mistake, Part, Question, Solution, make_question
+from ._concepts import CONCEPTS, Choice, KeyPoint
+from ._mistakes import KIND_MISTAKES, MISTAKES, RULES, MistakeInfo, mistake_info
+from ._questions import (CHOOSABLE, MAX_PARTS, OPTIONAL, PARTIAL_RULES, SKILLS, Feedback, Marking, Mistake, Part,
+                         Question, Solution, make_question)
 from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
 
 fmt3 = fmt  # the former name of iaa_teach.fmt, kept for notebooks written with it
 
 __all__ = [
-    "KINDS", "LEVELS", "LEVEL_SIZES", "SKILLS", "MISTAKES", "KIND_MISTAKES", "SIZE_LIMITS", "mistake_info",
+    "KINDS", "LEVELS", "LEVEL_SIZES", "SKILLS", "MISTAKES", "KIND_MISTAKES", "RULES", "OPTIONAL", "SIZE_LIMITS",
+    "CONCEPTS", "CHOOSABLE", "PARTIAL_RULES", "MAX_PARTS", "Choice", "KeyPoint", "mistake_info",
     "make_question", "worksheet", "worksheet_html", "worksheet_questions",
-    "Question", "Part", "Mistake", "MistakeInfo", "Feedback", "Solution", "Worksheet",
+    "Question", "Part", "Mistake", "Marking", "MistakeInfo", "Feedback", "Solution", "Worksheet",
     "Answer", "parse_answer", "round_half_up", "fmt", "fmt3", "show_value",
     "Check", "check_number",
 ]

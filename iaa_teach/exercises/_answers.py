@@ -11,6 +11,7 @@ only exactly. Everything is compared as exact fractions: no float round-off.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -123,9 +124,10 @@ def show_value(x: Fraction | None) -> str:
     return approx(x).txt
 
 
-def decimals_that_match(x: Fraction, places: int = 3) -> list[Fraction]:
+@functools.lru_cache(maxsize=8192)
+def decimals_that_match(x: Fraction, places: int = 3) -> tuple[Fraction, ...]:
     """The ``places``-decimal numbers a student could write for ``x`` (1, or 2 at an exact half)."""
     scale = 10 ** places
     lo = Fraction(math.floor(x * scale), scale)
     tol = Fraction(1, 2 * scale)
-    return [c for c in (lo, lo + Fraction(1, scale)) if abs(c - x) <= tol]
+    return tuple(c for c in (lo, lo + Fraction(1, scale)) if abs(c - x) <= tol)

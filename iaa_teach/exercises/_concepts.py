@@ -23,7 +23,9 @@ from ..markup import Math, Prose, prose
 from ..metrics import interpret
 
 __all__ = ["KeyPoint", "Choice", "Concept", "CONCEPTS", "multiple_choice", "short_answer", "verdict",
-           "ALPHA_FIRM", "ALPHA_TENTATIVE"]
+           "ALPHA_FIRM", "ALPHA_TENTATIVE", "paradox", "undefined", "dropout", "interpretation", "interpret_own",
+           "weights_why", "pooling_why", "single_value", "alpha_vs_fleiss", "merging", "rules_differ",
+           "choose_coefficient"]
 
 #: Krippendorff's guideline: alpha >= 0.800 for firm conclusions, >= 0.667 for tentative ones.
 ALPHA_FIRM, ALPHA_TENTATIVE = Fraction(4, 5), Fraction(667, 1000)
@@ -289,7 +291,7 @@ def rules_differ() -> Concept:
 
 #: The conceptual parts by name (for the tests and the docs).
 CONCEPTS = ("paradox", "undefined", "dropout", "interpretation", "interpret_own", "weights_why", "pooling_why",
-            "single_value", "alpha_vs_fleiss", "merging", "rules_differ", "choose")
+            "single_value", "alpha_vs_fleiss", "merging", "rules_differ", "choose_coefficient")
 
 
 # ========================================================= choosing a coefficient
@@ -334,7 +336,7 @@ _JUSTIFY = {
 }
 
 
-def choose(rng: np.random.Generator, kind: str) -> tuple[Concept, Concept]:
+def choose_coefficient(rng: np.random.Generator, kind: str) -> tuple[Concept, Concept]:
     """Two parts: which coefficient (multiple choice) and why (key points)."""
     name, why = _COEFFICIENTS[kind]
     wrong = [(Prose(text), why_not) for text, why_not in _WRONG[kind]]

@@ -173,8 +173,11 @@ def _to_ratings(codes: np.ndarray, present: np.ndarray, topic: Topic, raters) ->
 
 
 def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_categories=None,
-         weights=None, level: int = 2) -> Draw:
-    """One candidate table for a question of ``kind`` at ``level`` (not yet checked for quality)."""
+         weights=None, level: int = 2, missing: bool = False) -> Draw:
+    """One candidate table for a question of ``kind`` at ``level`` (not yet checked for quality).
+
+    ``missing`` (cohen and weighted): one or two items lack one annotator's label.
+    """
     (items_range, raters_range, cats_range) = LEVEL_SIZES[level][kind]
     n, m = choose_size(kind, rng, n_items, n_raters, level)
     ordinal = kind == "weighted"
@@ -188,6 +191,9 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
     out = Draw(ratings=None, topic=topic)  # type: ignore[arg-type]
     if kind == "weighted":
         out.weights = weights if weights is not None else ("linear", "quadratic")[int(rng.integers(2))]
+    if missing and kind in ("cohen", "weighted"):
+        gaps = rng.choice(n, size=int(rng.integers(1, 3)), replace=False)
+        present[gaps, rng.integers(0, 2, size=len(gaps))] = False
     elif kind == "alpha" and level > 1:
         # most units complete; one with a single value; one to three with 2 .. m-1 values
         sizes = np.full(n, m)

@@ -54,6 +54,14 @@ MISTAKES: dict[str, MistakeInfo] = dict([
           "the last step, kappa = (P_o - P_e) / (1 - P_e)",
           "P_o and P_e must be proportions between 0 and 1: with percentages the 1 in 1 - P_e "
           "no longer stands for 'all items'."),
+    _info("missing_as_disagreement", "count an item one annotator left blank as a disagreement",
+          "observed agreement P_o",
+          "Cohen's kappa compares the two annotators on the items both labelled: an item with one label "
+          "missing leaves the table (N counts the shared items), in P_o and in the marginals alike."),
+    _info("unshared_marginals", "take each annotator's proportions from all the labels they gave",
+          "chance agreement P_e",
+          "The marginals come from the same agreement table as P_o: the items both annotators labelled. "
+          "A label whose item the other left blank is not in the table."),
     _info("pooled_marginals", "pool the two raters' labels for the chance agreement (Scott's pi)",
           "chance agreement P_e",
           "Cohen's kappa keeps each rater's own marginals: P_e = sum_j p_j+ x p_+j (row share times "
@@ -268,6 +276,17 @@ def route_cohen(r: Ratings, exact, weights: str | None = None) -> dict[str, dict
     col_3 = [_r3(Fraction(int(x), n)) for x in cols]
     p_e_3 = _r3(sum((agree[i][j] * row_3[i] * col_3[j] for i in range(k) for j in range(k)), Fraction(0)))
     routes.update(_final_steps(exact.p_o, exact.p_e, "p_o", _r3(exact.p_o), p_e_3))
+    both = (r.codes[:, 0] >= 0) & (r.codes[:, 1] >= 0)
+    if not both.all():  # an item one annotator left blank
+        # counted as a disagreement: P_o over all the items
+        p_o = exact.p_o * n / r.n_items
+        routes["missing_as_disagreement"] = {"p_o": p_o, "kappa": _kappa(p_o, exact.p_e)}
+        # each annotator's marginals from all the labels they gave, the other's blanks included
+        own = [np.bincount(r.codes[r.codes[:, j] >= 0, j], minlength=k).astype(np.int64) for j in (0, 1)]
+        n_a, n_b = int(own[0].sum()), int(own[1].sum())
+        p_e = sum((agree[i][j] * Fraction(int(own[0][i]), n_a) * Fraction(int(own[1][j]), n_b)
+                   for i in range(k) for j in range(k)), Fraction(0))
+        routes["unshared_marginals"] = {"p_e": p_e, "kappa": _kappa(exact.p_o, p_e)}
     if weights is None:
         pooled = rows + cols
         p_e = Fraction(int((pooled * pooled).sum()), 4 * n * n)
@@ -359,6 +378,19 @@ def merge_last_two(r: Ratings, keep: int) -> Ratings:
     return r.merge_raters(first, second, keep=(first, second)[keep], name=first + second)
 
 
+def _chance_of(counts: np.ndarray, chance: str) -> Fraction:
+    """P_e = sum_j p_j^2 of a count table (items x categories), p_j pooled over the labels or,
+    with ``chance="item_mean"``, the mean over the rated items of n_ij / n_i (exact, no variance:
+    the wrong routes need many of them)."""
+    counts = counts[counts.sum(axis=1) > 0]
+    if chance == "pooled":
+        total = int(counts.sum())
+        p = [Fraction(int(c), total) for c in counts.sum(axis=0)]
+    else:
+        p = [_sum_over(counts[:, j], counts.sum(axis=1)) / len(counts) for j in range(counts.shape[1])]
+    return sum((x * x for x in p), Fraction(0))
+
+
 def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[str, Fraction]]:
     """Wrong routes for Fleiss' kappa with annotators covering different items, under the ``chance`` rule asked.
 
@@ -390,14 +422,13 @@ def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[s
                                           n_labels=cells)
     else:
         routes["global_total"] = {"n_labels": cells}
-    routes["single_out_of_p_e"] = with_p_e(fleiss_kappa(r.subset(items=np.flatnonzero(used).tolist()),
-                                                        chance=chance).exact.p_e)
+    routes["single_out_of_p_e"] = with_p_e(_chance_of(counts[used], chance))
     # chance from the annotators who were meant to label every item (all but the last two)
-    full = r.subset(raters=list(r.raters[:-2]))
-    if (full.counts().sum(axis=1) >= 2).any():
-        routes["subset_chance"] = with_p_e(fleiss_kappa(full, chance=chance).exact.p_e)
+    full = r.subset(raters=list(r.raters[:-2])).counts().astype(np.int64)
+    if (full.sum(axis=1) >= 2).any():
+        routes["subset_chance"] = with_p_e(_chance_of(full, chance))
     other = "item_mean" if chance == "pooled" else "pooled"
-    routes[f"rule_{other}"] = with_p_e(fleiss_kappa(r, chance=other).exact.p_e)
+    routes[f"rule_{other}"] = with_p_e(_chance_of(counts, other))
     for keep, name in ((0, r.raters[-2]), (1, r.raters[-1])):
         merged = fleiss_kappa(merge_last_two(r, keep), chance=chance)
         routes[f"merged:{name}"] = {"p_a": merged.exact.p_a, "n_labels": Fraction(merged.n_ratings),
@@ -474,8 +505,10 @@ def route_alpha(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
 #: The mistakes each kind of question checks for (a mistake that makes no difference on a
 #: table, such as counting single values where there are none, is left out there).
 KIND_MISTAKES = {
-    "cohen": ("pooled_marginals", "uniform_chance", "rounding", "percentages"),
-    "weighted": ("unweighted", "other_weights", "rounding", "percentages"),
+    "cohen": ("pooled_marginals", "uniform_chance", "missing_as_disagreement", "unshared_marginals", "rounding",
+              "percentages"),
+    "weighted": ("unweighted", "other_weights", "missing_as_disagreement", "unshared_marginals", "rounding",
+                 "percentages"),
     "fleiss": ("self_pairs", "cohen_marginals", "subset_chance", "pairwise_mean", "rounding", "percentages"),
     "partial": ("global_k", "global_total", "self_pairs", "single_in_p_a", "single_out_of_p_e", "subset_chance",
                 "merged", "rounding", "percentages"),

@@ -6,11 +6,11 @@ import re
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
-from ..markup import SYMBOLS, Chain, Em, Equations, Math, Prose, Shown, Table, approx, html_escape, prose, render
+from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render
 from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt, round_half_up
@@ -18,17 +18,20 @@ from ..validation import check_bool, check_int, check_option, options
 from ..words import Explanation, Step, explain, ratings_table
 from ._answers import decimals_that_match, parse_answer, show_value
 from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
-from . import _concepts as C
-from ._concepts import Choice, Concept, KeyPoint
+from ._concepts import (Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coefficient, dropout, interpret_own,
+                        interpretation, merging, paradox, pooling_why, rules_differ, single_value, undefined,
+                        weights_why)
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
-__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
+__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Marking", "MAX_PARTS", "OPTIONAL", "CHOOSABLE", "PARTIAL_RULES", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
            "SKILLS"]
 
 #: What a part practises (:attr:`Part.skill`), in the order a mock exam lists them.
 SKILLS = ("counting", "observed agreement", "chance agreement", "coefficient", "interpretation",
           "choice of coefficient", "concepts")
 
+#: Most parts a question has ((a) to (f)).
+MAX_PARTS = 6
 #: How many candidate tables one seed may draw before giving up (never reached in the tests).
 MAX_DRAWS = 400
 #: After the first good table, how many more to draw looking for one where rounding the
@@ -38,7 +41,7 @@ PREFER_ROUNDING = 12
 #: Mistakes that are listed for a part only where they change its 3-decimal answer (where two
 #: give the same answer, feedback names both); every other mistake must change every answer
 #: it touches, distinguishably from the others, or the table is drawn again.
-OPTIONAL = ("rounding", "subset_chance", "pairwise_mean", "pairs_over_m", "de_n_plus_1", "de_n_minus_1_squared",
+OPTIONAL = ("rounding", "missing_as_disagreement", "unshared_marginals", "subset_chance", "pairwise_mean", "pairs_over_m", "de_n_plus_1", "de_n_minus_1_squared",
             "alpha_as_fleiss", "single_in_p_a", "single_out_of_p_e", "kappa_chance", "no_q_minus_1")
 #: The coefficient must lie in this range (kappa near 0 or 1 makes a dull question).
 COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
@@ -152,6 +155,15 @@ class Part:
     def symbol(self) -> str:
         return QUANTITIES[self.quantity].txt if self.quantity else ""
 
+    @property
+    def placeholder(self) -> str:
+        """What an answer box for this part suggests: ``"e.g. 0.492 or 29/59"``, ``"a letter, A-D"``..."""
+        if self.choices:
+            return f"a letter, A-{_LETTERS[len(self.choices) - 1]}"
+        if not self.numeric:
+            return "a sentence or two"
+        return "a whole number" if self.quantity in COUNTS else "e.g. 0.492 or 29/59"
+
     def answer_line(self) -> Prose:
         """``(a) P_o = 7/10 = 0.700``; the right option; or the model answer of a part answered in words."""
         head = Em(f"({self.label})", strong=True)
@@ -162,6 +174,15 @@ class Part:
             return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[i].text, ". ",
                          self.worked or self.model_answer)
         return Prose(head, " ", self.worked or self.model_answer)
+
+    def key_line(self) -> Prose:
+        """The part in a one-page answer key: ``(a) [2] P_o = 7/10 = 0.700``, ``(d) [1] B``, or the key points."""
+        head = Prose(Em(f"({self.label})", strong=True), f" {_marks(self.marks)} ")
+        if self.numeric:
+            return head + (QUANTITIES[self.quantity] + " = " + approx(self.answer))
+        if self.choices:
+            return head + Em(self.key, strong=True)
+        return head + Prose("; ".join(k.text for k in self.key_points) + f" (a mark each, up to {self.marks})")
 
     def choice_lines(self) -> list[Prose]:
         """The options of a multiple-choice part as the question shows them: ``A. ...``."""
@@ -185,7 +206,7 @@ class Feedback:
         a mistake; the part asks for a different one). ``"wrong"``: no usual
         mistake explains it (``message`` holds a hint). ``"partial"``: a short
         answer that makes some of its key points. ``"unreadable"``: not an
-        answer of the part's form.
+        answer of the part's form. ``"empty"``: not answered (:meth:`Question.mark`).
     message : str
         One or two sentences for the student; never another part's result.
     mistakes : tuple of str
@@ -222,6 +243,32 @@ class Feedback:
 
     def _repr_html_(self) -> str:
         return self.html()
+
+
+@dataclass(frozen=True)
+class Marking:
+    """A whole question marked (:meth:`Question.mark`): the feedback on every part, and the totals."""
+
+    question: Any
+    feedback: dict
+
+    @property
+    def marks(self) -> int:
+        """The marks earned."""
+        return sum(f.marks for f in self.feedback.values())
+
+    @property
+    def out_of(self) -> int:
+        return self.question.total_marks
+
+    def by_skill(self) -> dict[str, tuple[int, int]]:
+        """``{skill: (marks earned, marks available)}`` in the order of :data:`SKILLS`."""
+        out: dict[str, list[int]] = {}
+        for p in self.question.parts:
+            got = out.setdefault(p.skill, [0, 0])
+            got[0] += self.feedback[p.label].marks
+            got[1] += p.marks
+        return {s: tuple(out[s]) for s in sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else 99)}
 
 
 # ================================================================ question
@@ -283,6 +330,10 @@ class Question(Shown):
             out[p.skill] = out.get(p.skill, 0) + p.marks
         return {s: m for s, m in out.items() if m}
 
+    def answer_key(self) -> list[Prose]:
+        """One line per part for a one-page answer key (:meth:`Part.key_line`)."""
+        return [p.key_line() for p in self.parts]
+
     def answers(self) -> dict[str, Fraction]:
         """The right answer of every numerical part, exact: ``{"a": Fraction(7, 10), ...}``."""
         return {p.label: p.answer for p in self.parts if p.numeric}
@@ -309,7 +360,7 @@ class Question(Shown):
             first = f"{who}, {_names(r.raters)}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}."
         else:
             first = f"{who}, {_names(r.raters)}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
-        if self.kind == "alpha" and r.missing.any():
+        if self.kind in ("alpha", "cohen", "weighted") and r.missing.any():
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
             first += f" {_coverage(r)} (– marks an item an annotator did not label)."
@@ -396,6 +447,28 @@ class Question(Shown):
             return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0], p)}.",
                             out_of=p.marks)
         return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}", out_of=p.marks)
+
+    def mark(self, answers: Mapping[str, Any]) -> "Marking":
+        """Mark every part at once: ``answers`` maps a part's label to what the student wrote.
+
+        A part left out (or blank) earns nothing and gets the status ``"empty"``.
+
+        >>> q = make_question("cohen", seed=3)
+        >>> m = q.mark({"a": q.answers()["a"], "b": "0.5"})
+        >>> m.marks <= m.out_of == q.total_marks, m.feedback["d"].status
+        (True, 'empty')
+        """
+        if not isinstance(answers, Mapping):
+            raise AgreementError(f"answers must map part labels to answers, got {type(answers).__name__}")
+        given = {self.part(label).label: value for label, value in answers.items()}
+        out = {}
+        for p in self.parts:
+            value = given.get(p.label)
+            if value is None or (isinstance(value, str) and not value.strip()):
+                out[p.label] = Feedback(p.label, "empty", "Not answered.", out_of=p.marks)
+            else:
+                out[p.label] = self.check(p.label, value)
+        return Marking(self, out)
 
     def _hint(self, p: Part, ans) -> str:
         v, x = p.answer, ans.value
@@ -550,36 +623,14 @@ def _explanation(q: Question) -> Explanation:
         return Explanation(main.title + "; then the course notes' (MLRD) chance rule", [*main.steps, *tail], q.result)
     if q.kind not in ("pi", "ac1"):
         return explain(q.result)
+    # the agreement table and P_o as for Cohen's kappa; then the coefficient's own p_j, P_e and value
     cohen = explain(cohen_kappa(r, 0, 1))
-    ex = q.result.exact
-    table = cohen_kappa(r, 0, 1).table.astype(np.int64)
-    n, k = int(table.sum()), table.shape[0]
-    pooled = table.sum(axis=1) + table.sum(axis=0)
-    props = [Fraction(int(c), 2 * n) for c in pooled]
-    rows = [[str(c), str(int(x)), approx(p)] for c, x, p in zip(r.categories, pooled, props)]
-    p_step = Step(prose("Pooled proportions {p_j}"),
-                  (Prose(f"Both annotators' labels together: {2 * n} labels."),
-                   Table(["category", "labels", "p_j"], rows)))
-    if q.kind == "pi":
-        terms = " + ".join(f"({p.numerator}/{p.denominator})²" for p in props)
-        pe_chain = Chain(SYMBOLS["P_e"], Math(r"\sum_j p_j^2", "Σ_j p_j²"), Math(terms.replace("²", "^2"), terms),
-                         approx(ex.p_e))
-        name, sym = "Scott's pi", QUANTITIES["pi"]
-        value = ex.pi
-        note = Prose("Chance as two labels drawn from one distribution shared by both annotators.")
-    else:
-        terms = " + ".join(f"{p.numerator}/{p.denominator} × {(1 - p).numerator}/{(1 - p).denominator}" for p in props)
-        pe_chain = Chain(SYMBOLS["P_e"], Math(r"\frac{1}{q-1}\sum_j p_j (1 - p_j)", "Σ_j p_j (1 - p_j) / (q - 1)"),
-                         Math(f"({terms}) / {k - 1}"), approx(ex.p_e))
-        name, sym = "Gwet's AC1", QUANTITIES["ac1"]
-        value = ex.ac
-        note = Prose("Chance agreement only for a rater who rates at random: less sensitive to skewed prevalence.")
-    pe_step = Step(prose("Chance agreement {P_e}"), (note, Equations([pe_chain])), "P_e", float(ex.p_e), ex.p_e)
-    put_in = Math(f"({fmt(ex.p_a)} - {fmt(ex.p_e)}) / (1 - {fmt(ex.p_e)})")
-    coef = Step(Prose(name), (Equations([Chain(sym, Math(r"\frac{P_o - P_e}{1 - P_e}", "(P_o - P_e) / (1 - P_e)"),
-                                               put_in, approx(value))]),), q.kind, float(value), value)
-    title = f"{name}, {r.raters[0]} vs {r.raters[1]} ({n} items)"
-    return Explanation(title, [*cohen.steps[:2], p_step, pe_step, coef], q.result)
+    family = explain(q.result)
+    own = [s for s in family.steps if s.symbol in ("P_e", "pi", "AC1") or s.heading.text().startswith("Category")]
+    note = Step(prose("Observed agreement of two annotators: {P_a} = {P_o}"),
+                (prose("With two annotators every item has one pair of labels: {P_i} is 1 where they agree and 0 "
+                       "where they do not, so the mean agreement {P_a} of the working below is {P_o}."),))
+    return Explanation(family.title, [*cohen.steps[:2], note, *own], q.result)
 
 
 # =============================================================== building
@@ -746,7 +797,31 @@ def _table_is_fit(kind: str, drawn: Draw, right: dict) -> bool:
     return True
 
 
-def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan):
+#: What :func:`_candidate` returns for a fit table that cannot improve on the one already chosen.
+_LOOKED = object()
+
+
+def _rounding_can_matter(kind: str, result, right: dict) -> bool:
+    """Whether rounding the last step's inputs to 3 decimals can change the coefficient's answer
+    (a cheap look before the other mistakes are worked out)."""
+    coefficient = COEFFICIENT_OF[kind]
+    ex = result.exact
+    if kind == "alpha":
+        wrong = _r3_alpha(ex.d_o, ex.d_e)
+    else:
+        p_o = ex.p_o if kind in ("cohen", "weighted") else ex.p_a
+        p_e = ex.p_e
+        wrong = None if round_half_up(p_e, 3) == 1 else \
+            (round_half_up(p_o, 3) - round_half_up(p_e, 3)) / (1 - round_half_up(p_e, 3))
+    return wrong is not None and _distinguishable(wrong, right[coefficient])
+
+
+def _r3_alpha(d_o: Fraction, d_e: Fraction) -> Fraction | None:
+    d_e3 = round_half_up(d_e, 3)
+    return None if d_e3 == 0 else 1 - round_half_up(d_o, 3) / d_e3
+
+
+def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rounding_only: bool = False):
     drawn = draw(kind, rng, **size)
     result = _core_result(kind, drawn.ratings, drawn.weights, plan.chance)
     value = float(result)  # a cheap look first: the exact values (with their variances) cost more
@@ -755,6 +830,8 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan):
     right = _right_values(kind, result, plan, drawn.ratings)
     if not _table_is_fit(kind, drawn, right):
         return None
+    if rounding_only and not _rounding_can_matter(kind, result, right):
+        return _LOOKED  # only a table where rounding matters could replace the one already chosen
     routes = _routes(kind, drawn.ratings, result, drawn.weights, plan)
     listed, others, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(),
                                         small=size["level"] == 1)
@@ -861,19 +938,22 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
     # the size is drawn once per seed; the tables are then drawn at that size
     size["n_items"], size["n_raters"] = choose_size(kind, rng, n_items, n_raters, level)
     size["level"] = level
+    if level == 3 and kind in ("cohen", "weighted") and not plan.choose:
+        size["missing"] = True  # exam size: one or two labels missing
     chosen = None
     extra = 0
     for _ in range(MAX_DRAWS):
-        found = _candidate(kind, rng, size, plan)
+        found = _candidate(kind, rng, size, plan, rounding_only=chosen is not None)
         if found is None:
             continue
-        if chosen is None:
-            chosen = found
-        if _rounding_matters(found[4]):
-            chosen = found
-            break
-        extra += 1
-        if extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
+        if found is not _LOOKED:
+            if chosen is None:
+                chosen = found
+            if _rounding_matters(found[4]):
+                chosen = found
+                break
+        extra += 1  # one more fit table looked at after the first good one
+        if chosen is not None and extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
             break
     if chosen is None:
         raise AgreementError(f"no good {kind!r} table found in {MAX_DRAWS} draws for seed {seed} and "
@@ -888,10 +968,11 @@ _KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o a
                "and kept exact until the end.")
 _POOLED_HINT = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
 _ITEM_MEAN_HINT = "p_j = the mean over the items of n_ij / n_i (every item weighs the same); P_e = sum_j p_j^2."
-_RULE_NAME = {"pooled": "pooling all the labels (the partial-annotation text's rule: p_j = labels in j / all "
-                        "labels)",
-              "item_mean": "the course notes' (MLRD) rule: p_j is the mean over the items of each item's "
-                           "proportion n_ij / n_i"}
+#: The chance rules as a prompt names them (templates: {p_j}, {n_ij}, {n_i} are typeset).
+_RULE_NAME = {"pooled": "pooling all the labels (the partial-annotation text's rule: {p_j} = labels in category j "
+                        "/ all labels)",
+              "item_mean": "the course notes' (MLRD) rule: {p_j} is the mean over the items of each item's "
+                           "proportion {n_ij} / {n_i}"}
 
 
 def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: dict, plan: _Plan,
@@ -915,17 +996,17 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
 
     def extra():
         if plan.concept == "paradox":
-            concept(C.paradox(style, {"pi": "Scott's pi", "ac1": "Cohen's kappa"}.get(kind, "Cohen's kappa")))
+            concept(paradox(style, {"pi": "Scott's pi", "ac1": "Cohen's kappa"}.get(kind, "Cohen's kappa")))
         elif plan.concept == "undefined":
-            concept(C.undefined(style))
+            concept(undefined(style))
         elif plan.concept == "dropout":
-            concept(C.dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
+            concept(dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
         elif plan.concept == "interpretation":
-            concept(C.interpretation(style, {"alpha": "Krippendorff's alpha"}.get(kind, "kappa")))
+            concept(interpretation(style, {"alpha": "Krippendorff's alpha"}.get(kind, "kappa")))
 
     coefficient = COEFFICIENT_OF[kind]
     if plan.choose:
-        pick, reasons = C.choose(style, kind)
+        pick, reasons = choose_coefficient(style, kind)
         concept(pick)
         concept(reasons)
         weights = f" (with {drawn.weights} weights, if your coefficient takes weights)" if kind == "weighted" else ""
@@ -933,7 +1014,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                                 Prose(f"Compute your chosen coefficient{weights} step by step.")),
                _KAPPA_HINT if coefficient == "kappa" else "alpha = 1 - D_o / D_e from the coincidence matrix.",
                marks=6)
-        extra() if plan.concept else concept(C.interpretation(style, "the coefficient"))
+        extra() if plan.concept else concept(interpretation(style, "the coefficient"))
         return tuple(out)
 
     if kind in ("cohen", "pi", "ac1"):
@@ -953,7 +1034,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
             number("kappa", say(prose("Compute Cohen's kappa {kappa}."),
                                 prose("Hence give Cohen's kappa {kappa} for {a} and {b}.", a=a, b=b)), _KAPPA_HINT)
             band = interpret(float(right["kappa"]))
-            own = C.interpret_own(band, "kappa")
+            own = interpret_own(band, "kappa")
             concept(own, worked=prose("{kappa} = {v} is {band} agreement on the Landis-Koch scale. ", v=fmt(right["kappa"]),
                                       band=band) + own.model)
         elif kind == "pi":
@@ -987,7 +1068,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2.")
         number("kappa", say(prose("Compute the weighted kappa {kappa_w}."), prose("Hence give the weighted kappa "
                                                                                   "{kappa_w}.")), _KAPPA_HINT)
-        concept(C.weights_why(), worked=_model_weighted(drawn.weights, result, drawn, r))
+        concept(weights_why(), worked=_model_weighted(drawn.weights, result, drawn, r))
         extra()
         return tuple(out)
     if kind == "fleiss":
@@ -1001,7 +1082,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                                 "agreement {P_e}.")), _POOLED_HINT)
         number("kappa", say(prose("Compute Fleiss' kappa {kappa}."), prose("Hence give Fleiss' kappa {kappa}.")),
                _KAPPA_HINT.replace("P_o", "P_a"))
-        concept(C.pooling_why())
+        concept(pooling_why())
         extra()
         return tuple(out)
     if kind == "partial":
@@ -1017,7 +1098,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
             number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), kappa_hint, marks=1)
             number("p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT)
             number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), kappa_hint, marks=1)
-            concept(C.rules_differ())
+            concept(rules_differ())
             return tuple(out)
         number("n_labels", say(prose("How many labels does the table hold in all ({sum_n_i})?"),
                                prose("Count the labels actually given ({sum_n_i}).")),
@@ -1031,7 +1112,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
         if plan.concept == "dropout" and plan.chance == "pooled":
             extra()
         else:
-            concept(C.merging(r.raters[-2], r.raters[-1]))
+            concept(merging(r.raters[-2], r.raters[-1]))
         return tuple(out)
     lonely = [str(item) for item, mu in zip(r.items, (~r.missing).sum(axis=1)) if mu == 1]
     weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
@@ -1049,7 +1130,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
     number("alpha", say(prose("Compute Krippendorff's alpha {alpha} (nominal)."),
                         prose("Hence give Krippendorff's alpha {alpha} for nominal categories.")),
            "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.")
-    concept(C.single_value(_names(lonely)) if lonely else C.alpha_vs_fleiss())
+    concept(single_value(_names(lonely)) if lonely else alpha_vs_fleiss())
     extra()
     return tuple(out)
 

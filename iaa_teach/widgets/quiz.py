@@ -15,15 +15,13 @@ from typing import Any, Sequence
 
 import ipywidgets as w
 
-from ..exercises import KINDS, Question, make_question
+from ..exercises import KINDS, MAX_PARTS, Question, make_question
 from ..markup import html_escape
 from ..validation import AgreementError, check_int, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size
 
 __all__ = ["Quiz"]
 
-#: Most parts a question has ((a) to (f)): the quiz keeps one answer row per possible part.
-MAX_PARTS = 6
 
 _CSS = """<style>
 .iaa-quiz, .iaa-quiz .widget-label, .iaa-quiz button, .iaa-quiz input, .iaa-quiz textarea,

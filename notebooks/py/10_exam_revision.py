@@ -56,11 +56,18 @@ print(", ".join(KINDS))
 # - `weighted`: two annotators on an ordered scale, linear or quadratic weighted kappa;
 # - `fleiss`: three to five annotators, Fleiss' kappa;
 # - `alpha`: Krippendorff's alpha with missing ratings;
-# - `partial`: Fleiss' kappa when two annotators cover different items (per-item $k$).
+# - `partial`: Fleiss' kappa when annotators cover different items (per-item $n_i$,
+#   single-rated items, and the chance rule the question names);
+# - `pi` and `ac1`: Scott's pi and Gwet's AC1 for two annotators.
 #
-# The same kind and seed always give the same question. Work it on paper first;
-# then `question.check(part, answer)` marks one answer (to 2 or 3 decimals, or
-# as a fraction such as `"29/59"`), and `question.solution()` shows the working.
+# The same kind and seed always give the same question. `level=1` gives a small
+# table (4-6 items, 2 categories), `level=2` (the default) a medium one and
+# `level=3` an exam-sized one, where some questions make you choose the
+# coefficient yourself. Every part shows its marks, like `[2]`. Work it on
+# paper first; then `question.check(part, answer)` marks one answer (to 3
+# decimals, as asked, or as a fraction such as `"29/59"`; a letter for a
+# multiple-choice part, a sentence or two for a part in words), and
+# `question.solution()` shows the working.
 #
 # ## One question, worked in full
 
@@ -123,7 +130,8 @@ Hidden(question.solution(), "Show the worked solution")
 # seed to go back to a question), type your answers, press **check**. When you
 # are stuck, **show the next step** reveals the worked solution one step at a
 # time; **show the full solution** shows all of it. A part answered in words
-# is not marked: "check" shows the model answer to compare with yours.
+# is marked by its key points: "check" says which points you made and which
+# are still missing.
 
 # %%
 quiz = Quiz("cohen", seed=1)
@@ -132,26 +140,21 @@ quiz
 # %% [markdown]
 # ## For instructors: a printable worksheet
 #
-# `worksheet(n, seed, kinds=..., level=...)` writes a question paper and its
-# mark scheme. The paper has a cover (name line, time allowed, instructions,
-# total marks and a grid for the marker), then each question on a new page
-# with the marks of every part, like `[2]`, and ruled space to answer in. The
-# mark scheme starts with a one-page answer key, then the worked solutions.
-# Question $i$ is `make_question(kinds[i % len(kinds)], seed + i, level=level)`
-# and each question shows its id, so any of them can be regenerated.
+# `worksheet(n, seed, kinds=...)` writes two HTML files, the questions and a
+# separate answer sheet with the worked solutions; print them from a browser.
+# Question $i$ is `make_question(kinds[i % len(kinds)], seed + i)` and each
+# question shows its id, so any of them can be regenerated.
 #
 # The sheets go to the folder `worksheets/` next to this notebook (git
 # ignores it): open them from JupyterLab's file browser, or from your
-# browser, and print. With `format="pdf"` they are written as A4 PDF files
-# instead (this needs Chromium: `apt-get install chromium`).
+# browser, and print.
 
 # %%
 folder = Path("worksheets")
-sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], level=3, directory=folder, overwrite=True)
+sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], directory=folder, overwrite=True)
 print(f"written: {sheet.questions_path.as_posix()} and {sheet.answers_path.as_posix()}")
 print(f"(in the folder {folder.resolve().name}/ next to this notebook)")
-print(f"{sheet.marks} marks, {sheet.minutes} minutes allowed")
-print("questions:", ", ".join(q.id for q in sheet.questions))
+print("questions:", ", ".join(f"{q.kind}-{q.seed}" for q in sheet.questions))
 
 # %% [markdown]
 # ## Recap
