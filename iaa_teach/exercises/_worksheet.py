@@ -40,7 +40,7 @@ MARKING = (
     Prose(Em("Numbers:", strong=True), " full marks for the value to 3 decimals or as an exact fraction; one mark "
           "less if it is right only to 2 decimals, and none if a usual mistake gives the same 2 decimals."),
     Prose(Em("Choices:", strong=True), " all the marks for the right letter. ", Em("Short answers:", strong=True),
-          " a mark for each key point made (•), up to the part's marks."),
+          " a mark for each key point made (the points are separated by semicolons), up to the part's marks."),
 )
 #: The instructions on the front of the question paper.
 INSTRUCTIONS = (
@@ -233,16 +233,10 @@ def _paper(questions: Sequence[Question], title: str, minutes: int) -> str:
 
 
 def _key_answer(p) -> str:
-    """A part's answer as the key gives it: the exact answer and its 3 decimals, the right letter, or the
-    key points a short answer is marked on (one line, to keep the key on one page)."""
-    if p.numeric:
-        return Prose(*p.answer_line().pieces[2:]).html(math="mathml")  # without the "(a) " label
-    if p.choices:
-        return Prose(Em(p.key, strong=True)).html(math="mathml")
-    if p.key_points:
-        return '<span class="points">' + " ".join(
-            f"&#x2022;&#xa0;{Prose(k.text).html(math='mathml')}" for k in p.key_points) + "</span>"
-    return Prose(Em("see the worked solution")).html(math="mathml")
+    """A part's answer in the key: :meth:`Part.key_line` without its label and marks (the table has
+    columns for those): the exact answer and its 3 decimals, the right letter, or the key points."""
+    line = p.key_line()
+    return f'<span class="points">{Prose(*line.pieces[2:]).html(math="mathml")}</span>'
 
 
 def _mark_scheme(questions: Sequence[Question], title: str) -> str:
