@@ -10,9 +10,11 @@ Words are built from a few pieces:
 
 Each renders as plain text (``"text"``), Markdown with LaTeX (``"markdown"``) and
 HTML (``"html"``), where the maths is left as ``$...$`` / ``$$...$$`` for
-MathJax (``HTMLMath``, JupyterLab) or, with ``math="text"``, written in plain
-text with HTML subscripts (for a printable page without a maths renderer).
-:func:`render` joins blocks of any of these kinds.
+MathJax (``HTMLMath``, JupyterLab); with ``math="mathml"`` typeset as MathML
+(:func:`tex_mathml`), which a browser renders with no script or network, for a
+printed page (there a symbol's name written in plain text, ``P_e``, and a
+fraction alone in a table cell, ``16/3``, are typeset too); or, with ``math="text"``, written in plain text with HTML
+subscripts. :func:`render` joins blocks of any of these kinds.
 
 In a template, ``{P_o}`` names a symbol (:data:`SYMBOLS`) and ``{a}`` a value
 given by keyword. Values are never read as templates: a rater name or a label
@@ -23,6 +25,8 @@ is text, escaped for each output (Markdown, HTML, ``\\text{}`` inside LaTeX).
 ('P_o for x_1', '$P_o$ for x\\\\_1', '$P_o$ for x_1')
 >>> p.html(math="text")
 'P<sub>o</sub> for x_1'
+>>> p.html(math="mathml")
+'<math><msub><mi>P</mi><mi>o</mi></msub></math> for x_1'
 """
 
 from __future__ import annotations
@@ -38,13 +42,13 @@ from .validation import check_option
 
 __all__ = [
     "FORMS", "MATH_MODES", "NOTATION", "Notation", "SYMBOLS", "Shown", "Math", "Em", "Link", "Prose", "Table", "Chain", "Equations",
-    "prose", "with_symbols", "render", "number", "approx", "md_escape", "html_escape", "tex_text",
+    "prose", "with_symbols", "render", "number", "approx", "md_escape", "html_escape", "tex_text", "tex_mathml",
     "mpl_escape", "terminal_escape",
 ]
 
-#: The three outputs, and how maths is written in HTML.
+#: The three outputs, and how maths is written in HTML: LaTeX for MathJax, plain text, or MathML.
 FORMS = ("text", "markdown", "html")
-MATH_MODES = ("tex", "text")
+MATH_MODES = ("tex", "text", "mathml")
 
 _SEPARATORS = {"text": "\n", "markdown": "\n\n", "html": ""}
 
@@ -79,7 +83,7 @@ def html_escape(s: Any, math: str = "tex") -> str:
     '&lt;b&gt;<span>$</span>x<span>$</span>&lt;/b&gt;'
     """
     out = html.escape(str(s), quote=False)
-    if math == "tex":
+    if math != "text":  # MathML pages too: they may be shown where MathJax runs
         out = out.replace("$", "<span>$</span>").replace("\\", "<span>\\</span>")
     return out
 
@@ -134,6 +138,59 @@ def _plain_math_html(txt: str) -> str:
     return _SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", html.escape(txt, quote=False))
 
 
+# ================================================================ MathML
+# \text{...} as tex_text writes it: its escapes, no nested braces.
+_TEX_TEXT = re.compile(r"\\text\{((?:\\textbackslash\{\}|\\textasciitilde\{\}|\\[{}_^#$%&]|[^\\{}])*)\}")
+_TEX_TEXT_ESCAPE = re.compile(r"\\textbackslash\{\}|\\textasciitilde\{\}|\\([{}_^#$%&])")
+_MATHML_ROOT = re.compile(r'^<math xmlns="http://www.w3.org/1998/Math/MathML" display="(?:inline|block)">'
+                          r"(?:<mrow>)?(.*?)(?:</mrow>)?</math>$", re.S)
+
+
+def _tex_text_body(body: str) -> str:
+    """The text of a ``\\text{}`` body written by :func:`tex_text`, escaped for HTML."""
+    plain = _TEX_TEXT_ESCAPE.sub(lambda m: m.group(1) or ("\\" if "backslash" in m.group(0) else "~"), body)
+    return html.escape(plain, quote=False).replace(" ", "&#xa0;")  # MathML trims plain spaces
+
+
+def _mathml_inner(tex: str) -> str:
+    """The MathML of ``tex`` without its ``<math>`` element (latex2mathml; ``\\text{}`` done here).
+
+    latex2mathml keeps the escapes of ``\\text{a\\_b}`` and does not escape
+    ``&`` in text, so each ``\\text{}`` goes through as a placeholder and
+    its own, HTML-escaped text is put back after.
+    """
+    from latex2mathml.converter import convert
+
+    texts: list[str] = []
+
+    def hold(m: re.Match) -> str:
+        texts.append(_tex_text_body(m.group(1)))
+        return f"\\text{{IAATEXT{len(texts) - 1}Z}}"
+
+    out = convert(_TEX_TEXT.sub(hold, tex))
+    for i, text in enumerate(texts):
+        out = out.replace(f"<mtext>IAATEXT{i}Z</mtext>", f"<mtext>{text}</mtext>")
+    inner = _MATHML_ROOT.match(out)
+    return inner.group(1) if inner else out
+
+
+def tex_mathml(tex: str, display: bool = False) -> str:
+    """A LaTeX formula as a MathML ``<math>`` element (MathML Core, which browsers typeset natively).
+
+    The conversion is latex2mathml's, in Python: the page needs no script,
+    font download or network to show the maths, so it prints offline.
+    ``display=True`` sets fractions at full size (``displaystyle``). Text in
+    ``\\text{}`` (as :func:`tex_text` writes it) is escaped for HTML.
+
+    >>> tex_mathml(r"\\frac{7}{10}")
+    '<math><mfrac><mrow><mn>7</mn></mrow><mrow><mn>10</mn></mrow></mfrac></math>'
+    >>> tex_mathml(tex_text("a_b & <c>"))
+    '<math><mtext>a_b&#xa0;&amp;&#xa0;</mtext><mo>&#x0003C;</mo><mtext>c</mtext><mo>&#x0003E;</mo><mtext></mtext></math>'
+    """
+    style = ' displaystyle="true"' if display else ""
+    return f"<math{style}>{_mathml_inner(tex)}</math>"
+
+
 # ================================================================= pieces
 class Shown:
     """Mixin: ``text()``, ``markdown()`` and ``html(math=...)`` from one ``render(form, math)``."""
@@ -145,7 +202,7 @@ class Shown:
         return self.render("markdown")
 
     def html(self, math: str = "tex") -> str:
-        """HTML with the maths as ``$...$`` for MathJax, or with ``math="text"`` in plain text."""
+        """HTML with the maths as ``$...$`` for MathJax, ``math="mathml"`` typeset, ``math="text"`` plain."""
         return self.render("html", math)
 
 
@@ -177,6 +234,8 @@ class Math:
         if form == "text":
             return self.txt
         if form == "html":
+            if math == "mathml":
+                return tex_mathml(self.tex)
             return _plain_math_html(self.txt) if math == "text" else "$" + html.escape(self.tex, quote=False) + "$"
         return "$" + self.tex + "$"
 
@@ -222,7 +281,16 @@ def _piece(p: Any, form: str, math: str) -> str:
         return p.render(form, math)
     if form == "text":
         return str(p)
+    if form == "html" and math == "mathml" and "_" in str(p):
+        return _typeset_names(str(p))
     return md_escape(p) if form == "markdown" else html_escape(p, math)
+
+
+def _typeset_names(text: str) -> str:
+    """Text on a typeset page, with the symbol names written in it (``P_e``, ``n_i``) as maths."""
+    parts = _NAMED.split(text)
+    return "".join(SYMBOLS[x].render("html", "mathml") if i % 2 else html_escape(x, "mathml")
+                   for i, x in enumerate(parts))
 
 
 class Prose(Shown):
@@ -437,6 +505,8 @@ class Table(Shown):
     def _html(self, math: str) -> str:
         def cell(c: Any, head: bool, scope: str) -> str:
             tag = "th" if head else "td"
+            if math == "mathml" and isinstance(c, str):
+                c = _typeset_cell(c)
             return f'<{tag}{scope}>{_piece(c, "html", math)}</{tag}>'
         caption = f"<caption>{html_escape(self.caption, math)}</caption>" if self.caption else ""
         head = "".join(cell(h, True, ' scope="col"') for h in self.header)
@@ -449,6 +519,17 @@ class Table(Shown):
 
     def __repr__(self) -> str:
         return self.text()
+
+
+_FRACTION_CELL = re.compile(r"-?\d+/\d+")
+
+
+def _typeset_cell(c: str) -> Any:
+    """For a typeset page: a cell that is a fraction (``16/3``) as maths (symbol names: :func:`_typeset_names`)."""
+    if _FRACTION_CELL.fullmatch(c):  # as written, not reduced
+        a, b = c.split("/")
+        return Math(("-" if a.startswith("-") else "") + f"\\frac{{{a.lstrip('-')}}}{{{b}}}", c)
+    return c
 
 
 def _cell_value(c: Any) -> Any:
@@ -496,6 +577,10 @@ class Equations:
         if form == "text" or (form == "html" and math == "text"):
             text = "\n".join(f"{lhs.txt if first else ' ' * len(lhs.txt)} = {r.txt}" for lhs, r, first in rows)
             return text if form == "text" else f"<pre>{html.escape(text, quote=False)}</pre>"
+        if form == "html" and math == "mathml":  # one row per "=", aligned on it, fractions full size
+            trs = "".join(f'<tr><td class="iaa-lhs">{tex_mathml(lhs.tex, True) if first else ""}</td>'
+                          f'<td class="iaa-rhs">{tex_mathml("= " + r.tex, True)}</td></tr>' for lhs, r, first in rows)
+            return f'<table class="iaa-equations">{trs}</table>'
         tex = " \\\\\n".join(f"{lhs.tex if first else ''} &= {r.tex}" for lhs, r, first in rows)
         tex = "$$\n\\begin{aligned}\n" + tex + "\n\\end{aligned}\n$$"
         return tex if form == "markdown" else f'<div class="iaa-math">{html.escape(tex, quote=False)}</div>'

@@ -17,6 +17,9 @@ every row of every table (all items, not only the top ones), NaN written as
 JSON that any parser reads.
 
 The command line writes both: ``iaa-teach report FILE --html OUT.html --json OUT.json``.
+
+:func:`html_to_pdf` prints a self-contained page to PDF with headless Chromium
+(the printable worksheets of :mod:`iaa_teach.exercises` use it).
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ import io
 import json
 import math
 import os
+import shutil
+import subprocess
+import tempfile
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -42,7 +48,7 @@ from .words import explain
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "FIGURE_DPI", "FIGURES", "READING", "figure_names", "draw", "figure_texts", "summary_html",
            "sections_html", "to_html", "write_html", "to_data", "to_json", "write_json", "write_files",
-           "family_data"]
+           "family_data", "CHROMIUM_NAMES", "find_chromium", "html_to_pdf"]
 
 #: What a JSON file written here says it is, and the version of its layout.
 FORMAT = "iaa-teach diagnosis"
@@ -376,6 +382,71 @@ def write_html(report: Diagnosis, path: Any, source: str | None = None, **option
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
     return os.fspath(path)
+
+
+# =================================================================== PDF
+#: Where :func:`find_chromium` looks, in order, after ``$IAA_CHROMIUM``: Debian's
+#: package first (the one the browser tests and CI use).
+CHROMIUM_NAMES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+# no profile, network, extension or crash-report traffic: the page is printed and nothing else
+_CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-extensions", "--no-first-run",
+                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                   "--disable-default-apps", "--disable-quic", "--no-pdf-header-footer", "--print-to-pdf-no-header")
+
+
+def find_chromium() -> str | None:
+    """The Chromium that :func:`html_to_pdf` runs: ``$IAA_CHROMIUM``, else the first of
+    :data:`CHROMIUM_NAMES` that is an executable; None if there is none."""
+    own = os.environ.get("IAA_CHROMIUM")
+    for name in ((own,) if own else CHROMIUM_NAMES):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def html_to_pdf(page: str, path: Any, timeout: float = 180) -> str:
+    """Print an HTML page to a PDF file with headless Chromium; returns the path.
+
+    Why Chromium: Debian's package is kept up to date with security fixes,
+    it is what the browser tests already need (``.ci/run`` installs it), and
+    it typesets MathML Core natively, follows CSS paged media (``@page``
+    size, margins and margin boxes with page numbers, ``break-inside``) and
+    prints with no script. The page must be self-contained (inline style,
+    MathML, data URIs): it is loaded from a temporary file with networking
+    off, so nothing is fetched while printing.
+
+    Raises
+    ------
+    AgreementError
+        Chromium is not installed (with what to install), or it failed.
+    """
+    chromium = find_chromium()
+    if chromium is None:
+        raise AgreementError("printing a PDF needs headless Chromium, which was not found: install Debian's "
+                             "package (`apt-get install chromium`) or set IAA_CHROMIUM to a Chromium executable; "
+                             "or write HTML (format='html') and print it from a browser")
+    target = os.path.abspath(os.fspath(path))
+    with tempfile.TemporaryDirectory(prefix="iaa-pdf-") as tmp:
+        source = os.path.join(tmp, "page.html")
+        with open(source, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(page)
+        printed = os.path.join(tmp, "page.pdf")
+        cmd = [chromium, *_CHROMIUM_FLAGS, f"--user-data-dir={os.path.join(tmp, 'profile')}",
+               f"--print-to-pdf={printed}", "file://" + source]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                                  env={**os.environ, "HOME": tmp})
+        except subprocess.TimeoutExpired:
+            raise AgreementError(f"Chromium did not print the page within {timeout:g} s") from None
+        except OSError as err:
+            raise AgreementError(f"cannot run {chromium}: {err.strerror or err}") from None
+        if not os.path.isfile(printed) or os.path.getsize(printed) == 0:
+            tail = (done.stderr or "").strip().splitlines()[-3:]
+            raise AgreementError(f"Chromium ({chromium}) wrote no PDF (exit code {done.returncode}): "
+                                 + " | ".join(tail))
+        shutil.move(printed, target)
+    return target
 
 
 # ================================================================== JSON

@@ -585,7 +585,7 @@ def test_worksheet_writes_a_question_sheet_and_a_separate_answer_sheet(tmp_path)
             assert (fmt(value) if value.denominator > 1 else str(value)) in answers
         assert str(next(p.answer for p in q.parts if p.quantity == COEFFICIENT[q.kind])) not in sheet
     for doc in (sheet, answers):
-        assert doc.startswith("<!DOCTYPE html>") and "<script" not in doc and "http" not in doc
+        assert doc.startswith("<!DOCTYPE html>") and "<script" not in doc and "http:" not in doc and "https:" not in doc
     assert [q.ratings for q in worksheet_questions(5, 40)] == [q.ratings for q in ws.questions]
 
 

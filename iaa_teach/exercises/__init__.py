@@ -147,9 +147,11 @@ wrong more often; see :mod:`iaa_teach.exercises._progress` for the file.
 
 Worksheets
 ----------
-:func:`worksheet` writes two printable HTML files (questions, answers) and
-returns their paths; :func:`worksheet_html` returns the two documents as
-strings instead.
+:func:`worksheet` writes a question paper (name line, time allowed,
+instructions, marks per part, space to answer) and a mark scheme (a one-page
+answer key, then the worked solutions), as HTML pages or, with
+``format="pdf"``, as PDF printed by headless Chromium; the maths is typeset
+(MathML). :func:`worksheet_html` returns the two pages as strings instead.
 """
 
 from ..rounding import fmt, round_half_up

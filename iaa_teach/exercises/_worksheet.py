@@ -1,48 +1,136 @@
-"""Printable worksheets: a question sheet and a separate answer sheet, as HTML.
+"""Printable worksheets: a question paper and a mark scheme, as HTML or PDF.
 
-The sheets use the questions' and solutions' own HTML renderer with
-``math="text"``: formulas in plain text with subscripts, equations in
-``<pre>`` blocks, so a page needs no script or maths renderer to print.
+The question paper is laid out like an exam: a name line, the time allowed,
+the instructions and the total; each question starts a page, each part shows
+its marks (``[2]``) and is followed by ruled space to answer in. The mark
+scheme starts with a one-page answer key (every part's answer and marks),
+then the worked solution of each question.
+
+Every formula is typeset as MathML (``math="mathml"`` of
+:mod:`iaa_teach.markup`, converted in Python by latex2mathml), so a page needs
+no script, font download or network: a browser shows it as it is, and
+``format="pdf"`` prints it with headless Chromium
+(:func:`iaa_teach.report_files.html_to_pdf`). A Content-Security-Policy in
+each page forbids loading anything.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..markup import html_escape
+from ..markup import Em, Prose, Table, html_escape, render
+from ..report_files import html_to_pdf
 from ..validation import AgreementError, check_bool, check_int, check_option, check_text
 from ._generate import KINDS
 from ._questions import Question, make_question
 
-__all__ = ["Worksheet", "worksheet", "worksheet_questions"]
+__all__ = ["Worksheet", "worksheet", "worksheet_html", "worksheet_questions", "default_minutes", "FORMATS",
+           "MINUTES_PER_MARK", "LINES_PER_MARK", "INSTRUCTIONS", "MARKING"]
+
+#: What :func:`worksheet` writes.
+FORMATS = ("html", "pdf")
+#: The default time allowed: this many minutes per mark, rounded up to 5 minutes.
+MINUTES_PER_MARK = 1.5
+#: How to mark, at the top of the answer key: the rules :meth:`Question.check` marks by.
+MARKING = (
+    Prose(Em("Numbers:", strong=True), " full marks for the value to 3 decimals or as an exact fraction; one mark "
+          "less if it is right only to 2 decimals, and none if a usual mistake gives the same 2 decimals."),
+    Prose(Em("Choices:", strong=True), " all the marks for the right letter. ", Em("Short answers:", strong=True),
+          " a mark for each key point made (the points are separated by semicolons), up to the part's marks."),
+)
+#: The instructions on the front of the question paper.
+INSTRUCTIONS = (
+    Prose("Answer ", Em("all", strong=True), " questions, in the space under each part."),
+    Prose("The marks for each part are shown in brackets, like [2]."),
+    Prose("Give numerical answers to 3 decimal places or as exact fractions."),
+    Prose("Show your working: marks are given for the method as well as for the answer."),
+    Prose("A calculator may be used."),
+)
+#: Ruled answer lines per mark under each part (and 3 more), 8 mm apart.
+LINES_PER_MARK = 3
+_LINE_MM = 8
+_CSP = "default-src 'none'; style-src 'unsafe-inline'"
 
 _CSS = """
-body { font-family: Georgia, 'Times New Roman', serif; max-width: 46em; margin: 2em auto; line-height: 1.4; }
-h1 { font-size: 1.5em; } h3 { margin-bottom: 0.3em; } h3 small { font-weight: normal; color: #555; }
-table { border-collapse: collapse; margin: 0.6em 0; }
-th, td { border: 1px solid #999; padding: 0.15em 0.7em; text-align: center; }
-pre { font-size: 0.85em; background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; }
-.iaa-question, .iaa-solution { page-break-inside: avoid; margin-bottom: 2em; }
-@media print { .iaa-question, .iaa-solution { page-break-after: always; } pre { background: none; } }
-"""
+@page { size: A4; margin: 15mm 17mm 17mm;
+  @bottom-center { content: "Page " counter(page) " of " counter(pages); font: 9pt Georgia, serif; color: #444; } }
+html { font-family: Georgia, 'DejaVu Serif', 'Times New Roman', serif; font-size: 11pt; line-height: 1.35; }
+body { max-width: 46em; margin: 1.5em auto; }
+@media print { body { margin: 0; max-width: none; } }
+math { font-family: 'Latin Modern Math', 'STIX Two Math', 'DejaVu Math TeX Gyre', math; font-size: 1.05em; }
+h1 { font-size: 1.55em; margin: 0 0 0.2em; }
+h2 { font-size: 1.2em; margin: 0.2em 0 0.5em; border-bottom: 1px solid #999; padding-bottom: 0.15em; }
+.paper-id { color: #555; font-size: 0.9em; margin: 0 0 1em; }
+.candidate { width: 100%; border-collapse: collapse; margin: 0.8em 0 1em; }
+.candidate td { padding: 0.9em 0.3em 0.1em 0; white-space: nowrap; font-weight: bold; width: 1%; }
+.candidate td.write { border-bottom: 1px solid #000; width: auto; }
+.rubric { border: 1.5px solid #000; padding: 0.5em 1em; margin-bottom: 1.2em; }
+.rubric p.time { font-size: 1.1em; margin: 0.3em 0; }
+.rubric ul { margin: 0.3em 0 0.4em; padding-left: 1.3em; }
+.grid table.iaa-table td { min-width: 2.2em; height: 1.6em; }
+.question { break-before: page; }  /* the front page is the cover: name, time, instructions, marks */
+.stem { break-inside: avoid; break-after: avoid; }
+.qhead { display: flex; justify-content: space-between; align-items: baseline; }
+.qhead small, .muted { font-weight: normal; color: #555; font-size: 0.8em; }
+.part { break-inside: avoid; margin: 0.9em 0 0.4em; }
+.prompt { display: flex; gap: 0.6em; align-items: baseline; margin: 0; }
+.prompt .label { font-weight: bold; min-width: 1.6em; }
+.prompt .words { flex: 1; }
+.mark { font-weight: bold; white-space: nowrap; }
+.lines { margin: 0.3em 0 0 2.2em; }
+.choices p { margin: 0.25em 0 0 2.2em; }
+.letter { margin: 0.6em 0 0 2.2em; } .letter .box { display: inline-block; width: 2.2em; height: 1.8em;
+  border: 1px solid #000; vertical-align: middle; margin-left: 0.4em; }
+.lines div { height: LINE_MMmm; border-bottom: 1px dotted #777; }
+table.iaa-table { border-collapse: collapse; margin: 0.5em 0 0.7em; break-inside: avoid; }
+table.iaa-table caption { caption-side: top; text-align: left; font-style: italic; padding-bottom: 0.2em; }
+table.iaa-table th, table.iaa-table td { border: 1px solid #888; padding: 0.12em 0.6em; text-align: center; }
+table.iaa-table thead th { background: #eee; }
+table.iaa-equations { border-collapse: collapse; margin: 0.4em 0 0.6em 1em; break-inside: avoid; }
+table.iaa-equations td { padding: 0.15em 0.2em; vertical-align: middle; }
+td.iaa-lhs { text-align: right; } td.iaa-rhs { text-align: left; }
+.end { text-align: center; font-weight: bold; margin-top: 2em; letter-spacing: 0.1em; }
+.key table { border-collapse: collapse; width: 100%; font-size: 0.82em; line-height: 1.2; }
+.key th, .key td { border: 1px solid #888; padding: 0.1em 0.4em; text-align: left; vertical-align: top; }
+.key .points { font-size: 0.95em; } .key h1 { font-size: 1.3em; } .key h2 { margin-bottom: 0.2em; } .key .paper-id { margin-bottom: 0.4em; }
+.key ul.how { font-size: 0.82em; line-height: 1.25; margin: 0 0 0.4em; padding-left: 1.2em; }
+.key thead th { background: #eee; }
+.key td.marks, .key th.marks { text-align: center; width: 3.5em; }
+.key td.q, .key th.q { width: 4.5em; } .key td.p, .key th.p { width: 2.5em; }
+.key tr.qtotal td { font-weight: bold; background: #f4f4f4; }
+.worked { break-before: page; }
+.iaa-explanation h4 { margin: 0.8em 0 0.3em; break-after: avoid; }
+.iaa-explanation h4 + p { break-after: avoid; }  /* a step's heading and intro stay with its working */
+.iaa-explanation p { margin: 0.3em 0; break-inside: avoid; }
+.scheme { border-left: 3px solid #555; padding: 0.2em 0 0.2em 0.8em; margin: 0.6em 0; break-inside: avoid; }
+""".replace("LINE_MM", str(_LINE_MM))
 
 
 @dataclass(frozen=True)
 class Worksheet:
-    """Where :func:`worksheet` wrote the two sheets, and the questions on them."""
+    """Where :func:`worksheet` wrote the question paper and the mark scheme, and what is on them.
+
+    ``questions_path`` is the question paper, ``answers_path`` the mark
+    scheme (answer key and worked solutions); ``marks`` the paper's total and
+    ``minutes`` the time allowed.
+    """
 
     questions_path: Path
     answers_path: Path
     questions: tuple
+    marks: int = 0
+    minutes: int = 0
 
 
-def worksheet_questions(n: int, seed: int = 0, kinds: Sequence[str] = KINDS) -> list[Question]:
-    """The questions of a worksheet: question i is ``make_question(kinds[i % len(kinds)], seed + i)``.
+def worksheet_questions(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, level: int = 2) -> list[Question]:
+    """The questions of a worksheet: question i is ``make_question(kinds[i % len(kinds)], seed + i, level=level)``.
 
-    ``n`` is 1 to 100; ``kinds`` a kind or a non-empty sequence of kinds.
+    ``n`` is 1 to 100; ``kinds`` a kind or a non-empty sequence of kinds;
+    ``level`` 1, 2 or 3 (see :func:`make_question`).
     """
     n = check_int("n", n, 1, 100)
     seed = check_int("seed", seed, 0, 2**31 - 101)
@@ -52,17 +140,135 @@ def worksheet_questions(n: int, seed: int = 0, kinds: Sequence[str] = KINDS) -> 
     check_int("len(kinds)", len(kinds), 1)
     for kind in kinds:
         check_option("kinds", kind, KINDS)
-    return [make_question(kinds[i % len(kinds)], seed + i) for i in range(n)]
+    return [make_question(kinds[i % len(kinds)], seed + i, level=level) for i in range(n)]
+
+
+# ============================================================== the pages
+def _html(block: Any) -> str:
+    return render([block], "html", "mathml")
 
 
 def _page(title: str, body: str) -> str:
-    title = html_escape(title, math="text")
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{title}</title>\n'
-            f"<style>{_CSS}</style>\n</head>\n<body>\n<h1>{title}</h1>\n{body}\n</body>\n</html>\n")
+    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
+            f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
 
 
-def worksheet_html(questions: Sequence[Question], title: str = "Inter-annotator agreement: exam practice") -> tuple[str, str]:
-    """The question sheet and the answer sheet of ``questions``, as two HTML documents."""
+def _marks(n: int) -> str:
+    return f"[{n}]"
+
+
+def _total(n: int) -> str:
+    return f"{n} mark" + ("" if n == 1 else "s")
+
+
+def default_minutes(marks: int) -> int:
+    """The time allowed for ``marks``: :data:`MINUTES_PER_MARK` a mark, rounded up to 5 minutes."""
+    return max(5, 5 * math.ceil(marks * MINUTES_PER_MARK / 5))
+
+
+def _ids(questions: Sequence[Question]) -> str:
+    return ", ".join(q.id for q in questions)
+
+
+def _stem(q: Question) -> str:
+    """The question up to its first part: heading line, setting and ratings table, as the question shows them.
+
+    The question is written once (:meth:`Question.html`); the paper sets each
+    part apart with its marks and answer space, so it takes the question's
+    own page up to part (a).
+    """
+    page = q.html(math="mathml").removeprefix('<div class="iaa-question">')
+    cut = page.find(f"<p><b>({q.parts[0].label})</b>")
+    if cut < 0:  # pragma: no cover - the tests check every kind
+        raise AgreementError(f"question {q.id}: its first part was not found in its page")
+    return page[:cut]
+
+
+def _answer_space(p) -> str:
+    """Where the answer goes: a box for a letter; else ruled lines, :data:`LINES_PER_MARK` a mark and 3 more
+    (a table to draw needs room)."""
+    if p.choices:
+        return '<p class="letter">Answer (one letter): <span class="box"></span></p>'
+    return '<div class="lines">' + "<div></div>" * (3 + LINES_PER_MARK * p.marks) + "</div>"
+
+
+def _part(p) -> str:
+    options = "".join(f"<p>{c.html(math='mathml')}</p>" for c in p.choice_lines())
+    options = f'<div class="choices">{options}</div>' if options else ""
+    return (f'<div class="part"><p class="prompt"><span class="label">({p.label})</span>'
+            f'<span class="words">{p.prompt.html(math="mathml")}</span><span class="mark">{_marks(p.marks)}</span>'
+            f"</p>{options}{_answer_space(p)}</div>")
+
+
+def _examiner_grid(questions: Sequence[Question]) -> str:
+    """The front page's grid for the marker: each question's marks, and an empty row for the marks given.
+
+    Up to 12 questions (wider would not fit the page); the rubric gives the total in any case.
+    """
+    if len(questions) > 12:
+        return ""
+    marks = [str(q.total_marks) for q in questions]
+    table = Table(["Question", *(str(i) for i in range(1, len(questions) + 1)), "Total"],
+                  [["Out of", *marks, str(sum(q.total_marks for q in questions))],
+                   ["Marks given", *([""] * (len(questions) + 1))]], caption="For the marker")
+    return f'<div class="grid">{table.html(math="mathml")}</div>'
+
+
+def _paper(questions: Sequence[Question], title: str, minutes: int) -> str:
+    total = sum(q.total_marks for q in questions)
+    rubric = "".join(f"<li>{x.html(math='mathml')}</li>" for x in INSTRUCTIONS)
+    out = [f"<h1>{title}</h1>", f'<p class="paper-id">Question paper. Questions {html_escape(_ids(questions))}</p>',
+           '<table class="candidate"><tr><td>Name</td><td class="write"></td><td>&#x2003;Student number</td>'
+           '<td class="write"></td></tr></table>',
+           f'<div class="rubric"><p class="time"><b>Time allowed: {minutes} minutes.</b> '
+           f"<b>Total: {_total(total)}.</b> {len(questions)} question{'s' if len(questions) != 1 else ''}.</p>"
+           f"<ul>{rubric}</ul></div>", _examiner_grid(questions)]
+    for i, q in enumerate(questions, start=1):
+        out.append(f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
+                   f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
+                   + "".join(_part(p) for p in q.parts) + "</section>")
+    out.append(f'<p class="end">END OF QUESTION PAPER ({_total(total)})</p>')
+    return _page(title, "\n".join(out))
+
+
+def _key_answer(p) -> str:
+    """A part's answer in the key: :meth:`Part.key_line` without its label and marks (the table has
+    columns for those): the exact answer and its 3 decimals, the right letter, or the key points."""
+    line = p.key_line()
+    return f'<span class="points">{Prose(*line.pieces[2:]).html(math="mathml")}</span>'
+
+
+def _mark_scheme(questions: Sequence[Question], title: str) -> str:
+    total = sum(q.total_marks for q in questions)
+    rows = []
+    for i, q in enumerate(questions, start=1):
+        first = f'<td class="q" rowspan="{len(q.parts)}"><b>{i}</b><br><span class="muted">{_total(q.total_marks)}</span></td>'
+        body = "".join(f"<tr>{first if j == 0 else ''}<td class=\"p\">({p.label})</td><td>{_key_answer(p)}</td>"
+                       f'<td class="marks">{p.marks}</td></tr>' for j, p in enumerate(q.parts))
+        rows.append(f"<tbody>{body}</tbody>")
+    how = "".join(f"<li>{x.html(math='mathml')}</li>" for x in MARKING)
+    key = (f'<section class="key"><h1>{title}: mark scheme</h1>'
+           f'<p class="paper-id">Questions {html_escape(_ids(questions))}. Numbers are rounded half up from the '
+           f'exact values.</p><h2>Answer key</h2><ul class="how">{how}</ul>'
+           '<table><thead><tr><th class="q">Question</th><th class="p">Part</th><th>Answer</th><th class="marks">Marks</th></tr></thead>'
+           + "".join(rows)
+           + f'<tbody><tr class="qtotal"><td colspan="3">Total</td><td class="marks">{total}</td></tr></tbody>'
+           "</table></section>")
+    worked = []
+    for i, q in enumerate(questions, start=1):
+        worked.append(f'<section class="worked"><h2 class="qhead"><span>Question {i}: worked solution '
+                      f"<small>({html_escape(q.id)})</small></span><span>[{_total(q.total_marks)}]</span>"
+                      f"</h2>{q.solution().html(math='mathml')}</section>")
+    return _page(title + ": mark scheme", key + "\n" + "\n".join(worked))
+
+
+def worksheet_html(questions: Sequence[Question], title: str = "Inter-annotator agreement: exam practice",
+                   minutes: int | None = None) -> tuple[str, str]:
+    """The question paper and the mark scheme of ``questions``, as two HTML documents.
+
+    ``minutes`` is the time allowed (default: :func:`default_minutes` of the total marks).
+    """
     check_text("title", title)
     if isinstance(questions, (str, bytes)) or not hasattr(questions, "__iter__"):
         raise AgreementError(f"questions must be a list of Question objects, got {questions!r}")
@@ -70,10 +276,10 @@ def worksheet_html(questions: Sequence[Question], title: str = "Inter-annotator 
     for q in questions:
         if not isinstance(q, Question):
             raise AgreementError(f"questions must be Question objects (from make_question), got {type(q).__name__}")
-    sheet = "\n".join(f"<h2>Question {i}</h2>\n{q.html(math='text')}" for i, q in enumerate(questions, start=1))
-    answers = "\n".join(f"<h2>Question {i}</h2>\n{q.solution().html(math='text')}"
-                         for i, q in enumerate(questions, start=1))
-    return _page(title, sheet), _page(title + ": answers", answers)
+    total = sum(q.total_marks for q in questions)
+    minutes = default_minutes(total) if minutes is None else check_int("minutes", minutes, 1, 600)
+    title = html_escape(title, math="text")
+    return _paper(questions, title, minutes), _mark_scheme(questions, title)
 
 
 def _file_stem(name: Any) -> str:
@@ -89,13 +295,20 @@ def _file_stem(name: Any) -> str:
 
 
 def worksheet(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, directory: str | Path = ".",
-              name: str = "worksheet", overwrite: bool = False) -> Worksheet:
-    """Write a printable worksheet of ``n`` questions and its answer sheet.
+              name: str = "worksheet", overwrite: bool = False, format: str = "html",
+              level: int = 2, minutes: int | None = None,
+              title: str = "Inter-annotator agreement: exam practice") -> Worksheet:
+    """Write a question paper of ``n`` questions and its mark scheme, as HTML or PDF.
 
-    Two self-contained HTML files (no scripts, no network; print them from a
-    browser): ``directory/name-questions.html`` and ``directory/name-answers.html``.
-    Question i is ``make_question(kinds[i % len(kinds)], seed + i)``, and each
-    sheet prints its id (``cohen-7``), so any question can be regenerated.
+    ``directory/name-questions.EXT`` is the question paper: a name line, the
+    time allowed, the instructions and the total marks, then each question
+    on its own page with the marks of every part (``[2]``) and ruled space to
+    answer under it. ``directory/name-answers.EXT`` is the mark scheme: a
+    one-page answer key (each part's answer and marks, each question's total),
+    then the worked solutions. Maths is typeset (MathML); the pages load
+    nothing from anywhere. Question i is ``make_question(kinds[i % len(kinds)],
+    seed + i)`` and each sheet prints its id (``cohen-7``), so any question
+    can be regenerated.
 
     Parameters
     ----------
@@ -113,11 +326,25 @@ def worksheet(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, directory: st
     overwrite : bool
         Replace existing files of those names; by default an existing file
         is an error and nothing is written.
+    format : {"html", "pdf"}
+        ``"html"``: two self-contained pages to print from a browser.
+        ``"pdf"``: two A4 PDF files, printed by headless Chromium
+        (:func:`iaa_teach.report_files.html_to_pdf`; an
+        :class:`AgreementError` says what to install if it is missing).
+    level : {1, 2, 3}
+        Difficulty of the questions (:func:`make_question`): 1 small
+        complete tables, 2 the default, 3 exam size.
+    minutes : int, optional
+        The time allowed printed on the paper (default: :data:`MINUTES_PER_MARK`
+        a mark, rounded up to 5 minutes).
+    title : str
+        The heading of both sheets.
 
     Returns
     -------
     Worksheet
-        ``questions_path``, ``answers_path`` and the :class:`Question` objects.
+        ``questions_path``, ``answers_path``, the :class:`Question` objects,
+        the total ``marks`` and the ``minutes`` allowed.
 
     Examples
     --------
@@ -129,24 +356,32 @@ def worksheet(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, directory: st
     """
     name = _file_stem(name)
     check_bool("overwrite", overwrite)
+    check_option("format", format, FORMATS)
     if isinstance(directory, bool) or not isinstance(directory, (str, os.PathLike)):
         raise AgreementError(f"directory must be a path (a str or pathlib.Path), got {directory!r}")
     directory = Path(directory)
-    q_path, a_path = directory / f"{name}-questions.html", directory / f"{name}-answers.html"
+    q_path, a_path = directory / f"{name}-questions.{format}", directory / f"{name}-answers.{format}"
     for path in (q_path, a_path):
         if path.resolve().parent != directory.resolve():  # pragma: no cover - the name check prevents it
             raise AgreementError(f"{path} would be written outside {directory}")
         if not overwrite and (path.exists() or path.is_symlink()):
             raise AgreementError(f"{path} exists already; choose another name, or pass overwrite=True")
-    questions = worksheet_questions(n, seed, kinds)
-    sheet, answers = worksheet_html(questions)
+    questions = worksheet_questions(n, seed, kinds, level)
+    marks = sum(q.total_marks for q in questions)
+    minutes = default_minutes(marks) if minutes is None else check_int("minutes", minutes, 1, 600)
+    sheet, answers = worksheet_html(questions, title=title, minutes=minutes)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for path, text in ((q_path, sheet), (a_path, answers)):
+            if format == "pdf":
+                if not overwrite and (path.exists() or path.is_symlink()):
+                    raise FileExistsError(path)
+                html_to_pdf(text, path)
+                continue
             with open(path, "w" if overwrite else "x", encoding="utf-8") as fh:
                 fh.write(text)
     except FileExistsError:
         raise AgreementError(f"{path} exists already; choose another name, or pass overwrite=True") from None
     except OSError as err:
         raise AgreementError(f"cannot write the worksheet to {directory}: {err.strerror or err}") from None
-    return Worksheet(q_path, a_path, tuple(questions))
+    return Worksheet(q_path, a_path, tuple(questions), marks, minutes)
