@@ -49,3 +49,9 @@ html_theme_options = {
     "search_bar_text": "Search the course...",
     "navigation_with_keys": False,
 }
+# Light unless the reader chooses otherwise (the figures are drawn on white); also stops the
+# theme's console error "Got invalid theme mode" when no mode is stored yet.
+html_context = {"default_mode": "light"}
+# Search results without page summaries: a summary is fetched with fetch(), which browsers
+# refuse for pages opened from files (file://); the result list itself works everywhere.
+html_show_search_summary = False

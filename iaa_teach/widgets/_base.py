@@ -288,6 +288,9 @@ STATIC_CSS = """<style>
 .iaa-static .widget-html-content { min-width: 0; max-width: 100%; overflow-x: auto; }
 </style>"""
 
+_DISPLAY_MATH = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.S)
+_INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)(?<!\\)\$")
+
 
 def _setting(description: str, value: Any) -> str:
     name = html.escape(str(description or "").strip())
@@ -332,7 +335,12 @@ def static_html(widget: w.Widget) -> str:
                else f'<span class="iaa-static-input" aria-label="empty box">{html.escape(widget.placeholder)}</span>')
         name = html.escape(widget.description.strip())
         return f'<span class="iaa-static-setting">{f"<b>{name}:</b> " if name else ""}{box}</span>'
-    if isinstance(widget, (w.HTML, w.HTMLMath)):
+    if isinstance(widget, w.HTMLMath):
+        # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for it
+        value = _DISPLAY_MATH.sub(r"\\[\1\\]", widget.value)
+        value = _INLINE_MATH.sub(r"\\(\1\\)", value)
+        return f'<div class="widget-html-content mathjax_process">{value}</div>' if value else ""
+    if isinstance(widget, w.HTML):
         return f'<div class="widget-html-content">{widget.value}</div>' if widget.value else ""
     if isinstance(widget, w.Label):
         return f"<span>{html.escape(widget.value)}</span>" if widget.value else ""
