@@ -5,7 +5,8 @@ stored outputs: no lesson is executed again. :func:`write_sources` turns the
 committed notebooks into the book's pages, changing nothing in ``notebooks/``:
 
 - the start page ``00_start_here`` becomes three pages that open the book:
-  the start page (``index``), the notation and the glossary;
+  the start page (``index``, with a note on what the book is), the notation and
+  the glossary, their code hidden (:func:`reading_page`);
 - the lessons follow in course order, each lesson of
   :data:`iaa_teach.course.LESSONS` that is ``ready`` and has its notebook
   (a lesson still being written comes in by itself once it is both);
@@ -44,14 +45,20 @@ from typing import Any, Callable
 from .course import EXERCISE_TAG, LESSONS, SOLUTION_TAG, Lesson
 
 __all__ = [
-    "START_PAGES", "WIDGET_VIEW", "EXERCISE_NOTE", "LIVE_NOTE",
-    "book_lessons", "split_start_page", "book_notebook", "figure_alt", "widget_picture",
+    "START_PAGES", "STACKED_TABLES", "BOOK_NOTE", "WIDGET_VIEW", "EXERCISE_NOTE", "LIVE_NOTE",
+    "book_lessons", "split_start_page", "book_notebook", "reading_page", "rewrite_links", "figure_alt", "widget_picture",
     "write_sources", "build", "main",
 ]
 
 #: The pages the start notebook is split into: a level-2 heading -> the page it opens.
 #: Every other section stays on the start page (``index``).
 START_PAGES = {"Notation": "notation", "Glossary": "glossary"}
+#: Tables too wide for a phone in columns (functions of :mod:`iaa_teach.course`): one row under another there.
+STACKED_TABLES = ("notation_table", "glossary_table")
+#: The note at the top of the book's start page.
+BOOK_NOTE = ("```{note}\nThis is the **book** of the course: every lesson as a page to read, with the "
+             "outputs of its cells, on any computer, tablet or phone. To do the exercises and move the "
+             "explorers, run the lessons in JupyterLab: get the course, then `make lab` (see its README).\n```")
 #: The output mimetype of a widget: replaced by a still picture in the book.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: The note after every exercise cell (``{stem}``: the lesson's notebook file).
@@ -286,6 +293,23 @@ def book_notebook(notebook: dict, file: str, in_book: set[str],
     return nb
 
 
+def reading_page(notebook: dict) -> dict:
+    """A page to read rather than run (the start page, notation, glossary): its code hidden, its tables shown.
+
+    Code cells keep their outputs and lose their input (``remove-input``; a
+    cell with no output goes: ``remove-cell``); the long tables of
+    :data:`STACKED_TABLES` are tagged ``book-stack``, which lays their rows out
+    one under another on a phone (``book/_static/iaa-book.css``).
+    """
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        _add_tag(cell, "remove-input" if cell.get("outputs") else "remove-cell")
+        if any(f"{name}(" in _text(cell["source"]) for name in STACKED_TABLES):
+            _add_tag(cell, "book-stack")
+    return notebook
+
+
 def _toctree(pages: list[str]) -> dict:
     lines = ["```{toctree}", ":hidden:", ":maxdepth: 1", ""] + pages + ["```"]
     return _markdown_cell("\n".join(lines))
@@ -300,12 +324,15 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
     lessons = book_lessons(notebooks)
     in_book = {les.stem for les in lessons}
     start = json.loads((notebooks / LESSONS[0].file).read_text(encoding="utf-8"))
-    pages = {name: book_notebook(nb, LESSONS[0].file, in_book) for name, nb in split_start_page(start).items()}
+    pages = {name: reading_page(book_notebook(nb, LESSONS[0].file, in_book))
+             for name, nb in split_start_page(start).items()}
+    pages["index"]["cells"][1:1] = [_markdown_cell(BOOK_NOTE)]
     for les in lessons:
         nb = json.loads((notebooks / les.file).read_text(encoding="utf-8"))
         pages[les.stem] = book_notebook(nb, les.file, in_book)
     order = ["index", *START_PAGES.values(), *(les.stem for les in lessons)]
-    pages["index"]["cells"].append(_toctree(order[1:]))
+    entries = [*START_PAGES.values(), *(f"{les.number} {les.title} <{les.stem}>" for les in lessons)]
+    pages["index"]["cells"].append(_toctree(entries))
     for name in order:
         for i, cell in enumerate(pages[name]["cells"]):
             cell.setdefault("id", f"book-{i}")
