@@ -62,13 +62,12 @@ BOOK_NOTE = ("```{note}\nThis is the **book** of the course: every lesson as a p
 #: The output mimetype of a widget: replaced by a still picture in the book.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: The note after every exercise cell (``{stem}``: the lesson's notebook file).
-EXERCISE_NOTE = ("```{{note}}\n**Checking your answer.** This page is a read-only copy. To check an answer, "
-                 "run the lesson in JupyterLab (`make lab`, then open `{file}`): replace the `...` above with "
-                 "your answer, run the cell and the check below it. The check says *Right* or *Not yet* "
-                 "and which step to look at again.\n```")
+EXERCISE_NOTE = ("```{{admonition}} Check your answer in JupyterLab\n:class: tip\n"
+                 "This page is read-only. Run the lesson (`make lab`, open `{file}`), put your answer "
+                 "in place of `...`, then run this cell and the check below it.\n```")
 #: The line under every still picture of an explorer.
-LIVE_NOTE = ("```{{note}}\n**A picture of the {what}.** To move its controls, run the lesson live: "
-             "`make lab`, open `{file}` and choose *Run > Run All Cells*.\n```")
+LIVE_NOTE = ("```{{admonition}} A picture of the {what}\n:class: note\n"
+             "To move its controls, run the lesson live: `make lab`, open `{file}`, *Run > Run All Cells*.\n```")
 
 _ROOT = Path(__file__).resolve().parent.parent
 _LINK = re.compile(r"\]\((?P<stem>\d\d_\w+)\.ipynb(?:#(?P<anchor>[^)\s]*))?\)")

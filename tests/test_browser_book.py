@@ -173,12 +173,12 @@ def test_answers_open_when_clicked_and_explorers_are_pictures(built_book):
         first.locator("summary").click()
         assert body.is_visible()
         assert "D_e" in first.inner_text() or "Expected disagreement" in first.inner_text()
-        notes = page.get_by_text("Checking your answer.")
+        notes = page.get_by_text("Check your answer in JupyterLab")
         assert notes.count() == 4  # one per exercise cell of lesson 03
         picture = page.locator(".iaa-static.iaa-explorer")
         assert picture.count() == 1
         assert picture.locator("img").count() >= 1
-        assert page.get_by_text("A picture of the explorer.").count() == 1
+        assert page.get_by_text("A picture of the explorer", exact=True).count() == 1
         visit.open((built_book / "10_exam_revision.html").resolve().as_uri())
         quiz = page.locator(".iaa-static.iaa-quiz")
         assert quiz.count() == 1 and "Question cohen-1" in quiz.inner_text()

@@ -280,7 +280,7 @@ STATIC_CSS = """<style>
 .iaa-static .iaa-static-row { display: flex; flex-flow: row wrap; align-items: flex-start; gap: 0.3em 1em; }
 .iaa-static .iaa-static-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 30em), 1fr));
     gap: 0.6em; }
-.iaa-static .iaa-static-setting { display: inline-block; margin: 0.15em 0; }
+.iaa-static .iaa-static-setting { display: inline-block; margin: 0.15em 1em 0.15em 0; }
 .iaa-static .iaa-static-setting b { font-weight: 600; }
 .iaa-static .iaa-static-input { display: inline-block; min-width: 8em; border: 1px solid #999; border-radius: 3px;
     padding: 0.05em 0.4em; color: #555; }
