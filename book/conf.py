@@ -13,6 +13,7 @@ language = "en"
 extensions = [
     "myst_nb",  # notebooks as pages, from their stored outputs
     "sphinx-mathjax-offline",  # MathJax 3 copied into _static/mathjax (its module name has dashes)
+    "sphinx.ext.githubpages",  # writes .nojekyll: GitHub Pages then serves _static/ and _images/ as they are
 ]
 
 root_doc = "index"

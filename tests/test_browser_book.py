@@ -90,9 +90,14 @@ class Visit:
         page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
                 if m.type == "error" else None)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url[:100]}")
-                if self.inside(r.url) else None)
+        page.on("requestfailed", self.failed)
         page.route("**/*", self.route)
+
+    def failed(self, request) -> None:
+        # a file that is missing fails with ERR_FILE_NOT_FOUND; ERR_ABORTED is a load cut short by
+        # the next page (a font still arriving), and requests routed away are recorded in `outside`
+        if self.inside(request.url) and "ERR_ABORTED" not in (request.failure or ""):
+            self.problems.append(f"request failed ({request.failure}): {request.url[:100]}")
 
     def inside(self, url: str) -> bool:
         return url.startswith(self.prefix) or url.startswith("data:") or url.startswith("blob:")
