@@ -284,6 +284,8 @@ STATIC_CSS = """<style>
 .iaa-static .iaa-static-setting b { font-weight: 600; }
 .iaa-static .iaa-static-input { display: inline-block; min-width: 8em; border: 1px solid #999; border-radius: 3px;
     padding: 0.05em 0.4em; color: #555; }
+.iaa-static .iaa-static-cell { display: inline-block; flex: none; }
+.iaa-static .iaa-static-cell .iaa-static-setting { margin-right: 0; }
 .iaa-static img.iaa-picture { max-width: 100%; height: auto; display: block; }
 .iaa-static .widget-html-content { min-width: 0; max-width: 100%; overflow-x: auto; }
 </style>"""
@@ -297,6 +299,14 @@ def _setting(description: str, value: Any) -> str:
     shown = html.escape(str(value))
     return (f'<span class="iaa-static-setting"><b>{name}:</b> {shown}</span>' if name
             else f'<span class="iaa-static-setting">{shown}</span>')
+
+
+def _sized(widget: w.Widget, inner: str) -> str:
+    """``inner`` at the width the widget's layout gives it live (so a grid of cells stays a grid)."""
+    width = getattr(widget.layout, "width", None)
+    if not width:
+        return inner
+    return f'<span class="iaa-static-cell" style="width:{html.escape(width)}">{inner}</span>'
 
 
 def static_html(widget: w.Widget) -> str:
@@ -326,7 +336,9 @@ def static_html(widget: w.Widget) -> str:
     if isinstance(widget, (IntSlider, FloatSlider)):
         return _setting(widget.description, widget.readout)
     if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
-        return _setting(widget.description, widget.label)
+        # a description given no room (description_width 0px, the table explorer's cells) is not shown live either
+        hidden = getattr(getattr(widget, "style", None), "description_width", "") in ("0", "0px")
+        return _sized(widget, _setting("" if hidden else widget.description, widget.label))
     if isinstance(widget, (w.Checkbox, w.ToggleButton)):
         return _setting(widget.description, "on" if widget.value else "off")
     if isinstance(widget, (w.Text, w.Textarea, w.IntText, w.FloatText, w.BoundedIntText, w.BoundedFloatText)):
@@ -341,9 +353,9 @@ def static_html(widget: w.Widget) -> str:
         value = _INLINE_MATH.sub(r"\\(\1\\)", value)
         return f'<div class="widget-html-content mathjax_process">{value}</div>' if value else ""
     if isinstance(widget, w.HTML):
-        return f'<div class="widget-html-content">{widget.value}</div>' if widget.value else ""
+        return _sized(widget, f'<div class="widget-html-content">{widget.value}</div>') if widget.value else ""
     if isinstance(widget, w.Label):
-        return f"<span>{html.escape(widget.value)}</span>" if widget.value else ""
+        return _sized(widget, f"<span>{html.escape(widget.value)}</span>") if widget.value else ""
     return ""  # buttons, file uploads: nothing to show without a kernel
 
 
