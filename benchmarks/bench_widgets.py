@@ -3,8 +3,9 @@
 Each scenario sets one control after another, as a user does in class, and
 times the whole callback chain: trait change -> observers -> metrics ->
 readout HTML -> figure PNG. Two data sizes: the 10 x 3 sentiment example
-and a simulated 1,000 items x 10 raters. The budget: a median well under
-100 ms on the example and under 250 ms on the large table.
+and a simulated 1,000 items x 10 raters (the interval explorer: its own
+simulated study of 1,000 items x 3 raters). The budget: a median well under
+100 ms on the example and the study, under 250 ms on the large table.
 
 Two numbers per scenario:
 
@@ -30,9 +31,11 @@ import warnings
 import numpy as np
 
 from iaa_teach import datasets
-from iaa_teach.widgets import CoverageExplorer, MissingDataExplorer, ParadoxExplorer, TableExplorer, WeightsExplorer
+from iaa_teach.widgets import (
+    CoverageExplorer, IntervalExplorer, MissingDataExplorer, ParadoxExplorer, TableExplorer, WeightsExplorer,
+)
 
-BUDGET_MS = {"10 x 3": 100.0, "1000 x 10": 250.0}
+BUDGET_MS = {"10 x 3": 100.0, "1000 x 3": 100.0, "1000 x 10": 250.0}
 ROUND = 16  # updates per scenario and phase
 
 
@@ -105,6 +108,17 @@ def scenarios():
                     lambda ex: _setter(ex.weights, ["unweighted", "linear", "quadratic"])))
         out.append(("WeightsExplorer", size, "rater 2", lambda d=data: WeightsExplorer(d()),
                     lambda ex: _setter(ex.rater_b, list(ex.data.raters[1:]) + [ex.data.raters[1]])))
+    # one simulated study of 1,000 items x 3 raters (the slider takes its first n items): budget 100 ms
+    out.append(("IntervalExplorer", "1000 x 3", "items slider, 20 to 260 items (curves kept)",
+                lambda: IntervalExplorer(n_items=10), lambda ex: _setter(ex.n_items, [20 + 10 * i for i in range(25)])))
+    out.append(("IntervalExplorer", "1000 x 3", "items slider, 990 to 750 items (curves kept)",
+                lambda: IntervalExplorer(n_items=1000),
+                lambda ex: _setter(ex.n_items, [990 - 10 * i for i in range(25)])))
+    out.append(("IntervalExplorer", "1000 x 3", "accuracy slider (curves recomputed)", IntervalExplorer,
+                lambda ex: _setter(ex.accuracy, [round(0.6 + 0.015 * i, 3) for i in range(25)])))
+    out.append(("IntervalExplorer", "1000 x 3", "coefficient (curves recomputed)", IntervalExplorer,
+                lambda ex: _setter(ex.coefficient, ["krippendorff_alpha", "gwet_ac", "brennan_prediger",
+                                                    "percent_agreement", "fleiss_kappa"])))
     return out
 
 

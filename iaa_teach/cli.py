@@ -22,22 +22,35 @@ import sys
 from typing import Any, Sequence
 
 from .markup import terminal_escape
-from .metrics import LEVELS, WEIGHTS, fleiss_kappa, interpret, krippendorff_alpha, pairwise_cohen
+from .metrics import (
+    INTERVAL_METHODS,
+    LEVELS,
+    WEIGHTS,
+    family_intervals,
+    fleiss_kappa,
+    interpret,
+    krippendorff_alpha,
+    pairwise_cohen,
+)
 from .ratings import AgreementError, Ratings
 from .reading import parse_categories
-from .rounding import fmt
-from .validation import LIMITS, MAX_PAIRS, check_bool
+from .rounding import fmt, format_number
+from .validation import LIMITS, MAX_PAIRS, check_bool, check_int, check_option
 
-__all__ = ["main", "report", "LIST_PAIRS"]
+__all__ = ["main", "report", "LIST_PAIRS", "N_BOOT", "SEED"]
 
 #: Up to this many rater pairs the report lists each; beyond, a summary (``--all-pairs`` lists them all).
 LIST_PAIRS = 15
 _SHOW_NAMES = 12  # rater names and categories listed in the first line
+#: Bootstrap replicates and seed of ``--ci bootstrap`` (``--n-boot``, ``--seed``): the same file, the same interval.
+N_BOOT = 1000
+SEED = 0
 
 
 def _line(name: str, result: Any, exact: Any, details: str, reason: str | None) -> list[str]:
     """One coefficient: its name, its value (from ``exact``), its band, its working (and why undefined)."""
-    lines = [f"  {name:<32} {fmt(exact):>9}  ({interpret(result)})  {details}".rstrip()]
+    band = interpret(result) if exact is None else interpret(max(float(exact), -1.0))  # exact: 3/5 is moderate
+    lines = [f"  {name:<32} {fmt(exact):>9}  ({band})  {details}".rstrip()]
     if reason:
         lines.append(f"  {'':<32} why undefined: {reason}")
     return lines
@@ -58,8 +71,39 @@ def _cohen_lines(res: Any, name: str | None = None) -> list[str]:
                  res.reason)
 
 
+def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
+    """The family section: each coefficient, its P_a and P_e, its standard error and interval (or why not)."""
+    first = rows[0]
+    share = format_number(first.confidence, ".0%")
+    if first.method == "analytic":
+        how = "analytic: Gwet's variances, t with n - 1 degrees of freedom; Cohen's kappa: Fleiss, Cohen and Everitt"
+    else:
+        boot = first.bootstrap
+        how = f"bootstrap: {boot.n_boot} resamples of the items, seed {seed}, percentile interval"
+    weights = getattr(first.result, "weights", None)
+    weighted = "" if weights is None else f", {weights} weights"
+    out = ["", f"The chance-corrected family, (P_a - P_e) / (1 - P_e){weighted}: SE and {share} interval ({how})"]
+    for row in rows:
+        res = row.result
+        ex = res.exact
+        if hasattr(res, "p_e"):
+            observed = ex.p_a if hasattr(ex, "p_a") else ex.p_o
+            parts = [f"{'P_a' if hasattr(ex, 'p_a') else 'P_o'} = {fmt(observed)}", f"P_e = {fmt(ex.p_e)}"]
+        else:  # Krippendorff's alpha: 1 - D_o / D_e
+            parts = [f"1 - D_o = {fmt(None if ex.d_o is None else 1 - ex.d_o)}",
+                     f"1 - D_e = {fmt(None if ex.d_e is None else 1 - ex.d_e)}"]
+        if res.defined:
+            parts.append(f"SE = {fmt(row.se)}, {share} CI [{fmt(row.low)}, {fmt(row.high)}]")
+            if row.bootstrap is not None and row.bootstrap.n_undefined:
+                parts.append(f"{row.bootstrap.n_undefined} undefined replicates left out")
+        reason = res.reason if not res.defined else (None if row.reason is None else f"SE: {row.reason}")
+        out += _line(row.name, res, res.exact_value, ", ".join(parts), reason)
+    return out
+
+
 def report(ratings: Ratings, level: str = "nominal", weights: str | None = None, all_pairs: bool = False,
-           max_pairs: int | None = MAX_PAIRS) -> str:
+           max_pairs: int | None = MAX_PAIRS, ci: str = "analytic", n_boot: int = N_BOOT, seed: int = SEED,
+           family: Sequence[Any] | None = None) -> str:
     """The text that ``iaa-teach report`` prints for ``ratings``.
 
     With more than :data:`LIST_PAIRS` rater pairs, Cohen's kappa is
@@ -68,6 +112,12 @@ def report(ratings: Ratings, level: str = "nominal", weights: str | None = None,
     report says which limit to raise. Text from the data is escaped for a
     terminal.
 
+    The last section is the chance-corrected family
+    (:func:`iaa_teach.family_intervals`): each coefficient with its standard
+    error and 95 % interval, ``ci="analytic"`` (the coefficients' own
+    variances) or ``"bootstrap"`` (``n_boot`` resamples of the items,
+    ``seed``). ``family``: those rows, if already computed.
+
     >>> from iaa_teach import datasets
     >>> print(report(datasets.sentiment()).splitlines()[0])
     10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing
@@ -75,6 +125,9 @@ def report(ratings: Ratings, level: str = "nominal", weights: str | None = None,
     if not isinstance(ratings, Ratings):
         raise AgreementError(f"report takes a Ratings table, got {type(ratings).__name__}")
     check_bool("all_pairs", all_pairs)
+    check_option("ci", ci, INTERVAL_METHODS)
+    n_boot = check_int("n_boot", n_boot, 1)
+    seed = check_int("seed", seed, 0)
     alpha = krippendorff_alpha(ratings, level=level)  # first: a level that needs declared categories fails here
     n_missing = ratings.n_items * ratings.n_raters - ratings.n_ratings
     out = [
@@ -121,6 +174,9 @@ def report(ratings: Ratings, level: str = "nominal", weights: str | None = None,
     out += ["", f"Krippendorff's alpha ({level}): D_o observed, D_e expected disagreement"]
     out += _line("alpha", alpha, ex.alpha, f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)}, pairable values n = {alpha.n}",
                  alpha.reason)
+    if family is None:
+        family = family_intervals(ratings, weights=weights, level=level, method=ci, n_boot=n_boot, seed=seed)
+    out += _family_lines(family, seed)
     return "\n".join(terminal_escape(line) for line in out)
 
 
@@ -143,6 +199,16 @@ def _limit(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
     return value
 
 
@@ -172,6 +238,13 @@ def _parser() -> _Parser:
                           "--weights and --level ordinal with text labels)")
     rep.add_argument("--html", metavar="OUT.html", help="also write the diagnostic report as one self-contained HTML page")
     rep.add_argument("--json", metavar="OUT.json", help="also write the diagnostic report's numbers as JSON")
+    rep.add_argument("--ci", choices=INTERVAL_METHODS, default="analytic",
+                     help="how the family's standard errors and 95%% intervals are computed: analytic (Gwet's "
+                          "variances; default) or bootstrap (resampling the items)")
+    rep.add_argument("--n-boot", type=_limit, default=N_BOOT,
+                     help=f"bootstrap replicates for --ci bootstrap (default {N_BOOT})")
+    rep.add_argument("--seed", type=_seed, default=SEED,
+                     help=f"random seed for --ci bootstrap (default {SEED}): the same seed, the same interval")
     rep.add_argument("--all-pairs", action="store_true",
                      help=f"list Cohen's kappa for every pair of raters (default: up to {LIST_PAIRS} pairs, "
                           f"a summary beyond)")
@@ -204,11 +277,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         ratings = Ratings.from_csv(args.file, format=args.format, categories=categories, sep=args.sep,
                                    encoding=args.encoding, max_bytes=args.max_bytes, max_field=args.max_field,
                                    max_categories=args.max_categories)
+        family = family_intervals(ratings, weights=args.weights, level=args.level, method=args.ci,
+                                  n_boot=args.n_boot, seed=args.seed)
         text = report(ratings, level=args.level, weights=args.weights, all_pairs=args.all_pairs,
-                      max_pairs=args.max_pairs)
+                      max_pairs=args.max_pairs, ci=args.ci, n_boot=args.n_boot, seed=args.seed, family=family)
         if args.html or args.json:  # the diagnostic report (iaa_teach.report_files), beside the text
             from . import report_files
-            report_files.write_files(ratings, args.level, html_path=args.html, json_path=args.json, source=args.file)
+            report_files.write_files(ratings, args.level, html_path=args.html, json_path=args.json, source=args.file,
+                                     family=family)
     except AgreementError as err:
         return _error(err)
     except KeyboardInterrupt:

@@ -84,13 +84,15 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson("05", "05_partial_coverage", "Annotators who cover different items", 40,
            "per-item n_i, items with a single label, why merging annotators is wrong"),
     Lesson("06", "06_chance_models", "Models of chance: the family of coefficients", 45,
-           "percent agreement, Bennett's S, Scott's pi, Conger's kappa, Gwet's AC1 side by side", ready=False),
+           "percent agreement, Bennett's S, Scott's pi, Conger's kappa, Gwet's AC1 side by side; the two paradoxes; "
+           "which coefficient when"),
     Lesson("07", "07_how_sure", "How sure is the number?", 40,
-           "standard errors and confidence intervals for every coefficient", ready=False),
+           "standard errors and confidence intervals by formula and bootstrap; what 10 items can tell; "
+           "planning the number of items"),
     Lesson("08", "08_your_own_annotations", "Your own annotations", 45,
            "which annotators, items and categories the disagreement comes from"),
     Lesson("09", "09_instructor_playground", "The instructor's playground", 20,
-           "five explorers: change the data, watch every coefficient respond"),
+           "six explorers: change the data, watch every coefficient respond; watch the interval narrow"),
     Lesson("10", "10_exam_revision", "Exam revision", 60,
            "fresh exam questions, a checker that names your mistake, worked solutions"),
 )
@@ -119,9 +121,14 @@ def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
 
 # ================================================================ notation
 def notation_table() -> Table:
-    """:data:`iaa_teach.markup.NOTATION` as a table: symbol, meaning, how the sources write it, first lesson."""
+    """:data:`iaa_teach.markup.NOTATION` as a table: symbol, meaning, how the sources write it, first lesson.
+
+    Only the symbols of the lessons that are ready: a symbol of a lesson still
+    coming appears with its lesson.
+    """
+    ready = {les.number for les in LESSONS if les.ready}
     rows = [[row.symbol, with_symbols(row.meaning), with_symbols(row.elsewhere) if row.elsewhere else "–", row.lesson]
-            for row in NOTATION]
+            for row in NOTATION if not row.lesson or row.lesson in ready]
     return Table(["symbol", "meaning", "sources that write it differently", "first in lesson"], rows,
                  bold_first_column=False, align="lllr")
 
@@ -204,6 +211,30 @@ GLOSSARY: tuple[Term, ...] = (
          "count in {P_e}.", "05"),
     Term("prevalence, kappa paradox", "Prevalence is how common a category is. When one category dominates, "
          "{P_e} is large, and kappa can be low although the annotators agree on most items.", "02"),
+    Term("family of coefficients, model of chance", "Every coefficient of the family is ({P_a} - {P_e}) / "
+         "(1 - {P_e}): the same observed agreement, corrected for a different chance agreement. The model of chance "
+         "says how a rater who labels at random would choose a label; it alone sets {P_e}.", "06"),
+    Term("percent agreement", "The share of agreeing pairs, {P_a} (or {P_o} for two annotators), with no "
+         "correction for chance ({P_e} = 0).", "06"),
+    Term("Bennett's S", "Bennett, Alpert and Goldstein's S (1954), for more raters Brennan and Prediger's "
+         "coefficient (1981): chance agreement {P_e} = 1/{q}, every category equally likely whatever the data.",
+         "06"),
+    Term("Conger's kappa", "Cohen's kappa for any number of raters (Conger 1980): each rater keeps their own "
+         "category shares, and {P_e} is the mean over pairs of raters of Cohen's chance agreement.", "06"),
+    Term("Gwet's AC1", "Gwet's first-order agreement coefficient (2008): a rater labels at random only some items, "
+         "the hard ones, so {P_e} = Σ {p_j}(1 - {p_j}) / ({q} - 1), small when one category dominates. AC2 is "
+         "its weighted form.", "06"),
+    Term("rater bias", "Raters who differ in how often they use a category (their marginals differ). Cohen's "
+         "and Conger's kappa take each rater's own shares for chance, so bias lowers their {P_e} and raises "
+         "the coefficient (Feinstein and Cicchetti's second paradox).", "06"),
+    Term("standard error", "{SE}: how much a coefficient would vary if the same raters labelled another sample of "
+         "items of the same kind. It shrinks like 1 / √{N}: four times the items, half the error.", "07"),
+    Term("confidence interval", "A range around the coefficient, here value ± t × {SE} (t about 2 for a 95 % "
+         "interval): made this way from many samples, 95 % of the ranges would hold the true value. Its "
+         "half-width says how sure the number is.", "07"),
+    Term("bootstrap", "Estimating the spread of a coefficient by recomputing it on many resamples of the items, "
+         "drawn with replacement; the middle 95 % of the values is a 95 % interval (percentile bootstrap).",
+         "07"),
 )
 
 

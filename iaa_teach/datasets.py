@@ -86,10 +86,59 @@ def partial_coverage() -> Ratings:
 import numpy as _np  # noqa: E402
 
 from .ratings import AgreementError  # noqa: E402
-from .validation import MAX_CATEGORIES, check_int, check_seed, check_share  # noqa: E402
+from .validation import MAX_CATEGORIES, check_int, check_option, check_seed, check_share  # noqa: E402
 
 #: Most ratings (n_items x n_raters) that :func:`simulate` draws (a few hundred MB of working arrays).
 MAX_SIMULATED = 10_000_000
+
+__all__ += ["from_agreement_table", "FEINSTEIN_CICCHETTI", "feinstein_cicchetti"]
+
+
+def from_agreement_table(table, categories, raters=("A", "B")) -> Ratings:
+    """Two raters' ratings from their agreement table: cell (j, k) items labelled j by the first, k by the second.
+
+    The items are listed cell by cell, row by row (the order does not change
+    any coefficient).
+
+    >>> r = from_agreement_table([[2, 1], [0, 3]], ["yes", "no"])
+    >>> r.rows()
+    [['yes', 'yes'], ['yes', 'yes'], ['yes', 'no'], ['no', 'no'], ['no', 'no'], ['no', 'no']]
+    """
+    try:
+        t = _np.asarray(table)
+        whole = t.size > 0 and _np.issubdtype(t.dtype, _np.number) and bool((t == _np.round(t)).all())
+    except (TypeError, ValueError):
+        whole = False
+    cats = list(categories) if not isinstance(categories, (str, bytes)) else None
+    if not whole or cats is None or t.shape != (len(cats), len(cats)) or (t < 0).any() or t.sum() == 0:
+        raise AgreementError(f"table must be a q x q table of counts (whole numbers of at least 0, not all 0) "
+                             f"for the q = {len(cats) if cats else '?'} categories given; got {table!r}")
+    rows = [[cats[j], cats[k]] for j in range(len(cats)) for k in range(len(cats)) for _ in range(int(t[j, k]))]
+    return Ratings.from_rows(rows, raters=list(raters), categories=cats)
+
+
+#: Feinstein and Cicchetti's (1990) two-rater tables (rows: the first rater, columns: the second;
+#: "yes" then "no"). Paradox 1: (a) and (b) have the same observed agreement, (b) a skewed
+#: prevalence and a much lower kappa. Paradox 2: (c) and (d) have the same observed agreement,
+#: (d) raters who disagree in how often they say "yes" (bias) and a higher kappa.
+FEINSTEIN_CICCHETTI = {
+    "a": ((40, 9), (6, 45)),
+    "b": ((80, 10), (5, 5)),
+    "c": ((45, 15), (25, 15)),
+    "d": ((25, 35), (5, 35)),
+}
+
+
+def feinstein_cicchetti(name: str) -> Ratings:
+    """One of :data:`FEINSTEIN_CICCHETTI`'s tables ("a" to "d") as ratings of 100 items by raters A and B.
+
+    >>> from iaa_teach import cohen_kappa
+    >>> [f"{cohen_kappa(feinstein_cicchetti(t)):.2f}" for t in "abcd"]
+    ['0.70', '0.32', '0.13', '0.26']
+    """
+    check_option("name", name, tuple(FEINSTEIN_CICCHETTI))
+    return from_agreement_table(FEINSTEIN_CICCHETTI[name], ["yes", "no"])
+
 
 __all__ += ["simulate", "remove_ratings"]
 

@@ -310,6 +310,19 @@ NOTATION: tuple[Notation, ...] = (
     Notation("delta2", _m(r"\delta^2", "δ²"), "squared distance between two categories, set by the level of "
              "measurement (δ²_ck)", "", "03"),
     Notation("alpha", _m(r"\alpha", "α"), "Krippendorff's alpha: 1 - D_o / D_e", "", "03"),
+    Notation("q", _m("q"), "number of categories (every category of the table, used or not)",
+             "Fleiss (1971) writes k", "06"),
+    Notation("w_jk", _m("w_{jk}", "w_jk"), "agreement weight of categories j and k: 1 on the diagonal, partial "
+             "credit between 0 and 1 for near misses (weighted coefficients)", "", "06"),
+    Notation("p_gj", _m("p_{gj}", "p_gj"), "rater g's share of their own ratings in category j (Conger's kappa)",
+             "", "06"),
+    Notation("S", _m("S"), "Brennan and Prediger's S (Bennett's S for two raters): chance agreement 1/q",
+             "also called free-marginal kappa", "06"),
+    Notation("pi", _m(r"\pi", "π"), "Scott's pi: two raters, chance from one distribution they share", "", "06"),
+    Notation("AC1", _m(r"\mathrm{AC}_1", "AC1"), "Gwet's AC1 (AC2 when weighted): chance agreement only on the "
+             "items a rater finds hard", "", "06"),
+    Notation("SE", _m(r"\mathrm{SE}", "SE"), "standard error: how much a coefficient varies from one sample of "
+             "items to another", "", "07"),
 )
 
 

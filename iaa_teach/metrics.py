@@ -1744,3 +1744,139 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     return BootstrapResult(estimate=float(point), low=float(low), high=float(high), confidence=confidence,
                            n_boot=n_boot, n_undefined=int(samples.size - ok.size),
                            samples=_frozen(samples), metric=name)
+
+
+# ================================================================ the family at once
+class FamilyCall(NamedTuple):
+    """One coefficient of :func:`agreement_family`: its name, the metric's name and the arguments it takes."""
+
+    name: str
+    metric: str
+    kwargs: dict
+
+
+def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[FamilyCall]:
+    """Which coefficients :func:`agreement_family` computes for ``ratings``, and how.
+
+    Two raters: percent agreement, Bennett's S, Scott's pi, Cohen's kappa,
+    Gwet's AC1 (AC2 weighted) and Krippendorff's alpha. Three or more:
+    Brennan-Prediger's S, Fleiss' kappa (the many-rater pi) and Conger's
+    kappa (the many-rater Cohen) in their places. With weights other than
+    Cohen's own (None, ``"linear"``, ``"quadratic"``), two raters get
+    Conger's kappa, which takes Gwet's weights. ``level`` is alpha's.
+    A call's ``metric`` and ``kwargs`` can be passed to :func:`bootstrap_ci`.
+
+    >>> from iaa_teach import datasets
+    >>> [call.name for call in family_calls(datasets.sentiment())]
+    ['percent agreement', 'Brennan-Prediger S', "Fleiss' kappa", "Conger's kappa", "Gwet's AC1", "Krippendorff's alpha"]
+    """
+    r = as_ratings(ratings)
+    check_option("level", level, LEVELS)
+    two = r.n_raters == 2
+    w = {"weights": weights}
+    cohen = two and (weights is None or (isinstance(weights, str) and weights in WEIGHTS))
+    return [
+        FamilyCall("percent agreement", "percent_agreement", dict(w)),
+        FamilyCall("Bennett's S" if two else "Brennan-Prediger S", "brennan_prediger", dict(w)),
+        FamilyCall("Scott's pi", "scott_pi", {"a": 0, "b": 1, **w}) if two
+        else FamilyCall("Fleiss' kappa", "fleiss_kappa", dict(w)),
+        FamilyCall("Cohen's kappa", "cohen_kappa", {"a": 0, "b": 1, **w}) if cohen
+        else FamilyCall("Conger's kappa", "conger_kappa", dict(w)),
+        FamilyCall("Gwet's AC1" if weights is None else "Gwet's AC2", "gwet_ac", dict(w)),
+        FamilyCall("Krippendorff's alpha", "krippendorff_alpha", {"level": level}),
+    ]
+
+
+def agreement_family(ratings: Any, weights: Any = None, level: str = "nominal") -> dict[str, Any]:
+    """The chance-corrected family on one table: coefficient name -> result, in teaching order.
+
+    Every result has ``se`` and ``ci()``; which coefficients, and with which
+    arguments, :func:`family_calls` says. Pass the dict to
+    :func:`iaa_teach.plots.family_chart` or :func:`iaa_teach.plots.chance_chart`.
+
+    >>> from iaa_teach import datasets
+    >>> family = agreement_family(datasets.sentiment())
+    >>> print(", ".join(f"{name} {res:.3f}" for name, res in family.items()))
+    percent agreement 0.733, Brennan-Prediger S 0.600, Fleiss' kappa 0.564, Conger's kappa 0.568, Gwet's AC1 0.616, Krippendorff's alpha 0.578
+    """
+    r = as_ratings(ratings)
+    return {call.name: _METRICS[call.metric](r, **call.kwargs) for call in family_calls(r, weights, level)}
+
+
+__all__ += ["FamilyCall", "family_calls", "agreement_family"]
+
+
+#: How :func:`family_intervals` gets each interval.
+INTERVAL_METHODS = ("analytic", "bootstrap")
+
+
+class FamilyInterval(NamedTuple):
+    """One coefficient of the family with its standard error and confidence interval.
+
+    ``method`` is ``"analytic"`` (``result.se`` and ``result.ci()``) or
+    ``"bootstrap"`` (the standard deviation and percentiles of
+    ``bootstrap.samples``); ``se``, ``low``, ``high`` are NaN where
+    undefined, and ``reason`` then says why.
+    """
+
+    name: str
+    metric: str
+    result: Any
+    se: float
+    low: float
+    high: float
+    method: str
+    confidence: float
+    bootstrap: BootstrapResult | None = None
+
+    @property
+    def reason(self) -> str | None:
+        """Why the coefficient, or its standard error, is undefined (None if both are defined)."""
+        if not self.result.defined:
+            return self.result.reason
+        if math.isnan(self.se):
+            if self.bootstrap is not None:
+                return "fewer than 2 bootstrap replicates are defined"
+            return self.result.se_reason
+        return None
+
+
+def _bootstrap_se(samples: np.ndarray) -> float:
+    ok = samples[~np.isnan(samples)]
+    return float(np.std(ok, ddof=1)) if ok.size >= 2 else math.nan
+
+
+def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", method: str = "analytic",
+                     confidence: float = 0.95, n_boot: int = 1000, seed: Any = 0) -> list[FamilyInterval]:
+    """Every coefficient of :func:`agreement_family` with its standard error and interval.
+
+    ``method="analytic"``: each result's own ``se`` and ``ci(confidence)``
+    (Gwet's variances; Cohen's kappa: Fleiss, Cohen and Everitt's).
+    ``method="bootstrap"``: :func:`bootstrap_ci` with ``n_boot`` replicates
+    and the same ``seed`` for every coefficient (so every coefficient sees
+    the same resampled tables); the standard error is the standard
+    deviation of the defined replicates.
+
+    >>> from iaa_teach import datasets
+    >>> row = family_intervals(datasets.sentiment())[1]
+    >>> print(row.name, f"{row.result:.3f}", round(row.se, 3), [round(x, 3) for x in (row.low, row.high)])
+    Brennan-Prediger S 0.600 0.163 [0.231, 0.969]
+    """
+    check_option("method", method, INTERVAL_METHODS)
+    confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
+    r = as_ratings(ratings)
+    rows = []
+    for call in family_calls(r, weights, level):
+        result = _METRICS[call.metric](r, **call.kwargs)
+        if method == "analytic":
+            low, high = result.ci(confidence)
+            rows.append(FamilyInterval(call.name, call.metric, result, result.se, low, high, method, confidence))
+            continue
+        boot = bootstrap_ci(call.metric, r, n_boot=n_boot, confidence=confidence, seed=seed, **call.kwargs)
+        se = _bootstrap_se(np.asarray(boot.samples)) if result.defined else math.nan
+        low, high = (boot.low, boot.high) if result.defined else (math.nan, math.nan)
+        rows.append(FamilyInterval(call.name, call.metric, result, se, low, high, method, confidence, boot))
+    return rows
+
+
+__all__ += ["INTERVAL_METHODS", "FamilyInterval", "family_intervals"]

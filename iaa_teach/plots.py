@@ -39,15 +39,29 @@ from matplotlib.ticker import MaxNLocator
 from .diagnosis import KAPPA_WEIGHTS, Diagnosis
 from .markup import mpl_escape
 from .words import chance_rule
-from .metrics import BANDS, AlphaResult, CohenResult, FleissResult, PairwiseCohenResult
+from .metrics import (
+    BANDS,
+    AlphaResult,
+    BrennanPredigerResult,
+    CohenResult,
+    CongerResult,
+    FamilyInterval,
+    FleissResult,
+    GwetResult,
+    PairwiseCohenResult,
+    PercentAgreementResult,
+    ScottResult,
+    agreement_family,
+)
 from .ratings import as_ratings
-from .rounding import fmt
-from .validation import AgreementError, check_text, options
+from .rounding import fmt, format_number
+from .validation import AgreementError, check_number, check_text, options
 
 __all__ = [
     "DPI", "FIGSIZE", "OKABE_ITO", "CATEGORY_COLORS",
     "agreement_heatmap", "item_agreement_bars", "pairwise_bars", "coincidence_heatmap",
     "coefficients_with_bands", "coverage_chart", "MAX_BARS", "MAX_CELLS", "MAX_CELL_TEXT",
+    "family_chart", "chance_chart", "alt_text",
 ]
 
 #: Most bars in one figure (items, pairs or coefficients).
@@ -312,6 +326,17 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
 
 
 # ======================================================= several coefficients
+def _draw_bands(ax: Any, low: float, top: float = 1.0) -> None:
+    """The Landis and Koch bands (``metrics.BANDS``) from ``low`` to ``top``, shaded, each named at the right."""
+    for (lo, hi, band), shade in zip(BANDS, _BAND_SHADES):
+        lo_v, hi_v = max(lo, low), min(hi, top)
+        if hi_v <= lo_v:
+            continue
+        ax.axhspan(lo_v, hi_v, color=shade, zorder=0)
+        ax.text(1.01, (lo_v + hi_v) / 2, band, transform=ax.get_yaxis_transform(), va="center", ha="left",
+                fontsize=9, color="#444444")
+
+
 def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement coefficients",
                             ax: Any = None) -> Figure:
     """Coefficients as bars over the Landis and Koch bands (``metrics.BANDS``).
@@ -338,13 +363,7 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
     names = _texts(values)
     nums = np.array(nums, dtype=float)
     low = min(0.0, float(np.nanmin(nums)) - 0.1) if np.isfinite(nums).any() else 0.0
-    for (lo, hi, band), shade in zip(BANDS, _BAND_SHADES):
-        lo_v, hi_v = max(lo, low), hi
-        if hi_v <= lo_v:
-            continue
-        ax.axhspan(lo_v, hi_v, color=shade, zorder=0)
-        ax.text(1.01, (lo_v + hi_v) / 2, band, transform=ax.get_yaxis_transform(), va="center", ha="left",
-                fontsize=9, color="#444444")
+    _draw_bands(ax, low)
     x = np.arange(len(names))
     colors = [CATEGORY_COLORS[(i + 2) % len(CATEGORY_COLORS)] for i in range(len(names))]
     bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
@@ -357,6 +376,225 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
     ax.set_ylabel("coefficient")
     ax.set_xlabel("coefficient and data")
     ax.set_title(mpl_escape(title))
+    return fig
+
+
+# ============================================================ the family
+_FAMILY_COLOR = OKABE_ITO["blue"]
+_OBSERVED = OKABE_ITO["bluish green"]
+_CHANCE = OKABE_ITO["orange"]
+
+
+def alt_text(fig: Figure) -> str:
+    """The text alternative of a figure: what it shows, with its numbers.
+
+    :func:`family_chart` and :func:`chance_chart` write theirs when they
+    draw; for any other figure, its titles and axis labels.
+    """
+    own = getattr(fig, "iaa_alt", None)
+    if own:
+        return own
+    parts = []
+    for ax in fig.axes:
+        bits = [ax.get_title() or "chart"]
+        bits += [f"{side}: {label}" for side, label in (("across", ax.get_xlabel()), ("up", ax.get_ylabel())) if label]
+        parts.append("; ".join(" ".join(b.split()) for b in bits))
+    return "Figure: " + ". ".join(parts) + "."
+
+
+def _family_of(family: Any, weights: Any, level: str, function: str) -> dict[str, Any]:
+    """The results to draw: a mapping name -> result as given, or :func:`iaa_teach.agreement_family` of a table."""
+    if isinstance(family, Mapping):
+        if not family:
+            raise AgreementError(f"{function} needs at least one coefficient, got an empty mapping")
+        for key, res in family.items():
+            if not callable(getattr(res, "ci", None)) or not hasattr(res, "exact_value"):
+                raise AgreementError(f"{function}: family[{key!r}] must be a result of a coefficient (with ci()), "
+                                     f"got {type(res).__name__}")
+        _too_many("coefficients", len(family), MAX_BARS, "draw fewer")
+        return dict(family)
+    return agreement_family(family, weights=weights, level=level)
+
+
+def _interval_rows(family: Any) -> list[FamilyInterval] | None:
+    """The rows of :func:`iaa_teach.family_intervals`, if ``family`` is a non-empty list of them."""
+    if isinstance(family, (list, tuple)) and family and all(isinstance(row, FamilyInterval) for row in family):
+        _too_many("coefficients", len(family), MAX_BARS, "draw fewer")
+        return list(family)
+    return None
+
+
+def _wrapped(name: str, width: int = 10) -> str:
+    """A name on lines of about ``width`` characters, broken at spaces and after hyphens."""
+    words = name.replace("-", "- ").split(" ")
+    lines = [""]
+    for word in words:
+        if lines[-1] and len(lines[-1]) + len(word) > width:
+            lines.append("")
+        lines[-1] += word if not lines[-1] or lines[-1].endswith("-") else " " + word
+    return "\n".join(line.replace("- ", "-") for line in lines)
+
+
+def family_chart(family: Any, weights: Any = None, level: str = "nominal", confidence: float = 0.95,
+                 title: str | None = None, ax: Any = None) -> Figure:
+    """Every coefficient of the family on one chart, each with its confidence interval, over the bands.
+
+    Parameters
+    ----------
+    family : Ratings, table, mapping of str to result, or list of FamilyInterval
+        A table: its :func:`iaa_teach.agreement_family` (percent
+        agreement, S, pi or Fleiss' kappa, Cohen's or Conger's kappa, AC1,
+        alpha) is drawn. A mapping: name -> result of any coefficient with
+        ``ci()`` (e.g. ``agreement_family(ratings)`` itself). The rows of
+        :func:`iaa_teach.family_intervals`: their own intervals (analytic
+        or bootstrap), and ``confidence`` is theirs.
+    weights, level
+        Passed to :func:`iaa_teach.agreement_family` for a table.
+    confidence : float
+        Coverage of each interval, ``result.ci(confidence)`` (Gwet's
+        standard errors; Cohen's: Fleiss, Cohen and Everitt's).
+    title : str, optional
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Each coefficient a bar with its interval as a capped line, its
+        value written above (rounded half up from the exact value); an
+        undefined coefficient has no bar and reads "undefined". The text
+        alternative (:func:`alt_text`) lists every value and interval.
+    """
+    check_text("title", title, none=True)
+    confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
+    rows = _interval_rows(family)
+    method = ""
+    if rows is not None:
+        results = {row.name: row.result for row in rows}
+        intervals = np.array([(row.low, row.high) for row in rows], dtype=float).reshape(-1, 2)
+        confidence = rows[0].confidence
+        method = f"{rows[0].method} "
+    else:
+        results = _family_of(family, weights, level, "family_chart")
+        intervals = np.array([res.ci(confidence) for res in results.values()], dtype=float).reshape(-1, 2)
+    fig, ax = _figure(ax)
+    names = list(results)
+    values = np.array([float(res) for res in results.values()])
+    lows = np.concatenate([values, intervals[:, 0]])
+    floor = max(-1.0, min(0.0, float(np.nanmin(lows)) - 0.1)) if np.isfinite(lows).any() else 0.0
+    _draw_bands(ax, floor)
+    x = np.arange(len(names))
+    defined = ~np.isnan(values)
+    ax.bar(x[defined], values[defined], color=_FAMILY_COLOR, width=0.55, zorder=2, edgecolor="black", lw=0.6,
+           alpha=0.85)
+    has_ci = defined & np.isfinite(intervals).all(axis=1)
+    if has_ci.any():
+        v = values[has_ci]
+        ax.errorbar(x[has_ci], v, yerr=np.vstack([v - intervals[has_ci, 0], intervals[has_ci, 1] - v]), fmt="none",
+                    ecolor="black", elinewidth=1.5, capsize=5, zorder=4)
+    share = format_number(confidence, ".0%")
+    described = []
+    for xi, (name, res), (lo, hi) in zip(x, results.items(), intervals):
+        if np.isnan(float(res)):
+            ax.text(xi, 0.02, "undefined", ha="center", va="bottom", fontsize=9, rotation=90, zorder=3,
+                    color="#444444")
+            described.append(f"{name} undefined")
+            continue
+        top = hi if np.isfinite(hi) else max(float(res), 0.0)
+        ax.text(xi, top + 0.02, fmt(res), ha="center", va="bottom", fontsize=10, fontweight="bold", zorder=5)
+        described.append(f"{name} {fmt(res)}" + (f" ({share} interval {fmt(lo)} to {fmt(hi)})"
+                                                  if np.isfinite(hi) else " (no interval)"))
+    ax.set_xticks(x, [_wrapped(_mpl_text(n, None)) for n in names], fontsize=8)
+    ax.set_ylim(floor, 1.06 + 0.06 * (1 - floor))
+    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8, zorder=1)
+    ax.set_ylabel("coefficient")
+    ax.set_xlabel(f"coefficient, with its {share} {method}confidence interval")
+    ax.set_title(_mpl_text(title, None) if title else r"One table, the whole family: $(P_a - P_e)\,/\,(1 - P_e)$",
+                 fontsize=11)
+    fig.iaa_alt = (f"Bar chart of {len(names)} agreement coefficients over the Landis and Koch bands, each with its "
+                   f"{share} {method}confidence interval: " + "; ".join(described) + ".")
+    return fig
+
+
+def _chance_of(res: Any) -> tuple[Any, str] | None:
+    """A result's chance agreement (exact when it has one) and its model in a few words; None for P_a."""
+    if isinstance(res, PercentAgreementResult):
+        return None
+    if isinstance(res, AlphaResult):
+        d_e = res.exact.d_e
+        return (None if d_e is None else 1 - d_e), "$1 - D_e$"
+    if isinstance(res, BrennanPredigerResult):
+        return res.exact.p_e, "$1/q$" if res.weights is None else "uniform"
+    if isinstance(res, GwetResult):
+        return res.exact.p_e, "$p_j (1 - p_j)$"
+    if isinstance(res, (CohenResult, CongerResult)):
+        return res.exact.p_e, "own $p_{gj}$\nper rater"
+    if isinstance(res, FleissResult):
+        return res.exact.p_e, "pooled $p_j$" if res.chance == "pooled" else "mean $p_j$"
+    if isinstance(res, ScottResult):
+        return res.exact.p_e, "shared $p_j$"
+    raise AgreementError(f"chance_chart: no chance agreement for a {type(res).__name__}")
+
+
+def chance_chart(family: Any, weights: Any = None, level: str = "nominal", title: str | None = None,
+                 ax: Any = None) -> Figure:
+    """Observed agreement P_a beside each coefficient's chance agreement P_e: one table, different models of chance.
+
+    Parameters
+    ----------
+    family : Ratings, table, or mapping of str to result
+        As for :func:`family_chart`. P_a is the percent agreement result's
+        (else the first result's ``p_a``, or ``p_o``); every other result
+        gives its P_e (Krippendorff's alpha: 1 - D_e, its expected agreement).
+    weights, level
+        Passed to :func:`iaa_teach.agreement_family` for a table.
+    title : str, optional
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Bars labelled with their values (rounded half up from the exact
+        values), P_a also drawn as a dashed line across: the gap between it
+        and a bar is that coefficient's numerator P_a - P_e. An undefined
+        P_e has no bar and reads "undefined".
+    """
+    check_text("title", title, none=True)
+    results = _family_of(family, weights, level, "chance_chart")
+    observed = next((res for res in results.values() if isinstance(res, PercentAgreementResult)), None)
+    if observed is not None:
+        p_a = observed.exact.p_a
+    else:
+        first = next(iter(results.values()))
+        p_a = next((getattr(first.exact, k) for k in ("p_a", "p_o") if hasattr(first, k)), None)
+        if p_a is None:
+            raise AgreementError("chance_chart needs percent agreement (or a result with P_a) among the coefficients")
+    bars = [("$P_a$\nobserved", p_a, _OBSERVED, "observed agreement P_a")]
+    for name, res in results.items():
+        chance = _chance_of(res)
+        if chance is not None:
+            bars.append((f"{_wrapped(_mpl_text(name, None))}\n{chance[1]}", chance[0], _CHANCE, f"P_e of {name}"))
+    fig, ax = _figure(ax)
+    x = np.arange(len(bars))
+    described = []
+    for xi, (label, value, color, words) in zip(x, bars):
+        if value is None:
+            ax.text(xi, 0.02, "undefined", ha="center", va="bottom", fontsize=9, rotation=90, color="#444444")
+        else:
+            ax.bar([xi], [float(value)], color=color, width=0.6, edgecolor="black", lw=0.6, zorder=2,
+                   hatch=None if color == _OBSERVED else "//")
+            ax.text(xi, float(value) + 0.02, fmt(value), ha="center", va="bottom", fontsize=10, zorder=3)
+        described.append(f"{words} {fmt(value)}")
+    ax.axhline(float(p_a), color=OKABE_ITO["black"], ls="--", lw=1.2, zorder=1)
+    ax.text(1.0, float(p_a), f" $P_a$ = {fmt(p_a)}", transform=ax.get_yaxis_transform(), va="center", ha="left",
+            fontsize=9)
+    ax.set_xticks(x, [label for label, *_ in bars], fontsize=8)
+    ax.set_ylim(0, 1.12)
+    ax.set_ylabel("agreement (share of pairs)")
+    ax.set_xlabel("observed agreement, then each coefficient's chance agreement $P_e$")
+    ax.set_title(_mpl_text(title, None) if title else "One observed agreement, a chance agreement for each model",
+                 fontsize=11)
+    fig.iaa_alt = ("Bar chart of the observed agreement beside each coefficient's chance agreement: "
+                   + "; ".join(described) + ".")
     return fig
 
 

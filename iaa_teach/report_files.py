@@ -41,7 +41,8 @@ from .validation import AgreementError
 from .words import explain
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "FIGURE_DPI", "FIGURES", "READING", "figure_names", "draw", "figure_texts", "summary_html",
-           "sections_html", "to_html", "write_html", "to_data", "to_json", "write_json", "write_files"]
+           "sections_html", "to_html", "write_html", "to_data", "to_json", "write_json", "write_files",
+           "family_data"]
 
 #: What a JSON file written here says it is, and the version of its layout.
 FORMAT = "iaa-teach diagnosis"
@@ -391,8 +392,30 @@ def _reasons(records: list[dict], why: Any) -> list[dict]:
     return records
 
 
-def to_data(report: Diagnosis) -> dict:
+def _number(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def family_data(rows: Any) -> list[dict]:
+    """The rows of :func:`iaa_teach.family_intervals` as plain Python records (NaN as None, with a reason).
+
+    >>> from iaa_teach import datasets, family_intervals
+    >>> record = family_data(family_intervals(datasets.sentiment()))[2]
+    >>> record["name"], record["exact"], record["interval"]
+    ("Fleiss' kappa", '31/55', 'analytic')
+    """
+    return [{"name": row.name, "metric": row.metric, "value": _number(float(row.result)),
+             "exact": _exact(row.result.exact_value), "se": _number(row.se), "low": _number(row.low),
+             "high": _number(row.high), "confidence": row.confidence, "interval": row.method,
+             "n_boot": None if row.bootstrap is None else row.bootstrap.n_boot, "reason": row.reason}
+            for row in rows]
+
+
+def to_data(report: Diagnosis, family: Any = None) -> dict:
     """The report's numbers as plain Python: every row of every table, NaN as None with a reason.
+
+    ``family``: the rows of :func:`iaa_teach.family_intervals`, added as
+    ``"family"`` (:func:`family_data`) when given.
 
     Examples
     --------
@@ -421,6 +444,7 @@ def to_data(report: Diagnosis) -> dict:
     categories = _reasons(report.category_agreement().as_records(), lambda rec: (
         f"no pairable value in {rec['category']!r}"))
     ex = alpha.exact
+    extra = {} if family is None else {"family": family_data(family)}
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -435,30 +459,34 @@ def to_data(report: Diagnosis) -> dict:
         "items": items,
         "confused_pairs": pairs,
         "categories": categories,
+        **extra,
     }
 
 
-def to_json(report: Diagnosis, indent: int | None = None) -> str:
+def to_json(report: Diagnosis, indent: int | None = None, family: Any = None) -> str:
     """:func:`to_data` as strict JSON (``allow_nan=False``: no NaN or Infinity, undefined is ``null``).
 
     Compact by default (a table of 100,000 items gives one record per item);
     ``indent=1`` for a file to read.
     """
     separators = (",", ":") if indent is None else None
-    return json.dumps(to_data(report), indent=indent, separators=separators, ensure_ascii=False, allow_nan=False)
+    return json.dumps(to_data(report, family), indent=indent, separators=separators, ensure_ascii=False,
+                      allow_nan=False)
 
 
-def write_json(report: Diagnosis, path: Any, indent: int | None = None) -> str:
-    """Write :func:`to_json` to ``path`` (UTF-8); returns the path."""
-    text = to_json(report, indent=indent)
+def write_json(report: Diagnosis, path: Any, indent: int | None = None, family: Any = None) -> str:
+    """Write :func:`to_json` to ``path`` (UTF-8), with the family's rows if given; returns the path."""
+    text = to_json(report, indent=indent, family=family)
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text + "\n")
     return os.fspath(path)
 
 
 def write_files(ratings: Any, level: str = "nominal", html_path: Any = None, json_path: Any = None,
-                source: str | None = None) -> Diagnosis:
+                source: str | None = None, family: Any = None) -> Diagnosis:
     """Diagnose ``ratings`` once and write the HTML page and/or the JSON file (what the command line does).
+
+    ``family``: the rows of :func:`iaa_teach.family_intervals`, written into the JSON file too.
 
     Raises
     ------
@@ -468,7 +496,7 @@ def write_files(ratings: Any, level: str = "nominal", html_path: Any = None, jso
     """
     report = diagnose(ratings, level)
     for path, write in ((html_path, lambda p: write_html(report, p, source=source)),
-                        (json_path, lambda p: write_json(report, p))):
+                        (json_path, lambda p: write_json(report, p, family=family))):
         if path is None:
             continue
         try:

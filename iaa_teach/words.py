@@ -2,8 +2,13 @@
 
 :func:`explain` turns a :class:`~iaa_teach.CohenResult`,
 :class:`~iaa_teach.PairwiseCohenResult`, :class:`~iaa_teach.FleissResult`,
-:class:`~iaa_teach.AlphaResult` or :class:`~iaa_teach.BootstrapResult` into an
-:class:`Explanation`: a list of :class:`Step` objects. Each step is built once
+:class:`~iaa_teach.AlphaResult`, :class:`~iaa_teach.BootstrapResult` or a
+result of the rest of the family (:class:`~iaa_teach.PercentAgreementResult`,
+:class:`~iaa_teach.BrennanPredigerResult`, :class:`~iaa_teach.ScottResult`,
+:class:`~iaa_teach.CongerResult`, :class:`~iaa_teach.GwetResult`) into an
+:class:`Explanation`: a list of :class:`Step` objects. The family's
+explanations (and weighted Fleiss') end with the standard error and the 95 %
+interval. Each step is built once
 from the pieces of :mod:`iaa_teach.markup` (an intro, an optional table, chains
 of equations with the formula, the numbers put in, the exact fraction and its
 3-decimal value, and notes) and shown three ways: ``.text`` (plain),
@@ -21,6 +26,7 @@ This module does not import matplotlib.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,14 +49,20 @@ from .markup import (
     prose,
     render,
     tex_text,
+    SYMBOLS,
     with_symbols,
 )
 from .metrics import (
     AlphaResult,
     BootstrapResult,
+    BrennanPredigerResult,
     CohenResult,
+    CongerResult,
     FleissResult,
+    GwetResult,
     PairwiseCohenResult,
+    PercentAgreementResult,
+    ScottResult,
     interpret,
 )
 from .diagnosis import Diagnosis
@@ -428,19 +440,83 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
     return title, steps
 
 
-def _coefficient_step(title: str, obs: str, p_o: Fraction, p_e: Fraction, value_exact: Fraction | None,
-                      value: float, reason: str | None, brief: bool) -> Step:
-    """kappa = (P_o - P_e) / (1 - P_e), shared by Cohen and Fleiss."""
+def _coefficient_step(title: str, obs: str, p_o: Fraction, p_e: Fraction | None, value_exact: Fraction | None,
+                      value: float, reason: str | None, brief: bool, sym: Math = _KAPPA,
+                      symbol: str = "kappa") -> Step:
+    """(P_o - P_e) / (1 - P_e), shared by Cohen, Fleiss and the rest of the family (``sym``: its symbol)."""
     formula = _frac(Math(f"{obs} - P_e", atom=False), Math("1 - P_e", atom=False))
+    if p_e is None:  # no chance agreement to put in
+        return _step(title, chains=[Chain(sym, formula, approx(None))], notes=[_undefined_note(reason)], brief=brief,
+                     symbol=symbol, value=value)
     put_in = _frac(_big(number(p_o) + Math(" - ") + number(p_e)), _big(Math("1 - ") + number(p_e)))
     if value_exact is None:
-        chain = Chain(_KAPPA, formula, put_in, _frac(number(p_o - p_e), number(0)), approx(None))
-        return _step(title, chains=[chain], notes=[_undefined_note(reason)], brief=brief, symbol="kappa",
+        chain = Chain(sym, formula, put_in, _frac(number(p_o - p_e), number(0)), approx(None))
+        return _step(title, chains=[chain], notes=[_undefined_note(reason)], brief=brief, symbol=symbol,
                      value=value)
-    chain = Chain(_KAPPA, formula, put_in, _frac(_big(number(p_o - p_e)), _big(number(1 - p_e))), approx(value_exact))
+    chain = Chain(sym, formula, put_in, _frac(_big(number(p_o - p_e)), _big(number(1 - p_e))), approx(value_exact))
     rounded = (_r3(p_o) - _r3(p_e)) / (1 - _r3(p_e)) if _r3(p_e) != 1 else None
-    notes = [_band_note(value_exact, _KAPPA), _rounding_note(value_exact, rounded, obs, "P_e")]
-    return _step(title, chains=[chain], notes=notes, brief=brief, symbol="kappa", value=value, exact=value_exact)
+    notes = [_band_note(value_exact, sym), _rounding_note(value_exact, rounded, obs, "P_e")]
+    return _step(title, chains=[chain], notes=notes, brief=brief, symbol=symbol, value=value, exact=value_exact)
+
+
+_SE = Math(r"\mathrm{SE}", "SE")
+
+
+def _root(var: Fraction | None, se: float) -> Math:
+    """``√(8/675) ≈ 0.109``: the exact variance where it is a short fraction (else 5 decimals of it), then the SE."""
+    if var is not None and Fraction(var).denominator < 10 ** 6:
+        inside = number(var)
+    else:
+        inside = Math(fmt(var if var is not None else se * se, 5))
+    return Math(r"\sqrt{" + inside.tex + r"} \approx " + fmt(se), f"√({inside.txt}) ≈ {fmt(se)}", False)
+
+
+def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95) -> Step | None:
+    """The standard error (Gwet's linearized variance) and the confidence interval of a defined coefficient."""
+    if not res.defined:
+        return None  # the coefficient's own step says why
+    share = format_number(confidence, ".0%")
+    heading = f"Standard error and {share} interval"
+    if math.isnan(res.se):
+        return _step(heading, chains=[Chain(_SE, approx(None))], notes=[_undefined_note(res.se_reason)], brief=brief,
+                     symbol="se", value=res.se)
+    n = res.df + 1 if res.df is not None else None
+    var = res.exact.variance
+    c_i = Math("{" + sym.tex + "}^*_i", sym.txt + "*_i")
+    spread = Math(r"\sum_i (" + c_i.tex + " - " + sym.tex + ")^2", f"Σ_i ({c_i.txt} - {sym.txt})²", False)
+    fpc = Math("1 - n/N_{pop}", "1 - n/N_pop")
+    scale = _frac(Math(f"({fpc.tex})") if res.population else Math("1"), Math("n(n - 1)"))
+    se_chain = Chain(_SE, Math(r"\sqrt{" + scale.tex + " " + spread.tex + "}", f"√({scale.txt} × {spread.txt})",
+                               False),
+                     _root(var, res.se))
+    low, high = res.ci(confidence)
+    tail = format_number((1 + confidence) / 2, ".3f").rstrip("0")
+    if res.df is None:
+        crit_sym = Math(f"z_{{{tail}}}", f"z_{tail}")
+        crit_words = prose("{z} is the normal quantile", z=crit_sym)
+    else:
+        crit_sym = Math(f"t_{{{tail};\\,{res.df}}}", f"t_{tail};{res.df}")
+        crit_words = prose("{t} is Student's t with n - 1 = {df} degrees of freedom", t=crit_sym, df=res.df)
+    crit = (float(res) - low) / res.se if res.se > 0 else None
+    interval = Math(f"[{fmt(low)},\\ {fmt(high)}]", f"[{fmt(low)}, {fmt(high)}]")
+    ci_chain = Chain(Math(share.replace("%", r"\%") + r"\ \text{CI}", f"{share} CI"),
+                     Math(f"{sym.tex} \\pm {crit_sym.tex} \\cdot {_SE.tex}", f"{sym.txt} ± {crit_sym.txt} × SE",
+                          False),
+                     Math(f"{fmt(res)} \\pm {fmt(crit)} \\cdot {fmt(res.se)}",
+                          f"{fmt(res)} ± {fmt(crit)} × {fmt(res.se)}", False) if crit is not None else None,
+                     interval)
+    intro = prose("Gwet's linearized variance, as irrCAC computes it: each of the n = {n} rated items gets its own "
+                  "value {c_i} (its agreement and its part of the chance term, linearized), and their spread "
+                  "around {sym} gives the variance.", n=n, c_i=c_i, sym=sym) if res.df is not None else \
+        prose("The large-sample variance of Fleiss, Cohen and Everitt (1969).")
+    notes = [prose("{words}.", words=crit_words)]
+    if res.population:
+        notes.append(prose("Finite-population correction: the n = {n} items were drawn from {N} (1 - n / N).",
+                           n=n, N=res.population))
+    if float(res) + (crit or 0) * res.se > 1:
+        notes.append(Prose("The upper limit is capped at 1, as irrCAC does: no coefficient exceeds 1."))
+    return _step(heading, intro=intro, chains=[se_chain, ci_chain], notes=notes, brief=brief, symbol="se",
+                 value=res.se)
 
 
 # ============================================================= pairwise
@@ -494,112 +570,372 @@ def _item_names(items: Sequence[Any] | None, n: int) -> list[str]:
     return [str(x) for x in (items if items is not None else range(1, n + 1))]
 
 
-def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
-    ex = res.exact
-    lab = _Labels(res.categories)
-    counts = np.asarray(res.counts, dtype=np.int64)
-    m = np.asarray(res.raters_per_item, dtype=np.int64)
-    n_items, k = counts.shape
-    names = _item_names(items, n_items)
-    rule = chance_rule(res)
-    title = f"Fleiss' kappa (chance: {rule})"
-    steps = []
-
+def _count_table_step(counts: np.ndarray, m: np.ndarray, lab: _Labels, names: list[str], brief: bool,
+                      extra: Prose | None = None) -> Step:
+    """The items x categories count table n_ij with each item's n_i (only the totals for a long table)."""
+    n_items = counts.shape[0]
     body = [[names[i], *map(str, counts[i]), str(m[i])] for i in range(n_items)]
-    total = counts.sum(axis=0)
-    body.append(["total", *map(str, total), str(int(m.sum()))])
+    body.append(["total", *map(str, counts.sum(axis=0)), str(int(m.sum()))])
     varying = len(set(m.tolist())) > 1
     intro = prose("{n_ij}: how many raters put item {i} in category {j}; {n_i}: the item's ratings{varies}{totals}",
                   i=Math("i"), j=Math("j"), varies=prose(" (it varies from item to item: per-item {n_i}).")
                   if varying else ".",
                   totals=f" ({n_items} items; the totals:)" if n_items > _MAX_LISTED else "")
+    if extra:
+        intro = intro + " " + extra
     table = Table(["item", *lab.names, "n_i"], body if n_items <= _MAX_LISTED else body[-1:])
-    steps.append(_step("Count table", intro=intro, table=table, brief=brief))
+    return _step("Count table", intro=intro, table=table, brief=brief)
 
-    # P_i, item by item (or pattern by pattern for long tables)
-    formula = Chain(Math("P_i"), Math(r"\frac{\sum_j n_{ij}^2 - n_i}{n_i (n_i - 1)}", "(Σ_j n_ij² - n_i) / (n_i (n_i - 1))",
-                                   False))
-    chains = [formula]
+
+_W = SYMBOLS["w_jk"]
+
+
+def _weights_step(agreement: Sequence[Sequence[Fraction]], weights: Any, lab: _Labels, brief: bool) -> Step:
+    """The agreement weights w_jk of a weighted coefficient of the family, as a table."""
+    k = len(agreement)
+    if weights == "custom":
+        intro = prose("Cells count as partial agreement: {w}, the matrix given (1 on the diagonal, symmetric).", w=_W)
+    else:
+        intro = prose("Cells count as partial agreement: {w} are Gwet's {scheme} weights, over the categories' "
+                      "values (over 1, ..., {q} if they are not numbers).", w=_W, scheme=Em(weights),
+                      q=Math(str(k)) if k else Math("q"))
+    table = Table(["", *lab.names], [[lab.names[i], *(_cell(x) for x in agreement[i])] for i in range(k)])
+    return _step("Agreement weights {w_jk}", intro=intro, table=table, brief=brief)
+
+
+def _agreed(row: np.ndarray, agreement: Sequence[Sequence[Fraction]] | None) -> Fraction:
+    """sum_jk w_jk n_ij n_ik of one count row (sum_j n_ij^2 unweighted): the item's agreeing pairs, with itself."""
+    if agreement is None:
+        return Fraction(int((row ** 2).sum()))
+    k = len(row)
+    return sum((agreement[j][l] * int(row[j]) * int(row[l]) for j in range(k) for l in range(k)
+                if row[j] and row[l]), Fraction(0))
+
+
+def _item_agreements(counts: np.ndarray, m: np.ndarray, agreement: Sequence[Sequence[Fraction]] | None
+                     ) -> list[Fraction | None]:
+    """P_i of each item, substituted from its counts (None below 2 ratings); once per distinct count row."""
+    seen: dict[tuple, Fraction] = {}
+    out: list[Fraction | None] = []
+    for i in range(len(m)):
+        if m[i] < 2:
+            out.append(None)
+            continue
+        key = tuple(counts[i].tolist())
+        if key not in seen:
+            seen[key] = (_agreed(counts[i], agreement) - int(m[i])) / (int(m[i]) * (int(m[i]) - 1))
+        out.append(seen[key])
+    return out
+
+
+def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_i: Sequence[Fraction | None],
+                         brief: bool, agreement: Sequence[Sequence[Fraction]] | None = None) -> Step:
+    """P_i item by item (or count row by count row for a long table)."""
+    n_items = len(m)
+    if agreement is None:
+        formula = Math(r"\frac{\sum_j n_{ij}^2 - n_i}{n_i (n_i - 1)}", "(Σ_j n_ij² - n_i) / (n_i (n_i - 1))", False)
+    else:
+        formula = Math(r"\frac{\sum_{j,k} w_{jk}\, n_{ij}\, n_{ik} - n_i}{n_i (n_i - 1)}",
+                       "(Σ_jk w_jk n_ij n_ik - n_i) / (n_i (n_i - 1))", False)
+    chains = [Chain(Math("P_i"), formula)]
     single = [names[i] for i in range(n_items) if m[i] < 2]
     if n_items <= _MAX_LISTED:
         groups = [([i], i) for i in range(n_items) if m[i] >= 2]
-    else:
+    else:  # weighted: the order of the counts matters; unweighted: only their values
         seen: dict[tuple, list[int]] = {}
         for i in range(n_items):
             if m[i] >= 2:
-                seen.setdefault(tuple(sorted(counts[i].tolist(), reverse=True)), []).append(i)
+                key = tuple(counts[i].tolist()) if agreement is not None else \
+                    tuple(sorted(counts[i].tolist(), reverse=True))
+                seen.setdefault(key, []).append(i)
         groups = [(idx, idx[0]) for idx in seen.values()]
     for idx, i in groups:
-        nz = [int(c) for c in counts[i] if c]
-        sq = int((counts[i] ** 2).sum())
         if len(idx) == 1:
             sym = Math(f"P_{{{tex_text(names[i]) if not names[i].isdigit() else names[i]}}}", f"P_{names[i]}")
         else:
             shown = _int_list([names[j] for j in idx[:3]]) + (", …" if len(idx) > 3 else "")
             sym = Math(f"P_i\\;(\\text{{items {shown}}})", f"P_i (items {shown})")
-        num = _sum([Math(f"{c}^2", f"{c}²") for c in nz]) + Math(f" - {m[i]}")
-        chains.append(Chain(sym, _frac(num, Math(f"{m[i]} \\cdot {m[i] - 1}", f"{m[i]} × {m[i] - 1}")),
-                             _ratio(sq - int(m[i]), int(m[i] * (m[i] - 1))), approx(ex.p_i[i]),
-                             inline=True))
+        pairs = Math(f"{m[i]} \\cdot {m[i] - 1}", f"{m[i]} × {m[i] - 1}")
+        if agreement is None:
+            nz = [int(c) for c in counts[i] if c]
+            num = _sum([Math(f"{c}^2", f"{c}²") for c in nz]) + Math(f" - {m[i]}")
+            value = _ratio(int(_agreed(counts[i], None)) - int(m[i]), int(m[i] * (m[i] - 1)))
+        else:
+            agreed = _agreed(counts[i], agreement)
+            num = number(agreed) + Math(f" - {m[i]}")
+            value = _over(agreed - int(m[i]), int(m[i] * (m[i] - 1)))
+        chains.append(Chain(sym, _frac(num, pairs), value, approx(p_i[i]), inline=True))
     note = prose("Item(s) {items} have fewer than 2 ratings: no pair to compare, so they are left out of {P_a}.",
                  items=_int_list(single)) if single else None
-    steps.append(_step("Agreement on each item {P_i}", chains=chains, notes=[note], brief=brief,
-                       intro="The share of agreeing ordered pairs of raters on the item."))
+    intro = "The share of agreeing ordered pairs of raters on the item."
+    if agreement is not None:
+        intro = prose("The share of agreeing ordered pairs of raters on the item, a pair of labels j and k "
+                      "counting {w}.", w=_W)
+    return _step("Agreement on each item {P_i}", chains=chains, notes=[note], brief=brief, intro=intro)
 
-    used = [i for i in range(n_items) if m[i] >= 2]
-    p_is = [ex.p_i[i] for i in used]
+
+def _mean_agreement_step(p_i: Sequence[Fraction | None], m: np.ndarray, p_a: Fraction, value: float, brief: bool,
+                         notes: Sequence[Prose | None] = ()) -> Step:
+    """P_a, the mean of P_i over the items with 2 or more ratings."""
+    used = [i for i in range(len(m)) if m[i] >= 2]
+    p_is = [p_i[i] for i in used]
     n_used = len(used)
-    sum_pi = sum(p_is, Fraction(0))
     rhs = [Math(r"\frac{1}{N}\sum_i P_i", "Σ P_i / N", False)]
     if n_used <= _MAX_TERMS:
         rhs.append(_scaled(_ratio(1, n_used), _q_sum(p_is)))
     rhs.append(_scaled(_ratio(1, n_used), _grouped(p_is)))
-    rhs.append(_over(sum_pi, n_used))
-    rhs.append(approx(ex.p_a))
+    rhs.append(_over(sum(p_is, Fraction(0)), n_used))
+    rhs.append(approx(p_a))
     intro = prose("The mean of {P_i} over the {N} items with at least 2 ratings.", N=Math(f"N = {n_used}"))
-    steps.append(_step("Mean observed agreement {P_a}", intro=intro, chains=[Chain(Math("P_a"), *rhs)],
-                       brief=brief, symbol="P_a", value=res.p_a, exact=ex.p_a))
+    return _step("Mean observed agreement {P_a}", intro=intro, chains=[Chain(Math("P_a"), *rhs)], notes=notes,
+                 brief=brief, symbol="P_a", value=value, exact=p_a)
 
+
+def _proportions_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], chance: str, lab: _Labels,
+                      brief: bool, intro: Prose | str) -> Step:
+    """The category proportions p_j: pooled over all ratings, or the mean of the per-item proportions."""
+    k = counts.shape[1]
     chains = []
-    if res.chance == "pooled":
+    if chance == "pooled":
+        total = counts.sum(axis=0)
         T = int(m.sum())
         chains.append(Chain(Math("p_j"), Math(r"\frac{\sum_i n_{ij}}{\sum_i n_i}", "Σ_i n_ij / Σ_i n_i", False)))
         for j in range(k):
-            chains.append(Chain(lab.sym("p", j), _ratio(int(total[j]), T), approx(ex.p_j[j]),
-                                 inline=True))
-        intro = f"Chance rule: {rule}. Each category's share of all the labels (single-rated items count too)."
+            chains.append(Chain(lab.sym("p", j), _ratio(int(total[j]), T), approx(p[j]), inline=True))
     else:
-        rated = [i for i in range(n_items) if m[i] > 0]
+        rated = [i for i in range(len(m)) if m[i] > 0]
         n_rated = len(rated)
-        chains.append(Chain(Math("p_j"), Math(r"\frac{1}{N'}\sum_i \frac{n_{ij}}{n_i}", "Σ_i (n_ij / n_i) / N'", False)))
+        chains.append(Chain(Math("p_j"), Math(r"\frac{1}{N'}\sum_i \frac{n_{ij}}{n_i}", "Σ_i (n_ij / n_i) / N'",
+                                              False)))
         for j in range(k):
             terms = [Fraction(int(counts[i, j]), int(m[i])) for i in rated if counts[i, j]]
             parts = Counter((int(counts[i, j]), int(m[i])) for i in rated if counts[i, j])
             written = _sum([(_ratio(c, mi) if cnt == 1 else _times(number(cnt), _ratio(c, mi)))
                             for (c, mi), cnt in sorted(parts.items(), key=lambda x: (-x[0][0] / x[0][1], x[0]))])
             chains.append(Chain(lab.sym("p", j), _scaled(_ratio(1, n_rated), written),
-                                 _over(sum(terms, Fraction(0)), n_rated),
-                                 approx(ex.p_j[j]), inline=True))
+                                _over(sum(terms, Fraction(0)), n_rated), approx(p[j]), inline=True))
+    return _step("Category proportions {p_j}", intro=intro, chains=chains, brief=brief)
+
+
+def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], chance: str, lab: _Labels,
+                        p_e: Fraction, value: float, brief: bool,
+                        agreement: Sequence[Sequence[Fraction]] | None = None) -> Step:
+    """P_e = sum_j p_j^2 (sum_jk w_jk p_j p_k weighted): two ratings drawn from one shared distribution agree."""
+    k = len(p)
+    if agreement is None:
+        sq_terms = [Math(f"{number(x).tex if Fraction(x).denominator == 1 else number(x).paren().tex}^2",
+                         f"({number(x).txt})²") for x in p]
+        rhs = [_sum([lab.sym("p", j) + Math("^2", "²") for j in range(k)]) if k <= 6
+               else Math(r"\sum_j p_j^2", "Σ_j p_j²", False),
+               _sum(sq_terms)]
+        if chance == "pooled":
+            total = counts.sum(axis=0)
+            T = int(m.sum())
+            rhs.append(_frac(_sum([Math(f"{int(c)}^2", f"{int(c)}²") for c in total]), Math(f"{T}^2", f"{T}²")))
+            rhs.append(_ratio(int((total ** 2).sum()), T * T))
+        else:
+            rhs.append(_q_sum([x * x for x in p]))
+    else:
+        terms = [(agreement[j][l], p[j], p[l]) for j in range(k) for l in range(k) if agreement[j][l] and p[j] and p[l]]
+        rhs = [Math(r"\sum_{j,k} w_{jk}\, p_j\, p_k", "Σ_jk w_jk p_j p_k", False)]
+        if len(terms) <= _MAX_TERMS:
+            rhs.append(_sum([_times(*([] if w == 1 else [number(w)]), number(a), number(b)) for w, a, b in terms]))
+    rhs.append(approx(p_e))
+    return _step("Chance agreement {P_e}", chains=[Chain(Math("P_e"), *rhs)], brief=brief,
+                 intro="The chance that two ratings drawn at random agree" + (", weighted." if agreement else "."),
+                 symbol="P_e", value=value, exact=p_e)
+
+
+def _counted(res: Any, items: Sequence[Any] | None) -> tuple[Any, _Labels, np.ndarray, np.ndarray, list[str], Any]:
+    """What the steps of a counted result start from: exact values, labels, counts, n_i, item names, weights."""
+    ex = res.exact
+    counts = np.asarray(res.counts, dtype=np.int64)
+    m = np.asarray(res.raters_per_item, dtype=np.int64)
+    agreement = ex.agreement_weights if res.weights is not None else None
+    return ex, _Labels(res.categories), counts, m, _item_names(items, counts.shape[0]), agreement
+
+
+def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
+    ex, lab, counts, m, names, agreement = _counted(res, items)
+    rule = chance_rule(res)
+    weighted = agreement is not None
+    title = f"Fleiss' kappa (chance: {rule}" + (f"; {res.weights} weights)" if weighted else ")")
+    steps = [_count_table_step(counts, m, lab, names, brief)]
+    if weighted:
+        steps.append(_weights_step(agreement, res.weights, lab, brief))
+    steps.append(_item_agreement_step(counts, m, names, ex.p_i, brief, agreement))
+    steps.append(_mean_agreement_step(ex.p_i, m, ex.p_a, res.p_a, brief))
+    if res.chance == "pooled":
+        intro = f"Chance rule: {rule}. Each category's share of all the labels (single-rated items count too)."
+    else:
         intro = prose("Chance rule: {rule} ({N}), so every item weighs the same, however many ratings it has.",
                       rule=rule, N=Math("N'"))
-    steps.append(_step("Category proportions {p_j}", intro=intro, chains=chains, brief=brief))
-
-    sq_terms = [Math(f"{number(p).tex if Fraction(p).denominator == 1 else number(p).paren().tex}^2",
-                   f"({number(p).txt})²") for p in ex.p_j]
-    rhs = [_sum([lab.sym("p", j) + Math("^2", "²") for j in range(k)]) if k <= 6
-           else Math(r"\sum_j p_j^2", "Σ_j p_j²", False),
-           _sum(sq_terms)]
-    if res.chance == "pooled":
-        T = int(m.sum())
-        rhs.append(_frac(_sum([Math(f"{int(c)}^2", f"{int(c)}²") for c in total]), Math(f"{T}^2", f"{T}²")))
-        rhs.append(_ratio(int((total ** 2).sum()), T * T))
-    else:
-        rhs.append(_q_sum([p * p for p in ex.p_j]))
-    rhs.append(approx(ex.p_e))
-    steps.append(_step("Chance agreement {P_e}", chains=[Chain(Math("P_e"), *rhs)], brief=brief,
-                       intro="The chance that two ratings drawn at random agree.",
-                       symbol="P_e", value=res.p_e, exact=ex.p_e))
+    steps.append(_proportions_step(counts, m, ex.p_j, res.chance, lab, brief, intro))
+    steps.append(_shared_chance_step(counts, m, ex.p_j, res.chance, lab, ex.p_e, res.p_e, brief, agreement))
     steps.append(_coefficient_step("Fleiss' kappa", "P_a", ex.p_a, ex.p_e, ex.kappa, res.kappa, res.reason, brief))
+    if weighted:
+        steps.append(_uncertainty_step(res, _KAPPA, brief))
+    return title, steps
+
+
+# ============================================================ the family
+_FAMILY = (PercentAgreementResult, BrennanPredigerResult, ScottResult, CongerResult, GwetResult)
+_MISSING_RULE = ("Missing ratings, as in Gwet's handbook and irrCAC: items with no rating are left out; {P_a} is the "
+                 "mean over the items with 2 or more ratings; the chance term uses every rating, single-rated "
+                 "items too.")
+
+
+def _family_symbol(res: Any) -> tuple[Math, str]:
+    """The coefficient's symbol and its name in a Step."""
+    if isinstance(res, BrennanPredigerResult):
+        return Math("S"), "S"
+    if isinstance(res, ScottResult):
+        return Math(r"\pi", "π"), "pi"
+    if isinstance(res, GwetResult):
+        name = res.name  # AC1 or AC2
+        return Math(r"\mathrm{AC}_" + name[-1], "AC" + name[-1]), name
+    if isinstance(res, PercentAgreementResult):
+        return Math("P_a"), "P_a"
+    return _KAPPA, "kappa"
+
+
+def _uniform_chance_step(res: BrennanPredigerResult, agreement: Sequence[Sequence[Fraction]] | None,
+                         brief: bool) -> Step:
+    ex = res.exact
+    q = res.n_categories
+    intro = prose("Chance model: a rater picks each of the {q} categories of the table (used or not) with the same "
+                  "probability, whatever the data.", q=Math(f"q = {q}"))
+    if agreement is None:
+        chain = Chain(Math("P_e"), Math(r"\frac{1}{q}", "1/q", False), _ratio(1, q), approx(ex.p_e))
+    else:
+        total = sum((w for row in agreement for w in row), Fraction(0))
+        chain = Chain(Math("P_e"), Math(r"\frac{1}{q^2}\sum_{j,k} w_{jk}", "Σ_jk w_jk / q²", False),
+                      _frac(number(total), Math(f"{q}^2", f"{q}²")), approx(ex.p_e))
+    return _step("Chance agreement {P_e}", intro=intro, chains=[chain], brief=brief, symbol="P_e", value=res.p_e,
+                 exact=ex.p_e)
+
+
+def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] | None, lab: _Labels,
+                      brief: bool) -> Step:
+    ex = res.exact
+    p = list(ex.p_k)
+    q = len(p)
+    intro = prose("Chance model: only a rater who rates an item at random (a hard item) agrees by chance; how often "
+                  "that happens is read from how far the proportions are from one category, {s}.",
+                  s=Math(r"\sum_j p_j (1 - p_j)", "Σ_j p_j (1 - p_j)"))
+    if q < 2:
+        chain = Chain(Math("P_e"), approx(None))
+        return _step("Chance agreement {P_e}", intro=intro, chains=[chain], notes=[_undefined_note(res.reason)],
+                     brief=brief, symbol="P_e", value=res.p_e)
+    spread = _sum([_times(number(x), Math(f"\\left(1 - {number(x).tex}\\right)", f"(1 - {number(x).txt})"))
+                   for x in p if x]) if q <= 6 else None
+    total = sum(((x * (1 - x)) for x in p), Fraction(0))
+    if agreement is None:
+        formula = Math(r"\frac{1}{q - 1}\sum_j p_j (1 - p_j)", "Σ_j p_j (1 - p_j) / (q - 1)", False)
+        scale = _ratio(1, q - 1)
+    else:
+        w_sum = sum((w for row in agreement for w in row), Fraction(0))
+        formula = Math(r"\frac{\sum_{j,k} w_{jk}}{q (q - 1)}\sum_j p_j (1 - p_j)",
+                       "Σ_jk w_jk / (q (q - 1)) × Σ_j p_j (1 - p_j)", False)
+        scale = _frac(number(w_sum), Math(f"{q} \\cdot {q - 1}", f"{q} × {q - 1}"))
+    chain = Chain(Math("P_e"), formula, _scaled(scale, spread) if spread is not None else None,
+                  _scaled(scale, number(total)), approx(ex.p_e))
+    return _step("Chance agreement {P_e}", intro=intro, chains=[chain], brief=brief, symbol="P_e", value=res.p_e,
+                 exact=ex.p_e)
+
+
+def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | None, lab: _Labels,
+                  brief: bool) -> list[Step]:
+    ex = res.exact
+    props = [list(row) for row in ex.rater_proportions]
+    raters = [str(x) for x in res.raters]
+    k = len(lab.names)
+    active = [g for g in range(len(raters)) if any(props[g])]
+    idle = [raters[g] for g in range(len(raters)) if g not in active]
+    body = [[raters[g], *(_cell(x) for x in props[g])] for g in active]
+    intro = prose("{p_gj}: rater {g}'s share of their own ratings in category {j} (over the items they rated).",
+                  p_gj=Math("p_{gj}", "p_gj"), g=Math("g"), j=Math("j"))
+    notes = [prose("Left out, with no rating at all: {names}.", names=_int_list(idle))] if idle else []
+    steps = [_step("Each rater's proportions {p_gj}", intro=intro, table=Table(["rater", *lab.names], body),
+                   notes=notes, brief=brief)]
+    pairs = [(g, h) for x, g in enumerate(active) for h in active[x + 1:]]
+
+    def pair_value(g: int, h: int) -> Fraction:
+        if agreement is None:
+            return sum((props[g][j] * props[h][j] for j in range(k)), Fraction(0))
+        return sum((agreement[j][l] * props[g][j] * props[h][l] for j in range(k) for l in range(k)), Fraction(0))
+    each = Math(r"\sum_j p_{gj}\, p_{hj}", "Σ_j p_gj p_hj") if agreement is None else \
+        Math(r"\sum_{j,k} w_{jk}\, p_{gj}\, p_{hk}", "Σ_jk w_jk p_gj p_hk")
+    chains = [Chain(Math("P_{e,gh}", "P_e,gh"), each)]
+    values = [pair_value(g, h) for g, h in pairs]
+    if len(pairs) <= _MAX_TERMS:
+        for (g, h), v in zip(pairs, values):
+            chains.append(Chain(Math(f"P_{{e,{tex_text(raters[g])}{tex_text(raters[h])}}}",
+                                     f"P_e,{raters[g]}{raters[h]}" if lab.short and len(raters[g]) == 1
+                                     and len(raters[h]) == 1 else f"P_e,({raters[g]},{raters[h]})"),
+                                approx(v), inline=True))
+    n_pairs = len(pairs)
+    rhs = [Math(r"\frac{1}{\text{pairs}}\sum_{g < h} P_{e,gh}", "Σ_{g<h} P_e,gh / pairs", False)]
+    if n_pairs <= _MAX_TERMS:
+        rhs.append(_scaled(_ratio(1, n_pairs), _q_sum(values)))
+    rhs.append(approx(ex.p_e))
+    chains.append(Chain(Math("P_e"), *rhs))
+    intro = prose("Chance model: each rater labels at random with their own proportions; {P_e} is the mean over the "
+                  "{n} pairs of different raters of their Cohen chance agreement.", n=n_pairs)
+    steps.append(_step("Chance agreement {P_e}", intro=intro, chains=chains, brief=brief, symbol="P_e",
+                       value=res.p_e, exact=ex.p_e))
+    return steps
+
+
+def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
+    """Any coefficient of the family: counts, P_i, P_a, its own chance model, the coefficient, its interval."""
+    ex, lab, counts, m, names, agreement = _counted(res, items)
+    weighted = agreement is not None
+    sym, symbol = _family_symbol(res)
+    name = f"Gwet's {res.name}" if isinstance(res, GwetResult) else res.name[0].upper() + res.name[1:]
+    title = name + (f", {res.weights} weights" if weighted else "")
+    if isinstance(res, ScottResult):
+        title += f", {res.rater_a} vs {res.rater_b}"
+    title += f" ({res.n_items} rated items, {res.n_items_used} with 2 or more ratings)"
+    extra = (prose("Only the ratings of {a} and {b}.", a=str(res.rater_a), b=str(res.rater_b))
+             if isinstance(res, ScottResult) else None)
+    steps = [_count_table_step(counts, m, lab, names, brief, extra)]
+    if weighted:
+        steps.append(_weights_step(agreement, res.weights, lab, brief))
+    p_i = _item_agreements(counts, m, agreement)
+    steps.append(_item_agreement_step(counts, m, names, p_i, brief, agreement))
+    missing = prose(_MISSING_RULE + " Here: {n} rated items, {used} with 2 or more ratings, {r} ratings.",
+                    n=res.n_items, used=res.n_items_used, r=res.n_ratings)
+    if isinstance(res, CongerResult):
+        missing = missing + " " + prose("A rater with no rating at all is left out.")
+    steps.append(_mean_agreement_step(p_i, m, ex.p_a, res.p_a, brief, notes=[missing]))
+    if isinstance(res, PercentAgreementResult):
+        steps.append(_step("Percent agreement {P_a}", chains=[Chain(Math("P_a"), approx(ex.p_a))],
+                           intro=prose("No model of chance: {P_e} = 0, so the coefficient is {P_a} itself, "
+                                       "however much of it luck alone would give."),
+                           notes=[_band_note(ex.p_a, Math("P_a"))], brief=brief, symbol="P_a", value=res.p_a,
+                           exact=ex.p_a))
+        steps.append(_uncertainty_step(res, Math("P_a"), brief))
+        return "Percent agreement" + title[len(name):], steps
+    if isinstance(res, BrennanPredigerResult):
+        steps.append(_uniform_chance_step(res, agreement, brief))
+    elif isinstance(res, CongerResult):
+        steps += _conger_steps(res, agreement, lab, brief)
+    else:
+        shared = isinstance(res, ScottResult)
+        intro = prose("{who}: {p_j} is the mean over the {N} rated items of {share}, so every item weighs the "
+                      "same, however many ratings it has.", p_j=Math("p_j"),
+                      who="Chance model: both raters draw from one distribution they share" if shared
+                      else "The category proportions, as Gwet computes them",
+                      N=Math(f"N' = {int((m > 0).sum())}"), share=Math(r"n_{ij} / n_i", "n_ij / n_i"))
+        steps.append(_proportions_step(counts, m, ex.p_k, "item_mean", lab, brief, intro))
+        if shared:
+            steps.append(_shared_chance_step(counts, m, ex.p_k, "item_mean", lab, ex.p_e, res.p_e, brief, agreement))
+        else:
+            steps.append(_gwet_chance_step(res, agreement, lab, brief))
+    steps.append(_coefficient_step(name, "P_a", ex.p_a, ex.p_e, res.exact_value,
+                                   float(res), res.reason, brief, sym, symbol))
+    steps.append(_uncertainty_step(res, sym, brief))
     return title, steps
 
 
@@ -760,8 +1096,14 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
 
     Parameters
     ----------
-    result : CohenResult, PairwiseCohenResult, FleissResult, AlphaResult, BootstrapResult or Diagnosis
-        What a metric function (or :func:`iaa_teach.diagnose`) returned. For a
+    result : result object or Diagnosis
+        What a metric function (or :func:`iaa_teach.diagnose`) returned:
+        CohenResult, PairwiseCohenResult, FleissResult, AlphaResult,
+        BootstrapResult, or a coefficient of the family
+        (PercentAgreementResult, BrennanPredigerResult, ScottResult,
+        CongerResult, GwetResult): counts, each item's P_i, P_a (how missing
+        ratings count), the coefficient's own chance model P_e, the
+        coefficient, then its standard error and 95 % interval. For a
         Diagnosis: alpha, alpha without the least-in-step rater, the most
         disputed item's disagreement and the most confused pair's o_ck / e_ck.
     style : {"full", "brief"}
@@ -769,7 +1111,7 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
         exact fraction and its 3-decimal value. ``"brief"``: only each step's
         result line.
     items : sequence, optional
-        Item names for the Fleiss table (default 1, 2, ...).
+        Item names for the count table of Fleiss' kappa and the family (default 1, 2, ...).
 
     Returns
     -------
@@ -797,7 +1139,8 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
       = 29/59 ≈ 0.492
     """
     if items is not None:
-        n = len(result.p_i) if isinstance(result, FleissResult) else None
+        n = (len(result.p_i) if isinstance(result, FleissResult) else len(result.counts) if isinstance(result, _FAMILY)
+             else None)
         if isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or (n is not None and len(items) != n):
             raise AgreementError(f"items must give one name per item{f' ({n})' if n is not None else ''}, "
                                  f"got {items!r}")
@@ -805,12 +1148,14 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
                 FleissResult: lambda res, brief: _fleiss_steps(res, brief, items),
                 AlphaResult: _alpha_steps, BootstrapResult: _bootstrap_steps,
                 Diagnosis: _diagnosis_steps}
+    builders.update({kind: (lambda res, brief: _family_steps(res, brief, items)) for kind in _FAMILY})
     for kind, build in builders.items():
         if isinstance(result, kind):
             title, steps = build(result, style == "brief")
-            return Explanation(title, [step for step in steps if step.body], result)
+            return Explanation(title, [step for step in steps if step is not None and step.body], result)
     raise AgreementError(f"explain() takes a result of cohen_kappa, pairwise_cohen, fleiss_kappa, "
-                         f"krippendorff_alpha or bootstrap_ci, got {type(result).__name__}")
+                         f"krippendorff_alpha, percent_agreement, brennan_prediger, scott_pi, conger_kappa, gwet_ac "
+                         f"or bootstrap_ci, got {type(result).__name__}")
 
 
 def ratings_table(ratings: Any, caption: str | None = None) -> Table:

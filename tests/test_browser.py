@@ -20,7 +20,9 @@ import re
 import pytest
 
 from browser_support import move_slider, open_notebook, select_option, slider_named, slider_value
-from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, fmt, krippendorff_alpha
+from iaa_teach import (
+    Ratings, brennan_prediger, cohen_kappa, datasets, fleiss_kappa, fmt, gwet_ac, krippendorff_alpha,
+)
 
 TIMEOUT_MS = 30_000
 
@@ -98,6 +100,23 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
         expect(readout(paradox, "kappa")).to_have_text(f3(res), timeout=TIMEOUT_MS)
         expect(readout(paradox, "P_a")).to_have_text(f3(res.p_a))
         expect(readout(paradox, "alpha")).to_have_text(f3(krippendorff_alpha(simulated).alpha))
+        expect(readout(paradox, "AC1")).to_have_text(f3(gwet_ac(simulated).ac))
+        expect(readout(paradox, "S")).to_have_text(f3(brennan_prediger(simulated).s))
+
+        # ---- explorer 6: add items to the study with the keyboard
+        interval = page.locator(".iaa-intervalexplorer").first
+        interval.scroll_into_view_if_needed()
+        items = slider_named(interval, "items rated")
+        start = slider_value(items)
+        move_slider(page, items)
+        expect(items.locator("output")).not_to_have_text(start, timeout=TIMEOUT_MS)
+        n = int(slider_value(items))
+        study = datasets.simulate(1000, 3, accuracy=0.8, prevalence=0.5, n_categories=3, seed=0)
+        res = fleiss_kappa(study.subset(items=list(range(n))))
+        low, _ = res.ci()
+        expect(readout(interval, "value")).to_have_text(f3(res.exact.kappa), timeout=TIMEOUT_MS)
+        expect(readout(interval, "half-width")).to_have_text(f3(res.kappa - low))
+        expect(interval.locator("img").first).to_have_attribute("alt", re.compile(rf"Marked: {n} items"))
 
         # ---- the controls are large enough for a projector
         size = table.locator("select").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")

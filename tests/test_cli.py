@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha
+from iaa_teach import Ratings, bootstrap_ci, cohen_kappa, datasets, family_intervals, fleiss_kappa, krippendorff_alpha
 from iaa_teach.cli import main
 from rounding import d3
 
@@ -95,6 +95,12 @@ def test_weights_option(tmp_path, capsys, weights):
     code, out, _ = run(capsys, "report", path, "--weights", weights, "--categories", "G,N,P")
     assert code == 0
     assert f"({weights} weights)" in out
+    family = family_section(out)
+    assert f"{weights} weights" in family[0]
+    ordered = Ratings.from_csv(path, categories=["G", "N", "P"])
+    for row in family_intervals(ordered, weights=weights):
+        assert d3(row.result.exact_value) in family_line(out, row.name)
+    assert "AC2" in family_line(out, "Gwet's AC2")
     for a, b in [("A", "B"), ("A", "C"), ("B", "C")]:
         res = cohen_kappa(r, a, b, weights=weights)
         assert d3(res.exact.kappa) in line_with(out, f"{a} vs {b}")
@@ -129,7 +135,13 @@ def test_undefined_values_say_why(tmp_path, capsys):
     for start in ("A vs B", "chance = pooled", "chance = mean item", "alpha"):
         line = line_with(out, start)
         assert re.search(r"\s+undefined\s+\(undefined\)", line), line  # value and band; never a silent 0.000
-    assert out.count("why undefined:") == 5  # Cohen, the mean over pairs, both Fleiss rules, alpha
+    family = family_intervals(Ratings.from_csv(path))
+    undefined = [row.name for row in family if not row.result.defined]
+    assert undefined and "percent agreement" not in undefined  # P_a = 1 is defined; every chance model gives 0/0
+    for name in undefined:
+        assert re.search(r"\s+undefined\s+\(undefined\)", family_line(out, name))
+    # Cohen, the mean over pairs, both Fleiss rules, alpha, and each undefined member of the family
+    assert out.count("why undefined:") == 5 + len(undefined)
     assert "kappa is undefined for A vs B" in out
     assert fleiss_kappa(Ratings.from_csv(path)).reason in out
 
@@ -168,7 +180,8 @@ def test_missing_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv", [
     ["report"], ["report", "x.csv", "--level", "cardinal"], ["report", "x.csv", "--weights", "cubic"],
-    ["report", "x.csv", "--format", "tall"], ["summarise", "x.csv"]])
+    ["report", "x.csv", "--format", "tall"], ["summarise", "x.csv"], ["report", "x.csv", "--ci", "exact"],
+    ["report", "x.csv", "--seed", "-1"], ["report", "x.csv", "--seed", "one"], ["report", "x.csv", "--n-boot", "0"]])
 def test_bad_arguments_are_usage_errors(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
@@ -184,3 +197,79 @@ def test_runs_as_a_module(tmp_path):
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "0.578" in proc.stdout
+
+
+# ================================================================ the family
+FAMILY_HEADER = "The chance-corrected family"
+
+
+def family_section(out: str) -> list[str]:
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(FAMILY_HEADER))
+    return lines[start:]
+
+
+def family_line(out: str, name: str) -> str:
+    return line_with("\n".join(family_section(out)[1:]), name)
+
+
+def test_report_prints_the_family_with_analytic_intervals(tmp_path, capsys):
+    r = datasets.sentiment_missing()
+    code, out, _ = run(capsys, "report", write_wide(tmp_path / "m.csv", r))
+    assert code == 0
+    section = family_section(out)
+    assert "analytic" in section[0] and "95% interval" in section[0]
+    rows = family_intervals(r)
+    assert [row.name for row in rows] == ["percent agreement", "Brennan-Prediger S", "Fleiss' kappa",
+                                          "Conger's kappa", "Gwet's AC1", "Krippendorff's alpha"]
+    for row in rows:
+        line = family_line(out, row.name)
+        low, high = row.result.ci()
+        assert f"{d3(row.result.exact_value)}" in line
+        assert f"SE = {d3(row.result.se)}, 95% CI [{d3(low)}, {d3(high)}]" in line
+    assert f"P_e = {d3(rows[4].result.exact.p_e)}" in family_line(out, "Gwet's AC1")
+    # the lines the report printed before the family are all still there
+    assert "0.555" in line_with(out, "chance = pooled") and "0.540" in line_with(out, "alpha")
+
+
+def test_two_raters_get_scott_and_cohen(tmp_path, capsys):
+    r = datasets.sentiment().subset(raters=["A", "B"])
+    code, out, _ = run(capsys, "report", write_wide(tmp_path / "ab.csv", r))
+    assert code == 0
+    cohen = cohen_kappa(r, "A", "B")
+    line = family_line(out, "Cohen's kappa")
+    assert d3(cohen.exact.kappa) in line and f"SE = {d3(cohen.se)}" in line
+    assert "Scott's pi" in "\n".join(family_section(out)) and "Bennett's S" in out
+
+
+def test_bootstrap_intervals_are_seeded_and_match_bootstrap_ci(tmp_path, capsys):
+    r = datasets.sentiment()
+    path = write_wide(tmp_path / "s.csv", r)
+    code, out, _ = run(capsys, "report", path, "--ci", "bootstrap", "--n-boot", "300")
+    assert code == 0
+    assert "bootstrap: 300 resamples of the items, seed 0" in family_section(out)[0]
+    boot = bootstrap_ci("gwet_ac", r, n_boot=300, seed=0)
+    assert f"95% CI [{d3(boot.low)}, {d3(boot.high)}]" in family_line(out, "Gwet's AC1")
+    again = run(capsys, "report", path, "--ci", "bootstrap", "--n-boot", "300")[1]
+    assert again == out
+    other = run(capsys, "report", path, "--ci", "bootstrap", "--n-boot", "300", "--seed", "7")[1]
+    assert other != out and "seed 7" in other
+    boot7 = bootstrap_ci("fleiss_kappa", r, n_boot=300, seed=7)
+    assert f"95% CI [{d3(boot7.low)}, {d3(boot7.high)}]" in family_line(other, "Fleiss' kappa")
+
+
+def test_json_gains_the_family(tmp_path, capsys):
+    import json
+
+    from iaa_teach.report_files import family_data
+
+    r = datasets.sentiment_missing()
+    out_json = tmp_path / "m.json"
+    code, _, _ = run(capsys, "report", write_wide(tmp_path / "m.csv", r), "--json", out_json)
+    assert code == 0
+    data = json.loads(out_json.read_text())
+    assert data["family"] == json.loads(json.dumps(family_data(family_intervals(r))))
+    conger = next(rec for rec in data["family"] if rec["name"] == "Conger's kappa")
+    assert conger["exact"] == str(next(row.result for row in family_intervals(r) if row.metric == "conger_kappa")
+                                  .exact.kappa)
+    assert conger["interval"] == "analytic" and conger["reason"] is None

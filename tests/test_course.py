@@ -85,7 +85,7 @@ def test_one_symbol_per_quantity():
 
 
 LESSON_STEMS = ["01_cohens_kappa", "02_fleiss_kappa", "03_krippendorff_alpha", "04_missing_data",
-                "05_partial_coverage"]
+                "05_partial_coverage", "06_chance_models", "07_how_sure"]
 
 
 @pytest.mark.parametrize("stem", LESSON_STEMS)
@@ -109,7 +109,9 @@ def test_explain_uses_the_notation():
 
 # ============================================================== glossary
 GLOSSARY_TERMS = ["observed agreement", "chance agreement", "Landis-Koch", "Light's kappa", "Scott's pi",
-                  "unit, value, pairable value", "weights", "levels of measurement"]
+                  "unit, value, pairable value", "weights", "levels of measurement", "model of chance",
+                  "percent agreement", "Bennett's S", "Conger's kappa", "Gwet's AC1", "rater bias", "standard error",
+                  "confidence interval", "bootstrap"]
 
 
 def test_glossary_has_the_terms_the_issue_lists():
@@ -123,7 +125,11 @@ def test_glossary_has_the_terms_the_issue_lists():
 
 
 @pytest.mark.parametrize("term, stem", [("Light's kappa", "01_cohens_kappa"), ("Scott's pi", "02_fleiss_kappa"),
-                                        ("Landis and Koch", "01_cohens_kappa")])
+                                        ("Landis and Koch", "01_cohens_kappa"),
+                                        ("family of coefficients", "06_chance_models"),
+                                        ("Bennett's S", "06_chance_models"), ("Conger's kappa", "06_chance_models"),
+                                        ("Gwet's AC1", "06_chance_models"), ("Rater bias", "06_chance_models"),
+                                        ("standard error", "07_how_sure"), ("bootstrap", "07_how_sure")])
 def test_terms_are_introduced_before_use(term, stem):
     """The first markdown cell that names the term also explains it or links to the glossary."""
     first = next(source(c) for c in cells(stem) if c["cell_type"] == "markdown" and term in source(c)

@@ -374,3 +374,191 @@ def test_random_tables_end_on_the_exact_value(rows):
         except ValueError:
             return
         assert explain(res).steps[-1].exact == res.exact.kappa
+
+
+# ================================================================ the family
+from iaa_teach import (  # noqa: E402
+    brennan_prediger,
+    conger_kappa,
+    gwet_ac,
+    percent_agreement,
+    scott_pi,
+)
+
+
+def family_results():
+    return {
+        "percent": percent_agreement(MISSING),
+        "bp": brennan_prediger(SENTIMENT),
+        "bp_quadratic": brennan_prediger(MISSING, weights="quadratic"),
+        "scott": scott_pi(MISSING, "A", "B"),
+        "scott_linear": scott_pi(SENTIMENT, "A", "C", weights="linear"),
+        "conger": conger_kappa(MISSING),
+        "conger_linear": conger_kappa(PARTIAL, weights="linear"),
+        "ac1": gwet_ac(MISSING),
+        "ac2": gwet_ac(SENTIMENT, weights="quadratic"),
+        "ac2_custom": gwet_ac(MISSING, weights=[[1, 0.5, 0], [0.5, 1, 0.25], [0, 0.25, 1]]),
+        "fleiss_quadratic": fleiss_kappa(MISSING, weights="quadratic"),
+        "fleiss_linear_item_mean": fleiss_kappa(PARTIAL, chance="item_mean", weights="linear"),
+    }
+
+
+FAMILY = family_results()
+
+
+@pytest.mark.parametrize("name", list(FAMILY))
+def test_family_results_explain_in_three_outputs(name):
+    res = FAMILY[name]
+    ex = explain(res)
+    assert isinstance(ex, Explanation) and len(ex.steps) >= 5
+    for step in ex.steps:
+        assert step.title and step.markdown.strip() and step.text.strip() and step.html.strip()
+        assert "$" not in step.text and "\\frac" not in step.text
+        assert "**" not in step.html and "\n|" not in step.html
+    for block in math_blocks(ex.markdown()):
+        assert braces_balance(block), block
+    assert ex.markdown().count("$$") % 2 == 0
+    assert ex.text().rstrip() == repr(ex)
+
+
+@pytest.mark.parametrize("name", list(FAMILY))
+def test_family_steps_reach_the_exact_values(name):
+    res = FAMILY[name]
+    ex = explain(res)
+    assert ex["Mean observed agreement"].exact == res.exact.p_a
+    assert f"{tex_frac(res.exact.p_a)} \\approx {d3(res.exact.p_a)}" in ex["Mean observed agreement"].markdown \
+        or res.exact.p_a.denominator == 1 or Fraction(d3(res.exact.p_a)) == res.exact.p_a
+    last_value = [s for s in ex.steps if s.symbol not in ("se", None)][-1]
+    assert last_value.exact == res.exact_value
+    assert d3(res.exact_value) in last_value.text
+    if not isinstance(res, iaa_teach.PercentAgreementResult):
+        assert ex["Chance agreement"].exact == res.exact.p_e
+        assert d3(res.exact.p_e) in ex["Chance agreement"].text
+    # one P_i line per item with 2 or more ratings, each ending on the item's exact P_i
+    lines = [ln for ln in ex["Agreement on each item"].text.splitlines() if re.match(r"\s*P_\d+ =", ln)]
+    assert len(lines) == int((np.asarray(res.raters_per_item) >= 2).sum())
+    shown = [Fraction(ln.rsplit("= ", 1)[1].split(" ≈")[0]) for ln in lines]  # each item's P_i, as written
+    assert sum(shown, Fraction(0)) / len(shown) == res.exact.p_a
+
+
+@pytest.mark.parametrize("name", list(FAMILY))
+def test_family_explains_its_standard_error_and_interval(name):
+    res = FAMILY[name]
+    step = explain(res)["Standard error and 95% interval"]
+    low, high = res.ci()
+    assert f"[{d3(Fraction(low))}, {d3(Fraction(high))}]" in step.text
+    assert f"≈ {d3(Fraction(res.se))}" in step.text
+    assert f"n - 1 = {res.df} degrees of freedom" in step.text
+    assert ("capped at 1" in step.text) == (high == 1.0)
+    assert step.value == res.se
+
+
+def test_each_chance_model_shows_its_own_formula_and_numbers():
+    s = explain(FAMILY["bp"])["Chance agreement"].text
+    assert "P_e = 1/q" in s and "q = 3" in s and "1/3 ≈ 0.333" in s
+    scott = FAMILY["scott"]
+    text = explain(scott)["Category proportions"].text
+    for j, cat in enumerate(scott.categories):
+        assert f"p_{cat} = " in text and text.count(d3(scott.exact.p_k[j])) >= 1
+    assert "shared" in explain(scott).text() or "share" in explain(scott)["Category proportions"].text
+    conger = FAMILY["conger"]
+    ex = explain(conger)
+    props = ex["Each rater's proportions"].text
+    for row in conger.exact.rater_proportions:
+        for p in row:
+            assert f"{p.numerator}/{p.denominator}" in props or str(p) in props
+    assert "P_e,AB" in ex["Chance agreement"].text and "(1/3)(" in ex["Chance agreement"].text
+    ac1 = explain(FAMILY["ac1"])["Chance agreement"].text
+    assert "Σ_j p_j (1 - p_j) / (q - 1)" in ac1 and "(1/2)(" in ac1
+    ac2 = explain(FAMILY["ac2"])["Chance agreement"].text
+    assert "Σ_jk w_jk / (q (q - 1))" in ac2
+    assert "Agreement weights" in explain(FAMILY["ac2"]).text()
+
+
+def test_percent_agreement_has_no_chance_model():
+    ex = explain(FAMILY["percent"])
+    assert "P_e = 0" in ex["Percent agreement"].text
+    assert ex.steps[-1].title.startswith("Standard error")
+    assert not any(s.title.startswith("Chance agreement") for s in ex.steps)
+
+
+def test_family_explains_missing_ratings():
+    for res in (FAMILY["ac1"], FAMILY["scott"], FAMILY["conger"]):
+        text = explain(res)["Mean observed agreement"].text
+        assert "items with no rating are left out" in text and "the chance term uses every rating" in text
+        assert f"{res.n_items_used} with 2 or more ratings" in text and f"{res.n_ratings} ratings" in text
+    assert "A rater with no rating at all is left out" in explain(FAMILY["conger"]).text()
+    scott = explain(FAMILY["scott"])
+    assert "Item(s) 3 have fewer than 2 ratings" in scott["Agreement on each item"].text
+
+
+def test_weighted_fleiss_uses_its_weights():
+    res = FAMILY["fleiss_quadratic"]
+    ex = explain(res)
+    assert "quadratic weights" in ex.title
+    assert ex["Agreement on each item"].exact is None and "w_jk" in ex["Agreement on each item"].text
+    assert ex["Chance agreement"].exact == res.exact.p_e
+    p_i_lines = [ln for ln in ex["Agreement on each item"].text.splitlines() if re.match(r"\s*P_\d+ =", ln)]
+    for line, p in zip(p_i_lines, [p for p in res.exact.p_i if p is not None]):
+        assert line.rstrip().endswith(d3(p)) or line.rstrip().endswith(f"= {p}")
+
+
+@pytest.mark.parametrize("metric", [brennan_prediger, lambda r: scott_pi(r, 0, 1), conger_kappa, gwet_ac,
+                                    lambda r: fleiss_kappa(r, weights="linear")])
+def test_undefined_family_results_say_why(metric):
+    same = Ratings.from_rows([["x", "x", "x"]] * 4, categories=["x"])
+    res = metric(same)
+    ex = explain(res)
+    last = [s for s in ex.steps if s.symbol not in ("se", "P_e", None)][-1]
+    assert "undefined" in last.text and last.exact is None
+    assert res.reason in last.text
+    assert not any(s.title.startswith("Standard error") for s in ex.steps)
+
+
+def test_family_labels_are_escaped_in_html_and_markdown():
+    r = Ratings.from_rows([["<b>", "a_b", "$5"], ["<b>", "<b>", "a_b"], ["$5", "a_b", "$5"], ["a_b", "$5", "<b>"]],
+                          raters=["R&D", "x*y", "z|w"], categories=["<b>", "a_b", "$5"])
+    for res in (conger_kappa(r), gwet_ac(r, weights="ordinal"), scott_pi(r, 0, 1), brennan_prediger(r)):
+        ex = explain(res)
+        html_out, md = ex.html(), ex.markdown()
+        assert "&lt;b&gt;" in html_out and "<b></th>" not in html_out and "<span>$</span>5" in html_out
+        assert "\\<b\\>" in md and "a\\_b" in md and "\\$5" in md
+        for block in math_blocks(md):
+            assert braces_balance(block) and "a_b" not in block
+    md = explain(conger_kappa(r)).markdown()
+    assert "R&D" in md and "x\\*y" in md and "z\\|w" in md
+
+
+def test_large_family_tables_stay_short_and_fast():
+    rng = np.random.default_rng(0)
+    big = Ratings.from_rows(rng.integers(0, 4, size=(2000, 6)))
+    for res in (gwet_ac(big, weights="quadratic"), conger_kappa(big), scott_pi(big), fleiss_kappa(big, weights="linear")):
+        _ = res.exact, res.ci()  # exact values and the interval (scipy imported) before the clock starts
+        start = time.perf_counter()
+        ex = explain(res)
+        text = ex.text()
+        assert time.perf_counter() - start < 1.0
+        assert len(text) < 20_000  # items grouped by count row, not listed one by one
+        assert ex["Mean observed agreement"].exact == res.exact.p_a
+
+
+@settings(max_examples=40, deadline=None)
+@given(table_strategy, st.sampled_from([None, "linear", "quadratic", "ordinal"]))
+def test_random_family_tables_end_on_the_exact_value(rows, weights):
+    try:
+        r = Ratings.from_rows(rows, categories=["G", "N", "P", "X"])
+    except Exception:
+        return
+    for metric in (brennan_prediger, conger_kappa, gwet_ac, lambda t, weights: fleiss_kappa(t, weights=weights)):
+        try:
+            res = metric(r, weights=weights)
+        except AgreementError:
+            continue
+        ex = explain(res)
+        assert ex["Mean observed agreement"].exact == res.exact.p_a
+        value = [s for s in ex.steps if s.symbol not in ("se", "P_e", None)][-1]
+        assert value.exact == res.exact_value
+        if res.exact.p_e is not None:
+            assert ex["Chance agreement"].exact == res.exact.p_e
+        for block in math_blocks(ex.markdown()):
+            assert braces_balance(block)

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from iaa_teach import cohen_kappa, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen
+from iaa_teach import (
+    brennan_prediger, cohen_kappa, conger_kappa, datasets, fleiss_kappa, gwet_ac, items_needed, krippendorff_alpha,
+    pairwise_cohen, percent_agreement,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -79,6 +82,16 @@ def expected():
         "05_partial_coverage": [str(PARTIAL.n_ratings), d3(fleiss_kappa(PARTIAL).exact.kappa),
                                 d3(fleiss_kappa(PARTIAL, chance="item_mean").exact.kappa),
                                 *partial_single_label_numbers()],
+        "06_chance_models": [str(res.exact_value) for res in
+                             (brennan_prediger(SENTIMENT), gwet_ac(SENTIMENT), conger_kappa(SENTIMENT))]
+        + [str(conger_kappa(SENTIMENT).exact.p_e), str(gwet_ac(SENTIMENT).exact.p_e),
+           d3(cohen_kappa(datasets.feinstein_cicchetti("a")).exact.kappa),
+           d3(cohen_kappa(datasets.feinstein_cicchetti("b")).exact.kappa),
+           d3(gwet_ac(datasets.feinstein_cicchetti("b")).exact.ac)],
+        "07_how_sure": [d3(percent_agreement(SENTIMENT).se), d3(fleiss_kappa(SENTIMENT).ci()[0]),
+                        d3(fleiss_kappa(SENTIMENT).ci()[1]),
+                        str(items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2],
+                                         half_width=0.1).items)],
     }
 
 

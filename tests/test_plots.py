@@ -19,6 +19,11 @@ import iaa_teach.metrics  # noqa: E402
 from iaa_teach import (  # noqa: E402
     BANDS,
     AgreementError,
+    Ratings,
+    agreement_family,
+    family_intervals,
+    gwet_ac,
+    percent_agreement,
     cohen_kappa,
     datasets,
     fleiss_kappa,
@@ -54,6 +59,8 @@ def figures():
         "pair_counts_heatmap": plots.coincidence_heatmap(alpha, which="pair_counts"),
         "coefficients_with_bands": plots.coefficients_with_bands({"a": 0.2, "b": alpha}),
         "coverage_chart": plots.coverage_chart(PARTIAL),
+        "family_chart": plots.family_chart(SENTIMENT),
+        "chance_chart": plots.chance_chart(MISSING),
     }
 
 
@@ -190,6 +197,8 @@ def test_plots_never_compute_a_coefficient(monkeypatch):
     plots.coincidence_heatmap(alpha)
     plots.coefficients_with_bands({"a": cohen, "b": fleiss})
     plots.coverage_chart(SENTIMENT)
+    plots.family_chart({"Cohen": cohen, "Fleiss": fleiss, "alpha": alpha})
+    plots.chance_chart({"Fleiss": fleiss, "Cohen": cohen, "alpha": alpha})
 
 
 def test_axes_argument_draws_into_an_existing_figure():
@@ -204,3 +213,101 @@ def test_metrics_and_package_import_without_matplotlib():
             "assert 'matplotlib' not in sys.modules; "
             "from iaa_teach import plots; assert 'matplotlib' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ================================================================ the family
+def interval_segments(ax):
+    """(x, low, high) of every vertical error bar drawn."""
+    out = []
+    for coll in ax.collections:
+        for seg in coll.get_segments():
+            (x0, y0), (x1, y1) = seg[0], seg[-1]
+            if x0 == x1:
+                out.append((x0, min(y0, y1), max(y0, y1)))
+    return sorted(out)
+
+
+def test_family_chart_draws_every_coefficient_with_its_interval():
+    family = agreement_family(SENTIMENT)
+    fig = plots.family_chart(SENTIMENT)
+    ax = fig.axes[0]
+    bars = [b for b in bar_patches(ax) if b.get_zorder() == 2]
+    assert [b.get_height() for b in bars] == pytest.approx([float(res) for res in family.values()])
+    shown = texts(ax)
+    for res in family.values():
+        assert d3(res.exact_value) in shown
+    drawn = interval_segments(ax)
+    assert [x for x, _, _ in drawn] == list(range(len(family)))
+    assert [y for _, low, high in drawn for y in (low, high)] == pytest.approx(
+        [y for res in family.values() for y in res.ci()])
+    assert {name for _, _, name in BANDS[1:]} <= set(shown)
+    ticks = [t.get_text().replace("\n", " ").replace("- ", "-") for t in ax.get_xticklabels()]
+    assert ticks == list(family)
+    alt = plots.alt_text(fig)
+    for name, res in family.items():
+        low, high = res.ci()
+        assert f"{name} {d3(res.exact_value)} (95% interval {d3(low)} to {d3(high)})" in alt
+
+
+def test_family_chart_interval_follows_the_confidence():
+    res = {"AC1": gwet_ac(SENTIMENT)}
+    wide = interval_segments(plots.family_chart(res, confidence=0.99).axes[0])[0]
+    assert list(wide[1:]) == pytest.approx(list(res["AC1"].ci(0.99)))
+    assert wide[2] - wide[1] > np.subtract(*res["AC1"].ci(0.95)[::-1])
+
+
+def test_family_chart_draws_bootstrap_intervals_from_family_intervals():
+    rows = family_intervals(SENTIMENT, method="bootstrap", n_boot=200, seed=1)
+    fig = plots.family_chart(rows)
+    ax = fig.axes[0]
+    drawn = interval_segments(ax)
+    assert [y for _, low, high in drawn for y in (low, high)] == pytest.approx([y for row in rows
+                                                                                for y in (row.low, row.high)])
+    assert "bootstrap" in ax.get_xlabel() and "bootstrap confidence interval" in plots.alt_text(fig)
+    assert [d3(row.result.exact_value) for row in rows] == [t for t in texts(ax) if t[:1] in "-0123456789"
+                                                           and "." in t]
+
+
+def test_undefined_coefficient_is_shown_as_undefined_with_no_bar_not_zero():
+    r = Ratings.from_rows([["a", "a"], ["a", "a"], ["a", "a"]], categories=["a", "b"])
+    family = agreement_family(r)
+    undefined = [name for name, res in family.items() if not res.defined]
+    assert undefined  # every rating in one category: the kappas are 0/0
+    ax = plots.family_chart(family).axes[0]
+    bars = [p for p in ax.patches if type(p) is Rectangle and p.get_zorder() == 2]  # a bar of height 0 counts too
+    assert len(bars) == len(family) - len(undefined)
+    assert "0.000" not in texts(ax)
+    assert texts(ax).count("undefined") == len(undefined)
+    assert len(interval_segments(ax)) == len(family) - len(undefined)
+
+
+def test_chance_chart_shows_p_a_and_every_chance_agreement():
+    family = agreement_family(MISSING)
+    fig = plots.chance_chart(family)
+    ax = fig.axes[0]
+    expected = [family["percent agreement"].exact.p_a]
+    for name, res in family.items():
+        if name == "Krippendorff's alpha":
+            expected.append(1 - res.exact.d_e)
+        elif name != "percent agreement":
+            expected.append(res.exact.p_e)
+    heights = [b.get_height() for b in bar_patches(ax)]
+    assert heights == pytest.approx([float(v) for v in expected])
+    shown = texts(ax)
+    assert [t for t in shown if not t.startswith(" ")] == [d3(v) for v in expected]
+    assert float(expected[0]) in [line.get_ydata()[0] for line in ax.get_lines()]
+    fleiss = family["Fleiss' kappa"]
+    assert f"P_e of Fleiss' kappa {d3(fleiss.exact.p_e)}" in plots.alt_text(fig)
+
+
+def test_family_pictures_escape_labels_and_refuse_bad_input():
+    mine = {"P_a": percent_agreement(SENTIMENT), "$x$ rater": gwet_ac(SENTIMENT)}
+    for draw in (plots.family_chart, plots.chance_chart):
+        labels = " ".join(t.get_text() for t in draw(mine).axes[0].get_xticklabels())
+        assert "\\$x\\$" in labels
+    with pytest.raises(AgreementError, match="family_chart"):
+        plots.family_chart({"a": 0.5})
+    with pytest.raises(AgreementError, match="empty"):
+        plots.chance_chart({})
+    with pytest.raises(AgreementError, match="confidence"):
+        plots.family_chart(SENTIMENT, confidence=95)

@@ -293,3 +293,27 @@ def test_numeric_encoder_matches_the_object_path(arr, kind):
     if fast.n_categories:
         declared = list(fast.categories)[::-1] + [99.5]
         assert Ratings.from_rows(arr, categories=declared) == Ratings.from_rows(as_list, categories=declared)
+
+
+# ==================================================== two raters from a table
+def test_from_agreement_table_gives_back_the_table():
+    from iaa_teach import cohen_kappa
+
+    for name, table in datasets.FEINSTEIN_CICCHETTI.items():
+        r = datasets.feinstein_cicchetti(name)
+        assert r.shape == (100, 2) and r.raters == ("A", "B")
+        assert cohen_kappa(r).table.tolist() == [list(row) for row in table]
+
+
+@pytest.mark.parametrize("table, categories", [
+    ([[1, 2]], ["y", "n"]), ([[1, -1], [0, 2]], ["y", "n"]), ([[0, 0], [0, 0]], ["y", "n"]),
+    ([[1.5, 0], [0, 1]], ["y", "n"]), ("ab", ["y", "n"]), ([[1, 0], [0, 1]], "yn"),
+])
+def test_from_agreement_table_rejects_what_is_no_table_of_counts(table, categories):
+    with pytest.raises(AgreementError, match="table must be"):
+        datasets.from_agreement_table(table, categories)
+
+
+def test_feinstein_cicchetti_names_its_tables():
+    with pytest.raises(AgreementError, match="name"):
+        datasets.feinstein_cicchetti("e")

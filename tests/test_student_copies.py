@@ -17,7 +17,8 @@ import pytest
 from iaa_teach.course import EXERCISE_TAG, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
-LESSONS = ["01_cohens_kappa", "02_fleiss_kappa", "03_krippendorff_alpha", "04_missing_data", "05_partial_coverage"]
+LESSONS = ["01_cohens_kappa", "02_fleiss_kappa", "03_krippendorff_alpha", "04_missing_data", "05_partial_coverage",
+           "06_chance_models", "07_how_sure"]
 
 
 def execute(path: str) -> dict:

@@ -18,17 +18,24 @@ import pytest
 from iaa_teach import (
     AgreementError,
     Ratings,
+    items_needed,
+    percent_agreement,
+    brennan_prediger,
     cohen_kappa,
     datasets,
     fleiss_kappa,
+    gwet_ac,
     interpret,
     krippendorff_alpha,
     pairwise_cohen,
 )
 from rounding import d3
+from iaa_teach.widgets.interval import COEFFICIENTS, CURVE_ITEMS, STUDY_ITEMS
+from iaa_teach.widgets.paradox import CURVES
 from iaa_teach.widgets import (
     CoverageExplorer,
     FloatSlider,
+    IntervalExplorer,
     IntSlider,
     MissingDataExplorer,
     ParadoxExplorer,
@@ -63,7 +70,8 @@ def widgets_in(widget):
         yield from widgets_in(child)
 
 
-ALL = [TableExplorer, ParadoxExplorer, MissingDataExplorer, CoverageExplorer, WeightsExplorer]
+ALL = [TableExplorer, ParadoxExplorer, MissingDataExplorer, CoverageExplorer, WeightsExplorer,
+       IntervalExplorer]
 
 
 # ===================================================================== all
@@ -261,6 +269,62 @@ def test_paradox_high_agreement_low_kappa_when_one_category_dominates():
     assert curve["kappa"][middle] > curve["kappa"][-1] and curve["kappa"][middle] > curve["kappa"][0]
 
 
+def test_paradox_ac1_and_s_readouts_and_curves_are_the_public_metrics():
+    ex = ParadoxExplorer(n_items=120, n_raters=3, accuracy=0.8, n_categories=3, prevalence=0.5, seed=3)
+    ex.prevalence.value = 0.85
+    r = datasets.simulate(120, 3, accuracy=0.8, prevalence=0.85, n_categories=3, seed=3)
+    ac, s, al = gwet_ac(r), brennan_prediger(r), krippendorff_alpha(r)
+    v = ex.values()
+    assert (v["AC1"], v["AC1 P_e"], v["AC1 band"]) == (f3(ac.exact.ac), f3(ac.exact.p_e), interpret(ac.ac))
+    assert (v["S"], v["S P_e"]) == (f3(s.exact.s), f3(s.exact.p_e))
+    assert v["S P_e"] == "0.333"  # 1/q, whatever the data
+    assert v["alpha 1 - D_e"] == f3(1 - al.exact.d_e)
+    curve = ex.curve_values()
+    for i in (0, 7, len(curve["prevalence"]) - 1):
+        at = datasets.simulate(120, 3, accuracy=0.8, prevalence=float(curve["prevalence"][i]), n_categories=3,
+                               seed=3)
+        assert curve["AC1"][i] == gwet_ac(at).ac
+        assert curve["S"][i] == brennan_prediger(at).s
+        assert curve["kappa"][i] == fleiss_kappa(at).kappa
+        assert curve["alpha"][i] == krippendorff_alpha(at).alpha
+        assert curve["P_a"][i] == fleiss_kappa(at).p_a
+
+
+def test_paradox_ac1_holds_up_where_kappa_falls():
+    ex = ParadoxExplorer(n_items=1000, n_raters=3, accuracy=0.9, n_categories=2, prevalence=0.95)
+    v = ex.values()
+    assert float(v["AC1"]) > float(v["kappa"]) + 0.3
+    assert abs(float(v["S"]) - (2 * float(v["P_a"]) - 1)) < 0.002  # q = 2: S = (P_a - 1/2) / (1/2)
+
+
+def test_paradox_five_curves_each_visible_and_the_legend_clear_of_them():
+    ex = ParadoxExplorer()
+    lines = ex.axes.get_lines()[:5]
+    styles = {(line.get_color(), str(line.get_linestyle()), line.get_marker()) for line in lines}
+    assert len(styles) == 5
+    fig = ex.figure
+    renderer = fig.canvas.get_renderer()
+    legend = ex.axes.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == [label for _, label in CURVES]
+    box = legend.get_window_extent(renderer)
+    assert box.y1 < ex.axes.get_window_extent().y0 and box.y0 >= 0  # below the axes, inside the figure
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.x1
+
+
+def test_paradox_figure_is_built_once_and_the_curves_redrawn_over_it():
+    """Speed: a slider move redraws markers (prevalence) or lines (the rest) over a kept picture."""
+    ex = ParadoxExplorer(n_items=100)
+    fig, png = ex.figure, bytes(ex.image.value)
+    ex.prevalence.value = 0.7
+    assert ex.figure is fig and bytes(ex.image.value) != png
+    ex.seed.value = 4
+    assert ex.figure is fig
+    kappa_line = ex.axes.get_lines()[1]
+    assert list(kappa_line.get_ydata()) == list(ex.curve_values()["kappa"])
+    r = datasets.simulate(100, 3, accuracy=0.85, prevalence=0.7, n_categories=2, seed=4)
+    assert ex.values()["kappa"] == f3(fleiss_kappa(r).exact.kappa)
+
+
 @pytest.mark.parametrize("explorer", ALL, ids=lambda c: c.__name__)
 def test_figures_are_projector_ready_and_described(explorer):
     """2x pixels for their CSS size, no text under 12 CSS px, and a text alternative."""
@@ -334,6 +398,88 @@ def test_paradox_perfect_raters_and_one_category_is_undefined():
     assert ex.values()["kappa"] == f3(fleiss_kappa(r).exact.kappa)
     if math.isnan(fleiss_kappa(r).kappa):
         assert "undefined" in ex.readout.value and "P_e = 1" in ex.readout.value
+
+
+# ================================================================ interval
+def _study(accuracy=0.8, prevalence=0.5, raters=3, categories=3, seed=0):
+    return datasets.simulate(STUDY_ITEMS, raters, accuracy=accuracy, prevalence=prevalence, n_categories=categories,
+                             seed=seed)
+
+
+@pytest.mark.parametrize("name", list(COEFFICIENTS))
+def test_interval_readout_is_the_public_metric_on_the_first_n_items(name):
+    metric = {"fleiss_kappa": fleiss_kappa, "krippendorff_alpha": krippendorff_alpha, "gwet_ac": gwet_ac,
+              "brennan_prediger": brennan_prediger, "percent_agreement": percent_agreement}[name]
+    ex = IntervalExplorer(coefficient=name, n_items=30, accuracy=0.75, prevalence=0.6, n_raters=4, seed=5)
+    ex.n_items.value = 250
+    r = _study(0.75, 0.6, 4, 3, 5).subset(items=list(range(250)))
+    res = metric(r)
+    low, high = res.ci(0.95)
+    v = ex.values()
+    assert v["items"] == "250"
+    assert v["value"] == f3(res.exact_value)
+    assert v["SE"] == d3(res.se) and v["interval"] == f"{d3(low)} to {d3(high)}"
+    assert v["half-width"] == d3(float(res) - low)
+    shares = r.counts().sum(axis=0) / r.n_ratings
+    plan = items_needed(name, expected=float(res), raters=4, proportions=shares, half_width=0.1)
+    assert v["items needed"] == str(plan.items)
+
+
+def test_interval_curves_are_the_public_metric_at_each_number_of_items():
+    ex = IntervalExplorer(coefficient="gwet_ac", accuracy=0.7, prevalence=0.8)
+    c = ex.curve_values()
+    assert list(c["items"]) == list(CURVE_ITEMS)
+    study = _study(0.7, 0.8)
+    for i in (0, 10, len(CURVE_ITEMS) - 1):
+        res = gwet_ac(study.subset(items=list(range(int(CURVE_ITEMS[i])))))
+        low, high = res.ci()
+        assert (c["value"][i], c["low"][i], c["high"][i], c["half_width"][i]) == (res.ac, low, high, res.ac - low)
+
+
+def test_interval_narrows_like_one_over_root_n():
+    ex = IntervalExplorer(n_items=40)
+    wide = float(ex.values()["half-width"])
+    ex.n_items.value = 160
+    narrow = float(ex.values()["half-width"])
+    assert 0.4 < narrow / wide < 0.6  # four times the items: about half the width
+    half = ex.curve_values()["half_width"]
+    assert half[0] > 3 * half[-1]
+
+
+def test_interval_is_deterministic_and_the_items_slider_only_moves_markers():
+    a, b = IntervalExplorer(n_items=100), IntervalExplorer(n_items=100)
+    assert a.readout_text() == b.readout_text() and bytes(a.image.value) == bytes(b.image.value)
+    fig, curve = a.figure, a.curve_values()
+    a.n_items.value = 500
+    assert a.figure is fig and a.curve_values() is curve and bytes(a.image.value) != bytes(b.image.value)
+    a.coefficient.value = "krippendorff_alpha"
+    assert a.figure is fig and a.curve_values() is not curve
+    a.accuracy.value = 0.6
+    r = _study(0.6).subset(items=list(range(500)))
+    assert a.values()["value"] == f3(krippendorff_alpha(r).exact.alpha)
+
+
+def test_interval_figure_describes_the_current_point():
+    ex = IntervalExplorer(n_items=200)
+    alt = ex.figure_alt[ex.image.model_id]
+    v = ex.values()
+    assert "200 items" in alt and v["value"] in alt and v["half-width"] in alt
+    left, right = ex.axes
+    renderer = ex.figure.canvas.get_renderer()
+    for ax in (left, right):
+        box = ax.get_legend().get_window_extent(renderer)
+        assert box.y1 < ax.get_window_extent().y0 and box.y0 >= 0  # below the axes, inside the figure
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"coefficient": "cohen_kappa"}, "coefficient"), ({"n_items": 5}, "n_items"), ({"n_items": 1001}, "n_items"),
+    ({"n_items": 45}, "multiple of 10"), ({"accuracy": 1.5}, "accuracy"), ({"prevalence": 1.0}, "prevalence"),
+    ({"n_raters": 1}, "n_raters"), ({"n_categories": 6}, "n_categories"), ({"seed": -1}, "seed"),
+    ({"n_items": "40"}, "n_items"), ({"font_size": "big"}, "font_size"),
+])
+def test_interval_bad_options_raise_agreement_errors(kwargs, match):
+    with pytest.raises(AgreementError, match=match):
+        IntervalExplorer(**kwargs)
 
 
 # ================================================================= missing

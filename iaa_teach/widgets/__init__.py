@@ -12,6 +12,8 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
 - :class:`CoverageExplorer`: partial coverage; annotators kept apart against merged.
 - :class:`WeightsExplorer`: nominal, ordinal and interval alpha; unweighted,
   linear and quadratic kappa; the distance matrices.
+- :class:`IntervalExplorer`: a simulated study, item by item: the 95 % interval
+  of a coefficient narrowing as items are added (half-width against items).
 - :class:`AnnotationsExplorer`: upload your own ratings file (or give a path)
   and get the whole diagnostic report: raters, items, categories.
 
@@ -24,6 +26,7 @@ from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Exp
 from ._controls import FloatSlider, IntSlider, Picture
 from .annotations import AnnotationsExplorer
 from .coverage import CoverageExplorer
+from .interval import IntervalExplorer
 from .missing import MissingDataExplorer
 from .paradox import ParadoxExplorer
 from .quiz import Quiz
@@ -33,5 +36,5 @@ from .weights import WeightsExplorer
 __all__ = [
     "Explorer", "FONT_SIZE", "WIDGET_DPI", "CSS_DPI", "PIXEL_RATIO", "MIN_FONT_PT",
     "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
-    "Quiz", "IntSlider", "FloatSlider", "Picture", "AnnotationsExplorer",
+    "Quiz", "IntSlider", "FloatSlider", "Picture", "AnnotationsExplorer", "IntervalExplorer",
 ]

@@ -7,18 +7,23 @@ import numpy as np
 
 from .. import datasets, plots
 from ..validation import check_int, check_number
-from ..metrics import fleiss_kappa, krippendorff_alpha
+from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha
 from ._base import (
     FloatSlider, IntSlider, WIDGET_DPI, Explorer, band, canvas_png, controls_row, figure_css_width, fmt, heading, label_style,
     new_figure, note, projector_ready, q, slider_layout, table,
 )
 
-__all__ = ["ParadoxExplorer"]
+__all__ = ["ParadoxExplorer", "CURVES"]
 
 #: Prevalences at which the curve is drawn, evenly over the slider's whole range.
 CURVE_POINTS = 34
+#: The legend's font size (points): five entries in two columns.
+MIN_LEGEND_PT = 10
 
-_CURVE_NAMES = ("observed agreement P_a", "Fleiss' kappa", "Krippendorff's alpha")
+#: The curves, in drawing order: (key in :meth:`ParadoxExplorer.curve_values`, legend label).
+CURVES = (("P_a", "observed agreement P_a"), ("kappa", "Fleiss' kappa"), ("alpha", "Krippendorff's alpha"),
+          ("AC1", "Gwet's AC1"), ("S", "Bennett's S"))
+_CURVE_NAMES = tuple(label for _, label in CURVES)
 
 
 class ParadoxExplorer(Explorer):
@@ -29,10 +34,15 @@ class ParadoxExplorer(Explorer):
     other categories, uniformly), the number of categories, the prevalence
     of category 1 among the true categories, and the seed
     (:func:`iaa_teach.datasets.simulate`). The readout shows observed
-    agreement P_a, chance agreement P_e, Fleiss' kappa and Krippendorff's
-    alpha; the figure shows all three against prevalence, with the current
-    setting marked: observed agreement stays put while kappa and alpha drop
-    as one category comes to dominate (the kappa paradox).
+    agreement P_a and, for each coefficient, its chance agreement and its
+    value: Fleiss' kappa, Krippendorff's alpha, Gwet's AC1 and Bennett's S
+    (:func:`iaa_teach.brennan_prediger`); the figure shows all five against
+    prevalence, with the current setting marked: observed agreement stays
+    put while kappa and alpha drop as one category comes to dominate (the
+    kappa paradox); AC1 holds up (its chance agreement falls as the
+    categories become lopsided) and S, whose chance is 1/q whatever the
+    data, follows P_a. Every value is the public metric's, on the same
+    simulated table.
 
     The curves span the prevalence slider's whole range. They are recomputed
     and drawn only when something other than the prevalence changes; moving
@@ -72,11 +82,11 @@ class ParadoxExplorer(Explorer):
         self.n_raters = IntSlider(value=n_raters, min=2, max=10, description="raters", style=s, layout=lay,
                                     continuous_update=False)
         self.accuracy = FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                      style=s, layout=lay, readout=".2f", continuous_update=False)
+                                      style=s, layout=slider_layout("30em"), readout=".2f", continuous_update=False)
         self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
                                         layout=lay, continuous_update=False)
         self.prevalence = FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
-                                        description="prevalence of category 1", style=s, layout=lay,
+                                        description="prevalence of category 1", style=s, layout=slider_layout("34em"),
                                         readout=".2f", continuous_update=False)
         self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=lay,
                                 continuous_update=False)
@@ -94,70 +104,94 @@ class ParadoxExplorer(Explorer):
                                  prevalence=prevalence, n_categories=self.n_categories.value, seed=self.seed.value)
 
     def curve_values(self) -> dict[str, np.ndarray]:
-        """P_a, kappa and alpha over a grid of prevalences (cached per setting)."""
+        """P_a, kappa, alpha, AC1 and S over a grid of prevalences (cached per setting).
+
+        Each point is the public metrics (:func:`~iaa_teach.fleiss_kappa`,
+        :func:`~iaa_teach.krippendorff_alpha`, :func:`~iaa_teach.gwet_ac`,
+        :func:`~iaa_teach.brennan_prediger`) on the table simulated at that
+        prevalence.
+        """
         key = (self.n_items.value, self.n_raters.value, self.accuracy.value, self.n_categories.value,
                self.seed.value)
         if key != self._curve_key:
-            k = self.n_categories.value
             grid = np.linspace(self.prevalence.min, self.prevalence.max, CURVE_POINTS)
-            p_a, kappa, alpha = [], [], []
-            for prevalence in grid:
-                r = self._simulate(float(prevalence))
-                fl = fleiss_kappa(r)
-                p_a.append(fl.p_a)
-                kappa.append(fl.kappa)
-                alpha.append(krippendorff_alpha(r).alpha)
-            self._curve = {"prevalence": grid, "P_a": np.array(p_a), "kappa": np.array(kappa),
-                           "alpha": np.array(alpha)}
+            points = [self._coefficients(self._simulate(float(prevalence))) for prevalence in grid]
+            self._curve = {"prevalence": grid}
+            self._curve.update({name: np.array([float(res[name]) for res in points]) for name, _ in CURVES})
             self._curve_key = key
         return self._curve
+
+    @staticmethod
+    def _coefficients(r) -> dict:
+        """Each curve's result on ``r``: P_a is Fleiss' (the same for every coefficient of the family)."""
+        fl = fleiss_kappa(r)
+        return {"P_a": fl.p_a, "kappa": fl, "alpha": krippendorff_alpha(r), "AC1": gwet_ac(r),
+                "S": brennan_prediger(r)}
 
     def _compute(self) -> str:
         r = self._simulate(self.prevalence.value)
         self.ratings = r
-        self._fleiss = fleiss_kappa(r)
-        self._alpha = krippendorff_alpha(r)
-        fl, al = self._fleiss, self._alpha
+        self._results = self._coefficients(r)
+        fl, al, ac, s = (self._results[k] for k in ("kappa", "alpha", "AC1", "S"))
+        self._fleiss, self._alpha = fl, al
         props = ", ".join(f"{c}: {fmt(p, 2)}" for c, p in zip(r.categories, fl.exact.p_j))
-        rows = [["observed agreement P_a", q("P_a", fmt(fl.exact.p_a)), ""],
-                ["chance agreement P_e", q("P_e", fmt(fl.exact.p_e)), ""],
-                ["Fleiss' kappa", q("kappa", fmt(fl.exact.kappa)), q("kappa band", band(fl.kappa))],
-                ["Krippendorff's alpha", q("alpha", fmt(al.exact.alpha)), q("alpha band", band(al.alpha))]]
+        rows = [["observed agreement P_a", "", q("P_a", fmt(fl.exact.p_a)), ""],
+                ["Fleiss' kappa", q("P_e", fmt(fl.exact.p_e)), q("kappa", fmt(fl.exact.kappa)),
+                 q("kappa band", band(fl.kappa))],
+                ["Krippendorff's alpha", q("alpha 1 - D_e", fmt(1 - al.exact.d_e)), q("alpha", fmt(al.exact.alpha)),
+                 q("alpha band", band(al.alpha))],
+                ["Gwet's AC1", q("AC1 P_e", fmt(ac.exact.p_e)), q("AC1", fmt(ac.exact.ac)), q("AC1 band", band(ac.ac))],
+                ["Bennett's S", q("S P_e", fmt(s.exact.p_e)), q("S", fmt(s.exact.s)), q("S band", band(s.s))]]
         parts = [heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {fmt(self.prevalence.value, 2)}"),
-                 table(["", "value", "band"], rows),
+                 table(["", "chance P_e", "value", "band"], rows),
                  note(f"label proportions {props}")]
-        for why in (fl.reason, al.reason):
+        for why in (fl.reason, al.reason, ac.reason, s.reason):
             if why:
                 parts.append(note(why, "iaa-why"))
-        parts.append(note("Accuracy is fixed, so P_a hardly moves; P_e grows as one category dominates, "
-                          "and kappa = (P_a - P_e) / (1 - P_e) falls."))
+        parts.append(note("Accuracy is fixed, so P_a hardly moves. Kappa's and alpha's chance agreement grows as "
+                          "one category dominates, so (P_a - P_e) / (1 - P_e) falls; AC1's chance agreement "
+                          "shrinks instead, and S's is 1/q whatever the data, so S moves with P_a alone."))
         n = int(al.n)
         parts.append(note(f"Alpha and kappa differ only by the factor (n - 1)/n: 1 - alpha = (1 - kappa)(n - 1)/n "
                           f"with n = {n} ratings, so their curves lie on top of each other "
-                          f"(alpha: hollow circles on kappa's line)."))
+                          f"(alpha: hollow circles on kappa's line). For alpha the chance column shows 1 - D_e."))
         return "".join(parts)
 
     def _draw(self):
         """The curves alone (no current setting): the background the markers are drawn over."""
         c = self.curve_values()
-        fig, (ax,) = new_figure(6.4, 4.6, left=0.12, right=0.97, bottom=0.3, top=0.9)
-        plots.paradox_curve(c["prevalence"], dict(zip(_CURVE_NAMES, (c["P_a"], c["kappa"], c["alpha"]))), ax=ax)
+        fig, (ax,) = new_figure(6.4, 4.8, left=0.12, right=0.97, bottom=0.32, top=0.92)
+        plots.paradox_curve(c["prevalence"], {label: c[key] for key, label in CURVES}, ax=ax)
+        # five curves: the legend in two columns below the axes, clear of the curves and the axis label
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2, fontsize=MIN_LEGEND_PT,
+                  frameon=False, handlelength=3, columnspacing=1.2)
         return projector_ready(fig)
 
     def _redraw(self) -> None:
-        self.curve_values()
-        if self._canvas_key != self._curve_key:  # new curves: draw them once, keep the picture
+        c = self.curve_values()
+        if self._canvas_key is None:  # the axes, labels and legend: drawn once, kept as a picture
             fig = self._draw()
             fig.set_dpi(WIDGET_DPI)
             ax = fig.axes[0]
-            colors = [line.get_color() for line in ax.get_lines()[:len(_CURVE_NAMES)]]
+            self._lines = ax.get_lines()[:len(CURVES)]
+            for line in self._lines:
+                line.set_animated(True)  # left out of the static picture: drawn over it when the curves change
             self._vline = ax.axvline(0.0, color="#555555", lw=1.5, animated=True)
-            self._dots = [ax.plot([], [], "o", color=color, ms=10, zorder=10, animated=True)[0] for color in colors]
+            self._dots = [ax.plot([], [], "o", color=line.get_color(), ms=10, zorder=10, animated=True)[0]
+                          for line in self._lines]
             fig.canvas.draw()
-            self._background = fig.canvas.copy_from_bbox(fig.bbox)
-            self.figure, self.axes, self._canvas_key = fig, ax, self._curve_key
+            self._static = fig.canvas.copy_from_bbox(fig.bbox)
+            self.figure, self.axes = fig, ax
+        if self._canvas_key != self._curve_key:  # new curves: drawn over the static picture, kept in turn
+            canvas = self.figure.canvas
+            canvas.restore_region(self._static)
+            for line, (key, _) in zip(self._lines, CURVES):
+                line.set_data(c["prevalence"], c[key])
+                self.axes.draw_artist(line)
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
+            self._canvas_key = self._curve_key
         x = self.prevalence.value
-        values = (self._fleiss.p_a, self._fleiss.kappa, self._alpha.alpha)
+        values = [float(self._results[key]) for key, _ in CURVES]
         canvas = self.figure.canvas
         canvas.restore_region(self._background)
         self._vline.set_xdata([x, x])
@@ -165,11 +199,10 @@ class ParadoxExplorer(Explorer):
         for dot, y in zip(self._dots, values):
             dot.set_data([x], [y])
             self.axes.draw_artist(dot)
-        shown = ", ".join(f"{name} {fmt(v)}" for name, v in
-                          zip(("P_a", "kappa", "alpha"), (self._fleiss.exact.p_a, self._fleiss.exact.kappa,
-                                                          self._alpha.exact.alpha)))
-        alt = (f"Figure: line chart of observed agreement P_a, Fleiss' kappa and Krippendorff's alpha (up) against "
-               f"the prevalence of category 1 (across, {fmt(self.prevalence.min, 2)} to "
+        shown = ", ".join(f"{key} {fmt(v)}" for (key, _), v in zip(CURVES, values))
+        alt = (f"Figure: line chart of observed agreement P_a, Fleiss' kappa, Krippendorff's alpha, Gwet's AC1 and "
+               f"Bennett's S (up) against the prevalence of category 1 (across, {fmt(self.prevalence.min, 2)} to "
                f"{fmt(self.prevalence.max, 2)}); kappa and alpha fall as the prevalence moves away from balance "
-               f"while P_a stays level. Marked: prevalence {fmt(x, 2)}, {shown}.")
+               f"while P_a stays level, AC1 stays near P_a and S follows it. Marked: prevalence {fmt(x, 2)}, "
+               f"{shown}.")
         self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))

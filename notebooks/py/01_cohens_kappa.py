@@ -55,8 +55,9 @@ ratings_table(ratings)
 
 # %%
 print(ratings.categories)
-codes = ratings.codes  # items x annotators
-codes[:3]  # items 1-3
+codes = ratings.codes  # items x annotators: the same table, as codes
+matrix_table(codes[:3], ["1", "2", "3"], ratings.raters, totals=False, corner="item \\ annotator",
+             caption="The codes of items 1-3 (0 = G, 1 = N, 2 = P)")
 
 # %% [markdown]
 # ## Step 1: the agreement table of A and B

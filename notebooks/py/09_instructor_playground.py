@@ -16,26 +16,29 @@
 # %% [markdown]
 # # Change the data, watch every coefficient respond: the instructor's playground
 #
-# Five explorers, one call each. Every control recomputes Cohen's kappa,
-# Fleiss' kappa and Krippendorff's alpha with the `iaa_teach` helper and redraws
-# the matching figure, fast enough to use live in a lecture.
+# Six explorers, one call each. Every control recomputes Cohen's kappa,
+# Fleiss' kappa, Krippendorff's alpha and the other coefficients of the family
+# with the `iaa_teach` helper and redraws the matching figure, fast enough to use
+# live in a lecture.
 #
 # **What you'll do**
 # - edit the sentiment example cell by cell and see each pair's kappa, every
 #   item's $P_i$, Fleiss' kappa and alpha follow;
 # - make one category dominate and watch kappa fall while agreement stays put
-#   (the kappa paradox);
+#   (the kappa paradox), while Gwet's AC1 and Bennett's S behave differently;
 # - remove ratings and compare what alpha, Fleiss' kappa (under both chance rules)
 #   and listwise deletion make of the gaps;
 # - move who labelled what, and see why merging two annotators gives a wrong answer;
-# - compare nominal, ordinal and interval alpha, and unweighted, linear and quadratic kappa.
+# - compare nominal, ordinal and interval alpha, and unweighted, linear and quadratic kappa;
+# - add items to a simulated study and watch the 95 % interval narrow.
 #
 # **What you'll learn**
 # - which parts of each formula react to which change in the data;
-# - how much a single label, a skewed category or a missing rating can move a coefficient.
+# - how much a single label, a skewed category or a missing rating can move a coefficient;
+# - how many items it takes before a coefficient is worth quoting.
 #
 # **What you'll need**
-# - notebooks 01-05 (the explorers use their formulas and figures);
+# - notebooks 01-07 (the explorers use their formulas and figures);
 # - a running kernel: the controls do nothing in a static copy of this page.
 #
 # **In class.** Run all cells, then zoom the browser (Ctrl and +) until the back
@@ -48,6 +51,7 @@
 from iaa_teach import datasets, fleiss_kappa, fmt
 from iaa_teach.widgets import (
     CoverageExplorer,
+    IntervalExplorer,
     MissingDataExplorer,
     ParadoxExplorer,
     TableExplorer,
@@ -93,8 +97,9 @@ for key in ("Cohen A-B kappa", "Cohen B-C kappa", "Fleiss pooled kappa", "alpha"
 # Simulated annotators who each give the true category with a fixed probability
 # (the accuracy slider) and otherwise pick one of the other categories. Move the
 # prevalence of category 1 to the right: the true categories become lopsided.
-# The curve shows observed agreement $P_a$, Fleiss' kappa and alpha over the
-# whole range of prevalence; the dots are the current setting.
+# The curve shows observed agreement $P_a$, Fleiss' kappa, alpha, Gwet's AC1 and
+# Bennett's S over the whole range of prevalence; the dots are the current setting.
+# The readout gives each coefficient's chance agreement $P_e$ (lesson 06).
 
 # %%
 paradox = ParadoxExplorer()
@@ -104,7 +109,9 @@ paradox
 # The annotators do not get worse: their accuracy is fixed, so the share of
 # agreeing pairs stays where it was. What changes is chance agreement: with one
 # category dominating, $P_e = \sum_j p_j^2$ grows, and
-# $\kappa = (P_a - P_e)/(1 - P_e)$ shrinks. The same numbers, without the widget:
+# $\kappa = (P_a - P_e)/(1 - P_e)$ shrinks. AC1's chance agreement shrinks
+# instead, so AC1 stays close to $P_a$; S's chance agreement is $1/q$ whatever
+# the data, so S moves with $P_a$ alone. The same numbers, without the widget:
 
 # %%
 for prevalence in (0.5, 0.7, 0.9, 0.95):
@@ -165,6 +172,25 @@ weights
 # The ordinal distances depend on how many values fall in each category; the
 # interval ones only on the scores G = 1, N = 2, P = 3.
 #
+# ## 6. How sure is the number?
+#
+# One simulated study of 1,000 items rated by three annotators (fixed seed). The
+# items slider keeps the first $N$ of them, so moving it to the right adds items to
+# the same study. The readout gives the coefficient, its standard error, its 95 %
+# interval and the half-width, and how many items `items_needed` plans for a
+# half-width of 0.1 (lesson 07). Left: the coefficient with its interval as a band;
+# right: the half-width against the number of items.
+
+# %%
+interval = IntervalExplorer()
+interval
+
+# %% [markdown]
+# Things to try: go from 40 to 160 items: the half-width roughly halves. How many
+# items does it take to halve it again? Switch to Gwet's AC1 or percent agreement:
+# which coefficient is the most precise with few items, and why is that no reason
+# to prefer it?
+#
 # ## Your own data
 #
 # Every explorer takes any `Ratings` table, for example one read from a CSV file
@@ -179,6 +205,7 @@ weights
 # - With gaps, alpha and Fleiss' kappa with per-item $k$ use every rating; listwise deletion throws data away.
 # - Merging annotators invents a rater and makes the answer depend on an arbitrary choice.
 # - Weights and levels say how far apart two labels are; choose them from what the labels mean.
+# - A coefficient from a few items is a wide interval, not a number: four times the items halve it.
 #
 # ## On your own
 #
