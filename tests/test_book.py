@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from iaa_teach import book, course
-from iaa_teach.widgets import (AnnotationsExplorer, CoverageExplorer, MissingDataExplorer, ParadoxExplorer, Quiz,
-                               TableExplorer, WeightsExplorer)
+from iaa_teach import book, course, widgets
+from iaa_teach.widgets import ParadoxExplorer, Quiz
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -144,18 +143,20 @@ def test_a_widget_cell_is_pictured_with_only_the_imports_before_it():
     assert what == "quiz" and "Question cohen-1" in html
 
 
-@pytest.mark.parametrize("make", [
-    lambda: TableExplorer(), lambda: ParadoxExplorer(), lambda: MissingDataExplorer(),
-    lambda: CoverageExplorer(), lambda: WeightsExplorer(), lambda: AnnotationsExplorer(),
-], ids=["table", "paradox", "missing", "coverage", "weights", "annotations"])
-def test_every_explorer_has_a_still_picture_with_its_readout_and_figures(make):
-    explorer = make()
+EXPLORERS = [name for name in widgets.__all__ if isinstance(getattr(widgets, name), type)
+             and issubclass(getattr(widgets, name), widgets.Explorer) and name != "Explorer"]
+
+
+@pytest.mark.parametrize("name", EXPLORERS)
+def test_every_explorer_has_a_still_picture_with_its_readout_and_figures(name):
+    explorer = getattr(widgets, name)()  # every explorer of the package, with its defaults
     html = explorer.static_picture()
     assert html.startswith("<style>") and 'class="iaa-static iaa-explorer' in html
     assert explorer.title in html
     for key, value in explorer.values().items():
         assert f'data-q="{key}">{value}<' in html  # the readout, as shown live
     images = re.findall(r'<img class="iaa-picture" src="data:image/png;base64,([^"]+)" alt="([^"]*)"', html)
+    assert len(EXPLORERS) >= 7
     assert images and all(len(alt) > 20 and not alt.endswith(".png") for _, alt in images)  # alt text says what it shows
     assert all(base64.b64decode(data).startswith(b"\x89PNG") for data, _ in images)
     for control in ("<input", "<button", "<select"):
