@@ -25,7 +25,7 @@ STUDENT_DIR ?= student
 ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup lab test sync student bench lock clean
+.PHONY: help setup lab test sync student book bench lock clean
 
 help:
 	@echo "make lab     install what the lessons need into .venv (once), then start JupyterLab"
@@ -33,6 +33,8 @@ help:
 	@echo "make student write student copies of the notebooks, worked answers removed, to student/"
 	@echo "make test    install the test tool chain too (once), then pytest (tests/, doctests,"
 	@echo "             notebook sync gate) and nbval on notebooks/*.ipynb"
+	@echo "make book    the whole course as a static HTML book in build/book/ (open index.html),"
+	@echo "             from the notebooks' stored outputs, offline"
 	@echo "make sync    after editing notebooks/py/*.py: sync each pair and re-execute the .ipynb"
 	@echo "             (NB=03_krippendorff_alpha for one notebook)"
 	@echo "make bench   run benchmarks/*.py"
@@ -56,7 +58,7 @@ $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	@echo "Installing the package, the lessons' and the test tool chain into .venv (once)..."
 	@$(BIN)/python -m pip install $(PIP_QUIET) -c constraints.txt -e ".[dev]"
 	@$(BIN)/python -m iaa_teach.course lab-settings
-	@touch $@ $(LAB_STAMP)
+	@touch $@ $(LAB_STAMP) $(BOOK_STAMP)
 
 # Test-only oracles installed without their dependencies: irrCAC 0.4 pins pandas < 3
 # and scipy == 1.12, older than the tested environment; what it imports (numpy,
@@ -77,6 +79,18 @@ lab: $(LAB_STAMP)
 # (iaa_teach.course.student_notebook). Open them with `make lab LAB_ROOT=student`.
 student: $(LAB_STAMP)
 	@$(BIN)/python -m iaa_teach.course student notebooks $(STUDENT_DIR)
+
+# The static book: Sphinx + myst-nb + sphinx-book-theme ([book] extra, also in [dev]) read the
+# committed outputs (nothing is executed) and write build/book/ (iaa_teach/book.py, book/conf.py).
+BOOK_STAMP = $(VENV)/.installed-book
+BOOK_DIR ?= build/book
+$(BOOK_STAMP): pyproject.toml constraints.txt | $(BIN)/python
+	@echo "Installing the book's packages into .venv (once)..."
+	@$(BIN)/python -m pip install $(PIP_QUIET) -c constraints.txt -e ".[book]"
+	@touch $@
+
+book: $(BOOK_STAMP)
+	$(BIN)/python -m iaa_teach.book $(BOOK_DIR)
 
 # 1. pytest with no arguments: tests/ (including the notebook sync gate in
 #    tests/test_notebooks_meta.py) and the doctests of iaa_teach/.

@@ -69,11 +69,19 @@ def conda_env():
 
 @pytest.fixture(scope="module")
 def conda_specs(conda_env):
-    """Conda dependencies (not the pip section) as {canonical name: spec string}."""
+    """Dependencies as {canonical name: spec string}: conda's, and the pip section's packages.
+
+    A package conda-forge does not carry goes in the ``pip:`` section, with the
+    same range; the section's other lines (``-e .``) are not packages.
+    """
     specs = {}
+    entries = []
     for entry in conda_env["dependencies"]:
         if isinstance(entry, dict):
-            continue
+            entries += [line for line in entry.get("pip", []) if not line.strip().startswith("-")]
+        else:
+            entries.append(entry)
+    for entry in entries:
         match = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*(.*?)\s*", entry)
         assert match, f"cannot parse conda dependency {entry!r}"
         name, spec = canonicalize_name(match[1]), match[2]

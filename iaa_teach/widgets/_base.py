@@ -25,6 +25,7 @@ tests (and the browser test) find a value by its key, and
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import math
@@ -271,6 +272,99 @@ def label_style() -> dict:
     return {"description_width": "initial"}
 
 
+# ============================================================ still pictures
+#: Style of a still picture (:func:`static_html`): settings as labelled values, figures no wider than the page.
+STATIC_CSS = """<style>
+.iaa-static { border: 1px solid #ccc; border-radius: 6px; padding: 0.6em 0.8em; margin: 0.5em 0; max-width: 100%;
+    overflow-x: auto; box-sizing: border-box; }
+.iaa-static .iaa-static-row { display: flex; flex-flow: row wrap; align-items: flex-start; gap: 0.3em 1em; }
+.iaa-static .iaa-static-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 30em), 1fr));
+    gap: 0.6em; }
+.iaa-static .iaa-static-setting { display: inline-block; margin: 0.15em 1em 0.15em 0; }
+.iaa-static .iaa-static-setting b { font-weight: 600; }
+.iaa-static .iaa-static-input { display: inline-block; min-width: 8em; border: 1px solid #999; border-radius: 3px;
+    padding: 0.05em 0.4em; color: #555; }
+.iaa-static .iaa-static-cell { display: inline-block; flex: none; }
+.iaa-static .iaa-static-cell .iaa-static-setting { margin-right: 0; }
+.iaa-static img.iaa-picture { max-width: 100%; height: auto; display: block; }
+.iaa-static .widget-html-content { min-width: 0; max-width: 100%; overflow-x: auto; }
+</style>"""
+
+_DISPLAY_MATH = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.S)
+_INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)(?<!\\)\$")
+
+
+def _setting(description: str, value: Any) -> str:
+    name = html.escape(str(description or "").strip())
+    shown = html.escape(str(value))
+    return (f'<span class="iaa-static-setting"><b>{name}:</b> {shown}</span>' if name
+            else f'<span class="iaa-static-setting">{shown}</span>')
+
+
+def _sized(widget: w.Widget, inner: str) -> str:
+    """``inner`` at the width the widget's layout gives it live (so a grid of cells stays a grid)."""
+    width = getattr(widget.layout, "width", None)
+    if not width:
+        return inner
+    return f'<span class="iaa-static-cell" style="width:{html.escape(width)}">{inner}</span>'
+
+
+def static_html(widget: w.Widget) -> str:
+    """A still picture of a widget tree as HTML: what it shows now, with nothing to move.
+
+    Figures become ``<img>`` with their ``alt`` text (the PNG inside the page),
+    readouts stay as they are, each slider, dropdown or box becomes its label and
+    current value; buttons, file uploads and anything hidden are left out. For a
+    page without a kernel (the static book), where a widget cannot run.
+    """
+    if isinstance(widget, w.Box):
+        if widget.layout.display == "none":
+            return ""
+        kind = ("iaa-static-grid" if isinstance(widget, w.GridBox)
+                else "iaa-static-row" if isinstance(widget, w.HBox) else "iaa-static-column")
+        inner = "".join(static_html(child) for child in widget.children)
+        return f'<div class="{kind}">{inner}</div>' if inner else ""
+    if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
+        return ""
+    if isinstance(widget, Picture):
+        if not widget.value:
+            return ""
+        data = base64.b64encode(widget.value).decode("ascii")
+        width = f' style="width:{html.escape(widget.width)}"' if widget.width else ""
+        return (f'<img class="iaa-picture" src="data:image/png;base64,{data}" '
+                f'alt="{html.escape(widget.alt)}"{width}>')
+    if isinstance(widget, (IntSlider, FloatSlider)):
+        return _setting(widget.description, widget.readout)
+    if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
+        # a description given no room (description_width 0px, the table explorer's cells) is not shown live either
+        hidden = getattr(getattr(widget, "style", None), "description_width", "") in ("0", "0px")
+        return _sized(widget, _setting("" if hidden else widget.description, widget.label))
+    if isinstance(widget, (w.Checkbox, w.ToggleButton)):
+        return _setting(widget.description, "on" if widget.value else "off")
+    if isinstance(widget, (w.Text, w.Textarea, w.IntText, w.FloatText, w.BoundedIntText, w.BoundedFloatText)):
+        value = str(widget.value)
+        box = (f'<span class="iaa-static-input">{html.escape(value)}</span>' if value
+               else f'<span class="iaa-static-input" aria-label="empty box">{html.escape(widget.placeholder)}</span>')
+        name = html.escape(widget.description.strip())
+        return f'<span class="iaa-static-setting">{f"<b>{name}:</b> " if name else ""}{box}</span>'
+    if isinstance(widget, w.HTMLMath):
+        # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for it
+        value = _DISPLAY_MATH.sub(r"\\[\1\\]", widget.value)
+        value = _INLINE_MATH.sub(r"\\(\1\\)", value)
+        return f'<div class="widget-html-content mathjax_process">{value}</div>' if value else ""
+    if isinstance(widget, w.HTML):
+        return _sized(widget, f'<div class="widget-html-content">{widget.value}</div>') if widget.value else ""
+    if isinstance(widget, w.Label):
+        return _sized(widget, f"<span>{html.escape(widget.value)}</span>") if widget.value else ""
+    return ""  # buttons, file uploads: nothing to show without a kernel
+
+
+def static_picture(widget: w.Widget, classes: Sequence[str] = ()) -> str:
+    """:func:`static_html` of ``widget`` in a framed block with :data:`STATIC_CSS` (and ``classes``)."""
+    names = " ".join(["iaa-static", *classes])
+    return f'{STATIC_CSS}<div class="{names}">{static_html(widget)}</div>'
+
+
 class Explorer:
     """Base class: a widget tree, an ``update`` that recomputes and redraws, readouts.
 
@@ -379,6 +473,14 @@ class Explorer:
         lines = [self.title]
         lines += [f"  {key}: {value}" for key, value in self.values().items()]
         return "\n".join(lines)
+
+    def static_picture(self) -> str:
+        """A still picture of the explorer as HTML (title, settings, readout, figures): :func:`static_html`.
+
+        For pages without a kernel, such as the static book, where the live
+        controls cannot run.
+        """
+        return static_picture(self.widget, ["iaa-explorer", "iaa-" + type(self).__name__.lower()])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
         data = self.widget._repr_mimebundle_(**kwargs)

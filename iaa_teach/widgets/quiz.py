@@ -18,7 +18,7 @@ import ipywidgets as w
 from ..exercises import KINDS, LEVELS, MAX_PARTS, MistakeLog, Question, make_question
 from ..markup import html_escape
 from ..validation import AgreementError, check_int, check_option
-from ._base import FONT_SIZE, WRAP_CSS, check_font_size
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture
 
 __all__ = ["Quiz"]
 
@@ -266,6 +266,13 @@ class Quiz:
     def text(self) -> str:
         """The question on show as plain text (what a notebook stores as the quiz's text/plain)."""
         return self.question.text()
+
+    def static_picture(self) -> str:
+        """A still picture of the quiz as HTML: the question and empty answer boxes, no solution.
+
+        For pages without a kernel, such as the static book.
+        """
+        return static_picture(self.widget, ["iaa-quiz"])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
         data = self.widget._repr_mimebundle_(**kwargs)

@@ -1,0 +1,378 @@
+"""The course as a static book: ``make book`` writes ``build/book/`` (open ``index.html``).
+
+Built with Sphinx, myst-nb and the sphinx-book-theme from the notebooks'
+stored outputs: no lesson is executed again. :func:`write_sources` turns the
+committed notebooks into the book's pages, changing nothing in ``notebooks/``:
+
+- the start page ``00_start_here`` becomes three pages that open the book:
+  the start page (``index``, with a note on what the book is), the notation and
+  the glossary, their code hidden (:func:`reading_page`);
+- the lessons follow in course order, each lesson of
+  :data:`iaa_teach.course.LESSONS` that is ``ready`` and has its notebook
+  (a lesson still being written comes in by itself once it is both);
+- a cell tagged ``solution`` gets myst-nb's ``remove-input`` tag when its
+  worked answer is already folded in a ``<details>`` element ("Show the worked
+  answer", as in JupyterLab, where its code is hidden too), else ``hide-cell``
+  (code and output folded under one toggle): every answer stays hidden until clicked;
+- after every cell tagged ``exercise``, a note on how to check an answer;
+- an explorer's (or the quiz's) widget output becomes a still picture made by the
+  explorer itself (``static_picture()``: its settings, readout and figures, with
+  their alt text) and one line on how to run it live;
+- every stored figure gets alt text: the first sentence of the docstring of the
+  :mod:`iaa_teach.plots` function that drew it;
+- links between notebooks (``01_cohens_kappa.ipynb``,
+  ``00_start_here.ipynb#Glossary``) point at the book's pages; a link to a lesson
+  not in the book becomes its title with "(coming)".
+
+:func:`build` then runs Sphinx with the configuration in ``book/conf.py``
+(MathJax bundled by sphinx-mathjax-offline: the pages load nothing from the
+network). Run it as ``python -m iaa_teach.book [OUTDIR]``.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import json
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from .course import EXERCISE_TAG, LESSONS, SOLUTION_TAG, Lesson
+
+__all__ = [
+    "START_PAGES", "STACKED_TABLES", "BOOK_NOTE", "WIDGET_VIEW", "EXERCISE_NOTE", "LIVE_NOTE",
+    "book_lessons", "split_start_page", "book_notebook", "reading_page", "rewrite_links", "figure_alt", "widget_picture",
+    "write_sources", "build", "main",
+]
+
+#: The pages the start notebook is split into: a level-2 heading -> the page it opens.
+#: Every other section stays on the start page (``index``).
+START_PAGES = {"Notation": "notation", "Glossary": "glossary"}
+#: Tables too wide for a phone in columns (functions of :mod:`iaa_teach.course`): one row under another there.
+STACKED_TABLES = ("notation_table", "glossary_table")
+#: The note at the top of the book's start page.
+BOOK_NOTE = ("```{note}\nThis is the **book** of the course: every lesson as a page to read, with the "
+             "outputs of its cells, on any computer, tablet or phone. To do the exercises and move the "
+             "explorers, run the lessons in JupyterLab: get the course, then `make lab` (see its README).\n```")
+#: The output mimetype of a widget: replaced by a still picture in the book.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: The note after every exercise cell (``{stem}``: the lesson's notebook file).
+EXERCISE_NOTE = ("```{{admonition}} Check your answer in JupyterLab\n:class: tip\n"
+                 "This page is read-only. Run the lesson (`make lab`, open `{file}`), put your answer "
+                 "in place of `...`, then run this cell and the check below it.\n```")
+#: The line under every still picture of an explorer.
+LIVE_NOTE = ("```{{admonition}} A picture of the {what}\n:class: note\n"
+             "To move its controls, run the lesson live: `make lab`, open `{file}`, *Run > Run All Cells*.\n```")
+
+_ROOT = Path(__file__).resolve().parent.parent
+_LINK = re.compile(r"\]\((?P<stem>\d\d_\w+)\.ipynb(?:#(?P<anchor>[^)\s]*))?\)")
+
+
+# ================================================================== pages
+def book_lessons(notebooks: str | Path) -> list[Lesson]:
+    """The lessons in the book, in course order: ``ready`` ones (the start page excluded).
+
+    A lesson marked ``ready`` whose notebook is missing is an error: the book
+    would silently lose it.
+    """
+    folder = Path(notebooks)
+    found = []
+    for les in LESSONS[1:]:
+        if not les.ready:
+            continue
+        if not (folder / les.file).exists():
+            raise FileNotFoundError(f"lesson {les.number} is marked ready but {folder / les.file} is missing")
+        found.append(les)
+    return found
+
+
+def _text(source: Any) -> str:
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _heading2(line: str) -> str | None:
+    match = re.match(r"^##\s+(.+?)\s*#*\s*$", line)
+    return match.group(1) if match and not line.startswith("###") else None
+
+
+def split_start_page(notebook: dict) -> dict[str, dict]:
+    """The start notebook as pages: ``index`` and one page per :data:`START_PAGES` section.
+
+    Markdown cells are cut at their level-2 headings; a section runs to the
+    next level-2 heading. On its own page a section's headings move up a level
+    (``## Glossary`` becomes the page title ``# Glossary``).
+    """
+    pages: dict[str, list[dict]] = {"index": []}
+    current = "index"
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            pages[current].append(cell)
+            continue
+        chunk: list[str] = []
+
+        def flush() -> None:
+            text = "\n".join(chunk).strip("\n")
+            if text.strip():
+                part = copy.deepcopy(cell)
+                part["source"] = text
+                part.pop("id", None)
+                pages[current].append(part)
+            chunk.clear()
+
+        for line in _text(cell["source"]).split("\n"):
+            title = _heading2(line)
+            if title is not None:
+                flush()
+                current = START_PAGES.get(title, "index")
+                pages.setdefault(current, [])
+            chunk.append(line[1:] if current != "index" and line.startswith("##") else line)
+        flush()
+    out = {}
+    for name, cells in pages.items():
+        nb = copy.deepcopy({k: v for k, v in notebook.items() if k != "cells"})
+        nb["cells"] = cells
+        out[name] = nb
+    return out
+
+
+def _slug(anchor: str) -> str:
+    return re.sub(r"[^\w\- ]", "", anchor).strip().lower().replace(" ", "-")
+
+
+def rewrite_links(text: str, in_book: set[str]) -> str:
+    """Links to notebooks as links to the book's pages (see the module docstring)."""
+    titles = {les.stem: les.title for les in LESSONS}
+
+    def one(match: re.Match) -> str:
+        stem, anchor = match.group("stem"), match.group("anchor") or ""
+        if stem == LESSONS[0].stem:
+            page = START_PAGES.get(anchor, "index")
+            rest = "" if anchor in START_PAGES or not anchor else "#" + _slug(anchor)
+            return f"]({page}.ipynb{rest})"
+        if stem not in in_book:
+            return f"]({stem}.ipynb)"  # replaced below: a lesson not written yet has no page
+        return f"]({stem}.ipynb{'#' + _slug(anchor) if anchor else ''})"
+
+    text = _LINK.sub(one, text)
+    for stem, title in titles.items():
+        if stem not in in_book and stem != LESSONS[0].stem:
+            text = re.sub(r"\[([^\]]*)\]\(" + re.escape(stem) + r"\.ipynb\)", r"\1 *(coming)*", text)
+    return text
+
+
+def _plots_function(source: str) -> str | None:
+    """The :mod:`iaa_teach.plots` function a cell's last expression calls, if any."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+        return None
+    call = tree.body[-1].value
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+            and call.func.value.id == "plots":
+        return call.func.attr
+    return None
+
+
+def figure_alt(source: str) -> str:
+    """Alt text for a figure a cell stored: what the :mod:`iaa_teach.plots` function it calls draws.
+
+    >>> figure_alt("plots.agreement_heatmap(res)")
+    'Figure: The agreement table of two raters as a heatmap, diagonal outlined.'
+    >>> figure_alt("x = 1\\nshow(x)")
+    'Figure: the output of show(x).'
+    """
+    from . import plots
+
+    name = _plots_function(source)
+    doc = inspect.getdoc(getattr(plots, name, None)) if name and name in plots.__all__ + dir(plots) else None
+    if doc:
+        first = doc.split("\n\n")[0].replace("\n", " ")
+        first = re.sub(r"\s*\(``[^`]*``\)", "", first).replace("``", "")
+        first = first.split(". ")[0].rstrip(".:")
+        return f"Figure: {first}."
+    last = source.strip().split("\n")[-1].strip()
+    return f"Figure: the output of {last}."
+
+
+def widget_picture(notebook: dict, index: int) -> tuple[str, str]:
+    """A still picture of the widget cell ``index`` shows: ``(html, what)`` (what: "explorer" or "quiz").
+
+    The cell's code is run with only the imports of the cells before it (no
+    other cell is executed); its last expression must be an object with a
+    ``static_picture()`` method (every explorer and the quiz have one).
+    """
+    namespace: dict[str, Any] = {}
+    for cell in notebook["cells"][:index]:
+        if cell["cell_type"] != "code":
+            continue
+        try:
+            tree = ast.parse(_text(cell["source"]))
+        except SyntaxError:
+            continue
+        imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+        if imports:
+            exec(compile(ast.Module(body=imports, type_ignores=[]), "<imports>", "exec"), namespace)
+    source = _text(notebook["cells"][index]["source"])
+    tree = ast.parse(source)
+    if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+        raise ValueError(f"cell {index} shows a widget but does not end with an expression:\n{source}")
+    head = ast.Module(body=tree.body[:-1], type_ignores=[])
+    exec(compile(head, "<widget cell>", "exec"), namespace)
+    shown = eval(compile(ast.Expression(tree.body[-1].value), "<widget cell>", "eval"), namespace)
+    picture = getattr(shown, "static_picture", None)
+    if picture is None:
+        raise ValueError(f"cell {index} shows {type(shown).__name__}, which has no static_picture():\n{source}")
+    what = "quiz" if type(shown).__name__ == "Quiz" else "explorer"
+    return picture(), what
+
+
+def _markdown_cell(text: str) -> dict:
+    return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+
+def _add_tag(cell: dict, tag: str) -> None:
+    tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+    if tag not in tags:
+        tags.append(tag)
+
+
+def book_notebook(notebook: dict, file: str, in_book: set[str],
+                  picture: Callable[[dict, int], tuple[str, str]] = widget_picture) -> dict:
+    """One page of the book from a notebook (its JSON as a dict); the input is not modified.
+
+    ``file`` is the lesson's notebook file (named in the notes), ``in_book`` the
+    stems of the lessons in the book, ``picture(notebook, index)`` makes the
+    still picture of a widget cell (:func:`widget_picture`).
+    """
+    nb = copy.deepcopy(notebook)
+    nb.get("metadata", {}).pop("widgets", None)  # no widget state: myst-nb would load its JS from a CDN
+    cells = []
+    for index, cell in enumerate(nb["cells"]):
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] == "markdown":
+            cell["source"] = rewrite_links(_text(cell["source"]), in_book)
+            cells.append(cell)
+            continue
+        if cell["cell_type"] != "code":
+            cells.append(cell)
+            continue
+        after = []
+        outputs = []
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if WIDGET_VIEW in data:
+                html, what = picture(notebook, index)
+                outputs.append({"output_type": "display_data", "metadata": {},
+                                "data": {"text/html": html, "text/plain": _text(data.get("text/plain", ""))}})
+                after.append(_markdown_cell(LIVE_NOTE.format(what=what, file=file)))
+                continue
+            if "text/markdown" in data:
+                data["text/markdown"] = rewrite_links(_text(data["text/markdown"]), in_book)
+            if "image/png" in data:
+                cell["metadata"].setdefault("mystnb", {}).setdefault("image", {})["alt"] = \
+                    figure_alt(_text(cell["source"]))
+            outputs.append(out)
+        cell["outputs"] = outputs
+        if SOLUTION_TAG in tags:
+            folded = all(_text(o.get("data", {}).get("text/markdown", "")).lstrip().startswith("<details")
+                         for o in outputs) and outputs
+            _add_tag(cell, "remove-input" if folded else "hide-cell")
+        if EXERCISE_TAG in tags:
+            after.append(_markdown_cell(EXERCISE_NOTE.format(file=file)))
+        cells.append(cell)
+        cells.extend(after)
+    nb["cells"] = cells
+    return nb
+
+
+def reading_page(notebook: dict) -> dict:
+    """A page to read rather than run (the start page, notation, glossary): its code hidden, its tables shown.
+
+    Code cells keep their outputs and lose their input (``remove-input``; a
+    cell with no output goes: ``remove-cell``); the long tables of
+    :data:`STACKED_TABLES` are tagged ``book-stack``, which lays their rows out
+    one under another on a phone (``book/_static/iaa-book.css``).
+    """
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        _add_tag(cell, "remove-input" if cell.get("outputs") else "remove-cell")
+        if any(f"{name}(" in _text(cell["source"]) for name in STACKED_TABLES):
+            _add_tag(cell, "book-stack")
+    return notebook
+
+
+def _toctree(pages: list[str]) -> dict:
+    lines = ["```{toctree}", ":hidden:", ":maxdepth: 1", ""] + pages + ["```"]
+    return _markdown_cell("\n".join(lines))
+
+
+def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
+    """Write the book's pages (``.ipynb``) into ``target`` (emptied first); return the page names in order."""
+    notebooks, target = Path(notebooks), Path(target)
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    lessons = book_lessons(notebooks)
+    in_book = {les.stem for les in lessons}
+    start = json.loads((notebooks / LESSONS[0].file).read_text(encoding="utf-8"))
+    pages = {name: reading_page(book_notebook(nb, LESSONS[0].file, in_book))
+             for name, nb in split_start_page(start).items()}
+    pages["index"]["cells"][1:1] = [_markdown_cell(BOOK_NOTE)]
+    for les in lessons:
+        nb = json.loads((notebooks / les.file).read_text(encoding="utf-8"))
+        pages[les.stem] = book_notebook(nb, les.file, in_book)
+    order = ["index", *START_PAGES.values(), *(les.stem for les in lessons)]
+    entries = [*START_PAGES.values(), *(f"{les.number} {les.title} <{les.stem}>" for les in lessons)]
+    pages["index"]["cells"].append(_toctree(entries))
+    for name in order:
+        for i, cell in enumerate(pages[name]["cells"]):
+            cell.setdefault("id", f"book-{i}")
+        with open(target / f"{name}.ipynb", "w", encoding="utf-8") as f:
+            json.dump(pages[name], f, indent=1, ensure_ascii=False)
+            f.write("\n")
+    return order
+
+
+# ================================================================== build
+def build(out: str | Path = "build/book", notebooks: str | Path | None = None, quiet: bool = True) -> float:
+    """Write the pages (:func:`write_sources`) and build the HTML book into ``out``; return the seconds taken."""
+    from sphinx.cmd.build import build_main
+
+    start = time.perf_counter()
+    root = _ROOT
+    notebooks = Path(notebooks) if notebooks is not None else root / "notebooks"
+    out = Path(out)
+    sources = out.parent / (out.name + "-src")
+    doctrees = out.parent / (out.name + "-doctrees")
+    write_sources(notebooks, sources)
+    if out.exists():
+        shutil.rmtree(out)
+    args = ["-b", "html", "-c", str(root / "book"), "-d", str(doctrees), "-W", "--keep-going", "-n",
+            str(sources), str(out)]
+    if quiet:
+        args.insert(0, "-q")
+    code = build_main(args)
+    if code:
+        raise RuntimeError(f"sphinx-build failed (exit {code}); see its messages above")
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m iaa_teach.book [OUTDIR]``: build the book (default ``build/book``)."""
+    argv = sys.argv[1:] if argv is None else argv
+    out = argv[0] if argv else "build/book"
+    seconds = build(out)
+    print(f"book written to {Path(out) / 'index.html'} in {seconds:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""The static book's pages (iaa_teach.book), without a browser or Sphinx.
+
+What `make book` does to the committed notebooks: which pages there are and in
+what order (from course.LESSONS), how answers are hidden, where the exercise and
+explorer notes go, figure alt text, links between pages, and the explorers'
+still pictures. The built site itself is checked in tests/test_browser_book.py.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from iaa_teach import book, course, widgets
+from iaa_teach.widgets import ParadoxExplorer, Quiz
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def load(stem: str) -> dict:
+    return json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))
+
+
+def tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def text(source) -> str:
+    return "".join(source) if isinstance(source, list) else source
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> tuple[list[str], Path]:
+    target = tmp_path_factory.mktemp("book-src")
+    return book.write_sources(NOTEBOOKS, target), target
+
+
+def test_the_book_opens_with_start_notation_glossary_then_the_ready_lessons_in_order(pages):
+    order, target = pages
+    ready = [les.stem for les in course.LESSONS[1:] if les.ready]
+    assert order == ["index", "notation", "glossary", *ready]
+    assert sorted(p.stem for p in target.glob("*.ipynb")) == sorted(order)
+    toctree = text(json.loads((target / "index.ipynb").read_text())["cells"][-1]["source"])
+    assert [line.split("<")[-1].rstrip(">") for line in toctree.splitlines()[4:-1]] == order[1:]
+
+
+def test_a_lesson_not_ready_stays_out_and_comes_in_when_ready(monkeypatch, tmp_path):
+    not_ready = [les for les in course.LESSONS if not les.ready]
+    written = course.lesson("01")
+    assert all(les.stem not in {x.stem for x in book.book_lessons(NOTEBOOKS)} for les in not_ready)
+    # lesson 01 marked not ready: left out; a ready lesson without its notebook: an error, not a silent gap
+    lessons = tuple(replace(les, ready=False) if les is written else les for les in course.LESSONS)
+    monkeypatch.setattr(book, "LESSONS", lessons)
+    assert written.stem not in [les.stem for les in book.book_lessons(NOTEBOOKS)]
+    (tmp_path / written.file).write_text((NOTEBOOKS / written.file).read_text())
+    monkeypatch.setattr(book, "LESSONS", (course.LESSONS[0], written, course.lesson("02")))
+    with pytest.raises(FileNotFoundError, match="lesson 02 is marked ready"):
+        book.book_lessons(tmp_path)
+
+
+def test_the_start_notebook_splits_at_its_notation_and_glossary_sections():
+    start = load("00_start_here")
+    parts = book.split_start_page(start)
+    assert list(parts) == ["index", "notation", "glossary"]
+    firsts = {name: text(nb["cells"][0]["source"]).splitlines()[0] for name, nb in parts.items()}
+    assert firsts == {"index": text(start["cells"][0]["source"]).splitlines()[0],
+                      "notation": "# Notation", "glossary": "# Glossary"}
+    assert "notation_table()" in "".join(text(c["source"]) for c in parts["notation"]["cells"])
+    assert "glossary_table()" in "".join(text(c["source"]) for c in parts["glossary"]["cells"])
+    index_text = "".join(text(c["source"]) for c in parts["index"]["cells"])
+    assert "## Where to go next" in index_text and "lesson_table()" in index_text
+    assert "notation_table()" not in index_text
+    assert len(start["cells"]) == 11  # the input is not modified
+
+
+def test_links_point_at_the_books_pages():
+    in_book = {"01_cohens_kappa", "03_krippendorff_alpha"}
+    got = book.rewrite_links("see [the glossary](00_start_here.ipynb#Glossary), [notation](00_start_here.ipynb#Notation), "
+                             "[start](00_start_here.ipynb), [lesson 03](03_krippendorff_alpha.ipynb#Step-2), "
+                             "[lesson 06](06_chance_models.ipynb)", in_book)
+    assert got == ("see [the glossary](glossary.ipynb), [notation](notation.ipynb), [start](index.ipynb), "
+                   "[lesson 03](03_krippendorff_alpha.ipynb#step-2), lesson 06 *(coming)*")
+
+
+def test_answers_are_hidden_exercises_get_a_note_explorers_become_pictures():
+    nb = load("03_krippendorff_alpha")
+    calls = []
+
+    def picture(notebook, index):
+        calls.append(index)
+        return "<div class='iaa-static'>picture</div>", "explorer"
+
+    page = book.book_notebook(nb, "03_krippendorff_alpha.ipynb", {"03_krippendorff_alpha"}, picture=picture)
+    cells = page["cells"]
+    solutions = [c for c in cells if course.SOLUTION_TAG in tags(c)]
+    assert len(solutions) == 2 and all("remove-input" in tags(c) for c in solutions)
+    assert all(text(c["outputs"][0]["data"]["text/markdown"]).startswith("<details>") for c in solutions)
+    for i, cell in enumerate(cells):
+        if course.EXERCISE_TAG in tags(cell):
+            assert "Check your answer in JupyterLab" in text(cells[i + 1]["source"])
+            assert "03_krippendorff_alpha.ipynb" in text(cells[i + 1]["source"])
+    widget_cells = [i for i, c in enumerate(nb["cells"]) for o in c.get("outputs", []) if book.WIDGET_VIEW in o.get("data", {})]
+    assert calls == widget_cells and len(calls) == 1
+    outputs = [o for c in cells if c["cell_type"] == "code" for o in c["outputs"]]
+    assert not any(book.WIDGET_VIEW in o.get("data", {}) for o in outputs)
+    shown = next(i for i, c in enumerate(cells) if c["cell_type"] == "code" and c["outputs"]
+                 and "text/html" in c["outputs"][0].get("data", {}))
+    assert "A picture of the explorer" in text(cells[shown + 1]["source"])
+    figures = [c for c in cells if any("image/png" in o.get("data", {}) for o in c.get("outputs", []))]
+    assert figures and all(c["metadata"]["mystnb"]["image"]["alt"].startswith("Figure: ") for c in figures)
+    assert "[glossary](glossary.ipynb)" in "".join(text(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert nb == load("03_krippendorff_alpha")  # the input is not modified
+
+
+def test_a_solution_whose_output_is_not_folded_is_folded_whole():
+    nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "x", "execution_count": 1,
+                     "outputs": [{"output_type": "stream", "name": "stdout", "text": "42\n"}]}],
+          "metadata": {"widgets": {"state": {}}}, "nbformat": 4, "nbformat_minor": 5}
+    page = book.book_notebook(nb, "x.ipynb", set())
+    assert tags(page["cells"][0]) == ["solution", "hide-cell"]
+    assert "widgets" not in page["metadata"]  # no widget state: myst-nb would load a widget manager from a CDN
+
+
+def test_figure_alt_text_says_what_the_plots_function_draws():
+    assert book.figure_alt("plots.coverage_chart(ratings)") == \
+        "Figure: Who labelled which item: items across, raters down, each label coloured, gaps left blank."
+    assert book.figure_alt("res = f(x)\nplots.item_agreement_bars(res)").startswith("Figure: P_i of every item")
+
+
+def test_a_widget_cell_is_pictured_with_only_the_imports_before_it():
+    nb = load("09_instructor_playground")
+    index = next(i for i, c in enumerate(nb["cells"]) if text(c["source"]).startswith("paradox = ParadoxExplorer()"))
+    html, what = book.widget_picture(nb, index)
+    assert what == "explorer" and "Prevalence and the kappa paradox" in html
+    quiz_nb = load("10_exam_revision")
+    index = next(i for i, c in enumerate(quiz_nb["cells"]) if "Quiz(" in text(c["source"]) and c.get("outputs"))
+    html, what = book.widget_picture(quiz_nb, index)
+    assert what == "quiz" and "Question cohen-1" in html
+
+
+EXPLORERS = [name for name in widgets.__all__ if isinstance(getattr(widgets, name), type)
+             and issubclass(getattr(widgets, name), widgets.Explorer) and name != "Explorer"]
+
+
+@pytest.mark.parametrize("name", EXPLORERS)
+def test_every_explorer_has_a_still_picture_with_its_readout_and_figures(name):
+    explorer = getattr(widgets, name)()  # every explorer of the package, with its defaults
+    html = explorer.static_picture()
+    assert html.startswith("<style>") and 'class="iaa-static iaa-explorer' in html
+    assert explorer.title in html
+    for key, value in explorer.values().items():
+        assert f'data-q="{key}">{value}<' in html  # the readout, as shown live
+    images = re.findall(r'<img class="iaa-picture" src="data:image/png;base64,([^"]+)" alt="([^"]*)"', html)
+    assert len(EXPLORERS) >= 7
+    assert images and all(len(alt) > 20 and not alt.endswith(".png") for _, alt in images)  # alt text says what it shows
+    assert all(base64.b64decode(data).startswith(b"\x89PNG") for data, _ in images)
+    for control in ("<input", "<button", "<select"):
+        assert control not in html  # nothing that looks movable
+
+
+def test_a_still_picture_shows_each_setting_and_follows_the_controls():
+    explorer = ParadoxExplorer()
+    assert "<b>rater accuracy:</b> 0.85" in explorer.static_picture()
+    explorer.accuracy.value = 0.6
+    assert "<b>rater accuracy:</b> 0.60" in explorer.static_picture()
+
+
+def test_the_quizs_picture_has_its_question_empty_boxes_no_solution_and_typeset_maths():
+    quiz = Quiz("cohen", seed=1)
+    html = quiz.static_picture()
+    assert "iaa-static iaa-quiz" in html and "Question cohen-1" in html
+    assert html.count('aria-label="empty box"') == len(quiz.question.parts) + 0  # the seed box is filled
+    assert "\\(P_o\\)" in html and "$P_o$" not in html
+    quiz.solution_button.click()
+    assert "That is the whole solution" in quiz.static_picture()  # a picture shows what is on screen

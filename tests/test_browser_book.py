@@ -1,0 +1,215 @@
+"""The static book (``make book``) in a real browser (headless Debian Chromium through Playwright).
+
+The book is built once per session from the committed notebooks into a temporary
+folder and opened from files, as a student opens a downloaded copy. Following
+the "next" links from the start page must visit every page in course order; on
+every page:
+
+- no request leaves the book's folder (each one is recorded; any other is aborted
+  and fails the test: no CDN, no fonts or scripts from the network);
+- every image loads and has alt text; no console error, no script error;
+- after MathJax has run, no raw TeX (``$$``, ``\\frac``...) is visible outside
+  rendered maths and code;
+- every hidden answer is closed, and opens when its summary is clicked;
+- no "widget could not be displayed" text: every explorer is a still picture;
+- the previous / next links point at the neighbouring pages;
+- at phone width (390 px) nothing makes the page scroll sideways.
+
+The search page finds a lesson by a word in it. Skipped with the reason when
+Chromium, Playwright or Sphinx is missing, unless IAA_REQUIRE_BROWSER=1 (then it
+fails); see tests/browser_support.py.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from browser_support import chromium_page, require_browser
+
+from iaa_teach import book
+from iaa_teach.course import LESSONS
+
+TIMEOUT_MS = 60_000
+PHONE = (390, 844)
+
+# Text nodes that a reader sees, outside maths, code and scripts. checkVisibility()
+# is false inside a closed <details>, so a folded answer's TeX is not "visible".
+_VISIBLE_TEXT_JS = """() => {
+    const skip = 'mjx-container, pre, code, script, style, .MathJax, mjx-assistive-mml';
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const out = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || parent.closest(skip) || !parent.checkVisibility()) continue;
+        if (node.textContent.trim()) out.push(node.textContent);
+    }
+    return out.join(' ');
+}"""
+_RAW_TEX = re.compile(r"\$\$|\\(frac|begin|end|sum|cdot|left|right|text|mathrm|approx|times|ne|le|ge)\b|"
+                      r"\$[^$\s][^$\n]{0,80}\$")
+
+_IMAGES_JS = """() => Array.from(document.images).map(i => ({
+    src: i.getAttribute('src').slice(0, 60), complete: i.complete, width: i.naturalWidth,
+    alt: i.getAttribute('alt')}))"""
+
+# Each folded element: open or not, and whether what it hides is visible.
+_DETAILS_JS = """() => Array.from(document.querySelectorAll('details')).map(d => ({
+    open: d.open, summary: (d.querySelector('summary') || {}).textContent || '',
+    shown: Array.from(d.children).filter(c => c.tagName !== 'SUMMARY').some(c => c.checkVisibility())}))"""
+
+_PREV_NEXT_JS = """() => ({
+    prev: (document.querySelector('.prev-next-area a.left-prev') || {}).href || null,
+    next: (document.querySelector('.prev-next-area a.right-next') || {}).href || null})"""
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory) -> Path:
+    """The book, built once from the committed notebooks."""
+    require_browser()
+    pytest.importorskip("sphinx", reason="the book's packages are not installed (pip install -e '.[book]')")
+    out = tmp_path_factory.mktemp("book") / "book"
+    book.build(out)
+    return out
+
+
+def expected_pages() -> list[str]:
+    """The book's pages in order: the start page, notation, glossary, then every ready lesson."""
+    return ["index", "notation", "glossary", *(les.stem for les in LESSONS[1:] if les.ready)]
+
+
+class Visit:
+    """A Chromium page that records every request and problem while it visits files of the book."""
+
+    def __init__(self, page, folder: Path):
+        self.page = page
+        self.prefix = folder.resolve().as_uri() + "/"
+        self.outside: list[str] = []
+        self.problems: list[str] = []
+        page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
+                if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("requestfailed", self.failed)
+        page.route("**/*", self.route)
+
+    def failed(self, request) -> None:
+        # a file that is missing fails with ERR_FILE_NOT_FOUND; ERR_ABORTED is a load cut short by
+        # the next page (a font still arriving), and requests routed away are recorded in `outside`
+        if self.inside(request.url) and "ERR_ABORTED" not in (request.failure or ""):
+            self.problems.append(f"request failed ({request.failure}): {request.url[:100]}")
+
+    def inside(self, url: str) -> bool:
+        return url.startswith(self.prefix) or url.startswith("data:") or url.startswith("blob:")
+
+    def route(self, route) -> None:
+        url = route.request.url
+        if self.inside(url):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+    def open(self, url: str) -> None:
+        self.page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
+        # MathJax 3 typesets after load (on the pages that have maths): wait until it has finished
+        if self.page.locator("script[src*='mathjax']").count():
+            self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                                        timeout=TIMEOUT_MS)
+            self.page.evaluate("() => MathJax.startup.promise")
+        self.page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
+
+
+def name_of(url: str | None) -> str | None:
+    return None if url is None else url.split("/")[-1].split("#")[0].removesuffix(".html")
+
+
+@pytest.mark.browser
+def test_every_page_of_the_book_reads_offline_in_order(built_book):
+    wanted = expected_pages()
+    visited, findings = [], []
+    with chromium_page(viewport=(1280, 900)) as page:
+        visit = Visit(page, built_book)
+        url = (built_book / "index.html").resolve().as_uri()
+        previous = None
+        while url is not None and len(visited) <= len(wanted):
+            visit.open(url)
+            name = name_of(url)
+            visited.append(name)
+            links = page.evaluate(_PREV_NEXT_JS)
+            if name_of(links["prev"]) != previous:
+                findings.append(f"{name}: previous link goes to {links['prev']}, not {previous}")
+            for image in page.evaluate(_IMAGES_JS):
+                if not (image["complete"] and image["width"] > 0):
+                    findings.append(f"{name}: image {image['src']} did not load")
+                if not image["alt"] or re.search(r"\.(png|jpe?g|svg)$", image["alt"]):
+                    findings.append(f"{name}: image {image['src']} has no alt text ({image['alt']!r})")
+            text = page.evaluate(_VISIBLE_TEXT_JS)
+            for match in _RAW_TEX.finditer(text):
+                findings.append(f"{name}: raw TeX visible: ...{text[max(0, match.start() - 40):match.end() + 40]}...")
+            whole = page.evaluate("() => document.body.textContent")
+            for bad in ("could not be displayed", "Error displaying widget", "Loading widget",
+                        "application/vnd.jupyter.widget-view+json", "<Figure size"):
+                if bad in whole:
+                    findings.append(f"{name}: {bad!r} on the page")
+            for folded in page.evaluate(_DETAILS_JS):
+                if folded["open"] or folded["shown"]:
+                    findings.append(f"{name}: hidden content open on arrival: {folded['summary']!r}")
+            previous = name
+            url = links["next"]
+        problems, outside = visit.problems, visit.outside
+    assert visited == wanted
+    assert findings == []
+    assert outside == []
+    assert problems == []
+
+
+@pytest.mark.browser
+def test_answers_open_when_clicked_and_explorers_are_pictures(built_book):
+    with chromium_page(viewport=(1280, 900)) as page:
+        visit = Visit(page, built_book)
+        visit.open((built_book / "03_krippendorff_alpha.html").resolve().as_uri())
+        answers = page.locator("details", has=page.locator("summary", has_text="Show the worked answer"))
+        assert answers.count() == 2
+        first = answers.first
+        body = first.locator(":scope > :not(summary)").first
+        assert not body.is_visible()
+        first.locator("summary").click()
+        assert body.is_visible()
+        assert "D_e" in first.inner_text() or "Expected disagreement" in first.inner_text()
+        notes = page.get_by_text("Check your answer in JupyterLab")
+        assert notes.count() == 4  # one per exercise cell of lesson 03
+        picture = page.locator(".iaa-static.iaa-explorer")
+        assert picture.count() == 1
+        assert picture.locator("img").count() >= 1
+        assert page.get_by_text("A picture of the explorer", exact=True).count() == 1
+        visit.open((built_book / "10_exam_revision.html").resolve().as_uri())
+        quiz = page.locator(".iaa-static.iaa-quiz")
+        assert quiz.count() == 1 and "Question cohen-1" in quiz.inner_text()
+        assert visit.outside == [] and visit.problems == []
+
+
+@pytest.mark.browser
+def test_search_finds_a_lesson_offline(built_book):
+    with chromium_page(viewport=(1280, 900)) as page:
+        visit = Visit(page, built_book)
+        visit.open((built_book / "search.html").resolve().as_uri() + "?q=coincidence")
+        results = page.locator("#search-results ul.search li a")
+        results.first.wait_for(timeout=TIMEOUT_MS)
+        found = {name_of(results.nth(i).get_attribute("href")) for i in range(results.count())}
+        assert "03_krippendorff_alpha" in found
+        assert visit.outside == [] and visit.problems == []
+
+
+@pytest.mark.browser
+def test_no_page_scrolls_sideways_on_a_phone(built_book):
+    wide = []
+    with chromium_page(viewport=PHONE) as page:
+        visit = Visit(page, built_book)
+        for name in expected_pages():
+            visit.open((built_book / f"{name}.html").resolve().as_uri())
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            if width > PHONE[0]:
+                wide.append((name, width))
+        assert visit.outside == [] and visit.problems == []
+    assert wide == []
