@@ -198,21 +198,26 @@ log.summary(KINDS) if log is not None else print("The mistake log is off (KEEP_M
 # %% [markdown]
 # ## For instructors: a printable worksheet
 #
-# `worksheet(n, seed, kinds=...)` writes two HTML files, the questions and a
-# separate answer sheet with the worked solutions; print them from a browser.
-# Question $i$ is `make_question(kinds[i % len(kinds)], seed + i)` and each
-# question shows its id, so any of them can be regenerated.
+# `worksheet(n, seed, kinds=..., level=...)` writes a question paper and its
+# mark scheme. The paper has a cover (name line, time allowed, instructions,
+# total marks and a grid for the marker), then each question on a new page
+# with the marks of every part, like `[2]`, and ruled space to answer in. The
+# mark scheme starts with a one-page answer key, then the worked solutions.
+# Question $i$ is `make_question(kinds[i % len(kinds)], seed + i, level=level)`
+# and each question shows its id, so any of them can be regenerated.
 #
 # The sheets go to the folder `worksheets/` next to this notebook (git
 # ignores it): open them from JupyterLab's file browser, or from your
-# browser, and print.
+# browser, and print. With `format="pdf"` they are written as A4 PDF files
+# instead (this needs Chromium: `apt-get install chromium`).
 
 # %%
 folder = Path("worksheets")
-sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], directory=folder, overwrite=True)
+sheet = worksheet(4, seed=100, kinds=["cohen", "fleiss"], level=3, directory=folder, overwrite=True)
 print(f"written: {sheet.questions_path.as_posix()} and {sheet.answers_path.as_posix()}")
 print(f"(in the folder {folder.resolve().name}/ next to this notebook)")
-print("questions:", ", ".join(f"{q.kind}-{q.seed}" for q in sheet.questions))
+print(f"{sheet.marks} marks, {sheet.minutes} minutes allowed")
+print("questions:", ", ".join(q.id for q in sheet.questions))
 
 # %% [markdown]
 # ## Recap
