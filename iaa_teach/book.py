@@ -201,12 +201,18 @@ def figure_alt(source: str) -> str:
     return f"Figure: the output of {last}."
 
 
+#: How many names a widget cell may take from cells the book does not run (each is None in the picture).
+MAX_UNSET_NAMES = 3
+
+
 def widget_picture(notebook: dict, index: int) -> tuple[str, str]:
     """A still picture of the widget cell ``index`` shows: ``(html, what)`` (what: "explorer" or "quiz").
 
     The cell's code is run with only the imports of the cells before it (no
     other cell is executed); its last expression must be an object with a
-    ``static_picture()`` method (every explorer and the quiz have one).
+    ``static_picture()`` method (every explorer, the quiz and the mock exam have one). A name
+    the cell uses that only a non-import cell defines is None in the picture
+    (lesson 10's opt-in mistake ``log``: off), up to :data:`MAX_UNSET_NAMES`.
     """
     namespace: dict[str, Any] = {}
     for cell in notebook["cells"][:index]:
@@ -223,13 +229,22 @@ def widget_picture(notebook: dict, index: int) -> tuple[str, str]:
     tree = ast.parse(source)
     if not tree.body or not isinstance(tree.body[-1], ast.Expr):
         raise ValueError(f"cell {index} shows a widget but does not end with an expression:\n{source}")
-    head = ast.Module(body=tree.body[:-1], type_ignores=[])
-    exec(compile(head, "<widget cell>", "exec"), namespace)
-    shown = eval(compile(ast.Expression(tree.body[-1].value), "<widget cell>", "eval"), namespace)
+    head = compile(ast.Module(body=tree.body[:-1], type_ignores=[]), "<widget cell>", "exec")
+    last = compile(ast.Expression(tree.body[-1].value), "<widget cell>", "eval")
+    for _ in range(MAX_UNSET_NAMES + 1):
+        try:
+            exec(head, namespace)
+            shown = eval(last, namespace)
+            break
+        except NameError as error:  # a name set by a cell the book does not run: None (lesson 10's opt-in log: off)
+            if error.name is None or error.name in namespace or len(namespace.get("__unset__", ())) >= MAX_UNSET_NAMES:
+                raise
+            namespace.setdefault("__unset__", []).append(error.name)
+            namespace[error.name] = None
     picture = getattr(shown, "static_picture", None)
     if picture is None:
         raise ValueError(f"cell {index} shows {type(shown).__name__}, which has no static_picture():\n{source}")
-    what = "quiz" if type(shown).__name__ == "Quiz" else "explorer"
+    what = "quiz" if type(shown).__name__ in ("Quiz", "MockExam") else "explorer"
     return picture(), what
 
 

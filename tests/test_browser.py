@@ -24,7 +24,7 @@ from iaa_teach import (
     Ratings, brennan_prediger, cohen_kappa, datasets, fleiss_kappa, fmt, gwet_ac, krippendorff_alpha,
 )
 
-TIMEOUT_MS = 30_000
+TIMEOUT_MS = 60_000
 
 
 def f3(x) -> str:

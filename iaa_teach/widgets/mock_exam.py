@@ -31,7 +31,7 @@ from ..exercises import KINDS, LEVELS, SKILLS, Marking, MistakeLog, Question, ma
 from ..markup import Table, html_escape
 from ..rounding import fmt
 from ..validation import AgreementError, check_int, check_number, check_option
-from ._base import FONT_SIZE, WRAP_CSS, check_font_size
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture
 from ._controls import Countdown, clock_text
 from .quiz import ANSWER_STYLE, MAX_PARTS, open_log, placeholder, record_answer
 
@@ -401,6 +401,13 @@ class MockExam:
         got, total = self.score()
         return "\n\n".join([f"Total: {got} / {total} marks ({percent(got, total)})",
                             self.skills_table().text(), self.marks_table().text()])
+
+    def static_picture(self) -> str:
+        """A still picture of the exam as HTML (what it shows now: before the start, its size and time).
+
+        For pages without a kernel, such as the static book.
+        """
+        return static_picture(self.widget, ["iaa-mock"])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
         data = self.widget._repr_mimebundle_(**kwargs)
