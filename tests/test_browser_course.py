@@ -99,7 +99,7 @@ _MEASURE_JS = """(root, label) => {
 @pytest.mark.slow
 def test_paradox_explorer_moves_within_budget_at_1000_items_and_is_accessible(lab_server):
     with open_notebook("02_fleiss_kappa.ipynb", server=lab_server) as page:
-        cell = find_cells(page, "ParadoxExplorer()")[0]
+        cell = find_cells(page, "ParadoxExplorer(curves=")[0]
         scroll_to_cell(page, cell)
         explorer = page.locator(".iaa-paradoxexplorer").first
         explorer.wait_for(timeout=TIMEOUT_MS)
