@@ -66,7 +66,7 @@ from .metrics import (
     interpret,
 )
 from .diagnosis import Diagnosis
-from .ratings import AgreementError, as_ratings
+from .ratings import as_ratings
 from .rounding import fmt, format_number, round_half_up
 from .validation import AgreementError, check_text, options
 
@@ -273,6 +273,36 @@ def _sum(terms: Sequence[Math], signs: Sequence[int] | None = None) -> Math:
     return Math("".join(tex), "".join(txt), atom=len(terms) == 1 and signs[0] > 0)
 
 
+def _squared(x: Fraction | int) -> Math:
+    """A whole number squared: ``12^2``."""
+    return Math(f"{number(x).tex}^2", f"{number(x).txt}²")
+
+
+def _pairs_of(n: int) -> Math:
+    """``n · (n - 1)``: the ordered pairs of n things."""
+    return _times(number(n), number(n - 1))
+
+
+def _ratio_of(num: Fraction, den: Fraction) -> Math:
+    """One exact number over another, their own fractions at full size."""
+    return _frac(_big(number(num)), _big(number(den)))
+
+
+def _weighted(weight: Fraction, *factors: Any) -> Math:
+    """``w · a · b``, the weight left out where it is 1."""
+    return _times(*([] if weight == 1 else [number(weight)]), *map(number, factors))
+
+
+def _square_gap(n: int, values: Sequence[Any], den: Math) -> Math:
+    """``(n^2 - (a^2 + b^2 + ...)) / den``."""
+    return _frac(Math(f"{n}^2 - ", f"{n}² - ") + _sum([_squared(v) for v in values]).paren(), den)
+
+
+def _twice(terms: Sequence[Math], den: Math) -> Math:
+    """``2 (t_1 + t_2 + ...) / den``: a symmetric sum written once per unordered pair."""
+    return _frac(_big(Math("2") + _sum(terms).paren()), den)
+
+
 def _q_sum(values: Sequence[Fraction]) -> Math:
     """A sum of exact numbers, negatives written with a minus."""
     return _sum([number(abs(v)) for v in values], [(-1 if v < 0 else 1) for v in values])
@@ -317,6 +347,20 @@ def _step(heading: Prose | str, *, intro: Prose | str | None = None, table: Tabl
     intro = Prose(intro) if isinstance(intro, str) else intro
     body = ([] if brief else [intro, table]) + [Equations(chains, brief), *notes]
     return Step(heading, tuple(b for b in body if b is not None and b), symbol, value, exact)
+
+
+def _undefined_step(heading: Prose | str, lhs: Math, *rhs: Math | None, reason: str | None, brief: bool,
+                    symbol: str, value: float, intro: Prose | str | None = None) -> Step:
+    """A step whose value is undefined: its formula (if any), "undefined", and why."""
+    return _step(heading, intro=intro, chains=[Chain(lhs, *rhs, approx(None))], notes=[_undefined_note(reason)],
+                 brief=brief, symbol=symbol, value=value)
+
+
+def _chance_step(intro: Prose | str, chains: Sequence[Chain], value: float, exact: Fraction | None, brief: bool
+                 ) -> Step:
+    """The step that ends with a coefficient's chance agreement P_e."""
+    return _step("Chance agreement {P_e}", intro=intro, chains=chains, brief=brief, symbol="P_e", value=value,
+                 exact=exact)
 
 
 def _cell(q: Fraction | int | float) -> str:
@@ -365,8 +409,8 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
     title = f"Cohen's kappa, {a} vs {b}" + (f", {res.weights} weights" if weighted else "")
     title += f" ({n} items" + (f"; {res.n_dropped} left out for a missing rating)" if res.n_dropped else ")")
     if n == 0:  # nothing to compare: one step that says why
-        return title, [_step("Cohen's kappa", chains=[Chain(_KAPPA, approx(None))], notes=[_undefined_note(res.reason)],
-                             brief=brief, symbol="kappa", value=res.kappa)]
+        return title, [_undefined_step("Cohen's kappa", _KAPPA, reason=res.reason, brief=brief, symbol="kappa",
+                                       value=res.kappa)]
     steps = []
 
     header = [f"{a} \\ {b}", *lab.names, "total"]
@@ -388,7 +432,7 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
         steps.append(_step("Agreement weights", intro=intro, table=wt, brief=brief))
         terms = [(agree[i][j], int(t[i, j])) for i in range(k) for j in range(k) if agree[i][j] and t[i, j]]
         num = sum((q * c for q, c in terms), Fraction(0))
-        sub = (_frac(_sum([_times(number(q), number(c)) if q != 1 else number(c) for q, c in terms]), number(n))
+        sub = (_frac(_sum([_weighted(q, c) for q, c in terms]), number(n))
                if len(terms) <= _MAX_TERMS else None)
         p_o_chain = Chain(Math("P_o"), Math(r"\frac{1}{N}\sum_{j,k} w_{jk}\, n_{jk}", "Σ w_jk n_jk / N", False),
                            sub, _frac(number(num), number(n)) if num.denominator != 1 else _ratio(int(num), n),
@@ -420,8 +464,7 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
         terms = [(agree[i][j], int(rows[i]), int(cols[j])) for i in range(k) for j in range(k)
                  if agree[i][j] and rows[i] and cols[j]]
         num = sum((q * r * c for q, r, c in terms), Fraction(0))
-        sub = (_frac(_sum([_times(*([] if q == 1 else [number(q)]), number(r), number(c)) for q, r, c in terms]),
-                     Math(f"{n}^2", f"{n}²")) if len(terms) <= _MAX_TERMS else None)
+        sub = _frac(_sum([_weighted(q, r, c) for q, r, c in terms]), _squared(n)) if len(terms) <= _MAX_TERMS else None
         p_e_chain = Chain(Math("P_e"), Math(r"\frac{1}{N^2}\sum_{j,k} w_{jk}\, n_{j+}\, n_{+k}",
                                          "Σ w_jk n_j+ n_+k / N²", False),
                            sub, _frac(number(num), number(n * n)), approx(ex.p_e))
@@ -433,9 +476,8 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
         p_e_chain = Chain(Math("P_e"), formula, _sum(prods),
                            _frac(_sum([number(rows[j] * cols[j]) for j in range(k)]), number(n * n)),
                            _ratio(int((rows * cols).sum()), n * n), approx(ex.p_e))
-    steps.append(_step("Chance agreement {P_e}", chains=[p_e_chain], brief=brief,
-                       intro="The agreement expected if each rater labelled at random with their own proportions.",
-                       symbol="P_e", value=res.p_e, exact=ex.p_e))
+    steps.append(_chance_step("The agreement expected if each rater labelled at random with their own proportions.",
+                              [p_e_chain], res.p_e, ex.p_e, brief))
     steps.append(_coefficient_step("Cohen's kappa", "P_o", ex.p_o, ex.p_e, ex.kappa, res.kappa, res.reason, brief))
     return title, steps
 
@@ -446,17 +488,19 @@ def _coefficient_step(title: str, obs: str, p_o: Fraction, p_e: Fraction | None,
     """(P_o - P_e) / (1 - P_e), shared by Cohen, Fleiss and the rest of the family (``sym``: its symbol)."""
     formula = _frac(Math(f"{obs} - P_e", atom=False), Math("1 - P_e", atom=False))
     if p_e is None:  # no chance agreement to put in
-        return _step(title, chains=[Chain(sym, formula, approx(None))], notes=[_undefined_note(reason)], brief=brief,
-                     symbol=symbol, value=value)
-    put_in = _frac(_big(number(p_o) + Math(" - ") + number(p_e)), _big(Math("1 - ") + number(p_e)))
+        return _undefined_step(title, sym, formula, reason=reason, brief=brief, symbol=symbol, value=value)
     if value_exact is None:
-        chain = Chain(sym, formula, put_in, _frac(number(p_o - p_e), number(0)), approx(None))
-        return _step(title, chains=[chain], notes=[_undefined_note(reason)], brief=brief, symbol=symbol,
-                     value=value)
-    chain = Chain(sym, formula, put_in, _frac(_big(number(p_o - p_e)), _big(number(1 - p_e))), approx(value_exact))
+        return _undefined_step(title, sym, formula, _put_in(p_o, p_e), _frac(number(p_o - p_e), number(0)),
+                               reason=reason, brief=brief, symbol=symbol, value=value)
+    chain = Chain(sym, formula, _put_in(p_o, p_e), _ratio_of(p_o - p_e, 1 - p_e), approx(value_exact))
     rounded = (_r3(p_o) - _r3(p_e)) / (1 - _r3(p_e)) if _r3(p_e) != 1 else None
     notes = [_band_note(value_exact, sym), _rounding_note(value_exact, rounded, obs, "P_e")]
     return _step(title, chains=[chain], notes=notes, brief=brief, symbol=symbol, value=value, exact=value_exact)
+
+
+def _put_in(p_o: Fraction, p_e: Fraction) -> Math:
+    """(P_o - P_e) / (1 - P_e) with the numbers put in."""
+    return _frac(_big(number(p_o) + Math(" - ") + number(p_e)), _big(Math("1 - ") + number(p_e)))
 
 
 _SE = Math(r"\mathrm{SE}", "SE")
@@ -478,8 +522,7 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
     share = format_number(confidence, ".0%")
     heading = f"Standard error and {share} interval"
     if math.isnan(res.se):
-        return _step(heading, chains=[Chain(_SE, approx(None))], notes=[_undefined_note(res.se_reason)], brief=brief,
-                     symbol="se", value=res.se)
+        return _undefined_step(heading, _SE, reason=res.se_reason, brief=brief, symbol="se", value=res.se)
     n = res.df + 1 if res.df is not None else None
     var = res.exact.variance
     c_i = Math("{" + sym.tex + "}^*_i", sym.txt + "*_i")
@@ -526,12 +569,9 @@ def _pairwise_steps(res: PairwiseCohenResult, brief: bool) -> tuple[str, list[St
     for (a, b), r in zip(res.pairs, res.results):
         ex = r.exact
         sym = Math(f"\\kappa_{{{tex_text(a)}{tex_text(b)}}}", f"κ_{a}{b}")
-        chains = [Chain(Math("P_o"), approx(ex.p_o)), Chain(Math("P_e"), approx(ex.p_e))]
-        if ex.kappa is None:
-            chains.append(Chain(sym, approx(None)))
-        else:
-            chains.append(Chain(sym, _frac(_big(number(ex.p_o) + Math(" - ") + number(ex.p_e)), _big(Math("1 - ") + number(ex.p_e))),
-                                 approx(ex.kappa)))
+        chains = [Chain(Math("P_o"), approx(ex.p_o)), Chain(Math("P_e"), approx(ex.p_e)),
+                  Chain(sym, approx(None)) if ex.kappa is None else
+                  Chain(sym, _put_in(ex.p_o, ex.p_e), approx(ex.kappa))]
         dropped = f" ({r.n_items} items rated by both)" if r.n_dropped else ""
         intro = prose("{P_e} from {a}'s and {b}'s own marginals{dropped}.", a=a, b=b, dropped=dropped)
         steps.append(_step(prose("{a} vs {b}", a=a, b=b), intro=intro, chains=chains, brief=brief,
@@ -655,16 +695,14 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
         else:
             shown = _int_list([names[j] for j in idx[:3]]) + (", …" if len(idx) > 3 else "")
             sym = Math(f"P_i\\;(\\text{{items {shown}}})", f"P_i (items {shown})")
-        pairs = Math(f"{m[i]} \\cdot {m[i] - 1}", f"{m[i]} × {m[i] - 1}")
         if agreement is None:
-            nz = [int(c) for c in counts[i] if c]
-            num = _sum([Math(f"{c}^2", f"{c}²") for c in nz]) + Math(f" - {m[i]}")
+            num = _sum([_squared(int(c)) for c in counts[i] if c]) + Math(f" - {m[i]}")
             value = _ratio(int(_agreed(counts[i], None)) - int(m[i]), int(m[i] * (m[i] - 1)))
         else:
             agreed = _agreed(counts[i], agreement)
             num = number(agreed) + Math(f" - {m[i]}")
             value = _over(agreed - int(m[i]), int(m[i] * (m[i] - 1)))
-        chains.append(Chain(sym, _frac(num, pairs), value, approx(p_i[i]), inline=True))
+        chains.append(Chain(sym, _frac(num, _pairs_of(int(m[i]))), value, approx(p_i[i]), inline=True))
     note = prose("Item(s) {items} have fewer than 2 ratings: no pair to compare, so they are left out of {P_a}.",
                  items=_int_list(single)) if single else None
     intro = "The share of agreeing ordered pairs of raters on the item."
@@ -731,7 +769,7 @@ def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction]
         if chance == "pooled":
             total = counts.sum(axis=0)
             T = int(m.sum())
-            rhs.append(_frac(_sum([Math(f"{int(c)}^2", f"{int(c)}²") for c in total]), Math(f"{T}^2", f"{T}²")))
+            rhs.append(_frac(_sum([_squared(int(c)) for c in total]), _squared(T)))
             rhs.append(_ratio(int((total ** 2).sum()), T * T))
         else:
             rhs.append(_q_sum([x * x for x in p]))
@@ -739,11 +777,10 @@ def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction]
         terms = [(agreement[j][l], p[j], p[l]) for j in range(k) for l in range(k) if agreement[j][l] and p[j] and p[l]]
         rhs = [Math(r"\sum_{j,k} w_{jk}\, p_j\, p_k", "Σ_jk w_jk p_j p_k", False)]
         if len(terms) <= _MAX_TERMS:
-            rhs.append(_sum([_times(*([] if w == 1 else [number(w)]), number(a), number(b)) for w, a, b in terms]))
+            rhs.append(_sum([_weighted(w, a, b) for w, a, b in terms]))
     rhs.append(approx(p_e))
-    return _step("Chance agreement {P_e}", chains=[Chain(Math("P_e"), *rhs)], brief=brief,
-                 intro="The chance that two ratings drawn at random agree" + (", weighted." if agreement else "."),
-                 symbol="P_e", value=value, exact=p_e)
+    return _chance_step("The chance that two ratings drawn at random agree" + (", weighted." if agreement else "."),
+                        [Chain(Math("P_e"), *rhs)], value, p_e, brief)
 
 
 def _counted(res: Any, items: Sequence[Any] | None) -> tuple[Any, _Labels, np.ndarray, np.ndarray, list[str], Any]:
@@ -810,9 +847,8 @@ def _uniform_chance_step(res: BrennanPredigerResult, agreement: Sequence[Sequenc
     else:
         total = sum((w for row in agreement for w in row), Fraction(0))
         chain = Chain(Math("P_e"), Math(r"\frac{1}{q^2}\sum_{j,k} w_{jk}", "Σ_jk w_jk / q²", False),
-                      _frac(number(total), Math(f"{q}^2", f"{q}²")), approx(ex.p_e))
-    return _step("Chance agreement {P_e}", intro=intro, chains=[chain], brief=brief, symbol="P_e", value=res.p_e,
-                 exact=ex.p_e)
+                      _frac(number(total), _squared(q)), approx(ex.p_e))
+    return _chance_step(intro, [chain], res.p_e, ex.p_e, brief)
 
 
 def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] | None, lab: _Labels,
@@ -824,9 +860,8 @@ def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] |
                   "that happens is read from how far the proportions are from one category, {s}.",
                   s=Math(r"\sum_j p_j (1 - p_j)", "Σ_j p_j (1 - p_j)"))
     if q < 2:
-        chain = Chain(Math("P_e"), approx(None))
-        return _step("Chance agreement {P_e}", intro=intro, chains=[chain], notes=[_undefined_note(res.reason)],
-                     brief=brief, symbol="P_e", value=res.p_e)
+        return _undefined_step("Chance agreement {P_e}", Math("P_e"), reason=res.reason, brief=brief, symbol="P_e",
+                               value=res.p_e, intro=intro)
     spread = _sum([_times(number(x), Math(f"\\left(1 - {number(x).tex}\\right)", f"(1 - {number(x).txt})"))
                    for x in p if x]) if q <= 6 else None
     total = sum(((x * (1 - x)) for x in p), Fraction(0))
@@ -837,11 +872,10 @@ def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] |
         w_sum = sum((w for row in agreement for w in row), Fraction(0))
         formula = Math(r"\frac{\sum_{j,k} w_{jk}}{q (q - 1)}\sum_j p_j (1 - p_j)",
                        "Σ_jk w_jk / (q (q - 1)) × Σ_j p_j (1 - p_j)", False)
-        scale = _frac(number(w_sum), Math(f"{q} \\cdot {q - 1}", f"{q} × {q - 1}"))
+        scale = _frac(number(w_sum), _pairs_of(q))
     chain = Chain(Math("P_e"), formula, _scaled(scale, spread) if spread is not None else None,
                   _scaled(scale, number(total)), approx(ex.p_e))
-    return _step("Chance agreement {P_e}", intro=intro, chains=[chain], brief=brief, symbol="P_e", value=res.p_e,
-                 exact=ex.p_e)
+    return _chance_step(intro, [chain], res.p_e, ex.p_e, brief)
 
 
 def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | None, lab: _Labels,
@@ -882,8 +916,8 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
     chains.append(Chain(Math("P_e"), *rhs))
     intro = prose("Chance model: each rater labels at random with their own proportions; {P_e} is the mean over the "
                   "{n} pairs of different raters of their Cohen chance agreement.", n=n_pairs)
-    steps.append(_step("Chance agreement {P_e}", intro=intro, chains=chains, brief=brief, symbol="P_e",
-                       value=res.p_e, exact=ex.p_e))
+    steps.append(_chance_step(intro, chains, res.p_e, ex.p_e, brief))
+
     return steps
 
 
@@ -1028,18 +1062,15 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
 
     # D_e
     nn = int(n_exact)
-    den = Math(f"{nn} \\cdot {nn - 1}", f"{nn} × {nn - 1}")
+    den = _pairs_of(nn)
     if nominal:
-        rhs = [_frac(Math(r"n^2 - \sum_c n_c^2", "n² - Σ n_c²"), Math("n(n - 1)")),
-               _frac(Math(f"{nn}^2 - ", f"{nn}² - ")
-                     + _sum([Math(f"{number(c).tex}^2", f"{number(c).txt}²") for c in n_c]).paren(), den)]
+        rhs = [_frac(Math(r"n^2 - \sum_c n_c^2", "n² - Σ n_c²"), Math("n(n - 1)")), _square_gap(nn, n_c, den)]
         num = n_exact * n_exact - sum((c * c for c in n_c), Fraction(0))
     else:
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if n_c[i] and n_c[j] and delta[i][j]]
         rhs = [Math(r"\frac{1}{n(n - 1)}\sum_{c, k} n_c\, n_k\, \delta^2_{ck}", "Σ n_c n_k δ²_ck / (n (n - 1))", False)]
         if len(pairs) <= _MAX_TERMS:
-            rhs.append(_frac(_big(Math("2") + _sum([_times(number(n_c[i]), number(n_c[j]), number(delta[i][j]))
-                                                     for i, j in pairs]).paren()), den))
+            rhs.append(_twice([_times(number(n_c[i]), number(n_c[j]), number(delta[i][j])) for i, j in pairs], den))
         num = 2 * sum((n_c[i] * n_c[j] * delta[i][j] for i, j in pairs), Fraction(0))
     rhs += [_over(num, nn * (nn - 1)), approx(ex.d_e)]
     steps.append(_step("Expected disagreement {D_e}", chains=[Chain(Math("D_e"), *rhs)], brief=brief,
@@ -1048,18 +1079,23 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
                        symbol="D_e", value=res.d_e, exact=ex.d_e))
 
     # alpha
-    formula = Math(r"1 - \frac{D_o}{D_e}", "1 - D_o / D_e", False)
     if ex.alpha is None:
-        steps.append(_step("Krippendorff's alpha", chains=[Chain(_ALPHA, formula, approx(None))],
-                           notes=[_undefined_note(res.reason)], brief=brief, symbol="alpha", value=res.alpha))
-        return title, steps
-    chain = Chain(_ALPHA, formula, Math("1 - ") + _frac(_big(number(ex.d_o)), _big(number(ex.d_e))),
-                  Math("1 - ") + number(ex.d_o / ex.d_e), approx(ex.alpha))
-    rounded = 1 - _r3(ex.d_o) / _r3(ex.d_e) if _r3(ex.d_e) else None
-    notes = [_band_note(ex.alpha, _ALPHA), _rounding_note(ex.alpha, rounded, "D_o", "D_e")]
-    steps.append(_step("Krippendorff's alpha", chains=[chain], notes=notes, brief=brief,
-                       symbol="alpha", value=res.alpha, exact=ex.alpha))
+        notes = [_undefined_note(res.reason)]
+    else:
+        rounded = 1 - _r3(ex.d_o) / _r3(ex.d_e) if _r3(ex.d_e) else None
+        notes = [_band_note(ex.alpha, _ALPHA), _rounding_note(ex.alpha, rounded, "D_o", "D_e")]
+    steps.append(_step("Krippendorff's alpha", chains=[_alpha_chain(_ALPHA, ex, reduced=True)], notes=notes,
+                       brief=brief, symbol="alpha", value=res.alpha, exact=ex.alpha))
     return title, steps
+
+
+def _alpha_chain(lhs: Math, ex: Any, mark: str = "", reduced: bool = False) -> Chain:
+    """``alpha = 1 - D_o / D_e`` with the exact values of ``ex`` put in (``mark``: a prime on D_o and D_e)."""
+    formula = Math(f"1 - \\frac{{D_o{mark}}}{{D_e{mark}}}", f"1 - D_o{mark} / D_e{mark}", False)
+    if ex.alpha is None:
+        return Chain(lhs, formula, approx(None))
+    return Chain(lhs, formula, Math("1 - ") + _ratio_of(ex.d_o, ex.d_e),
+                 Math("1 - ") + number(ex.d_o / ex.d_e) if reduced else None, approx(ex.alpha))
 
 
 # ============================================================= bootstrap
@@ -1256,13 +1292,7 @@ def _diagnosis_steps(report: Diagnosis, brief: bool) -> tuple[str, list[Step]]:
 
 def _whole_alpha_step(alpha: AlphaResult, brief: bool) -> Step:
     ex = alpha.exact
-    formula = Math(r"1 - \frac{D_o}{D_e}", "1 - D_o / D_e", False)
-    chains = [Chain(Math("D_o"), approx(ex.d_o)), Chain(Math("D_e"), approx(ex.d_e))]
-    if ex.alpha is None:
-        chains.append(Chain(_ALPHA, formula, approx(None)))
-    else:
-        chains.append(Chain(_ALPHA, formula, Math("1 - ") + _frac(_big(number(ex.d_o)), _big(number(ex.d_e))),
-                            approx(ex.alpha)))
+    chains = [Chain(Math("D_o"), approx(ex.d_o)), Chain(Math("D_e"), approx(ex.d_e)), _alpha_chain(_ALPHA, ex)]
     intro = prose("All the ratings together: {n} pairable values, observed disagreement {D_o} against the "
                   "disagreement {D_e} of values paired at random.", n=Math(f"n = {alpha.n}"))
     note = prose("Every step of it: {call}.", call=Em("explain(report.alpha)"))
@@ -1277,17 +1307,11 @@ def _without_rater_step(report: Diagnosis, row: dict, brief: bool) -> Step:
     try:
         without = report.alpha_without_rater(name)
     except AgreementError as err:  # nothing pairable is left
-        return _step(heading, chains=[Chain(_ALPHA_LOO, approx(None))], notes=[_undefined_note(str(err))],
-                     brief=brief, symbol="alpha_without", value=row["alpha_without"])
+        return _undefined_step(heading, _ALPHA_LOO, reason=str(err), brief=brief, symbol="alpha_without",
+                               value=row["alpha_without"])
     ex = without.exact
-    d_o, d_e = Math("D_o'"), Math("D_e'")
-    chains = [Chain(Math("n'"), number(int(ex.n))), Chain(d_o, approx(ex.d_o)), Chain(d_e, approx(ex.d_e))]
-    formula = Math(r"1 - \frac{D_o'}{D_e'}", "1 - D_o' / D_e'", False)
-    if ex.alpha is None:
-        chains.append(Chain(_ALPHA_LOO, formula, approx(None)))
-    else:
-        chains.append(Chain(_ALPHA_LOO, formula, Math("1 - ") + _frac(_big(number(ex.d_o)), _big(number(ex.d_e))),
-                            approx(ex.alpha)))
+    chains = [Chain(Math("n'"), number(int(ex.n))), Chain(Math("D_o'"), approx(ex.d_o)),
+              Chain(Math("D_e'"), approx(ex.d_e)), _alpha_chain(_ALPHA_LOO, ex, "'")]
     rise = Math(r"\alpha' - \alpha", "α' - α", False)
     if ex.alpha is not None and whole is not None:
         chains.append(Chain(Math(r"\text{rise}", "rise"), rise, approx(ex.alpha - whole)))
@@ -1322,18 +1346,17 @@ def _item_step(report: Diagnosis, row: dict, brief: bool) -> Step:
     used = [(c, int(v)) for c, v in counts.items() if v]
     table = Table(["category", "n_ij"], [[str(c), str(v)] for c, v in used], caption=f"item {item}: {n_i} ratings")
     d_i = Math("D_i")
-    pairs = Math(f"{n_i} \\cdot {n_i - 1}", f"{n_i} × {n_i - 1}")
+    pairs = _pairs_of(n_i)
     if exact is None:
         return _step(heading, table=table, chains=[Chain(d_i, approx(None))], brief=brief,
                      notes=[Prose("Fewer than 2 ratings: no pair to disagree.")], symbol="D_i", value=row["disagreement"])
     if report.level == "nominal":
         formula = _frac(Math(r"n_i^2 - \sum_j n_{ij}^2", "n_i² - Σ_j n_ij²"), Math("n_i(n_i - 1)"))
-        sub = _frac(Math(f"{n_i}^2 - ", f"{n_i}² - ")
-                    + _sum([Math(f"{v}^2", f"{v}²") for _, v in used]).paren(), pairs)
+        sub = _square_gap(n_i, [v for _, v in used], pairs)
         num = n_i * n_i - sum(v * v for _, v in used)
         intro = prose("The item's {n_i} ratings (below, by category; categories no one chose left out) make {p} "
-                      "ordered pairs; {D_i} is the share of them that disagree, {one} of Fleiss' kappa.", p=Math(f"n_i(n_i - 1) = {n_i * (n_i - 1)}", f"n_i (n_i - 1) = "
-                                                         f"{n_i * (n_i - 1)}"),
+                      "ordered pairs; {D_i} is the share of them that disagree, {one} of Fleiss' kappa.",
+                      p=Math(f"n_i(n_i - 1) = {n_i * (n_i - 1)}", f"n_i (n_i - 1) = {n_i * (n_i - 1)}"),
                       D_i=d_i, one=Math("1 - P_i"))
     else:
         cats = list(report.ratings.categories)
@@ -1342,8 +1365,8 @@ def _item_step(report: Diagnosis, row: dict, brief: bool) -> Step:
         terms = [(v, w, delta[a][b]) for x, (a, v) in enumerate(idx) for (b, w) in idx[x + 1:] if delta[a][b]]
         formula = _frac(Math(r"\sum_{j \ne l} n_{ij}\, n_{il}\, \delta^2_{jl}", "Σ_{j≠l} n_ij n_il δ²_jl"),
                         Math("n_i(n_i - 1)"))
-        sub = (_frac(_big(Math("2") + _sum([_times(number(v), number(w), number(q)) for v, w, q in terms]).paren()),
-                     pairs) if len(terms) <= _MAX_TERMS else None)
+        sub = _twice([_times(number(v), number(w), number(q)) for v, w, q in terms], pairs) \
+            if len(terms) <= _MAX_TERMS else None
         num = 2 * sum((v * w * q for v, w, q in terms), Fraction(0))
         intro = prose("The mean distance {delta2} ({level}) over the {p} ordered pairs of the item's ratings "
                       "(below, by category; categories no one chose left out).",
@@ -1372,8 +1395,8 @@ def _pair_step(report: Diagnosis, row: dict, brief: bool) -> Step:
     if pair.ratio is None:
         chains.append(Chain(ratio, approx(None)))
     else:
-        chains.append(Chain(ratio, _frac(_big(number(pair.observed)), _big(number(pair.expected))),
-                            approx(pair.ratio)))
+        chains.append(Chain(ratio, _ratio_of(pair.observed, pair.expected), approx(pair.ratio)))
+
     intro = prose("With {c} = {first} and {k} = {second}: {o_ck} counts the pairs of ratings of the same item "
                   "that are one {first} and one {second}, each item's pairs weighted by {w} ({pairs} such pairs "
                   "unweighted); {e_ck} is what values paired at random would give, from the {n_c} = {nc} and "
