@@ -333,6 +333,11 @@ class _Labels:
             return tex_text(a + b), a + b
         return f"{tex_text(a)},{tex_text(b)}", f"({a},{b})"
 
+    def margin(self, j: int, first: bool) -> Math:
+        """``p_{j+}``, the first rater's share of category j, or ``p_{+j}``, the second's."""
+        tex, txt = self.one(j)
+        return Math(f"p_{{{tex}+}}", f"p_{txt}+") if first else Math(f"p_{{+{tex}}}", f"p_+{txt}")
+
     def sym(self, symbol: str, *idx: int) -> Math:
         tex, txt = self.one(idx[0]) if len(idx) == 1 else self.two(*idx)
         return Math(f"{symbol}_{{{tex}}}", f"{symbol}_{txt}")
@@ -370,6 +375,25 @@ def _cell(q: Fraction | int | float) -> str:
     return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
+def _shown(x: Fraction | float) -> str:
+    """A table cell: an exact value as a fraction, a float that is no simple fraction rounded half up."""
+    return fmt(x) if isinstance(x, float) else _cell(x)
+
+
+def _grid(values: Sequence[Sequence[Any]], row_labels: Sequence[str], col_labels: Sequence[str], corner: str = "",
+          total: str | None = None, caption: str | None = None) -> Table:
+    """A labelled matrix of exact values; ``total`` names a column of row totals (and adds a row of totals)."""
+    body = [[label, *map(_shown, row)] for label, row in zip(row_labels, values)]
+    header = [corner, *col_labels]
+    if total:
+        header.append(total)
+        for line, row in zip(body, values):
+            line.append(_shown(sum(row, Fraction(0))))
+        col_sums = [sum((row[j] for row in values), Fraction(0)) for j in range(len(col_labels))]
+        body.append(["total", *map(_shown, col_sums), _shown(sum(col_sums, Fraction(0)))])
+    return Table(header, body, caption)
+
+
 def _band_note(exact: Fraction, sym: Math) -> Prose:
     return prose("{sym} = {value} is {band} on the Landis and Koch scale.", sym=sym, value=fmt(exact),
                  band=Em(interpret(max(float(exact), -1.0))))  # Fleiss' kappa can fall below -1: poor
@@ -392,9 +416,6 @@ def _r3(q: Fraction) -> Fraction:
     return round_half_up(q, 3)
 
 
-def _int_list(xs: Sequence[Any]) -> str:
-    return ", ".join(str(x) for x in xs)
-
 
 # ================================================================= Cohen
 def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
@@ -413,13 +434,12 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
                                        value=res.kappa)]
     steps = []
 
-    header = [f"{a} \\ {b}", *lab.names, "total"]
-    body = [[lab.names[i], *map(str, t[i]), str(rows[i])] for i in range(k)]
-    body.append(["total", *map(str, cols), str(n)])
     extra = f" {res.n_dropped} item(s) without both ratings are left out." if res.n_dropped else ""
     intro = prose("Rows: {a}'s label; columns: {b}'s label. The diagonal holds the items on which they agree.{extra}",
                   a=a, b=b, extra=extra)
-    steps.append(_step("Agreement table", intro=intro, table=Table(header, body), brief=brief))
+    corner = f"{a} \\ {b}"
+    steps.append(_step("Agreement table", intro=intro, table=_grid(t.tolist(), lab.names, lab.names, corner, "total"),
+                       brief=brief))
 
     if weighted:
         top = int(np.asarray(res.weight_matrix).max())
@@ -428,8 +448,8 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
                               else ("(i - j)^2", "(i - j)²"))
         intro = prose("Cells count as partial agreement: {w} over the category order.",
                       w=Math(f"w_{{jk}} = 1 - \\frac{{{kind_tex}}}{{{top}}}", f"w_jk = 1 - {kind_txt} / {top}"))
-        wt = Table([f"{a} \\ {b}", *lab.names], [[lab.names[i], *(_cell(x) for x in agree[i])] for i in range(k)])
-        steps.append(_step("Agreement weights", intro=intro, table=wt, brief=brief))
+        steps.append(_step("Agreement weights", intro=intro, table=_grid(agree, lab.names, lab.names, corner),
+                           brief=brief))
         terms = [(agree[i][j], int(t[i, j])) for i in range(k) for j in range(k) if agree[i][j] and t[i, j]]
         num = sum((q * c for q, c in terms), Fraction(0))
         sub = (_frac(_sum([_weighted(q, c) for q, c in terms]), number(n))
@@ -447,15 +467,9 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
                        intro="The share of items on which the two agree" + (" (weighted)." if weighted else "."),
                        symbol="P_o", value=res.p_o, exact=ex.p_o))
 
-    marg = []
-    for j in range(k):
-        sym = Math(f"p_{{{lab.one(j)[0]}+}}", f"p_{lab.one(j)[1]}+")
-        marg.append(Chain(sym, _ratio(int(rows[j]), n), approx(ex.row_marginals[j]),
-                           inline=True))
-    for j in range(k):
-        sym = Math(f"p_{{+{lab.one(j)[0]}}}", f"p_+{lab.one(j)[1]}")
-        marg.append(Chain(sym, _ratio(int(cols[j]), n), approx(ex.col_marginals[j]),
-                           inline=True))
+    marg = [Chain(lab.margin(j, first), _ratio(int(totals[j]), n), approx(shares[j]), inline=True)
+            for first, totals, shares in ((True, rows, ex.row_marginals), (False, cols, ex.col_marginals))
+            for j in range(k)]
     intro = prose("Each rater's own category proportions: {row} for {a} (row totals / N), {col} for {b} "
                   "(column totals / N).", row=Math("p_{j+}", "p_j+"), col=Math("p_{+j}", "p_+j"), a=a, b=b)
     steps.append(_step("Marginals", chains=marg, brief=brief, intro=intro))
@@ -470,8 +484,7 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
                            sub, _frac(number(num), number(n * n)), approx(ex.p_e))
     else:
         prods = [_times(_ratio(int(rows[j]), n), _ratio(int(cols[j]), n)) for j in range(k)]
-        formula = _sum([Math(f"p_{{{lab.one(j)[0]}+}}\\, p_{{+{lab.one(j)[0]}}}",
-                           f"p_{lab.one(j)[1]}+ p_+{lab.one(j)[1]}") for j in range(k)]) if k <= 6 \
+        formula = _sum([lab.margin(j, True) + Math(r"\, ", " ") + lab.margin(j, False) for j in range(k)]) if k <= 6 \
             else Math(r"\sum_j p_{j+}\, p_{+j}", "Σ_j p_j+ p_+j", False)
         p_e_chain = Chain(Math("P_e"), formula, _sum(prods),
                            _frac(_sum([number(rows[j] * cols[j]) for j in range(k)]), number(n * n)),
@@ -606,16 +619,11 @@ def chance_rule(result: FleissResult) -> str:
     return f"mean of the per-item proportions over {n_rated} items"
 
 
-def _item_names(items: Sequence[Any] | None, n: int) -> list[str]:
-    return [str(x) for x in (items if items is not None else range(1, n + 1))]
-
 
 def _count_table_step(counts: np.ndarray, m: np.ndarray, lab: _Labels, names: list[str], brief: bool,
                       extra: Prose | None = None) -> Step:
     """The items x categories count table n_ij with each item's n_i (only the totals for a long table)."""
     n_items = counts.shape[0]
-    body = [[names[i], *map(str, counts[i]), str(m[i])] for i in range(n_items)]
-    body.append(["total", *map(str, counts.sum(axis=0)), str(int(m.sum()))])
     varying = len(set(m.tolist())) > 1
     intro = prose("{n_ij}: how many raters put item {i} in category {j}; {n_i}: the item's ratings{varies}{totals}",
                   i=Math("i"), j=Math("j"), varies=prose(" (it varies from item to item: per-item {n_i}).")
@@ -623,7 +631,9 @@ def _count_table_step(counts: np.ndarray, m: np.ndarray, lab: _Labels, names: li
                   totals=f" ({n_items} items; the totals:)" if n_items > _MAX_LISTED else "")
     if extra:
         intro = intro + " " + extra
-    table = Table(["item", *lab.names, "n_i"], body if n_items <= _MAX_LISTED else body[-1:])
+    table = _grid(counts.tolist(), names, lab.names, "item", "n_i")  # each row's total is its n_i
+    if n_items > _MAX_LISTED:
+        table.rows = table.rows[-1:]
     return _step("Count table", intro=intro, table=table, brief=brief)
 
 
@@ -632,15 +642,13 @@ _W = SYMBOLS["w_jk"]
 
 def _weights_step(agreement: Sequence[Sequence[Fraction]], weights: Any, lab: _Labels, brief: bool) -> Step:
     """The agreement weights w_jk of a weighted coefficient of the family, as a table."""
-    k = len(agreement)
     if weights == "custom":
         intro = prose("Cells count as partial agreement: {w}, the matrix given (1 on the diagonal, symmetric).", w=_W)
     else:
         intro = prose("Cells count as partial agreement: {w} are Gwet's {scheme} weights, over the categories' "
                       "values (over 1, ..., {q} if they are not numbers).", w=_W, scheme=Em(weights),
-                      q=Math(str(k)) if k else Math("q"))
-    table = Table(["", *lab.names], [[lab.names[i], *(_cell(x) for x in agreement[i])] for i in range(k)])
-    return _step("Agreement weights {w_jk}", intro=intro, table=table, brief=brief)
+                      q=Math(str(len(agreement))) if len(agreement) else Math("q"))
+    return _step("Agreement weights {w_jk}", intro=intro, table=_grid(agreement, lab.names, lab.names), brief=brief)
 
 
 def _agreed(row: np.ndarray, agreement: Sequence[Sequence[Fraction]] | None) -> Fraction:
@@ -693,7 +701,7 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
         if len(idx) == 1:
             sym = Math(f"P_{{{tex_text(names[i]) if not names[i].isdigit() else names[i]}}}", f"P_{names[i]}")
         else:
-            shown = _int_list([names[j] for j in idx[:3]]) + (", …" if len(idx) > 3 else "")
+            shown = ", ".join(names[j] for j in idx[:3]) + (", …" if len(idx) > 3 else "")
             sym = Math(f"P_i\\;(\\text{{items {shown}}})", f"P_i (items {shown})")
         if agreement is None:
             num = _sum([_squared(int(c)) for c in counts[i] if c]) + Math(f" - {m[i]}")
@@ -704,7 +712,7 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
             value = _over(agreed - int(m[i]), int(m[i] * (m[i] - 1)))
         chains.append(Chain(sym, _frac(num, _pairs_of(int(m[i]))), value, approx(p_i[i]), inline=True))
     note = prose("Item(s) {items} have fewer than 2 ratings: no pair to compare, so they are left out of {P_a}.",
-                 items=_int_list(single)) if single else None
+                 items=", ".join(single)) if single else None
     intro = "The share of agreeing ordered pairs of raters on the item."
     if agreement is not None:
         intro = prose("The share of agreeing ordered pairs of raters on the item, a pair of labels j and k "
@@ -789,7 +797,8 @@ def _counted(res: Any, items: Sequence[Any] | None) -> tuple[Any, _Labels, np.nd
     counts = np.asarray(res.counts, dtype=np.int64)
     m = np.asarray(res.raters_per_item, dtype=np.int64)
     agreement = ex.agreement_weights if res.weights is not None else None
-    return ex, _Labels(res.categories), counts, m, _item_names(items, counts.shape[0]), agreement
+    names = [str(x) for x in (items if items is not None else range(1, counts.shape[0] + 1))]
+    return ex, _Labels(res.categories), counts, m, names, agreement
 
 
 def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
@@ -886,12 +895,11 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
     k = len(lab.names)
     active = [g for g in range(len(raters)) if any(props[g])]
     idle = [raters[g] for g in range(len(raters)) if g not in active]
-    body = [[raters[g], *(_cell(x) for x in props[g])] for g in active]
+    table = _grid([props[g] for g in active], [raters[g] for g in active], lab.names, "rater")
     intro = prose("{p_gj}: rater {g}'s share of their own ratings in category {j} (over the items they rated).",
                   p_gj=Math("p_{gj}", "p_gj"), g=Math("g"), j=Math("j"))
-    notes = [prose("Left out, with no rating at all: {names}.", names=_int_list(idle))] if idle else []
-    steps = [_step("Each rater's proportions {p_gj}", intro=intro, table=Table(["rater", *lab.names], body),
-                   notes=notes, brief=brief)]
+    notes = [prose("Left out, with no rating at all: {names}.", names=", ".join(idle))] if idle else []
+    steps = [_step("Each rater's proportions {p_gj}", intro=intro, table=table, notes=notes, brief=brief)]
     pairs = [(g, h) for x, g in enumerate(active) for h in active[x + 1:]]
 
     def pair_value(g: int, h: int) -> Fraction:
@@ -917,7 +925,6 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
     intro = prose("Chance model: each rater labels at random with their own proportions; {P_e} is the mean over the "
                   "{n} pairs of different raters of their Cohen chance agreement.", n=n_pairs)
     steps.append(_chance_step(intro, chains, res.p_e, ex.p_e, brief))
-
     return steps
 
 
@@ -1001,20 +1008,15 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
 
     pc = np.asarray(res.pair_counts, dtype=np.int64)
     total_pairs = int(pc.sum())
-    body = [[lab.names[i], *map(str, pc[i]), str(int(pc[i].sum()))] for i in range(k)]
-    body.append(["total", *(str(int(x)) for x in pc.sum(axis=0)), str(total_pairs)])
     pair_formula = " + ".join(f"{c} × {s}·{s - 1}" if c > 1 else f"{s}·{s - 1}" for s, c in parts)
     intro = prose("Every item (unit) with {n_i} values gives {pairs} ordered pairs of values: {formula} = {total} "
                   "pairs, counted here without weights.", pairs=Math("n_i(n_i - 1)", "n_i (n_i - 1)"),
                   formula=pair_formula, total=total_pairs)
-    steps.append(_step("Ordered pairs within items", intro=intro, table=Table(["", *lab.names, "total"], body),
-                       brief=brief))
+    steps.append(_step("Ordered pairs within items", intro=intro, brief=brief,
+                       table=_grid(pc.tolist(), lab.names, lab.names, total="total")))
 
     o = ex.coincidences
     n_c = ex.n_c
-    body = [[lab.names[i], *(_cell(o[i][j]) for j in range(k)), _cell(n_c[i])] for i in range(k)]
-    body.append(["total", *(_cell(sum((o[i][j] for i in range(k)), Fraction(0))) for j in range(k)),
-                 _cell(n_exact)])
     if len(sizes) == 1:
         (s, _), = parts
         how = Prose(f"Every item here has {s} values, so each pair count is divided by {s - 1}")
@@ -1024,8 +1026,8 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
                 "o_ck = Σ_i (number of c-k pairs in item i) / (n_i - 1)")
     intro = prose("{o_ck}: {how}. Every value then counts once: the matrix sums to {n}, and its row totals are {n_c}.",
                   o_ck=o_ck, how=how, n=Math(f"n = {int(n_exact)}"))
-    steps.append(_step("Coincidence matrix {o_ck}", intro=intro,
-                       table=Table(["", *lab.names, "n_c"], body), brief=brief))
+    steps.append(_step("Coincidence matrix {o_ck}", intro=intro, brief=brief,
+                       table=_grid(o, lab.names, lab.names, total="n_c")))  # its row totals are the n_c
 
     delta = ex.delta
     if res.level != "nominal":
@@ -1036,10 +1038,8 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
             how = Prose(Math(r"\delta^2_{ck} = (c - k)^2", "δ²_ck = (c - k)²"), ".")
         else:
             how = Prose(Math(r"\delta^2_{ck} = \left(\frac{c - k}{c + k}\right)^2", "δ²_ck = ((c - k) / (c + k))²"), ".")
-        body = [[lab.names[i], *(_cell(delta[i][j]) for j in range(k))] for i in range(k)]
         steps.append(_step(prose("Distances {delta2} ({level})", level=res.level), intro=how,
-                           table=Table(["", *lab.names], body),
-                           brief=brief))
+                           table=_grid(delta, lab.names, lab.names), brief=brief))
 
     # D_o
     off = [(i, j) for i in range(k) for j in range(k) if i != j and o[i][j] and delta[i][j]]
@@ -1255,19 +1255,7 @@ def matrix_table(matrix: Any, row_labels: Sequence[Any], col_labels: Sequence[An
         return Fraction(x)
 
     values = [[exact(x) for x in row] for row in m]
-
-    def shown(x: Fraction | float) -> str:
-        return fmt(x) if isinstance(x, float) else _cell(x)
-
-    body = [[rows_l[i], *(shown(x) for x in row)] for i, row in enumerate(values)]
-    header = [corner, *cols_l]
-    if totals:
-        header.append("total")
-        for line, row in zip(body, values):
-            line.append(shown(sum(row, Fraction(0))))
-        col_sums = [sum((values[i][j] for i in range(len(values))), Fraction(0)) for j in range(len(cols_l))]
-        body.append(["total", *(shown(x) for x in col_sums), shown(sum(col_sums, Fraction(0)))])
-    return Table(header, body, caption)
+    return _grid(values, rows_l, cols_l, corner, "total" if totals else None, caption)
 
 
 # ============================================================= diagnosis
@@ -1326,7 +1314,7 @@ def _without_rater_step(report: Diagnosis, row: dict, brief: bool) -> Step:
         else:
             notes.append(prose("Even without {name}, the rater whose absence helps most, alpha does not rise: "
                                "no single rater holds the others back.", name=name))
-    if not _is_nan(row["mean_kappa"]):
+    if not math.isnan(row["mean_kappa"]):
         overuse = (prose(", most in {c} (their share of it is {v} above the others')", c=Em(row["overused"]),
                          v=fmt(row["overuse"])) if row["overused"] is not None else "")
         notes.append(prose("{name}'s mean Cohen's kappa with the others is {k} ({p} pairs); their labels differ "
@@ -1396,7 +1384,6 @@ def _pair_step(report: Diagnosis, row: dict, brief: bool) -> Step:
         chains.append(Chain(ratio, approx(None)))
     else:
         chains.append(Chain(ratio, _ratio_of(pair.observed, pair.expected), approx(pair.ratio)))
-
     intro = prose("With {c} = {first} and {k} = {second}: {o_ck} counts the pairs of ratings of the same item "
                   "that are one {first} and one {second}, each item's pairs weighted by {w} ({pairs} such pairs "
                   "unweighted); {e_ck} is what values paired at random would give, from the {n_c} = {nc} and "
@@ -1412,7 +1399,3 @@ def _pair_step(report: Diagnosis, row: dict, brief: bool) -> Step:
                                 if more else "still below chance (a ratio under 1), but the closest of all pairs")))
     return _step(heading, intro=intro, chains=chains, notes=notes, brief=brief, symbol="ratio",
                  value=row["ratio"], exact=pair.ratio)
-
-
-def _is_nan(value: Any) -> bool:
-    return isinstance(value, float) and value != value
