@@ -651,29 +651,20 @@ def _weights_step(agreement: Sequence[Sequence[Fraction]], weights: Any, lab: _L
     return _step("Agreement weights {w_jk}", intro=intro, table=_grid(agreement, lab.names, lab.names), brief=brief)
 
 
-def _agreed(row: np.ndarray, agreement: Sequence[Sequence[Fraction]] | None) -> Fraction:
+def _agreed(row: Sequence[int], agreement: Sequence[Sequence[Fraction]] | None) -> Fraction:
     """sum_jk w_jk n_ij n_ik of one count row (sum_j n_ij^2 unweighted): the item's agreeing pairs, with itself."""
     if agreement is None:
-        return Fraction(int((row ** 2).sum()))
-    k = len(row)
-    return sum((agreement[j][l] * int(row[j]) * int(row[l]) for j in range(k) for l in range(k)
-                if row[j] and row[l]), Fraction(0))
+        return Fraction(sum(c * c for c in row))
+    return sum((agreement[j][l] * a * b for j, a in enumerate(row) for l, b in enumerate(row) if a and b),
+               Fraction(0))
 
 
-def _item_agreements(counts: np.ndarray, m: np.ndarray, agreement: Sequence[Sequence[Fraction]] | None
-                     ) -> list[Fraction | None]:
+def _item_agreements(counts: np.ndarray, agreement: Sequence[Sequence[Fraction]] | None) -> list[Fraction | None]:
     """P_i of each item, substituted from its counts (None below 2 ratings); once per distinct count row."""
-    seen: dict[tuple, Fraction] = {}
-    out: list[Fraction | None] = []
-    for i in range(len(m)):
-        if m[i] < 2:
-            out.append(None)
-            continue
-        key = tuple(counts[i].tolist())
-        if key not in seen:
-            seen[key] = (_agreed(counts[i], agreement) - int(m[i])) / (int(m[i]) * (int(m[i]) - 1))
-        out.append(seen[key])
-    return out
+    rows = [tuple(row) for row in counts.tolist()]
+    p_i = {row: (_agreed(row, agreement) - sum(row)) / (sum(row) * (sum(row) - 1)) for row in set(rows)
+           if sum(row) >= 2}
+    return [p_i.get(row) for row in rows]
 
 
 def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_i: Sequence[Fraction | None],
@@ -703,14 +694,11 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
         else:
             shown = ", ".join(names[j] for j in idx[:3]) + (", …" if len(idx) > 3 else "")
             sym = Math(f"P_i\\;(\\text{{items {shown}}})", f"P_i (items {shown})")
-        if agreement is None:
-            num = _sum([_squared(int(c)) for c in counts[i] if c]) + Math(f" - {m[i]}")
-            value = _ratio(int(_agreed(counts[i], None)) - int(m[i]), int(m[i] * (m[i] - 1)))
-        else:
-            agreed = _agreed(counts[i], agreement)
-            num = number(agreed) + Math(f" - {m[i]}")
-            value = _over(agreed - int(m[i]), int(m[i] * (m[i] - 1)))
-        chains.append(Chain(sym, _frac(num, _pairs_of(int(m[i]))), value, approx(p_i[i]), inline=True))
+        row, n_i = counts[i].tolist(), int(m[i])
+        agreed = _agreed(row, agreement)
+        num = _sum([_squared(c) for c in row if c]) if agreement is None else number(agreed)
+        chains.append(Chain(sym, _frac(num + Math(f" - {n_i}"), _pairs_of(n_i)), _over(agreed - n_i, n_i * (n_i - 1)),
+                            approx(p_i[i]), inline=True))
     note = prose("Item(s) {items} have fewer than 2 ratings: no pair to compare, so they are left out of {P_a}.",
                  items=", ".join(single)) if single else None
     intro = "The share of agreeing ordered pairs of raters on the item."
@@ -791,26 +779,28 @@ def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction]
                         [Chain(Math("P_e"), *rhs)], value, p_e, brief)
 
 
-def _counted(res: Any, items: Sequence[Any] | None) -> tuple[Any, _Labels, np.ndarray, np.ndarray, list[str], Any]:
-    """What the steps of a counted result start from: exact values, labels, counts, n_i, item names, weights."""
-    ex = res.exact
+def _counted_steps(res: Any, items: Sequence[Any] | None, brief: bool, extra: Prose | None = None,
+                   notes: Sequence[Prose] = ()) -> tuple[_Labels, np.ndarray, np.ndarray, Any, list[Step]]:
+    """The first steps of a counted result (the count table, the weights, each P_i, P_a), and what the rest use:
+    the labels, the counts, each item's n_i and the agreement weights (None unweighted)."""
+    ex, lab = res.exact, _Labels(res.categories)
     counts = np.asarray(res.counts, dtype=np.int64)
     m = np.asarray(res.raters_per_item, dtype=np.int64)
     agreement = ex.agreement_weights if res.weights is not None else None
     names = [str(x) for x in (items if items is not None else range(1, counts.shape[0] + 1))]
-    return ex, _Labels(res.categories), counts, m, names, agreement
+    p_i = ex.p_i if isinstance(res, FleissResult) else _item_agreements(counts, agreement)
+    steps = [_count_table_step(counts, m, lab, names, brief, extra),
+             _weights_step(agreement, res.weights, lab, brief) if agreement is not None else None,
+             _item_agreement_step(counts, m, names, p_i, brief, agreement),
+             _mean_agreement_step(p_i, m, ex.p_a, res.p_a, brief, notes)]
+    return lab, counts, m, agreement, steps
 
 
 def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
-    ex, lab, counts, m, names, agreement = _counted(res, items)
-    rule = chance_rule(res)
+    ex, rule = res.exact, chance_rule(res)
+    lab, counts, m, agreement, steps = _counted_steps(res, items, brief)
     weighted = agreement is not None
     title = f"Fleiss' kappa (chance: {rule}" + (f"; {res.weights} weights)" if weighted else ")")
-    steps = [_count_table_step(counts, m, lab, names, brief)]
-    if weighted:
-        steps.append(_weights_step(agreement, res.weights, lab, brief))
-    steps.append(_item_agreement_step(counts, m, names, ex.p_i, brief, agreement))
-    steps.append(_mean_agreement_step(ex.p_i, m, ex.p_a, res.p_a, brief))
     if res.chance == "pooled":
         intro = f"Chance rule: {rule}. Each category's share of all the labels (single-rated items count too)."
     else:
@@ -860,8 +850,7 @@ def _uniform_chance_step(res: BrennanPredigerResult, agreement: Sequence[Sequenc
     return _chance_step(intro, [chain], res.p_e, ex.p_e, brief)
 
 
-def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] | None, lab: _Labels,
-                      brief: bool) -> Step:
+def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] | None, brief: bool) -> Step:
     ex = res.exact
     p = list(ex.p_k)
     q = len(p)
@@ -930,9 +919,8 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
 
 def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
     """Any coefficient of the family: counts, P_i, P_a, its own chance model, the coefficient, its interval."""
-    ex, lab, counts, m, names, agreement = _counted(res, items)
-    weighted = agreement is not None
     sym, symbol = _family_symbol(res)
+    weighted = res.weights is not None
     name = f"Gwet's {res.name}" if isinstance(res, GwetResult) else res.name[0].upper() + res.name[1:]
     title = name + (f", {res.weights} weights" if weighted else "")
     if isinstance(res, ScottResult):
@@ -940,16 +928,12 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
     title += f" ({res.n_items} rated items, {res.n_items_used} with 2 or more ratings)"
     extra = (prose("Only the ratings of {a} and {b}.", a=str(res.rater_a), b=str(res.rater_b))
              if isinstance(res, ScottResult) else None)
-    steps = [_count_table_step(counts, m, lab, names, brief, extra)]
-    if weighted:
-        steps.append(_weights_step(agreement, res.weights, lab, brief))
-    p_i = _item_agreements(counts, m, agreement)
-    steps.append(_item_agreement_step(counts, m, names, p_i, brief, agreement))
     missing = prose(_MISSING_RULE + " Here: {n} rated items, {used} with 2 or more ratings, {r} ratings.",
                     n=res.n_items, used=res.n_items_used, r=res.n_ratings)
     if isinstance(res, CongerResult):
         missing = missing + " " + prose("A rater with no rating at all is left out.")
-    steps.append(_mean_agreement_step(p_i, m, ex.p_a, res.p_a, brief, notes=[missing]))
+    ex = res.exact
+    lab, counts, m, agreement, steps = _counted_steps(res, items, brief, extra, [missing])
     if isinstance(res, PercentAgreementResult):
         steps.append(_step("Percent agreement {P_a}", chains=[Chain(Math("P_a"), approx(ex.p_a))],
                            intro=prose("No model of chance: {P_e} = 0, so the coefficient is {P_a} itself, "
@@ -973,7 +957,7 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
         if shared:
             steps.append(_shared_chance_step(counts, m, ex.p_k, "item_mean", lab, ex.p_e, res.p_e, brief, agreement))
         else:
-            steps.append(_gwet_chance_step(res, agreement, lab, brief))
+            steps.append(_gwet_chance_step(res, agreement, brief))
     steps.append(_coefficient_step(name, "P_a", ex.p_a, ex.p_e, res.exact_value,
                                    float(res), res.reason, brief, sym, symbol))
     steps.append(_uncertainty_step(res, sym, brief))
