@@ -251,11 +251,8 @@ class Em:
 
     def render(self, form: str, math: str = "tex") -> str:
         inner = _piece(self.content, form, math)
-        if form == "text":
-            return inner
-        if form == "html":
-            return f"<b>{inner}</b>" if self.strong else f"<i>{inner}</i>"
-        return f"**{inner}**" if self.strong else f"*{inner}*"
+        tag, mark = ("b", "**") if self.strong else ("i", "*")
+        return {"text": inner, "html": f"<{tag}>{inner}</{tag}>"}.get(form, f"{mark}{inner}{mark}")
 
 
 class Link:
@@ -336,60 +333,56 @@ class Notation:
         return f"Notation({self.key!r}: {self.symbol.txt} = {self.meaning})"
 
 
-def _m(tex: str, txt: str | None = None) -> Math:
-    return Math(tex, txt)
-
-
 #: The course's notation: one symbol per quantity, used by every lesson and by
 #: :func:`iaa_teach.explain`. Where a source text writes the same quantity
 #: another way, ``elsewhere`` says so once. Index letters: ``i`` an item,
 #: ``j`` and ``k`` categories (``c`` and ``k`` in Krippendorff's formulas).
 NOTATION: tuple[Notation, ...] = (
-    Notation("N", _m("N"), "number of items (sentences, images... whatever is labelled)",
+    Notation("N", Math("N"), "number of items (sentences, images... whatever is labelled)",
              "Krippendorff calls an item a unit (u)", "01"),
-    Notation("n_jk", _m("n_{jk}", "n_jk"), "two annotators' agreement table: items the first labels j "
+    Notation("n_jk", Math("n_{jk}", "n_jk"), "two annotators' agreement table: items the first labels j "
              "and the second labels k; the diagonal n_jj holds their agreements", "", "01"),
-    Notation("P_o", _m("P_o"), "observed agreement of two annotators: the share of items on which they agree",
+    Notation("P_o", Math("P_o"), "observed agreement of two annotators: the share of items on which they agree",
              "", "01"),
-    Notation("p_j+", _m("p_{j+}", "p_j+"), "the first annotator's share of items in category j "
+    Notation("p_j+", Math("p_{j+}", "p_j+"), "the first annotator's share of items in category j "
              "(row total / N); p_+j the second's (column total / N)", "", "01"),
-    Notation("P_e", _m("P_e"), "chance (expected) agreement: how often two ratings would agree by luck "
+    Notation("P_e", Math("P_e"), "chance (expected) agreement: how often two ratings would agree by luck "
              "under the coefficient's model of chance", "", "01"),
-    Notation("kappa", _m(r"\kappa", "κ"), "kappa: (P_o - P_e) / (1 - P_e), agreement above chance as a "
+    Notation("kappa", Math(r"\kappa", "κ"), "kappa: (P_o - P_e) / (1 - P_e), agreement above chance as a "
              "share of the most there could be", "the worked example writes κ_F for Fleiss' kappa", "01"),
-    Notation("n_i", _m("n_i"), "number of ratings of item i",
+    Notation("n_i", Math("n_i"), "number of ratings of item i",
              "Fleiss writes n (every item has the same number); Krippendorff m_u; "
              "the partial-annotation text per-item k", "02"),
-    Notation("n_ij", _m("n_{ij}", "n_ij"), "number of ratings of item i in category j (the count table)",
+    Notation("n_ij", Math("n_{ij}", "n_ij"), "number of ratings of item i in category j (the count table)",
              "Krippendorff writes n_uc", "02"),
-    Notation("P_i", _m("P_i"), "agreement on item i: the share of its ordered pairs of ratings that agree",
+    Notation("P_i", Math("P_i"), "agreement on item i: the share of its ordered pairs of ratings that agree",
              "the partial-annotation text writes P_a,i", "02"),
-    Notation("P_a", _m("P_a"), "mean observed agreement: the mean of P_i over the items with n_i ≥ 2",
+    Notation("P_a", Math("P_a"), "mean observed agreement: the mean of P_i over the items with n_i ≥ 2",
              "the worked example writes P_o for it too; Fleiss writes P̄", "02"),
-    Notation("p_j", _m("p_j"), "share of all ratings that fall in category j",
+    Notation("p_j", Math("p_j"), "share of all ratings that fall in category j",
              "the worked example writes P_P, P_N, P_G", "02"),
-    Notation("o_ck", _m("o_{ck}", "o_ck"), "coincidences: ordered pairs of values c, k within items, each item's "
+    Notation("o_ck", Math("o_{ck}", "o_ck"), "coincidences: ordered pairs of values c, k within items, each item's "
              "pairs divided by n_i - 1", "", "03"),
-    Notation("n_c", _m("n_c"), "pairable values in category c (a row total of the coincidences)", "", "03"),
-    Notation("n", _m("n"), "number of pairable values: the ratings of items with n_i ≥ 2",
+    Notation("n_c", Math("n_c"), "pairable values in category c (a row total of the coincidences)", "", "03"),
+    Notation("n", Math("n"), "number of pairable values: the ratings of items with n_i ≥ 2",
              "the worked example's 60 counts ordered pairs, not values", "03"),
-    Notation("D_o", _m("D_o"), "observed disagreement", "", "03"),
-    Notation("D_e", _m("D_e"), "expected (chance) disagreement", "", "03"),
-    Notation("delta2", _m(r"\delta^2", "δ²"), "squared distance between two categories, set by the level of "
+    Notation("D_o", Math("D_o"), "observed disagreement", "", "03"),
+    Notation("D_e", Math("D_e"), "expected (chance) disagreement", "", "03"),
+    Notation("delta2", Math(r"\delta^2", "δ²"), "squared distance between two categories, set by the level of "
              "measurement (δ²_ck)", "", "03"),
-    Notation("alpha", _m(r"\alpha", "α"), "Krippendorff's alpha: 1 - D_o / D_e", "", "03"),
-    Notation("q", _m("q"), "number of categories (every category of the table, used or not)",
+    Notation("alpha", Math(r"\alpha", "α"), "Krippendorff's alpha: 1 - D_o / D_e", "", "03"),
+    Notation("q", Math("q"), "number of categories (every category of the table, used or not)",
              "Fleiss (1971) writes k", "06"),
-    Notation("w_jk", _m("w_{jk}", "w_jk"), "agreement weight of categories j and k: 1 on the diagonal, partial "
+    Notation("w_jk", Math("w_{jk}", "w_jk"), "agreement weight of categories j and k: 1 on the diagonal, partial "
              "credit between 0 and 1 for near misses (weighted coefficients)", "", "06"),
-    Notation("p_gj", _m("p_{gj}", "p_gj"), "rater g's share of their own ratings in category j (Conger's kappa)",
+    Notation("p_gj", Math("p_{gj}", "p_gj"), "rater g's share of their own ratings in category j (Conger's kappa)",
              "", "06"),
-    Notation("S", _m("S"), "Brennan and Prediger's S (Bennett's S for two raters): chance agreement 1/q",
+    Notation("S", Math("S"), "Brennan and Prediger's S (Bennett's S for two raters): chance agreement 1/q",
              "also called free-marginal kappa", "06"),
-    Notation("pi", _m(r"\pi", "π"), "Scott's pi: two raters, chance from one distribution they share", "", "06"),
-    Notation("AC1", _m(r"\mathrm{AC}_1", "AC1"), "Gwet's AC1 (AC2 when weighted): chance agreement only on the "
+    Notation("pi", Math(r"\pi", "π"), "Scott's pi: two raters, chance from one distribution they share", "", "06"),
+    Notation("AC1", Math(r"\mathrm{AC}_1", "AC1"), "Gwet's AC1 (AC2 when weighted): chance agreement only on the "
              "items a rater finds hard", "", "06"),
-    Notation("SE", _m(r"\mathrm{SE}", "SE"), "standard error: how much a coefficient varies from one sample of "
+    Notation("SE", Math(r"\mathrm{SE}", "SE"), "standard error: how much a coefficient varies from one sample of "
              "items to another", "", "07"),
 )
 

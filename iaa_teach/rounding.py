@@ -81,9 +81,10 @@ def round_half_up(x: Any, places: int = 3) -> Fraction:
     >>> round_half_up(Fraction(1, 8), 2), round_half_up(Fraction(-1, 8), 2)
     (Fraction(13, 100), Fraction(-13, 100))
     """
+    places = check_int("places", places, 0)
     q = exact_value(x)
     if q is None:
-        raise ValueError("an undefined value (None or NaN) cannot be rounded")
+        raise AgreementError("an undefined value (None or NaN) cannot be rounded")
     scale = 10 ** places
     whole = math.floor(abs(q) * scale + Fraction(1, 2))
     return Fraction(-whole if q < 0 else whole, scale)

@@ -26,7 +26,8 @@ from matplotlib.text import Text  # noqa: E402
 from iaa_teach import Ratings, cohen_kappa, explain, fmt, pairwise_cohen, plots  # noqa: E402
 from iaa_teach.cli import report  # noqa: E402
 from iaa_teach.exercises import make_question, show_value  # noqa: E402
-from iaa_teach.rounding import format_number  # noqa: E402
+from iaa_teach.rounding import format_number, round_half_up  # noqa: E402
+from iaa_teach.validation import AgreementError  # noqa: E402
 from iaa_teach.widgets import Quiz, TableExplorer  # noqa: E402
 from rounding import d3  # noqa: E402
 
@@ -158,3 +159,11 @@ def test_format_number_agrees_with_python_away_from_ties(x, spec):
         return
     assert format_number(Fraction(x), spec) == format(x, spec)
     assert format_number(x, spec) == format(x, spec)
+
+
+@pytest.mark.parametrize("value, places, said", [(None, 3, "undefined"), (float("nan"), 3, "undefined"),
+                                                 (0.5, -1, "places must be at least 0"),
+                                                 (0.5, "2", "places must be a whole number")])
+def test_round_half_up_refuses_what_it_cannot_round(value, places, said):
+    with pytest.raises(AgreementError, match=said):
+        round_half_up(value, places)
