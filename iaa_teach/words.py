@@ -205,20 +205,13 @@ class Hidden:
         self.content = content
         self.summary = summary
 
-    def _markdown(self) -> str:
-        if isinstance(self.content, Step):
-            return self.content._repr_markdown_()
-        return self.content.markdown()
-
-    def _text(self) -> str:
-        return repr(self.content) if isinstance(self.content, Step) else self.content.text()
-
     def _repr_markdown_(self) -> str:
-        return (f"<details><summary>{html_escape(self.summary)}</summary>\n\n"
-                f"{self._markdown()}\n</details>\n")
+        shown = self.content._repr_markdown_() if isinstance(self.content, Step) else self.content.markdown()
+        return f"<details><summary>{html_escape(self.summary)}</summary>\n\n{shown}\n</details>\n"
 
     def __repr__(self) -> str:
-        return f"{self.summary}:\n\n{self._text()}".rstrip("\n")
+        shown = repr(self.content) if isinstance(self.content, Step) else self.content.text()
+        return f"{self.summary}:\n\n{shown}".rstrip("\n")
 
 
 # ================================================== formulas, in both notations
@@ -452,11 +445,9 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
                            brief=brief))
         terms = [(agree[i][j], int(t[i, j])) for i in range(k) for j in range(k) if agree[i][j] and t[i, j]]
         num = sum((q * c for q, c in terms), Fraction(0))
-        sub = (_frac(_sum([_weighted(q, c) for q, c in terms]), number(n))
-               if len(terms) <= _MAX_TERMS else None)
+        sub = _frac(_sum([_weighted(q, c) for q, c in terms]), number(n)) if len(terms) <= _MAX_TERMS else None
         p_o_chain = Chain(Math("P_o"), Math(r"\frac{1}{N}\sum_{j,k} w_{jk}\, n_{jk}", "Σ w_jk n_jk / N", False),
-                           sub, _frac(number(num), number(n)) if num.denominator != 1 else _ratio(int(num), n),
-                           approx(ex.p_o))
+                           sub, _over(num, n), approx(ex.p_o))
     else:
         diag = [lab.sym("n", j, j) for j in range(k)]
         formula = (_frac(_sum(diag), Math("N")) if k <= 6
@@ -1097,7 +1088,7 @@ def _bootstrap_steps(res: BootstrapResult, brief: bool) -> tuple[str, list[Step]
                  f"{used} remain." if res.n_undefined else f"All {used} replicates are defined.")
     steps = [_step("Resample the items", intro=intro, notes=[note], brief=brief)]
     tail = (1 - res.confidence) / 2 * 100
-    lo_q, hi_q = f"{tail:g}", f"{100 - tail:g}"
+    lo_q, hi_q = format_number(tail, "g"), format_number(100 - tail, "g")
     chains = [Chain(Math(r"\text{estimate}", "estimate"), Math(fmt(res.estimate))),
               Chain(Math(r"\text{low}", "low"), Math(f"{lo_q}\\text{{th percentile}}", f"{lo_q}th percentile"),
                      Math(fmt(res.low)), inline=True),
