@@ -86,7 +86,7 @@ CHANCE_RULE_NAMES = {
 _MAX_LISTED = 20  # list items one by one up to this many, group them beyond
 _MAX_TERMS = 12   # write a sum out term by term up to this many terms
 _MISSING = "–"
-_KAPPA, _ALPHA = Math(r"\kappa", "κ"), Math(r"\alpha", "α")
+_KAPPA, _ALPHA, _SE = SYMBOLS["kappa"], SYMBOLS["alpha"], SYMBOLS["SE"]
 
 
 # ========================================================== the objects
@@ -409,7 +409,6 @@ def _r3(q: Fraction) -> Fraction:
     return round_half_up(q, 3)
 
 
-
 # ================================================================= Cohen
 def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
     ex = res.exact
@@ -505,9 +504,6 @@ def _coefficient_step(title: str, obs: str, p_o: Fraction, p_e: Fraction | None,
 def _put_in(p_o: Fraction, p_e: Fraction) -> Math:
     """(P_o - P_e) / (1 - P_e) with the numbers put in."""
     return _frac(_big(number(p_o) + Math(" - ") + number(p_e)), _big(Math("1 - ") + number(p_e)))
-
-
-_SE = Math(r"\mathrm{SE}", "SE")
 
 
 def _root(var: Fraction | None, se: float) -> Math:
@@ -608,7 +604,6 @@ def chance_rule(result: FleissResult) -> str:
         return f"pooled proportions over all {result.n_ratings} ratings"
     n_rated = int((np.asarray(result.raters_per_item) > 0).sum())
     return f"mean of the per-item proportions over {n_rated} items"
-
 
 
 def _count_table_step(counts: np.ndarray, m: np.ndarray, lab: _Labels, names: list[str], brief: bool,
@@ -807,6 +802,7 @@ def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = 
 
 # ============================================================ the family
 _FAMILY = (PercentAgreementResult, BrennanPredigerResult, ScottResult, CongerResult, GwetResult)
+_FAMILY_SYMBOLS = ((BrennanPredigerResult, "S"), (ScottResult, "pi"), (PercentAgreementResult, "P_a"))
 _MISSING_RULE = ("Missing ratings, as in Gwet's handbook and irrCAC: items with no rating are left out; {P_a} is the "
                  "mean over the items with 2 or more ratings; the chance term uses every rating, single-rated "
                  "items too.")
@@ -814,16 +810,10 @@ _MISSING_RULE = ("Missing ratings, as in Gwet's handbook and irrCAC: items with 
 
 def _family_symbol(res: Any) -> tuple[Math, str]:
     """The coefficient's symbol and its name in a Step."""
-    if isinstance(res, BrennanPredigerResult):
-        return Math("S"), "S"
-    if isinstance(res, ScottResult):
-        return Math(r"\pi", "π"), "pi"
-    if isinstance(res, GwetResult):
-        name = res.name  # AC1 or AC2
-        return Math(r"\mathrm{AC}_" + name[-1], "AC" + name[-1]), name
-    if isinstance(res, PercentAgreementResult):
-        return Math("P_a"), "P_a"
-    return _KAPPA, "kappa"
+    if isinstance(res, GwetResult):  # AC1 or AC2
+        return Math(r"\mathrm{AC}_" + res.name[-1], res.name), res.name
+    symbol = next((s for kind, s in _FAMILY_SYMBOLS if isinstance(res, kind)), "kappa")
+    return SYMBOLS[symbol], symbol
 
 
 def _uniform_chance_step(res: BrennanPredigerResult, agreement: Sequence[Sequence[Fraction]] | None,
@@ -956,6 +946,15 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
 
 
 # ========================================================== Krippendorff
+#: How each level of measurement sets the squared distance of two categories.
+_DISTANCES = {
+    "ordinal": (Math(r"\delta^2_{ck} = \left(\sum_{g=c}^{k} n_g - \frac{n_c + n_k}{2}\right)^2",
+                     "δ²_ck = (Σ_{g=c..k} n_g - (n_c + n_k)/2)²"), " over the category order."),
+    "interval": (Math(r"\delta^2_{ck} = (c - k)^2", "δ²_ck = (c - k)²"), "."),
+    "ratio": (Math(r"\delta^2_{ck} = \left(\frac{c - k}{c + k}\right)^2", "δ²_ck = ((c - k) / (c + k))²"), "."),
+}
+
+
 def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     ex = res.exact
     lab = _Labels(res.categories)
@@ -1006,13 +1005,7 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
 
     delta = ex.delta
     if res.level != "nominal":
-        if res.level == "ordinal":
-            how = Prose(Math(r"\delta^2_{ck} = \left(\sum_{g=c}^{k} n_g - \frac{n_c + n_k}{2}\right)^2",
-                             "δ²_ck = (Σ_{g=c..k} n_g - (n_c + n_k)/2)²"), " over the category order.")
-        elif res.level == "interval":
-            how = Prose(Math(r"\delta^2_{ck} = (c - k)^2", "δ²_ck = (c - k)²"), ".")
-        else:
-            how = Prose(Math(r"\delta^2_{ck} = \left(\frac{c - k}{c + k}\right)^2", "δ²_ck = ((c - k) / (c + k))²"), ".")
+        how = Prose(*_DISTANCES[res.level])
         steps.append(_step(prose("Distances {delta2} ({level})", level=res.level), intro=how,
                            table=_grid(delta, lab.names, lab.names), brief=brief))
 
