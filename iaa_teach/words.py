@@ -362,10 +362,8 @@ def _chance_step(intro: Prose | str, chains: Sequence[Chain], value: float, exac
 
 
 def _cell(q: Fraction | int | float) -> str:
-    if isinstance(q, float):
-        q = Fraction(q).limit_denominator(10**6)
-    q = Fraction(q)
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    """An exact value as a whole number or a fraction (``3/2``); a float as the nearest simple fraction."""
+    return str(Fraction(q).limit_denominator(10**6) if isinstance(q, float) else Fraction(q))
 
 
 def _shown(x: Fraction | float) -> str:
@@ -697,17 +695,13 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
 def _mean_agreement_step(p_i: Sequence[Fraction | None], m: np.ndarray, p_a: Fraction, value: float, brief: bool,
                          notes: Sequence[Prose | None] = ()) -> Step:
     """P_a, the mean of P_i over the items with 2 or more ratings."""
-    used = [i for i in range(len(m)) if m[i] >= 2]
-    p_is = [p_i[i] for i in used]
-    n_used = len(used)
-    rhs = [Math(r"\frac{1}{N}\sum_i P_i", "Σ P_i / N", False)]
-    if n_used <= _MAX_TERMS:
-        rhs.append(_scaled(_ratio(1, n_used), _q_sum(p_is)))
-    rhs.append(_scaled(_ratio(1, n_used), _grouped(p_is)))
-    rhs.append(_over(sum(p_is, Fraction(0)), n_used))
-    rhs.append(approx(p_a))
+    p_is = [p for p, size in zip(p_i, m) if size >= 2]
+    n_used = len(p_is)
+    chain = Chain(Math("P_a"), Math(r"\frac{1}{N}\sum_i P_i", "Σ P_i / N", False),
+                  _scaled(_ratio(1, n_used), _q_sum(p_is)) if n_used <= _MAX_TERMS else None,
+                  _scaled(_ratio(1, n_used), _grouped(p_is)), _over(sum(p_is, Fraction(0)), n_used), approx(p_a))
     intro = prose("The mean of {P_i} over the {N} items with at least 2 ratings.", N=Math(f"N = {n_used}"))
-    return _step("Mean observed agreement {P_a}", intro=intro, chains=[Chain(Math("P_a"), *rhs)], notes=notes,
+    return _step("Mean observed agreement {P_a}", intro=intro, chains=[chain], notes=notes,
                  brief=brief, symbol="P_a", value=value, exact=p_a)
 
 
