@@ -677,7 +677,7 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
             sym = Math(f"P_{{{tex_text(names[i]) if not names[i].isdigit() else names[i]}}}", f"P_{names[i]}")
         else:
             shown = ", ".join(names[j] for j in idx[:3]) + (", …" if len(idx) > 3 else "")
-            sym = Math(f"P_i\\;(\\text{{items {shown}}})", f"P_i (items {shown})")
+            sym = Math(f"P_i\\;({tex_text('items ' + shown)})", f"P_i (items {shown})")
         row, n_i = counts[i].tolist(), int(m[i])
         agreed = _agreed(row, agreement)
         num = _sum([_squared(c) for c in row if c]) if agreement is None else number(agreed)

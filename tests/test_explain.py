@@ -251,6 +251,17 @@ def test_labels_with_latex_and_markdown_specials_are_escaped():
         assert "a\\_b" in md
 
 
+def test_item_names_of_a_long_table_are_escaped_in_the_latex():
+    """A long table lists P_i by count row, naming a few of its items inside \\text{}: escaped there too."""
+    r = datasets.simulate(n_items=40, n_raters=3, n_categories=3, seed=9)
+    names = [f"i_{j}$}}{{" for j in range(40)]
+    for res in (fleiss_kappa(r), iaa_teach.gwet_ac(r)):
+        md = explain(res, items=names).markdown()
+        assert "items i\\_0\\$\\}\\{" in md
+        for block in math_blocks(md):
+            assert braces_balance(block)
+
+
 def test_user_text_is_escaped_in_every_output():
     """Rater and category names are text: HTML-escaped in HTML, Markdown-escaped in Markdown, \\text{} in LaTeX."""
     r = Ratings.from_rows([["<b>", "a_b"], ["<b>", "<b>"], ["$5", "a_b"], ["a_b", "$5"]], raters=["R&D", "x*y"])
