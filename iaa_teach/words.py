@@ -722,12 +722,12 @@ def _proportions_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], 
         chains.append(Chain(Math("p_j"), Math(r"\frac{1}{N'}\sum_i \frac{n_{ij}}{n_i}", "Σ_i (n_ij / n_i) / N'",
                                               False)))
         for j in range(k):
-            terms = [Fraction(int(counts[i, j]), int(m[i])) for i in rated if counts[i, j]]
             parts = Counter((int(counts[i, j]), int(m[i])) for i in rated if counts[i, j])
             written = _sum([(_ratio(c, mi) if cnt == 1 else _times(number(cnt), _ratio(c, mi)))
                             for (c, mi), cnt in sorted(parts.items(), key=lambda x: (-x[0][0] / x[0][1], x[0]))])
-            chains.append(Chain(lab.sym("p", j), _scaled(_ratio(1, n_rated), written),
-                                _over(sum(terms, Fraction(0)), n_rated), approx(p[j]), inline=True))
+            summed = sum((cnt * Fraction(c, mi) for (c, mi), cnt in parts.items()), Fraction(0))
+            chains.append(Chain(lab.sym("p", j), _scaled(_ratio(1, n_rated), written), _over(summed, n_rated),
+                                approx(p[j]), inline=True))
     return _step("Category proportions {p_j}", intro=intro, chains=chains, brief=brief)
 
 
@@ -962,13 +962,9 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     n_exact = Fraction(ex.n)
     parts = sorted(sizes.items(), reverse=True)
     count_txt = "; ".join(f"{c} item{'s' if c > 1 else ''} with {s} values" for s, c in parts)
-    lonely = int(((m == 1)).sum())
-    empty = int((m == 0).sum())
-    extra = ""
-    if lonely:
-        extra += f" {lonely} item(s) with a single value are not pairable and are left out."
-    if empty:
-        extra += f" {empty} item(s) have no value."
+    lonely, empty = int((m == 1).sum()), int((m == 0).sum())
+    extra = ((f" {lonely} item(s) with a single value are not pairable and are left out." if lonely else "")
+             + (f" {empty} item(s) have no value." if empty else ""))
     chain = Chain(Math("n"), _sum([_times(number(c), number(s)) if c > 1 else number(s) for s, c in parts]),
                    number(int(n_exact)), inline=True)
     steps.append(_step("Pairable values {n}", intro=count_txt + "." + extra,
