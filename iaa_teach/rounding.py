@@ -85,16 +85,14 @@ def round_half_up(x: Any, places: int = 3) -> Fraction:
     q = exact_value(x)
     if q is None:
         raise AgreementError("an undefined value (None or NaN) cannot be rounded")
-    scale = 10 ** places
-    whole = math.floor(abs(q) * scale + Fraction(1, 2))
-    return Fraction(-whole if q < 0 else whole, scale)
+    return Fraction(_digits(q, places))
 
 
 def _digits(q: Fraction, places: int) -> str:
-    """|q| rounded half up to ``places`` decimals, as a digit string with a point."""
+    """q rounded half up to ``places`` decimals, as a decimal string (``-0.563``; ``-0.000`` keeps its sign)."""
     whole = math.floor(abs(q) * 10 ** places + Fraction(1, 2))
     digits = str(whole).rjust(places + 1, "0")
-    return f"{digits[:-places]}.{digits[-places:]}" if places else digits
+    return ("-" if q < 0 else "") + (f"{digits[:-places]}.{digits[-places:]}" if places else digits)
 
 
 def fmt(x: Any, places: int = 3, undefined: str = UNDEFINED) -> str:
@@ -108,8 +106,7 @@ def fmt(x: Any, places: int = 3, undefined: str = UNDEFINED) -> str:
     if q is None:
         return undefined
     body = _digits(q, places)
-    negative = q < 0 and body.strip("0.") != ""
-    return ("-" if negative else "") + body
+    return body if body.strip("-0.") else body.lstrip("-")
 
 
 def format_number(x: Any, spec: str) -> str:
@@ -127,7 +124,7 @@ def format_number(x: Any, spec: str) -> str:
         return format(float("nan") if q is None else float(x), spec)
     places = int(tail.group("precision") or 6)
     scale = 100 if tail.group("type") == "%" else 1
-    digits = ("-" if q < 0 else "") + _digits(q * scale, places)
+    digits = _digits(q * scale, places)
     try:
         return format(Decimal(digits).scaleb(-2 if scale == 100 else 0), spec)
     except ValueError:  # a spec Decimal does not take (e.g. "_" grouping): Python's float formatting
