@@ -568,30 +568,25 @@ def _pairwise_steps(res: PairwiseCohenResult, brief: bool) -> tuple[str, list[St
         ex = r.exact
         sym = Math(f"\\kappa_{{{tex_text(a)}{tex_text(b)}}}", f"κ_{a}{b}")
         chains = [Chain(Math("P_o"), approx(ex.p_o)), Chain(Math("P_e"), approx(ex.p_e)),
-                  Chain(sym, approx(None)) if ex.kappa is None else
-                  Chain(sym, _put_in(ex.p_o, ex.p_e), approx(ex.kappa))]
+                  Chain(sym, None if ex.kappa is None else _put_in(ex.p_o, ex.p_e), approx(ex.kappa))]
         dropped = f" ({r.n_items} items rated by both)" if r.n_dropped else ""
         intro = prose("{P_e} from {a}'s and {b}'s own marginals{dropped}.", a=a, b=b, dropped=dropped)
         steps.append(_step(prose("{a} vs {b}", a=a, b=b), intro=intro, chains=chains, brief=brief,
                            symbol="kappa", value=r.kappa, exact=ex.kappa))
     kap = list(res.exact.kappas)
     defined = [(q, p) for q, p in zip(kap, res.pairs) if q is not None]
-    mean_sym = Math(r"\bar\kappa", "mean κ")
-    if res.exact.mean_kappa is None:
-        chain = Chain(mean_sym, approx(None))
-    else:
-        chain = Chain(mean_sym, _scaled(_ratio(1, len(kap)), _q_sum(kap)),
-                       approx(res.exact.mean_kappa))
+    mean = res.exact.mean_kappa
+    chain = Chain(Math(r"\bar\kappa", "mean κ"), None if mean is None else _scaled(_ratio(1, len(kap)), _q_sum(kap)),
+                  approx(mean))
     note = Prose(f"Undefined: {res.reason}.") if res.reason else None
     if not res.reason and len(defined) >= 2:
-        hi = max(defined, key=lambda kp: kp[0])
-        lo = min(defined, key=lambda kp: kp[0])
+        hi, lo = max(defined, key=lambda kp: kp[0]), min(defined, key=lambda kp: kp[0])
         note = Prose(f"Highest: {hi[1][0]} vs {hi[1][1]} ({fmt(hi[0])}); "
                      f"lowest: {lo[1][0]} vs {lo[1][1]} ({fmt(lo[0])}).")
     light = Prose("Light's kappa (Light 1971) is this mean of the pairwise kappas: a summary of the pairs, not "
                   "Fleiss' kappa, which pools all the raters' labels into one chance term.")
     steps.append(_step("Mean over pairs (Light's kappa)", intro=light, chains=[chain], notes=[note], brief=brief,
-                       symbol="mean_kappa", value=res.mean_kappa, exact=res.exact.mean_kappa))
+                       symbol="mean_kappa", value=res.mean_kappa, exact=mean))
     return title, steps
 
 
@@ -1336,12 +1331,9 @@ def _pair_step(report: Diagnosis, row: dict, brief: bool) -> Step:
     o_ck, e_ck = Math("o_{ck}", "o_ck"), Math("e_{ck}", "e_ck")
     chains = [Chain(o_ck, approx(pair.observed)),
               Chain(e_ck, Math(r"\frac{n_c\, n_k}{n - 1}", "n_c n_k / (n - 1)", False),
-                    _frac(_times(number(n_c), number(n_k)), number(n - 1)), approx(pair.expected))]
-    ratio = Math(r"\frac{o_{ck}}{e_{ck}}", "o_ck / e_ck", False)
-    if pair.ratio is None:
-        chains.append(Chain(ratio, approx(None)))
-    else:
-        chains.append(Chain(ratio, _ratio_of(pair.observed, pair.expected), approx(pair.ratio)))
+                    _frac(_times(number(n_c), number(n_k)), number(n - 1)), approx(pair.expected)),
+              Chain(Math(r"\frac{o_{ck}}{e_{ck}}", "o_ck / e_ck", False),
+                    None if pair.ratio is None else _ratio_of(pair.observed, pair.expected), approx(pair.ratio))]
     intro = prose("With {c} = {first} and {k} = {second}: {o_ck} counts the pairs of ratings of the same item "
                   "that are one {first} and one {second}, each item's pairs weighted by {w} ({pairs} such pairs "
                   "unweighted); {e_ck} is what values paired at random would give, from the {n_c} = {nc} and "
