@@ -83,20 +83,27 @@ def math_blocks(markdown):
     return re.findall(r"\$\$(.*?)\$\$", markdown, flags=re.S)
 
 
-@pytest.mark.parametrize("name", list(RESULTS))
-def test_every_result_gives_steps_in_three_outputs(name):
-    ex = explain(RESULTS[name])
-    assert isinstance(ex, Explanation) and len(ex.steps) >= 2
+def check_three_outputs(ex):
+    """Every step in plain text (no LaTeX), Markdown (balanced maths) and HTML (no Markdown)."""
+    assert isinstance(ex, Explanation)
     for step in ex.steps:
         assert isinstance(step, Step)
         assert step.title and step.markdown.strip() and step.text.strip() and step.html.strip()
         assert "$" not in step.text and "\\frac" not in step.text, "the plain text must not hold LaTeX"
         assert "**" not in step.html and "\n|" not in step.html, "the HTML must not hold Markdown"
-    md, txt = ex.markdown(), ex.text()
+    md = ex.markdown()
     for block in math_blocks(md):
         assert braces_balance(block), block
         assert block.count("\\begin{aligned}") == block.count("\\end{aligned}") == 1
     assert md.count("$$") % 2 == 0
+
+
+@pytest.mark.parametrize("name", list(RESULTS))
+def test_every_result_gives_steps_in_three_outputs(name):
+    ex = explain(RESULTS[name])
+    assert len(ex.steps) >= 2
+    check_three_outputs(ex)
+    md, txt = ex.markdown(), ex.text()
     assert "nan" not in txt.lower().replace("nan ", "")  # no raw float repr leaks
     assert "np.float64" not in md + txt
 
@@ -419,16 +426,9 @@ FAMILY = family_results()
 
 @pytest.mark.parametrize("name", list(FAMILY))
 def test_family_results_explain_in_three_outputs(name):
-    res = FAMILY[name]
-    ex = explain(res)
-    assert isinstance(ex, Explanation) and len(ex.steps) >= 5
-    for step in ex.steps:
-        assert step.title and step.markdown.strip() and step.text.strip() and step.html.strip()
-        assert "$" not in step.text and "\\frac" not in step.text
-        assert "**" not in step.html and "\n|" not in step.html
-    for block in math_blocks(ex.markdown()):
-        assert braces_balance(block), block
-    assert ex.markdown().count("$$") % 2 == 0
+    ex = explain(FAMILY[name])
+    assert len(ex.steps) >= 5
+    check_three_outputs(ex)
     assert ex.text().rstrip() == repr(ex)
 
 
