@@ -746,9 +746,8 @@ def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction]
             rhs.append(_q_sum([x * x for x in p]))
     else:
         terms = [(agreement[j][l], p[j], p[l]) for j in range(k) for l in range(k) if agreement[j][l] and p[j] and p[l]]
-        rhs = [Math(r"\sum_{j,k} w_{jk}\, p_j\, p_k", "Σ_jk w_jk p_j p_k", False)]
-        if len(terms) <= _MAX_TERMS:
-            rhs.append(_sum([_weighted(w, a, b) for w, a, b in terms]))
+        rhs = [Math(r"\sum_{j,k} w_{jk}\, p_j\, p_k", "Σ_jk w_jk p_j p_k", False),
+               _sum([_weighted(w, a, b) for w, a, b in terms]) if len(terms) <= _MAX_TERMS else None]
     rhs.append(approx(p_e))
     return _chance_step("The chance that two ratings drawn at random agree" + (", weighted." if agreement else "."),
                         [Chain(Math("P_e"), *rhs)], value, p_e, brief)
@@ -876,11 +875,10 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
                                      and len(raters[h]) == 1 else f"P_e,({raters[g]},{raters[h]})"),
                                 approx(v), inline=True))
     n_pairs = len(pairs)
-    rhs = [Math(r"\frac{1}{\text{pairs}}\sum_{g < h} P_{e,gh}", "Σ_{g<h} P_e,gh / pairs", False)]
-    if n_pairs <= _MAX_TERMS:
-        rhs.append(_scaled(_ratio(1, n_pairs), _q_sum(values)))
-    rhs.append(approx(ex.p_e))
-    chains.append(Chain(Math("P_e"), *rhs))
+    chains.append(Chain(Math("P_e"),
+                        Math(r"\frac{1}{\text{pairs}}\sum_{g < h} P_{e,gh}", "Σ_{g<h} P_e,gh / pairs", False),
+                        _scaled(_ratio(1, n_pairs), _q_sum(values)) if n_pairs <= _MAX_TERMS else None,
+                        approx(ex.p_e)))
     intro = prose("Chance model: each rater labels at random with their own proportions; {P_e} is the mean over the "
                   "{n} pairs of different raters of their Cohen chance agreement.", n=n_pairs)
     steps.append(_chance_step(intro, chains, res.p_e, ex.p_e, brief))
@@ -1004,11 +1002,9 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
         formula = Math(r"\frac{1}{n}\sum_{c, k} o_{ck}\,\delta^2_{ck}", "Σ o_ck δ²_ck / n", False)
         terms = [_times(number(o[i][j]), number(delta[i][j])) for i, j in off]
     num = sum((o[i][j] * delta[i][j] for i, j in off), Fraction(0))
-    rhs = [formula]
-    if len(terms) <= _MAX_TERMS:
-        rhs.append(_frac(_sum(terms), number(int(n_exact))))
-    rhs += [_over(num, int(n_exact)), approx(ex.d_o)]
-    steps.append(_step("Observed disagreement {D_o}", chains=[Chain(Math("D_o"), *rhs)], brief=brief,
+    chain = Chain(Math("D_o"), formula, _frac(_sum(terms), number(int(n_exact))) if len(terms) <= _MAX_TERMS else None,
+                  _over(num, int(n_exact)), approx(ex.d_o))
+    steps.append(_step("Observed disagreement {D_o}", chains=[chain], brief=brief,
                        intro="The coincidences off the diagonal, weighted by their distance, per pairable value."
                               if not nominal else "The share of coincidences off the diagonal.",
                        symbol="D_o", value=res.d_o, exact=ex.d_o))
@@ -1021,9 +1017,9 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
         num = n_exact * n_exact - sum((c * c for c in n_c), Fraction(0))
     else:
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if n_c[i] and n_c[j] and delta[i][j]]
-        rhs = [Math(r"\frac{1}{n(n - 1)}\sum_{c, k} n_c\, n_k\, \delta^2_{ck}", "Σ n_c n_k δ²_ck / (n (n - 1))", False)]
-        if len(pairs) <= _MAX_TERMS:
-            rhs.append(_twice([_times(number(n_c[i]), number(n_c[j]), number(delta[i][j])) for i, j in pairs], den))
+        terms = [_times(number(n_c[i]), number(n_c[j]), number(delta[i][j])) for i, j in pairs]
+        rhs = [Math(r"\frac{1}{n(n - 1)}\sum_{c, k} n_c\, n_k\, \delta^2_{ck}", "Σ n_c n_k δ²_ck / (n (n - 1))", False),
+               _twice(terms, den) if len(terms) <= _MAX_TERMS else None]
         num = 2 * sum((n_c[i] * n_c[j] * delta[i][j] for i, j in pairs), Fraction(0))
     rhs += [_over(num, nn * (nn - 1)), approx(ex.d_e)]
     steps.append(_step("Expected disagreement {D_e}", chains=[Chain(Math("D_e"), *rhs)], brief=brief,
