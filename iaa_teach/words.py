@@ -550,12 +550,11 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
                   "value {c_i} (its agreement and its part of the chance term, linearized), and their spread "
                   "around {sym} gives the variance.", n=n, c_i=c_i, sym=sym) if res.df is not None else \
         prose("The large-sample variance of Fleiss, Cohen and Everitt (1969).")
-    notes = [prose("{words}.", words=crit_words)]
-    if res.population:
-        notes.append(prose("Finite-population correction: the n = {n} items were drawn from {N} (1 - n / N).",
-                           n=n, N=res.population))
-    if float(res) + (crit or 0) * res.se > 1:
-        notes.append(Prose("The upper limit is capped at 1, as irrCAC does: no coefficient exceeds 1."))
+    notes = [prose("{words}.", words=crit_words),
+             prose("Finite-population correction: the n = {n} items were drawn from {N} (1 - n / N).",
+                   n=n, N=res.population) if res.population else None,
+             Prose("The upper limit is capped at 1, as irrCAC does: no coefficient exceeds 1.")
+             if float(res) + (crit or 0) * res.se > 1 else None]
     return _step(heading, intro=intro, chains=[se_chain, ci_chain], notes=notes, brief=brief, symbol="se",
                  value=res.se)
 
