@@ -82,6 +82,16 @@ def _exact(*arrays: np.ndarray) -> bool:
     return any(np.asarray(a).dtype == object for a in arrays)
 
 
+def _each(rule: Any, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``rule(x, y)`` on each pair of entries of two exact arrays (broadcast), None where either is None."""
+    left, right = np.broadcast_arrays(left, right)
+    out = np.empty(left.shape, dtype=object)
+    for i in np.ndindex(out.shape):
+        x, y = left[i], right[i]
+        out[i] = None if x is None or y is None else rule(x, y)
+    return out
+
+
 def chance_corrected(observed: Any, chance: Any) -> np.ndarray:
     """(P_o - P_e) / (1 - P_e): agreement beyond chance, as a share of the most possible beyond chance.
 
@@ -89,10 +99,7 @@ def chance_corrected(observed: Any, chance: Any) -> np.ndarray:
     """
     observed, chance = np.asarray(observed), np.asarray(chance)
     if _exact(observed, chance):
-        out = np.empty(chance.shape, dtype=object)
-        for i in np.ndindex(chance.shape):
-            out[i] = None if chance[i] is None or chance[i] == 1 else (observed[i] - chance[i]) / (1 - chance[i])
-        return out
+        return _each(lambda o, c: None if c == 1 else (o - c) / (1 - c), observed, chance)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(1.0 - chance > EPS, (observed - chance) / (1.0 - chance), np.nan)
 
@@ -104,10 +111,7 @@ def one_minus_ratio(numerator: Any, denominator: Any, scale: Any = 1.0) -> np.nd
     """
     numerator, denominator = np.asarray(numerator), np.asarray(denominator)
     if _exact(numerator, denominator):
-        out = np.empty(denominator.shape, dtype=object)
-        for i in np.ndindex(denominator.shape):
-            out[i] = None if denominator[i] == 0 else 1 - numerator[i] / denominator[i]
-        return out
+        return _each(lambda top, bottom: None if bottom == 0 else 1 - top / bottom, numerator, denominator)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denominator > EPS * np.maximum(1.0, scale), 1.0 - numerator / denominator, np.nan)
 
@@ -116,12 +120,7 @@ def divide(numerator: Any, denominator: Any) -> np.ndarray:
     """numerator / denominator, undefined (NaN, or None for exact numbers) where the denominator is 0."""
     numerator, denominator = np.asarray(numerator), np.asarray(denominator)
     if _exact(numerator, denominator):
-        numerator, denominator = np.broadcast_arrays(numerator, denominator)
-        out = np.empty(numerator.shape, dtype=object)
-        for i in np.ndindex(numerator.shape):
-            top, bottom = numerator[i], denominator[i]
-            out[i] = None if top is None or bottom is None or bottom == 0 else top / bottom
-        return out
+        return _each(lambda top, bottom: None if bottom == 0 else top / bottom, numerator, denominator)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1), np.nan)
 

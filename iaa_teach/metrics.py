@@ -157,6 +157,20 @@ class _Result:
     def _fmt(self, name: str) -> str:
         return f"{name}={fmt(getattr(self, name), 4, 'nan')}"
 
+    def _weights_note(self) -> str:
+        """``, weights=...`` for a repr, or nothing when unweighted."""
+        return "" if self.weights is None else f", weights={self.weights!r}"
+
+
+def _root(variance: float) -> float:
+    """sqrt(variance), NaN where undefined; a variance that rounding put a hair below 0 (exactly 0) gives 0."""
+    return math.nan if math.isnan(variance) else math.sqrt(max(variance, 0.0))
+
+
+def _name_of(metric: Any) -> str:
+    """A metric given as a function or by name: its name."""
+    return metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
+
 
 # ============================================================ uncertainty
 def _quantile(confidence: float, df: int | None) -> float:
@@ -208,7 +222,7 @@ class _Uncertain(_Result):
         A variance that rounding put a hair below 0 (its exact value is 0)
         gives 0.
         """
-        return math.nan if math.isnan(self.variance) else math.sqrt(max(self.variance, 0.0))
+        return _root(self.variance)
 
     @property
     def se_reason(self) -> str | None:
@@ -361,7 +375,7 @@ class CohenResult(_Uncertain):
     @property
     def se_null(self) -> float:
         """The standard error under kappa = 0, sqrt(variance_null)."""
-        return math.nan if math.isnan(self.variance_null) else math.sqrt(max(self.variance_null, 0.0))
+        return _root(self.variance_null)
 
     @property
     def agreement_weights(self) -> np.ndarray:
@@ -388,9 +402,8 @@ class CohenResult(_Uncertain):
                      agreement_weights=_exact_tuple(agree), variance=variance, variance_null=variance_null)
 
     def __repr__(self) -> str:
-        w = "" if self.weights is None else f", weights={self.weights!r}"
         return (f"CohenResult({self.rater_a} vs {self.rater_b}: {self._fmt('kappa')}, {self._fmt('p_o')}, "
-                f"{self._fmt('p_e')}, n_items={self.n_items}{w})")
+                f"{self._fmt('p_e')}, n_items={self.n_items}{self._weights_note()})")
 
 
 def _cohen(tables: np.ndarray, agreement: np.ndarray):
@@ -470,8 +483,9 @@ def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None
     Examples
     --------
     >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
     >>> res = cohen_kappa(datasets.sentiment(), "A", "B")
-    >>> print(f"{res:.3f}", res.exact.kappa, round(res.se, 3))
+    >>> print(f"{res:.3f}", res.exact.kappa, fmt(res.se))
     0.492 29/59 0.247
     """
     r = as_ratings(ratings)
@@ -587,16 +601,6 @@ def _is_defined(value: Any) -> bool:
     return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
-def _n_ratings(patterns: CountPatterns) -> int:
-    """All ratings, from the count rows."""
-    return int(patterns.frequency @ patterns.ratings_per_item)
-
-
-def _n_pairable(patterns: CountPatterns) -> int:
-    """Items with 2 or more ratings."""
-    return int(patterns.frequency[patterns.ratings_per_item >= 2].sum())
-
-
 def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | None,
             groups: FM.Groups | None = None) -> tuple[FM.Fit, Any, dict]:
     """A coefficient of the family, its variance and the groups' terms, in the weights' kind of number.
@@ -619,6 +623,31 @@ def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | Non
         squares = FM.variance_squares(model, rows, agreement, fitted, rater_counts, terms)
         variance = F.linearized_variance(squares, n, _sampled(n, population, exact))
     return fitted, variance, terms
+
+
+def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
+                 groups: FM.Groups | None = None) -> tuple[FM.Fit, dict, dict]:
+    """A multi-rater coefficient on ``r`` (its items grouped as ``groups``, default its count rows).
+
+    Returns the fit, the groups' terms and the fields every multi-rater
+    result shares (its P_a, P_e, counts of items and ratings, weights and
+    variance), after checking that some item has 2 ratings and the
+    ``population`` against the rated items.
+    """
+    agreement = _agreement_for(r, weights)
+    patterns = None if groups is not None else r.count_patterns()
+    size, frequency = (groups.size, groups.frequency) if groups is not None else \
+        (patterns.ratings_per_item, patterns.frequency)
+    n_used = int(frequency[size >= 2].sum())
+    if n_used == 0:
+        raise AgreementError(_NO_PAIRS)
+    n_rated = int(frequency[size >= 1].sum())
+    population = _check_population(population, n_rated)
+    fitted, variance, terms = _family(r, model, agreement, population, groups)
+    shared = dict(p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]), categories=r.categories, n_items_used=n_used,
+                  n_ratings=int(frequency @ size), weights=_weights_name(weights), agreement_weights=_frozen(agreement),
+                  variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
+    return fitted, terms, shared
 
 
 def _item_agreement(patterns: CountPatterns, terms: dict, exact: bool) -> np.ndarray:
@@ -697,9 +726,9 @@ class FleissResult(_CountedResult):
                      agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
-        w = "" if self.weights is None else f", weights={self.weights!r}"
         return (f"FleissResult({self._fmt('kappa')}, {self._fmt('p_a')}, {self._fmt('p_e')}, "
-                f"chance={self.chance!r}, items used={self.n_items_used}, ratings={self.n_ratings}{w})")
+                f"chance={self.chance!r}, items used={self.n_items_used}, ratings={self.n_ratings}"
+                f"{self._weights_note()})")
 
 
 @options(chance=CHANCE_RULES)
@@ -747,25 +776,15 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
     Examples
     --------
     >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
     >>> res = fleiss_kappa(datasets.sentiment())
-    >>> print(f"{res:.3f}", res.exact.kappa, res.exact.p_e, round(res.se, 3))
+    >>> print(f"{res:.3f}", res.exact.kappa, res.exact.p_e, fmt(res.se))
     0.564 31/55 7/18 0.185
     """
-    r = as_ratings(ratings)
-    agreement = _agreement_for(r, weights)
-    patterns = r.count_patterns()
-    n_used = _n_pairable(patterns)
-    if n_used == 0:
-        raise AgreementError(_NO_PAIRS)
-    population = _check_population(population, int(patterns.frequency[patterns.ratings_per_item >= 1].sum()))
-    fitted, variance, terms = _family(r, chance, agreement, population)
-    return FleissResult(
-        kappa=float(fitted.coefficient[0]), p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]),
-        p_i=_frozen(_item_agreement(patterns, terms, False)), p_j=_frozen(fitted.p[0]),
-        n_ratings=_n_ratings(patterns), n_items_used=n_used, chance=chance, categories=r.categories,
-        reason=_fleiss_reason(float(fitted.p_e[0])), weights=_weights_name(weights),
-        agreement_weights=_frozen(agreement), variance=float(variance), df=int(fitted.n[0]) - 1,
-        population=population, _patterns=patterns, _ratings=r)
+    fitted, terms, shared = _fit_counted(as_ratings(ratings), chance, weights, population)
+    p_i = _frozen(_item_agreement(shared["_patterns"], terms, False))
+    return FleissResult(kappa=float(fitted.coefficient[0]), p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance,
+                        reason=_fleiss_reason(shared["p_e"]), **shared)
 
 
 # ============================================================ Krippendorff
@@ -1054,37 +1073,23 @@ class _FamilyResult(_CountedResult):
         return Exact(**values, agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
-        w = "" if self.weights is None else f", weights={self.weights!r}"
         main = "" if self._main == "p_a" else f"{self._fmt(self._main)}, "
         return (f"{type(self).__name__}({main}{self._fmt('p_a')}, {self._fmt('p_e')}, "
-                f"items used={self.n_items_used}, ratings={self.n_ratings}{w})")
+                f"items used={self.n_items_used}, ratings={self.n_ratings}{self._weights_note()})")
 
 
 def _family_result(cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None,
                    **extra: Any) -> Any:
     """Compute a coefficient of the family on ``r`` (its items grouped as ``groups``) and wrap it in ``cls``."""
-    agreement = _agreement_for(r, weights)
-    patterns = None if groups is not None else r.count_patterns()
-    size, frequency = (groups.size, groups.frequency) if groups is not None else \
-        (patterns.ratings_per_item, patterns.frequency)
-    n_used = int(frequency[size >= 2].sum())
-    if n_used == 0:
-        raise AgreementError(_NO_PAIRS)
-    n_rated = int(frequency[size >= 1].sum())
-    population = _check_population(population, n_rated)
-    fitted, variance, _ = _family(r, cls._model, agreement, population, groups)
+    fitted, _, shared = _fit_counted(r, cls._model, weights, population, groups)
     value = float(fitted.coefficient[0])
-    fields = {"p_a": float(fitted.p_a[0]), "p_e": float(fitted.p_e[0]), cls._main: value}
-    fields.update(cls._parts(fitted, exact=False))
-    fields.update(extra)
     reason = None
-    if math.isnan(fields["p_e"]):
+    if math.isnan(shared["p_e"]):
         reason = f"chance agreement P_e is undefined: {cls._undefined}"
     elif math.isnan(value):
         reason = f"chance agreement P_e = 1: {cls._undefined}, so (P_a - P_e) / (1 - P_e) = 0/0 is undefined"
-    return cls(**fields, categories=r.categories, n_items=n_rated, n_items_used=n_used, n_ratings=int(frequency @ size),
-               weights=_weights_name(weights), agreement_weights=_frozen(agreement), reason=reason,
-               variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
+    fields = {cls._main: value, **cls._parts(fitted, exact=False), **extra, **shared}
+    return cls(**fields, n_items=shared["df"] + 1, reason=reason)
 
 
 @dataclass(frozen=True, repr=False, eq=False, kw_only=True)
@@ -1239,8 +1244,9 @@ def percent_agreement(ratings: Any, weights: Any = None, population: int | None 
     Examples
     --------
     >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
     >>> res = percent_agreement(datasets.sentiment())
-    >>> print(f"{res:.3f}", res.exact.p_a, round(res.se, 3))
+    >>> print(f"{res:.3f}", res.exact.p_a, fmt(res.se))
     0.733 11/15 0.109
     """
     return _family_result(PercentAgreementResult, as_ratings(ratings), weights, population)
@@ -1434,9 +1440,9 @@ class ItemsNeeded(_Result):
         return Exact(items=self.items)
 
     def __repr__(self) -> str:
-        return (f"ItemsNeeded({self.items} items for a {self.confidence:.0%} interval of half-width "
-                f"{self.half_width:.4f} <= {self.target:g} around {self.coefficient} = {self.expected:g}, "
-                f"{self.raters} raters)")
+        return (f"ItemsNeeded({self.items} items for a {format_number(self.confidence, '.0%')} interval of "
+                f"half-width {fmt(self.half_width, 4)} <= {format_number(self.target, 'g')} around "
+                f"{self.coefficient} = {format_number(self.expected, 'g')}, {self.raters} raters)")
 
 
 def _planned_variance(name: str, groups: FM.Groups, agreement: np.ndarray, proportions: np.ndarray,
@@ -1497,17 +1503,17 @@ def items_needed(coefficient: Any, expected: float, raters: int, proportions: An
 
     Examples
     --------
+    >>> from iaa_teach.rounding import fmt
     >>> plan = items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.1)
-    >>> plan.items, round(plan.half_width, 4)
-    (131, 0.0999)
+    >>> print(plan.items, fmt(plan.half_width, 4))
+    131 0.0999
     """
-    name = coefficient if isinstance(coefficient, str) else getattr(coefficient, "__name__", repr(coefficient))
-    check_option("coefficient", name, tuple(PLANNED))
+    name = check_option("coefficient", _name_of(coefficient), tuple(PLANNED))
     raters = check_int("raters", raters, 2)
     if name in ("cohen_kappa", "scott_pi") and raters != 2:
         raise AgreementError(f"{name} compares two raters, so raters must be 2, got {raters}")
-    if name == "cohen_kappa" and weights not in WEIGHTS:
-        raise AgreementError(f"weights for cohen_kappa must be one of {', '.join(map(repr, WEIGHTS))}; got {weights!r}")
+    if name == "cohen_kappa":
+        check_option("weights for cohen_kappa", weights, WEIGHTS)
     expected = check_number("expected", expected, highest=1.0)
     half_width = check_number("half_width", half_width, 0.0, open_low=True)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
@@ -1554,15 +1560,15 @@ def interpret(value: Any) -> str:
     if isinstance(value, _Result):
         v = float(value)
     else:
+        wrong = f"interpret takes a coefficient between -1 and 1, got {value!r}"
         if isinstance(value, (bool, str, bytes)) or value is None:
-            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}")
+            raise AgreementError(wrong)
         try:
             v = float(value)
         except (TypeError, ValueError, OverflowError):
-            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}") from None
+            raise AgreementError(wrong) from None
         if not math.isnan(v) and not -1.0 <= v <= 1.0:
-            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}"
-                                 + (" (a percentage? divide it by 100)" if 1 < v <= 100 else ""))
+            raise AgreementError(wrong + (" (a percentage? divide it by 100)" if 1 < v <= 100 else ""))
     if math.isnan(v):
         return "undefined"
     if v < 0:
@@ -1592,7 +1598,8 @@ class BootstrapResult(_Result):
         return Exact()
 
     def __repr__(self) -> str:
-        return (f"BootstrapResult({self.metric}: {fmt(self.estimate, 4, 'nan')}, {self.confidence:.0%} CI "
+        return (f"BootstrapResult({self.metric}: {fmt(self.estimate, 4, 'nan')}, "
+                f"{format_number(self.confidence, '.0%')} CI "
                 f"[{fmt(self.low, 4, 'nan')}, {fmt(self.high, 4, 'nan')}], n_boot={self.n_boot})")
 
 
@@ -1712,8 +1719,7 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     >>> ci.low < ci.estimate < ci.high
     True
     """
-    name = metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
-    check_option("metric", name, tuple(_METRICS))
+    name = check_option("metric", _name_of(metric), tuple(_METRICS))
     n_boot = check_int("n_boot", n_boot, 1)
     check_limit("n_boot", n_boot, check_max("max_boot", max_boot), "max_boot")
     seed = check_seed("seed", seed)
@@ -1858,8 +1864,9 @@ def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", 
     deviation of the defined replicates.
 
     >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
     >>> row = family_intervals(datasets.sentiment())[1]
-    >>> print(row.name, f"{row.result:.3f}", round(row.se, 3), [round(x, 3) for x in (row.low, row.high)])
+    >>> print(row.name, f"{row.result:.3f}", fmt(row.se), f"[{fmt(row.low)}, {fmt(row.high)}]")
     Brennan-Prediger S 0.600 0.163 [0.231, 0.969]
     """
     check_option("method", method, INTERVAL_METHODS)
