@@ -106,9 +106,7 @@ def format_cell(value: Any) -> str:
         value = value.item()
     if value is None:
         return ""
-    if isinstance(value, bool) or isinstance(value, str):
-        return str(value)
-    if isinstance(value, int):
+    if isinstance(value, (bool, str, int)):
         return str(value)
     if isinstance(value, float):
         return fmt(value)
@@ -270,15 +268,10 @@ def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray
     counts = F.as_numbers(sums.counts[keep][:, used], exact)
     gram = F.as_numbers(sums.gram[keep][:, used], exact)
     o = F.coincidences(sums.size[used], counts, gram).sum(axis=1)
-    n_c = o.sum(axis=2)
-    n = n_c.sum(axis=1)
-    if full.level == "ordinal":
-        delta = F.squared_distances("ordinal", n_c, None)
-    else:
-        whole = np.array(full.exact.delta, dtype=object) if exact else full.delta
-        delta = np.broadcast_to(whole, o.shape)
-    d_o = F.disagreement(o, delta, n)
-    d_e = F.disagreement(F.expected_coincidences(n_c, n), delta, n)
+    delta = None
+    if full.level != "ordinal":
+        delta = np.broadcast_to(np.array(full.exact.delta, dtype=object) if exact else full.delta, o.shape)
+    d_o, d_e, _, _, delta = F.alpha_disagreement(o, full.level, None, delta)
     out[keep] = F.one_minus_ratio(d_o, d_e, 1 if exact else np.max(delta, axis=(1, 2)))
     return out
 
@@ -563,9 +556,8 @@ class Diagnosis:
             ratio = np.where(expected > 0, observed / expected, np.nan)
 
         def exact_ratio(pairs: np.ndarray) -> list:
-            n_c = np.array([alpha.exact.n_c], dtype=object)
-            e = F.expected_coincidences(n_c, np.array([alpha.exact.n], dtype=object))[0]
-            return [None if e[i[p], j[p]] == 0 else alpha.exact.coincidences[i[p]][j[p]] / e[i[p], j[p]] for p in pairs]
+            e, o = self._exact_expected, alpha.exact.coincidences
+            return [None if e[i[p], j[p]] == 0 else o[i[p]][j[p]] / e[i[p], j[p]] for p in pairs]
 
         order = _order(_settle_ties(ratio, exact_ratio), observed)
         return ReportTable({
@@ -576,6 +568,12 @@ class Diagnosis:
             "ratio": ratio[order],
             "pairs": alpha.pair_counts[i, j][order],
         })
+
+    @cached_property
+    def _exact_expected(self) -> np.ndarray:
+        """The expected coincidences e_ck as fractions (k x k)."""
+        ex = self.alpha.exact
+        return F.expected_coincidences(np.array([ex.n_c], dtype=object), np.array([ex.n], dtype=object))[0]
 
     def confused_pairs(self) -> ReportTable:
         """The pairs of categories, most confused first.
@@ -722,10 +720,7 @@ class Diagnosis:
         c, k = cats.index(first), cats.index(second)
         if c == k:
             raise AgreementError(f"pair_exact needs two different categories, got {first!r} twice")
-        ex = self.alpha.exact
-        n_c = np.array([ex.n_c], dtype=object)
-        expected = F.expected_coincidences(n_c, np.array([ex.n], dtype=object))[0][c, k]
-        observed = ex.coincidences[c][k]
+        expected, observed = self._exact_expected[c, k], self.alpha.exact.coincidences[c][k]
         return Exact(observed=observed, expected=expected, ratio=None if expected == 0 else observed / expected)
 
     def __repr__(self) -> str:

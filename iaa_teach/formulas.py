@@ -42,7 +42,8 @@ __all__ = [
     "gwet_weights", "fleiss_chance", "gwet_chance", "uniform_chance", "conger_parts", "conger_chance",
     "linearized_terms", "ratio_item_terms", "fleiss_item_chance", "gwet_item_chance", "conger_item_chance",
     "sum_of_squares", "linearized_variance",
-    "coincidences", "expected_coincidences", "disagreement", "squared_distances", "alpha_disagreement", "one_minus_ratio",
+    "coincidences", "expected_coincidences", "disagreement", "squared_distances", "alpha_disagreement",
+    "alpha_coefficient", "one_minus_ratio",
 ]
 
 #: A chance term within this of 1 (or a D_e within it of 0) counts as exactly there (floats only).
@@ -510,16 +511,34 @@ def disagreement(o: np.ndarray, delta: np.ndarray, n: np.ndarray) -> np.ndarray:
         return (o * delta).sum(axis=(1, 2)) / n
 
 
-def alpha_disagreement(o: np.ndarray, level: str, values: np.ndarray | None):
+def alpha_disagreement(o: np.ndarray, level: str, values: np.ndarray | None, delta: np.ndarray | None = None):
     """D_o and D_e from coincidences o (B, k, k): returns d_o, d_e, n_c, n, delta.
 
     D_o is the disagreement of the observed coincidences, D_e that of the
     expected ones (:func:`expected_coincidences`), with n_c the row sums of
-    o and n their total (Krippendorff 2011).
+    o and n their total (Krippendorff 2011). ``delta`` (B, k, k): distances
+    already at hand (default: :func:`squared_distances` at ``level``).
     """
     n_c = o.sum(axis=2)
     n = n_c.sum(axis=1)
-    delta = squared_distances(level, n_c, values)
+    if delta is None:
+        delta = squared_distances(level, n_c, values)
     d_o = disagreement(o, delta, n)
     d_e = disagreement(expected_coincidences(n_c, n), delta, n)
     return d_o, d_e, n_c, n, delta
+
+
+def alpha_coefficient(o: np.ndarray, level: str, values: np.ndarray | None, delta: np.ndarray | None = None):
+    """alpha = 1 - D_o / D_e from coincidences o (B, k, k): returns alpha, d_o, d_e, n_c, n, delta.
+
+    The terms as :func:`alpha_disagreement` gives them. Undefined where
+    D_e = 0; for floats, D_e counts as 0 only next to the largest distance
+    (values 1e-9 apart are not "one category").
+    """
+    d_o, d_e, n_c, n, delta = alpha_disagreement(o, level, values, delta)
+    if _exact(delta):
+        return one_minus_ratio(d_o, d_e), d_o, d_e, n_c, n, delta
+    scale = np.max(delta, axis=(1, 2))
+    scale = np.where(scale > 0, scale, 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return one_minus_ratio(d_o / scale, d_e / scale), d_o, d_e, n_c, n, delta

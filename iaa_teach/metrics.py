@@ -788,18 +788,6 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
 
 
 # ============================================================ Krippendorff
-def _alpha(o: np.ndarray, level: str, values: np.ndarray | None):
-    """alpha, D_o, D_e, n_c, n, delta from coincidences (B, k, k): the one path (float, exact, bootstrap)."""
-    d_o, d_e, n_c, n, delta = F.alpha_disagreement(o, level, values)
-    if delta.dtype == object:
-        return F.one_minus_ratio(d_o, d_e), d_o, d_e, n_c, n, delta
-    # D_e counts as 0 only next to the largest distance (values 1e-9 apart are not "one category")
-    scale = np.max(delta, axis=(1, 2))
-    scale = np.where(scale > 0, scale, 1.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return F.one_minus_ratio(d_o / scale, d_e / scale), d_o, d_e, n_c, n, delta
-
-
 def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int | None) -> Any:
     """Gwet's variance of alpha (:func:`iaa_teach.family.alpha_squares`) with the weights 1 - delta / max(delta).
 
@@ -878,7 +866,7 @@ class AlphaResult(_CountedResult):
     def _exact(self) -> Exact:
         o = _coincidences(self._sums, exact=True)
         values = _category_values_of(self.categories, self.level, exact=True)
-        alpha, d_o, d_e, n_c, n, delta = _alpha(o, self.level, values)
+        alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, self.level, values)
         variance = None if alpha[0] is None else _alpha_variance(self._patterns, np.asarray(delta[0]), self.population)
         return Exact(alpha=_one(alpha), d_o=_one(d_o), d_e=_one(d_e), coincidences=_exact_tuple(o[0]),
                      n_c=_exact_tuple(n_c[0]), n=_one(n), delta=_exact_tuple(delta[0]), variance=variance)
@@ -990,7 +978,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
     o = _coincidences(sums, exact=False)
-    alpha, d_o, d_e, n_c, n, delta = _alpha(o, level, values)
+    alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, level, values)
     reason = None
     if math.isnan(alpha[0]):
         reason = ("expected disagreement D_e = 0: all pairable values are in one category, "
@@ -1678,7 +1666,7 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
     level = kwargs.get("level", "nominal")
     values = _category_values_of(r.categories, level)
     terms = F.coincidences(sums.size, sums.counts, sums.gram).reshape(len(sums.size), k * k)
-    return patterns.item_pattern, terms, lambda s: _alpha(s.reshape(-1, k, k), level, values)[0]
+    return patterns.item_pattern, terms, lambda s: F.alpha_coefficient(s.reshape(-1, k, k), level, values)[0]
 
 
 def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: float = 0.95,
