@@ -27,7 +27,7 @@ import inspect
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import combinations
 from typing import Any, Callable, NamedTuple
 
@@ -58,6 +58,9 @@ BANDS = (
     (0.60, 0.80, "substantial"),
     (0.80, 1.0, "almost perfect"),
 )
+
+#: How every result class is made: a frozen dataclass with its own repr, equal only to itself.
+_result = partial(dataclass, frozen=True, repr=False, eq=False)
 
 _NO_PAIRS = "no item has 2 or more ratings, so there is no pair of ratings to compare"
 
@@ -142,8 +145,8 @@ class _Result:
         """The same quantities as exact fractions (computed on first use)."""
         return self._exact()
 
-    def _exact(self) -> Exact:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
+    def _exact(self) -> Exact:
+        return Exact()  # no exact values unless the result has some
 
     @property
     def exact_value(self) -> Fraction | float | None:
@@ -199,7 +202,7 @@ def _sampled(n: Any, population: int | None, exact: bool) -> Any:
     return Fraction(int(n), population) if exact else float(n) / population
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class _Uncertain(_Result):
     """A coefficient with a standard error and a confidence interval.
 
@@ -326,7 +329,7 @@ def _numbers(sums: SizeSums, exact: bool) -> SizeSums:
 
 
 # ====================================================================== Cohen
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class CohenResult(_Uncertain):
     """Cohen's kappa for one pair of raters, with its working and its standard error.
 
@@ -422,9 +425,8 @@ def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None
     population = _check_population(population, int(n_used.max(initial=0)))
     with np.errstate(invalid="ignore", divide="ignore"):
         kept = 1 - (0 if population is None else n_used / population)
-        variance, variance_null = (v * kept for v in F.cohen_variance(tables.astype(float), agree))
-    variance = np.where(n_used >= 2, variance, np.nan)
-    variance_null = np.where(n_used >= 2, variance_null, np.nan)
+        variance, variance_null = (np.where(n_used >= 2, v * kept, np.nan)
+                                   for v in F.cohen_variance(tables.astype(float), agree))
     out = []
     with np.errstate(invalid="ignore", divide="ignore"):
         rows, cols = tables.sum(axis=2) / n_used[:, None], tables.sum(axis=1) / n_used[:, None]
@@ -496,7 +498,7 @@ def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None
     return _cohen_results(r, [(ia, ib)], weights, population)[0]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class PairwiseCohenResult(_Result):
     """Cohen's kappa for every pair of raters.
 
@@ -578,7 +580,7 @@ def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | N
 
 
 # ===================================================================== Fleiss
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class _CountedResult(_Uncertain):
     """A multi-rater result: keeps the table's count patterns (and the table) for exact values on demand."""
 
@@ -672,7 +674,7 @@ def _fleiss_reason(p_e: float) -> str | None:
     return None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class FleissResult(_CountedResult):
     """Fleiss' kappa with a per-item number of raters, and its working.
 
@@ -811,7 +813,7 @@ def _coincidences(sums: SizeSums, exact: bool) -> np.ndarray:
     return F.coincidences(num.size, num.counts, num.gram).sum(axis=0)[None]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class AlphaResult(_CountedResult):
     """Krippendorff's alpha (Krippendorff 2011) and its working.
 
@@ -995,7 +997,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
 
 
 # ============================================================= the family
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class _FamilyResult(_CountedResult):
     """A coefficient of the family (P_a - P_e) / (1 - P_e), with its working and its standard error.
 
@@ -1080,7 +1082,7 @@ def _family_result(cls: type, r: Ratings, weights: Any, population: Any, groups:
     return cls(**fields, n_items=shared["df"] + 1, reason=reason)
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class PercentAgreementResult(_FamilyResult):
     """Percent agreement P_a: the coefficient with no chance model (P_e = 0); ``float(res)`` is ``p_a``."""
 
@@ -1089,7 +1091,7 @@ class PercentAgreementResult(_FamilyResult):
     _label = "percent agreement"
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class BrennanPredigerResult(_FamilyResult):
     """Brennan and Prediger's coefficient S (Bennett's S for two raters): chance P_e = sum w / q^2.
 
@@ -1108,7 +1110,7 @@ class BrennanPredigerResult(_FamilyResult):
         return len(self.categories)
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class ScottResult(_FamilyResult):
     """Scott's pi for two raters: chance from one distribution p_k shared by both.
 
@@ -1144,7 +1146,7 @@ class ScottResult(_FamilyResult):
         return _frozen(self.counts.sum(axis=1))
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class GwetResult(_FamilyResult):
     """Gwet's AC1 (unweighted) or AC2 (weighted): chance P_e = sum w / (q (q - 1)) sum_k p_k (1 - p_k).
 
@@ -1164,7 +1166,7 @@ class GwetResult(_FamilyResult):
         return "AC1" if self.weights is None else "AC2"
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class CongerResult(_FamilyResult):
     """Conger's kappa: chance P_e = the mean over pairs of raters of their own Cohen chance agreement.
 
@@ -1386,7 +1388,7 @@ PLANNED = {"percent_agreement": "none", "brennan_prediger": "uniform", "scott_pi
            "gwet_ac": "gwet", "krippendorff_alpha": "item_mean"}
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class ItemsNeeded(_Result):
     """How many items a study needs for a confidence interval of a given half-width.
 
@@ -1516,7 +1518,7 @@ def items_needed(coefficient: Any, expected: float, raters: int, proportions: An
     _, p_e, _ = _planned_variance(name, FM.population_groups(raters, p, 0.0), agreement, p, 0.0)
     if independent >= 1 - F.EPS or p_e >= 1 - F.EPS:
         raise AgreementError("with these proportions every rating is in one category: the coefficient is undefined")
-    lowest = (independent - p_e) / (1 - p_e)
+    lowest = float(F.chance_corrected(independent, p_e))  # the coefficient when raters label independently
     if not lowest - 1e-12 <= expected <= 1:
         raise AgreementError(f"expected {name} = {expected:g} is below what the planning model reaches with these "
                              f"proportions: {fmt(lowest, 4)} (raters labelling independently) up to 1")
@@ -1548,15 +1550,13 @@ def interpret(value: Any) -> str:
     if isinstance(value, _Result):
         v = float(value)
     else:
-        wrong = f"interpret takes a coefficient between -1 and 1, got {value!r}"
-        if isinstance(value, (bool, str, bytes)) or value is None:
-            raise AgreementError(wrong)
         try:
-            v = float(value)
+            v = None if isinstance(value, (bool, str, bytes)) or value is None else float(value)
         except (TypeError, ValueError, OverflowError):
-            raise AgreementError(wrong) from None
-        if not math.isnan(v) and not -1.0 <= v <= 1.0:
-            raise AgreementError(wrong + (" (a percentage? divide it by 100)" if 1 < v <= 100 else ""))
+            v = None
+        if v is None or not math.isnan(v) and not -1.0 <= v <= 1.0:
+            hint = " (a percentage? divide it by 100)" if v is not None and 1 < v <= 100 else ""
+            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}{hint}")
     if math.isnan(v):
         return "undefined"
     if v < 0:
@@ -1568,7 +1568,7 @@ def interpret(value: Any) -> str:
 
 
 # ================================================================ bootstrap
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class BootstrapResult(_Result):
     """Percentile bootstrap interval (items resampled with replacement)."""
 
@@ -1581,9 +1581,6 @@ class BootstrapResult(_Result):
     samples: np.ndarray
     metric: str
     _main = "estimate"
-
-    def _exact(self) -> Exact:
-        return Exact()
 
     def __repr__(self) -> str:
         return (f"BootstrapResult({self.metric}: {fmt(self.estimate, 4, 'nan')}, "
