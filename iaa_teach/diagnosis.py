@@ -260,7 +260,7 @@ def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray
     ones, which depend on the pooled counts and are recomputed.
     """
     pairable = sums.counts[:, 2:].sum(axis=(1, 2))
-    out = np.full(len(pairable), None if exact else np.nan, dtype=object if exact else float)
+    out = F.undefined(len(pairable), exact)
     keep = np.flatnonzero(pairable > 0)
     if len(keep) == 0:
         return out
@@ -287,7 +287,7 @@ def _item_disagreement(counts: np.ndarray, alpha: AlphaResult, exact: bool) -> n
     o = F.coincidences(m, F.as_numbers(counts, exact), F.as_numbers(gram, exact))
     delta = np.array(alpha.exact.delta, dtype=object) if exact else alpha.delta
     pairable = m >= 2
-    out = np.full(len(m), None if exact else np.nan, dtype=object if exact else float)
+    out = F.undefined(len(m), exact)
     if pairable.any():
         out[pairable] = F.disagreement(o[pairable], delta, F.as_numbers(m[pairable], exact))
     return out

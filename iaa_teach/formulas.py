@@ -36,7 +36,7 @@ from .validation import check_option
 
 __all__ = [
     "EPS", "WEIGHTS", "LEVELS", "CHANCE_RULES", "WEIGHT_SCHEMES", "FAMILY_WEIGHTS",
-    "as_numbers", "reciprocal", "divide", "chance_corrected",
+    "as_numbers", "identity", "undefined", "reciprocal", "divide", "chance_corrected",
     "disagreement_weights", "agreement_weights", "cohen_agreement", "cohen_variance",
     "fleiss_terms", "fleiss_agreement", "observed_agreement", "category_shares",
     "gwet_weights", "fleiss_chance", "gwet_chance", "uniform_chance", "conger_parts", "conger_chance",
@@ -77,6 +77,16 @@ def reciprocal(d: Any, exact: bool) -> np.ndarray:
                         dtype=object).reshape(d.shape)
     with np.errstate(divide="ignore"):
         return np.where(d > 0, 1.0 / np.maximum(d, 1), 0.0)
+
+
+def identity(k: int, exact: bool) -> np.ndarray:
+    """The k x k identity (unweighted agreement, [c = k]) in the chosen kind of number."""
+    return as_numbers(np.eye(k, dtype=np.int64), exact)
+
+
+def undefined(shape: tuple, exact: bool) -> np.ndarray:
+    """An array of undefined values: NaN, or None for exact numbers."""
+    return np.full(shape, None, dtype=object) if exact else np.full(shape, np.nan)
 
 
 def _exact(*arrays: np.ndarray) -> bool:
@@ -261,17 +271,11 @@ def fleiss_agreement(terms: dict, chance: str, agreement: np.ndarray | None = No
     p_a = observed_agreement(terms)
     p_j = category_shares(terms, chance)
     if agreement is None:
-        agreement = as_numbers(np.eye(p_j.shape[-1], dtype=np.int64), _exact(p_j))
+        agreement = identity(p_j.shape[-1], _exact(p_j))
     return p_a, p_j, fleiss_chance(p_j, agreement)
 
 
 # ============================================================ the family
-def _undefined(shape: tuple, exact: bool) -> np.ndarray:
-    if exact:
-        return np.full(shape, None, dtype=object)
-    return np.full(shape, np.nan)
-
-
 def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     """q x q agreement weights of one of Gwet's (2014) schemes over category values (1-D).
 
@@ -300,7 +304,7 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     exact = _exact(values)
     q = len(values)
     if scheme is None or q < 2:
-        return as_numbers(np.eye(q, dtype=np.int64), exact)
+        return identity(q, exact)
     if scheme in ("radical", "circular") and exact:
         floats = gwet_weights(scheme, np.array([float(x) for x in values]))
         return np.array([Fraction(float(w)) for w in floats.reshape(-1)], dtype=object).reshape(q, q)
@@ -345,7 +349,7 @@ def gwet_chance(p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
     """
     q = p.shape[-1]
     if q < 2:
-        return _undefined(p.shape[:-1], _exact(p, agreement))
+        return undefined(p.shape[:-1], _exact(p, agreement))
     return agreement.sum() / (q * (q - 1)) * (p * (1 - p)).sum(axis=-1)
 
 
@@ -461,8 +465,7 @@ def coincidences(size: np.ndarray, counts: np.ndarray, gram: np.ndarray) -> np.n
     size = np.asarray(size)
     weight = reciprocal(np.where(size >= 2, size - 1, 0), exact)
     k = counts.shape[-1]
-    eye = as_numbers(np.eye(k, dtype=np.int64), exact)
-    return (gram - counts[..., :, None] * eye) * weight[:, None, None]
+    return (gram - counts[..., :, None] * identity(k, exact)) * weight[:, None, None]
 
 
 def squared_distances(level: str, n_c: np.ndarray, values: np.ndarray | None) -> np.ndarray:
@@ -477,7 +480,7 @@ def squared_distances(level: str, n_c: np.ndarray, values: np.ndarray | None) ->
     exact = _exact(n_c) or (values is not None and _exact(values))
     b, k = n_c.shape
     if level == "nominal":
-        return np.broadcast_to(as_numbers(1 - np.eye(k, dtype=np.int64), exact), (b, k, k))
+        return np.broadcast_to(1 - identity(k, exact), (b, k, k))
     if level == "ordinal":
         zero = as_numbers(np.zeros((b, 1), dtype=np.int64), exact)
         cum = np.concatenate([zero, np.cumsum(n_c, axis=1)], axis=1)
@@ -500,9 +503,8 @@ def expected_coincidences(n_c: np.ndarray, n: np.ndarray) -> np.ndarray:
     """e_ck = n_c (n_k - [c = k]) / (n - 1): the coincidences of values paired at random (B, k, k)."""
     exact = _exact(n_c, n)
     k = n_c.shape[-1]
-    eye = as_numbers(np.eye(k, dtype=np.int64), exact)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (n_c[:, :, None] * n_c[:, None, :] - n_c[:, :, None] * eye) / (n - 1)[:, None, None]
+        return (n_c[:, :, None] * n_c[:, None, :] - n_c[:, :, None] * identity(k, exact)) / (n - 1)[:, None, None]
 
 
 def disagreement(o: np.ndarray, delta: np.ndarray, n: np.ndarray) -> np.ndarray:

@@ -145,13 +145,22 @@ def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES)
                                  f"be a label")
         out.append(label)
     _no_bools_with_numbers(out, lambda i: f"categories[{i}]")
-    seen: dict = {}
-    for i, c in enumerate(out):
-        if _key(c) in seen:
-            raise AgreementError(f"categories must be unique, got {given}: {c!r} is categories[{seen[_key(c)]}] "
-                                 f"and categories[{i}]")
-        seen[_key(c)] = i
+    repeat = _first_repeat(out, _key)
+    if repeat:
+        i, j = repeat
+        raise AgreementError(f"categories must be unique, got {given}: {out[j]!r} is categories[{i}] "
+                             f"and categories[{j}]")
     return out
+
+
+def _first_repeat(values: Sequence, key: Callable[[Any], Any] = lambda v: v) -> tuple[int, int] | None:
+    """(i, j), i < j: where the first value that comes again was first seen and seen again; None if all differ."""
+    seen: dict = {}
+    for j, v in enumerate(values):
+        if key(v) in seen:
+            return seen[key(v)], j
+        seen[key(v)] = j
+    return None
 
 
 def _no_bools_with_numbers(labels: Sequence[Any], where: Callable[[int], str]) -> None:
@@ -175,13 +184,11 @@ def _check_raters(raters: Sequence) -> tuple:
         if name is None or (isinstance(name, str) and not name.strip()):
             raise AgreementError(f"the rater name of column {j + 1} is empty; every rater needs a name",
                                  row=-1, column=j)
-    if len(set(raters)) != len(raters):
-        first = {}
-        for j, name in enumerate(raters):
-            if name in first:
-                raise AgreementError(f"rater names must be unique, got {list(raters)}: {name!r} names columns "
-                                     f"{first[name] + 1} and {j + 1}", row=-1, column=j)
-            first[name] = j
+    repeat = _first_repeat(raters)
+    if repeat:
+        i, j = repeat
+        raise AgreementError(f"rater names must be unique, got {list(raters)}: {raters[j]!r} names columns "
+                             f"{i + 1} and {j + 1}", row=-1, column=j)
     return raters
 
 
@@ -196,12 +203,8 @@ def _check_items(items: Any) -> Any:
         raise AgreementError(f"item id {items[bad]!r} (item {bad + 1}) is not a single id: use a string or a number",
                              row=bad) from None
     if not unique:
-        first: dict = {}
-        for i, it in enumerate(items):
-            if it in first:
-                raise AgreementError(f"item ids must be unique: {it!r} is item {first[it] + 1} and item {i + 1}",
-                                     row=i, column=None)
-            first[it] = i
+        i, j = _first_repeat(items)
+        raise AgreementError(f"item ids must be unique: {items[j]!r} is item {i + 1} and item {j + 1}", row=j)
     return items
 
 
