@@ -42,7 +42,7 @@ __all__ = [
     "gwet_weights", "fleiss_chance", "gwet_chance", "uniform_chance", "conger_parts", "conger_chance",
     "linearized_terms", "ratio_item_terms", "fleiss_item_chance", "gwet_item_chance", "conger_item_chance",
     "sum_of_squares", "linearized_variance",
-    "coincidences", "expected_coincidences", "disagreement", "squared_distances", "alpha_disagreement",
+    "coincidences", "ordered_pairs", "expected_coincidences", "disagreement", "squared_distances", "alpha_disagreement",
     "alpha_coefficient", "one_minus_ratio",
 ]
 
@@ -461,11 +461,15 @@ def coincidences(size: np.ndarray, counts: np.ndarray, gram: np.ndarray) -> np.n
     (..., G, k, k) is sum c c^T over the group's units; units with m < 2 give 0.
     Sum the result over groups.
     """
-    exact = _exact(counts, gram)
     size = np.asarray(size)
-    weight = reciprocal(np.where(size >= 2, size - 1, 0), exact)
-    k = counts.shape[-1]
-    return (gram - counts[..., :, None] * identity(k, exact)) * weight[:, None, None]
+    weight = reciprocal(np.where(size >= 2, size - 1, 0), _exact(counts, gram))
+    return ordered_pairs(counts, gram) * weight[:, None, None]
+
+
+def ordered_pairs(counts: np.ndarray, gram: np.ndarray) -> np.ndarray:
+    """sum (c c^T - diag(c)): the ordered pairs of values within units, from ``counts`` = sum c (..., k)
+    and ``gram`` = sum c c^T (..., k, k); in their kind of number (integers stay integers)."""
+    return gram - counts[..., :, None] * np.eye(counts.shape[-1], dtype=np.int64)
 
 
 def squared_distances(level: str, n_c: np.ndarray, values: np.ndarray | None) -> np.ndarray:

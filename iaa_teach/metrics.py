@@ -157,8 +157,10 @@ class _Result:
         """Format spec on the coefficient, rounded half up from its exact value (``f"{res:.3f}"``)."""
         return format_number(self.exact_value, spec)
 
-    def _fmt(self, name: str) -> str:
-        return f"{name}={fmt(getattr(self, name), 4, 'nan')}"
+    def _show(self, names: tuple, details: str, head: str = "") -> str:
+        """The repr ``Name(head name=value, ...details)``, the values rounded to 4 places (NaN as nan)."""
+        values = ", ".join(f"{name}={fmt(getattr(self, name), 4, 'nan')}" for name in names)
+        return f"{type(self).__name__}({head}{values}{details})"
 
     def _weights_note(self) -> str:
         """``, weights=...`` for a repr, or nothing when unweighted."""
@@ -277,11 +279,7 @@ def _size_sums(patterns: CountPatterns) -> SizeSums:
     group = group.reshape(-1)
     k = c.shape[1]
     n_sizes = len(size)
-
-    def by_size(values: np.ndarray) -> np.ndarray:  # integer sums (exact in float64 below 2**53)
-        return np.rint(np.bincount(group, weights=values, minlength=n_sizes)).astype(np.int64)
-
-    items = by_size(f)
+    items = np.rint(np.bincount(group, weights=f, minlength=n_sizes)).astype(np.int64)  # exact below 2**53
     flat = (group[:, None] * k + np.arange(k)).ravel()
     counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
     counts = counts.astype(np.int64).reshape(n_sizes, k)
@@ -316,16 +314,6 @@ def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.n
         gram += np.bincount(key, weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
                             minlength=n_sizes * k * k)
     return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
-
-
-def _pattern_sums(patterns: CountPatterns) -> SizeSums:
-    """Each distinct count row as a group of one item (for the bootstrap and per-item values)."""
-    c = patterns.counts
-    return SizeSums(patterns.ratings_per_item, np.ones(len(c), dtype=np.int64), c, c[:, :, None] * c[:, None, :])
-
-
-def _numbers(sums: SizeSums, exact: bool) -> SizeSums:
-    return SizeSums(sums.size, *(F.as_numbers(x, exact) for x in sums[1:]))
 
 
 # ====================================================================== Cohen
@@ -405,8 +393,8 @@ class CohenResult(_Uncertain):
                      agreement_weights=_exact_tuple(agree), variance=variance, variance_null=variance_null)
 
     def __repr__(self) -> str:
-        return (f"CohenResult({self.rater_a} vs {self.rater_b}: {self._fmt('kappa')}, {self._fmt('p_o')}, "
-                f"{self._fmt('p_e')}, n_items={self.n_items}{self._weights_note()})")
+        return self._show(("kappa", "p_o", "p_e"), f", n_items={self.n_items}{self._weights_note()}",
+                          f"{self.rater_a} vs {self.rater_b}: ")
 
 
 def _cohen(tables: np.ndarray, agreement: np.ndarray):
@@ -728,9 +716,8 @@ class FleissResult(_CountedResult):
                      agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
-        return (f"FleissResult({self._fmt('kappa')}, {self._fmt('p_a')}, {self._fmt('p_e')}, "
-                f"chance={self.chance!r}, items used={self.n_items_used}, ratings={self.n_ratings}"
-                f"{self._weights_note()})")
+        return self._show(("kappa", "p_a", "p_e"), f", chance={self.chance!r}, items used={self.n_items_used}, "
+                                                   f"ratings={self.n_ratings}{self._weights_note()}")
 
 
 @options(chance=CHANCE_RULES)
@@ -809,8 +796,7 @@ def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int 
 
 
 def _coincidences(sums: SizeSums, exact: bool) -> np.ndarray:
-    num = _numbers(sums, exact)
-    return F.coincidences(num.size, num.counts, num.gram).sum(axis=0)[None]
+    return F.coincidences(sums.size, F.as_numbers(sums.counts, exact), F.as_numbers(sums.gram, exact)).sum(axis=0)[None]
 
 
 @_result
@@ -862,8 +848,7 @@ class AlphaResult(_CountedResult):
     @cached_property
     def pair_counts(self) -> np.ndarray:
         """Unweighted ordered pairs of ratings within units (units with one value add none)."""
-        s = self._sums
-        return _frozen((s.gram - s.counts[:, :, None] * np.eye(len(self.categories), dtype=np.int64)).sum(axis=0))
+        return _frozen(F.ordered_pairs(self._sums.counts, self._sums.gram).sum(axis=0))
 
     def _exact(self) -> Exact:
         o = _coincidences(self._sums, exact=True)
@@ -874,8 +859,7 @@ class AlphaResult(_CountedResult):
                      n_c=_exact_tuple(n_c[0]), n=_one(n), delta=_exact_tuple(delta[0]), variance=variance)
 
     def __repr__(self) -> str:
-        return (f"AlphaResult({self._fmt('alpha')}, {self._fmt('d_o')}, {self._fmt('d_e')}, "
-                f"level={self.level!r}, n={self.n})")
+        return self._show(("alpha", "d_o", "d_e"), f", level={self.level!r}, n={self.n}")
 
 
 def _category_values_of(categories: tuple, level: str, exact: bool = False) -> np.ndarray | None:
@@ -1063,9 +1047,8 @@ class _FamilyResult(_CountedResult):
         return Exact(**values, agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
-        main = "" if self._main == "p_a" else f"{self._fmt(self._main)}, "
-        return (f"{type(self).__name__}({main}{self._fmt('p_a')}, {self._fmt('p_e')}, "
-                f"items used={self.n_items_used}, ratings={self.n_ratings}{self._weights_note()})")
+        shown = tuple(dict.fromkeys((self._main, "p_a", "p_e")))  # percent agreement's own value is p_a
+        return self._show(shown, f", items used={self.n_items_used}, ratings={self.n_ratings}{self._weights_note()}")
 
 
 def _family_result(cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None,
@@ -1659,10 +1642,10 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
         raise AgreementError(f"bootstrap_ci({name}): {len(patterns.counts):,} distinct rows of counts x {k} x {k} "
                              f"categories need {size:,} numbers, more than the limit of {_BOOT_NUMBERS:,}; merge "
                              f"categories, or bootstrap fewer items")
-    sums = _numbers(_pattern_sums(patterns), exact=False)
+    c = patterns.counts.astype(float)  # each distinct count row a group of one item
     level = kwargs.get("level", "nominal")
     values = _category_values_of(r.categories, level)
-    terms = F.coincidences(sums.size, sums.counts, sums.gram).reshape(len(sums.size), k * k)
+    terms = F.coincidences(patterns.ratings_per_item, c, c[:, :, None] * c[:, None, :]).reshape(len(c), k * k)
     return patterns.item_pattern, terms, lambda s: F.alpha_coefficient(s.reshape(-1, k, k), level, values)[0]
 
 
@@ -1832,11 +1815,6 @@ class FamilyInterval(NamedTuple):
         return None
 
 
-def _bootstrap_se(samples: np.ndarray) -> float:
-    ok = samples[~np.isnan(samples)]
-    return float(np.std(ok, ddof=1)) if ok.size >= 2 else math.nan
-
-
 def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", method: str = "analytic",
                      confidence: float = 0.95, n_boot: int = 1000, seed: Any = 0) -> list[FamilyInterval]:
     """Every coefficient of :func:`agreement_family` with its standard error and interval.
@@ -1865,7 +1843,8 @@ def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", 
             rows.append(FamilyInterval(call.name, call.metric, result, result.se, low, high, method, confidence))
             continue
         boot = bootstrap_ci(call.metric, r, n_boot=n_boot, confidence=confidence, seed=seed, **call.kwargs)
-        se = _bootstrap_se(np.asarray(boot.samples)) if result.defined else math.nan
+        ok = boot.samples[~np.isnan(boot.samples)]  # the standard deviation of the defined replicates
+        se = float(np.std(ok, ddof=1)) if result.defined and ok.size >= 2 else math.nan
         low, high = (boot.low, boot.high) if result.defined else (math.nan, math.nan)
         rows.append(FamilyInterval(call.name, call.metric, result, se, low, high, method, confidence, boot))
     return rows
