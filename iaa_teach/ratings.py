@@ -1011,7 +1011,7 @@ def _encode_columns(columns: list, categories: list | None, raters: Sequence | N
     """Columns of cells (numeric arrays, or objects) as a table of codes (missing = number of categories)."""
     if all(c.dtype.kind in "iuf" for c in columns) and not any(
             c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2 ** 53 for c in columns):
-        return _encode_numeric_columns(columns, categories, raters, max_categories)
+        return _numeric_codes(columns, categories, raters, max_categories, locate=lambda j, pos: (pos, j))
     parsed = []
     for j, column in enumerate(columns):
         try:
@@ -1064,9 +1064,7 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
                              f"False would count as 1 and 0")
     if categories is None:
         cats = _sorted_labels(labels)
-        check_limit("number of categories (distinct labels)", len(cats), max_categories, "max_categories",
-                    "--max-categories", advice="check the labels: free text or measurements to many decimals "
-                    "are not categories")
+        _check_distinct(len(cats), max_categories, "free text or measurements to many decimals")
     else:
         cats = list(categories)
     index = {_key(c): i for i, c in enumerate(cats)}
@@ -1078,7 +1076,7 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
         if (lookup < 0).any():
             raise fail(f"is not one of the declared categories {cats}", j, int(np.flatnonzero(lookup < 0)[0]))
         out.append(lookup.astype(dtype)[col.codes])  # code -1 (missing) takes the last entry, k
-    return (np.column_stack(out) if len(out) > 1 else out[0][:, None]), cats
+    return _stack(out), cats
 
 
 def _encode_objects(table: list[list[Any]], categories: list | None, raters: Sequence | None,
@@ -1269,12 +1267,6 @@ def _encode_numeric(arr: np.ndarray, categories: list | None, raters: Sequence |
     return codes.reshape(n_items, n_raters), cats
 
 
-def _encode_numeric_columns(columns: list, categories: list | None, raters: Sequence | None,
-                            max_categories: int | None) -> tuple[np.ndarray, list]:
-    """Numeric columns (one per rater, NaN missing) as a table of codes, column by column."""
-    return _numeric_codes(columns, categories, raters, max_categories, locate=lambda j, pos: (pos, j))
-
-
 def _numeric_codes(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
                    locate: Callable) -> tuple[np.ndarray, list]:
     """Vectorized encoding of numeric columns of equal length (NaN = missing): codes (n, n_columns).
@@ -1310,9 +1302,7 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
     if shifted is not None:
         if cats is None:
             used = np.flatnonzero(present)
-            check_limit("number of categories (distinct labels)", len(used), max_categories, "max_categories",
-                        "--max-categories", advice="check the labels: measurements to many decimals are not "
-                        "categories")
+            _check_distinct(len(used), max_categories)
             cats = [int(v) + lo for v in used]
             if len(used) == width:  # every value in lo..hi used: codes are the shifted values
                 return _stack(shifted), cats
@@ -1337,9 +1327,7 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
     filled = np.where(missing, flat[int(np.argmin(missing))], flat)
     if cats is None:
         distinct = np.unique(filled)
-        check_limit("number of categories (distinct labels)", len(distinct), max_categories, "max_categories",
-                    "--max-categories", advice="check the labels: measurements to many decimals are not "
-                    "categories")
+        _check_distinct(len(distinct), max_categories)
         cats = [_plain(v) for v in distinct.tolist()]
     known = np.asarray([float(c) if _is_number(c) else np.nan for c in cats])
     sorter = np.argsort(known, kind="stable")
@@ -1354,6 +1342,12 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         _raise_unknown(columns, first // n, first % n, cats, raters, locate)
     codes = codes.astype(_code_dtype(len(cats) + 1))
     return np.ascontiguousarray(codes.reshape(len(columns), n).T), cats
+
+
+def _check_distinct(n: int, max_categories: int | None, labels: str = "measurements to many decimals") -> None:
+    """The limit on the distinct labels seen (the categories when none are declared)."""
+    check_limit("number of categories (distinct labels)", n, max_categories, "max_categories", "--max-categories",
+                advice=f"check the labels: {labels} are not categories")
 
 
 def _stack(columns: list) -> np.ndarray:
