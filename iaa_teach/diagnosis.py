@@ -420,8 +420,7 @@ class Diagnosis:
         others = (np.einsum("rp,pk->rk", by_rater.sum(axis=2) * per_other, c[shared])
                   - np.einsum("rpk,p->rk", by_rater, per_other))
         n = own.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            excess = (own - others) / n[:, None]
+        excess = F.divide(own - others, n[:, None])
         tvd = np.abs(excess).sum(axis=1) / 2
         top = np.argmax(np.where(np.isnan(excess), -np.inf, excess), axis=1)
         overused = [None if n[j] == 0 or excess[j, top[j]] <= 0 else r.categories[top[j]] for j in range(r.n_raters)]
@@ -434,8 +433,7 @@ class Diagnosis:
         matrix = self.pairwise.matrix
         defined = ~np.isnan(matrix)
         kappa_pairs = defined.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean_kappa = np.where(defined, matrix, 0.0).sum(axis=1) / kappa_pairs
+        mean_kappa = F.divide(np.where(defined, matrix, 0.0).sum(axis=1), kappa_pairs)
         rise = self.alpha_without - self.alpha.alpha
         tvd, overused, excess = self._bias
         order = _order(self.alpha_without, -mean_kappa)
@@ -552,8 +550,7 @@ class Diagnosis:
         alpha, cats = self.alpha, self.ratings.categories
         i, j = np.triu_indices(len(cats), 1)
         observed, expected = alpha.coincidences[i, j], alpha.expected[i, j]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(expected > 0, observed / expected, np.nan)
+        ratio = F.divide(observed, expected)
 
         def exact_ratio(pairs: np.ndarray) -> list:
             e, o = self._exact_expected, alpha.exact.coincidences
@@ -615,9 +612,8 @@ class Diagnosis:
             reasons.append(None if binary_alpha.defined else
                            f"{category!r} against the rest: {binary_alpha.reason}")
         diagonal = np.arange(len(r.categories))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            agreement = alpha.coincidences[diagonal, diagonal] / alpha.n_c
-            expected = alpha.expected[diagonal, diagonal] / alpha.n_c
+        agreement = F.divide(alpha.coincidences[diagonal, diagonal], alpha.n_c)
+        expected = F.divide(alpha.expected[diagonal, diagonal], alpha.n_c)
         return ReportTable({
             "category": _column(r.categories),
             "values": np.rint(alpha.n_c).astype(np.int64),

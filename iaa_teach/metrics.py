@@ -198,10 +198,10 @@ def _check_population(population: Any, n: int) -> int | None:
 
 
 def _sampled(n: Any, population: int | None, exact: bool) -> Any:
-    """f = n / N, the share of the population rated (0 for an infinite population)."""
+    """f = n / N, the share of the population rated (0 for an infinite population); n may be an array of floats."""
     if population is None:
         return 0
-    return Fraction(int(n), population) if exact else float(n) / population
+    return Fraction(int(n), population) if exact else np.asarray(n, dtype=float) / population
 
 
 @_result
@@ -411,13 +411,12 @@ def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None
     kappa, p_o, p_e = _cohen(tables.astype(float), agree)
     n_used = tables.sum(axis=(1, 2))
     population = _check_population(population, int(n_used.max(initial=0)))
+    kept = 1 - _sampled(n_used, population, exact=False)
     with np.errstate(invalid="ignore", divide="ignore"):
-        kept = 1 - (0 if population is None else n_used / population)
         variance, variance_null = (np.where(n_used >= 2, v * kept, np.nan)
                                    for v in F.cohen_variance(tables.astype(float), agree))
+    rows, cols = F.divide(tables.sum(axis=2), n_used[:, None]), F.divide(tables.sum(axis=1), n_used[:, None])
     out = []
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rows, cols = tables.sum(axis=2) / n_used[:, None], tables.sum(axis=1) / n_used[:, None]
     for p, (ia, ib) in enumerate(pairs):
         n = int(n_used[p])
         a, b = r.raters[ia], r.raters[ib]
