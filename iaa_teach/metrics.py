@@ -1728,6 +1728,7 @@ class FamilyCall(NamedTuple):
     kwargs: dict
 
 
+@options(level=LEVELS)
 def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[FamilyCall]:
     """Which coefficients :func:`agreement_family` computes for ``ratings``, and how.
 
@@ -1744,7 +1745,6 @@ def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> l
     ['percent agreement', 'Brennan-Prediger S', "Fleiss' kappa", "Conger's kappa", "Gwet's AC1", "Krippendorff's alpha"]
     """
     r = as_ratings(ratings)
-    check_option("level", level, LEVELS)
     two = r.n_raters == 2
     w = {"weights": weights}
     cohen = two and (weights is None or (isinstance(weights, str) and weights in WEIGHTS))
@@ -1814,6 +1814,7 @@ class FamilyInterval(NamedTuple):
         return None
 
 
+@options(method=INTERVAL_METHODS)
 def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", method: str = "analytic",
                      confidence: float = 0.95, n_boot: int = 1000, seed: Any = 0) -> list[FamilyInterval]:
     """Every coefficient of :func:`agreement_family` with its standard error and interval.
@@ -1831,7 +1832,6 @@ def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", 
     >>> print(row.name, f"{row.result:.3f}", fmt(row.se), f"[{fmt(row.low)}, {fmt(row.high)}]")
     Brennan-Prediger S 0.600 0.163 [0.231, 0.969]
     """
-    check_option("method", method, INTERVAL_METHODS)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
     r = as_ratings(ratings)
     rows = []
