@@ -383,7 +383,7 @@ class CohenResult(_Uncertain):
         table = F.as_numbers(self.table[None], exact=True)
         kappa, p_o, p_e = _cohen(table, agree)
         variance = variance_null = None
-        if kappa[0] is not None:
+        if kappa[0] is not None and n >= 2:  # as the floats: no spread to estimate from a single item
             kept = 1 - _sampled(n, self.population, exact=True)
             variance, variance_null = (kept * v[0] for v in F.cohen_variance(table, agree))
         t = self.table
