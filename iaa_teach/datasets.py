@@ -192,7 +192,7 @@ def simulate(n_items: int = 100, n_raters: int = 3, accuracy: float = 0.8, preva
     >>> from iaa_teach import fleiss_kappa, fmt
     >>> for prevalence in (0.5, 0.95):
     ...     res = fleiss_kappa(simulate(2000, 3, accuracy=0.9, prevalence=prevalence, n_categories=2, seed=1))
-    ...     print(f"prevalence {prevalence:.2f}: P_a = {fmt(res.exact.p_a)}, kappa = {res:.3f}")
+    ...     print(f"prevalence {fmt(prevalence, 2)}: P_a = {fmt(res.exact.p_a)}, kappa = {res:.3f}")
     prevalence 0.50: P_a = 0.814, kappa = 0.627
     prevalence 0.95: P_a = 0.814, kappa = 0.275
     """

@@ -106,9 +106,7 @@ def format_cell(value: Any) -> str:
         value = value.item()
     if value is None:
         return ""
-    if isinstance(value, bool) or isinstance(value, str):
-        return str(value)
-    if isinstance(value, int):
+    if isinstance(value, (bool, str, int)):
         return str(value)
     if isinstance(value, float):
         return fmt(value)
@@ -262,7 +260,7 @@ def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray
     ones, which depend on the pooled counts and are recomputed.
     """
     pairable = sums.counts[:, 2:].sum(axis=(1, 2))
-    out = np.full(len(pairable), None if exact else np.nan, dtype=object if exact else float)
+    out = F.undefined(len(pairable), exact)
     keep = np.flatnonzero(pairable > 0)
     if len(keep) == 0:
         return out
@@ -270,15 +268,10 @@ def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray
     counts = F.as_numbers(sums.counts[keep][:, used], exact)
     gram = F.as_numbers(sums.gram[keep][:, used], exact)
     o = F.coincidences(sums.size[used], counts, gram).sum(axis=1)
-    n_c = o.sum(axis=2)
-    n = n_c.sum(axis=1)
-    if full.level == "ordinal":
-        delta = F.squared_distances("ordinal", n_c, None)
-    else:
-        whole = np.array(full.exact.delta, dtype=object) if exact else full.delta
-        delta = np.broadcast_to(whole, o.shape)
-    d_o = F.disagreement(o, delta, n)
-    d_e = F.disagreement(F.expected_coincidences(n_c, n), delta, n)
+    delta = None
+    if full.level != "ordinal":
+        delta = np.broadcast_to(np.array(full.exact.delta, dtype=object) if exact else full.delta, o.shape)
+    d_o, d_e, _, _, delta = F.alpha_disagreement(o, full.level, None, delta)
     out[keep] = F.one_minus_ratio(d_o, d_e, 1 if exact else np.max(delta, axis=(1, 2)))
     return out
 
@@ -294,7 +287,7 @@ def _item_disagreement(counts: np.ndarray, alpha: AlphaResult, exact: bool) -> n
     o = F.coincidences(m, F.as_numbers(counts, exact), F.as_numbers(gram, exact))
     delta = np.array(alpha.exact.delta, dtype=object) if exact else alpha.delta
     pairable = m >= 2
-    out = np.full(len(m), None if exact else np.nan, dtype=object if exact else float)
+    out = F.undefined(len(m), exact)
     if pairable.any():
         out[pairable] = F.disagreement(o[pairable], delta, F.as_numbers(m[pairable], exact))
     return out
@@ -427,8 +420,7 @@ class Diagnosis:
         others = (np.einsum("rp,pk->rk", by_rater.sum(axis=2) * per_other, c[shared])
                   - np.einsum("rpk,p->rk", by_rater, per_other))
         n = own.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            excess = (own - others) / n[:, None]
+        excess = F.divide(own - others, n[:, None])
         tvd = np.abs(excess).sum(axis=1) / 2
         top = np.argmax(np.where(np.isnan(excess), -np.inf, excess), axis=1)
         overused = [None if n[j] == 0 or excess[j, top[j]] <= 0 else r.categories[top[j]] for j in range(r.n_raters)]
@@ -441,8 +433,7 @@ class Diagnosis:
         matrix = self.pairwise.matrix
         defined = ~np.isnan(matrix)
         kappa_pairs = defined.sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean_kappa = np.where(defined, matrix, 0.0).sum(axis=1) / kappa_pairs
+        mean_kappa = F.divide(np.where(defined, matrix, 0.0).sum(axis=1), kappa_pairs)
         rise = self.alpha_without - self.alpha.alpha
         tvd, overused, excess = self._bias
         order = _order(self.alpha_without, -mean_kappa)
@@ -559,13 +550,11 @@ class Diagnosis:
         alpha, cats = self.alpha, self.ratings.categories
         i, j = np.triu_indices(len(cats), 1)
         observed, expected = alpha.coincidences[i, j], alpha.expected[i, j]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(expected > 0, observed / expected, np.nan)
+        ratio = F.divide(observed, expected)
 
         def exact_ratio(pairs: np.ndarray) -> list:
-            n_c = np.array([alpha.exact.n_c], dtype=object)
-            e = F.expected_coincidences(n_c, np.array([alpha.exact.n], dtype=object))[0]
-            return [None if e[i[p], j[p]] == 0 else alpha.exact.coincidences[i[p]][j[p]] / e[i[p], j[p]] for p in pairs]
+            e, o = self._exact_expected, alpha.exact.coincidences
+            return [None if e[i[p], j[p]] == 0 else o[i[p]][j[p]] / e[i[p], j[p]] for p in pairs]
 
         order = _order(_settle_ties(ratio, exact_ratio), observed)
         return ReportTable({
@@ -576,6 +565,12 @@ class Diagnosis:
             "ratio": ratio[order],
             "pairs": alpha.pair_counts[i, j][order],
         })
+
+    @cached_property
+    def _exact_expected(self) -> np.ndarray:
+        """The expected coincidences e_ck as fractions (k x k)."""
+        ex = self.alpha.exact
+        return F.expected_coincidences(np.array([ex.n_c], dtype=object), np.array([ex.n], dtype=object))[0]
 
     def confused_pairs(self) -> ReportTable:
         """The pairs of categories, most confused first.
@@ -617,9 +612,8 @@ class Diagnosis:
             reasons.append(None if binary_alpha.defined else
                            f"{category!r} against the rest: {binary_alpha.reason}")
         diagonal = np.arange(len(r.categories))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            agreement = alpha.coincidences[diagonal, diagonal] / alpha.n_c
-            expected = alpha.expected[diagonal, diagonal] / alpha.n_c
+        agreement = F.divide(alpha.coincidences[diagonal, diagonal], alpha.n_c)
+        expected = F.divide(alpha.expected[diagonal, diagonal], alpha.n_c)
         return ReportTable({
             "category": _column(r.categories),
             "values": np.rint(alpha.n_c).astype(np.int64),
@@ -722,10 +716,7 @@ class Diagnosis:
         c, k = cats.index(first), cats.index(second)
         if c == k:
             raise AgreementError(f"pair_exact needs two different categories, got {first!r} twice")
-        ex = self.alpha.exact
-        n_c = np.array([ex.n_c], dtype=object)
-        expected = F.expected_coincidences(n_c, np.array([ex.n], dtype=object))[0][c, k]
-        observed = ex.coincidences[c][k]
+        expected, observed = self._exact_expected[c, k], self.alpha.exact.coincidences[c][k]
         return Exact(observed=observed, expected=expected, ratio=None if expected == 0 else observed / expected)
 
     def __repr__(self) -> str:

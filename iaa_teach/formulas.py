@@ -36,13 +36,14 @@ from .validation import check_option
 
 __all__ = [
     "EPS", "WEIGHTS", "LEVELS", "CHANCE_RULES", "WEIGHT_SCHEMES", "FAMILY_WEIGHTS",
-    "as_numbers", "reciprocal", "divide", "chance_corrected",
+    "as_numbers", "identity", "undefined", "reciprocal", "divide", "chance_corrected",
     "disagreement_weights", "agreement_weights", "cohen_agreement", "cohen_variance",
     "fleiss_terms", "fleiss_agreement", "observed_agreement", "category_shares",
     "gwet_weights", "fleiss_chance", "gwet_chance", "uniform_chance", "conger_parts", "conger_chance",
     "linearized_terms", "ratio_item_terms", "fleiss_item_chance", "gwet_item_chance", "conger_item_chance",
     "sum_of_squares", "linearized_variance",
-    "coincidences", "expected_coincidences", "disagreement", "squared_distances", "alpha_disagreement", "one_minus_ratio",
+    "coincidences", "ordered_pairs", "expected_coincidences", "disagreement", "squared_distances", "alpha_disagreement",
+    "alpha_coefficient", "one_minus_ratio",
 ]
 
 #: A chance term within this of 1 (or a D_e within it of 0) counts as exactly there (floats only).
@@ -78,8 +79,28 @@ def reciprocal(d: Any, exact: bool) -> np.ndarray:
         return np.where(d > 0, 1.0 / np.maximum(d, 1), 0.0)
 
 
+def identity(k: int, exact: bool) -> np.ndarray:
+    """The k x k identity (unweighted agreement, [c = k]) in the chosen kind of number."""
+    return as_numbers(np.eye(k, dtype=np.int64), exact)
+
+
+def undefined(shape: tuple, exact: bool) -> np.ndarray:
+    """An array of undefined values: NaN, or None for exact numbers."""
+    return np.full(shape, None, dtype=object) if exact else np.full(shape, np.nan)
+
+
 def _exact(*arrays: np.ndarray) -> bool:
     return any(np.asarray(a).dtype == object for a in arrays)
+
+
+def _each(rule: Any, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``rule(x, y)`` on each pair of entries of two exact arrays (broadcast), None where either is None."""
+    left, right = np.broadcast_arrays(left, right)
+    out = np.empty(left.shape, dtype=object)
+    for i in np.ndindex(out.shape):
+        x, y = left[i], right[i]
+        out[i] = None if x is None or y is None else rule(x, y)
+    return out
 
 
 def chance_corrected(observed: Any, chance: Any) -> np.ndarray:
@@ -89,10 +110,7 @@ def chance_corrected(observed: Any, chance: Any) -> np.ndarray:
     """
     observed, chance = np.asarray(observed), np.asarray(chance)
     if _exact(observed, chance):
-        out = np.empty(chance.shape, dtype=object)
-        for i in np.ndindex(chance.shape):
-            out[i] = None if chance[i] is None or chance[i] == 1 else (observed[i] - chance[i]) / (1 - chance[i])
-        return out
+        return _each(lambda o, c: None if c == 1 else (o - c) / (1 - c), observed, chance)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(1.0 - chance > EPS, (observed - chance) / (1.0 - chance), np.nan)
 
@@ -104,10 +122,7 @@ def one_minus_ratio(numerator: Any, denominator: Any, scale: Any = 1.0) -> np.nd
     """
     numerator, denominator = np.asarray(numerator), np.asarray(denominator)
     if _exact(numerator, denominator):
-        out = np.empty(denominator.shape, dtype=object)
-        for i in np.ndindex(denominator.shape):
-            out[i] = None if denominator[i] == 0 else 1 - numerator[i] / denominator[i]
-        return out
+        return _each(lambda top, bottom: None if bottom == 0 else 1 - top / bottom, numerator, denominator)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denominator > EPS * np.maximum(1.0, scale), 1.0 - numerator / denominator, np.nan)
 
@@ -116,12 +131,7 @@ def divide(numerator: Any, denominator: Any) -> np.ndarray:
     """numerator / denominator, undefined (NaN, or None for exact numbers) where the denominator is 0."""
     numerator, denominator = np.asarray(numerator), np.asarray(denominator)
     if _exact(numerator, denominator):
-        numerator, denominator = np.broadcast_arrays(numerator, denominator)
-        out = np.empty(numerator.shape, dtype=object)
-        for i in np.ndindex(numerator.shape):
-            top, bottom = numerator[i], denominator[i]
-            out[i] = None if top is None or bottom is None or bottom == 0 else top / bottom
-        return out
+        return _each(lambda top, bottom: None if bottom == 0 else top / bottom, numerator, denominator)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1), np.nan)
 
@@ -261,17 +271,11 @@ def fleiss_agreement(terms: dict, chance: str, agreement: np.ndarray | None = No
     p_a = observed_agreement(terms)
     p_j = category_shares(terms, chance)
     if agreement is None:
-        agreement = as_numbers(np.eye(p_j.shape[-1], dtype=np.int64), _exact(p_j))
+        agreement = identity(p_j.shape[-1], _exact(p_j))
     return p_a, p_j, fleiss_chance(p_j, agreement)
 
 
 # ============================================================ the family
-def _undefined(shape: tuple, exact: bool) -> np.ndarray:
-    if exact:
-        return np.full(shape, None, dtype=object)
-    return np.full(shape, np.nan)
-
-
 def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     """q x q agreement weights of one of Gwet's (2014) schemes over category values (1-D).
 
@@ -300,7 +304,7 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     exact = _exact(values)
     q = len(values)
     if scheme is None or q < 2:
-        return as_numbers(np.eye(q, dtype=np.int64), exact)
+        return identity(q, exact)
     if scheme in ("radical", "circular") and exact:
         floats = gwet_weights(scheme, np.array([float(x) for x in values]))
         return np.array([Fraction(float(w)) for w in floats.reshape(-1)], dtype=object).reshape(q, q)
@@ -345,7 +349,7 @@ def gwet_chance(p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
     """
     q = p.shape[-1]
     if q < 2:
-        return _undefined(p.shape[:-1], _exact(p, agreement))
+        return undefined(p.shape[:-1], _exact(p, agreement))
     return agreement.sum() / (q * (q - 1)) * (p * (1 - p)).sum(axis=-1)
 
 
@@ -457,12 +461,15 @@ def coincidences(size: np.ndarray, counts: np.ndarray, gram: np.ndarray) -> np.n
     (..., G, k, k) is sum c c^T over the group's units; units with m < 2 give 0.
     Sum the result over groups.
     """
-    exact = _exact(counts, gram)
     size = np.asarray(size)
-    weight = reciprocal(np.where(size >= 2, size - 1, 0), exact)
-    k = counts.shape[-1]
-    eye = as_numbers(np.eye(k, dtype=np.int64), exact)
-    return (gram - counts[..., :, None] * eye) * weight[:, None, None]
+    weight = reciprocal(np.where(size >= 2, size - 1, 0), _exact(counts, gram))
+    return ordered_pairs(counts, gram) * weight[:, None, None]
+
+
+def ordered_pairs(counts: np.ndarray, gram: np.ndarray) -> np.ndarray:
+    """sum (c c^T - diag(c)): the ordered pairs of values within units, from ``counts`` = sum c (..., k)
+    and ``gram`` = sum c c^T (..., k, k); in their kind of number (integers stay integers)."""
+    return gram - counts[..., :, None] * np.eye(counts.shape[-1], dtype=np.int64)
 
 
 def squared_distances(level: str, n_c: np.ndarray, values: np.ndarray | None) -> np.ndarray:
@@ -477,7 +484,7 @@ def squared_distances(level: str, n_c: np.ndarray, values: np.ndarray | None) ->
     exact = _exact(n_c) or (values is not None and _exact(values))
     b, k = n_c.shape
     if level == "nominal":
-        return np.broadcast_to(as_numbers(1 - np.eye(k, dtype=np.int64), exact), (b, k, k))
+        return np.broadcast_to(1 - identity(k, exact), (b, k, k))
     if level == "ordinal":
         zero = as_numbers(np.zeros((b, 1), dtype=np.int64), exact)
         cum = np.concatenate([zero, np.cumsum(n_c, axis=1)], axis=1)
@@ -500,9 +507,8 @@ def expected_coincidences(n_c: np.ndarray, n: np.ndarray) -> np.ndarray:
     """e_ck = n_c (n_k - [c = k]) / (n - 1): the coincidences of values paired at random (B, k, k)."""
     exact = _exact(n_c, n)
     k = n_c.shape[-1]
-    eye = as_numbers(np.eye(k, dtype=np.int64), exact)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (n_c[:, :, None] * n_c[:, None, :] - n_c[:, :, None] * eye) / (n - 1)[:, None, None]
+        return (n_c[:, :, None] * n_c[:, None, :] - n_c[:, :, None] * identity(k, exact)) / (n - 1)[:, None, None]
 
 
 def disagreement(o: np.ndarray, delta: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -511,16 +517,34 @@ def disagreement(o: np.ndarray, delta: np.ndarray, n: np.ndarray) -> np.ndarray:
         return (o * delta).sum(axis=(1, 2)) / n
 
 
-def alpha_disagreement(o: np.ndarray, level: str, values: np.ndarray | None):
+def alpha_disagreement(o: np.ndarray, level: str, values: np.ndarray | None, delta: np.ndarray | None = None):
     """D_o and D_e from coincidences o (B, k, k): returns d_o, d_e, n_c, n, delta.
 
     D_o is the disagreement of the observed coincidences, D_e that of the
     expected ones (:func:`expected_coincidences`), with n_c the row sums of
-    o and n their total (Krippendorff 2011).
+    o and n their total (Krippendorff 2011). ``delta`` (B, k, k): distances
+    already at hand (default: :func:`squared_distances` at ``level``).
     """
     n_c = o.sum(axis=2)
     n = n_c.sum(axis=1)
-    delta = squared_distances(level, n_c, values)
+    if delta is None:
+        delta = squared_distances(level, n_c, values)
     d_o = disagreement(o, delta, n)
     d_e = disagreement(expected_coincidences(n_c, n), delta, n)
     return d_o, d_e, n_c, n, delta
+
+
+def alpha_coefficient(o: np.ndarray, level: str, values: np.ndarray | None, delta: np.ndarray | None = None):
+    """alpha = 1 - D_o / D_e from coincidences o (B, k, k): returns alpha, d_o, d_e, n_c, n, delta.
+
+    The terms as :func:`alpha_disagreement` gives them. Undefined where
+    D_e = 0; for floats, D_e counts as 0 only next to the largest distance
+    (values 1e-9 apart are not "one category").
+    """
+    d_o, d_e, n_c, n, delta = alpha_disagreement(o, level, values, delta)
+    if _exact(delta):
+        return one_minus_ratio(d_o, d_e), d_o, d_e, n_c, n, delta
+    scale = np.max(delta, axis=(1, 2))
+    scale = np.where(scale > 0, scale, 1.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return one_minus_ratio(d_o / scale, d_e / scale), d_o, d_e, n_c, n, delta

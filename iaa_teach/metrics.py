@@ -27,7 +27,7 @@ import inspect
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import combinations
 from typing import Any, Callable, NamedTuple
 
@@ -58,6 +58,9 @@ BANDS = (
     (0.60, 0.80, "substantial"),
     (0.80, 1.0, "almost perfect"),
 )
+
+#: How every result class is made: a frozen dataclass with its own repr, equal only to itself.
+_result = partial(dataclass, frozen=True, repr=False, eq=False)
 
 _NO_PAIRS = "no item has 2 or more ratings, so there is no pair of ratings to compare"
 
@@ -142,8 +145,8 @@ class _Result:
         """The same quantities as exact fractions (computed on first use)."""
         return self._exact()
 
-    def _exact(self) -> Exact:  # pragma: no cover - every subclass overrides
-        raise NotImplementedError
+    def _exact(self) -> Exact:
+        return Exact()  # no exact values unless the result has some
 
     @property
     def exact_value(self) -> Fraction | float | None:
@@ -154,8 +157,24 @@ class _Result:
         """Format spec on the coefficient, rounded half up from its exact value (``f"{res:.3f}"``)."""
         return format_number(self.exact_value, spec)
 
-    def _fmt(self, name: str) -> str:
-        return f"{name}={fmt(getattr(self, name), 4, 'nan')}"
+    def _show(self, names: tuple, details: str, head: str = "") -> str:
+        """The repr ``Name(head name=value, ...details)``, the values rounded to 4 places (NaN as nan)."""
+        values = ", ".join(f"{name}={fmt(getattr(self, name), 4, 'nan')}" for name in names)
+        return f"{type(self).__name__}({head}{values}{details})"
+
+    def _weights_note(self) -> str:
+        """``, weights=...`` for a repr, or nothing when unweighted."""
+        return "" if self.weights is None else f", weights={self.weights!r}"
+
+
+def _root(variance: float) -> float:
+    """sqrt(variance), NaN where undefined; a variance that rounding put a hair below 0 (exactly 0) gives 0."""
+    return math.nan if math.isnan(variance) else math.sqrt(max(variance, 0.0))
+
+
+def _name_of(metric: Any) -> str:
+    """A metric given as a function or by name: its name."""
+    return metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
 
 
 # ============================================================ uncertainty
@@ -179,13 +198,13 @@ def _check_population(population: Any, n: int) -> int | None:
 
 
 def _sampled(n: Any, population: int | None, exact: bool) -> Any:
-    """f = n / N, the share of the population rated (0 for an infinite population)."""
+    """f = n / N, the share of the population rated (0 for an infinite population); n may be an array of floats."""
     if population is None:
         return 0
-    return Fraction(int(n), population) if exact else float(n) / population
+    return Fraction(int(n), population) if exact else np.asarray(n, dtype=float) / population
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class _Uncertain(_Result):
     """A coefficient with a standard error and a confidence interval.
 
@@ -208,7 +227,7 @@ class _Uncertain(_Result):
         A variance that rounding put a hair below 0 (its exact value is 0)
         gives 0.
         """
-        return math.nan if math.isnan(self.variance) else math.sqrt(max(self.variance, 0.0))
+        return _root(self.variance)
 
     @property
     def se_reason(self) -> str | None:
@@ -260,11 +279,7 @@ def _size_sums(patterns: CountPatterns) -> SizeSums:
     group = group.reshape(-1)
     k = c.shape[1]
     n_sizes = len(size)
-
-    def by_size(values: np.ndarray) -> np.ndarray:  # integer sums (exact in float64 below 2**53)
-        return np.rint(np.bincount(group, weights=values, minlength=n_sizes)).astype(np.int64)
-
-    items = by_size(f)
+    items = np.rint(np.bincount(group, weights=f, minlength=n_sizes)).astype(np.int64)  # exact below 2**53
     flat = (group[:, None] * k + np.arange(k)).ravel()
     counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
     counts = counts.astype(np.int64).reshape(n_sizes, k)
@@ -301,18 +316,8 @@ def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.n
     return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
 
 
-def _pattern_sums(patterns: CountPatterns) -> SizeSums:
-    """Each distinct count row as a group of one item (for the bootstrap and per-item values)."""
-    c = patterns.counts
-    return SizeSums(patterns.ratings_per_item, np.ones(len(c), dtype=np.int64), c, c[:, :, None] * c[:, None, :])
-
-
-def _numbers(sums: SizeSums, exact: bool) -> SizeSums:
-    return SizeSums(sums.size, *(F.as_numbers(x, exact) for x in sums[1:]))
-
-
 # ====================================================================== Cohen
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class CohenResult(_Uncertain):
     """Cohen's kappa for one pair of raters, with its working and its standard error.
 
@@ -361,7 +366,7 @@ class CohenResult(_Uncertain):
     @property
     def se_null(self) -> float:
         """The standard error under kappa = 0, sqrt(variance_null)."""
-        return math.nan if math.isnan(self.variance_null) else math.sqrt(max(self.variance_null, 0.0))
+        return _root(self.variance_null)
 
     @property
     def agreement_weights(self) -> np.ndarray:
@@ -378,7 +383,7 @@ class CohenResult(_Uncertain):
         table = F.as_numbers(self.table[None], exact=True)
         kappa, p_o, p_e = _cohen(table, agree)
         variance = variance_null = None
-        if kappa[0] is not None:
+        if kappa[0] is not None and n >= 2:  # as the floats: no spread to estimate from a single item
             kept = 1 - _sampled(n, self.population, exact=True)
             variance, variance_null = (kept * v[0] for v in F.cohen_variance(table, agree))
         t = self.table
@@ -388,9 +393,8 @@ class CohenResult(_Uncertain):
                      agreement_weights=_exact_tuple(agree), variance=variance, variance_null=variance_null)
 
     def __repr__(self) -> str:
-        w = "" if self.weights is None else f", weights={self.weights!r}"
-        return (f"CohenResult({self.rater_a} vs {self.rater_b}: {self._fmt('kappa')}, {self._fmt('p_o')}, "
-                f"{self._fmt('p_e')}, n_items={self.n_items}{w})")
+        return self._show(("kappa", "p_o", "p_e"), f", n_items={self.n_items}{self._weights_note()}",
+                          f"{self.rater_a} vs {self.rater_b}: ")
 
 
 def _cohen(tables: np.ndarray, agreement: np.ndarray):
@@ -407,14 +411,12 @@ def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None
     kappa, p_o, p_e = _cohen(tables.astype(float), agree)
     n_used = tables.sum(axis=(1, 2))
     population = _check_population(population, int(n_used.max(initial=0)))
+    kept = 1 - _sampled(n_used, population, exact=False)
     with np.errstate(invalid="ignore", divide="ignore"):
-        kept = 1 - (0 if population is None else n_used / population)
-        variance, variance_null = (v * kept for v in F.cohen_variance(tables.astype(float), agree))
-    variance = np.where(n_used >= 2, variance, np.nan)
-    variance_null = np.where(n_used >= 2, variance_null, np.nan)
+        variance, variance_null = (np.where(n_used >= 2, v * kept, np.nan)
+                                   for v in F.cohen_variance(tables.astype(float), agree))
+    rows, cols = F.divide(tables.sum(axis=2), n_used[:, None]), F.divide(tables.sum(axis=1), n_used[:, None])
     out = []
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rows, cols = tables.sum(axis=2) / n_used[:, None], tables.sum(axis=1) / n_used[:, None]
     for p, (ia, ib) in enumerate(pairs):
         n = int(n_used[p])
         a, b = r.raters[ia], r.raters[ib]
@@ -470,8 +472,9 @@ def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None
     Examples
     --------
     >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
     >>> res = cohen_kappa(datasets.sentiment(), "A", "B")
-    >>> print(f"{res:.3f}", res.exact.kappa, round(res.se, 3))
+    >>> print(f"{res:.3f}", res.exact.kappa, fmt(res.se))
     0.492 29/59 0.247
     """
     r = as_ratings(ratings)
@@ -482,7 +485,7 @@ def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None
     return _cohen_results(r, [(ia, ib)], weights, population)[0]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class PairwiseCohenResult(_Result):
     """Cohen's kappa for every pair of raters.
 
@@ -564,7 +567,7 @@ def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | N
 
 
 # ===================================================================== Fleiss
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class _CountedResult(_Uncertain):
     """A multi-rater result: keeps the table's count patterns (and the table) for exact values on demand."""
 
@@ -585,16 +588,6 @@ class _CountedResult(_Uncertain):
 
 def _is_defined(value: Any) -> bool:
     return value is not None and not (isinstance(value, float) and math.isnan(value))
-
-
-def _n_ratings(patterns: CountPatterns) -> int:
-    """All ratings, from the count rows."""
-    return int(patterns.frequency @ patterns.ratings_per_item)
-
-
-def _n_pairable(patterns: CountPatterns) -> int:
-    """Items with 2 or more ratings."""
-    return int(patterns.frequency[patterns.ratings_per_item >= 2].sum())
 
 
 def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | None,
@@ -621,6 +614,31 @@ def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | Non
     return fitted, variance, terms
 
 
+def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
+                 groups: FM.Groups | None = None) -> tuple[FM.Fit, dict, dict]:
+    """A multi-rater coefficient on ``r`` (its items grouped as ``groups``, default its count rows).
+
+    Returns the fit, the groups' terms and the fields every multi-rater
+    result shares (its P_a, P_e, counts of items and ratings, weights and
+    variance), after checking that some item has 2 ratings and the
+    ``population`` against the rated items.
+    """
+    agreement = _agreement_for(r, weights)
+    patterns = None if groups is not None else r.count_patterns()
+    size, frequency = (groups.size, groups.frequency) if groups is not None else \
+        (patterns.ratings_per_item, patterns.frequency)
+    n_used = int(frequency[size >= 2].sum())
+    if n_used == 0:
+        raise AgreementError(_NO_PAIRS)
+    n_rated = int(frequency[size >= 1].sum())
+    population = _check_population(population, n_rated)
+    fitted, variance, terms = _family(r, model, agreement, population, groups)
+    shared = dict(p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]), categories=r.categories, n_items_used=n_used,
+                  n_ratings=int(frequency @ size), weights=_weights_name(weights), agreement_weights=_frozen(agreement),
+                  variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
+    return fitted, terms, shared
+
+
 def _item_agreement(patterns: CountPatterns, terms: dict, exact: bool) -> np.ndarray:
     """P_i of every item (NaN, or None when exact, below 2 ratings), from the count rows' terms."""
     p_i = np.where(patterns.ratings_per_item >= 2, terms["agreement"], None if exact else np.nan)
@@ -643,7 +661,7 @@ def _fleiss_reason(p_e: float) -> str | None:
     return None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class FleissResult(_CountedResult):
     """Fleiss' kappa with a per-item number of raters, and its working.
 
@@ -697,9 +715,8 @@ class FleissResult(_CountedResult):
                      agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
-        w = "" if self.weights is None else f", weights={self.weights!r}"
-        return (f"FleissResult({self._fmt('kappa')}, {self._fmt('p_a')}, {self._fmt('p_e')}, "
-                f"chance={self.chance!r}, items used={self.n_items_used}, ratings={self.n_ratings}{w})")
+        return self._show(("kappa", "p_a", "p_e"), f", chance={self.chance!r}, items used={self.n_items_used}, "
+                                                   f"ratings={self.n_ratings}{self._weights_note()}")
 
 
 @options(chance=CHANCE_RULES)
@@ -747,40 +764,18 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
     Examples
     --------
     >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
     >>> res = fleiss_kappa(datasets.sentiment())
-    >>> print(f"{res:.3f}", res.exact.kappa, res.exact.p_e, round(res.se, 3))
+    >>> print(f"{res:.3f}", res.exact.kappa, res.exact.p_e, fmt(res.se))
     0.564 31/55 7/18 0.185
     """
-    r = as_ratings(ratings)
-    agreement = _agreement_for(r, weights)
-    patterns = r.count_patterns()
-    n_used = _n_pairable(patterns)
-    if n_used == 0:
-        raise AgreementError(_NO_PAIRS)
-    population = _check_population(population, int(patterns.frequency[patterns.ratings_per_item >= 1].sum()))
-    fitted, variance, terms = _family(r, chance, agreement, population)
-    return FleissResult(
-        kappa=float(fitted.coefficient[0]), p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]),
-        p_i=_frozen(_item_agreement(patterns, terms, False)), p_j=_frozen(fitted.p[0]),
-        n_ratings=_n_ratings(patterns), n_items_used=n_used, chance=chance, categories=r.categories,
-        reason=_fleiss_reason(float(fitted.p_e[0])), weights=_weights_name(weights),
-        agreement_weights=_frozen(agreement), variance=float(variance), df=int(fitted.n[0]) - 1,
-        population=population, _patterns=patterns, _ratings=r)
+    fitted, terms, shared = _fit_counted(as_ratings(ratings), chance, weights, population)
+    p_i = _frozen(_item_agreement(shared["_patterns"], terms, False))
+    return FleissResult(kappa=float(fitted.coefficient[0]), p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance,
+                        reason=_fleiss_reason(shared["p_e"]), **shared)
 
 
 # ============================================================ Krippendorff
-def _alpha(o: np.ndarray, level: str, values: np.ndarray | None):
-    """alpha, D_o, D_e, n_c, n, delta from coincidences (B, k, k): the one path (float, exact, bootstrap)."""
-    d_o, d_e, n_c, n, delta = F.alpha_disagreement(o, level, values)
-    if delta.dtype == object:
-        return F.one_minus_ratio(d_o, d_e), d_o, d_e, n_c, n, delta
-    # D_e counts as 0 only next to the largest distance (values 1e-9 apart are not "one category")
-    scale = np.max(delta, axis=(1, 2))
-    scale = np.where(scale > 0, scale, 1.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return F.one_minus_ratio(d_o / scale, d_e / scale), d_o, d_e, n_c, n, delta
-
-
 def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int | None) -> Any:
     """Gwet's variance of alpha (:func:`iaa_teach.family.alpha_squares`) with the weights 1 - delta / max(delta).
 
@@ -800,11 +795,10 @@ def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int 
 
 
 def _coincidences(sums: SizeSums, exact: bool) -> np.ndarray:
-    num = _numbers(sums, exact)
-    return F.coincidences(num.size, num.counts, num.gram).sum(axis=0)[None]
+    return F.coincidences(sums.size, F.as_numbers(sums.counts, exact), F.as_numbers(sums.gram, exact)).sum(axis=0)[None]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class AlphaResult(_CountedResult):
     """Krippendorff's alpha (Krippendorff 2011) and its working.
 
@@ -853,20 +847,18 @@ class AlphaResult(_CountedResult):
     @cached_property
     def pair_counts(self) -> np.ndarray:
         """Unweighted ordered pairs of ratings within units (units with one value add none)."""
-        s = self._sums
-        return _frozen((s.gram - s.counts[:, :, None] * np.eye(len(self.categories), dtype=np.int64)).sum(axis=0))
+        return _frozen(F.ordered_pairs(self._sums.counts, self._sums.gram).sum(axis=0))
 
     def _exact(self) -> Exact:
         o = _coincidences(self._sums, exact=True)
         values = _category_values_of(self.categories, self.level, exact=True)
-        alpha, d_o, d_e, n_c, n, delta = _alpha(o, self.level, values)
+        alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, self.level, values)
         variance = None if alpha[0] is None else _alpha_variance(self._patterns, np.asarray(delta[0]), self.population)
         return Exact(alpha=_one(alpha), d_o=_one(d_o), d_e=_one(d_e), coincidences=_exact_tuple(o[0]),
                      n_c=_exact_tuple(n_c[0]), n=_one(n), delta=_exact_tuple(delta[0]), variance=variance)
 
     def __repr__(self) -> str:
-        return (f"AlphaResult({self._fmt('alpha')}, {self._fmt('d_o')}, {self._fmt('d_e')}, "
-                f"level={self.level!r}, n={self.n})")
+        return self._show(("alpha", "d_o", "d_e"), f", level={self.level!r}, n={self.n}")
 
 
 def _category_values_of(categories: tuple, level: str, exact: bool = False) -> np.ndarray | None:
@@ -971,7 +963,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
     o = _coincidences(sums, exact=False)
-    alpha, d_o, d_e, n_c, n, delta = _alpha(o, level, values)
+    alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, level, values)
     reason = None
     if math.isnan(alpha[0]):
         reason = ("expected disagreement D_e = 0: all pairable values are in one category, "
@@ -988,7 +980,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
 
 
 # ============================================================= the family
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class _FamilyResult(_CountedResult):
     """A coefficient of the family (P_a - P_e) / (1 - P_e), with its working and its standard error.
 
@@ -1054,40 +1046,25 @@ class _FamilyResult(_CountedResult):
         return Exact(**values, agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
-        w = "" if self.weights is None else f", weights={self.weights!r}"
-        main = "" if self._main == "p_a" else f"{self._fmt(self._main)}, "
-        return (f"{type(self).__name__}({main}{self._fmt('p_a')}, {self._fmt('p_e')}, "
-                f"items used={self.n_items_used}, ratings={self.n_ratings}{w})")
+        shown = tuple(dict.fromkeys((self._main, "p_a", "p_e")))  # percent agreement's own value is p_a
+        return self._show(shown, f", items used={self.n_items_used}, ratings={self.n_ratings}{self._weights_note()}")
 
 
 def _family_result(cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None,
                    **extra: Any) -> Any:
     """Compute a coefficient of the family on ``r`` (its items grouped as ``groups``) and wrap it in ``cls``."""
-    agreement = _agreement_for(r, weights)
-    patterns = None if groups is not None else r.count_patterns()
-    size, frequency = (groups.size, groups.frequency) if groups is not None else \
-        (patterns.ratings_per_item, patterns.frequency)
-    n_used = int(frequency[size >= 2].sum())
-    if n_used == 0:
-        raise AgreementError(_NO_PAIRS)
-    n_rated = int(frequency[size >= 1].sum())
-    population = _check_population(population, n_rated)
-    fitted, variance, _ = _family(r, cls._model, agreement, population, groups)
+    fitted, _, shared = _fit_counted(r, cls._model, weights, population, groups)
     value = float(fitted.coefficient[0])
-    fields = {"p_a": float(fitted.p_a[0]), "p_e": float(fitted.p_e[0]), cls._main: value}
-    fields.update(cls._parts(fitted, exact=False))
-    fields.update(extra)
     reason = None
-    if math.isnan(fields["p_e"]):
+    if math.isnan(shared["p_e"]):
         reason = f"chance agreement P_e is undefined: {cls._undefined}"
     elif math.isnan(value):
         reason = f"chance agreement P_e = 1: {cls._undefined}, so (P_a - P_e) / (1 - P_e) = 0/0 is undefined"
-    return cls(**fields, categories=r.categories, n_items=n_rated, n_items_used=n_used, n_ratings=int(frequency @ size),
-               weights=_weights_name(weights), agreement_weights=_frozen(agreement), reason=reason,
-               variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
+    fields = {cls._main: value, **cls._parts(fitted, exact=False), **extra, **shared}
+    return cls(**fields, n_items=shared["df"] + 1, reason=reason)
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class PercentAgreementResult(_FamilyResult):
     """Percent agreement P_a: the coefficient with no chance model (P_e = 0); ``float(res)`` is ``p_a``."""
 
@@ -1096,7 +1073,7 @@ class PercentAgreementResult(_FamilyResult):
     _label = "percent agreement"
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class BrennanPredigerResult(_FamilyResult):
     """Brennan and Prediger's coefficient S (Bennett's S for two raters): chance P_e = sum w / q^2.
 
@@ -1115,7 +1092,7 @@ class BrennanPredigerResult(_FamilyResult):
         return len(self.categories)
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class ScottResult(_FamilyResult):
     """Scott's pi for two raters: chance from one distribution p_k shared by both.
 
@@ -1151,7 +1128,7 @@ class ScottResult(_FamilyResult):
         return _frozen(self.counts.sum(axis=1))
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class GwetResult(_FamilyResult):
     """Gwet's AC1 (unweighted) or AC2 (weighted): chance P_e = sum w / (q (q - 1)) sum_k p_k (1 - p_k).
 
@@ -1171,7 +1148,7 @@ class GwetResult(_FamilyResult):
         return "AC1" if self.weights is None else "AC2"
 
 
-@dataclass(frozen=True, repr=False, eq=False, kw_only=True)
+@_result(kw_only=True)
 class CongerResult(_FamilyResult):
     """Conger's kappa: chance P_e = the mean over pairs of raters of their own Cohen chance agreement.
 
@@ -1239,8 +1216,9 @@ def percent_agreement(ratings: Any, weights: Any = None, population: int | None 
     Examples
     --------
     >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
     >>> res = percent_agreement(datasets.sentiment())
-    >>> print(f"{res:.3f}", res.exact.p_a, round(res.se, 3))
+    >>> print(f"{res:.3f}", res.exact.p_a, fmt(res.se))
     0.733 11/15 0.109
     """
     return _family_result(PercentAgreementResult, as_ratings(ratings), weights, population)
@@ -1392,7 +1370,7 @@ PLANNED = {"percent_agreement": "none", "brennan_prediger": "uniform", "scott_pi
            "gwet_ac": "gwet", "krippendorff_alpha": "item_mean"}
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class ItemsNeeded(_Result):
     """How many items a study needs for a confidence interval of a given half-width.
 
@@ -1434,9 +1412,9 @@ class ItemsNeeded(_Result):
         return Exact(items=self.items)
 
     def __repr__(self) -> str:
-        return (f"ItemsNeeded({self.items} items for a {self.confidence:.0%} interval of half-width "
-                f"{self.half_width:.4f} <= {self.target:g} around {self.coefficient} = {self.expected:g}, "
-                f"{self.raters} raters)")
+        return (f"ItemsNeeded({self.items} items for a {format_number(self.confidence, '.0%')} interval of "
+                f"half-width {fmt(self.half_width, 4)} <= {format_number(self.target, 'g')} around "
+                f"{self.coefficient} = {format_number(self.expected, 'g')}, {self.raters} raters)")
 
 
 def _planned_variance(name: str, groups: FM.Groups, agreement: np.ndarray, proportions: np.ndarray,
@@ -1497,17 +1475,17 @@ def items_needed(coefficient: Any, expected: float, raters: int, proportions: An
 
     Examples
     --------
+    >>> from iaa_teach.rounding import fmt
     >>> plan = items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.1)
-    >>> plan.items, round(plan.half_width, 4)
-    (131, 0.0999)
+    >>> print(plan.items, fmt(plan.half_width, 4))
+    131 0.0999
     """
-    name = coefficient if isinstance(coefficient, str) else getattr(coefficient, "__name__", repr(coefficient))
-    check_option("coefficient", name, tuple(PLANNED))
+    name = check_option("coefficient", _name_of(coefficient), tuple(PLANNED))
     raters = check_int("raters", raters, 2)
     if name in ("cohen_kappa", "scott_pi") and raters != 2:
         raise AgreementError(f"{name} compares two raters, so raters must be 2, got {raters}")
-    if name == "cohen_kappa" and weights not in WEIGHTS:
-        raise AgreementError(f"weights for cohen_kappa must be one of {', '.join(map(repr, WEIGHTS))}; got {weights!r}")
+    if name == "cohen_kappa":
+        check_option("weights for cohen_kappa", weights, WEIGHTS)
     expected = check_number("expected", expected, highest=1.0)
     half_width = check_number("half_width", half_width, 0.0, open_low=True)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
@@ -1522,7 +1500,7 @@ def items_needed(coefficient: Any, expected: float, raters: int, proportions: An
     _, p_e, _ = _planned_variance(name, FM.population_groups(raters, p, 0.0), agreement, p, 0.0)
     if independent >= 1 - F.EPS or p_e >= 1 - F.EPS:
         raise AgreementError("with these proportions every rating is in one category: the coefficient is undefined")
-    lowest = (independent - p_e) / (1 - p_e)
+    lowest = float(F.chance_corrected(independent, p_e))  # the coefficient when raters label independently
     if not lowest - 1e-12 <= expected <= 1:
         raise AgreementError(f"expected {name} = {expected:g} is below what the planning model reaches with these "
                              f"proportions: {fmt(lowest, 4)} (raters labelling independently) up to 1")
@@ -1554,15 +1532,13 @@ def interpret(value: Any) -> str:
     if isinstance(value, _Result):
         v = float(value)
     else:
-        if isinstance(value, (bool, str, bytes)) or value is None:
-            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}")
         try:
-            v = float(value)
+            v = None if isinstance(value, (bool, str, bytes)) or value is None else float(value)
         except (TypeError, ValueError, OverflowError):
-            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}") from None
-        if not math.isnan(v) and not -1.0 <= v <= 1.0:
-            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}"
-                                 + (" (a percentage? divide it by 100)" if 1 < v <= 100 else ""))
+            v = None
+        if v is None or not math.isnan(v) and not -1.0 <= v <= 1.0:
+            hint = " (a percentage? divide it by 100)" if v is not None and 1 < v <= 100 else ""
+            raise AgreementError(f"interpret takes a coefficient between -1 and 1, got {value!r}{hint}")
     if math.isnan(v):
         return "undefined"
     if v < 0:
@@ -1574,7 +1550,7 @@ def interpret(value: Any) -> str:
 
 
 # ================================================================ bootstrap
-@dataclass(frozen=True, repr=False, eq=False)
+@_result
 class BootstrapResult(_Result):
     """Percentile bootstrap interval (items resampled with replacement)."""
 
@@ -1588,11 +1564,9 @@ class BootstrapResult(_Result):
     metric: str
     _main = "estimate"
 
-    def _exact(self) -> Exact:
-        return Exact()
-
     def __repr__(self) -> str:
-        return (f"BootstrapResult({self.metric}: {fmt(self.estimate, 4, 'nan')}, {self.confidence:.0%} CI "
+        return (f"BootstrapResult({self.metric}: {fmt(self.estimate, 4, 'nan')}, "
+                f"{format_number(self.confidence, '.0%')} CI "
                 f"[{fmt(self.low, 4, 'nan')}, {fmt(self.high, 4, 'nan')}], n_boot={self.n_boot})")
 
 
@@ -1667,11 +1641,11 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
         raise AgreementError(f"bootstrap_ci({name}): {len(patterns.counts):,} distinct rows of counts x {k} x {k} "
                              f"categories need {size:,} numbers, more than the limit of {_BOOT_NUMBERS:,}; merge "
                              f"categories, or bootstrap fewer items")
-    sums = _numbers(_pattern_sums(patterns), exact=False)
+    c = patterns.counts.astype(float)  # each distinct count row a group of one item
     level = kwargs.get("level", "nominal")
     values = _category_values_of(r.categories, level)
-    terms = F.coincidences(sums.size, sums.counts, sums.gram).reshape(len(sums.size), k * k)
-    return patterns.item_pattern, terms, lambda s: _alpha(s.reshape(-1, k, k), level, values)[0]
+    terms = F.coincidences(patterns.ratings_per_item, c, c[:, :, None] * c[:, None, :]).reshape(len(c), k * k)
+    return patterns.item_pattern, terms, lambda s: F.alpha_coefficient(s.reshape(-1, k, k), level, values)[0]
 
 
 def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: float = 0.95,
@@ -1712,8 +1686,7 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     >>> ci.low < ci.estimate < ci.high
     True
     """
-    name = metric if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
-    check_option("metric", name, tuple(_METRICS))
+    name = check_option("metric", _name_of(metric), tuple(_METRICS))
     n_boot = check_int("n_boot", n_boot, 1)
     check_limit("n_boot", n_boot, check_max("max_boot", max_boot), "max_boot")
     seed = check_seed("seed", seed)
@@ -1755,6 +1728,7 @@ class FamilyCall(NamedTuple):
     kwargs: dict
 
 
+@options(level=LEVELS)
 def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[FamilyCall]:
     """Which coefficients :func:`agreement_family` computes for ``ratings``, and how.
 
@@ -1771,7 +1745,6 @@ def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> l
     ['percent agreement', 'Brennan-Prediger S', "Fleiss' kappa", "Conger's kappa", "Gwet's AC1", "Krippendorff's alpha"]
     """
     r = as_ratings(ratings)
-    check_option("level", level, LEVELS)
     two = r.n_raters == 2
     w = {"weights": weights}
     cohen = two and (weights is None or (isinstance(weights, str) and weights in WEIGHTS))
@@ -1841,11 +1814,7 @@ class FamilyInterval(NamedTuple):
         return None
 
 
-def _bootstrap_se(samples: np.ndarray) -> float:
-    ok = samples[~np.isnan(samples)]
-    return float(np.std(ok, ddof=1)) if ok.size >= 2 else math.nan
-
-
+@options(method=INTERVAL_METHODS)
 def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", method: str = "analytic",
                      confidence: float = 0.95, n_boot: int = 1000, seed: Any = 0) -> list[FamilyInterval]:
     """Every coefficient of :func:`agreement_family` with its standard error and interval.
@@ -1858,11 +1827,11 @@ def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", 
     deviation of the defined replicates.
 
     >>> from iaa_teach import datasets
+    >>> from iaa_teach.rounding import fmt
     >>> row = family_intervals(datasets.sentiment())[1]
-    >>> print(row.name, f"{row.result:.3f}", round(row.se, 3), [round(x, 3) for x in (row.low, row.high)])
+    >>> print(row.name, f"{row.result:.3f}", fmt(row.se), f"[{fmt(row.low)}, {fmt(row.high)}]")
     Brennan-Prediger S 0.600 0.163 [0.231, 0.969]
     """
-    check_option("method", method, INTERVAL_METHODS)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
     r = as_ratings(ratings)
     rows = []
@@ -1873,7 +1842,8 @@ def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", 
             rows.append(FamilyInterval(call.name, call.metric, result, result.se, low, high, method, confidence))
             continue
         boot = bootstrap_ci(call.metric, r, n_boot=n_boot, confidence=confidence, seed=seed, **call.kwargs)
-        se = _bootstrap_se(np.asarray(boot.samples)) if result.defined else math.nan
+        ok = boot.samples[~np.isnan(boot.samples)]  # the standard deviation of the defined replicates
+        se = float(np.std(ok, ddof=1)) if result.defined and ok.size >= 2 else math.nan
         low, high = (boot.low, boot.high) if result.defined else (math.nan, math.nan)
         rows.append(FamilyInterval(call.name, call.metric, result, se, low, high, method, confidence, boot))
     return rows

@@ -145,13 +145,22 @@ def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES)
                                  f"be a label")
         out.append(label)
     _no_bools_with_numbers(out, lambda i: f"categories[{i}]")
-    seen: dict = {}
-    for i, c in enumerate(out):
-        if _key(c) in seen:
-            raise AgreementError(f"categories must be unique, got {given}: {c!r} is categories[{seen[_key(c)]}] "
-                                 f"and categories[{i}]")
-        seen[_key(c)] = i
+    repeat = _first_repeat(out, _key)
+    if repeat:
+        i, j = repeat
+        raise AgreementError(f"categories must be unique, got {given}: {out[j]!r} is categories[{i}] "
+                             f"and categories[{j}]")
     return out
+
+
+def _first_repeat(values: Sequence, key: Callable[[Any], Any] = lambda v: v) -> tuple[int, int] | None:
+    """(i, j), i < j: where the first value that comes again was first seen and seen again; None if all differ."""
+    seen: dict = {}
+    for j, v in enumerate(values):
+        if key(v) in seen:
+            return seen[key(v)], j
+        seen[key(v)] = j
+    return None
 
 
 def _no_bools_with_numbers(labels: Sequence[Any], where: Callable[[int], str]) -> None:
@@ -175,13 +184,11 @@ def _check_raters(raters: Sequence) -> tuple:
         if name is None or (isinstance(name, str) and not name.strip()):
             raise AgreementError(f"the rater name of column {j + 1} is empty; every rater needs a name",
                                  row=-1, column=j)
-    if len(set(raters)) != len(raters):
-        first = {}
-        for j, name in enumerate(raters):
-            if name in first:
-                raise AgreementError(f"rater names must be unique, got {list(raters)}: {name!r} names columns "
-                                     f"{first[name] + 1} and {j + 1}", row=-1, column=j)
-            first[name] = j
+    repeat = _first_repeat(raters)
+    if repeat:
+        i, j = repeat
+        raise AgreementError(f"rater names must be unique, got {list(raters)}: {raters[j]!r} names columns "
+                             f"{i + 1} and {j + 1}", row=-1, column=j)
     return raters
 
 
@@ -196,12 +203,8 @@ def _check_items(items: Any) -> Any:
         raise AgreementError(f"item id {items[bad]!r} (item {bad + 1}) is not a single id: use a string or a number",
                              row=bad) from None
     if not unique:
-        first: dict = {}
-        for i, it in enumerate(items):
-            if it in first:
-                raise AgreementError(f"item ids must be unique: {it!r} is item {first[it] + 1} and item {i + 1}",
-                                     row=i, column=None)
-            first[it] = i
+        i, j = _first_repeat(items)
+        raise AgreementError(f"item ids must be unique: {items[j]!r} is item {i + 1} and item {j + 1}", row=j)
     return items
 
 
@@ -1008,7 +1011,7 @@ def _encode_columns(columns: list, categories: list | None, raters: Sequence | N
     """Columns of cells (numeric arrays, or objects) as a table of codes (missing = number of categories)."""
     if all(c.dtype.kind in "iuf" for c in columns) and not any(
             c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2 ** 53 for c in columns):
-        return _encode_numeric_columns(columns, categories, raters, max_categories)
+        return _numeric_codes(columns, categories, raters, max_categories, locate=lambda j, pos: (pos, j))
     parsed = []
     for j, column in enumerate(columns):
         try:
@@ -1061,9 +1064,7 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
                              f"False would count as 1 and 0")
     if categories is None:
         cats = _sorted_labels(labels)
-        check_limit("number of categories (distinct labels)", len(cats), max_categories, "max_categories",
-                    "--max-categories", advice="check the labels: free text or measurements to many decimals "
-                    "are not categories")
+        _check_distinct(len(cats), max_categories, "free text or measurements to many decimals")
     else:
         cats = list(categories)
     index = {_key(c): i for i, c in enumerate(cats)}
@@ -1075,7 +1076,7 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
         if (lookup < 0).any():
             raise fail(f"is not one of the declared categories {cats}", j, int(np.flatnonzero(lookup < 0)[0]))
         out.append(lookup.astype(dtype)[col.codes])  # code -1 (missing) takes the last entry, k
-    return (np.column_stack(out) if len(out) > 1 else out[0][:, None]), cats
+    return _stack(out), cats
 
 
 def _encode_objects(table: list[list[Any]], categories: list | None, raters: Sequence | None,
@@ -1266,12 +1267,6 @@ def _encode_numeric(arr: np.ndarray, categories: list | None, raters: Sequence |
     return codes.reshape(n_items, n_raters), cats
 
 
-def _encode_numeric_columns(columns: list, categories: list | None, raters: Sequence | None,
-                            max_categories: int | None) -> tuple[np.ndarray, list]:
-    """Numeric columns (one per rater, NaN missing) as a table of codes, column by column."""
-    return _numeric_codes(columns, categories, raters, max_categories, locate=lambda j, pos: (pos, j))
-
-
 def _numeric_codes(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
                    locate: Callable) -> tuple[np.ndarray, list]:
     """Vectorized encoding of numeric columns of equal length (NaN = missing): codes (n, n_columns).
@@ -1307,9 +1302,7 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
     if shifted is not None:
         if cats is None:
             used = np.flatnonzero(present)
-            check_limit("number of categories (distinct labels)", len(used), max_categories, "max_categories",
-                        "--max-categories", advice="check the labels: measurements to many decimals are not "
-                        "categories")
+            _check_distinct(len(used), max_categories)
             cats = [int(v) + lo for v in used]
             if len(used) == width:  # every value in lo..hi used: codes are the shifted values
                 return _stack(shifted), cats
@@ -1334,9 +1327,7 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
     filled = np.where(missing, flat[int(np.argmin(missing))], flat)
     if cats is None:
         distinct = np.unique(filled)
-        check_limit("number of categories (distinct labels)", len(distinct), max_categories, "max_categories",
-                    "--max-categories", advice="check the labels: measurements to many decimals are not "
-                    "categories")
+        _check_distinct(len(distinct), max_categories)
         cats = [_plain(v) for v in distinct.tolist()]
     known = np.asarray([float(c) if _is_number(c) else np.nan for c in cats])
     sorter = np.argsort(known, kind="stable")
@@ -1351,6 +1342,12 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         _raise_unknown(columns, first // n, first % n, cats, raters, locate)
     codes = codes.astype(_code_dtype(len(cats) + 1))
     return np.ascontiguousarray(codes.reshape(len(columns), n).T), cats
+
+
+def _check_distinct(n: int, max_categories: int | None, labels: str = "measurements to many decimals") -> None:
+    """The limit on the distinct labels seen (the categories when none are declared)."""
+    check_limit("number of categories (distinct labels)", n, max_categories, "max_categories", "--max-categories",
+                advice=f"check the labels: {labels} are not categories")
 
 
 def _stack(columns: list) -> np.ndarray:

@@ -391,9 +391,7 @@ def _header(path: str, source: Any, sep: str | None, max_field: int | None) -> t
                 complete = whole or reader.line_num < len(lines) - skip
             except csv.Error as err:
                 if "field larger" in str(err):
-                    raise AgreementError(f"{path}, line {skip + 1}: a name is longer than the limit of "
-                                         f"{max_field:,} characters; field size: raise the limit with max_field= "
-                                         f"(--max-field on the command line)") from None
+                    raise _too_long(f"{path}, line {skip + 1}", "a name", max_field) from None
                 complete, header = whole, None
             finally:
                 csv.field_size_limit(limit)
@@ -412,6 +410,12 @@ def _header(path: str, source: Any, sep: str | None, max_field: int | None) -> t
             check_limit(f"{path}, line {skip + 1}, column {j + 1}: the name has {len(name):,} characters; "
                         f"field size", len(name), max_field, "max_field", "--max-field")
     return names, skip, use, sum(line.count(use) for line in lines[:skip])
+
+
+def _too_long(where: str, what: str, max_field: int | None) -> AgreementError:
+    """The error for a field that the csv module found longer than the field size limit."""
+    return AgreementError(f"{where}: {what} is longer than the limit of {max_field:,} characters; field size: raise "
+                          f"the limit with max_field= (--max-field on the command line)")
 
 
 def _prescan(path: str, source: Any, sep: str) -> tuple[bool, int]:
@@ -518,9 +522,7 @@ def _exact_fields(path: str, source: Any, sep: str, width: int, max_field: int |
                 return
             except csv.Error as err:
                 if "field larger" in str(err):
-                    raise AgreementError(f"{path}, line {line}: a cell is longer than the limit of {max_field:,} "
-                                         f"characters; field size: raise the limit with max_field= (--max-field on "
-                                         f"the command line)") from None
+                    raise _too_long(f"{path}, line {line}", "a cell", max_field) from None
                 raise AgreementError(f"{path}, line {line}: cannot read the line ({err})") from None
             start, line = line, reader.line_num + 1
             if not any(cell.strip(" \t\r\n,;") for cell in row):

@@ -101,6 +101,13 @@ def test_one_rated_item_has_no_standard_error():
         res = metric(r)
         assert res.defined and math.isnan(res.se) and "fewer than 2 items" in res.se_reason
         assert all(math.isnan(x) for x in res.ci())
+        assert res.exact.variance is None  # undefined as fractions too
+
+
+def test_cohen_on_one_shared_item_has_no_variance_float_or_exact():
+    res = cohen_kappa([["a", "b"], [None, "a"], ["b", None]])
+    assert res.defined and res.n_items == 1 and math.isnan(res.variance) and math.isnan(res.variance_null)
+    assert res.exact.variance is None and res.exact.variance_null is None
 
 
 # --------------------------------------------- finite-population correction
@@ -306,6 +313,7 @@ def test_planning_model_gives_the_expected_value():
     ({"half_width": 0}, "half_width must be above 0"),
     ({"raters": 1}, "raters must be at least 2"),
     ({"coefficient": "cohen_kappa", "raters": 2, "weights": "bipolar"}, "weights for cohen_kappa must be one of"),
+    ({"coefficient": "cohen_kappa", "raters": 2, "weights": np.eye(3)}, "weights for cohen_kappa must be one of"),
 ])
 def test_bad_planning_arguments(kwargs, message):
     given = {"coefficient": "fleiss_kappa", "expected": 0.6, "raters": 3, "proportions": [0.5, 0.3, 0.2],
@@ -325,3 +333,12 @@ def test_the_readme_example_says_what_items_needed_says():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     plan = items_needed("gwet_ac", expected=0.7, raters=3, proportions=[0.6, 0.3, 0.1], half_width=0.1)
     assert f"# {plan.items} items for a 95 % interval of +/- 0.1" in readme
+
+
+def test_reprs_round_the_confidence_half_up():
+    """92.5 % shows as 93 % (half up from the exact value), not as Python's float formatting rounds it."""
+    plan = items_needed("fleiss_kappa", 0.6, 3, [0.5, 0.5], 0.1, confidence=0.925)
+    assert " a 93% interval of half-width " in repr(plan)
+    boot = bootstrap_ci("fleiss_kappa", [[1, 2, 2], [1, 1, 1], [2, 2, 1], [1, 2, 1]], n_boot=20, seed=1,
+                        confidence=0.925)
+    assert ", 93% CI [" in repr(boot)
