@@ -55,7 +55,7 @@ from .metrics import (
 )
 from .ratings import as_ratings
 from .rounding import fmt, format_number
-from .validation import AgreementError, check_number, check_text, options
+from .validation import AgreementError, check_int, check_number, check_text, options
 
 __all__ = [
     "DPI", "FIGSIZE", "OKABE_ITO", "CATEGORY_COLORS",
@@ -101,22 +101,23 @@ _HEAT = LinearSegmentedColormap.from_list("iaa_blue", ["#FFFFFF", OKABE_ITO["sky
 _BAND_SHADES = ("#F4D6C6", "#FBEFD0", "#FBF8DA", "#E3F1F8", "#D5ECE4", "#CFE3F1")
 
 
-def _figure(ax: Any = None):
-    """A new closed figure with one axes, or the figure of ``ax``."""
+def _figure(ax: Any = None, size: tuple[float, float] = FIGSIZE, **subplots: Any):
+    """A new closed figure of ``size`` (with the axes of ``plt.subplots(**subplots)``), or the figure of ``ax``."""
     if ax is not None:
         from matplotlib.axes import Axes
 
         if not isinstance(ax, Axes):
             raise AgreementError(f"ax must be a matplotlib Axes (or None), got {type(ax).__name__}")
         return ax.figure, ax
-    fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+    fig, ax = plt.subplots(figsize=size, dpi=DPI, layout="constrained", **subplots)
     plt.close(fig)  # the caller displays it (once) by returning it
     return fig, ax
 
 
-def _check(result: Any, kind: type, function: str) -> None:
+def _check(result: Any, kind: type, function: str, what: str | None = None) -> None:
+    """An :class:`AgreementError` unless ``result`` is a ``kind`` (``what``: how the message names it)."""
     if not isinstance(result, kind):
-        raise AgreementError(f"{function} takes a {kind.__name__}, got {type(result).__name__}")
+        raise AgreementError(f"{function} takes {what or 'a ' + kind.__name__}, got {type(result).__name__}")
 
 
 def _too_many(what: str, n: int, limit: int, instead: str) -> None:
@@ -840,18 +841,8 @@ def _mpl_text(value: Any, limit: int | None = _MAX_NAME) -> str:
     return mpl_escape(text)
 
 
-def _report_figure(ax: Any = None, **kwargs: Any):
-    """A new closed figure of :data:`REPORT_FIGSIZE` with one axes, or the figure of ``ax``."""
-    if ax is not None:
-        return ax.figure, ax
-    fig, ax = plt.subplots(figsize=REPORT_FIGSIZE, dpi=DPI, layout="constrained", **kwargs)
-    plt.close(fig)
-    return fig, ax
-
-
 def _check_report(report: Any, function: str) -> None:
-    if not isinstance(report, Diagnosis):
-        raise TypeError(f"{function} takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
+    _check(report, Diagnosis, function, "the Diagnosis of iaa_teach.diagnose()")
 
 
 def cluster_order(distance: Any) -> np.ndarray:
@@ -885,7 +876,7 @@ def cluster_order(distance: Any) -> np.ndarray:
     d = np.array(distance, dtype=float)
     n = len(d)
     if d.shape != (n, n) or not np.isfinite(d).all():
-        raise ValueError(f"distance must be a finite square matrix, got shape {d.shape}")
+        raise AgreementError(f"distance must be a finite square matrix, got shape {d.shape}")
     if n <= 2:
         return np.arange(n)
     d = (d + d.T) / 2
@@ -929,7 +920,7 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     ax : matplotlib Axes, optional
     """
     _check_report(report, "rater_agreement_heatmap")
-    fig, ax = _report_figure(ax)
+    fig, ax = _figure(ax, REPORT_FIGSIZE)
     pairwise = report.pairwise
     m = np.asarray(pairwise.matrix, dtype=float)
     distance = np.where(np.isnan(m), 2.0, 1.0 - m)
@@ -980,11 +971,8 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
         How many items to name (at most 30).
     """
     _check_report(report, "item_disagreement_chart")
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= 30:
-        raise ValueError(f"top must be a whole number from 1 to 30, got {top!r}")
-    fig, (left, right) = plt.subplots(1, 2, figsize=REPORT_FIGSIZE, dpi=DPI, layout="constrained",
-                                      width_ratios=(1, 1.5))
-    plt.close(fig)
+    top = check_int("top", top, 1, 30)
+    fig, (left, right) = _figure(None, REPORT_FIGSIZE, ncols=2, width_ratios=(1, 1.5))
     table = report.item_ranking()
     d = np.asarray(table["disagreement"], dtype=float)
     n = len(d)
@@ -1054,7 +1042,7 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
     ax : matplotlib Axes, optional
     """
     _check_report(report, "confusion_heatmap")
-    fig, ax = _report_figure(ax)
+    fig, ax = _figure(ax, REPORT_FIGSIZE)
     alpha = report.alpha
     cats = list(report.ratings.categories)
     labels = [_mpl_text(c, 20) for c in cats]
@@ -1110,7 +1098,7 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
     ax : matplotlib Axes, optional
     """
     _check_report(report, "leave_one_out_bars")
-    fig, ax = _report_figure(ax)
+    fig, ax = _figure(ax, REPORT_FIGSIZE)
     table = report.rater_ranking()
     n = len(table)
     shown = min(n, max_raters)

@@ -40,7 +40,7 @@ import numpy as np
 
 from . import plots
 from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, diagnose, format_cell
-from .markup import Table
+from .markup import Table, html_escape
 from .metrics import interpret
 from .rounding import fmt
 from .validation import AgreementError
@@ -136,7 +136,13 @@ def _long_table(table: ReportTable, columns: Mapping[str, str], caption: str, fi
 
 
 def _esc(value: Any) -> str:
-    return html.escape(str(value), quote=True)
+    """Text for the page (:func:`~iaa_teach.markup.html_escape`; no maths: the page runs no MathJax)."""
+    return html_escape(value, math="text")
+
+
+def _check_report(report: Any, function: str) -> None:
+    if not isinstance(report, Diagnosis):
+        raise AgreementError(f"{function} takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
 
 
 # =============================================================== figures
@@ -147,10 +153,14 @@ def _png(fig: Any, dpi: int) -> str:
 
 
 def _figure(fig: Any, alt: str, caption: str, dpi: int) -> str:
-    """A figure as an <img> with a data URI; ``alt`` is plain text (escaped), ``caption`` HTML."""
+    """A figure as an <img> with a data URI; ``alt`` is plain text, ``caption`` HTML.
+
+    ``alt`` is an attribute, so its quotes are escaped too (``html.escape(quote=True)``; :mod:`iaa_teach.markup`
+    escapes text, not attributes).
+    """
     width, height = (round(x * plots.DPI) for x in fig.get_size_inches())
     return (f'<figure><img src="data:image/png;base64,{_png(fig, dpi)}" width="{width}" height="{height}" '
-            f'alt="{_esc(alt)}"><figcaption>{caption}</figcaption></figure>')
+            f'alt="{html.escape(alt, quote=True)}"><figcaption>{caption}</figcaption></figure>')
 
 
 # ================================================================== HTML
@@ -344,8 +354,7 @@ def to_html(report: Diagnosis, source: str | None = None, top: int = 20, max_rat
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count('<img src="data:image/png;base64,')
     (True, False, 4)
     """
-    if not isinstance(report, Diagnosis):
-        raise TypeError(f"to_html takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
+    _check_report(report, "to_html")
     r = report.ratings
     name = "your ratings" if source is None else os.path.basename(str(source))
     missing = r.n_items * r.n_raters - r.n_ratings
@@ -495,8 +504,7 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
     >>> data["alpha"]["exact"], data["raters"][0]["rater"], data["raters"][0]["alpha_without_exact"]
     ('159/275', 'B', '108/127')
     """
-    if not isinstance(report, Diagnosis):
-        raise TypeError(f"to_data takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
+    _check_report(report, "to_data")
     r, alpha = report.ratings, report.alpha
     position = {name: j for j, name in enumerate(r.raters)}
     raters = report.rater_ranking().as_records()

@@ -197,7 +197,7 @@ def test_the_order_check_fails_for_another_linkage():
 def test_cluster_order_small_and_bad():
     assert plots.cluster_order(np.zeros((2, 2))).tolist() == [0, 1]
     assert plots.cluster_order(np.zeros((1, 1))).tolist() == [0]
-    with pytest.raises(ValueError):
+    with pytest.raises(iaa_teach.AgreementError, match="distance must be a finite square matrix"):
         plots.cluster_order([[0, np.nan], [np.nan, 0]])
 
 
@@ -263,11 +263,17 @@ def test_figures_have_a_fixed_size_and_escape_names(name, hostile_report):
 
 
 def test_figures_refuse_other_objects():
+    alpha = krippendorff_alpha(datasets.sentiment())
     for name in FIGURES:
-        with pytest.raises(TypeError, match="Diagnosis"):
-            getattr(plots, name)(krippendorff_alpha(datasets.sentiment()))
-    with pytest.raises(ValueError, match="top"):
+        with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis of iaa_teach.diagnose"):
+            getattr(plots, name)(alpha)
+    for function in (report_files.to_html, report_files.to_data, report_files.to_json):
+        with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis"):
+            function(alpha)
+    with pytest.raises(iaa_teach.AgreementError, match="top must be between 1 and 30, got 0"):
         plots.item_disagreement_chart(diagnose(datasets.sentiment()), top=0)
+    with pytest.raises(iaa_teach.AgreementError, match="top must be a whole number, got 2.5"):
+        plots.item_disagreement_chart(diagnose(datasets.sentiment()), top=2.5)
 
 
 def test_figures_of_a_larger_table():
