@@ -1079,11 +1079,10 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
     for x in chosen:
         row = pairs[x]
         c, j = cats.index(row["first"]), cats.index(row["second"])
+        outline = {"fill": False, "edgecolor": _OUT_OF_STEP, "lw": 3 if x == 0 else 2, "ls": "-" if x == 0 else "--"}
         for a, b in ((c, j), (j, c)):
-            ax.add_patch(Rectangle((b - 0.47, a - 0.47), 0.94, 0.94, fill=False, edgecolor=_OUT_OF_STEP,
-                                   lw=3 if x == 0 else 2, ls="-" if x == 0 else "--"))
-        handles.append(Patch(fill=False, edgecolor=_OUT_OF_STEP, lw=3 if x == 0 else 2, ls="-" if x == 0 else "--",
-                             label=f"{_mpl_text(row['first'], 20)} / {_mpl_text(row['second'], 20)}: "
+            ax.add_patch(Rectangle((b - 0.47, a - 0.47), 0.94, 0.94, **outline))
+        handles.append(Patch(**outline, label=f"{_mpl_text(row['first'], 20)} / {_mpl_text(row['second'], 20)}: "
                                    f"o/e = {fmt(row['ratio'], 2)}"))
     fig.colorbar(im, ax=ax, label="weighted pairs", shrink=0.85)
     ax.set_xlabel("second value of the pair")

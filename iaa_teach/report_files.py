@@ -385,12 +385,16 @@ def to_html(report: Diagnosis, source: str | None = None, top: int = 20, max_rat
     return "\n".join(out)
 
 
-def write_html(report: Diagnosis, path: Any, source: str | None = None, **options: Any) -> str:
-    """Write :func:`to_html` to ``path`` (UTF-8); returns the path."""
-    text = to_html(report, source=source, **options)
+def _write(path: Any, text: str) -> str:
+    """Write ``text`` to ``path`` (UTF-8, ``\\n`` line ends); returns the path."""
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
     return os.fspath(path)
+
+
+def write_html(report: Diagnosis, path: Any, source: str | None = None, **options: Any) -> str:
+    """Write :func:`to_html` to ``path`` (UTF-8); returns the path."""
+    return _write(path, to_html(report, source=source, **options))
 
 
 # =================================================================== PDF
@@ -531,7 +535,7 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
                   "ratings": r.n_ratings, "missing": r.n_items * r.n_raters - r.n_ratings},
         "level": report.level,
         "kappa_weights": KAPPA_WEIGHTS[report.level],
-        "alpha": {"value": None if math.isnan(alpha.alpha) else alpha.alpha, "exact": _exact(ex.alpha),
+        "alpha": {"value": _number(alpha.alpha), "exact": _exact(ex.alpha),
                   "d_o": alpha.d_o, "d_e": alpha.d_e, "d_o_exact": _exact(ex.d_o), "d_e_exact": _exact(ex.d_e),
                   "n": alpha.n, "reason": alpha.reason},
         "raters": raters,
@@ -555,10 +559,7 @@ def to_json(report: Diagnosis, indent: int | None = None, family: Any = None) ->
 
 def write_json(report: Diagnosis, path: Any, indent: int | None = None, family: Any = None) -> str:
     """Write :func:`to_json` to ``path`` (UTF-8), with the family's rows if given; returns the path."""
-    text = to_json(report, indent=indent, family=family)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text + "\n")
-    return os.fspath(path)
+    return _write(path, to_json(report, indent=indent, family=family) + "\n")
 
 
 def write_files(ratings: Any, level: str = "nominal", html_path: Any = None, json_path: Any = None,
