@@ -941,6 +941,7 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     ax : matplotlib Axes, optional
     """
     _check_report(report, "rater_agreement_heatmap")
+    marked = check_int("marked", marked, 0)
     fig, ax = _figure(ax, REPORT_FIGSIZE)
     pairwise = report.pairwise
     m = np.asarray(pairwise.matrix, dtype=float)
@@ -955,9 +956,7 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     size = 9 if n <= 15 else 7 if n <= 35 else 5
     ax.set_xticks(range(n), names, rotation=90, fontsize=size)
     ax.set_yticks(range(n), names, fontsize=size)
-    ranking = report.rater_ranking()
-    flagged = {ranking[x]["rater"] for x in range(min(marked, len(ranking)))
-               if ranking[x]["rise"] == ranking[x]["rise"] and ranking[x]["rise"] > 0}
+    flagged = {row["rater"] for row in report.rater_ranking().head(marked) if row["rise"] > 0}  # NaN: not above 0
     for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
         for tick, j in zip(labels, order):
             if pairwise.raters[j] in flagged:
@@ -1057,6 +1056,7 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
     ax : matplotlib Axes, optional
     """
     _check_report(report, "confusion_heatmap")
+    marked = check_int("marked", marked, 0)
     fig, ax = _figure(ax, REPORT_FIGSIZE)
     alpha = report.alpha
     cats = list(report.ratings.categories)
@@ -1112,6 +1112,7 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
     ax : matplotlib Axes, optional
     """
     _check_report(report, "leave_one_out_bars")
+    max_raters = check_int("max_raters", max_raters, 1)
     fig, ax = _figure(ax, REPORT_FIGSIZE)
     table = report.rater_ranking()
     n = len(table)

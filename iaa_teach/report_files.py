@@ -202,7 +202,7 @@ def figure_texts(report: Diagnosis) -> dict[str, tuple[str, str]]:
     raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
     kappa_name = _kappa_name(report)
     rises = ", ".join(f"{row['rater']} ({fmt(row['rise'])})" for row in raters.head(3))
-    least = [str(row["rater"]) for row in raters.head(2) if not math.isnan(row["rise"]) and row["rise"] > 0]
+    least = [str(row["rater"]) for row in raters.head(2) if row["rise"] > 0]  # NaN is not above 0
     disputed = ", ".join(f"{row['item']} ({fmt(row['disagreement'])})" for row in items.head(3))
     if len(pairs):
         top = pairs[0]
@@ -242,7 +242,7 @@ def summary_html(report: Diagnosis) -> str:
                         f"({_esc(interpret(alpha.alpha))} on the Landis and Koch scale).")
     else:
         findings.append(f"Krippendorff's alpha ({_esc(level)}) is undefined: {_esc(alpha.reason)}.")
-    if len(raters) and not math.isnan(raters[0]["rise"]) and raters[0]["rise"] > 0:
+    if len(raters) and raters[0]["rise"] > 0:  # NaN (undefined) is not above 0
         findings.append(f"Least in step: <b>{_esc(raters[0]['rater'])}</b>; without them alpha rises by "
                         f"{fmt(raters[0]['rise'])} to {fmt(raters[0]['alpha_without'])}.")
     else:

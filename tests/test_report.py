@@ -274,6 +274,10 @@ def test_figures_refuse_other_objects():
         plots.item_disagreement_chart(diagnose(datasets.sentiment()), top=0)
     with pytest.raises(iaa_teach.AgreementError, match="top must be a whole number, got 2.5"):
         plots.item_disagreement_chart(diagnose(datasets.sentiment()), top=2.5)
+    for name, option, value in (("rater_agreement_heatmap", "marked", -1), ("confusion_heatmap", "marked", "x"),
+                                ("leave_one_out_bars", "max_raters", 0)):
+        with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
+            getattr(plots, name)(diagnose(datasets.sentiment()), **{option: value})
 
 
 def test_figures_of_a_larger_table():
