@@ -43,7 +43,7 @@ from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, diagnose, format_c
 from .markup import Table, html_escape
 from .metrics import interpret
 from .rounding import fmt
-from .validation import AgreementError
+from .validation import AgreementError, check_int, check_text
 from .words import explain
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "FIGURE_DPI", "FIGURES", "READING", "figure_names", "draw", "figure_texts", "summary_html",
@@ -272,6 +272,7 @@ def sections_html(report: Diagnosis, figures: Mapping[str, str] | None = None, t
     place (the page embeds images; the notebook explorer shows its own).
     """
     figures = figures or {}
+    top, max_raters = check_int("top", top, 0), check_int("max_raters", max_raters, 1)
     raters, items = report.rater_ranking(), report.item_ranking()
     pairs, categories = report.confused_pairs(), report.category_agreement()
     out = ['<section id="raters"><h2>Raters: who is out of step?</h2>',
@@ -355,6 +356,8 @@ def to_html(report: Diagnosis, source: str | None = None, top: int = 20, max_rat
     (True, False, 4)
     """
     _check_report(report, "to_html")
+    dpi = check_int("dpi", dpi, 1)
+    check_text("warning", warning, none=True)
     r = report.ratings
     name = "your ratings" if source is None else os.path.basename(str(source))
     missing = r.n_items * r.n_raters - r.n_ratings

@@ -278,6 +278,9 @@ def test_figures_refuse_other_objects():
                                 ("leave_one_out_bars", "max_raters", 0)):
         with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
             getattr(plots, name)(diagnose(datasets.sentiment()), **{option: value})
+    for option, value in (("top", "5"), ("max_raters", -2), ("dpi", 0), ("warning", 3)):
+        with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
+            report_files.to_html(diagnose(datasets.sentiment()), **{option: value})
 
 
 def test_figures_of_a_larger_table():
