@@ -247,7 +247,8 @@ def glossary_table() -> Table:
 def landis_koch_table() -> Table:
     """The Landis-Koch bands as a table: from, to, name (from :data:`iaa_teach.BANDS`)."""
     (_, first_top, first_name), *rest = BANDS
-    rows = [[first_name, "–", f"below {fmt(first_top, 2)}"]] + [[name, fmt(lo, 2), fmt(hi, 2)] for lo, hi, name in rest]
+    rows = [[first_name, "–", f"below {fmt(first_top, 2)}"]]
+    rows += [[name, fmt(lo, 2), fmt(hi, 2)] for lo, hi, name in rest]
     return Table(["band", "from", "to"], rows, align="lrr")
 
 

@@ -281,9 +281,8 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     p_i = np.asarray(result.p_i, dtype=float)
     n = len(p_i)
     _too_many("items", n, MAX_BARS, "draw a subset: replace(result, p_i=result.p_i[:100]) with items=")
-    if items is not None:
-        if isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or len(items) != n:
-            raise AgreementError(f"items must give one name per item ({n}), got {items!r}")
+    if items is not None and (isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or len(items) != n):
+        raise AgreementError(f"items must give one name per item ({n}), got {items!r}")
     fig, ax = _figure(ax)
     names = _texts(items if items is not None else range(1, n + 1))
     x = np.arange(n)
@@ -665,8 +664,8 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     ax.set_xlabel("item (k = how many raters labelled it)")
     ax.set_ylabel("rater")
     ax.set_title(f"Who labelled which item: {r.n_ratings} labels")
-    ax.legend(handles=_label_handles(r, colors, hatch="..", label="not labelled"), loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9, frameon=False,
-              title="label", title_fontsize=9)
+    ax.legend(handles=_label_handles(r, colors, hatch="..", label="not labelled"), loc="center left",
+              bbox_to_anchor=(1.01, 0.5), fontsize=9, frameon=False, title="label", title_fontsize=9)
     return fig
 
 
