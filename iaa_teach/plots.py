@@ -148,7 +148,7 @@ def _write_on_bars(ax: Any, bars: Any, texts: Any) -> None:
 
 
 def _undefined(ax: Any, x: float) -> None:
-    """ "undefined", upright, where a bar at ``x`` would be."""
+    """The word "undefined", upright, where a bar at ``x`` would be."""
     ax.text(x, 0.02, "undefined", ha="center", va="bottom", fontsize=9, rotation=90, color="#444444")
 
 
@@ -893,8 +893,12 @@ def cluster_order(distance: Any) -> np.ndarray:
     >>> cluster_order(d).tolist()  # 0 with 2, 1 with 3
     [0, 2, 1, 3]
     """
-    d = np.array(distance, dtype=float)
-    n = len(d)
+    try:
+        d = np.array(distance, dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError("distance must be a finite square matrix of numbers, got "
+                             f"{type(distance).__name__}") from None
+    n = len(d) if d.ndim else 0
     if d.shape != (n, n) or not np.isfinite(d).all():
         raise AgreementError(f"distance must be a finite square matrix, got shape {d.shape}")
     if n <= 2:

@@ -197,8 +197,9 @@ def test_the_order_check_fails_for_another_linkage():
 def test_cluster_order_small_and_bad():
     assert plots.cluster_order(np.zeros((2, 2))).tolist() == [0, 1]
     assert plots.cluster_order(np.zeros((1, 1))).tolist() == [0]
-    with pytest.raises(iaa_teach.AgreementError, match="distance must be a finite square matrix"):
-        plots.cluster_order([[0, np.nan], [np.nan, 0]])
+    for bad in ([[0, np.nan], [np.nan, 0]], "x", 3, [[0, 1], [1]], []):
+        with pytest.raises(iaa_teach.AgreementError, match="distance must be a finite square matrix"):
+            plots.cluster_order(bad)
 
 
 # ================================================================ figures
