@@ -419,6 +419,7 @@ def alt_text(fig: Figure) -> str:
     :func:`family_chart` and :func:`chance_chart` write theirs when they
     draw; for any other figure, its titles and axis labels.
     """
+    _check(fig, Figure, "alt_text")
     own = getattr(fig, "iaa_alt", None)
     if own:
         return own

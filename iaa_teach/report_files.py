@@ -43,7 +43,7 @@ from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, diagnose, format_c
 from .markup import Table, html_escape
 from .metrics import interpret
 from .rounding import fmt
-from .validation import AgreementError, check_int, check_text
+from .validation import AgreementError, check_int, check_text, options
 from .words import explain
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "FIGURE_DPI", "FIGURES", "READING", "figure_names", "draw", "figure_texts", "summary_html",
@@ -182,22 +182,24 @@ FIGURES = {"leave_one_out": "leave_one_out_bars", "raters": "rater_agreement_hea
 
 def figure_names(report: Diagnosis) -> tuple[str, ...]:
     """The :data:`FIGURES` a report has: all four, without the rater heatmap for 2 raters (one number)."""
+    _check_report(report, "figure_names")
     return tuple(name for name in FIGURES if name != "raters" or report.ratings.n_raters >= 3)
 
 
+@options(name=tuple(FIGURES))
 def draw(report: Diagnosis, name: str, max_raters: int = 100) -> Any:
     """One of the report's :data:`FIGURES` as a matplotlib Figure."""
+    _check_report(report, "draw")
     if name == "leave_one_out":
         return plots.leave_one_out_bars(report, max_raters=max_raters)
-    if name == "raters":
-        return plots.rater_agreement_heatmap(report)
     if name == "items":
         return plots.item_disagreement_chart(report, top=min(10, report.ratings.n_items))
-    return plots.confusion_heatmap(report)
+    return getattr(plots, FIGURES[name])(report)
 
 
 def figure_texts(report: Diagnosis) -> dict[str, tuple[str, str]]:
     """Each figure's text alternative (plain text: what it shows, with its main numbers) and caption (HTML)."""
+    _check_report(report, "figure_texts")
     r = report.ratings
     raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
     kappa_name = _kappa_name(report)
@@ -233,6 +235,7 @@ def _kappa_name(report: Diagnosis) -> str:
 
 def summary_html(report: Diagnosis) -> str:
     """The report's findings in a few sentences, as an HTML list (names escaped)."""
+    _check_report(report, "summary_html")
     alpha, level = report.alpha, report.level
     raters, items = report.rater_ranking(), report.item_ranking()
     pairs, categories = report.confused_pairs(), report.category_agreement()
@@ -271,6 +274,7 @@ def sections_html(report: Diagnosis, figures: Mapping[str, str] | None = None, t
     ``figures`` maps names of :data:`FIGURES` to the HTML to put in their
     place (the page embeds images; the notebook explorer shows its own).
     """
+    _check_report(report, "sections_html")
     figures = figures or {}
     top, max_raters = check_int("top", top, 0), check_int("max_raters", max_raters, 1)
     raters, items = report.rater_ranking(), report.item_ranking()

@@ -268,7 +268,8 @@ def test_figures_refuse_other_objects():
     for name in FIGURES:
         with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis of iaa_teach.diagnose"):
             getattr(plots, name)(alpha)
-    for function in (report_files.to_html, report_files.to_data, report_files.to_json):
+    for function in (report_files.to_html, report_files.to_data, report_files.to_json, report_files.summary_html,
+                     report_files.sections_html, report_files.figure_texts, report_files.figure_names):
         with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis"):
             function(alpha)
     with pytest.raises(iaa_teach.AgreementError, match="top must be between 1 and 30, got 0"):
@@ -279,6 +280,8 @@ def test_figures_refuse_other_objects():
                                 ("leave_one_out_bars", "max_raters", 0)):
         with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
             getattr(plots, name)(diagnose(datasets.sentiment()), **{option: value})
+    with pytest.raises(iaa_teach.AgreementError, match="name must be one of 'leave_one_out'"):
+        report_files.draw(diagnose(datasets.sentiment()), "bogus")
     for option, value in (("top", "5"), ("max_raters", -2), ("dpi", 0), ("warning", 3)):
         with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
             report_files.to_html(diagnose(datasets.sentiment()), **{option: value})
