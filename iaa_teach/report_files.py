@@ -77,13 +77,12 @@ figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.92rem; color: #444; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.93rem; font-variant-numeric: tabular-nums; }
-caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; }
+caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; white-space: nowrap; }
 th, td { padding: 0.2rem 0.65rem; border-bottom: 1px solid #d0d0d0; vertical-align: top; }
 thead th { border-bottom: 2px solid #555; text-align: right; }
 thead th:first-child, tbody th { text-align: left; }
 td { text-align: right; }
 .last-text td:nth-last-child(-n+2), .last-text th:nth-last-child(-n+2) { text-align: left; }
-caption { white-space: nowrap; }
 details { margin: 0 0 1rem; }
 summary { cursor: pointer; color: #0060a0; }
 tbody tr:nth-child(even) { background: #f7f7f7; }
