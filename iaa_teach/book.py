@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .course import EXERCISE_TAG, LESSONS, SOLUTION_TAG, Lesson
+from .rounding import format_number
 
 __all__ = [
     "START_PAGES", "STACKED_TABLES", "BOOK_NOTE", "WIDGET_VIEW", "EXERCISE_NOTE", "LIVE_NOTE",
@@ -385,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = argv[0] if argv else "build/book"
     seconds = build(out)
-    print(f"book written to {Path(out) / 'index.html'} in {seconds:.0f} s")
+    print(f"book written to {Path(out) / 'index.html'} in {format_number(seconds, '.0f')} s")
     return 0
 
 

@@ -246,8 +246,9 @@ def glossary_table() -> Table:
 
 def landis_koch_table() -> Table:
     """The Landis-Koch bands as a table: from, to, name (from :data:`iaa_teach.BANDS`)."""
-    rows = [[name, "below" if lo == BANDS[0][0] else fmt(lo, 2), fmt(hi, 2)] for lo, hi, name in BANDS]
-    rows[0][1:] = ["–", f"below {fmt(BANDS[0][1], 2)}"]
+    (_, first_top, first_name), *rest = BANDS
+    rows = [[first_name, "–", f"below {fmt(first_top, 2)}"]]
+    rows += [[name, fmt(lo, 2), fmt(hi, 2)] for lo, hi, name in rest]
     return Table(["band", "from", "to"], rows, align="lrr")
 
 
@@ -307,12 +308,9 @@ def write_student_copies(source: str | Path, target: str | Path,
     paths = [source / n for n in names] if names is not None else sorted(source.glob("*.ipynb"))
     written = []
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            notebook = json.load(f)
+        notebook = json.loads(path.read_text(encoding="utf-8"))
         dest = target / path.name
-        with open(dest, "w", encoding="utf-8") as f:
-            json.dump(student_notebook(notebook), f, indent=1, ensure_ascii=False)
-            f.write("\n")
+        dest.write_text(json.dumps(student_notebook(notebook), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(dest)
     return written
 
@@ -339,10 +337,7 @@ def write_lab_overrides(prefix: str | Path | None = None) -> Path:
     A user's own settings (``~/.jupyter/lab/user-settings``) still win over these.
     """
     path = lab_overrides_path(prefix)
-    current: dict = {}
-    if path.exists():
-        with open(path, encoding="utf-8") as f:
-            current = json.load(f)
+    current = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     for plugin, values in LAB_OVERRIDES.items():
         current.setdefault(plugin, {}).update(values)
     path.parent.mkdir(parents=True, exist_ok=True)

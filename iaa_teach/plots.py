@@ -55,7 +55,7 @@ from .metrics import (
 )
 from .ratings import as_ratings
 from .rounding import fmt, format_number
-from .validation import AgreementError, check_number, check_text, options
+from .validation import AgreementError, check_int, check_number, check_text, options
 
 __all__ = [
     "DPI", "FIGSIZE", "OKABE_ITO", "CATEGORY_COLORS",
@@ -101,22 +101,23 @@ _HEAT = LinearSegmentedColormap.from_list("iaa_blue", ["#FFFFFF", OKABE_ITO["sky
 _BAND_SHADES = ("#F4D6C6", "#FBEFD0", "#FBF8DA", "#E3F1F8", "#D5ECE4", "#CFE3F1")
 
 
-def _figure(ax: Any = None):
-    """A new closed figure with one axes, or the figure of ``ax``."""
+def _figure(ax: Any = None, size: tuple[float, float] = FIGSIZE, **subplots: Any):
+    """A new closed figure of ``size`` (with the axes of ``plt.subplots(**subplots)``), or the figure of ``ax``."""
     if ax is not None:
         from matplotlib.axes import Axes
 
         if not isinstance(ax, Axes):
             raise AgreementError(f"ax must be a matplotlib Axes (or None), got {type(ax).__name__}")
         return ax.figure, ax
-    fig, ax = plt.subplots(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+    fig, ax = plt.subplots(figsize=size, dpi=DPI, layout="constrained", **subplots)
     plt.close(fig)  # the caller displays it (once) by returning it
     return fig, ax
 
 
-def _check(result: Any, kind: type, function: str) -> None:
+def _check(result: Any, kind: type, function: str, what: str | None = None) -> None:
+    """An :class:`AgreementError` unless ``result`` is a ``kind`` (``what``: how the message names it)."""
     if not isinstance(result, kind):
-        raise AgreementError(f"{function} takes a {kind.__name__}, got {type(result).__name__}")
+        raise AgreementError(f"{function} takes {what or 'a ' + kind.__name__}, got {type(result).__name__}")
 
 
 def _too_many(what: str, n: int, limit: int, instead: str) -> None:
@@ -127,6 +128,43 @@ def _too_many(what: str, n: int, limit: int, instead: str) -> None:
 def _texts(values: Any) -> list[str]:
     """Data as matplotlib text, escaped."""
     return [mpl_escape(v) for v in values]
+
+
+def _category_colors(k: int) -> list[str]:
+    """A colour for each of ``k`` categories (:data:`CATEGORY_COLORS`, round again after 7)."""
+    return [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(k)]
+
+
+def _floor(values: Any, margin: float = 0.0) -> float:
+    """The lower end of an axis for ``values``: 0, or ``margin`` below the lowest value when that is lower."""
+    return min(0.0, float(np.nanmin(values)) - margin) if np.isfinite(values).any() else 0.0
+
+
+def _write_on_bars(ax: Any, bars: Any, texts: Any) -> None:
+    """Each text centred just above its bar (above 0 for a bar below 0)."""
+    for bar, text in zip(bars, texts):
+        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, text, ha="center", va="bottom",
+                fontsize=11)
+
+
+def _undefined(ax: Any, x: float) -> None:
+    """The word "undefined", upright, where a bar at ``x`` would be."""
+    ax.text(x, 0.02, "undefined", ha="center", va="bottom", fontsize=9, rotation=90, color="#444444")
+
+
+def _kappa_image(ax: Any, m: np.ndarray, cell: Any = None, fontsize: float = 10):
+    """A raters x raters matrix of kappas as an image from min(0, lowest) to 1, NaN blank.
+
+    ``cell(i, j, value)``: the text written in each cell off the diagonal (None: no text).
+    """
+    im = ax.imshow(np.ma.masked_invalid(m), cmap=_HEAT, vmin=_floor(m), vmax=1.0)
+    if cell is not None:
+        for (i, j), v in np.ndenumerate(m):
+            if i != j:
+                ax.text(j, i, cell(i, j, v), ha="center", va="center", fontsize=fontsize,
+                        color="white" if v > 0.6 else "black")
+    ax.tick_params(length=0)
+    return im
 
 
 def _cell_label(value: Any) -> str:
@@ -156,8 +194,7 @@ def _heatmap(ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], 
     ax.set_yticks(np.arange(-0.5, k, 1), minor=True)
     ax.grid(which="minor", color="white", lw=1)
     ax.tick_params(which="minor", length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
+    ax.spines[:].set_visible(False)
     return im
 
 
@@ -205,10 +242,9 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
     """
     _check(result, PairwiseCohenResult, "pairwise_bars")
     _too_many("pairs of raters", len(result.pairs), MAX_BARS, "draw kappa_matrix(result) instead")
-    if reference is not None and not isinstance(reference, (int, float, np.integer, np.floating, FleissResult,
-                                                            AlphaResult, CohenResult, PairwiseCohenResult)):
-        raise AgreementError(f"reference must be a number or a result, got {reference!r}")
-    if isinstance(reference, bool):
+    if isinstance(reference, bool) or reference is not None and not isinstance(
+            reference, (int, float, np.integer, np.floating, FleissResult, AlphaResult, CohenResult,
+                        PairwiseCohenResult)):
         raise AgreementError(f"reference must be a number or a result, got {reference!r}")
     check_text("reference_label", reference_label, none=True)
     fig, ax = _figure(ax)
@@ -217,10 +253,8 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
     shown = np.nan_to_num(kappas, nan=0.0)
     bars = ax.bar(np.arange(len(names)), shown, color=_BAR, width=0.6, label="Cohen's kappa of the pair",
                   tick_label=names)
-    for bar, k in zip(bars, result.results):
-        y = bar.get_height()
-        ax.text(bar.get_x() + bar.get_width() / 2, max(y, 0) + 0.02, fmt(k), ha="center", va="bottom", fontsize=11)
-    low = min(0.0, float(np.nanmin(kappas)) - 0.1) if np.isfinite(kappas).any() else 0.0
+    _write_on_bars(ax, bars, [fmt(k) for k in result.results])
+    low = _floor(kappas, 0.1)
     if reference is not None:
         ref = float(reference)
         if reference_label is None:
@@ -247,9 +281,8 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     p_i = np.asarray(result.p_i, dtype=float)
     n = len(p_i)
     _too_many("items", n, MAX_BARS, "draw a subset: replace(result, p_i=result.p_i[:100]) with items=")
-    if items is not None:
-        if isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or len(items) != n:
-            raise AgreementError(f"items must give one name per item ({n}), got {items!r}")
+    if items is not None and (isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or len(items) != n):
+        raise AgreementError(f"items must give one name per item ({n}), got {items!r}")
     fig, ax = _figure(ax)
     names = _texts(items if items is not None else range(1, n + 1))
     x = np.arange(n)
@@ -305,16 +338,12 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     attr, title = _WHICH[which]
     matrix = np.asarray(getattr(result, attr), dtype=float)
     labels = _texts(result.categories)
-    if which == "coincidences":
-        exact = result.exact.coincidences
-        cells = [[_cell_label(v) for v in row] for row in exact]
-        total = result.n
-    elif which == "pair_counts":
-        cells = [[_cell_label(v) for v in row] for row in matrix]
-        total = int(matrix.sum())
-    else:
+    if which == "expected":
         cells = [[fmt(v, 2) for v in row] for row in matrix]
-        total = result.n
+    else:  # counts, exact (a coincidence is a count over m_u - 1)
+        counts = result.exact.coincidences if which == "coincidences" else matrix
+        cells = [[_cell_label(v) for v in row] for row in counts]
+    total = int(matrix.sum()) if which == "pair_counts" else result.n
     im = _heatmap(ax, matrix, labels, cells)
     bar = fig.colorbar(im, ax=ax, label="pairs" if which == "pair_counts" else "weighted pairs", shrink=0.8)
     if which == "pair_counts":
@@ -327,7 +356,10 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
 
 # ======================================================= several coefficients
 def _draw_bands(ax: Any, low: float, top: float = 1.0) -> None:
-    """The Landis and Koch bands (``metrics.BANDS``) from ``low`` to ``top``, shaded, each named at the right."""
+    """The Landis and Koch bands (``metrics.BANDS``) from ``low`` to ``top``, shaded, each named at the right;
+    a line at 0; the y axis labelled "coefficient"."""
+    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8, zorder=1)
+    ax.set_ylabel("coefficient")
     for (lo, hi, band), shade in zip(BANDS, _BAND_SHADES):
         lo_v, hi_v = max(lo, low), min(hi, top)
         if hi_v <= lo_v:
@@ -362,18 +394,14 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
     fig, ax = _figure(ax)
     names = _texts(values)
     nums = np.array(nums, dtype=float)
-    low = min(0.0, float(np.nanmin(nums)) - 0.1) if np.isfinite(nums).any() else 0.0
+    low = _floor(nums, 0.1)
     _draw_bands(ax, low)
     x = np.arange(len(names))
     colors = [CATEGORY_COLORS[(i + 2) % len(CATEGORY_COLORS)] for i in range(len(names))]
     bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
-    for bar, v in zip(bars, values.values()):
-        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, fmt(v, undefined="n/a"),
-                ha="center", va="bottom", fontsize=11, zorder=3)
+    _write_on_bars(ax, bars, [fmt(v, undefined="n/a") for v in values.values()])
     ax.set_xticks(x, names, fontsize=9)
     ax.set_ylim(low, 1.0)
-    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8, zorder=1)
-    ax.set_ylabel("coefficient")
     ax.set_xlabel("coefficient and data")
     ax.set_title(mpl_escape(title))
     return fig
@@ -391,6 +419,7 @@ def alt_text(fig: Figure) -> str:
     :func:`family_chart` and :func:`chance_chart` write theirs when they
     draw; for any other figure, its titles and axis labels.
     """
+    _check(fig, Figure, "alt_text")
     own = getattr(fig, "iaa_alt", None)
     if own:
         return own
@@ -480,7 +509,7 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
     names = list(results)
     values = np.array([float(res) for res in results.values()])
     lows = np.concatenate([values, intervals[:, 0]])
-    floor = max(-1.0, min(0.0, float(np.nanmin(lows)) - 0.1)) if np.isfinite(lows).any() else 0.0
+    floor = max(-1.0, _floor(lows, 0.1))
     _draw_bands(ax, floor)
     x = np.arange(len(names))
     defined = ~np.isnan(values)
@@ -495,8 +524,7 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
     described = []
     for xi, (name, res), (lo, hi) in zip(x, results.items(), intervals):
         if np.isnan(float(res)):
-            ax.text(xi, 0.02, "undefined", ha="center", va="bottom", fontsize=9, rotation=90, zorder=3,
-                    color="#444444")
+            _undefined(ax, xi)
             described.append(f"{name} undefined")
             continue
         top = hi if np.isfinite(hi) else max(float(res), 0.0)
@@ -505,8 +533,6 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
                                                   if np.isfinite(hi) else " (no interval)"))
     ax.set_xticks(x, [_wrapped(_mpl_text(n, None)) for n in names], fontsize=8)
     ax.set_ylim(floor, 1.06 + 0.06 * (1 - floor))
-    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8, zorder=1)
-    ax.set_ylabel("coefficient")
     ax.set_xlabel(f"coefficient, with its {share} {method}confidence interval")
     ax.set_title(_mpl_text(title, None) if title else r"One table, the whole family: $(P_a - P_e)\,/\,(1 - P_e)$",
                  fontsize=11)
@@ -578,7 +604,7 @@ def chance_chart(family: Any, weights: Any = None, level: str = "nominal", title
     described = []
     for xi, (label, value, color, words) in zip(x, bars):
         if value is None:
-            ax.text(xi, 0.02, "undefined", ha="center", va="bottom", fontsize=9, rotation=90, color="#444444")
+            _undefined(ax, xi)
         else:
             ax.bar([xi], [float(value)], color=color, width=0.6, edgecolor="black", lw=0.6, zorder=2,
                    hatch=None if color == _OBSERVED else "//")
@@ -599,6 +625,12 @@ def chance_chart(family: Any, weights: Any = None, level: str = "nominal", title
 
 
 # ================================================================= coverage
+def _label_handles(r: Any, colors: list[str], **gap: Any) -> list[Patch]:
+    """Legend entries: a patch for each category (up to :data:`MAX_CELL_TEXT`), then a white one (``gap``) for gaps."""
+    return ([Patch(facecolor=colors[j], label=mpl_escape(c)) for j, c in enumerate(r.categories[:MAX_CELL_TEXT])]
+            + [Patch(facecolor="white", edgecolor="#BBBBBB", **gap)])
+
+
 def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     """Who labelled which item: items across, raters down, each label coloured, gaps left blank.
 
@@ -610,7 +642,7 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     codes = r.codes  # -1 where missing
     n_items, n_raters = codes.shape
     k = r.n_categories
-    colors = [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(k)]
+    colors = _category_colors(k)
     for (i, j), c in np.ndenumerate(codes):
         if c < 0:
             ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor="white", edgecolor="#BBBBBB",
@@ -629,15 +661,12 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     ax.set_yticks(range(n_raters), _texts(r.raters))
     ax.tick_params(length=0)
     ax.set_aspect("equal" if n_items <= 20 else "auto")
-    for spine in ax.spines.values():
-        spine.set_visible(False)
+    ax.spines[:].set_visible(False)
     ax.set_xlabel("item (k = how many raters labelled it)")
     ax.set_ylabel("rater")
     ax.set_title(f"Who labelled which item: {r.n_ratings} labels")
-    handles = [Patch(facecolor=colors[j], label=mpl_escape(c)) for j, c in enumerate(r.categories[:MAX_CELL_TEXT])]
-    handles.append(Patch(facecolor="white", edgecolor="#BBBBBB", hatch="..", label="not labelled"))
-    ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=9, frameon=False,
-              title="label", title_fontsize=9)
+    ax.legend(handles=_label_handles(r, colors, hatch="..", label="not labelled"), loc="center left",
+              bbox_to_anchor=(1.01, 0.5), fontsize=9, frameon=False, title="label", title_fontsize=9)
     return fig
 
 
@@ -773,7 +802,7 @@ def coverage_map(ratings: Any, ax: Any = None) -> Figure:
               "ratings.subset(items=...)")
     fig, ax = _figure(ax)
     k = r.n_categories
-    colors = [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(k)] + ["#FFFFFF"]
+    colors = _category_colors(k) + ["#FFFFFF"]
     codes = np.where(r.missing, k, r.codes).T
     ax.imshow(codes, cmap=ListedColormap(colors), vmin=-0.5, vmax=k + 0.5, aspect="auto", interpolation="nearest")
     if r.n_raters <= 60:
@@ -783,8 +812,7 @@ def coverage_map(ratings: Any, ax: Any = None) -> Figure:
     ax.set_xlabel("item")
     ax.set_ylabel("rater")
     ax.set_title(f"{r.n_ratings} labels, {int(r.missing.sum())} missing (white)", fontsize=11)
-    handles = [Patch(facecolor=colors[j], label=mpl_escape(c)) for j, c in enumerate(r.categories[:MAX_CELL_TEXT])]
-    handles.append(Patch(facecolor="white", edgecolor="#BBBBBB", label="missing"))
+    handles = _label_handles(r, colors, label="missing")
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=len(handles),
               fontsize=9, frameon=False)
     return fig
@@ -800,17 +828,11 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
     fig, ax = _figure(ax)
     m = np.asarray(result.matrix, dtype=float)
     names = _texts(result.raters)
-    im = ax.imshow(np.ma.masked_invalid(m), cmap=_HEAT, vmin=min(0.0, float(np.nanmin(m))) if np.isfinite(m).any()
-                   else 0.0, vmax=1.0)
-    if len(names) <= 6:
-        for (i, j), v in np.ndenumerate(m):
-            if i != j:
-                ax.text(j, i, fmt(result[result.raters[i], result.raters[j]]), ha="center", va="center", fontsize=10,
-                        color="white" if v > 0.6 else "black")
+    im = _kappa_image(ax, m, (lambda i, j, v: fmt(result[result.raters[i], result.raters[j]]))
+                      if len(names) <= 6 else None)
     if len(names) <= 60:
         ax.set_xticks(range(len(names)), names)
         ax.set_yticks(range(len(names)), names)
-    ax.tick_params(length=0)
     fig.colorbar(im, ax=ax, label="Cohen's kappa", shrink=0.8)
     ax.set_title(f"Cohen's kappa for every pair of raters (mean {fmt(result)})", fontsize=11)
     return fig
@@ -840,18 +862,8 @@ def _mpl_text(value: Any, limit: int | None = _MAX_NAME) -> str:
     return mpl_escape(text)
 
 
-def _report_figure(ax: Any = None, **kwargs: Any):
-    """A new closed figure of :data:`REPORT_FIGSIZE` with one axes, or the figure of ``ax``."""
-    if ax is not None:
-        return ax.figure, ax
-    fig, ax = plt.subplots(figsize=REPORT_FIGSIZE, dpi=DPI, layout="constrained", **kwargs)
-    plt.close(fig)
-    return fig, ax
-
-
 def _check_report(report: Any, function: str) -> None:
-    if not isinstance(report, Diagnosis):
-        raise TypeError(f"{function} takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
+    _check(report, Diagnosis, function, "the Diagnosis of iaa_teach.diagnose()")
 
 
 def cluster_order(distance: Any) -> np.ndarray:
@@ -882,10 +894,14 @@ def cluster_order(distance: Any) -> np.ndarray:
     >>> cluster_order(d).tolist()  # 0 with 2, 1 with 3
     [0, 2, 1, 3]
     """
-    d = np.array(distance, dtype=float)
-    n = len(d)
+    try:
+        d = np.array(distance, dtype=float)
+    except (TypeError, ValueError):
+        raise AgreementError("distance must be a finite square matrix of numbers, got "
+                             f"{type(distance).__name__}") from None
+    n = len(d) if d.ndim else 0
     if d.shape != (n, n) or not np.isfinite(d).all():
-        raise ValueError(f"distance must be a finite square matrix, got shape {d.shape}")
+        raise AgreementError(f"distance must be a finite square matrix, got shape {d.shape}")
     if n <= 2:
         return np.arange(n)
     d = (d + d.T) / 2
@@ -929,7 +945,8 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     ax : matplotlib Axes, optional
     """
     _check_report(report, "rater_agreement_heatmap")
-    fig, ax = _report_figure(ax)
+    marked = check_int("marked", marked, 0)
+    fig, ax = _figure(ax, REPORT_FIGSIZE)
     pairwise = report.pairwise
     m = np.asarray(pairwise.matrix, dtype=float)
     distance = np.where(np.isnan(m), 2.0, 1.0 - m)
@@ -938,20 +955,12 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     m = m[np.ix_(order, order)]
     names = [_mpl_text(pairwise.raters[j]) for j in order]
     n = len(names)
-    low = min(0.0, float(np.nanmin(m))) if np.isfinite(m).any() else 0.0
-    im = ax.imshow(np.ma.masked_invalid(m), cmap=_HEAT, vmin=low, vmax=1.0)
-    if n <= _MAX_CELL_TEXT:
-        for (i, j), v in np.ndenumerate(m):
-            if i != j:
-                ax.text(j, i, "–" if np.isnan(v) else fmt(v, 2), ha="center", va="center", fontsize=9,
-                        color="white" if v > 0.6 else "black")
+    im = _kappa_image(ax, m, (lambda i, j, v: "–" if np.isnan(v) else fmt(v, 2)) if n <= _MAX_CELL_TEXT else None,
+                      fontsize=9)
     size = 9 if n <= 15 else 7 if n <= 35 else 5
     ax.set_xticks(range(n), names, rotation=90, fontsize=size)
     ax.set_yticks(range(n), names, fontsize=size)
-    ax.tick_params(length=0)
-    ranking = report.rater_ranking()
-    flagged = {ranking[x]["rater"] for x in range(min(marked, len(ranking)))
-               if ranking[x]["rise"] == ranking[x]["rise"] and ranking[x]["rise"] > 0}
+    flagged = {row["rater"] for row in report.rater_ranking().head(marked) if row["rise"] > 0}  # NaN: not above 0
     for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
         for tick, j in zip(labels, order):
             if pairwise.raters[j] in flagged:
@@ -980,11 +989,8 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
         How many items to name (at most 30).
     """
     _check_report(report, "item_disagreement_chart")
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or not 1 <= top <= 30:
-        raise ValueError(f"top must be a whole number from 1 to 30, got {top!r}")
-    fig, (left, right) = plt.subplots(1, 2, figsize=REPORT_FIGSIZE, dpi=DPI, layout="constrained",
-                                      width_ratios=(1, 1.5))
-    plt.close(fig)
+    top = check_int("top", top, 1, 30)
+    fig, (left, right) = _figure(None, REPORT_FIGSIZE, ncols=2, width_ratios=(1, 1.5))
     table = report.item_ranking()
     d = np.asarray(table["disagreement"], dtype=float)
     n = len(d)
@@ -1007,7 +1013,7 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
     left.set_title(f"All items (top {shown} in orange)", fontsize=10)
 
     cats = report.ratings.categories
-    colors = [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(len(cats))]
+    colors = _category_colors(len(cats))
     counts = np.array([[row["label_counts"][c] for c in cats] for row in table.head(shown)], dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         shares = counts / counts.sum(axis=1, keepdims=True)
@@ -1054,7 +1060,8 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
     ax : matplotlib Axes, optional
     """
     _check_report(report, "confusion_heatmap")
-    fig, ax = _report_figure(ax)
+    marked = check_int("marked", marked, 0)
+    fig, ax = _figure(ax, REPORT_FIGSIZE)
     alpha = report.alpha
     cats = list(report.ratings.categories)
     labels = [_mpl_text(c, 20) for c in cats]
@@ -1076,11 +1083,10 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
     for x in chosen:
         row = pairs[x]
         c, j = cats.index(row["first"]), cats.index(row["second"])
+        outline = {"fill": False, "edgecolor": _OUT_OF_STEP, "lw": 3 if x == 0 else 2, "ls": "-" if x == 0 else "--"}
         for a, b in ((c, j), (j, c)):
-            ax.add_patch(Rectangle((b - 0.47, a - 0.47), 0.94, 0.94, fill=False, edgecolor=_OUT_OF_STEP,
-                                   lw=3 if x == 0 else 2, ls="-" if x == 0 else "--"))
-        handles.append(Patch(fill=False, edgecolor=_OUT_OF_STEP, lw=3 if x == 0 else 2, ls="-" if x == 0 else "--",
-                             label=f"{_mpl_text(row['first'], 20)} / {_mpl_text(row['second'], 20)}: "
+            ax.add_patch(Rectangle((b - 0.47, a - 0.47), 0.94, 0.94, **outline))
+        handles.append(Patch(**outline, label=f"{_mpl_text(row['first'], 20)} / {_mpl_text(row['second'], 20)}: "
                                    f"o/e = {fmt(row['ratio'], 2)}"))
     fig.colorbar(im, ax=ax, label="weighted pairs", shrink=0.85)
     ax.set_xlabel("second value of the pair")
@@ -1110,7 +1116,8 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
     ax : matplotlib Axes, optional
     """
     _check_report(report, "leave_one_out_bars")
-    fig, ax = _report_figure(ax)
+    max_raters = check_int("max_raters", max_raters, 1)
+    fig, ax = _figure(ax, REPORT_FIGSIZE)
     table = report.rater_ranking()
     n = len(table)
     shown = min(n, max_raters)

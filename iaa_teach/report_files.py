@@ -40,10 +40,10 @@ import numpy as np
 
 from . import plots
 from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, diagnose, format_cell
-from .markup import Table
+from .markup import Table, html_escape
 from .metrics import interpret
 from .rounding import fmt
-from .validation import AgreementError
+from .validation import AgreementError, check_int, check_text, options
 from .words import explain
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "FIGURE_DPI", "FIGURES", "READING", "figure_names", "draw", "figure_texts", "summary_html",
@@ -77,13 +77,12 @@ figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.92rem; color: #444; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.93rem; font-variant-numeric: tabular-nums; }
-caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; }
+caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; white-space: nowrap; }
 th, td { padding: 0.2rem 0.65rem; border-bottom: 1px solid #d0d0d0; vertical-align: top; }
 thead th { border-bottom: 2px solid #555; text-align: right; }
 thead th:first-child, tbody th { text-align: left; }
 td { text-align: right; }
 .last-text td:nth-last-child(-n+2), .last-text th:nth-last-child(-n+2) { text-align: left; }
-caption { white-space: nowrap; }
 details { margin: 0 0 1rem; }
 summary { cursor: pointer; color: #0060a0; }
 tbody tr:nth-child(even) { background: #f7f7f7; }
@@ -136,7 +135,13 @@ def _long_table(table: ReportTable, columns: Mapping[str, str], caption: str, fi
 
 
 def _esc(value: Any) -> str:
-    return html.escape(str(value), quote=True)
+    """Text for the page (:func:`~iaa_teach.markup.html_escape`; no maths: the page runs no MathJax)."""
+    return html_escape(value, math="text")
+
+
+def _check_report(report: Any, function: str) -> None:
+    if not isinstance(report, Diagnosis):
+        raise AgreementError(f"{function} takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
 
 
 # =============================================================== figures
@@ -147,10 +152,14 @@ def _png(fig: Any, dpi: int) -> str:
 
 
 def _figure(fig: Any, alt: str, caption: str, dpi: int) -> str:
-    """A figure as an <img> with a data URI; ``alt`` is plain text (escaped), ``caption`` HTML."""
+    """A figure as an <img> with a data URI; ``alt`` is plain text, ``caption`` HTML.
+
+    ``alt`` is an attribute, so its quotes are escaped too (``html.escape(quote=True)``; :mod:`iaa_teach.markup`
+    escapes text, not attributes).
+    """
     width, height = (round(x * plots.DPI) for x in fig.get_size_inches())
     return (f'<figure><img src="data:image/png;base64,{_png(fig, dpi)}" width="{width}" height="{height}" '
-            f'alt="{_esc(alt)}"><figcaption>{caption}</figcaption></figure>')
+            f'alt="{html.escape(alt, quote=True)}"><figcaption>{caption}</figcaption></figure>')
 
 
 # ================================================================== HTML
@@ -172,27 +181,29 @@ FIGURES = {"leave_one_out": "leave_one_out_bars", "raters": "rater_agreement_hea
 
 def figure_names(report: Diagnosis) -> tuple[str, ...]:
     """The :data:`FIGURES` a report has: all four, without the rater heatmap for 2 raters (one number)."""
+    _check_report(report, "figure_names")
     return tuple(name for name in FIGURES if name != "raters" or report.ratings.n_raters >= 3)
 
 
+@options(name=tuple(FIGURES))
 def draw(report: Diagnosis, name: str, max_raters: int = 100) -> Any:
     """One of the report's :data:`FIGURES` as a matplotlib Figure."""
+    _check_report(report, "draw")
     if name == "leave_one_out":
         return plots.leave_one_out_bars(report, max_raters=max_raters)
-    if name == "raters":
-        return plots.rater_agreement_heatmap(report)
     if name == "items":
         return plots.item_disagreement_chart(report, top=min(10, report.ratings.n_items))
-    return plots.confusion_heatmap(report)
+    return getattr(plots, FIGURES[name])(report)
 
 
 def figure_texts(report: Diagnosis) -> dict[str, tuple[str, str]]:
     """Each figure's text alternative (plain text: what it shows, with its main numbers) and caption (HTML)."""
+    _check_report(report, "figure_texts")
     r = report.ratings
     raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
     kappa_name = _kappa_name(report)
     rises = ", ".join(f"{row['rater']} ({fmt(row['rise'])})" for row in raters.head(3))
-    least = [str(row["rater"]) for row in raters.head(2) if not math.isnan(row["rise"]) and row["rise"] > 0]
+    least = [str(row["rater"]) for row in raters.head(2) if row["rise"] > 0]  # NaN is not above 0
     disputed = ", ".join(f"{row['item']} ({fmt(row['disagreement'])})" for row in items.head(3))
     if len(pairs):
         top = pairs[0]
@@ -223,6 +234,7 @@ def _kappa_name(report: Diagnosis) -> str:
 
 def summary_html(report: Diagnosis) -> str:
     """The report's findings in a few sentences, as an HTML list (names escaped)."""
+    _check_report(report, "summary_html")
     alpha, level = report.alpha, report.level
     raters, items = report.rater_ranking(), report.item_ranking()
     pairs, categories = report.confused_pairs(), report.category_agreement()
@@ -232,7 +244,7 @@ def summary_html(report: Diagnosis) -> str:
                         f"({_esc(interpret(alpha.alpha))} on the Landis and Koch scale).")
     else:
         findings.append(f"Krippendorff's alpha ({_esc(level)}) is undefined: {_esc(alpha.reason)}.")
-    if len(raters) and not math.isnan(raters[0]["rise"]) and raters[0]["rise"] > 0:
+    if len(raters) and raters[0]["rise"] > 0:  # NaN (undefined) is not above 0
         findings.append(f"Least in step: <b>{_esc(raters[0]['rater'])}</b>; without them alpha rises by "
                         f"{fmt(raters[0]['rise'])} to {fmt(raters[0]['alpha_without'])}.")
     else:
@@ -261,7 +273,9 @@ def sections_html(report: Diagnosis, figures: Mapping[str, str] | None = None, t
     ``figures`` maps names of :data:`FIGURES` to the HTML to put in their
     place (the page embeds images; the notebook explorer shows its own).
     """
+    _check_report(report, "sections_html")
     figures = figures or {}
+    top, max_raters = check_int("top", top, 0), check_int("max_raters", max_raters, 1)
     raters, items = report.rater_ranking(), report.item_ranking()
     pairs, categories = report.confused_pairs(), report.category_agreement()
     out = ['<section id="raters"><h2>Raters: who is out of step?</h2>',
@@ -344,8 +358,9 @@ def to_html(report: Diagnosis, source: str | None = None, top: int = 20, max_rat
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count('<img src="data:image/png;base64,')
     (True, False, 4)
     """
-    if not isinstance(report, Diagnosis):
-        raise TypeError(f"to_html takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
+    _check_report(report, "to_html")
+    dpi = check_int("dpi", dpi, 1)
+    check_text("warning", warning, none=True)
     r = report.ratings
     name = "your ratings" if source is None else os.path.basename(str(source))
     missing = r.n_items * r.n_raters - r.n_ratings
@@ -376,12 +391,16 @@ def to_html(report: Diagnosis, source: str | None = None, top: int = 20, max_rat
     return "\n".join(out)
 
 
-def write_html(report: Diagnosis, path: Any, source: str | None = None, **options: Any) -> str:
-    """Write :func:`to_html` to ``path`` (UTF-8); returns the path."""
-    text = to_html(report, source=source, **options)
+def _write(path: Any, text: str) -> str:
+    """Write ``text`` to ``path`` (UTF-8, ``\\n`` line ends); returns the path."""
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
     return os.fspath(path)
+
+
+def write_html(report: Diagnosis, path: Any, source: str | None = None, **options: Any) -> str:
+    """Write :func:`to_html` to ``path`` (UTF-8); returns the path."""
+    return _write(path, to_html(report, source=source, **options))
 
 
 # =================================================================== PDF
@@ -495,8 +514,7 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
     >>> data["alpha"]["exact"], data["raters"][0]["rater"], data["raters"][0]["alpha_without_exact"]
     ('159/275', 'B', '108/127')
     """
-    if not isinstance(report, Diagnosis):
-        raise TypeError(f"to_data takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
+    _check_report(report, "to_data")
     r, alpha = report.ratings, report.alpha
     position = {name: j for j, name in enumerate(r.raters)}
     raters = report.rater_ranking().as_records()
@@ -523,7 +541,7 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
                   "ratings": r.n_ratings, "missing": r.n_items * r.n_raters - r.n_ratings},
         "level": report.level,
         "kappa_weights": KAPPA_WEIGHTS[report.level],
-        "alpha": {"value": None if math.isnan(alpha.alpha) else alpha.alpha, "exact": _exact(ex.alpha),
+        "alpha": {"value": _number(alpha.alpha), "exact": _exact(ex.alpha),
                   "d_o": alpha.d_o, "d_e": alpha.d_e, "d_o_exact": _exact(ex.d_o), "d_e_exact": _exact(ex.d_e),
                   "n": alpha.n, "reason": alpha.reason},
         "raters": raters,
@@ -547,10 +565,7 @@ def to_json(report: Diagnosis, indent: int | None = None, family: Any = None) ->
 
 def write_json(report: Diagnosis, path: Any, indent: int | None = None, family: Any = None) -> str:
     """Write :func:`to_json` to ``path`` (UTF-8), with the family's rows if given; returns the path."""
-    text = to_json(report, indent=indent, family=family)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text + "\n")
-    return os.fspath(path)
+    return _write(path, to_json(report, indent=indent, family=family) + "\n")
 
 
 def write_files(ratings: Any, level: str = "nominal", html_path: Any = None, json_path: Any = None,

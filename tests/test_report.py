@@ -197,8 +197,9 @@ def test_the_order_check_fails_for_another_linkage():
 def test_cluster_order_small_and_bad():
     assert plots.cluster_order(np.zeros((2, 2))).tolist() == [0, 1]
     assert plots.cluster_order(np.zeros((1, 1))).tolist() == [0]
-    with pytest.raises(ValueError):
-        plots.cluster_order([[0, np.nan], [np.nan, 0]])
+    for bad in ([[0, np.nan], [np.nan, 0]], "x", 3, [[0, 1], [1]], []):
+        with pytest.raises(iaa_teach.AgreementError, match="distance must be a finite square matrix"):
+            plots.cluster_order(bad)
 
 
 # ================================================================ figures
@@ -263,11 +264,27 @@ def test_figures_have_a_fixed_size_and_escape_names(name, hostile_report):
 
 
 def test_figures_refuse_other_objects():
+    alpha = krippendorff_alpha(datasets.sentiment())
     for name in FIGURES:
-        with pytest.raises(TypeError, match="Diagnosis"):
-            getattr(plots, name)(krippendorff_alpha(datasets.sentiment()))
-    with pytest.raises(ValueError, match="top"):
+        with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis of iaa_teach.diagnose"):
+            getattr(plots, name)(alpha)
+    for function in (report_files.to_html, report_files.to_data, report_files.to_json, report_files.summary_html,
+                     report_files.sections_html, report_files.figure_texts, report_files.figure_names):
+        with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis"):
+            function(alpha)
+    with pytest.raises(iaa_teach.AgreementError, match="top must be between 1 and 30, got 0"):
         plots.item_disagreement_chart(diagnose(datasets.sentiment()), top=0)
+    with pytest.raises(iaa_teach.AgreementError, match="top must be a whole number, got 2.5"):
+        plots.item_disagreement_chart(diagnose(datasets.sentiment()), top=2.5)
+    for name, option, value in (("rater_agreement_heatmap", "marked", -1), ("confusion_heatmap", "marked", "x"),
+                                ("leave_one_out_bars", "max_raters", 0)):
+        with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
+            getattr(plots, name)(diagnose(datasets.sentiment()), **{option: value})
+    with pytest.raises(iaa_teach.AgreementError, match="name must be one of 'leave_one_out'"):
+        report_files.draw(diagnose(datasets.sentiment()), "bogus")
+    for option, value in (("top", "5"), ("max_raters", -2), ("dpi", 0), ("warning", 3)):
+        with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
+            report_files.to_html(diagnose(datasets.sentiment()), **{option: value})
 
 
 def test_figures_of_a_larger_table():
