@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..formulas import chance_corrected, one_minus_ratio
 from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render
 from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
@@ -807,18 +808,11 @@ def _rounding_can_matter(kind: str, result, right: dict) -> bool:
     coefficient = COEFFICIENT_OF[kind]
     ex = result.exact
     if kind == "alpha":
-        wrong = _r3_alpha(ex.d_o, ex.d_e)
+        wrong = one_minus_ratio(round_half_up(ex.d_o, 3), round_half_up(ex.d_e, 3)).item()
     else:
         p_o = ex.p_o if kind in ("cohen", "weighted") else ex.p_a
-        p_e = ex.p_e
-        wrong = None if round_half_up(p_e, 3) == 1 else \
-            (round_half_up(p_o, 3) - round_half_up(p_e, 3)) / (1 - round_half_up(p_e, 3))
+        wrong = chance_corrected(round_half_up(p_o, 3), round_half_up(ex.p_e, 3)).item()
     return wrong is not None and _distinguishable(wrong, right[coefficient])
-
-
-def _r3_alpha(d_o: Fraction, d_e: Fraction) -> Fraction | None:
-    d_e3 = round_half_up(d_e, 3)
-    return None if d_e3 == 0 else 1 - round_half_up(d_o, 3) / d_e3
 
 
 def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rounding_only: bool = False):
