@@ -30,10 +30,10 @@ import numpy as np
 from ..exercises import KINDS, LEVELS, SKILLS, Marking, MistakeLog, Question, make_question
 from ..markup import Table, html_escape
 from ..rounding import fmt
-from ..validation import AgreementError, check_int, check_number, check_option
+from ..validation import check_int, check_number, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture
 from ._controls import Countdown, clock_text
-from .quiz import ANSWER_STYLE, MAX_PARTS, open_log, placeholder, record_answer
+from .quiz import ANSWER_STYLE, MAX_PARTS, check_kinds, open_log, placeholder, record_answer
 
 __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
@@ -120,11 +120,7 @@ class MockExam:
                  font_size: str = FONT_SIZE, clock: Callable[[], float] = time.time):
         n_questions = check_int("n_questions", n_questions, 1, MAX_QUESTIONS)
         seed = check_int("seed", seed, 0, 2**31 - 1 - MAX_QUESTIONS)
-        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
-            raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
-        kinds = [check_option("kinds", k, KINDS) for k in kinds]
-        if not kinds:
-            raise AgreementError("kinds is empty: the mock exam needs at least one kind of question")
+        kinds = check_kinds(kinds, "the mock exam")
         self.level = check_option("level", level, LEVELS)
         self.font_size = check_font_size(font_size)
         self.log = open_log(log)

@@ -105,11 +105,7 @@ class Quiz:
 
     def __init__(self, kind: str = "cohen", seed: int = 0, kinds: Sequence[str] = KINDS,
                  font_size: str = FONT_SIZE, level: int = 2, log: MistakeLog | bool | None = None):
-        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
-            raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
-        kinds = [check_option("kinds", k, KINDS) for k in kinds]
-        if not kinds:
-            raise AgreementError("kinds is empty: the quiz needs at least one kind of question")
+        kinds = check_kinds(kinds, "the quiz")
         check_option("kind", kind, kinds)
         seed = check_int("seed", seed, 0, 2**31 - 1)
         check_option("level", level, LEVELS)
@@ -281,6 +277,16 @@ class Quiz:
 
     def __repr__(self) -> str:
         return f"<Quiz: question {self.question.kind}-{self.question.seed}>"
+
+
+def check_kinds(kinds: Any, who: str) -> list[str]:
+    """``kinds`` as a non-empty list of question kinds (each one of :data:`KINDS`); ``who`` needs them."""
+    if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
+        raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
+    kinds = [check_option("kinds", k, KINDS) for k in kinds]
+    if not kinds:
+        raise AgreementError(f"kinds is empty: {who} needs at least one kind of question")
+    return kinds
 
 
 # ------------------------------------------------------------ answer boxes
