@@ -98,8 +98,7 @@ class CoverageExplorer(Explorer):
         names = r.raters
         merged_name = self.merged.raters[min(self.d, self.e)]
         per_item = []
-        k_right = (~r.missing).sum(axis=1)
-        k_wrong = (~self.merged.missing).sum(axis=1)
+        k_right, k_wrong = r.ratings_per_item(), self.merged.ratings_per_item()
         for i, item in enumerate(r.items):
             p_right = self._right.exact.p_i[i] if self._right is not None else None
             p_wrong = self._wrong.exact.p_i[i] if self._wrong is not None else None

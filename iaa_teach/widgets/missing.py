@@ -107,7 +107,7 @@ class MissingDataExplorer(Explorer):
             cells["Fleiss pooled"] = fleiss.kappa if fleiss is not None else None
             cells["Fleiss item mean"] = fleiss_mean.kappa if fleiss_mean is not None else None
             self._rows[name] = cells
-            n_items = "0" if data is None else str(int((data.counts().sum(axis=1) >= 2).sum()))
+            n_items = "0" if data is None else str(int((data.ratings_per_item() >= 2).sum()))
             return [name, q(f"alpha {name}", fmt(None if alpha is None else alpha.exact.alpha)),
                     q(f"Fleiss pooled {name}", fmt(None if fleiss is None else fleiss.exact.kappa)),
                     q(f"Fleiss item mean {name}", fmt(None if fleiss_mean is None else fleiss_mean.exact.kappa)),
