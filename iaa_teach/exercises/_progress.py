@@ -248,17 +248,13 @@ class MistakeLog:
             self.status = f"Mistake log: {self.path} (new: it starts with your first checked answer)."
             return
         except OSError as exc:  # permission denied, a folder in its place, ...
-            self.saving = False
-            self._trouble(f"The mistake log {self.path} cannot be read ({_reason(exc)}). It is left as it is; "
-                          f"your answers this session are kept in memory only, not saved.")
+            self._leave_alone(f"cannot be read ({_reason(exc)})")
             return
         try:
             data = json.loads(raw.decode("utf-8"))
             answers, skipped = self._parse(data)
         except _NewerFormat as exc:
-            self.saving = False
-            self._trouble(f"The mistake log {self.path} was written by a newer iaa-teach ({exc}). It is left as "
-                          f"it is; your answers this session are kept in memory only, not saved.")
+            self._leave_alone(f"was written by a newer iaa-teach ({exc})")
             return
         except (ValueError, UnicodeDecodeError) as exc:
             self._set_aside(f"is damaged ({exc})")
@@ -296,12 +292,16 @@ class MistakeLog:
         try:
             os.replace(self.path, aside)
         except OSError as exc:
-            self.saving = False
-            self._trouble(f"The mistake log {self.path} {why} and could not be set aside ({_reason(exc)}). "
-                          f"It is left as it is; your answers this session are kept in memory only, not saved.")
+            self._leave_alone(f"{why} and could not be set aside ({_reason(exc)})")
             return
         self._trouble(f"The mistake log {self.path} {why}. It was set aside as {aside.name} and a new log "
                       f"starts now.")
+
+    def _leave_alone(self, what: str) -> None:
+        """A file that must not be written over: say what is wrong; this session's answers stay in memory."""
+        self.saving = False
+        self._trouble(f"The mistake log {self.path} {what}. It is left as it is; your answers this session are "
+                      f"kept in memory only, not saved.")
 
     def _trouble(self, message: str) -> None:
         self.problem = message

@@ -1108,7 +1108,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
         else:
             concept(merging(r.raters[-2], r.raters[-1]))
         return tuple(out)
-    lonely = [str(item) for item, mu in zip(r.items, (~r.missing).sum(axis=1)) if mu == 1]
+    lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
     weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
     number("n", say(prose("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. "
                           "How many pairable values {n} does it hold?", w=weight),
