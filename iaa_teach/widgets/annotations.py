@@ -139,7 +139,7 @@ class AnnotationsExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, path: Any = None, level: str = "nominal", format: str = "wide",
                  font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         check_option("level", level, LEVELS)
         check_option("format", format, ("wide", "long"))
         s = label_style()

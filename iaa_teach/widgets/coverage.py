@@ -48,7 +48,7 @@ class CoverageExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, first: str = "D", second: str = "E", keep: str | None = None,
                  font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         self.data = with_ratings(ratings, datasets.partial_coverage)
         r = self.data
         self.d, self.e = r.rater_index(first), r.rater_index(second)

@@ -70,7 +70,7 @@ class MissingDataExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, share: float = 0.0, seed: int = 0, level: str = "nominal",
                  font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         share = check_number("share", share, 0.0, 0.9)
         seed = check_int("seed", seed, 0, 99)
         self.complete = with_ratings(ratings, datasets.sentiment)

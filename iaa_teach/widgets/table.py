@@ -77,7 +77,7 @@ class TableExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, level: str = "nominal", page_size: int = 10,
                  figure: str = "coefficients and bands", font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         self.initial = with_ratings(ratings, datasets.sentiment)
         r = self.initial
         self._codes = r.codes  # a copy the grid edits: category positions, Ratings.MISSING where missing
