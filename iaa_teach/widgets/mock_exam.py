@@ -31,7 +31,7 @@ from ..exercises import KINDS, LEVELS, SKILLS, Marking, MistakeLog, Question, ma
 from ..markup import Table, html_escape
 from ..rounding import fmt
 from ..validation import check_int, check_number, check_option
-from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
 from ._controls import Countdown, clock_text
 from .quiz import ANSWER_STYLE, MAX_PARTS, check_kinds, open_log, placeholder, record_answer
 
@@ -269,10 +269,14 @@ class MockExam:
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     # ------------------------------------------------------------- display
-    def _intro_text(self) -> str:
+    def _size(self) -> str:
+        """``3 questions, 30 marks, 45 minutes (level 2)``."""
         n = len(self.questions)
-        return (f"<b>Mock exam</b>: {n} question{'s' if n != 1 else ''}, {self.total_marks} marks, "
-                f"{duration(self.minutes)} (level {self.level}). "
+        return (f"{n} question{'s' if n != 1 else ''}, {self.total_marks} marks, {duration(self.minutes)} "
+                f"(level {self.level})")
+
+    def _intro_text(self) -> str:
+        return (f"<b>Mock exam</b>: {self._size()}. "
                 f"Work on paper, type each answer in its box, move between the questions as you like, "
                 f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
                 f"when the time is up your answers are marked as they stand.")
@@ -392,8 +396,7 @@ class MockExam:
     def text(self) -> str:
         """The exam as plain text: its size, or after marking the total and both tables."""
         if self.state != "marked":
-            return (f"Mock exam: {len(self.questions)} questions, {self.total_marks} marks, "
-                    f"{duration(self.minutes)} (level {self.level})")
+            return f"Mock exam: {self._size()}"
         got, total = self.score()
         return "\n\n".join([f"Total: {got} / {total} marks ({percent(got, total)})",
                             self.skills_table().text(), self.marks_table().text()])
@@ -406,9 +409,7 @@ class MockExam:
         return static_picture(self.widget, ["iaa-mock"])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
-        data = self.widget._repr_mimebundle_(**kwargs)
-        data["text/plain"] = self.text()
-        return data
+        return widget_bundle(self.widget, self.text(), **kwargs)
 
     def __repr__(self) -> str:
         return f"<MockExam: {', '.join(f'{q.kind}-{q.seed}' for q in self.questions)}; {self.state}>"

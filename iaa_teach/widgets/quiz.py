@@ -18,7 +18,7 @@ import ipywidgets as w
 from ..exercises import KINDS, LEVELS, MAX_PARTS, MistakeLog, Question, make_question
 from ..markup import html_escape
 from ..validation import AgreementError, check_int, check_option
-from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
 
 __all__ = ["Quiz"]
 
@@ -234,25 +234,22 @@ class Quiz:
             self.solution = self.question.solution()
         return self.solution.steps
 
-    def _render(self) -> None:
+    def _reveal(self, n: int) -> None:
+        """Show the solution's first ``n`` steps (all of them at most)."""
+        start = time.perf_counter()
         steps = self._steps()
-        shown = steps[:self.revealed]
-        body = "".join(step.numbered(i, "html") for i, step in enumerate(shown, start=1))
+        self.revealed = min(n, len(steps))
+        body = "".join(step.numbered(i, "html") for i, step in enumerate(steps[:self.revealed], start=1))
         more = (f"<p><i>Step {self.revealed} of {len(steps)}.</i></p>" if self.revealed < len(steps)
                 else "<p><i>That is the whole solution.</i></p>")
         self.solution_html.value = body + more
+        self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     def _on_step(self, button: Any = None) -> None:
-        start = time.perf_counter()
-        self.revealed = min(self.revealed + 1, len(self._steps()))
-        self._render()
-        self.last_update_ms = (time.perf_counter() - start) * 1000.0
+        self._reveal(self.revealed + 1)
 
     def _on_full(self, button: Any = None) -> None:
-        start = time.perf_counter()
-        self.revealed = len(self._steps())
-        self._render()
-        self.last_update_ms = (time.perf_counter() - start) * 1000.0
+        self._reveal(len(self._steps()))
 
     def _on_progress(self, button: Any = None) -> None:
         if self.log is not None:
@@ -271,9 +268,8 @@ class Quiz:
         return static_picture(self.widget, ["iaa-quiz"])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
-        data = self.widget._repr_mimebundle_(**kwargs)
-        data["text/plain"] = f"Quiz: {self.question.title}, question {self.question.kind}-{self.question.seed}"
-        return data
+        q = self.question
+        return widget_bundle(self.widget, f"Quiz: {q.title}, question {q.kind}-{q.seed}", **kwargs)
 
     def __repr__(self) -> str:
         return f"<Quiz: question {self.question.kind}-{self.question.seed}>"
