@@ -33,7 +33,7 @@ from ..rounding import fmt
 from ..validation import check_int, check_number, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
 from ._controls import Countdown, clock_text
-from .quiz import ANSWER_STYLE, MAX_PARTS, check_kinds, open_log, placeholder, record_answer
+from .quiz import ANSWER_STYLE, MAX_PARTS, check_kinds, open_log, record_answer
 
 __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
@@ -313,7 +313,7 @@ class MockExam:
             box.value = self.typed[index][label]
             box.rows = 3 if part.form == "words" else 1
             box.layout.width = "44em" if part.form == "words" else "20em"
-            box.placeholder = placeholder(part)
+            box.placeholder = part.placeholder
             self.marks_html[label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
         self.previous_button.disabled = index == 0
         self.next_button.disabled = index == len(self.questions) - 1

@@ -189,7 +189,7 @@ class Quiz:
                 row.layout.display = ""
                 box = self.answers[label]
                 box.value = ""
-                box.placeholder = placeholder(part)
+                box.placeholder = part.placeholder
                 box.layout.width = "42.5em" if part.form == "words" else "18.5em"
             else:
                 row.layout.display = "none"
@@ -283,14 +283,6 @@ def check_kinds(kinds: Any, who: str) -> list[str]:
     if not kinds:
         raise AgreementError(f"kinds is empty: {who} needs at least one kind of question")
     return kinds
-
-
-# ------------------------------------------------------------ answer boxes
-def placeholder(part: Any) -> str:
-    """What an answer box invites, by the part's form: a number (a count), a letter, or words."""
-    if part.form == "number":
-        return "a whole number" if part.quantity in ("n", "n_labels") else "e.g. 0.492 or 29/59"
-    return "a letter: A, B, C..." if part.form == "choice" else "your answer, in a sentence or two"
 
 
 # ------------------------------------------------------------ the mistake log
