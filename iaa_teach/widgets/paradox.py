@@ -23,7 +23,6 @@ MIN_LEGEND_PT = 10
 #: The curves, in drawing order: (key in :meth:`ParadoxExplorer.curve_values`, legend label).
 CURVES = (("P_a", "observed agreement P_a"), ("kappa", "Fleiss' kappa"), ("alpha", "Krippendorff's alpha"),
           ("AC1", "Gwet's AC1"), ("S", "Bennett's S"))
-_CURVE_NAMES = tuple(label for _, label in CURVES)
 
 
 class ParadoxExplorer(Explorer):
