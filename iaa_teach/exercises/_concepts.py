@@ -300,6 +300,7 @@ _COEFFICIENTS = {
     "alpha": ("Krippendorff's alpha", "any number of annotators with missing ratings: every pairable value counts"),
 }
 _PERCENT = ("percent agreement", "Percent agreement makes no correction for chance.")
+_ONLY_TWO = ("Cohen's kappa", "It compares exactly two annotators, and this table has more.")
 _WRONG = {
     "cohen": [("weighted kappa (linear weights)", "The categories have no order: no miss is nearer than another."),
               ("Fleiss' kappa, the two annotators' pooled labels", "With two fixed annotators each has their own "
@@ -307,19 +308,20 @@ _WRONG = {
     "weighted": [("Cohen's kappa (unweighted)", "It counts a one-step miss on the ordered scale as a full "
                   "disagreement."), ("Fleiss' kappa", "Two annotators on an ordered scale: it ignores the order."),
                  _PERCENT],
-    "fleiss": [("Cohen's kappa", "It compares exactly two annotators, and this table has more."),
+    "fleiss": [_ONLY_TWO,
                ("the mean of the pairwise weighted kappas", "The categories have no order, and the mean of "
                 "pairwise coefficients is another (less usual) coefficient."), _PERCENT],
-    "alpha": [("Cohen's kappa", "It compares exactly two annotators, and this table has more."),
+    "alpha": [_ONLY_TWO,
               ("Fleiss' kappa on the complete items only", "Dropping every item with a missing rating throws good "
                "labels away."), _PERCENT],
 }
 
+_TWO_ANNOTATORS = ("two annotators", (r"two (annotators|raters|coders)", r"2 (annotators|raters)", r"pair"))
 _JUSTIFY = {
-    "cohen": [("two annotators", (r"two (annotators|raters|coders)", r"2 (annotators|raters)", r"pair")),
+    "cohen": [_TWO_ANNOTATORS,
               ("nominal (unordered) categories, so no weights", (r"nominal", r"unordered", r"no order",
                                                                r"categor(y|ies) (are|have) no", r"not ordered"))],
-    "weighted": [("two annotators", (r"two (annotators|raters|coders)", r"2 (annotators|raters)", r"pair")),
+    "weighted": [_TWO_ANNOTATORS,
                  ("ordered categories: near misses deserve partial credit",
                   (r"order", r"ordinal", r"scale", r"partial", r"near", r"neighbo", r"adjacent"))],
     "fleiss": [("more than two annotators", (r"more than (two|2)", r"three|four|five|3|4|5", r"many (annotators|raters)",

@@ -174,16 +174,16 @@ RULES: dict[str, MistakeInfo] = dict([
           "Both rules are in use; the question says which one it wants."),
 ])
 
+#: Fleiss' kappa (complete or partial) in the last step: P_a in place of P_o.
+_FLEISS_LAST = {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"}
 _KIND_SPECIFIC = {
-    ("fleiss", "rounding"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"},
-    ("partial", "rounding"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"},
+    ("fleiss", "rounding"): _FLEISS_LAST,
+    ("partial", "rounding"): _FLEISS_LAST,
     ("pi", "rounding"): {"step": "the last step, pi = (P_o - P_e) / (1 - P_e)"},
     ("ac1", "rounding"): {"step": "the last step, AC1 = (P_o - P_e) / (1 - P_e)"},
-    ("fleiss", "percentages"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)",
-                                "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
-    ("partial", "percentages"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)",
-                                 "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
+    ("fleiss", "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("alpha", "rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
+    ("partial", "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("fleiss", "subset_chance"): {"name": "take the chance agreement from the first two raters' labels only"},
     ("partial", "subset_chance"): {"name": "take the chance agreement from the labels of the annotators "
                                            "meant to label every item only (leaving out the last two)"},
