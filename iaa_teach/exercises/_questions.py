@@ -264,12 +264,10 @@ class Marking:
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
         """``{skill: (marks earned, marks available)}`` in the order of :data:`SKILLS`."""
-        out: dict[str, list[int]] = {}
+        earned = dict.fromkeys(self.question.marks_by_skill(), 0)
         for p in self.question.parts:
-            got = out.setdefault(p.skill, [0, 0])
-            got[0] += self.feedback[p.label].marks
-            got[1] += p.marks
-        return {s: tuple(out[s]) for s in sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else 99)}
+            earned[p.skill] += self.feedback[p.label].marks
+        return {s: (earned[s], available) for s, available in self.question.marks_by_skill().items()}
 
 
 # ================================================================ question
