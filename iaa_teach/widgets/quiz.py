@@ -156,12 +156,9 @@ class Quiz:
         self.level.observe(self._on_change, names="value")
         for name, widget in (("new", self.new_button), ("check", self.check_button),
                              ("step", self.step_button), ("solution", self.solution_button),
-                             ("progress", self.progress_button)):
+                             ("progress", self.progress_button), ("seed", self.seed), ("level", self.level),
+                             ("question", self.question_html), ("solution", self.solution_html)):
             widget.add_class(f"iaa-quiz-{name}")
-        self.seed.add_class("iaa-quiz-seed")
-        self.level.add_class("iaa-quiz-level")
-        self.question_html.add_class("iaa-quiz-question")
-        self.solution_html.add_class("iaa-quiz-solution")
 
         controls = w.HBox([self.kind, self.seed, self.level, self.new_button],
                           layout=w.Layout(flex_flow="row wrap"))
