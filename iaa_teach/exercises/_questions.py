@@ -157,6 +157,11 @@ class Part:
         return QUANTITIES[self.quantity].txt if self.quantity else ""
 
     @property
+    def mark_tag(self) -> str:
+        """The part's marks as printed after its prompt: ``[2]``."""
+        return f"[{self.marks}]"
+
+    @property
     def placeholder(self) -> str:
         """What an answer box for this part suggests: ``"e.g. 0.492 or 29/59"``, ``"a letter, A-D"``..."""
         if self.choices:
@@ -178,7 +183,7 @@ class Part:
 
     def key_line(self) -> Prose:
         """The part in a one-page answer key: ``(a) [2] P_o = 7/10 = 0.700``, ``(d) [1] B``, or the key points."""
-        head = Prose(Em(f"({self.label})", strong=True), f" {_marks(self.marks)} ")
+        head = Prose(Em(f"({self.label})", strong=True), f" {self.mark_tag} ")
         if self.numeric:
             return head + (QUANTITIES[self.quantity] + " = " + approx(self.answer))
         if self.choices:
@@ -366,7 +371,7 @@ class Question(Shown):
         head = Prose(Em(self.title, strong=True), f" (question {self.id}, level {self.level})")
         parts = []
         for p in self.parts:
-            parts.append(Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", _marks(p.marks)))
+            parts.append(Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", p.mark_tag))
             parts += p.choice_lines()
         total = Prose(Em(f"Total: {self.total_marks} marks.", strong=True), " ", Em(_INSTRUCTIONS))
         return [head, Prose(first), ratings_table(r), *parts, total]
@@ -539,9 +544,6 @@ def _check_words(p: Part, answer: Any) -> Feedback:
                     marks=marks, out_of=p.marks, points=tuple(k.text for k in made))
 
 
-def _marks(n: int) -> str:
-    """A part's marks as printed after its prompt: ``[2]``."""
-    return f"[{n}]"
 _NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
 
 
@@ -1035,16 +1037,16 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                               prose("Compute the chance agreement {P_e} of Scott's pi from the pooled label "
                                     "proportions {p_j}.")),
                    "p_j = (labels in category j from both annotators) / (2N); P_e = sum_j p_j^2.")
-            number("pi", say(Prose("Compute Scott's pi."), Prose("Hence give Scott's pi for the two annotators.")),
-                   _KAPPA_HINT.replace("kappa =", "pi ="))
         else:
             number("p_e", say(prose("Compute the category proportions {p_j} of all the labels and Gwet's chance "
                                     "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories."),
                               prose("Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) "
                                     "from the pooled proportions {p_j}.")),
                    "p_j = (labels in j) / (2N); P_e = sum_j p_j (1 - p_j) / (q - 1).")
-            number("ac1", say(Prose("Compute Gwet's AC1."), Prose("Hence give Gwet's AC1 for the two annotators.")),
-                   _KAPPA_HINT.replace("kappa =", "AC1 ="))
+        if kind != "cohen":  # Scott's pi or Gwet's AC1, from its P_e
+            name, symbol = {"pi": ("Scott's pi", "pi"), "ac1": ("Gwet's AC1", "AC1")}[kind]
+            number(kind, say(Prose(f"Compute {name}."), Prose(f"Hence give {name} for the two annotators.")),
+                   _KAPPA_HINT.replace("kappa =", f"{symbol} ="))
         extra()
         return tuple(out)
     if kind == "weighted":
