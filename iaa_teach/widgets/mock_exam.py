@@ -376,14 +376,9 @@ class MockExam:
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
         """Marks gained and available for each skill over the whole exam, in the order of ``SKILLS``."""
-        out: dict[str, list[int]] = {}
-        for marking in self.markings:
-            for skill, (got, total) in marking.by_skill().items():
-                tally = out.setdefault(skill, [0, 0])
-                tally[0] += got
-                tally[1] += total
-        order = sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else len(SKILLS))
-        return {s: (out[s][0], out[s][1]) for s in order}
+        tallies = [marking.by_skill() for marking in self.markings]
+        return {s: (sum(t[s][0] for t in tallies if s in t), sum(t[s][1] for t in tallies if s in t))
+                for s in SKILLS if any(s in t for t in tallies)}
 
     def skills_table(self) -> Table:
         """Marks by skill: gained, available and the share, weakest first."""
