@@ -16,11 +16,11 @@ never the expected one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from ..markup import md_escape
 from ..ratings import AgreementError
+from ..rounding import exact_value, round_half_up
 from ._answers import parse_answer
 
 __all__ = ["Check", "check_number"]
@@ -54,23 +54,15 @@ class Check:
         return f"{_HEADS[self.status]} {self.message}"
 
 
-def _exact(value: Any) -> Fraction:
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, (int,)) and not isinstance(value, bool):
-        return Fraction(value)
-    return Fraction(float(value))
-
-
 def _one(answer: Any, expected: Any) -> tuple[str, Any]:
     """("right" | "not yet" | "few places" | "unreadable", parsed or message) for one number."""
     try:
         parsed = parse_answer(answer)
     except AgreementError as exc:
         return "unreadable", str(exc)
-    target = _exact(expected)
+    target = exact_value(expected)
     if parsed.matches(target):
-        if parsed.decimals is not None and parsed.decimals < _PLACES and Fraction(round(target, _PLACES)) != target \
+        if parsed.decimals is not None and parsed.decimals < _PLACES and round_half_up(target, _PLACES) != target \
                 and parsed.value != target:
             return "few places", parsed
         return "right", parsed
@@ -128,7 +120,7 @@ def check_number(answer: Any, expected: Any, *, name: str, step: str,
         return Check("not yet", f"{parsed.written} is close: give {name} to {_PLACES} decimals, or as an exact "
                                 f"fraction, so that a wrong method cannot hide in the rounding.")
     for meaning, value in (mistakes or {}).items():
-        if value is not None and _one(answer, value)[0] == "right" and _exact(value) != _exact(expected):
+        if value is not None and _one(answer, value)[0] == "right" and exact_value(value) != exact_value(expected):
             return Check("not yet", f"{parsed.written} is what you get when {meaning}. Look again at {step}.")
     return Check("not yet", f"{parsed.written} is not {name}. Look again at {step}.")
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..markup import Math, Prose, prose
 from ..metrics import interpret
+from ..rounding import fmt
 
 __all__ = ["KeyPoint", "Choice", "Concept", "CONCEPTS", "multiple_choice", "short_answer", "verdict",
            "ALPHA_FIRM", "ALPHA_TENTATIVE", "paradox", "undefined", "dropout", "interpretation", "interpret_own",
@@ -90,18 +91,14 @@ def short_answer(prompt: Prose, points: list[tuple[str, tuple]], model: Prose, m
     return Concept(prompt, len(key_points) if marks is None else marks, skill, model, key_points=key_points)
 
 
-def verdict(value: Fraction) -> str:
-    """Krippendorff's reading of a value: firm conclusions, tentative ones, or none."""
-    if value >= ALPHA_FIRM:
-        return "reliable enough for firm conclusions (at least 0.800)"
-    if value >= ALPHA_TENTATIVE:
-        return "good enough for tentative conclusions only (0.667 to 0.800)"
-    return "too unreliable to draw conclusions from (below 0.667)"
-
-
 _VERDICTS = ("reliable enough for firm conclusions (at least 0.800)",
              "good enough for tentative conclusions only (0.667 to 0.800)",
              "too unreliable to draw conclusions from (below 0.667)")
+
+
+def verdict(value: Fraction) -> str:
+    """Krippendorff's reading of a value: firm conclusions, tentative ones, or none."""
+    return _VERDICTS[0 if value >= ALPHA_FIRM else 1 if value >= ALPHA_TENTATIVE else 2]
 
 
 # ================================================================ the bank
@@ -157,7 +154,7 @@ def interpretation(rng: np.random.Generator, coefficient: str = "alpha") -> Conc
     other_band = bands[(bands.index(band) + int(rng.integers(1, len(bands)))) % len(bands)]
     right_v = verdict(value)
     other_v = [v for v in _VERDICTS if v != right_v][int(rng.integers(2))]
-    fmt_v = f"{float(value):.2f}"
+    fmt_v = fmt(value, 2)
     return multiple_choice(
         rng, Prose(f"A corpus paper reports {coefficient} = {fmt_v}. Which reading is right on the Landis-Koch "
                    "scale and against Krippendorff's guideline (0.667 and 0.800)?"),
@@ -303,6 +300,7 @@ _COEFFICIENTS = {
     "alpha": ("Krippendorff's alpha", "any number of annotators with missing ratings: every pairable value counts"),
 }
 _PERCENT = ("percent agreement", "Percent agreement makes no correction for chance.")
+_ONLY_TWO = ("Cohen's kappa", "It compares exactly two annotators, and this table has more.")
 _WRONG = {
     "cohen": [("weighted kappa (linear weights)", "The categories have no order: no miss is nearer than another."),
               ("Fleiss' kappa, the two annotators' pooled labels", "With two fixed annotators each has their own "
@@ -310,19 +308,20 @@ _WRONG = {
     "weighted": [("Cohen's kappa (unweighted)", "It counts a one-step miss on the ordered scale as a full "
                   "disagreement."), ("Fleiss' kappa", "Two annotators on an ordered scale: it ignores the order."),
                  _PERCENT],
-    "fleiss": [("Cohen's kappa", "It compares exactly two annotators, and this table has more."),
+    "fleiss": [_ONLY_TWO,
                ("the mean of the pairwise weighted kappas", "The categories have no order, and the mean of "
                 "pairwise coefficients is another (less usual) coefficient."), _PERCENT],
-    "alpha": [("Cohen's kappa", "It compares exactly two annotators, and this table has more."),
+    "alpha": [_ONLY_TWO,
               ("Fleiss' kappa on the complete items only", "Dropping every item with a missing rating throws good "
                "labels away."), _PERCENT],
 }
 
+_TWO_ANNOTATORS = ("two annotators", (r"two (annotators|raters|coders)", r"2 (annotators|raters)", r"pair"))
 _JUSTIFY = {
-    "cohen": [("two annotators", (r"two (annotators|raters|coders)", r"2 (annotators|raters)", r"pair")),
+    "cohen": [_TWO_ANNOTATORS,
               ("nominal (unordered) categories, so no weights", (r"nominal", r"unordered", r"no order",
                                                                r"categor(y|ies) (are|have) no", r"not ordered"))],
-    "weighted": [("two annotators", (r"two (annotators|raters|coders)", r"2 (annotators|raters)", r"pair")),
+    "weighted": [_TWO_ANNOTATORS,
                  ("ordered categories: near misses deserve partial credit",
                   (r"order", r"ordinal", r"scale", r"partial", r"near", r"neighbo", r"adjacent"))],
     "fleiss": [("more than two annotators", (r"more than (two|2)", r"three|four|five|3|4|5", r"many (annotators|raters)",

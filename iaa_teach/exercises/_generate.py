@@ -68,8 +68,6 @@ SIZE_LIMITS = {
     "fleiss": ((4, 20), (3, 6), (2, 6)),
     "alpha": ((4, 20), (3, 5), (2, 6)),
     "partial": ((6, 20), (4, 6), (2, 6)),
-    "pi": ((4, 20), (2, 2), (2, 6)),
-    "ac1": ((4, 20), (2, 2), (2, 6)),
 }
 #: The levels of difficulty: 1 small and complete, 2 in between (the sizes before levels
 #: existed), 3 exam size.
@@ -86,8 +84,6 @@ LEVEL_SIZES = {
         "fleiss": ((4, 6), (3, 3), (2, 2)),
         "alpha": ((4, 6), (3, 3), (2, 2)),
         "partial": ((6, 6), (4, 4), (2, 2)),
-        "pi": ((5, 6), (2, 2), (2, 2)),
-        "ac1": ((5, 6), (2, 2), (2, 2)),
     },
     2: {
         "cohen": ((8, 12), (2, 2), (2, 4)),
@@ -95,8 +91,6 @@ LEVEL_SIZES = {
         "fleiss": ((8, 12), (3, 5), (2, 4)),
         "alpha": ((8, 12), (3, 4), (2, 4)),
         "partial": ((8, 12), (4, 5), (2, 4)),
-        "pi": ((8, 12), (2, 2), (2, 4)),
-        "ac1": ((8, 12), (2, 2), (2, 4)),
     },
     3: {
         "cohen": ((10, 15), (2, 2), (3, 4)),
@@ -104,12 +98,10 @@ LEVEL_SIZES = {
         "fleiss": ((10, 15), (3, 5), (3, 4)),
         "alpha": ((10, 15), (3, 4), (3, 4)),
         "partial": ((10, 15), (4, 5), (3, 4)),
-        "pi": ((10, 15), (2, 2), (3, 4)),
-        "ac1": ((10, 15), (2, 2), (3, 4)),
     },
 }
-#: The sizes of level 2, the default level.
-DEFAULT_SIZES = LEVEL_SIZES[2]
+for _sizes in (SIZE_LIMITS, *LEVEL_SIZES.values()):  # Scott's pi and Gwet's AC1: the sizes of Cohen's kappa
+    _sizes["pi"] = _sizes["ac1"] = _sizes["cohen"]
 
 
 @dataclass
@@ -167,9 +159,8 @@ def _labels(rng: np.random.Generator, n_items: int, n_raters: int, k: int, ordin
 
 
 def _to_ratings(codes: np.ndarray, present: np.ndarray, topic: Topic, raters) -> Ratings:
-    labels = np.array(list(topic.categories) + [None], dtype=object)
-    table = labels[np.where(present, codes, len(topic.categories))]
-    return Ratings.from_rows(table.tolist(), raters=list(raters), categories=topic.categories)
+    return Ratings.from_codes(np.where(present, codes, Ratings.MISSING), categories=topic.categories,
+                              raters=list(raters))
 
 
 def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_categories=None,
@@ -178,7 +169,7 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
 
     ``missing`` (cohen and weighted): one or two items lack one annotator's label.
     """
-    (items_range, raters_range, cats_range) = LEVEL_SIZES[level][kind]
+    cats_range = LEVEL_SIZES[level][kind][2]
     n, m = choose_size(kind, rng, n_items, n_raters, level)
     ordinal = kind == "weighted"
     topic = _topic(rng, ordinal, n_categories, level)

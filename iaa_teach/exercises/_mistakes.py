@@ -21,7 +21,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..metrics import cohen_kappa, fleiss_kappa
+from ..formulas import chance_corrected, one_minus_ratio
+from ..metrics import cohen_kappa, fleiss_kappa, pairwise_cohen
 from ..ratings import Ratings
 from ..rounding import round_half_up
 from ..validation import check_option
@@ -173,16 +174,16 @@ RULES: dict[str, MistakeInfo] = dict([
           "Both rules are in use; the question says which one it wants."),
 ])
 
+#: Fleiss' kappa (complete or partial) in the last step: P_a in place of P_o.
+_FLEISS_LAST = {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"}
 _KIND_SPECIFIC = {
-    ("fleiss", "rounding"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"},
-    ("partial", "rounding"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"},
+    ("fleiss", "rounding"): _FLEISS_LAST,
+    ("partial", "rounding"): _FLEISS_LAST,
     ("pi", "rounding"): {"step": "the last step, pi = (P_o - P_e) / (1 - P_e)"},
     ("ac1", "rounding"): {"step": "the last step, AC1 = (P_o - P_e) / (1 - P_e)"},
-    ("fleiss", "percentages"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)",
-                                "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
-    ("partial", "percentages"): {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)",
-                                 "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
+    ("fleiss", "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("alpha", "rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
+    ("partial", "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("fleiss", "subset_chance"): {"name": "take the chance agreement from the first two raters' labels only"},
     ("partial", "subset_chance"): {"name": "take the chance agreement from the labels of the annotators "
                                            "meant to label every item only (leaving out the last two)"},
@@ -213,19 +214,22 @@ def mistake_info(kind: str, id: str) -> MistakeInfo:
 
 # ------------------------------------------------------------------ helpers
 def _kappa(p_o: Fraction, p_e: Fraction) -> Fraction | None:
-    return None if p_e == 1 else (p_o - p_e) / (1 - p_e)
+    """(P_o - P_e) / (1 - P_e) of exact values (:func:`iaa_teach.formulas.chance_corrected`); None where P_e = 1."""
+    return chance_corrected(p_o, p_e).item()
 
 
 def _alpha(d_o: Fraction, d_e: Fraction) -> Fraction | None:
-    return None if d_e == 0 else 1 - d_o / d_e
+    """1 - D_o / D_e of exact values (:func:`iaa_teach.formulas.one_minus_ratio`); None where D_e = 0."""
+    return one_minus_ratio(d_o, d_e).item()
 
 
 def _r3(x: Fraction) -> Fraction:
     return round_half_up(x, 3)
 
 
-def _final_steps(p_o: Fraction, p_e: Fraction, o_name: str, rounded_p_o: Fraction, rounded_p_e: Fraction):
-    """The slips in the last step: rounded intermediates (two ways), and percentages.
+def _final_steps(p_o: Fraction, p_e: Fraction, o_name: str, rounded_p_o: Fraction, rounded_p_e: Fraction,
+                 coefficient: str = "kappa"):
+    """The slips in the last step (the value of ``coefficient``): rounded intermediates (two ways), and percentages.
 
     ``rounding``: P_o and P_e rounded to 3 decimals before the last step.
     ``rounding:all``: every value on the way rounded as it is written down
@@ -233,9 +237,9 @@ def _final_steps(p_o: Fraction, p_e: Fraction, o_name: str, rounded_p_o: Fractio
     to get 0.563 for 31/55.
     """
     return {
-        "rounding": {"kappa": _kappa(_r3(p_o), _r3(p_e))},
-        "rounding:all": {o_name: rounded_p_o, "p_e": rounded_p_e, "kappa": _kappa(rounded_p_o, rounded_p_e)},
-        "percentages": {"kappa": _kappa(100 * p_o, 100 * p_e)},
+        "rounding": {coefficient: _kappa(_r3(p_o), _r3(p_e))},
+        "rounding:all": {o_name: rounded_p_o, "p_e": rounded_p_e, coefficient: _kappa(rounded_p_o, rounded_p_e)},
+        "percentages": {coefficient: _kappa(100 * p_o, 100 * p_e)},
     }
 
 
@@ -313,9 +317,7 @@ def route_pi(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     routes = {"cohen_marginals": {"p_e": cohen.p_e, "pi": cohen.kappa},
               "uniform_chance": {"p_e": Fraction(1, k), "pi": _kappa(exact.p_a, Fraction(1, k))}}
     p_e_3 = _r3(sum((_r3(Fraction(int(c), 2 * n)) ** 2 for c in pooled), Fraction(0)))
-    steps = _final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), p_e_3)
-    return {**routes, **{key: {("pi" if q == "kappa" else q): v for q, v in values.items()}
-                         for key, values in steps.items()}}
+    return {**routes, **_final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), p_e_3, "pi")}
 
 
 def route_ac1(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
@@ -329,9 +331,7 @@ def route_ac1(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
               "uniform_chance": {"p_e": Fraction(1, k), "ac1": _kappa(exact.p_a, Fraction(1, k))}}
     p_3 = [_r3(x) for x in p]
     p_e_3 = _r3(sum((x * (1 - x) for x in p_3), Fraction(0)) / (k - 1))
-    steps = _final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), p_e_3)
-    return {**routes, **{key: {("ac1" if q == "kappa" else q): v for q, v in values.items()}
-                         for key, values in steps.items()}}
+    return {**routes, **_final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), p_e_3, "ac1")}
 
 
 def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
@@ -354,15 +354,9 @@ def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     p_e = Fraction(int((first_two * first_two).sum()), (2 * n_items) ** 2)
     routes["subset_chance"] = {"p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
     # the mean of the pairwise Cohen's kappas
-    kappas = []
-    for a in range(m):
-        for b in range(a + 1, m):
-            table = np.zeros((r.n_categories, r.n_categories), dtype=np.int64)
-            np.add.at(table, (r.codes[:, a], r.codes[:, b]), 1)
-            chance = Fraction(int(table.sum(axis=1) @ table.sum(axis=0)), n_items * n_items)
-            kappas.append(_kappa(Fraction(int(np.trace(table)), n_items), chance))
-    if all(k is not None for k in kappas):
-        routes["pairwise_mean"] = {"kappa": sum(kappas, Fraction(0)) / len(kappas)}
+    pairs = pairwise_cohen(r).results
+    if all(res.defined for res in pairs):
+        routes["pairwise_mean"] = {"kappa": sum((res.exact.kappa for res in pairs), Fraction(0)) / len(pairs)}
     p_a_3, p_e_3 = _fleiss_rounded(squares - m, np.full(n_items, m * (m - 1)), label_counts, n_items * m)
     routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", p_a_3, p_e_3))
     return routes

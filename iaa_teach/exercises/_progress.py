@@ -84,7 +84,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from ..markup import Em, Prose, Shown, Table, render
-from ..validation import AgreementError, check_int, check_text
+from ..validation import AgreementError, check_bool, check_int, check_text
 from ._mistakes import MISTAKES, mistake_info
 
 __all__ = ["MistakeLog", "LoggedAnswer", "MistakeCard", "LogSummary", "default_log_path",
@@ -135,20 +135,20 @@ class LoggedAnswer:
 
     @classmethod
     def from_record(cls, rec: Any) -> "LoggedAnswer":
-        """An answer from its JSON record; ``ValueError`` naming the field that is wrong."""
+        """An answer from its JSON record; :class:`~iaa_teach.AgreementError` naming the field that is wrong."""
         if not isinstance(rec, dict):
-            raise ValueError("an answer is not a JSON object")
+            raise AgreementError("an answer is not a JSON object")
         for name in ("when", "kind", "part", "skill"):
             if not isinstance(rec.get(name), str) or not rec[name]:
-                raise ValueError(f"field {name!r} missing or not text")
+                raise AgreementError(f"field {name!r} missing or not text")
         if not isinstance(rec.get("correct"), bool):
-            raise ValueError("field 'correct' missing or not true/false")
+            raise AgreementError("field 'correct' missing or not true/false")
         seed = rec.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ValueError("field 'seed' not a whole number")
+            raise AgreementError("field 'seed' not a whole number")
         mistakes = rec.get("mistakes", [])
         if not isinstance(mistakes, list) or not all(isinstance(m, str) for m in mistakes):
-            raise ValueError("field 'mistakes' not a list of mistake ids")
+            raise AgreementError("field 'mistakes' not a list of mistake ids")
         return cls(rec["when"], rec["kind"], seed, rec["part"], rec["skill"], rec["correct"], tuple(mistakes))
 
 
@@ -248,17 +248,13 @@ class MistakeLog:
             self.status = f"Mistake log: {self.path} (new: it starts with your first checked answer)."
             return
         except OSError as exc:  # permission denied, a folder in its place, ...
-            self.saving = False
-            self._trouble(f"The mistake log {self.path} cannot be read ({_reason(exc)}). It is left as it is; "
-                          f"your answers this session are kept in memory only, not saved.")
+            self._leave_alone(f"cannot be read ({_reason(exc)})")
             return
         try:
             data = json.loads(raw.decode("utf-8"))
             answers, skipped = self._parse(data)
         except _NewerFormat as exc:
-            self.saving = False
-            self._trouble(f"The mistake log {self.path} was written by a newer iaa-teach ({exc}). It is left as "
-                          f"it is; your answers this session are kept in memory only, not saved.")
+            self._leave_alone(f"was written by a newer iaa-teach ({exc})")
             return
         except (ValueError, UnicodeDecodeError) as exc:
             self._set_aside(f"is damaged ({exc})")
@@ -272,20 +268,20 @@ class MistakeLog:
     @staticmethod
     def _parse(data: Any) -> tuple[tuple[LoggedAnswer, ...], int]:
         if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
-            raise ValueError(f"not an iaa-teach mistake log: no \"format\": \"{LOG_FORMAT}\"")
+            raise AgreementError(f"not an iaa-teach mistake log: no \"format\": \"{LOG_FORMAT}\"")
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
-            raise ValueError("no version number")
+            raise AgreementError("no version number")
         if version > LOG_VERSION:
             raise _NewerFormat(f"version {version}; this one reads version {LOG_VERSION}")
         records = data.get("answers")
         if not isinstance(records, list):
-            raise ValueError("no list of answers")
+            raise AgreementError("no list of answers")
         answers, skipped = [], 0
         for rec in records:
             try:
                 answers.append(LoggedAnswer.from_record(rec))
-            except ValueError:
+            except AgreementError:
                 skipped += 1
         return tuple(answers), skipped
 
@@ -296,12 +292,16 @@ class MistakeLog:
         try:
             os.replace(self.path, aside)
         except OSError as exc:
-            self.saving = False
-            self._trouble(f"The mistake log {self.path} {why} and could not be set aside ({_reason(exc)}). "
-                          f"It is left as it is; your answers this session are kept in memory only, not saved.")
+            self._leave_alone(f"{why} and could not be set aside ({_reason(exc)})")
             return
         self._trouble(f"The mistake log {self.path} {why}. It was set aside as {aside.name} and a new log "
                       f"starts now.")
+
+    def _leave_alone(self, what: str) -> None:
+        """A file that must not be written over: say what is wrong; this session's answers stay in memory."""
+        self.saving = False
+        self._trouble(f"The mistake log {self.path} {what}. It is left as it is; your answers this session are "
+                      f"kept in memory only, not saved.")
 
     def _trouble(self, message: str) -> None:
         self.problem = message
@@ -318,8 +318,7 @@ class MistakeLog:
         check_text("kind", kind)
         check_text("part", part)
         check_text("skill", skill)
-        if not isinstance(correct, bool):
-            raise AgreementError(f"correct must be True or False, got {correct!r}")
+        check_bool("correct", correct)
         seed = None if seed is None else check_int("seed", seed, 0)
         mistakes = tuple(check_text("mistakes", m) for m in mistakes)
         entry = LoggedAnswer(self.clock(), kind, seed, part, skill, correct, mistakes)

@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..formulas import chance_corrected, one_minus_ratio
 from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render
 from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
@@ -156,6 +157,11 @@ class Part:
         return QUANTITIES[self.quantity].txt if self.quantity else ""
 
     @property
+    def mark_tag(self) -> str:
+        """The part's marks as printed after its prompt: ``[2]``."""
+        return f"[{self.marks}]"
+
+    @property
     def placeholder(self) -> str:
         """What an answer box for this part suggests: ``"e.g. 0.492 or 29/59"``, ``"a letter, A-D"``..."""
         if self.choices:
@@ -177,7 +183,7 @@ class Part:
 
     def key_line(self) -> Prose:
         """The part in a one-page answer key: ``(a) [2] P_o = 7/10 = 0.700``, ``(d) [1] B``, or the key points."""
-        head = Prose(Em(f"({self.label})", strong=True), f" {_marks(self.marks)} ")
+        head = Prose(Em(f"({self.label})", strong=True), f" {self.mark_tag} ")
         if self.numeric:
             return head + (QUANTITIES[self.quantity] + " = " + approx(self.answer))
         if self.choices:
@@ -263,12 +269,10 @@ class Marking:
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
         """``{skill: (marks earned, marks available)}`` in the order of :data:`SKILLS`."""
-        out: dict[str, list[int]] = {}
+        earned = dict.fromkeys(self.question.marks_by_skill(), 0)
         for p in self.question.parts:
-            got = out.setdefault(p.skill, [0, 0])
-            got[0] += self.feedback[p.label].marks
-            got[1] += p.marks
-        return {s: tuple(out[s]) for s in sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else 99)}
+            earned[p.skill] += self.feedback[p.label].marks
+        return {s: (earned[s], available) for s, available in self.question.marks_by_skill().items()}
 
 
 # ================================================================ question
@@ -367,7 +371,7 @@ class Question(Shown):
         head = Prose(Em(self.title, strong=True), f" (question {self.id}, level {self.level})")
         parts = []
         for p in self.parts:
-            parts.append(Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", _marks(p.marks)))
+            parts.append(Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", p.mark_tag))
             parts += p.choice_lines()
         total = Prose(Em(f"Total: {self.total_marks} marks.", strong=True), " ", Em(_INSTRUCTIONS))
         return [head, Prose(first), ratings_table(r), *parts, total]
@@ -540,9 +544,6 @@ def _check_words(p: Part, answer: Any) -> Feedback:
                     marks=marks, out_of=p.marks, points=tuple(k.text for k in made))
 
 
-def _marks(n: int) -> str:
-    """A part's marks as printed after its prompt: ``[2]``."""
-    return f"[{n}]"
 _NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
 
 
@@ -807,18 +808,11 @@ def _rounding_can_matter(kind: str, result, right: dict) -> bool:
     coefficient = COEFFICIENT_OF[kind]
     ex = result.exact
     if kind == "alpha":
-        wrong = _r3_alpha(ex.d_o, ex.d_e)
+        wrong = one_minus_ratio(round_half_up(ex.d_o, 3), round_half_up(ex.d_e, 3)).item()
     else:
         p_o = ex.p_o if kind in ("cohen", "weighted") else ex.p_a
-        p_e = ex.p_e
-        wrong = None if round_half_up(p_e, 3) == 1 else \
-            (round_half_up(p_o, 3) - round_half_up(p_e, 3)) / (1 - round_half_up(p_e, 3))
+        wrong = chance_corrected(round_half_up(p_o, 3), round_half_up(ex.p_e, 3)).item()
     return wrong is not None and _distinguishable(wrong, right[coefficient])
-
-
-def _r3_alpha(d_o: Fraction, d_e: Fraction) -> Fraction | None:
-    d_e3 = round_half_up(d_e, 3)
-    return None if d_e3 == 0 else 1 - round_half_up(d_o, 3) / d_e3
 
 
 def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rounding_only: bool = False):
@@ -1043,16 +1037,16 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
                               prose("Compute the chance agreement {P_e} of Scott's pi from the pooled label "
                                     "proportions {p_j}.")),
                    "p_j = (labels in category j from both annotators) / (2N); P_e = sum_j p_j^2.")
-            number("pi", say(Prose("Compute Scott's pi."), Prose("Hence give Scott's pi for the two annotators.")),
-                   _KAPPA_HINT.replace("kappa =", "pi ="))
         else:
             number("p_e", say(prose("Compute the category proportions {p_j} of all the labels and Gwet's chance "
                                     "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories."),
                               prose("Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) "
                                     "from the pooled proportions {p_j}.")),
                    "p_j = (labels in j) / (2N); P_e = sum_j p_j (1 - p_j) / (q - 1).")
-            number("ac1", say(Prose("Compute Gwet's AC1."), Prose("Hence give Gwet's AC1 for the two annotators.")),
-                   _KAPPA_HINT.replace("kappa =", "AC1 ="))
+        if kind != "cohen":  # Scott's pi or Gwet's AC1, from its P_e
+            name, symbol = {"pi": ("Scott's pi", "pi"), "ac1": ("Gwet's AC1", "AC1")}[kind]
+            number(kind, say(Prose(f"Compute {name}."), Prose(f"Hence give {name} for the two annotators.")),
+                   _KAPPA_HINT.replace("kappa =", f"{symbol} ="))
         extra()
         return tuple(out)
     if kind == "weighted":
@@ -1114,7 +1108,7 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
         else:
             concept(merging(r.raters[-2], r.raters[-1]))
         return tuple(out)
-    lonely = [str(item) for item, mu in zip(r.items, (~r.missing).sum(axis=1)) if mu == 1]
+    lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
     weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
     number("n", say(prose("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. "
                           "How many pairable values {n} does it hold?", w=weight),

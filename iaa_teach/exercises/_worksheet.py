@@ -154,10 +154,6 @@ def _page(title: str, body: str) -> str:
             f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
 
 
-def _marks(n: int) -> str:
-    return f"[{n}]"
-
-
 def _total(n: int) -> str:
     return f"{n} mark" + ("" if n == 1 else "s")
 
@@ -197,7 +193,7 @@ def _part(p) -> str:
     options = "".join(f"<p>{c.html(math='mathml')}</p>" for c in p.choice_lines())
     options = f'<div class="choices">{options}</div>' if options else ""
     return (f'<div class="part"><p class="prompt"><span class="label">({p.label})</span>'
-            f'<span class="words">{p.prompt.html(math="mathml")}</span><span class="mark">{_marks(p.marks)}</span>'
+            f'<span class="words">{p.prompt.html(math="mathml")}</span><span class="mark">{p.mark_tag}</span>'
             f"</p>{options}{_answer_space(p)}</div>")
 
 

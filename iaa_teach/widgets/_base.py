@@ -134,6 +134,11 @@ def table(header: Sequence[Any], rows: Iterable[Sequence[Any]], chosen: Callable
     return Html(f'<table class="iaa-readout"><tr>{head}</tr>{"".join(body)}</table>')
 
 
+def readout_row(label: Any, keys: Sequence[str], values: Sequence[Any] | None) -> list:
+    """A readout table row: ``label``, then each value findable by its key (every one ``undefined`` for None)."""
+    return [label] + [q(key, value) for key, value in zip(keys, values or ["undefined"] * len(keys))]
+
+
 def note(text: str, cls: str = "iaa-note") -> Html:
     return Html(f'<div class="{cls}">{html.escape(text)}</div>')
 
@@ -359,6 +364,13 @@ def static_html(widget: w.Widget) -> str:
     return ""  # buttons, file uploads: nothing to show without a kernel
 
 
+def widget_bundle(widget: w.Widget, text: str, **kwargs: Any) -> dict:
+    """A widget's display data, with ``text`` as its text/plain (what a notebook stores, nothing unstable)."""
+    data = widget._repr_mimebundle_(**kwargs)
+    data["text/plain"] = text
+    return data
+
+
 def static_picture(widget: w.Widget, classes: Sequence[str] = ()) -> str:
     """:func:`static_html` of ``widget`` in a framed block with :data:`STATIC_CSS` (and ``classes``)."""
     names = " ".join(["iaa-static", *classes])
@@ -389,8 +401,8 @@ class Explorer:
 
     title = "Explorer"
 
-    def __init__(self, font_size: str = FONT_SIZE):
-        self.font_size = check_font_size(font_size)
+    def __init__(self, font_size: str | None = None):
+        self.font_size = check_font_size(FONT_SIZE if font_size is None else font_size)
         self.readout = w.HTML(value="", layout=w.Layout(min_width="22em", max_width="46em", flex="0 1 auto",
                                                         margin="0 1.5em 0 0"))
         self.image = image_widget()
@@ -483,9 +495,7 @@ class Explorer:
         return static_picture(self.widget, ["iaa-explorer", "iaa-" + type(self).__name__.lower()])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
-        data = self.widget._repr_mimebundle_(**kwargs)
-        data["text/plain"] = self.readout_text()
-        return data
+        return widget_bundle(self.widget, self.readout_text(), **kwargs)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}: {self.title}>"

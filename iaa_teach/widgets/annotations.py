@@ -16,6 +16,7 @@ from ..metrics import LEVELS
 from ..ratings import AgreementError, Ratings
 from ..words import explain
 from ..reading import parse_categories, reads_as_number, to_number
+from ..validation import check_option
 from ._base import Explorer, controls_row, fmt, heading, image_widget, label_style, note, png_bytes, q, table
 
 __all__ = ["AnnotationsExplorer", "EXAMPLES", "FILE_TYPES", "read_ratings_file", "read_upload"]
@@ -138,11 +139,9 @@ class AnnotationsExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, path: Any = None, level: str = "nominal", format: str = "wide",
                  font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
-        if level not in LEVELS:
-            raise AgreementError(f"level must be one of {list(LEVELS)}, got {level!r}")
-        if format not in ("wide", "long"):
-            raise AgreementError(f"format must be 'wide' or 'long', got {format!r}")
+        super().__init__(font_size)
+        check_option("level", level, LEVELS)
+        check_option("format", format, ("wide", "long"))
         s = label_style()
         self.upload = w.FileUpload(accept=",".join(FILE_TYPES), multiple=False, description="upload ratings",
                                    tooltip="a CSV, TSV or XLSX file: one row per item, one column per rater",

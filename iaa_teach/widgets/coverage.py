@@ -48,7 +48,7 @@ class CoverageExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, first: str = "D", second: str = "E", keep: str | None = None,
                  font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         self.data = with_ratings(ratings, datasets.partial_coverage)
         r = self.data
         self.d, self.e = r.rater_index(first), r.rater_index(second)
@@ -98,8 +98,7 @@ class CoverageExplorer(Explorer):
         names = r.raters
         merged_name = self.merged.raters[min(self.d, self.e)]
         per_item = []
-        k_right = (~r.missing).sum(axis=1)
-        k_wrong = (~self.merged.missing).sum(axis=1)
+        k_right, k_wrong = r.ratings_per_item(), self.merged.ratings_per_item()
         for i, item in enumerate(r.items):
             p_right = self._right.exact.p_i[i] if self._right is not None else None
             p_wrong = self._wrong.exact.p_i[i] if self._wrong is not None else None

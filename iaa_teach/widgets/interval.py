@@ -87,7 +87,7 @@ class IntervalExplorer(Explorer):
     def __init__(self, coefficient: str = "fleiss_kappa", n_items: int = 40, accuracy: float = 0.8,
                  prevalence: float = 0.5, n_raters: int = 3, n_categories: int = 3, seed: int = 0,
                  font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         check_option("coefficient", coefficient, tuple(COEFFICIENTS))
         n_items = check_int("n_items", n_items, FIRST_ITEMS, STUDY_ITEMS)
         if n_items % ITEM_STEP:

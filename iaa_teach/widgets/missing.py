@@ -70,7 +70,7 @@ class MissingDataExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, share: float = 0.0, seed: int = 0, level: str = "nominal",
                  font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         share = check_number("share", share, 0.0, 0.9)
         seed = check_int("seed", seed, 0, 99)
         self.complete = with_ratings(ratings, datasets.sentiment)
@@ -107,7 +107,7 @@ class MissingDataExplorer(Explorer):
             cells["Fleiss pooled"] = fleiss.kappa if fleiss is not None else None
             cells["Fleiss item mean"] = fleiss_mean.kappa if fleiss_mean is not None else None
             self._rows[name] = cells
-            n_items = "0" if data is None else str(int((data.counts().sum(axis=1) >= 2).sum()))
+            n_items = "0" if data is None else str(int((data.ratings_per_item() >= 2).sum()))
             return [name, q(f"alpha {name}", fmt(None if alpha is None else alpha.exact.alpha)),
                     q(f"Fleiss pooled {name}", fmt(None if fleiss is None else fleiss.exact.kappa)),
                     q(f"Fleiss item mean {name}", fmt(None if fleiss_mean is None else fleiss_mean.exact.kappa)),

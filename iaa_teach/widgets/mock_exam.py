@@ -30,10 +30,10 @@ import numpy as np
 from ..exercises import KINDS, LEVELS, SKILLS, Marking, MistakeLog, Question, make_question
 from ..markup import Table, html_escape
 from ..rounding import fmt
-from ..validation import AgreementError, check_int, check_number, check_option
-from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture
+from ..validation import check_int, check_number, check_option
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
 from ._controls import Countdown, clock_text
-from .quiz import ANSWER_STYLE, MAX_PARTS, open_log, placeholder, record_answer
+from .quiz import ANSWER_STYLE, MAX_PARTS, check_kinds, open_log, record_answer
 
 __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
@@ -120,11 +120,7 @@ class MockExam:
                  font_size: str = FONT_SIZE, clock: Callable[[], float] = time.time):
         n_questions = check_int("n_questions", n_questions, 1, MAX_QUESTIONS)
         seed = check_int("seed", seed, 0, 2**31 - 1 - MAX_QUESTIONS)
-        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
-            raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
-        kinds = [check_option("kinds", k, KINDS) for k in kinds]
-        if not kinds:
-            raise AgreementError("kinds is empty: the mock exam needs at least one kind of question")
+        kinds = check_kinds(kinds, "the mock exam")
         self.level = check_option("level", level, LEVELS)
         self.font_size = check_font_size(font_size)
         self.log = open_log(log)
@@ -273,10 +269,14 @@ class MockExam:
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     # ------------------------------------------------------------- display
-    def _intro_text(self) -> str:
+    def _size(self) -> str:
+        """``3 questions, 30 marks, 45 minutes (level 2)``."""
         n = len(self.questions)
-        return (f"<b>Mock exam</b>: {n} question{'s' if n != 1 else ''}, {self.total_marks} marks, "
-                f"{duration(self.minutes)} (level {self.level}). "
+        return (f"{n} question{'s' if n != 1 else ''}, {self.total_marks} marks, {duration(self.minutes)} "
+                f"(level {self.level})")
+
+    def _intro_text(self) -> str:
+        return (f"<b>Mock exam</b>: {self._size()}. "
                 f"Work on paper, type each answer in its box, move between the questions as you like, "
                 f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
                 f"when the time is up your answers are marked as they stand.")
@@ -313,7 +313,7 @@ class MockExam:
             box.value = self.typed[index][label]
             box.rows = 3 if part.form == "words" else 1
             box.layout.width = "44em" if part.form == "words" else "20em"
-            box.placeholder = placeholder(part)
+            box.placeholder = part.placeholder
             self.marks_html[label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
         self.previous_button.disabled = index == 0
         self.next_button.disabled = index == len(self.questions) - 1
@@ -376,14 +376,9 @@ class MockExam:
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
         """Marks gained and available for each skill over the whole exam, in the order of ``SKILLS``."""
-        out: dict[str, list[int]] = {}
-        for marking in self.markings:
-            for skill, (got, total) in marking.by_skill().items():
-                tally = out.setdefault(skill, [0, 0])
-                tally[0] += got
-                tally[1] += total
-        order = sorted(out, key=lambda s: SKILLS.index(s) if s in SKILLS else len(SKILLS))
-        return {s: (out[s][0], out[s][1]) for s in order}
+        tallies = [marking.by_skill() for marking in self.markings]
+        return {s: (sum(t[s][0] for t in tallies if s in t), sum(t[s][1] for t in tallies if s in t))
+                for s in SKILLS if any(s in t for t in tallies)}
 
     def skills_table(self) -> Table:
         """Marks by skill: gained, available and the share, weakest first."""
@@ -396,8 +391,7 @@ class MockExam:
     def text(self) -> str:
         """The exam as plain text: its size, or after marking the total and both tables."""
         if self.state != "marked":
-            return (f"Mock exam: {len(self.questions)} questions, {self.total_marks} marks, "
-                    f"{duration(self.minutes)} (level {self.level})")
+            return f"Mock exam: {self._size()}"
         got, total = self.score()
         return "\n\n".join([f"Total: {got} / {total} marks ({percent(got, total)})",
                             self.skills_table().text(), self.marks_table().text()])
@@ -410,9 +404,7 @@ class MockExam:
         return static_picture(self.widget, ["iaa-mock"])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
-        data = self.widget._repr_mimebundle_(**kwargs)
-        data["text/plain"] = self.text()
-        return data
+        return widget_bundle(self.widget, self.text(), **kwargs)
 
     def __repr__(self) -> str:
         return f"<MockExam: {', '.join(f'{q.kind}-{q.seed}' for q in self.questions)}; {self.state}>"

@@ -23,7 +23,6 @@ MIN_LEGEND_PT = 10
 #: The curves, in drawing order: (key in :meth:`ParadoxExplorer.curve_values`, legend label).
 CURVES = (("P_a", "observed agreement P_a"), ("kappa", "Fleiss' kappa"), ("alpha", "Krippendorff's alpha"),
           ("AC1", "Gwet's AC1"), ("S", "Bennett's S"))
-_CURVE_NAMES = tuple(label for _, label in CURVES)
 
 
 class ParadoxExplorer(Explorer):
@@ -76,7 +75,7 @@ class ParadoxExplorer(Explorer):
     def __init__(self, n_items: int = 200, n_raters: int = 3, accuracy: float = 0.85,
                  prevalence: float = 0.5, n_categories: int = 2, seed: int = 0,
                  curves: tuple[str, ...] = ("kappa", "alpha", "AC1", "S"), font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         n_items = check_int("n_items", n_items, 10, 1000)
         n_raters = check_int("n_raters", n_raters, 2, 10)
         accuracy = check_number("accuracy", accuracy, 0.0, 1.0)

@@ -18,7 +18,7 @@ import ipywidgets as w
 from ..exercises import KINDS, LEVELS, MAX_PARTS, MistakeLog, Question, make_question
 from ..markup import html_escape
 from ..validation import AgreementError, check_int, check_option
-from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture
+from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
 
 __all__ = ["Quiz"]
 
@@ -105,11 +105,7 @@ class Quiz:
 
     def __init__(self, kind: str = "cohen", seed: int = 0, kinds: Sequence[str] = KINDS,
                  font_size: str = FONT_SIZE, level: int = 2, log: MistakeLog | bool | None = None):
-        if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
-            raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
-        kinds = [check_option("kinds", k, KINDS) for k in kinds]
-        if not kinds:
-            raise AgreementError("kinds is empty: the quiz needs at least one kind of question")
+        kinds = check_kinds(kinds, "the quiz")
         check_option("kind", kind, kinds)
         seed = check_int("seed", seed, 0, 2**31 - 1)
         check_option("level", level, LEVELS)
@@ -160,12 +156,9 @@ class Quiz:
         self.level.observe(self._on_change, names="value")
         for name, widget in (("new", self.new_button), ("check", self.check_button),
                              ("step", self.step_button), ("solution", self.solution_button),
-                             ("progress", self.progress_button)):
+                             ("progress", self.progress_button), ("seed", self.seed), ("level", self.level),
+                             ("question", self.question_html), ("solution", self.solution_html)):
             widget.add_class(f"iaa-quiz-{name}")
-        self.seed.add_class("iaa-quiz-seed")
-        self.level.add_class("iaa-quiz-level")
-        self.question_html.add_class("iaa-quiz-question")
-        self.solution_html.add_class("iaa-quiz-solution")
 
         controls = w.HBox([self.kind, self.seed, self.level, self.new_button],
                           layout=w.Layout(flex_flow="row wrap"))
@@ -193,7 +186,7 @@ class Quiz:
                 row.layout.display = ""
                 box = self.answers[label]
                 box.value = ""
-                box.placeholder = placeholder(part)
+                box.placeholder = part.placeholder
                 box.layout.width = "42.5em" if part.form == "words" else "18.5em"
             else:
                 row.layout.display = "none"
@@ -238,25 +231,22 @@ class Quiz:
             self.solution = self.question.solution()
         return self.solution.steps
 
-    def _render(self) -> None:
+    def _reveal(self, n: int) -> None:
+        """Show the solution's first ``n`` steps (all of them at most)."""
+        start = time.perf_counter()
         steps = self._steps()
-        shown = steps[:self.revealed]
-        body = "".join(step.numbered(i, "html") for i, step in enumerate(shown, start=1))
+        self.revealed = min(n, len(steps))
+        body = "".join(step.numbered(i, "html") for i, step in enumerate(steps[:self.revealed], start=1))
         more = (f"<p><i>Step {self.revealed} of {len(steps)}.</i></p>" if self.revealed < len(steps)
                 else "<p><i>That is the whole solution.</i></p>")
         self.solution_html.value = body + more
+        self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     def _on_step(self, button: Any = None) -> None:
-        start = time.perf_counter()
-        self.revealed = min(self.revealed + 1, len(self._steps()))
-        self._render()
-        self.last_update_ms = (time.perf_counter() - start) * 1000.0
+        self._reveal(self.revealed + 1)
 
     def _on_full(self, button: Any = None) -> None:
-        start = time.perf_counter()
-        self.revealed = len(self._steps())
-        self._render()
-        self.last_update_ms = (time.perf_counter() - start) * 1000.0
+        self._reveal(len(self._steps()))
 
     def _on_progress(self, button: Any = None) -> None:
         if self.log is not None:
@@ -275,20 +265,21 @@ class Quiz:
         return static_picture(self.widget, ["iaa-quiz"])
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
-        data = self.widget._repr_mimebundle_(**kwargs)
-        data["text/plain"] = f"Quiz: {self.question.title}, question {self.question.kind}-{self.question.seed}"
-        return data
+        q = self.question
+        return widget_bundle(self.widget, f"Quiz: {q.title}, question {q.kind}-{q.seed}", **kwargs)
 
     def __repr__(self) -> str:
         return f"<Quiz: question {self.question.kind}-{self.question.seed}>"
 
 
-# ------------------------------------------------------------ answer boxes
-def placeholder(part: Any) -> str:
-    """What an answer box invites, by the part's form: a number (a count), a letter, or words."""
-    if part.form == "number":
-        return "a whole number" if part.quantity in ("n", "n_labels") else "e.g. 0.492 or 29/59"
-    return "a letter: A, B, C..." if part.form == "choice" else "your answer, in a sentence or two"
+def check_kinds(kinds: Any, who: str) -> list[str]:
+    """``kinds`` as a non-empty list of question kinds (each one of :data:`KINDS`); ``who`` needs them."""
+    if isinstance(kinds, str) or not hasattr(kinds, "__iter__"):
+        raise AgreementError(f"kinds must be a list of question kinds, got {kinds!r}")
+    kinds = [check_option("kinds", k, KINDS) for k in kinds]
+    if not kinds:
+        raise AgreementError(f"kinds is empty: {who} needs at least one kind of question")
+    return kinds
 
 
 # ------------------------------------------------------------ the mistake log

@@ -11,7 +11,7 @@ import numpy as np
 from .. import datasets, plots
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from ..ratings import AgreementError, Ratings, is_missing
-from ..validation import check_int
+from ..validation import check_int, check_option
 from ._base import (
     IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
     numeric_categories, q, slider_layout, table, values_in, with_ratings,
@@ -77,7 +77,7 @@ class TableExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, level: str = "nominal", page_size: int = 10,
                  figure: str = "coefficients and bands", font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         self.initial = with_ratings(ratings, datasets.sentiment)
         r = self.initial
         self._codes = r.codes  # a copy the grid edits: category positions, Ratings.MISSING where missing
@@ -90,9 +90,7 @@ class TableExplorer(Explorer):
             raise AgreementError(f"level must be one of {levels} for these categories, got {level!r}")
         self.level = w.Dropdown(options=levels, value=level, description="alpha level",
                                 style=label_style(), tooltip="level of measurement for Krippendorff's alpha")
-        if figure not in FIGURES:
-            raise AgreementError(f"figure must be one of {list(FIGURES)}, got {figure!r}")
-        self.figure = w.Dropdown(options=list(FIGURES), value=figure, description="figure", style=label_style())
+        self.figure = w.Dropdown(options=list(FIGURES), value=check_option("figure", figure, FIGURES), description="figure", style=label_style())
         self.reset_button = w.Button(description="reset", tooltip="restore the starting table",
                                      icon="undo", layout=w.Layout(width="8em"))
 

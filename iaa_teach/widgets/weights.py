@@ -13,7 +13,7 @@ from ..ratings import Ratings
 from ..validation import check_option
 from ._base import (
     Explorer, attempt, band, controls_row, fmt, heading, image_widget, label_style, new_figure,
-    note, numeric_categories, q, table, with_ratings,
+    note, numeric_categories, readout_row, table, with_ratings,
 )
 
 __all__ = ["WeightsExplorer", "scored"]
@@ -60,7 +60,7 @@ class WeightsExplorer(Explorer):
 
     def __init__(self, ratings: Any = None, a: Any = 0, b: Any = 1, level: str = "ordinal",
                  weights: str = "linear", font_size: str | None = None):
-        super().__init__(**({} if font_size is None else {"font_size": font_size}))
+        super().__init__(font_size)
         check_option("level", level, ALPHA_LEVELS)
         check_option("weights", weights, [w for w in WEIGHT_NAMES.values()] + ["unweighted"])
         s = label_style()
@@ -100,12 +100,9 @@ class WeightsExplorer(Explorer):
         for level in ALPHA_LEVELS:
             res, why = attempt(krippendorff_alpha, numbers if level == "interval" else r, level=level)
             self._alphas[level] = res
-            if res is None:
-                names = ("alpha D_o", "alpha D_e", "alpha", "alpha band")
-                rows.append([level] + [q(f"{x} {level}", "undefined") for x in names])
-                continue
-            rows.append([level, q(f"alpha D_o {level}", fmt(res.exact.d_o)), q(f"alpha D_e {level}", fmt(res.exact.d_e)),
-                         q(f"alpha {level}", fmt(res.exact.alpha)), q(f"alpha band {level}", band(res.alpha))])
+            rows.append(readout_row(level, [f"{x} {level}" for x in ("alpha D_o", "alpha D_e", "alpha", "alpha band")],
+                                    None if res is None else [fmt(res.exact.d_o), fmt(res.exact.d_e),
+                                                              fmt(res.exact.alpha), band(res.alpha)]))
         parts = [heading("Krippendorff's alpha, all raters"),
                  table(["level", "D_o", "D_e", "alpha", "band"], rows,
                        chosen=lambda i: ALPHA_LEVELS[i] == self.level.value)]
@@ -121,19 +118,14 @@ class WeightsExplorer(Explorer):
         for name, weights in WEIGHT_NAMES.items():
             res, why = (None, None) if a == b else attempt(cohen_kappa, r, a, b, weights=weights)
             self._kappas[name] = res
-            if res is None:
-                rows.append([name] + [q(f"{x} {name}", "undefined") for x in ("P_o", "P_e", "kappa", "kappa band")])
-                if why:
-                    whys.append(why)
-                continue
-            rows.append([name, q(f"P_o {name}", fmt(res.exact.p_o)), q(f"P_e {name}", fmt(res.exact.p_e)),
-                         q(f"kappa {name}", fmt(res.exact.kappa)), q(f"kappa band {name}", band(res.kappa))])
-            if res.reason:
-                whys.append(res.reason)
+            rows.append(readout_row(name, [f"{x} {name}" for x in ("P_o", "P_e", "kappa", "kappa band")],
+                                    None if res is None else [fmt(res.exact.p_o), fmt(res.exact.p_e),
+                                                              fmt(res.exact.kappa), band(res.kappa)]))
+            whys.append(why if res is None else res.reason)
         parts += [heading(f"Cohen's kappa, {a} vs {b}"),
                   table(["weights", "P_o", "P_e", "kappa", "band"], rows,
                         chosen=lambda i: list(WEIGHT_NAMES)[i] == self.weights.value)]
-        parts += [note(x, "iaa-why") for x in dict.fromkeys(whys)]
+        parts += [note(x, "iaa-why") for x in dict.fromkeys(whys) if x]
         parts.append(note("Weighted P_o and P_e give partial credit: agreement weight 1 - w / max(w)."))
         return "".join(parts)
 
