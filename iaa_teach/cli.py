@@ -35,7 +35,8 @@ from .metrics import (
 from .ratings import AgreementError, Ratings
 from .reading import parse_categories
 from .rounding import fmt, format_number
-from .validation import LIMITS, MAX_PAIRS, check_bool, check_int, check_option
+from .validation import LIMITS, MAX_PAIRS, check_bool, check_int, check_option, check_type
+from .words import kappa_label
 
 __all__ = ["main", "report", "LIST_PAIRS", "N_BOOT", "SEED"]
 
@@ -122,8 +123,7 @@ def report(ratings: Ratings, level: str = "nominal", weights: str | None = None,
     >>> print(report(datasets.sentiment()).splitlines()[0])
     10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing
     """
-    if not isinstance(ratings, Ratings):
-        raise AgreementError(f"report takes a Ratings table, got {type(ratings).__name__}")
+    check_type("report", ratings, Ratings, "a Ratings table")
     check_bool("all_pairs", all_pairs)
     check_option("ci", ci, INTERVAL_METHODS)
     n_boot = check_int("n_boot", n_boot, 1)
@@ -134,8 +134,7 @@ def report(ratings: Ratings, level: str = "nominal", weights: str | None = None,
         f"{ratings.n_items} items x {ratings.n_raters} raters ({_listed(ratings.raters)}); "
         f"categories {_listed(ratings.categories)}; {ratings.n_ratings} ratings, {n_missing} missing",
         "",
-        "Cohen's kappa, every pair of raters" + ("" if weights is None else f" ({weights} weights)")
-        + ": P_o observed, P_e chance agreement",
+        kappa_label(weights, "Cohen's kappa, every pair of raters") + ": P_o observed, P_e chance agreement",
     ]
     try:
         pairs = pairwise_cohen(ratings, weights=weights, max_pairs=max_pairs)

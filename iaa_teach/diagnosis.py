@@ -54,9 +54,10 @@ from .formulas import LEVELS
 from .metrics import AlphaResult, Exact, PairwiseCohenResult, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from .ratings import Ratings, as_ratings
 from .rounding import fmt
-from .validation import AgreementError, options
+from .validation import AgreementError, check_type, options
 
-__all__ = ["KAPPA_WEIGHTS", "ReportTable", "format_cell", "Diagnosis", "diagnose", "LeaveOneOutSums", "leave_one_out_sums"]
+__all__ = ["KAPPA_WEIGHTS", "ReportTable", "format_cell", "Diagnosis", "diagnose", "check_diagnosis", "LeaveOneOutSums",
+           "leave_one_out_sums"]
 
 #: The weights of the Cohen's kappa column of the rater ranking, by level of
 #: measurement: unweighted for nominal data, linear (Cohen 1968) for ordinal,
@@ -723,6 +724,17 @@ class Diagnosis:
         r = self.ratings
         return (f"Diagnosis({r.n_items} items x {r.n_raters} raters, {r.n_categories} categories, "
                 f"alpha = {fmt(self.alpha)} ({self.level}))")
+
+
+def check_diagnosis(function: str, report: Any) -> Diagnosis:
+    """``report`` if it is a :class:`Diagnosis`; otherwise an :class:`AgreementError` naming ``function``.
+
+    >>> check_diagnosis("draw", "report.html")
+    Traceback (most recent call last):
+    ...
+    iaa_teach.validation.AgreementError: draw takes the Diagnosis of iaa_teach.diagnose(), got str
+    """
+    return check_type(function, report, Diagnosis, "the Diagnosis of iaa_teach.diagnose()")
 
 
 @options(level=LEVELS)

@@ -36,9 +36,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from .diagnosis import KAPPA_WEIGHTS, Diagnosis
+from .diagnosis import KAPPA_WEIGHTS, check_diagnosis
 from .markup import mpl_escape
-from .words import chance_rule
+from .words import chance_rule, kappa_label
 from .metrics import (
     BANDS,
     AlphaResult,
@@ -55,7 +55,7 @@ from .metrics import (
 )
 from .ratings import as_ratings
 from .rounding import fmt, format_number
-from .validation import AgreementError, check_int, check_number, check_text, options
+from .validation import AgreementError, check_int, check_number, check_text, check_type, options
 
 __all__ = [
     "DPI", "FIGSIZE", "OKABE_ITO", "CATEGORY_COLORS",
@@ -112,12 +112,6 @@ def _figure(ax: Any = None, size: tuple[float, float] = FIGSIZE, **subplots: Any
     fig, ax = plt.subplots(figsize=size, dpi=DPI, layout="constrained", **subplots)
     plt.close(fig)  # the caller displays it (once) by returning it
     return fig, ax
-
-
-def _check(result: Any, kind: type, function: str, what: str | None = None) -> None:
-    """An :class:`AgreementError` unless ``result`` is a ``kind`` (``what``: how the message names it)."""
-    if not isinstance(result, kind):
-        raise AgreementError(f"{function} takes {what or 'a ' + kind.__name__}, got {type(result).__name__}")
 
 
 def _too_many(what: str, n: int, limit: int, instead: str) -> None:
@@ -212,7 +206,7 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     -------
     matplotlib.figure.Figure
     """
-    _check(result, CohenResult, "agreement_heatmap")
+    check_type("agreement_heatmap", result, CohenResult)
     fig, ax = _figure(ax)
     labels = _texts(result.categories)
     table = np.asarray(result.table)
@@ -221,8 +215,7 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     a, b = mpl_escape(result.rater_a), mpl_escape(result.rater_b)
     ax.set_xlabel(f"{b}'s label")
     ax.set_ylabel(f"{a}'s label")
-    w = "" if result.weights is None else f" ({result.weights} weights)"
-    ax.set_title(f"{a} vs {b}: agreement table, κ = {fmt(result)}{w}")
+    ax.set_title(kappa_label(result.weights, f"{a} vs {b}: agreement table, κ = {fmt(result)}"))
     return fig
 
 
@@ -240,7 +233,7 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
         Legend text for the line (default: "Fleiss' kappa (<chance rule>)"
         for a FleissResult, else "reference").
     """
-    _check(result, PairwiseCohenResult, "pairwise_bars")
+    check_type("pairwise_bars", result, PairwiseCohenResult)
     _too_many("pairs of raters", len(result.pairs), MAX_BARS, "draw kappa_matrix(result) instead")
     if isinstance(reference, bool) or reference is not None and not isinstance(
             reference, (int, float, np.integer, np.floating, FleissResult, AlphaResult, CohenResult,
@@ -277,7 +270,7 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
 
     Items with fewer than 2 ratings (P_i undefined) are marked, not drawn.
     """
-    _check(result, FleissResult, "item_agreement_bars")
+    check_type("item_agreement_bars", result, FleissResult)
     p_i = np.asarray(result.p_i, dtype=float)
     n = len(p_i)
     _too_many("items", n, MAX_BARS, "draw a subset: replace(result, p_i=result.p_i[:100]) with items=")
@@ -333,7 +326,7 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     AgreementError
         For any other ``which``.
     """
-    _check(result, AlphaResult, "coincidence_heatmap")
+    check_type("coincidence_heatmap", result, AlphaResult)
     fig, ax = _figure(ax)
     attr, title = _WHICH[which]
     matrix = np.asarray(getattr(result, attr), dtype=float)
@@ -419,7 +412,7 @@ def alt_text(fig: Figure) -> str:
     :func:`family_chart` and :func:`chance_chart` write theirs when they
     draw; for any other figure, its titles and axis labels.
     """
-    _check(fig, Figure, "alt_text")
+    check_type("alt_text", fig, Figure)
     own = getattr(fig, "iaa_alt", None)
     if own:
         return own
@@ -824,7 +817,7 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
     For many raters, where :func:`pairwise_bars` would need a bar per pair.
     Cells are labelled up to 6 raters; the diagonal is left blank.
     """
-    _check(result, PairwiseCohenResult, "kappa_matrix")
+    check_type("kappa_matrix", result, PairwiseCohenResult)
     fig, ax = _figure(ax)
     m = np.asarray(result.matrix, dtype=float)
     names = _texts(result.raters)
@@ -860,10 +853,6 @@ def _mpl_text(value: Any, limit: int | None = _MAX_NAME) -> str:
     if limit is not None and len(text) > limit:
         text = text[:limit - 1] + "…"
     return mpl_escape(text)
-
-
-def _check_report(report: Any, function: str) -> None:
-    _check(report, Diagnosis, function, "the Diagnosis of iaa_teach.diagnose()")
 
 
 def cluster_order(distance: Any) -> np.ndarray:
@@ -944,7 +933,7 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
         How many of the least-in-step raters to highlight.
     ax : matplotlib Axes, optional
     """
-    _check_report(report, "rater_agreement_heatmap")
+    check_diagnosis("rater_agreement_heatmap", report)
     marked = check_int("marked", marked, 0)
     fig, ax = _figure(ax, REPORT_FIGSIZE)
     pairwise = report.pairwise
@@ -966,8 +955,7 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
             if pairwise.raters[j] in flagged:
                 tick.set_color(_OUT_OF_STEP)
                 tick.set_fontweight("bold")
-    weights = KAPPA_WEIGHTS[report.level]
-    fig.colorbar(im, ax=ax, label="Cohen's kappa" + ("" if weights is None else f" ({weights} weights)"),
+    fig.colorbar(im, ax=ax, label=kappa_label(KAPPA_WEIGHTS[report.level]),
                  shrink=0.85)
     ax.set_title("Who agrees with whom: raters ordered by clustering" +
                  (f"\n(highlighted: the {len(flagged)} least in step)" if flagged else ""), fontsize=11)
@@ -988,7 +976,7 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
     top : int
         How many items to name (at most 30).
     """
-    _check_report(report, "item_disagreement_chart")
+    check_diagnosis("item_disagreement_chart", report)
     top = check_int("top", top, 1, 30)
     fig, (left, right) = _figure(None, REPORT_FIGSIZE, ncols=2, width_ratios=(1, 1.5))
     table = report.item_ranking()
@@ -1059,7 +1047,7 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
         How many pairs to outline.
     ax : matplotlib Axes, optional
     """
-    _check_report(report, "confusion_heatmap")
+    check_diagnosis("confusion_heatmap", report)
     marked = check_int("marked", marked, 0)
     fig, ax = _figure(ax, REPORT_FIGSIZE)
     alpha = report.alpha
@@ -1115,7 +1103,7 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
         At most this many bars (the least in step first).
     ax : matplotlib Axes, optional
     """
-    _check_report(report, "leave_one_out_bars")
+    check_diagnosis("leave_one_out_bars", report)
     max_raters = check_int("max_raters", max_raters, 1)
     fig, ax = _figure(ax, REPORT_FIGSIZE)
     table = report.rater_ranking()

@@ -42,6 +42,7 @@ from .validation import (
     check_limit,
     check_max,
     check_option,
+    check_type,
 )
 
 __all__ = ["AgreementError", "CountPatterns", "MISSING_MARKERS", "Ratings", "as_ratings", "is_missing", "label_of"]
@@ -720,9 +721,10 @@ class Ratings:
         ...                                      "label": [3, 4, 3]}), "long").rows()
         [[3, 4], [3, None]]
         """
+        import pandas as pd
+
         check_option("format", format, FORMATS)
-        if not _is_frame(frame):
-            raise AgreementError(f"from_dataframe takes a pandas DataFrame, got {type(frame).__name__}")
+        check_type("from_dataframe", frame, pd.DataFrame, "a pandas DataFrame")
         max_categories = check_max("max_categories", max_categories)
         if frame.shape[0] == 0 or frame.shape[1] == 0:
             raise AgreementError(f"the ratings table is empty: the DataFrame has shape {frame.shape}")

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable
 
 __all__ = [
     "AgreementError", "check_option", "check_int", "check_share", "check_number", "check_text", "check_bool",
-    "check_seed", "check_limit", "check_max", "options",
+    "check_seed", "check_limit", "check_max", "check_type", "options",
     "MAX_CATEGORIES", "MAX_PAIRS", "MAX_BOOT", "MAX_FILE_BYTES", "MAX_FIELD_CHARS", "LIMITS",
 ]
 
@@ -160,6 +160,30 @@ def check_limit(what: str, value: int, limit: int | None, keyword: str, option: 
                          + (f", or {advice}" if advice else ""))
     err.limit = keyword
     raise err
+
+
+def check_type(function: str, value: Any, kind: type | tuple[type, ...], what: str | None = None) -> Any:
+    """``value`` if it is a ``kind`` (a type or a tuple of types, as for :func:`isinstance`).
+
+    Otherwise an :class:`AgreementError` saying what ``function`` takes:
+    ``what``, or the type's name after "a" or "an".
+
+    >>> class AlphaResult: pass
+    >>> check_type("coincidence_heatmap", 0.5, AlphaResult)
+    Traceback (most recent call last):
+    ...
+    iaa_teach.validation.AgreementError: coincidence_heatmap takes an AlphaResult, got float
+    >>> check_type("report", [], (int, float), "a number")
+    Traceback (most recent call last):
+    ...
+    iaa_teach.validation.AgreementError: report takes a number, got list
+    """
+    if isinstance(value, kind):
+        return value
+    if what is None:
+        name = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        what = ("an " if name[0] in "AEIOUaeiou" else "a ") + name
+    raise AgreementError(f"{function} takes {what}, got {type(value).__name__}")
 
 
 def check_share(name: str, value: Any) -> float:

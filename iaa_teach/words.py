@@ -68,11 +68,11 @@ from .metrics import (
 from .diagnosis import Diagnosis
 from .ratings import as_ratings
 from .rounding import fmt, format_number, round_half_up
-from .validation import AgreementError, check_text, options
+from .validation import AgreementError, check_text, check_type, options
 
 __all__ = [
     "CHANCE_RULE_NAMES", "STYLES", "Explanation", "Hidden", "Step", "Table",
-    "chance_rule", "explain", "ratings_table", "matrix_table",
+    "chance_rule", "kappa_label", "explain", "ratings_table", "matrix_table",
 ]
 
 STYLES = ("full", "brief")
@@ -596,6 +596,15 @@ def chance_rule(result: FleissResult) -> str:
         return f"pooled proportions over all {result.n_ratings} ratings"
     n_rated = int((np.asarray(result.raters_per_item) > 0).sum())
     return f"mean of the per-item proportions over {n_rated} items"
+
+
+def kappa_label(weights: str | None, name: str = "Cohen's kappa") -> str:
+    """``name`` with the kappa's ``weights`` (a name such as "linear", or None for none) in brackets.
+
+    >>> kappa_label("quadratic"), kappa_label(None)
+    ("Cohen's kappa (quadratic weights)", "Cohen's kappa")
+    """
+    return name + ("" if weights is None else f" ({weights} weights)")
 
 
 def _count_table_step(counts: np.ndarray, m: np.ndarray, lab: _Labels, names: list[str], brief: bool,
@@ -1133,13 +1142,11 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
                 AlphaResult: _alpha_steps, BootstrapResult: _bootstrap_steps,
                 Diagnosis: _diagnosis_steps}
     builders.update({kind: (lambda res, brief: _family_steps(res, brief, items)) for kind in _FAMILY})
-    for kind, build in builders.items():
-        if isinstance(result, kind):
-            title, steps = build(result, style == "brief")
-            return Explanation(title, [step for step in steps if step is not None and step.body], result)
-    raise AgreementError(f"explain() takes a result of cohen_kappa, pairwise_cohen, fleiss_kappa, "
-                         f"krippendorff_alpha, percent_agreement, brennan_prediger, scott_pi, conger_kappa, gwet_ac "
-                         f"or bootstrap_ci, got {type(result).__name__}")
+    check_type("explain()", result, tuple(builders), "a result of cohen_kappa, pairwise_cohen, fleiss_kappa, "
+               "krippendorff_alpha, percent_agreement, brennan_prediger, scott_pi, conger_kappa, gwet_ac or bootstrap_ci")
+    build = next(build for kind, build in builders.items() if isinstance(result, kind))
+    title, steps = build(result, style == "brief")
+    return Explanation(title, [step for step in steps if step is not None and step.body], result)
 
 
 def ratings_table(ratings: Any, caption: str | None = None) -> Table:
