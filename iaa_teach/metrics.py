@@ -1707,8 +1707,11 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
         b = min(chunk, n_boot - done)
         drawn = group[rng.integers(0, n, size=(b, n))] + (np.arange(b) * n_groups)[:, None]
         freq = np.bincount(drawn.ravel(), minlength=b * n_groups).reshape(b, n_groups).astype(float)
+        # the summed terms by einsum's own loops, not a BLAS product: a threaded product waits for
+        # busy cores (twice as slow with one core busy), and the speed would depend on BLAS threads
+        summed = freq[:, :-1] if terms is None else np.einsum("bg,gf->bf", freq, terms)
         with np.errstate(invalid="ignore", divide="ignore"):
-            samples.append(formula(freq[:, :-1] if terms is None else freq @ terms))
+            samples.append(formula(summed))
         done += b
     samples = np.concatenate(samples)
     ok = samples[~np.isnan(samples)]
