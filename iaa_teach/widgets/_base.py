@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Sequence
 import ipywidgets as w
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
@@ -385,7 +386,7 @@ class Explorer:
     readout HTML) and :meth:`_draw` (returns a matplotlib Figure drawn into
     axes from :func:`new_figure`), or :meth:`_redraw` when they show more than
     one figure or can say what a figure depends on (then an unchanged figure
-    is not drawn again).
+    is not drawn again), or redraw only a figure's moving parts (:meth:`_blit`).
 
     Attributes
     ----------
@@ -411,6 +412,7 @@ class Explorer:
         self._png_cache: dict = {}
         #: The text alternative of each figure on show, by its Image widget's model id.
         self.figure_alt: dict[str, str] = {}
+        self._blit_key = None  # what the kept curves of a blitted figure show (:meth:`_blit`); None: not drawn yet
 
     # ----------------------------------------------------------- structure
     def _finish(self, controls: list, images: list | None = None) -> None:
@@ -460,6 +462,35 @@ class Explorer:
             while len(self._png_cache) > _PNG_CACHE_SIZE:
                 self._png_cache.pop(next(iter(self._png_cache)))
         self._set_image(image, *shown)
+
+    def _blit(self, key: Any, curves: Callable[[], Iterable[Artist]], marks: Callable[[], Iterable[Artist]],
+              alt: str) -> None:
+        """Show :meth:`_draw`'s figure in :attr:`image`, drawing again only what changed (blitting).
+
+        :meth:`_draw` is called once: its figure (kept as ``figure``) is drawn
+        without its animated artists (axes, labels and legends alone) and kept
+        as a picture. When ``key`` (what the curves show) changes, ``curves()``
+        updates the animated artists that show it and returns them: they are
+        drawn over that picture, and the result is kept in turn. On every call
+        ``marks()`` updates the markers of the current setting and returns
+        them, drawn over the kept curves. ``alt`` is the figure's text alternative.
+        """
+        if self._blit_key is None:  # axes, labels and legends: drawn once, kept as a picture
+            fig = self._draw()
+            fig.set_dpi(WIDGET_DPI)
+            fig.canvas.draw()
+            self.figure, self._static = fig, fig.canvas.copy_from_bbox(fig.bbox)
+        canvas = self.figure.canvas
+        if self._blit_key != key:  # new curves: drawn over the static picture, kept in turn
+            canvas.restore_region(self._static)
+            for artist in curves():
+                artist.axes.draw_artist(artist)
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
+            self._blit_key = key
+        canvas.restore_region(self._background)
+        for artist in marks():
+            artist.axes.draw_artist(artist)
+        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""

@@ -9,8 +9,8 @@ from .. import datasets, plots
 from ..validation import AgreementError, check_int, check_number, check_option
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha
 from ._base import (
-    FloatSlider, IntSlider, WIDGET_DPI, Explorer, band, canvas_png, controls_row, figure_css_width, fmt, heading, label_style,
-    new_figure, note, projector_ready, q, slider_layout, table,
+    FloatSlider, IntSlider, Explorer, band, controls_row, fmt, heading, label_style, new_figure, note, projector_ready,
+    q, slider_layout, table,
 )
 
 __all__ = ["ParadoxExplorer", "CURVES"]
@@ -105,7 +105,6 @@ class ParadoxExplorer(Explorer):
                                 continuous_update=False)
         self._curve_key = None
         self._curve = None
-        self._canvas_key = None
         for control in (self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed):
             control.observe(self.update, names="value")
         controls = [controls_row(self.n_items, self.n_raters, self.n_categories),
@@ -178,47 +177,38 @@ class ParadoxExplorer(Explorer):
         return "".join(parts)
 
     def _draw(self):
-        """The curves alone (no current setting): the background the markers are drawn over."""
+        """The figure: axes, labels and legend, and the curves and markers as animated artists (see :meth:`_blit`)."""
         c = self.curve_values()
         fig, (ax,) = new_figure(6.4, 4.8, left=0.12, right=0.97, bottom=0.32, top=0.92)
         plots.paradox_curve(c["prevalence"], {label: c[key] for key, label in self._shown}, ax=ax)
         # five curves: the legend in two columns below the axes, clear of the curves and the axis label
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2, fontsize=MIN_LEGEND_PT,
                   frameon=False, handlelength=3, columnspacing=1.2)
+        self._lines = ax.get_lines()[:len(self._shown)]
+        for line in self._lines:
+            line.set_animated(True)  # left out of the static picture: drawn over it when the curves change
+        self._vline = ax.axvline(0.0, color="#555555", lw=1.5, animated=True)
+        self._dots = [ax.plot([], [], "o", color=line.get_color(), ms=10, zorder=10, animated=True)[0]
+                      for line in self._lines]
+        self.axes = ax
         return projector_ready(fig)
 
     def _redraw(self) -> None:
         c = self.curve_values()
-        if self._canvas_key is None:  # the axes, labels and legend: drawn once, kept as a picture
-            fig = self._draw()
-            fig.set_dpi(WIDGET_DPI)
-            ax = fig.axes[0]
-            self._lines = ax.get_lines()[:len(self._shown)]
-            for line in self._lines:
-                line.set_animated(True)  # left out of the static picture: drawn over it when the curves change
-            self._vline = ax.axvline(0.0, color="#555555", lw=1.5, animated=True)
-            self._dots = [ax.plot([], [], "o", color=line.get_color(), ms=10, zorder=10, animated=True)[0]
-                          for line in self._lines]
-            fig.canvas.draw()
-            self._static = fig.canvas.copy_from_bbox(fig.bbox)
-            self.figure, self.axes = fig, ax
-        if self._canvas_key != self._curve_key:  # new curves: drawn over the static picture, kept in turn
-            canvas = self.figure.canvas
-            canvas.restore_region(self._static)
-            for line, (key, _) in zip(self._lines, self._shown):
-                line.set_data(c["prevalence"], c[key])
-                self.axes.draw_artist(line)
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-            self._canvas_key = self._curve_key
         x = self.prevalence.value
         values = [float(self._results[key]) for key, _ in self._shown]
-        canvas = self.figure.canvas
-        canvas.restore_region(self._background)
-        self._vline.set_xdata([x, x])
-        self.axes.draw_artist(self._vline)
-        for dot, y in zip(self._dots, values):
-            dot.set_data([x], [y])
-            self.axes.draw_artist(dot)
+
+        def curves():
+            for line, (key, _) in zip(self._lines, self._shown):
+                line.set_data(c["prevalence"], c[key])
+            return self._lines
+
+        def marks():
+            self._vline.set_xdata([x, x])
+            for dot, y in zip(self._dots, values):
+                dot.set_data([x], [y])
+            return [self._vline, *self._dots]
+
         shown = ", ".join(f"{key} {fmt(v)}" for (key, _), v in zip(self._shown, values))
         names = [label for _, label in self._shown]
         keys = {key for key, _ in self._shown}
@@ -229,4 +219,4 @@ class ParadoxExplorer(Explorer):
         alt = (f"Figure: line chart of {', '.join(names[:-1])} and {names[-1]} (up) against the prevalence of "
                f"category 1 (across, {fmt(self.prevalence.min, 2)} to {fmt(self.prevalence.max, 2)}); "
                f"{', '.join(behaviour)}. Marked: prevalence {fmt(x, 2)}, {shown}.")
-        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))
+        self._blit(self._curve_key, curves, marks, alt)
