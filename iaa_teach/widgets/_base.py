@@ -43,6 +43,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from .. import plots
+from ..markup import attr_escape
 from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt  # noqa: F401  (the explorers format every number with it)
@@ -112,7 +113,7 @@ def band(value: Any) -> str:
 
 def q(key: str, text: Any) -> Html:
     """A readout value, findable by ``key`` in the HTML: ``<span data-q=key>text</span>``."""
-    return Html(f'<span class="iaa-q" data-q="{html.escape(key)}">{html.escape(str(text))}</span>')
+    return Html(f'<span class="iaa-q" data-q="{attr_escape(key)}">{attr_escape(text)}</span>')
 
 
 def values_in(html_text: str) -> dict[str, str]:
@@ -122,7 +123,7 @@ def values_in(html_text: str) -> dict[str, str]:
 
 def cell(value: Any) -> str:
     """A readout cell: :class:`Html` as it is, anything else escaped as text."""
-    return value if isinstance(value, Html) else html.escape(str(value))
+    return value if isinstance(value, Html) else attr_escape(value)
 
 
 def table(header: Sequence[Any], rows: Iterable[Sequence[Any]], chosen: Callable[[int], bool] | None = None) -> Html:
@@ -141,11 +142,11 @@ def readout_row(label: Any, keys: Sequence[str], values: Sequence[Any] | None) -
 
 
 def note(text: str, cls: str = "iaa-note") -> Html:
-    return Html(f'<div class="{cls}">{html.escape(text)}</div>')
+    return Html(f'<div class="{cls}">{attr_escape(text)}</div>')
 
 
 def heading(text: str) -> Html:
-    return Html(f"<b>{html.escape(text)}</b>")
+    return Html(f"<b>{attr_escape(text)}</b>")
 
 
 def new_figure(width: float, height: float, ncols: int = 1, widths: Sequence[float] | None = None,
@@ -301,8 +302,8 @@ _INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)(?<!\\)\$")
 
 
 def _setting(description: str, value: Any) -> str:
-    name = html.escape(str(description or "").strip())
-    shown = html.escape(str(value))
+    name = attr_escape(str(description or "").strip())
+    shown = attr_escape(value)
     return (f'<span class="iaa-static-setting"><b>{name}:</b> {shown}</span>' if name
             else f'<span class="iaa-static-setting">{shown}</span>')
 
@@ -312,7 +313,7 @@ def _sized(widget: w.Widget, inner: str) -> str:
     width = getattr(widget.layout, "width", None)
     if not width:
         return inner
-    return f'<span class="iaa-static-cell" style="width:{html.escape(width)}">{inner}</span>'
+    return f'<span class="iaa-static-cell" style="width:{attr_escape(width)}">{inner}</span>'
 
 
 def static_html(widget: w.Widget) -> str:
@@ -336,9 +337,9 @@ def static_html(widget: w.Widget) -> str:
         if not widget.value:
             return ""
         data = base64.b64encode(widget.value).decode("ascii")
-        width = f' style="width:{html.escape(widget.width)}"' if widget.width else ""
+        width = f' style="width:{attr_escape(widget.width)}"' if widget.width else ""
         return (f'<img class="iaa-picture" src="data:image/png;base64,{data}" '
-                f'alt="{html.escape(widget.alt)}"{width}>')
+                f'alt="{attr_escape(widget.alt)}"{width}>')
     if isinstance(widget, (IntSlider, FloatSlider)):
         return _setting(widget.description, widget.readout)
     if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
@@ -349,9 +350,9 @@ def static_html(widget: w.Widget) -> str:
         return _setting(widget.description, "on" if widget.value else "off")
     if isinstance(widget, (w.Text, w.Textarea, w.IntText, w.FloatText, w.BoundedIntText, w.BoundedFloatText)):
         value = str(widget.value)
-        box = (f'<span class="iaa-static-input">{html.escape(value)}</span>' if value
-               else f'<span class="iaa-static-input" aria-label="empty box">{html.escape(widget.placeholder)}</span>')
-        name = html.escape(widget.description.strip())
+        box = (f'<span class="iaa-static-input">{attr_escape(value)}</span>' if value
+               else f'<span class="iaa-static-input" aria-label="empty box">{attr_escape(widget.placeholder)}</span>')
+        name = attr_escape(widget.description.strip())
         return f'<span class="iaa-static-setting">{f"<b>{name}:</b> " if name else ""}{box}</span>'
     if isinstance(widget, w.HTMLMath):
         # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for it
@@ -361,7 +362,7 @@ def static_html(widget: w.Widget) -> str:
     if isinstance(widget, w.HTML):
         return _sized(widget, f'<div class="widget-html-content">{widget.value}</div>') if widget.value else ""
     if isinstance(widget, w.Label):
-        return _sized(widget, f"<span>{html.escape(widget.value)}</span>") if widget.value else ""
+        return _sized(widget, f"<span>{attr_escape(widget.value)}</span>") if widget.value else ""
     return ""  # buttons, file uploads: nothing to show without a kernel
 
 
@@ -417,7 +418,7 @@ class Explorer:
     # ----------------------------------------------------------- structure
     def _finish(self, controls: list, images: list | None = None) -> None:
         style = w.HTML(value=_CSS.format(size=self.font_size, wrap=WRAP_CSS))
-        title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{html.escape(self.title)}</h3>")
+        title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{attr_escape(self.title)}</h3>")
         images = [self.image] if images is None else images
         pictures = images[0] if len(images) == 1 else w.HBox(images)
         body = w.HBox([self.readout, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))

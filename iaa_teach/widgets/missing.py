@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as w
 
 from .. import datasets, plots
+from ..markup import attr_escape
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
 from ..validation import check_int, check_number, check_option
 from ..ratings import Ratings
@@ -24,11 +24,11 @@ def gaps_table(r: Ratings, max_items: int = 30) -> str:
     if r.n_items > max_items:
         return note(f"({r.n_items} items: the table itself is not shown)")
     rows = r.rows()
-    head = "".join(f"<th>{html.escape(str(item))}</th>" for item in r.items)
+    head = "".join(f"<th>{attr_escape(item)}</th>" for item in r.items)
     body = "".join(
-        f"<tr><th>{html.escape(str(rater))}</th>"
+        f"<tr><th>{attr_escape(rater)}</th>"
         + "".join("<td style='background:#eee'>&ndash;</td>" if row[j] is None
-                  else f"<td>{html.escape(str(row[j]))}</td>" for row in rows)
+                  else f"<td>{attr_escape(row[j])}</td>" for row in rows)
         + "</tr>" for j, rater in enumerate(r.raters))
     return f'<table class="iaa-readout iaa-gaps"><tr><th>item</th>{head}</tr>{body}</table>'
 
