@@ -145,7 +145,6 @@ class ParadoxExplorer(Explorer):
         self.ratings = r
         self._results = self._coefficients(r)
         fl, al, ac, s = (self._results[k] for k in ("kappa", "alpha", "AC1", "S"))
-        self._fleiss, self._alpha = fl, al
         props = ", ".join(f"{c}: {fmt(p, 2)}" for c, p in zip(r.categories, fl.exact.p_j))
         shown = {key for key, _ in self._shown}
         rows = [["observed agreement P_a", "", q("P_a", fmt(fl.exact.p_a)), ""]]
@@ -161,9 +160,7 @@ class ParadoxExplorer(Explorer):
         parts = [heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {fmt(self.prevalence.value, 2)}"),
                  table(["", "chance P_e", "value", "band"], rows),
                  note(f"label proportions {props}")]
-        for key, why in (("kappa", fl.reason), ("alpha", al.reason), ("AC1", ac.reason), ("S", s.reason)):
-            if why and key in shown:
-                parts.append(note(why, "iaa-why"))
+        parts += [note(self._results[key].reason, "iaa-why") for key, _ in self._shown[1:] if self._results[key].reason]
         parts.append(note("Accuracy is fixed, so P_a hardly moves. Kappa's and alpha's chance agreement grows as "
                           "one category dominates, so (P_a - P_e) / (1 - P_e) falls"
                           + ("; AC1's chance agreement shrinks instead" if "AC1" in shown else "")
