@@ -47,7 +47,7 @@ from ..markup import attr_escape
 from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt  # noqa: F401  (the explorers format every number with it)
-from ..validation import check_text
+from ..validation import check_number, check_text
 from ._controls import FloatSlider, IntSlider, Picture  # noqa: F401  (the explorers' controls)
 
 #: Font size of labels, controls and readouts: readable on a projector.
@@ -268,6 +268,14 @@ def image_widget() -> Picture:
 def slider_layout(width: str = "26em") -> w.Layout:
     """Sliders wide enough for their description and a usable track."""
     return w.Layout(width=width, margin="0 1em 0 0")
+
+
+def rater_sliders(accuracy: Any, prevalence: Any) -> tuple[FloatSlider, FloatSlider]:
+    """Sliders for the simulated raters' accuracy (0 to 1) and the prevalence of category 1 (0 to 0.99)."""
+    return (FloatSlider(value=check_number("accuracy", accuracy, 0.0, 1.0), min=0.0, max=1.0, step=0.01,
+                        description="rater accuracy", layout=slider_layout("30em"), readout=".2f"),
+            FloatSlider(value=check_number("prevalence", prevalence, 0.0, 0.99), min=0.0, max=0.99, step=0.01,
+                        description="prevalence of category 1", layout=slider_layout("34em"), readout=".2f"))
 
 
 def controls_row(*children) -> w.HBox:

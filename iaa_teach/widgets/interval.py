@@ -9,10 +9,10 @@ from .. import datasets
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, items_needed, krippendorff_alpha, percent_agreement
 from ..plots import OKABE_ITO
 from ..ratings import AgreementError
-from ..validation import check_int, check_number, check_option
+from ..validation import check_int, check_option
 from ._base import (
-    FloatSlider, IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
-    projector_ready, q, slider_layout, table,
+    IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note, projector_ready, q,
+    rater_sliders, slider_layout, table,
 )
 
 __all__ = ["IntervalExplorer", "COEFFICIENTS"]
@@ -92,8 +92,7 @@ class IntervalExplorer(Explorer):
         n_items = check_int("n_items", n_items, FIRST_ITEMS, STUDY_ITEMS)
         if n_items % ITEM_STEP:
             raise AgreementError(f"n_items must be a multiple of {ITEM_STEP} (the slider's step), got {n_items}")
-        accuracy = check_number("accuracy", accuracy, 0.0, 1.0)
-        prevalence = check_number("prevalence", prevalence, 0.0, 0.99)
+        self.accuracy, self.prevalence = rater_sliders(accuracy, prevalence)
         self._raters = check_int("n_raters", n_raters, 2, 10)
         self._categories = check_int("n_categories", n_categories, 2, 5)
         self._seed = check_int("seed", seed, 0, 99)
@@ -103,11 +102,6 @@ class IntervalExplorer(Explorer):
                                       layout=w.Layout(margin="0 1.5em 0 0"))
         self.n_items = IntSlider(value=n_items, min=FIRST_ITEMS, max=STUDY_ITEMS, step=ITEM_STEP,
                                  description="items rated", style=s, layout=lay)
-        self.accuracy = FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                    style=s, layout=slider_layout("30em"), readout=".2f")
-        self.prevalence = FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
-                                      description="prevalence of category 1", style=s, layout=slider_layout("34em"),
-                                      readout=".2f")
         self._study_key = None
         self._curve_key = None
         for control in (self.coefficient, self.n_items, self.accuracy, self.prevalence):

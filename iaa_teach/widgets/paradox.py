@@ -6,11 +6,11 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets, plots
-from ..validation import AgreementError, check_int, check_number, check_option
+from ..validation import AgreementError, check_int, check_option
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha
 from ._base import (
-    FloatSlider, IntSlider, Explorer, band, controls_row, fmt, heading, label_style, new_figure, note, projector_ready,
-    q, slider_layout, table,
+    IntSlider, Explorer, band, controls_row, fmt, heading, label_style, new_figure, note, projector_ready, q,
+    rater_sliders, slider_layout, table,
 )
 
 __all__ = ["ParadoxExplorer", "CURVES"]
@@ -78,8 +78,7 @@ class ParadoxExplorer(Explorer):
         super().__init__(font_size)
         n_items = check_int("n_items", n_items, 10, 1000)
         n_raters = check_int("n_raters", n_raters, 2, 10)
-        accuracy = check_number("accuracy", accuracy, 0.0, 1.0)
-        prevalence = check_number("prevalence", prevalence, 0.0, 0.99)
+        self.accuracy, self.prevalence = rater_sliders(accuracy, prevalence)
         n_categories = check_int("n_categories", n_categories, 2, 5)
         seed = check_int("seed", seed, 0, 99)
         choices = tuple(key for key, _ in CURVES[1:])
@@ -94,13 +93,8 @@ class ParadoxExplorer(Explorer):
                                    style=s, layout=lay, continuous_update=False)
         self.n_raters = IntSlider(value=n_raters, min=2, max=10, description="raters", style=s, layout=lay,
                                     continuous_update=False)
-        self.accuracy = FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                      style=s, layout=slider_layout("30em"), readout=".2f", continuous_update=False)
         self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
                                         layout=lay, continuous_update=False)
-        self.prevalence = FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
-                                        description="prevalence of category 1", style=s, layout=slider_layout("34em"),
-                                        readout=".2f", continuous_update=False)
         self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=lay,
                                 continuous_update=False)
         self._curve_key = None
