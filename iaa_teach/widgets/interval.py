@@ -96,12 +96,11 @@ class IntervalExplorer(Explorer):
         self._raters = check_int("n_raters", n_raters, 2, 10)
         self._categories = check_int("n_categories", n_categories, 2, 5)
         self._seed = check_int("seed", seed, 0, 99)
-        s, lay = label_style(), slider_layout()
         self.coefficient = w.Dropdown(options=[(label, name) for name, (label, _) in COEFFICIENTS.items()],
-                                      value=coefficient, description="coefficient", style=s,
+                                      value=coefficient, description="coefficient", style=label_style(),
                                       layout=w.Layout(margin="0 1.5em 0 0"))
         self.n_items = IntSlider(value=n_items, min=FIRST_ITEMS, max=STUDY_ITEMS, step=ITEM_STEP,
-                                 description="items rated", style=s, layout=lay)
+                                 description="items rated", layout=slider_layout())
         self._study_key = None
         self._curve_key = None
         for control in (self.coefficient, self.n_items, self.accuracy, self.prevalence):

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import ipywidgets as w
-
 from .. import datasets, plots
 from ..markup import attr_escape
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
 from ..validation import check_int, check_number, check_option
 from ..ratings import Ratings
 from ._base import (
-    FloatSlider, IntSlider, Explorer, attempt, controls_row, fmt, heading, label_style, new_figure, note, q, slider_layout,
+    FloatSlider, IntSlider, Explorer, attempt, controls_row, fmt, heading, new_figure, note, q, slider_layout,
     table, with_ratings,
 )
 
@@ -75,12 +73,9 @@ class MissingDataExplorer(Explorer):
         seed = check_int("seed", seed, 0, 99)
         self.complete = with_ratings(ratings, datasets.sentiment)
         self.level = check_option("level", level, LEVELS)
-        s = label_style()
         self.share = FloatSlider(value=share, min=0.0, max=0.9, step=0.05, description="share of ratings removed",
-                                   style=s, layout=slider_layout("30em"), readout=".0%",
-                                   continuous_update=False)
-        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=slider_layout(),
-                                continuous_update=False)
+                                 layout=slider_layout("30em"), readout=".0%")
+        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", layout=slider_layout())
         self.share.observe(self.update, names="value")
         self.seed.observe(self.update, names="value")
         self._complete_results = (attempt(krippendorff_alpha, self.complete, level=level)[0],

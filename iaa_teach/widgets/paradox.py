@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import ipywidgets as w
 import numpy as np
 
 from .. import datasets, plots
 from ..validation import AgreementError, check_int, check_option
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha
 from ._base import (
-    IntSlider, Explorer, band, controls_row, fmt, heading, label_style, new_figure, note, projector_ready, q,
+    IntSlider, Explorer, band, controls_row, fmt, heading, new_figure, note, projector_ready, q,
     rater_sliders, slider_layout, table,
 )
 
@@ -88,15 +87,11 @@ class ParadoxExplorer(Explorer):
         if not curves:
             raise AgreementError(f"curves: name at least one of {choices}")
         self._shown = tuple((key, label) for key, label in CURVES if key == "P_a" or key in curves)
-        s, lay = label_style(), slider_layout()
-        self.n_items = IntSlider(value=n_items, min=10, max=1000, step=10, description="items",
-                                   style=s, layout=lay, continuous_update=False)
-        self.n_raters = IntSlider(value=n_raters, min=2, max=10, description="raters", style=s, layout=lay,
-                                    continuous_update=False)
-        self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
-                                        layout=lay, continuous_update=False)
-        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=lay,
-                                continuous_update=False)
+        lay = slider_layout()  # the sliders update on release (continuous_update is False)
+        self.n_items = IntSlider(value=n_items, min=10, max=1000, step=10, description="items", layout=lay)
+        self.n_raters = IntSlider(value=n_raters, min=2, max=10, description="raters", layout=lay)
+        self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", layout=lay)
+        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", layout=lay)
         self._curve_key = None
         self._curve = None
         for control in (self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed):
