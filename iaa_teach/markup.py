@@ -18,7 +18,8 @@ subscripts. :func:`render` joins blocks of any of these kinds.
 
 In a template, ``{P_o}`` names a symbol (:data:`SYMBOLS`) and ``{a}`` a value
 given by keyword. Values are never read as templates: a rater name or a label
-is text, escaped for each output (Markdown, HTML, ``\\text{}`` inside LaTeX).
+is text, escaped for each output (Markdown, HTML, ``\\text{}`` inside LaTeX);
+:func:`attr_escape` escapes text for an HTML attribute.
 
 >>> p = prose("{P_o} for {a}", a="x_1")
 >>> p.text(), p.markdown(), p.html()
@@ -42,8 +43,8 @@ from .validation import check_option
 
 __all__ = [
     "FORMS", "MATH_MODES", "NOTATION", "Notation", "SYMBOLS", "Shown", "Math", "Em", "Link", "Prose", "Table", "Chain", "Equations",
-    "prose", "with_symbols", "render", "number", "approx", "md_escape", "html_escape", "tex_text", "tex_mathml",
-    "mpl_escape", "terminal_escape",
+    "prose", "with_symbols", "render", "number", "approx", "md_escape", "html_escape", "attr_escape", "tex_text",
+    "tex_mathml", "mpl_escape", "terminal_escape",
 ]
 
 #: The three outputs, and how maths is written in HTML: LaTeX for MathJax, plain text, or MathML.
@@ -86,6 +87,15 @@ def html_escape(s: Any, math: str = "tex") -> str:
     if math != "text":  # MathML pages too: they may be shown where MathJax runs
         out = out.replace("$", "<span>$</span>").replace("\\", "<span>\\</span>")
     return out
+
+
+def attr_escape(s: Any) -> str:
+    """Text for an HTML attribute's value: ``&``, ``<``, ``>`` and both quotes escaped (fine in text too).
+
+    >>> attr_escape('"Tom & Jerry\\'s" <b>')
+    '&quot;Tom &amp; Jerry&#x27;s&quot; &lt;b&gt;'
+    """
+    return html.escape(str(s), quote=True)
 
 
 def tex_text(s: Any) -> str:
@@ -269,7 +279,7 @@ class Link:
         if form == "text":
             return f"{inner} ({self.target})"
         if form == "html":
-            return f'<a href="{html.escape(self.target)}">{inner}</a>'
+            return f'<a href="{attr_escape(self.target)}">{inner}</a>'
         return f"[{inner}]({self.target.replace(' ', '%20').replace(')', '%29')})"
 
 

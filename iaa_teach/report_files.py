@@ -25,7 +25,6 @@ The command line writes both: ``iaa-teach report FILE --html OUT.html --json OUT
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 import math
@@ -40,7 +39,7 @@ import numpy as np
 
 from . import plots
 from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, diagnose, format_cell
-from .markup import Table, html_escape
+from .markup import Table, attr_escape, html_escape
 from .metrics import interpret
 from .rounding import fmt
 from .validation import AgreementError, check_int, check_text, options
@@ -154,12 +153,11 @@ def _png(fig: Any, dpi: int) -> str:
 def _figure(fig: Any, alt: str, caption: str, dpi: int) -> str:
     """A figure as an <img> with a data URI; ``alt`` is plain text, ``caption`` HTML.
 
-    ``alt`` is an attribute, so its quotes are escaped too (``html.escape(quote=True)``; :mod:`iaa_teach.markup`
-    escapes text, not attributes).
+    ``alt`` is an attribute, so its quotes are escaped too (:func:`~iaa_teach.markup.attr_escape`).
     """
     width, height = (round(x * plots.DPI) for x in fig.get_size_inches())
     return (f'<figure><img src="data:image/png;base64,{_png(fig, dpi)}" width="{width}" height="{height}" '
-            f'alt="{html.escape(alt, quote=True)}"><figcaption>{caption}</figcaption></figure>')
+            f'alt="{attr_escape(alt)}"><figcaption>{caption}</figcaption></figure>')
 
 
 # ================================================================== HTML

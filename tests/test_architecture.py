@@ -6,7 +6,9 @@
    of its own class); ``from .mod import _name`` is never allowed. Dunder
    names and IPython's display protocol (``_repr_*_``, ``_ipython_*_``) are
    public.
-2. One formula path: patching one formula in :mod:`iaa_teach.formulas`
+2. Only :mod:`iaa_teach.markup` calls ``html.escape``: every other module
+   escapes through its ``html_escape`` (text) and ``attr_escape`` (attributes).
+3. One formula path: patching one formula in :mod:`iaa_teach.formulas`
    changes the float value, ``.exact`` and the bootstrap together.
 """
 
@@ -86,6 +88,22 @@ def windows_at(path: Path) -> list[str]:
         return windows(path)
     finally:
         PACKAGE = saved
+
+
+def own_escapes(source: str) -> list[int]:
+    """Lines of ``source`` that call the standard library's ``html.escape`` (or import it) themselves."""
+    return sorted(node.lineno for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and node.attr == "escape" and isinstance(node.value, ast.Name)
+            and node.value.id == "html"
+            or isinstance(node, ast.ImportFrom) and node.module == "html" and any(a.name == "escape" for a in node.names))
+
+
+def test_only_markup_escapes_html():
+    """Text and attributes are escaped through markup (``html_escape``, ``attr_escape``), not by hand."""
+    found = [f"{path.relative_to(PACKAGE)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
+             if path.name != "markup.py" for line in own_escapes(path.read_text())]
+    assert found == []
+    assert own_escapes("import html\nx = html.escape(s)\nfrom html import escape\ny = html.unescape(s)\n") == [2, 3]
 
 
 # ================================================= each formula once

@@ -72,7 +72,7 @@ def test_start_shows_the_first_question_and_sets_the_deadline():
     assert exam.state == "running" and exam.current == 0
     assert exam.countdown.ends_at == (clock.now + 600) * 1000
     assert q.html() in exam.question_html.value and "Question 1 of 2" in exam.question_html.value
-    shown = [r for r in exam._rows if r.layout.display != "none"]
+    shown = [r for r in exam._rows.rows if r.layout.display != "none"]
     assert len(shown) == len(q.parts)
     for part in q.parts:
         assert exam.marks_html[part.label].value.startswith(f"[{part.marks} mark")

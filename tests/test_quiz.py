@@ -22,7 +22,7 @@ def _text(widget_html: str) -> str:
 
 
 def _visible_rows(quiz):
-    return [row for row in quiz._rows if row.layout.display != "none"]
+    return [row for row in quiz._rows.rows if row.layout.display != "none"]
 
 
 def test_first_question_is_the_seeded_one():

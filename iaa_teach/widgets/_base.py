@@ -38,14 +38,16 @@ from typing import Any, Callable, Iterable, Sequence
 import ipywidgets as w
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from .. import plots
+from ..markup import attr_escape
 from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt  # noqa: F401  (the explorers format every number with it)
-from ..validation import check_text
+from ..validation import check_number, check_text
 from ._controls import FloatSlider, IntSlider, Picture  # noqa: F401  (the explorers' controls)
 
 #: Font size of labels, controls and readouts: readable on a projector.
@@ -111,7 +113,7 @@ def band(value: Any) -> str:
 
 def q(key: str, text: Any) -> Html:
     """A readout value, findable by ``key`` in the HTML: ``<span data-q=key>text</span>``."""
-    return Html(f'<span class="iaa-q" data-q="{html.escape(key)}">{html.escape(str(text))}</span>')
+    return Html(f'<span class="iaa-q" data-q="{attr_escape(key)}">{attr_escape(text)}</span>')
 
 
 def values_in(html_text: str) -> dict[str, str]:
@@ -121,7 +123,7 @@ def values_in(html_text: str) -> dict[str, str]:
 
 def cell(value: Any) -> str:
     """A readout cell: :class:`Html` as it is, anything else escaped as text."""
-    return value if isinstance(value, Html) else html.escape(str(value))
+    return value if isinstance(value, Html) else attr_escape(value)
 
 
 def table(header: Sequence[Any], rows: Iterable[Sequence[Any]], chosen: Callable[[int], bool] | None = None) -> Html:
@@ -140,11 +142,11 @@ def readout_row(label: Any, keys: Sequence[str], values: Sequence[Any] | None) -
 
 
 def note(text: str, cls: str = "iaa-note") -> Html:
-    return Html(f'<div class="{cls}">{html.escape(text)}</div>')
+    return Html(f'<div class="{cls}">{attr_escape(text)}</div>')
 
 
 def heading(text: str) -> Html:
-    return Html(f"<b>{html.escape(text)}</b>")
+    return Html(f"<b>{attr_escape(text)}</b>")
 
 
 def new_figure(width: float, height: float, ncols: int = 1, widths: Sequence[float] | None = None,
@@ -268,6 +270,14 @@ def slider_layout(width: str = "26em") -> w.Layout:
     return w.Layout(width=width, margin="0 1em 0 0")
 
 
+def rater_sliders(accuracy: Any, prevalence: Any) -> tuple[FloatSlider, FloatSlider]:
+    """Sliders for the simulated raters' accuracy (0 to 1) and the prevalence of category 1 (0 to 0.99)."""
+    return (FloatSlider(value=check_number("accuracy", accuracy, 0.0, 1.0), min=0.0, max=1.0, step=0.01,
+                        description="rater accuracy", layout=slider_layout("30em"), readout=".2f"),
+            FloatSlider(value=check_number("prevalence", prevalence, 0.0, 0.99), min=0.0, max=0.99, step=0.01,
+                        description="prevalence of category 1", layout=slider_layout("34em"), readout=".2f"))
+
+
 def controls_row(*children) -> w.HBox:
     """Controls side by side, wrapping onto the next line on a narrow screen."""
     return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
@@ -300,8 +310,8 @@ _INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)(?<!\\)\$")
 
 
 def _setting(description: str, value: Any) -> str:
-    name = html.escape(str(description or "").strip())
-    shown = html.escape(str(value))
+    name = attr_escape(str(description or "").strip())
+    shown = attr_escape(value)
     return (f'<span class="iaa-static-setting"><b>{name}:</b> {shown}</span>' if name
             else f'<span class="iaa-static-setting">{shown}</span>')
 
@@ -311,7 +321,7 @@ def _sized(widget: w.Widget, inner: str) -> str:
     width = getattr(widget.layout, "width", None)
     if not width:
         return inner
-    return f'<span class="iaa-static-cell" style="width:{html.escape(width)}">{inner}</span>'
+    return f'<span class="iaa-static-cell" style="width:{attr_escape(width)}">{inner}</span>'
 
 
 def static_html(widget: w.Widget) -> str:
@@ -335,9 +345,9 @@ def static_html(widget: w.Widget) -> str:
         if not widget.value:
             return ""
         data = base64.b64encode(widget.value).decode("ascii")
-        width = f' style="width:{html.escape(widget.width)}"' if widget.width else ""
+        width = f' style="width:{attr_escape(widget.width)}"' if widget.width else ""
         return (f'<img class="iaa-picture" src="data:image/png;base64,{data}" '
-                f'alt="{html.escape(widget.alt)}"{width}>')
+                f'alt="{attr_escape(widget.alt)}"{width}>')
     if isinstance(widget, (IntSlider, FloatSlider)):
         return _setting(widget.description, widget.readout)
     if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
@@ -348,9 +358,9 @@ def static_html(widget: w.Widget) -> str:
         return _setting(widget.description, "on" if widget.value else "off")
     if isinstance(widget, (w.Text, w.Textarea, w.IntText, w.FloatText, w.BoundedIntText, w.BoundedFloatText)):
         value = str(widget.value)
-        box = (f'<span class="iaa-static-input">{html.escape(value)}</span>' if value
-               else f'<span class="iaa-static-input" aria-label="empty box">{html.escape(widget.placeholder)}</span>')
-        name = html.escape(widget.description.strip())
+        box = (f'<span class="iaa-static-input">{attr_escape(value)}</span>' if value
+               else f'<span class="iaa-static-input" aria-label="empty box">{attr_escape(widget.placeholder)}</span>')
+        name = attr_escape(widget.description.strip())
         return f'<span class="iaa-static-setting">{f"<b>{name}:</b> " if name else ""}{box}</span>'
     if isinstance(widget, w.HTMLMath):
         # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for it
@@ -360,7 +370,7 @@ def static_html(widget: w.Widget) -> str:
     if isinstance(widget, w.HTML):
         return _sized(widget, f'<div class="widget-html-content">{widget.value}</div>') if widget.value else ""
     if isinstance(widget, w.Label):
-        return _sized(widget, f"<span>{html.escape(widget.value)}</span>") if widget.value else ""
+        return _sized(widget, f"<span>{attr_escape(widget.value)}</span>") if widget.value else ""
     return ""  # buttons, file uploads: nothing to show without a kernel
 
 
@@ -385,7 +395,7 @@ class Explorer:
     readout HTML) and :meth:`_draw` (returns a matplotlib Figure drawn into
     axes from :func:`new_figure`), or :meth:`_redraw` when they show more than
     one figure or can say what a figure depends on (then an unchanged figure
-    is not drawn again).
+    is not drawn again), or redraw only a figure's moving parts (:meth:`_blit`).
 
     Attributes
     ----------
@@ -411,11 +421,12 @@ class Explorer:
         self._png_cache: dict = {}
         #: The text alternative of each figure on show, by its Image widget's model id.
         self.figure_alt: dict[str, str] = {}
+        self._blit_key = None  # what the kept curves of a blitted figure show (:meth:`_blit`); None: not drawn yet
 
     # ----------------------------------------------------------- structure
     def _finish(self, controls: list, images: list | None = None) -> None:
         style = w.HTML(value=_CSS.format(size=self.font_size, wrap=WRAP_CSS))
-        title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{html.escape(self.title)}</h3>")
+        title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{attr_escape(self.title)}</h3>")
         images = [self.image] if images is None else images
         pictures = images[0] if len(images) == 1 else w.HBox(images)
         body = w.HBox([self.readout, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
@@ -460,6 +471,35 @@ class Explorer:
             while len(self._png_cache) > _PNG_CACHE_SIZE:
                 self._png_cache.pop(next(iter(self._png_cache)))
         self._set_image(image, *shown)
+
+    def _blit(self, key: Any, curves: Callable[[], Iterable[Artist]], marks: Callable[[], Iterable[Artist]],
+              alt: str) -> None:
+        """Show :meth:`_draw`'s figure in :attr:`image`, drawing again only what changed (blitting).
+
+        :meth:`_draw` is called once: its figure (kept as ``figure``) is drawn
+        without its animated artists (axes, labels and legends alone) and kept
+        as a picture. When ``key`` (what the curves show) changes, ``curves()``
+        updates the animated artists that show it and returns them: they are
+        drawn over that picture, and the result is kept in turn. On every call
+        ``marks()`` updates the markers of the current setting and returns
+        them, drawn over the kept curves. ``alt`` is the figure's text alternative.
+        """
+        if self._blit_key is None:  # axes, labels and legends: drawn once, kept as a picture
+            fig = self._draw()
+            fig.set_dpi(WIDGET_DPI)
+            fig.canvas.draw()
+            self.figure, self._static = fig, fig.canvas.copy_from_bbox(fig.bbox)
+        canvas = self.figure.canvas
+        if self._blit_key != key:  # new curves: drawn over the static picture, kept in turn
+            canvas.restore_region(self._static)
+            for artist in curves():
+                artist.axes.draw_artist(artist)
+            self._background = canvas.copy_from_bbox(self.figure.bbox)
+            self._blit_key = key
+        canvas.restore_region(self._background)
+        for artist in marks():
+            artist.axes.draw_artist(artist)
+        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""

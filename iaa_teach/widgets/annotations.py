@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import os
 import tempfile
 from pathlib import Path
@@ -12,6 +11,7 @@ import ipywidgets as w
 
 from .. import datasets, plots, report_files
 from ..diagnosis import Diagnosis, diagnose
+from ..markup import attr_escape
 from ..metrics import LEVELS
 from ..ratings import AgreementError, Ratings
 from ..words import explain
@@ -331,7 +331,7 @@ class AnnotationsExplorer(Explorer):
                 image.layout.display = caption.layout.display = "none"
                 continue
             image.layout.display = caption.layout.display = None
-            caption.value = (f'<div class="iaa-note" style="font-size: 0.85em">{html.escape(texts[name][0])}</div>')
+            caption.value = (f'<div class="iaa-note" style="font-size: 0.85em">{attr_escape(texts[name][0])}</div>')
             image.alt = texts[name][0]  # the figure's text alternative (its words are shown below it too)
             key = (self._loaded, self.level.value, name)
             if key not in self._pngs:  # drawn once per data and level, at FIGURE_DPI (the base class draws at 80)

@@ -9,10 +9,10 @@ from .. import datasets
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, items_needed, krippendorff_alpha, percent_agreement
 from ..plots import OKABE_ITO
 from ..ratings import AgreementError
-from ..validation import check_int, check_number, check_option
+from ..validation import check_int, check_option
 from ._base import (
-    FloatSlider, IntSlider, WIDGET_DPI, Explorer, attempt, band, canvas_png, controls_row, figure_css_width, fmt,
-    heading, label_style, new_figure, note, projector_ready, q, slider_layout, table,
+    IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note, projector_ready, q,
+    rater_sliders, slider_layout, table,
 )
 
 __all__ = ["IntervalExplorer", "COEFFICIENTS"]
@@ -92,25 +92,17 @@ class IntervalExplorer(Explorer):
         n_items = check_int("n_items", n_items, FIRST_ITEMS, STUDY_ITEMS)
         if n_items % ITEM_STEP:
             raise AgreementError(f"n_items must be a multiple of {ITEM_STEP} (the slider's step), got {n_items}")
-        accuracy = check_number("accuracy", accuracy, 0.0, 1.0)
-        prevalence = check_number("prevalence", prevalence, 0.0, 0.99)
+        self.accuracy, self.prevalence = rater_sliders(accuracy, prevalence)
         self._raters = check_int("n_raters", n_raters, 2, 10)
         self._categories = check_int("n_categories", n_categories, 2, 5)
         self._seed = check_int("seed", seed, 0, 99)
-        s, lay = label_style(), slider_layout()
         self.coefficient = w.Dropdown(options=[(label, name) for name, (label, _) in COEFFICIENTS.items()],
-                                      value=coefficient, description="coefficient", style=s,
+                                      value=coefficient, description="coefficient", style=label_style(),
                                       layout=w.Layout(margin="0 1.5em 0 0"))
         self.n_items = IntSlider(value=n_items, min=FIRST_ITEMS, max=STUDY_ITEMS, step=ITEM_STEP,
-                                 description="items rated", style=s, layout=lay)
-        self.accuracy = FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                    style=s, layout=slider_layout("30em"), readout=".2f")
-        self.prevalence = FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
-                                      description="prevalence of category 1", style=s, layout=slider_layout("34em"),
-                                      readout=".2f")
+                                 description="items rated", layout=slider_layout())
         self._study_key = None
         self._curve_key = None
-        self._canvas_key = None
         for control in (self.coefficient, self.n_items, self.accuracy, self.prevalence):
             control.observe(self.update, names="value")
         self._finish([controls_row(self.coefficient, self.n_items),
@@ -190,7 +182,7 @@ class IntervalExplorer(Explorer):
         """The figure: axes, labels and legends (fixed limits, the same for every coefficient) and the curves.
 
         The curves and markers are animated artists: left out of a full draw,
-        drawn over the kept picture of the rest (see :meth:`_redraw`).
+        drawn over the kept picture of the rest (see :meth:`_blit`).
         """
         fig, (left, right) = new_figure(9.0, 4.0, ncols=2, left=0.095, right=0.98, bottom=0.27, top=0.89,
                                         wspace=0.3)
@@ -221,45 +213,34 @@ class IntervalExplorer(Explorer):
         self._bar = left.plot([], [], color=red, lw=3, animated=True, zorder=10)[0]
         self._dot = left.plot([], [], "o", color=red, ms=9, animated=True, zorder=11)[0]
         self._half = right.plot([], [], "o", color=red, ms=9, animated=True, zorder=11)[0]
+        self.axes = (left, right)
         return projector_ready(fig)
 
     def _redraw(self) -> None:
         c = self.curve_values()
-        if self._canvas_key is None:  # axes, labels and legends: drawn once, kept as a picture
-            fig = self._draw()
-            fig.set_dpi(WIDGET_DPI)
-            fig.canvas.draw()
-            self._static = fig.canvas.copy_from_bbox(fig.bbox)
-            self.figure, self.axes = fig, tuple(fig.axes)
-        left, right = self.axes
-        canvas = self.figure.canvas
-        if self._canvas_key != self._curve_key:  # new curves: drawn over the static picture, kept in turn
-            canvas.restore_region(self._static)
+        n, value, low, high, half = self._now
+
+        def curves():
             if self._fill is not None:
                 self._fill.remove()
-            self._fill = left.fill_between(c["items"], c["low"], c["high"], color=OKABE_ITO["blue"], alpha=0.25,
-                                           lw=0, animated=True, zorder=2)
+            self._fill = self.axes[0].fill_between(c["items"], c["low"], c["high"], color=OKABE_ITO["blue"],
+                                                   alpha=0.25, lw=0, animated=True, zorder=2)
             self._value_line.set_data(c["items"], c["value"])
             self._half_line.set_data(c["items"], c["half_width"])
             self._root_line.set_data(c["items"], c["half_width"][-1] * np.sqrt(STUDY_ITEMS / c["items"]))
-            for artist, ax in ((self._fill, left), (self._value_line, left), (self._half_line, right),
-                               (self._root_line, right)):
-                ax.draw_artist(artist)
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-            self._canvas_key = self._curve_key
-        n, value, low, high, half = self._now
-        canvas.restore_region(self._background)
-        for mark, ax in zip(self._marks, (left, right)):
-            mark.set_xdata([n, n])
-            ax.draw_artist(mark)
-        self._bar.set_data([n, n], [low, high])
-        self._dot.set_data([n], [value])
-        self._half.set_data([n], [half])
-        for artist, ax in ((self._bar, left), (self._dot, left), (self._half, right)):
-            ax.draw_artist(artist)
+            return [self._fill, self._value_line, self._half_line, self._root_line]
+
+        def marks():
+            for mark in self._marks:
+                mark.set_xdata([n, n])
+            self._bar.set_data([n, n], [low, high])
+            self._dot.set_data([n], [value])
+            self._half.set_data([n], [half])
+            return [*self._marks, self._bar, self._dot, self._half]
+
         label = COEFFICIENTS[self.coefficient.value][0]
         alt = (f"Figure: two line charts against the number of items rated (across, {FIRST_ITEMS} to "
                f"{STUDY_ITEMS}). Left: {label} with its 95 % interval as a band that narrows as items are "
                f"added. Right: the interval's half-width, falling like 1/sqrt(n). Marked: {n} items, "
                f"{label} {fmt(value)}, interval {fmt(low)} to {fmt(high)}, half-width {fmt(half)}.")
-        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))
+        self._blit(self._curve_key, curves, marks, alt)

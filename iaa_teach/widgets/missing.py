@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
-import ipywidgets as w
-
 from .. import datasets, plots
+from ..markup import attr_escape
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
 from ..validation import check_int, check_number, check_option
 from ..ratings import Ratings
 from ._base import (
-    FloatSlider, IntSlider, Explorer, attempt, controls_row, fmt, heading, label_style, new_figure, note, q, slider_layout,
+    FloatSlider, IntSlider, Explorer, attempt, controls_row, fmt, heading, new_figure, note, q, slider_layout,
     table, with_ratings,
 )
 
@@ -24,11 +22,11 @@ def gaps_table(r: Ratings, max_items: int = 30) -> str:
     if r.n_items > max_items:
         return note(f"({r.n_items} items: the table itself is not shown)")
     rows = r.rows()
-    head = "".join(f"<th>{html.escape(str(item))}</th>" for item in r.items)
+    head = "".join(f"<th>{attr_escape(item)}</th>" for item in r.items)
     body = "".join(
-        f"<tr><th>{html.escape(str(rater))}</th>"
+        f"<tr><th>{attr_escape(rater)}</th>"
         + "".join("<td style='background:#eee'>&ndash;</td>" if row[j] is None
-                  else f"<td>{html.escape(str(row[j]))}</td>" for row in rows)
+                  else f"<td>{attr_escape(row[j])}</td>" for row in rows)
         + "</tr>" for j, rater in enumerate(r.raters))
     return f'<table class="iaa-readout iaa-gaps"><tr><th>item</th>{head}</tr>{body}</table>'
 
@@ -75,12 +73,9 @@ class MissingDataExplorer(Explorer):
         seed = check_int("seed", seed, 0, 99)
         self.complete = with_ratings(ratings, datasets.sentiment)
         self.level = check_option("level", level, LEVELS)
-        s = label_style()
         self.share = FloatSlider(value=share, min=0.0, max=0.9, step=0.05, description="share of ratings removed",
-                                   style=s, layout=slider_layout("30em"), readout=".0%",
-                                   continuous_update=False)
-        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=slider_layout(),
-                                continuous_update=False)
+                                 layout=slider_layout("30em"), readout=".0%")
+        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", layout=slider_layout())
         self.share.observe(self.update, names="value")
         self.seed.observe(self.update, names="value")
         self._complete_results = (attempt(krippendorff_alpha, self.complete, level=level)[0],

@@ -31,9 +31,9 @@ from ..exercises import KINDS, LEVELS, SKILLS, Marking, MistakeLog, Question, ma
 from ..markup import Table, html_escape
 from ..rounding import fmt
 from ..validation import check_int, check_number, check_option
-from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
+from ._base import FONT_SIZE, check_font_size, static_picture, widget_bundle
 from ._controls import Countdown, clock_text
-from .quiz import ANSWER_STYLE, MAX_PARTS, check_kinds, open_log, record_answer
+from .quiz import AnswerRows, check_kinds, exam_css, open_log, record_answer
 
 __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
@@ -43,23 +43,20 @@ _STREAM = 0x6D6F636B  # "mock": seeds the choice of kinds
 #: Most questions in one mock exam.
 MAX_QUESTIONS = 10
 
-_CSS = """<style>
-.iaa-mock, .iaa-mock .widget-label, .iaa-mock button, .iaa-mock input, .iaa-mock textarea,
-.iaa-mock .widget-html-content, .iaa-mock .widget-htmlmath-content {{ font-size: {size}; }}
-.iaa-mock .widget-htmlmath-content {{ line-height: 1.4; white-space: normal; }}
-.iaa-mock table {{ border-collapse: collapse; margin: 0.4em 0; }}
-.iaa-mock table th, .iaa-mock table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; }}
-.iaa-mock table caption {{ font-weight: bold; text-align: left; padding: 0.3em 0; }}
-.iaa-mock .iaa-mock-result td, .iaa-mock .iaa-mock-result th {{ text-align: left; vertical-align: top; }}
-.iaa-mock .iaa-mock-result tr > :first-child {{ white-space: nowrap; }}
-.iaa-mock .iaa-mock-result .iaa-skills tr > :not(:first-child) {{ text-align: right; }}
-.iaa-mock .widget-text .widget-label, .iaa-mock .widget-textarea .widget-label {{ font-weight: bold; }}
-.iaa-mock .iaa-marks {{ color: #444; margin-left: 0.6em; }}
-.iaa-mock .iaa-total {{ font-size: 1.2em; font-weight: bold; }}
-.iaa-mock .widget-html-content {{ line-height: 1.4; }}
-.iaa-mock .iaa-question-table th, .iaa-mock .iaa-question-table td {{ text-align: center; }}
-{wrap}
-</style>"""
+#: The mock exam's own rules in the quiz's sheet (:data:`~iaa_teach.widgets.quiz.EXAM_CSS`): the results, the marks.
+_OWN_CSS = {
+    "tables": """{c} table caption {{ font-weight: bold; text-align: left; padding: 0.3em 0; }}
+{c} .iaa-mock-result td, {c} .iaa-mock-result th {{ text-align: left; vertical-align: top; }}
+{c} .iaa-mock-result tr > :first-child {{ white-space: nowrap; }}
+{c} .iaa-mock-result .iaa-skills tr > :not(:first-child) {{ text-align: right; }}
+""",
+    "labels": ", {c} .widget-textarea .widget-label",
+    "boxes": """{c} .iaa-marks {{ color: #444; margin-left: 0.6em; }}
+{c} .iaa-total {{ font-size: 1.2em; font-weight: bold; }}
+""",
+    "end": """{c} .iaa-question-table th, {c} .iaa-question-table td {{ text-align: center; }}
+""",
+}
 
 
 class MockExam:
@@ -168,19 +165,10 @@ class MockExam:
         self.question_html = w.HTMLMath()
         self.status = w.HTML()
         self.result_html = w.HTMLMath()
-        self.answers: dict[str, w.Widget] = {}
-        self.marks_html: dict[str, w.HTML] = {}
-        self._rows = []
-        for i in range(MAX_PARTS):
-            label = chr(ord("a") + i)
-            box = w.Textarea(description=f"({label})", style=ANSWER_STYLE, rows=1,
-                             layout=w.Layout(width="20em"))
-            box.add_class(f"iaa-mock-answer-{label}")
-            marks = w.HTML()
-            marks.add_class("iaa-marks")
-            self.answers[label] = box
-            self.marks_html[label] = marks
-            self._rows.append(w.HBox([box, marks], layout=w.Layout(align_items="center")))
+        self._rows = AnswerRows(w.Textarea, ("20em", "44em"), "iaa-mock-answer-{label}", "iaa-marks",
+                                align="center", rows=1)
+        self.answers, self.marks_html = self._rows.boxes, self._rows.sides
+        for box in self.answers.values():
             box.observe(self._on_typing, names="value")
         for name, button, handler in (("start", self.start_button, self._on_start),
                                       ("previous", self.previous_button, self._on_previous),
@@ -193,8 +181,8 @@ class MockExam:
         self.result_html.add_class("iaa-mock-result")
         top = w.HBox([self.start_button, self.countdown], layout=w.Layout(align_items="center"))
         self.nav = w.HBox([self.previous_button, self.next_button, self.finish_button])
-        self.widget = w.VBox([w.HTML(_CSS.format(size=self.font_size, wrap=WRAP_CSS)), self.header, top,
-                              self.question_html, *self._rows, self.nav, self.status, self.result_html])
+        self.widget = w.VBox([w.HTML(exam_css(".iaa-mock", self.font_size, **_OWN_CSS)), self.header, top,
+                              self.question_html, *self._rows.rows, self.nav, self.status, self.result_html])
         self.widget.add_class("iaa-mock")
 
     # --------------------------------------------------------------- time
@@ -284,8 +272,7 @@ class MockExam:
     def _show_intro(self) -> None:
         self.header.value = self._intro_text()
         self.question_html.value = ""
-        for row in self._rows:
-            row.layout.display = "none"
+        self._rows.hide()
         self.nav.layout.display = "none"
         self.status.value = "<i>Press <b>start the exam</b> when you are ready: the clock starts then.</i>"
 
@@ -302,19 +289,10 @@ class MockExam:
         self.nav.layout.display = ""
         self.question_html.value = (f"<p><b>Question {index + 1} of {len(self.questions)}</b> "
                                     f"[{q.total_marks} marks]</p>" + q.html())
-        for i, row in enumerate(self._rows):
-            label = chr(ord("a") + i)
-            if i >= len(q.parts):
-                row.layout.display = "none"
-                continue
-            part = q.parts[i]
-            row.layout.display = ""
-            box = self.answers[label]
-            box.value = self.typed[index][label]
+        for part, box in self._rows.show(q.parts):
+            box.value = self.typed[index][part.label]
             box.rows = 3 if part.form == "words" else 1
-            box.layout.width = "44em" if part.form == "words" else "20em"
-            box.placeholder = part.placeholder
-            self.marks_html[label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
+            self.marks_html[part.label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
         self.previous_button.disabled = index == 0
         self.next_button.disabled = index == len(self.questions) - 1
         self._show_progress()
@@ -339,8 +317,7 @@ class MockExam:
         for q, marking in zip(self.questions, self.markings):
             for part in q.parts:
                 record_answer(self.log, q, part, marking.feedback[part.label])
-        for row in self._rows:
-            row.layout.display = "none"
+        self._rows.hide()
         self.nav.layout.display = "none"
         self.question_html.value = ""
         got, total = self.score()

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import ipywidgets as w
 import numpy as np
 
 from .. import datasets, plots
-from ..validation import AgreementError, check_int, check_number, check_option
+from ..validation import AgreementError, check_int, check_option
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha
 from ._base import (
-    FloatSlider, IntSlider, WIDGET_DPI, Explorer, band, canvas_png, controls_row, figure_css_width, fmt, heading, label_style,
-    new_figure, note, projector_ready, q, slider_layout, table,
+    IntSlider, Explorer, band, controls_row, fmt, heading, new_figure, note, projector_ready, q,
+    rater_sliders, slider_layout, table,
 )
 
 __all__ = ["ParadoxExplorer", "CURVES"]
@@ -78,8 +77,7 @@ class ParadoxExplorer(Explorer):
         super().__init__(font_size)
         n_items = check_int("n_items", n_items, 10, 1000)
         n_raters = check_int("n_raters", n_raters, 2, 10)
-        accuracy = check_number("accuracy", accuracy, 0.0, 1.0)
-        prevalence = check_number("prevalence", prevalence, 0.0, 0.99)
+        self.accuracy, self.prevalence = rater_sliders(accuracy, prevalence)
         n_categories = check_int("n_categories", n_categories, 2, 5)
         seed = check_int("seed", seed, 0, 99)
         choices = tuple(key for key, _ in CURVES[1:])
@@ -89,23 +87,13 @@ class ParadoxExplorer(Explorer):
         if not curves:
             raise AgreementError(f"curves: name at least one of {choices}")
         self._shown = tuple((key, label) for key, label in CURVES if key == "P_a" or key in curves)
-        s, lay = label_style(), slider_layout()
-        self.n_items = IntSlider(value=n_items, min=10, max=1000, step=10, description="items",
-                                   style=s, layout=lay, continuous_update=False)
-        self.n_raters = IntSlider(value=n_raters, min=2, max=10, description="raters", style=s, layout=lay,
-                                    continuous_update=False)
-        self.accuracy = FloatSlider(value=accuracy, min=0.0, max=1.0, step=0.01, description="rater accuracy",
-                                      style=s, layout=slider_layout("30em"), readout=".2f", continuous_update=False)
-        self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", style=s,
-                                        layout=lay, continuous_update=False)
-        self.prevalence = FloatSlider(value=prevalence, min=0.0, max=0.99, step=0.01,
-                                        description="prevalence of category 1", style=s, layout=slider_layout("34em"),
-                                        readout=".2f", continuous_update=False)
-        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", style=s, layout=lay,
-                                continuous_update=False)
+        lay = slider_layout()  # the sliders update on release (continuous_update is False)
+        self.n_items = IntSlider(value=n_items, min=10, max=1000, step=10, description="items", layout=lay)
+        self.n_raters = IntSlider(value=n_raters, min=2, max=10, description="raters", layout=lay)
+        self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", layout=lay)
+        self.seed = IntSlider(value=seed, min=0, max=99, description="seed", layout=lay)
         self._curve_key = None
         self._curve = None
-        self._canvas_key = None
         for control in (self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed):
             control.observe(self.update, names="value")
         controls = [controls_row(self.n_items, self.n_raters, self.n_categories),
@@ -146,7 +134,6 @@ class ParadoxExplorer(Explorer):
         self.ratings = r
         self._results = self._coefficients(r)
         fl, al, ac, s = (self._results[k] for k in ("kappa", "alpha", "AC1", "S"))
-        self._fleiss, self._alpha = fl, al
         props = ", ".join(f"{c}: {fmt(p, 2)}" for c, p in zip(r.categories, fl.exact.p_j))
         shown = {key for key, _ in self._shown}
         rows = [["observed agreement P_a", "", q("P_a", fmt(fl.exact.p_a)), ""]]
@@ -162,9 +149,7 @@ class ParadoxExplorer(Explorer):
         parts = [heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {fmt(self.prevalence.value, 2)}"),
                  table(["", "chance P_e", "value", "band"], rows),
                  note(f"label proportions {props}")]
-        for key, why in (("kappa", fl.reason), ("alpha", al.reason), ("AC1", ac.reason), ("S", s.reason)):
-            if why and key in shown:
-                parts.append(note(why, "iaa-why"))
+        parts += [note(self._results[key].reason, "iaa-why") for key, _ in self._shown[1:] if self._results[key].reason]
         parts.append(note("Accuracy is fixed, so P_a hardly moves. Kappa's and alpha's chance agreement grows as "
                           "one category dominates, so (P_a - P_e) / (1 - P_e) falls"
                           + ("; AC1's chance agreement shrinks instead" if "AC1" in shown else "")
@@ -178,47 +163,38 @@ class ParadoxExplorer(Explorer):
         return "".join(parts)
 
     def _draw(self):
-        """The curves alone (no current setting): the background the markers are drawn over."""
+        """The figure: axes, labels and legend, and the curves and markers as animated artists (see :meth:`_blit`)."""
         c = self.curve_values()
         fig, (ax,) = new_figure(6.4, 4.8, left=0.12, right=0.97, bottom=0.32, top=0.92)
         plots.paradox_curve(c["prevalence"], {label: c[key] for key, label in self._shown}, ax=ax)
         # five curves: the legend in two columns below the axes, clear of the curves and the axis label
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2, fontsize=MIN_LEGEND_PT,
                   frameon=False, handlelength=3, columnspacing=1.2)
+        self._lines = ax.get_lines()[:len(self._shown)]
+        for line in self._lines:
+            line.set_animated(True)  # left out of the static picture: drawn over it when the curves change
+        self._vline = ax.axvline(0.0, color="#555555", lw=1.5, animated=True)
+        self._dots = [ax.plot([], [], "o", color=line.get_color(), ms=10, zorder=10, animated=True)[0]
+                      for line in self._lines]
+        self.axes = ax
         return projector_ready(fig)
 
     def _redraw(self) -> None:
         c = self.curve_values()
-        if self._canvas_key is None:  # the axes, labels and legend: drawn once, kept as a picture
-            fig = self._draw()
-            fig.set_dpi(WIDGET_DPI)
-            ax = fig.axes[0]
-            self._lines = ax.get_lines()[:len(self._shown)]
-            for line in self._lines:
-                line.set_animated(True)  # left out of the static picture: drawn over it when the curves change
-            self._vline = ax.axvline(0.0, color="#555555", lw=1.5, animated=True)
-            self._dots = [ax.plot([], [], "o", color=line.get_color(), ms=10, zorder=10, animated=True)[0]
-                          for line in self._lines]
-            fig.canvas.draw()
-            self._static = fig.canvas.copy_from_bbox(fig.bbox)
-            self.figure, self.axes = fig, ax
-        if self._canvas_key != self._curve_key:  # new curves: drawn over the static picture, kept in turn
-            canvas = self.figure.canvas
-            canvas.restore_region(self._static)
-            for line, (key, _) in zip(self._lines, self._shown):
-                line.set_data(c["prevalence"], c[key])
-                self.axes.draw_artist(line)
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-            self._canvas_key = self._curve_key
         x = self.prevalence.value
         values = [float(self._results[key]) for key, _ in self._shown]
-        canvas = self.figure.canvas
-        canvas.restore_region(self._background)
-        self._vline.set_xdata([x, x])
-        self.axes.draw_artist(self._vline)
-        for dot, y in zip(self._dots, values):
-            dot.set_data([x], [y])
-            self.axes.draw_artist(dot)
+
+        def curves():
+            for line, (key, _) in zip(self._lines, self._shown):
+                line.set_data(c["prevalence"], c[key])
+            return self._lines
+
+        def marks():
+            self._vline.set_xdata([x, x])
+            for dot, y in zip(self._dots, values):
+                dot.set_data([x], [y])
+            return [self._vline, *self._dots]
+
         shown = ", ".join(f"{key} {fmt(v)}" for (key, _), v in zip(self._shown, values))
         names = [label for _, label in self._shown]
         keys = {key for key, _ in self._shown}
@@ -229,4 +205,4 @@ class ParadoxExplorer(Explorer):
         alt = (f"Figure: line chart of {', '.join(names[:-1])} and {names[-1]} (up) against the prevalence of "
                f"category 1 (across, {fmt(self.prevalence.min, 2)} to {fmt(self.prevalence.max, 2)}); "
                f"{', '.join(behaviour)}. Marked: prevalence {fmt(x, 2)}, {shown}.")
-        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))
+        self._blit(self._curve_key, curves, marks, alt)

@@ -22,27 +22,39 @@ from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_
 
 __all__ = ["Quiz"]
 
-#: The answer boxes' descriptions, "(a)", ...: wide enough, in bold (see _CSS).
+#: The answer boxes' descriptions, "(a)", ...: wide enough, in bold (see EXAM_CSS).
 ANSWER_STYLE = {"description_width": "2.5em"}
+_LABELS = [chr(ord("a") + i) for i in range(MAX_PARTS)]  # the parts' labels, in order
 
-_CSS = """<style>
-.iaa-quiz, .iaa-quiz .widget-label, .iaa-quiz button, .iaa-quiz input, .iaa-quiz textarea,
-.iaa-quiz select, .iaa-quiz .widget-html-content, .iaa-quiz .widget-htmlmath-content {{ font-size: {size}; }}
-.iaa-quiz .widget-htmlmath-content {{ line-height: 1.4; white-space: normal; }}
-.iaa-quiz .widget-inline-hbox input, .iaa-quiz .widget-inline-hbox select,
-.iaa-quiz .widget-dropdown select {{ font-size: {size}; height: auto; }}
-.iaa-quiz table {{ border-collapse: collapse; margin: 0.4em 0; }}
-.iaa-quiz table th, .iaa-quiz table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em; text-align: center; }}
-.iaa-quiz .iaa-correct {{ color: #1a7f37; font-weight: bold; }}
-.iaa-quiz .iaa-mistake {{ color: #8a3b00; }}
-.iaa-quiz .iaa-wrong, .iaa-quiz .iaa-unreadable {{ color: #b3261e; }}
-.iaa-quiz .iaa-words {{ color: #333; }}
-.iaa-quiz .widget-text .widget-label {{ font-weight: bold; }}
-.iaa-quiz .widget-html-content {{ line-height: 1.4; }}
-.iaa-quiz .iaa-quiz-solution, .iaa-quiz .iaa-quiz-solution p, .iaa-quiz .iaa-quiz-solution td,
-.iaa-quiz .iaa-quiz-solution th {{ font-size: {size}; }}
-{wrap}
+#: The style sheet of the quiz and the mock exam (:func:`exam_css`): ``{c}`` is the widget's class, ``{size}``
+#: its font size; the other slots hold each one's own rules and the selectors or declarations one adds.
+EXAM_CSS = """<style>
+{c}, {c} .widget-label, {c} button, {c} input, {c} textarea,
+{fonts}{c} .widget-html-content, {c} .widget-htmlmath-content {{ font-size: {size}; }}
+{c} .widget-htmlmath-content {{ line-height: 1.4; white-space: normal; }}
+{inputs}{c} table {{ border-collapse: collapse; margin: 0.4em 0; }}
+{c} table th, {c} table td {{ border: 1px solid #bbb; padding: 0.1em 0.6em;{cells} }}
+{tables}{c} .widget-text .widget-label{labels} {{ font-weight: bold; }}
+{boxes}{c} .widget-html-content {{ line-height: 1.4; }}
+{end}{wrap}
 </style>"""
+
+#: The quiz's own rules: the answer box and dropdowns, the feedback's colours, the solution.
+_OWN_CSS = {
+    "fonts": "{c} select, ",
+    "inputs": """{c} .widget-inline-hbox input, {c} .widget-inline-hbox select,
+{c} .widget-dropdown select {{ font-size: {size}; height: auto; }}
+""",
+    "cells": " text-align: center;",
+    "tables": """{c} .iaa-correct {{ color: #1a7f37; font-weight: bold; }}
+{c} .iaa-mistake {{ color: #8a3b00; }}
+{c} .iaa-wrong, {c} .iaa-unreadable {{ color: #b3261e; }}
+{c} .iaa-words {{ color: #333; }}
+""",
+    "end": """{c} .iaa-quiz-solution, {c} .iaa-quiz-solution p, {c} .iaa-quiz-solution td,
+{c} .iaa-quiz-solution th {{ font-size: {size}; }}
+""",
+}
 
 
 class Quiz:
@@ -127,20 +139,9 @@ class Quiz:
         self.status = w.HTML()
         self.progress_html = w.HTML()
         self._logged: set[str] = set()
-        self.answers: dict[str, w.Widget] = {}
-        self.feedback: dict[str, w.HTML] = {}
-        self._rows = []
-        for i in range(MAX_PARTS):
-            label = chr(ord("a") + i)
-            # the part's label is the box's description: shown before it, and its accessible name
-            box = w.Text(placeholder="e.g. 0.492 or 29/59", description=f"({label})", style=ANSWER_STYLE,
-                         layout=w.Layout(width="18.5em"))
-            box.add_class(f"iaa-quiz-answer-{label}")
-            out = w.HTML()
-            out.add_class(f"iaa-quiz-feedback-{label}")
-            self._rows.append(w.HBox([box, out]))
-            self.answers[label] = box
-            self.feedback[label] = out
+        self._rows = AnswerRows(w.Text, ("18.5em", "42.5em"), "iaa-quiz-answer-{label}",
+                                "iaa-quiz-feedback-{label}", placeholder="e.g. 0.492 or 29/59")
+        self.answers, self.feedback = self._rows.boxes, self._rows.sides
         self.question: Question | None = None
         self.solution = None
         self.revealed = 0
@@ -164,8 +165,8 @@ class Quiz:
                           layout=w.Layout(flex_flow="row wrap"))
         actions = w.HBox([self.check_button, self.step_button, self.solution_button]
                          + ([self.progress_button] if self.log is not None else []))
-        self.widget = w.VBox([w.HTML(_CSS.format(size=font_size, wrap=WRAP_CSS)), controls, self.question_html,
-                              *self._rows, actions, self.status, self.progress_html, self.solution_html])
+        self.widget = w.VBox([w.HTML(exam_css(".iaa-quiz", font_size, **_OWN_CSS)), controls, self.question_html,
+                              *self._rows.rows, actions, self.status, self.progress_html, self.solution_html])
         self.widget.add_class("iaa-quiz")
         self.show(kind, int(seed))
 
@@ -178,18 +179,10 @@ class Quiz:
         self.revealed = 0
         self._logged = set()
         self.question_html.value = self.question.html()
-        for i, row in enumerate(self._rows):
-            label = chr(ord("a") + i)
-            self.feedback[label].value = ""
-            if i < len(self.question.parts):
-                part = self.question.parts[i]
-                row.layout.display = ""
-                box = self.answers[label]
-                box.value = ""
-                box.placeholder = part.placeholder
-                box.layout.width = "42.5em" if part.form == "words" else "18.5em"
-            else:
-                row.layout.display = "none"
+        for out in self.feedback.values():
+            out.value = ""
+        for _, box in self._rows.show(self.question.parts):
+            box.value = ""
         self.solution_html.value = ""
         self.progress_html.value = ""
         self.status.value = (f"<i>Question {html_escape(kind)}-{seed} (level {self.level.value}). Type your answers, press "
@@ -270,6 +263,63 @@ class Quiz:
 
     def __repr__(self) -> str:
         return f"<Quiz: question {self.question.kind}-{self.question.seed}>"
+
+
+def exam_css(c: str, size: str, **own: str) -> str:
+    """:data:`EXAM_CSS` for the widget class ``c`` (``".iaa-quiz"``) at font size ``size``.
+
+    ``own`` fills the sheet's slots (each empty by default); they are written
+    like the sheet itself, with ``{c}`` and ``{size}``, their braces doubled.
+    """
+    slots = dict.fromkeys(("fonts", "inputs", "cells", "tables", "labels", "boxes", "end"), "")
+    slots.update({slot: text.format(c=c, size=size) for slot, text in own.items()})
+    return EXAM_CSS.format(c=c, size=size, wrap=WRAP_CSS, **slots)
+
+
+class AnswerRows:
+    """A row for each part, (a) to (e): an answer box and an HTML beside it (the feedback, the marks).
+
+    Each box is a ``kind`` (``ipywidgets.Text``, ``Textarea``) made with
+    ``options``, ``widths[0]`` wide (``widths[1]`` for a part answered in
+    words, see :meth:`show`). The part's label is the box's description:
+    shown before it, and its accessible name. ``box_class`` and ``side_class``
+    are CSS classes added to the box and the HTML, ``{label}`` in them
+    replaced by the part's label; ``align`` aligns each row's items.
+
+    Attributes
+    ----------
+    rows : list of ipywidgets.HBox
+    boxes, sides : dict
+        Part label -> its box, and its HTML.
+    """
+
+    def __init__(self, kind: type, widths: tuple[str, str], box_class: str, side_class: str,
+                 align: str | None = None, **options: Any):
+        self.widths = widths
+        self.rows, self.boxes, self.sides = [], {}, {}
+        for label in _LABELS:
+            box = kind(description=f"({label})", style=ANSWER_STYLE, layout=w.Layout(width=widths[0]), **options)
+            box.add_class(box_class.format(label=label))
+            side = w.HTML()
+            side.add_class(side_class.format(label=label))
+            self.rows.append(w.HBox([box, side], layout=w.Layout(align_items=align)))
+            self.boxes[label], self.sides[label] = box, side
+
+    def show(self, parts: Sequence[Any]) -> list[tuple[Any, w.Widget]]:
+        """Show the rows of ``parts`` (the rest hidden), each box with its part's placeholder and width.
+
+        Returns each part with its box.
+        """
+        for i, row in enumerate(self.rows):
+            row.layout.display = "" if i < len(parts) else "none"
+        for part in parts:
+            self.boxes[part.label].placeholder = part.placeholder
+            self.boxes[part.label].layout.width = self.widths[part.form == "words"]
+        return [(part, self.boxes[part.label]) for part in parts]
+
+    def hide(self) -> None:
+        """Hide every row."""
+        self.show(())
 
 
 def check_kinds(kinds: Any, who: str) -> list[str]:

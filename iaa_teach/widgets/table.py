@@ -6,7 +6,6 @@ from dataclasses import replace
 from typing import Any
 
 import ipywidgets as w
-import numpy as np
 
 from .. import datasets, plots
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
@@ -119,8 +118,7 @@ class TableExplorer(Explorer):
         controls = []
         if r.n_items > self.page_size:
             self.first_item = IntSlider(value=1, min=1, max=r.n_items - self.page_size + 1,
-                                          description="first item shown", style=label_style(),
-                                          layout=slider_layout(), continuous_update=False)
+                                          description="first item shown", layout=slider_layout())
             self.first_item.observe(self._page_changed, names="value")
             controls.append(self.first_item)
         else:

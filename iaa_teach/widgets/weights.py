@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as w
-import numpy as np
 
 from .. import datasets, plots
 from ..metrics import cohen_kappa, krippendorff_alpha
