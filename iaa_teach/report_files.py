@@ -38,12 +38,12 @@ from typing import Any, Mapping
 import numpy as np
 
 from . import plots
-from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, diagnose, format_cell
+from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, check_diagnosis, diagnose, format_cell
 from .markup import Table, attr_escape, html_escape
 from .metrics import interpret
 from .rounding import fmt
 from .validation import AgreementError, check_int, check_text, options
-from .words import explain
+from .words import explain, kappa_label
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "FIGURE_DPI", "FIGURES", "READING", "figure_names", "draw", "figure_texts", "summary_html",
            "sections_html", "to_html", "write_html", "to_data", "to_json", "write_json", "write_files",
@@ -138,11 +138,6 @@ def _esc(value: Any) -> str:
     return html_escape(value, math="text")
 
 
-def _check_report(report: Any, function: str) -> None:
-    if not isinstance(report, Diagnosis):
-        raise AgreementError(f"{function} takes the Diagnosis of iaa_teach.diagnose(), got {type(report).__name__}")
-
-
 # =============================================================== figures
 def _png(fig: Any, dpi: int) -> str:
     buf = io.BytesIO()
@@ -179,14 +174,14 @@ FIGURES = {"leave_one_out": "leave_one_out_bars", "raters": "rater_agreement_hea
 
 def figure_names(report: Diagnosis) -> tuple[str, ...]:
     """The :data:`FIGURES` a report has: all four, without the rater heatmap for 2 raters (one number)."""
-    _check_report(report, "figure_names")
+    check_diagnosis("figure_names", report)
     return tuple(name for name in FIGURES if name != "raters" or report.ratings.n_raters >= 3)
 
 
 @options(name=tuple(FIGURES))
 def draw(report: Diagnosis, name: str, max_raters: int = 100) -> Any:
     """One of the report's :data:`FIGURES` as a matplotlib Figure."""
-    _check_report(report, "draw")
+    check_diagnosis("draw", report)
     if name == "leave_one_out":
         return plots.leave_one_out_bars(report, max_raters=max_raters)
     if name == "items":
@@ -196,10 +191,10 @@ def draw(report: Diagnosis, name: str, max_raters: int = 100) -> Any:
 
 def figure_texts(report: Diagnosis) -> dict[str, tuple[str, str]]:
     """Each figure's text alternative (plain text: what it shows, with its main numbers) and caption (HTML)."""
-    _check_report(report, "figure_texts")
+    check_diagnosis("figure_texts", report)
     r = report.ratings
     raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
-    kappa_name = _kappa_name(report)
+    kappa_name = kappa_label(KAPPA_WEIGHTS[report.level])
     rises = ", ".join(f"{row['rater']} ({fmt(row['rise'])})" for row in raters.head(3))
     least = [str(row["rater"]) for row in raters.head(2) if row["rise"] > 0]  # NaN is not above 0
     disputed = ", ".join(f"{row['item']} ({fmt(row['disagreement'])})" for row in items.head(3))
@@ -225,14 +220,9 @@ def figure_texts(report: Diagnosis) -> dict[str, tuple[str, str]]:
     }
 
 
-def _kappa_name(report: Diagnosis) -> str:
-    weights = KAPPA_WEIGHTS[report.level]
-    return "Cohen's kappa" + ("" if weights is None else f" ({weights} weights)")
-
-
 def summary_html(report: Diagnosis) -> str:
     """The report's findings in a few sentences, as an HTML list (names escaped)."""
-    _check_report(report, "summary_html")
+    check_diagnosis("summary_html", report)
     alpha, level = report.alpha, report.level
     raters, items = report.rater_ranking(), report.item_ranking()
     pairs, categories = report.confused_pairs(), report.category_agreement()
@@ -271,7 +261,7 @@ def sections_html(report: Diagnosis, figures: Mapping[str, str] | None = None, t
     ``figures`` maps names of :data:`FIGURES` to the HTML to put in their
     place (the page embeds images; the notebook explorer shows its own).
     """
-    _check_report(report, "sections_html")
+    check_diagnosis("sections_html", report)
     figures = figures or {}
     top, max_raters = check_int("top", top, 0), check_int("max_raters", max_raters, 1)
     raters, items = report.rater_ranking(), report.item_ranking()
@@ -283,7 +273,7 @@ def sections_html(report: Diagnosis, figures: Mapping[str, str] | None = None, t
            figures.get("leave_one_out", ""),
            _long_table(raters, _RATER_COLUMNS, "The raters, least in step first", 10, max_raters, "raters"),
            f'<p class="note"><b>alpha without</b>: alpha of the table without the rater; <b>rise</b>: alpha '
-           f"without the rater minus alpha; <b>mean kappa</b>: the mean {_esc(_kappa_name(report))} of the rater "
+           f"without the rater minus alpha; <b>mean kappa</b>: the mean {_esc(kappa_label(KAPPA_WEIGHTS[report.level]))} of the rater "
            f"with each other rater (over <b>kappa pairs</b> pairs where it is defined); <b>bias</b>: how far the "
            f"rater's label shares are from the other raters' on the same items (total variation distance: "
            f"0 = the same mix, 1 = nothing in common); <b>overused</b>: the category the rater uses "
@@ -356,7 +346,7 @@ def to_html(report: Diagnosis, source: str | None = None, top: int = 20, max_rat
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count('<img src="data:image/png;base64,')
     (True, False, 4)
     """
-    _check_report(report, "to_html")
+    check_diagnosis("to_html", report)
     dpi = check_int("dpi", dpi, 1)
     check_text("warning", warning, none=True)
     r = report.ratings
@@ -512,7 +502,7 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
     >>> data["alpha"]["exact"], data["raters"][0]["rater"], data["raters"][0]["alpha_without_exact"]
     ('159/275', 'B', '108/127')
     """
-    _check_report(report, "to_data")
+    check_diagnosis("to_data", report)
     r, alpha = report.ratings, report.alpha
     position = {name: j for j, name in enumerate(r.raters)}
     raters = report.rater_ranking().as_records()
