@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -504,8 +505,15 @@ def move_slider(page, slider, presses: int = 1, key: str = "ArrowRight") -> None
 
 
 def slider_value(slider) -> str:
-    """The readout a slider (``.iaa-slider``) shows, e.g. ``"25%"``."""
-    return slider.locator("output").inner_text().strip()
+    """The readout a slider (``.iaa-slider``) shows, e.g. ``"25%"``, once it shows one.
+
+    Waits for the readout: a slider's view can be on the page a moment before its number.
+    """
+    from playwright.sync_api import expect
+
+    output = slider.locator("output")
+    expect(output).to_have_text(re.compile(r"\S"), timeout=60_000)
+    return (output.text_content() or "").strip()  # textContent: innerText is "" while the cell is not laid out
 
 
 def slider_named(explorer, name: str):

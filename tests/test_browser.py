@@ -86,7 +86,7 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
         paradox = page.locator(".iaa-paradoxexplorer").first
         paradox.scroll_into_view_if_needed()
         sliders = paradox.locator(".iaa-slider")
-        names = [s.locator("label").first.inner_text().strip() for s in sliders.all()]
+        names = [(s.locator("label").first.text_content() or "").strip() for s in sliders.all()]
         prevalence = sliders.nth(names.index("prevalence of category 1"))
         start = slider_value(prevalence)
         move_slider(page, prevalence)

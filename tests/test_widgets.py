@@ -90,6 +90,29 @@ def test_every_control_is_labelled_and_keyboard_usable(cls):
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_every_slider_opens_with_its_value_and_readout(cls, monkeypatch):
+    """The first state the browser receives already shows the number: a readout sent after the comm
+    opened left a new slider blank until it came (a browser test read that blank under load)."""
+    import ipywidgets.widgets.widget as widget_module
+
+    opened = {}
+    create = widget_module.comm.create_comm
+
+    def record(**kwargs):
+        made = create(**kwargs)
+        opened[made.comm_id] = kwargs["data"]["state"]
+        return made
+
+    monkeypatch.setattr(widget_module.comm, "create_comm", record)
+    sliders = [x for x in widgets_in(cls().widget) if isinstance(x, (IntSlider, FloatSlider))]
+    assert sliders or cls in (TableExplorer, WeightsExplorer)  # the two without sliders
+    for slider in sliders:
+        state = opened[slider.model_id]
+        assert state["readout"] == slider.text_of(state["value"]) != ""
+        assert (state["value"], state["readout"]) == (slider.value, slider.readout)
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
 def test_display_gives_a_widget_view_and_the_readout_as_text(cls):
     ex = cls()
     bundle = ex._repr_mimebundle_()

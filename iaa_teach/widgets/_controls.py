@@ -99,14 +99,19 @@ class _Slider(anywidget.AnyWidget):
         self._readout = readout
         for key in ("style", "layout_width"):
             kwargs.pop(key, None)
-        super().__init__(min=min, max=max, step=step, description=description, **kwargs)
-        self.value = min if value is None else value
+        # the value goes in with the rest, so the state the browser first receives carries its readout (a
+        # readout set after the comm opened arrives later: until then a new slider showed no number)
+        super().__init__(value=min if value is None else value, min=min, max=max, step=step,
+                         description=description, **kwargs)
         self.observe(self._show_readout, names=["value", "min", "max"])
-        self._show_readout()
 
     @traitlets.validate("value")
     def _clip(self, proposal: dict) -> Any:
         return type(self.min)(min(max(proposal["value"], self.min), self.max))
+
+    @traitlets.default("readout")
+    def _first_readout(self) -> str:
+        return self.text_of(self.value)
 
     def _show_readout(self, change: Any = None) -> None:
         self.readout = self.text_of(self.value)
