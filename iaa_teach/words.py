@@ -361,14 +361,9 @@ def _chance_step(intro: Prose | str, chains: Sequence[Chain], value: float, exac
                  exact=exact)
 
 
-def _cell(q: Fraction | int | float) -> str:
-    """An exact value as a whole number or a fraction (``3/2``); a float as the nearest simple fraction."""
-    return str(Fraction(q).limit_denominator(10**6) if isinstance(q, float) else Fraction(q))
-
-
 def _shown(x: Fraction | float) -> str:
-    """A table cell: an exact value as a fraction, a float that is no simple fraction rounded half up."""
-    return fmt(x) if isinstance(x, float) else _cell(x)
+    """A table cell: an exact value as a whole number or a fraction (``3/2``), a float rounded half up."""
+    return fmt(x) if isinstance(x, float) else str(Fraction(x))
 
 
 def _grid(values: Sequence[Sequence[Any]], row_labels: Sequence[str], col_labels: Sequence[str], corner: str = "",
@@ -401,10 +396,6 @@ def _rounding_note(exact: Fraction, rounded: Fraction | None, first: str, second
 
 def _undefined_note(reason: str | None) -> Prose | None:
     return with_symbols(f"Undefined: {reason}.") if reason else None
-
-
-def _r3(q: Fraction) -> Fraction:
-    return round_half_up(q, 3)
 
 
 # ================================================================= Cohen
@@ -494,7 +485,8 @@ def _coefficient_step(title: str, obs: str, p_o: Fraction, p_e: Fraction | None,
         return _undefined_step(title, sym, formula, _put_in(p_o, p_e), _frac(number(p_o - p_e), number(0)),
                                reason=reason, brief=brief, symbol=symbol, value=value)
     chain = Chain(sym, formula, _put_in(p_o, p_e), _ratio_of(p_o - p_e, 1 - p_e), approx(value_exact))
-    rounded = (_r3(p_o) - _r3(p_e)) / (1 - _r3(p_e)) if _r3(p_e) != 1 else None
+    r_o, r_e = round_half_up(p_o), round_half_up(p_e)
+    rounded = (r_o - r_e) / (1 - r_e) if r_e != 1 else None
     notes = [_band_note(value_exact, sym), _rounding_note(value_exact, rounded, obs, "P_e")]
     return _step(title, chains=[chain], notes=notes, brief=brief, symbol=symbol, value=value, exact=value_exact)
 
@@ -665,17 +657,13 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
                        "(Σ_jk w_jk n_ij n_ik - n_i) / (n_i (n_i - 1))", False)
     chains = [Chain(Math("P_i"), formula)]
     single = [names[i] for i in range(n_items) if m[i] < 2]
-    if n_items <= _MAX_LISTED:
-        groups = [([i], i) for i in range(n_items) if m[i] >= 2]
-    else:  # weighted: the order of the counts matters; unweighted: only their values
-        seen: dict[tuple, list[int]] = {}
-        for i in range(n_items):
-            if m[i] >= 2:
-                key = tuple(counts[i].tolist()) if agreement is not None else \
-                    tuple(sorted(counts[i].tolist(), reverse=True))
-                seen.setdefault(key, []).append(i)
-        groups = [(idx, idx[0]) for idx in seen.values()]
-    for idx, i in groups:
+    groups: dict[Any, list[int]] = {}  # a long table: one group per count row
+    for i in np.flatnonzero(m >= 2).tolist():
+        row = counts[i].tolist()  # weighted: the order of the counts matters; unweighted: only their values
+        key = i if n_items <= _MAX_LISTED else tuple(row if agreement is not None else sorted(row, reverse=True))
+        groups.setdefault(key, []).append(i)
+    for idx in groups.values():
+        i = idx[0]
         if len(idx) == 1:
             sym = Math(f"P_{{{tex_text(names[i]) if not names[i].isdigit() else names[i]}}}", f"P_{names[i]}")
         else:
@@ -688,10 +676,8 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
                             approx(p_i[i]), inline=True))
     note = prose("Item(s) {items} have fewer than 2 ratings: no pair to compare, so they are left out of {P_a}.",
                  items=", ".join(single)) if single else None
-    intro = "The share of agreeing ordered pairs of raters on the item."
-    if agreement is not None:
-        intro = prose("The share of agreeing ordered pairs of raters on the item, a pair of labels j and k "
-                      "counting {w}.", w=_W)
+    intro = prose("The share of agreeing ordered pairs of raters on the item"
+                  + ("." if agreement is None else ", a pair of labels j and k counting {w}."), w=_W)
     return _step("Agreement on each item {P_i}", chains=chains, notes=[note], brief=brief, intro=intro)
 
 
@@ -896,9 +882,8 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
 def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
     """Any coefficient of the family: counts, P_i, P_a, its own chance model, the coefficient, its interval."""
     sym, symbol = _family_symbol(res)
-    weighted = res.weights is not None
     name = f"Gwet's {res.name}" if isinstance(res, GwetResult) else res.name[0].upper() + res.name[1:]
-    title = name + (f", {res.weights} weights" if weighted else "")
+    title = name + (f", {res.weights} weights" if res.weights is not None else "")
     if isinstance(res, ScottResult):
         title += f", {res.rater_a} vs {res.rater_b}"
     title += f" ({res.n_items} rated items, {res.n_items_used} with 2 or more ratings)"
@@ -910,14 +895,12 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
         missing = missing + " " + prose("A rater with no rating at all is left out.")
     ex = res.exact
     lab, counts, m, agreement, steps = _counted_steps(res, items, brief, extra, [missing])
-    if isinstance(res, PercentAgreementResult):
-        steps.append(_step("Percent agreement {P_a}", chains=[Chain(Math("P_a"), approx(ex.p_a))],
+    if isinstance(res, PercentAgreementResult):  # sym is P_a
+        steps.append(_step("Percent agreement {P_a}", chains=[Chain(sym, approx(ex.p_a))],
                            intro=prose("No model of chance: {P_e} = 0, so the coefficient is {P_a} itself, "
                                        "however much of it luck alone would give."),
-                           notes=[_band_note(ex.p_a, Math("P_a"))], brief=brief, symbol="P_a", value=res.p_a,
-                           exact=ex.p_a))
-        steps.append(_uncertainty_step(res, Math("P_a"), brief))
-        return "Percent agreement" + title[len(name):], steps
+                           notes=[_band_note(ex.p_a, sym)], brief=brief, symbol=symbol, value=res.p_a, exact=ex.p_a))
+        return title, [*steps, _uncertainty_step(res, sym, brief)]
     if isinstance(res, BrennanPredigerResult):
         steps.append(_uniform_chance_step(res, agreement, brief))
     elif isinstance(res, CongerResult):
@@ -956,27 +939,27 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     k = len(res.categories)
     counts = np.asarray(res.counts, dtype=np.int64)
     m = counts.sum(axis=1)
+    n = int(ex.n)
+    nominal = res.level == "nominal"
     title = f"Krippendorff's alpha ({res.level})"
     steps = []
 
     sizes = Counter(int(x) for x in m if x >= 2)
-    n_exact = Fraction(ex.n)
     parts = sorted(sizes.items(), reverse=True)
     count_txt = "; ".join(f"{c} item{'s' if c > 1 else ''} with {s} values" for s, c in parts)
     lonely, empty = int((m == 1).sum()), int((m == 0).sum())
     extra = ((f" {lonely} item(s) with a single value are not pairable and are left out." if lonely else "")
              + (f" {empty} item(s) have no value." if empty else ""))
     chain = Chain(Math("n"), _sum([_times(number(c), number(s)) if c > 1 else number(s) for s, c in parts]),
-                   number(int(n_exact)), inline=True)
+                   number(n), inline=True)
     steps.append(_step("Pairable values {n}", intro=count_txt + "." + extra,
-                       chains=[chain], brief=brief, symbol="n", value=float(res.n), exact=n_exact))
+                       chains=[chain], brief=brief, symbol="n", value=float(res.n), exact=Fraction(n)))
 
     pc = np.asarray(res.pair_counts, dtype=np.int64)
-    total_pairs = int(pc.sum())
     pair_formula = " + ".join(f"{c} × {s}·{s - 1}" if c > 1 else f"{s}·{s - 1}" for s, c in parts)
     intro = prose("Every item (unit) with {n_i} values gives {pairs} ordered pairs of values: {formula} = {total} "
                   "pairs, counted here without weights.", pairs=Math("n_i(n_i - 1)", "n_i (n_i - 1)"),
-                  formula=pair_formula, total=total_pairs)
+                  formula=pair_formula, total=int(pc.sum()))
     steps.append(_step("Ordered pairs within items", intro=intro, brief=brief,
                        table=_grid(pc.tolist(), lab.names, lab.names, total="total")))
 
@@ -990,19 +973,17 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     o_ck = Math(r"o_{ck} = \sum_i \frac{\text{number of } c\text{-}k \text{ pairs in item } i}{n_i - 1}",
                 "o_ck = Σ_i (number of c-k pairs in item i) / (n_i - 1)")
     intro = prose("{o_ck}: {how}. Every value then counts once: the matrix sums to {n}, and its row totals are {n_c}.",
-                  o_ck=o_ck, how=how, n=Math(f"n = {int(n_exact)}"))
+                  o_ck=o_ck, how=how, n=Math(f"n = {n}"))
     steps.append(_step("Coincidence matrix {o_ck}", intro=intro, brief=brief,
                        table=_grid(o, lab.names, lab.names, total="n_c")))  # its row totals are the n_c
 
     delta = ex.delta
-    if res.level != "nominal":
-        how = Prose(*_DISTANCES[res.level])
-        steps.append(_step(prose("Distances {delta2} ({level})", level=res.level), intro=how,
+    if not nominal:
+        steps.append(_step(prose("Distances {delta2} ({level})", level=res.level), intro=Prose(*_DISTANCES[res.level]),
                            table=_grid(delta, lab.names, lab.names), brief=brief))
 
     # D_o
     off = [(i, j) for i in range(k) for j in range(k) if i != j and o[i][j] and delta[i][j]]
-    nominal = res.level == "nominal"
     if nominal:
         formula = Math(r"\frac{1}{n}\sum_{c \ne k} o_{ck}", "Σ_{c≠k} o_ck / n", False)
         terms = [number(o[i][j]) for i, j in off]
@@ -1010,26 +991,25 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
         formula = Math(r"\frac{1}{n}\sum_{c, k} o_{ck}\,\delta^2_{ck}", "Σ o_ck δ²_ck / n", False)
         terms = [_times(number(o[i][j]), number(delta[i][j])) for i, j in off]
     num = sum((o[i][j] * delta[i][j] for i, j in off), Fraction(0))
-    chain = Chain(Math("D_o"), formula, _frac(_sum(terms), number(int(n_exact))) if len(terms) <= _MAX_TERMS else None,
-                  _over(num, int(n_exact)), approx(ex.d_o))
+    chain = Chain(Math("D_o"), formula, _frac(_sum(terms), number(n)) if len(terms) <= _MAX_TERMS else None,
+                  _over(num, n), approx(ex.d_o))
     steps.append(_step("Observed disagreement {D_o}", chains=[chain], brief=brief,
                        intro="The coincidences off the diagonal, weighted by their distance, per pairable value."
                               if not nominal else "The share of coincidences off the diagonal.",
                        symbol="D_o", value=res.d_o, exact=ex.d_o))
 
     # D_e
-    nn = int(n_exact)
-    den = _pairs_of(nn)
+    den = _pairs_of(n)
     if nominal:
-        rhs = [_frac(Math(r"n^2 - \sum_c n_c^2", "n² - Σ n_c²"), Math("n(n - 1)")), _square_gap(nn, n_c, den)]
-        num = n_exact * n_exact - sum((c * c for c in n_c), Fraction(0))
+        rhs = [_frac(Math(r"n^2 - \sum_c n_c^2", "n² - Σ n_c²"), Math("n(n - 1)")), _square_gap(n, n_c, den)]
+        num = n * n - sum((c * c for c in n_c), Fraction(0))
     else:
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if n_c[i] and n_c[j] and delta[i][j]]
         terms = [_times(number(n_c[i]), number(n_c[j]), number(delta[i][j])) for i, j in pairs]
         rhs = [Math(r"\frac{1}{n(n - 1)}\sum_{c, k} n_c\, n_k\, \delta^2_{ck}", "Σ n_c n_k δ²_ck / (n (n - 1))", False),
                _twice(terms, den) if len(terms) <= _MAX_TERMS else None]
         num = 2 * sum((n_c[i] * n_c[j] * delta[i][j] for i, j in pairs), Fraction(0))
-    rhs += [_over(num, nn * (nn - 1)), approx(ex.d_e)]
+    rhs += [_over(num, n * (n - 1)), approx(ex.d_e)]
     steps.append(_step("Expected disagreement {D_e}", chains=[Chain(Math("D_e"), *rhs)], brief=brief,
                        intro=prose("The disagreement expected between two values drawn without replacement "
                                    "from all {n} pairable values."),
@@ -1039,7 +1019,7 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     if ex.alpha is None:
         notes = [_undefined_note(res.reason)]
     else:
-        rounded = 1 - _r3(ex.d_o) / _r3(ex.d_e) if _r3(ex.d_e) else None
+        rounded = 1 - round_half_up(ex.d_o) / round_half_up(ex.d_e) if round_half_up(ex.d_e) else None
         notes = [_band_note(ex.alpha, _ALPHA), _rounding_note(ex.alpha, rounded, "D_o", "D_e")]
     steps.append(_step("Krippendorff's alpha", chains=[_alpha_chain(_ALPHA, ex, reduced=True)], notes=notes,
                        brief=brief, symbol="alpha", value=res.alpha, exact=ex.alpha))
@@ -1255,20 +1235,17 @@ def _without_rater_step(report: Diagnosis, row: dict, brief: bool) -> Step:
     ex = without.exact
     chains = [Chain(Math("n'"), number(int(ex.n))), Chain(Math("D_o'"), approx(ex.d_o)),
               Chain(Math("D_e'"), approx(ex.d_e)), _alpha_chain(_ALPHA_LOO, ex, "'")]
-    rise = Math(r"\alpha' - \alpha", "α' - α", False)
-    if ex.alpha is not None and whole is not None:
-        chains.append(Chain(Math(r"\text{rise}", "rise"), rise, approx(ex.alpha - whole)))
     intro = prose("Take {name}'s column out and compute alpha again from the other raters' labels; write {a} for "
                   "it. Every item {name} labelled has one value fewer, and an item left with a single value is "
                   "no longer pairable.", name=name, a=_ALPHA_LOO)
     notes = [_undefined_note(without.reason)]
     if ex.alpha is not None and whole is not None:
-        if ex.alpha > whole:
-            notes.append(prose("The others agree better without {name}: {name} is the rater least in step with "
-                               "the rest, first in the rater ranking.", name=name))
-        else:
-            notes.append(prose("Even without {name}, the rater whose absence helps most, alpha does not rise: "
-                               "no single rater holds the others back.", name=name))
+        chains.append(Chain(Math(r"\text{rise}", "rise"), Math(r"\alpha' - \alpha", "α' - α", False),
+                            approx(ex.alpha - whole)))
+        notes.append(prose("The others agree better without {name}: {name} is the rater least in step with the "
+                           "rest, first in the rater ranking." if ex.alpha > whole else
+                           "Even without {name}, the rater whose absence helps most, alpha does not rise: no "
+                           "single rater holds the others back.", name=name))
     if not math.isnan(row["mean_kappa"]):
         overuse = (prose(", most in {c} (their share of it is {v} above the others')", c=Em(row["overused"]),
                          v=fmt(row["overuse"])) if row["overused"] is not None else "")
