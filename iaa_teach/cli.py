@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .markup import terminal_escape
 from .metrics import (
@@ -191,31 +191,22 @@ class _UsageError(Exception):
     pass
 
 
-def _limit(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _whole(lowest: int, bound: str, grouped: bool = False) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``lowest`` (``bound`` in words); ``grouped``: 1,000 too."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", "").replace(",", "") if grouped else text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+        if value < lowest:
+            raise argparse.ArgumentTypeError(f"must be {bound}, got {value}")
+        return value
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
+_limit = _whole(1, "at least 1", grouped=True)
+_seed = _whole(0, "0 or more")
 _SEPARATORS = {"\\t": "\t", "tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
-
-
-def _separator(text: str) -> str:
-    return _SEPARATORS.get(text.lower(), text)
 
 
 def _parser() -> _Parser:
@@ -225,7 +216,7 @@ def _parser() -> _Parser:
     rep.add_argument("file", help="ratings file: CSV/TSV (UTF-8) or .xlsx")
     rep.add_argument("--format", choices=["wide", "long"], default="wide",
                      help="wide: one row per item, one column per rater; long: item,rater,label rows")
-    rep.add_argument("--sep", type=_separator, default=None,
+    rep.add_argument("--sep", type=lambda text: _SEPARATORS.get(text.lower(), text), default=None,
                      help="separator: ',', ';', tab (written \\t or tab)...; default: sniffed from the header")
     rep.add_argument("--encoding", default="utf-8",
                      help="the file's encoding if it is not UTF-8, e.g. cp1252, latin-1, utf-16")
