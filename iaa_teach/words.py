@@ -316,23 +316,20 @@ class _Labels:
         self.names = [str(c) for c in categories]
         self.short = all(len(n) == 1 for n in self.names)
 
-    def one(self, j: int) -> tuple[str, str]:
-        n = self.names[j]
-        return tex_text(n), n if self.short else f"({n})"
-
-    def two(self, i: int, j: int) -> tuple[str, str]:
-        a, b = self.names[i], self.names[j]
+    def sub(self, *idx: int) -> tuple[str, str]:
+        """The subscript of one or two categories, in LaTeX and in text."""
+        names = [self.names[i] for i in idx]
         if self.short:
-            return tex_text(a + b), a + b
-        return f"{tex_text(a)},{tex_text(b)}", f"({a},{b})"
+            return tex_text("".join(names)), "".join(names)
+        return ",".join(map(tex_text, names)), f"({','.join(names)})"
 
     def margin(self, j: int, first: bool) -> Math:
         """``p_{j+}``, the first rater's share of category j, or ``p_{+j}``, the second's."""
-        tex, txt = self.one(j)
+        tex, txt = self.sub(j)
         return Math(f"p_{{{tex}+}}", f"p_{txt}+") if first else Math(f"p_{{+{tex}}}", f"p_+{txt}")
 
     def sym(self, symbol: str, *idx: int) -> Math:
-        tex, txt = self.one(idx[0]) if len(idx) == 1 else self.two(*idx)
+        tex, txt = self.sub(*idx)
         return Math(f"{symbol}_{{{tex}}}", f"{symbol}_{txt}")
 
 
@@ -514,14 +511,12 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
     if math.isnan(res.se):
         return _undefined_step(heading, _SE, reason=res.se_reason, brief=brief, symbol="se", value=res.se)
     n = res.df + 1 if res.df is not None else None
-    var = res.exact.variance
     c_i = Math("{" + sym.tex + "}^*_i", sym.txt + "*_i")
     spread = Math(r"\sum_i (" + c_i.tex + " - " + sym.tex + ")^2", f"Σ_i ({c_i.txt} - {sym.txt})²", False)
-    fpc = Math("1 - n/N_{pop}", "1 - n/N_pop")
-    scale = _frac(Math(f"({fpc.tex})") if res.population else Math("1"), Math("n(n - 1)"))
+    scale = _frac(Math("(1 - n/N_{pop})") if res.population else Math("1"), Math("n(n - 1)"))
     se_chain = Chain(_SE, Math(r"\sqrt{" + scale.tex + " " + spread.tex + "}", f"√({scale.txt} × {spread.txt})",
                                False),
-                     _root(var, res.se))
+                     _root(res.exact.variance, res.se))
     low, high = res.ci(confidence)
     tail = format_number((1 + confidence) / 2, ".3f").rstrip("0")
     if res.df is None:
@@ -698,18 +693,15 @@ def _proportions_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], 
                       brief: bool, intro: Prose | str) -> Step:
     """The category proportions p_j: pooled over all ratings, or the mean of the per-item proportions."""
     k = counts.shape[1]
-    chains = []
     if chance == "pooled":
         total = counts.sum(axis=0)
         T = int(m.sum())
-        chains.append(Chain(Math("p_j"), Math(r"\frac{\sum_i n_{ij}}{\sum_i n_i}", "Σ_i n_ij / Σ_i n_i", False)))
-        for j in range(k):
-            chains.append(Chain(lab.sym("p", j), _ratio(int(total[j]), T), approx(p[j]), inline=True))
+        chains = [Chain(Math("p_j"), Math(r"\frac{\sum_i n_{ij}}{\sum_i n_i}", "Σ_i n_ij / Σ_i n_i", False))]
+        chains += [Chain(lab.sym("p", j), _ratio(int(total[j]), T), approx(p[j]), inline=True) for j in range(k)]
     else:
         rated = [i for i in range(len(m)) if m[i] > 0]
         n_rated = len(rated)
-        chains.append(Chain(Math("p_j"), Math(r"\frac{1}{N'}\sum_i \frac{n_{ij}}{n_i}", "Σ_i (n_ij / n_i) / N'",
-                                              False)))
+        chains = [Chain(Math("p_j"), Math(r"\frac{1}{N'}\sum_i \frac{n_{ij}}{n_i}", "Σ_i (n_ij / n_i) / N'", False))]
         for j in range(k):
             parts = Counter((int(counts[i, j]), int(m[i])) for i in rated if counts[i, j])
             written = _sum([(_ratio(c, mi) if cnt == 1 else _times(number(cnt), _ratio(c, mi)))
@@ -734,8 +726,7 @@ def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction]
         if chance == "pooled":
             total = counts.sum(axis=0)
             T = int(m.sum())
-            rhs.append(_frac(_sum([_squared(int(c)) for c in total]), _squared(T)))
-            rhs.append(_ratio(int((total ** 2).sum()), T * T))
+            rhs += [_frac(_sum([_squared(int(c)) for c in total]), _squared(T)), _ratio(int((total ** 2).sum()), T * T)]
         else:
             rhs.append(_q_sum([x * x for x in p]))
     else:
@@ -1112,8 +1103,7 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
       = 29/59 ≈ 0.492
     """
     if items is not None:
-        n = (len(result.p_i) if isinstance(result, FleissResult) else len(result.counts) if isinstance(result, _FAMILY)
-             else None)
+        n = len(result.counts) if isinstance(result, (FleissResult, *_FAMILY)) else None
         if isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or (n is not None and len(items) != n):
             raise AgreementError(f"items must give one name per item{f' ({n})' if n is not None else ''}, "
                                  f"got {items!r}")
