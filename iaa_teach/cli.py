@@ -17,6 +17,7 @@ escaped, so a file cannot move the cursor or colour the terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from typing import Any, Callable, Sequence
@@ -253,11 +254,8 @@ def _error(message: Any) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 done, 2 bad input, 1 an internal error)."""
     for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            try:
-                stream.reconfigure(errors="backslashreplace")  # a label the terminal cannot show
-            except (ValueError, OSError):  # pragma: no cover - a stream that refuses
-                pass
+        with contextlib.suppress(AttributeError, ValueError, OSError):  # a stream that cannot, or refuses
+            stream.reconfigure(errors="backslashreplace")  # a label the terminal cannot show
     try:
         args = _parser().parse_args(argv)
     except _UsageError as err:
