@@ -467,25 +467,25 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
                            _ratio(int((rows * cols).sum()), n * n), approx(ex.p_e))
     steps.append(_chance_step("The agreement expected if each rater labelled at random with their own proportions.",
                               [p_e_chain], res.p_e, ex.p_e, brief))
-    steps.append(_coefficient_step("Cohen's kappa", "P_o", ex.p_o, ex.p_e, ex.kappa, res.kappa, res.reason, brief))
+    steps.append(_coefficient_step(res, "Cohen's kappa", "P_o", ex.p_o, brief))
     return title, steps
 
 
-def _coefficient_step(title: str, obs: str, p_o: Fraction, p_e: Fraction | None, value_exact: Fraction | None,
-                      value: float, reason: str | None, brief: bool, sym: Math = _KAPPA,
+def _coefficient_step(res: Any, title: str, obs: str, p_o: Fraction, brief: bool, sym: Math = _KAPPA,
                       symbol: str = "kappa") -> Step:
-    """(P_o - P_e) / (1 - P_e), shared by Cohen, Fleiss and the rest of the family (``sym``: its symbol)."""
+    """(P_o - P_e) / (1 - P_e) of ``res``, shared by Cohen, Fleiss and the rest of the family (``sym``: its symbol)."""
+    p_e, value_exact = res.exact.p_e, res.exact_value
     formula = _frac(Math(f"{obs} - P_e", atom=False), Math("1 - P_e", atom=False))
     if p_e is None:  # no chance agreement to put in
-        return _undefined_step(title, sym, formula, reason=reason, brief=brief, symbol=symbol, value=value)
+        return _undefined_step(title, sym, formula, reason=res.reason, brief=brief, symbol=symbol, value=float(res))
     if value_exact is None:
         return _undefined_step(title, sym, formula, _put_in(p_o, p_e), _frac(number(p_o - p_e), number(0)),
-                               reason=reason, brief=brief, symbol=symbol, value=value)
+                               reason=res.reason, brief=brief, symbol=symbol, value=float(res))
     chain = Chain(sym, formula, _put_in(p_o, p_e), _ratio_of(p_o - p_e, 1 - p_e), approx(value_exact))
     r_o, r_e = round_half_up(p_o), round_half_up(p_e)
     rounded = (r_o - r_e) / (1 - r_e) if r_e != 1 else None
     notes = [_band_note(value_exact, sym), _rounding_note(value_exact, rounded, obs, "P_e")]
-    return _step(title, chains=[chain], notes=notes, brief=brief, symbol=symbol, value=value, exact=value_exact)
+    return _step(title, chains=[chain], notes=notes, brief=brief, symbol=symbol, value=float(res), exact=value_exact)
 
 
 def _put_in(p_o: Fraction, p_e: Fraction) -> Math:
@@ -526,13 +526,12 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
         crit_sym = Math(f"t_{{{tail};\\,{res.df}}}", f"t_{tail};{res.df}")
         crit_words = prose("{t} is Student's t with n - 1 = {df} degrees of freedom", t=crit_sym, df=res.df)
     crit = (float(res) - low) / res.se if res.se > 0 else None
-    interval = Math(f"[{fmt(low)},\\ {fmt(high)}]", f"[{fmt(low)}, {fmt(high)}]")
     ci_chain = Chain(Math(share.replace("%", r"\%") + r"\ \text{CI}", f"{share} CI"),
                      Math(f"{sym.tex} \\pm {crit_sym.tex} \\cdot {_SE.tex}", f"{sym.txt} ± {crit_sym.txt} × SE",
                           False),
                      Math(f"{fmt(res)} \\pm {fmt(crit)} \\cdot {fmt(res.se)}",
                           f"{fmt(res)} ± {fmt(crit)} × {fmt(res.se)}", False) if crit is not None else None,
-                     interval)
+                     Math(f"[{fmt(low)},\\ {fmt(high)}]", f"[{fmt(low)}, {fmt(high)}]"))
     intro = prose("Gwet's linearized variance, as irrCAC computes it: each of the n = {n} rated items gets its own "
                   "value {c_i} (its agreement and its part of the chance term, linearized), and their spread "
                   "around {sym} gives the variance.", n=n, c_i=c_i, sym=sym) if res.df is not None else \
@@ -598,10 +597,9 @@ def _count_table_step(counts: np.ndarray, m: np.ndarray, lab: _Labels, names: li
                       extra: Prose | None = None) -> Step:
     """The items x categories count table n_ij with each item's n_i (only the totals for a long table)."""
     n_items = counts.shape[0]
-    varying = len(set(m.tolist())) > 1
     intro = prose("{n_ij}: how many raters put item {i} in category {j}; {n_i}: the item's ratings{varies}{totals}",
                   i=Math("i"), j=Math("j"), varies=prose(" (it varies from item to item: per-item {n_i}).")
-                  if varying else ".",
+                  if len(set(m.tolist())) > 1 else ".",
                   totals=f" ({n_items} items; the totals:)" if n_items > _MAX_LISTED else "")
     if extra:
         intro = intro + " " + extra
@@ -767,7 +765,7 @@ def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = 
                       rule=rule, N=Math("N'"))
     steps.append(_proportions_step(counts, m, ex.p_j, res.chance, lab, brief, intro))
     steps.append(_shared_chance_step(counts, m, ex.p_j, res.chance, lab, ex.p_e, res.p_e, brief, agreement))
-    steps.append(_coefficient_step("Fleiss' kappa", "P_a", ex.p_a, ex.p_e, ex.kappa, res.kappa, res.reason, brief))
+    steps.append(_coefficient_step(res, "Fleiss' kappa", "P_a", ex.p_a, brief))
     if weighted:
         steps.append(_uncertainty_step(res, _KAPPA, brief))
     return title, steps
@@ -908,8 +906,7 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
             steps.append(_shared_chance_step(counts, m, ex.p_k, "item_mean", lab, ex.p_e, res.p_e, brief, agreement))
         else:
             steps.append(_gwet_chance_step(res, agreement, brief))
-    steps.append(_coefficient_step(name, "P_a", ex.p_a, ex.p_e, res.exact_value,
-                                   float(res), res.reason, brief, sym, symbol))
+    steps.append(_coefficient_step(res, name, "P_a", ex.p_a, brief, sym, symbol))
     steps.append(_uncertainty_step(res, sym, brief))
     return title, steps
 
@@ -1192,15 +1189,11 @@ def _diagnosis_steps(report: Diagnosis, brief: bool) -> tuple[str, list[Step]]:
     r, alpha = report.ratings, report.alpha
     title = (f"Where the disagreement comes from: {r.n_items} items x {r.n_raters} raters, "
              f"Krippendorff's alpha ({report.level})")
-    steps = [_whole_alpha_step(alpha, brief)]
-    raters = report.rater_ranking()
-    if len(raters):
-        steps.append(_without_rater_step(report, raters[0], brief))
-    steps.append(_item_step(report, report.item_ranking()[0], brief))
-    pairs = report.confused_pairs()
-    if len(pairs):
-        steps.append(_pair_step(report, pairs[0], brief))
-    return title, steps
+    raters, pairs = report.rater_ranking(), report.confused_pairs()
+    return title, [_whole_alpha_step(alpha, brief),
+                   _without_rater_step(report, raters[0], brief) if len(raters) else None,
+                   _item_step(report, report.item_ranking()[0], brief),
+                   _pair_step(report, pairs[0], brief) if len(pairs) else None]
 
 
 def _whole_alpha_step(alpha: AlphaResult, brief: bool) -> Step:
@@ -1310,11 +1303,9 @@ def _pair_step(report: Diagnosis, row: dict, brief: bool) -> Step:
                   c=Math("c"), k=Math("k"), first=first, second=second, o_ck=o_ck, e_ck=e_ck,
                   w=Math(r"1/(n_i - 1)", "1/(n_i - 1)"), pairs=int(row["pairs"]), n_k=Math("n_k"),
                   nc=number(n_c), nk=number(n_k), n=Math(f"n = {number(n).txt}"))
-    notes = []
-    if pair.ratio is not None:
-        more = pair.ratio > 1
-        notes.append(prose("The most confused pair is {first} and {second}: {how}.", first=first, second=second,
-                           how=("the raters put them on the same item more often than chance would pair them"
-                                if more else "still below chance (a ratio under 1), but the closest of all pairs")))
-    return _step(heading, intro=intro, chains=chains, notes=notes, brief=brief, symbol="ratio",
+    note = None if pair.ratio is None else prose(
+        "The most confused pair is {first} and {second}: {how}.", first=first, second=second,
+        how=("the raters put them on the same item more often than chance would pair them" if pair.ratio > 1
+             else "still below chance (a ratio under 1), but the closest of all pairs"))
+    return _step(heading, intro=intro, chains=chains, notes=[note], brief=brief, symbol="ratio",
                  value=row["ratio"], exact=pair.ratio)
