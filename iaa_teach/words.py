@@ -351,11 +351,10 @@ def _undefined_step(heading: Prose | str, lhs: Math, *rhs: Math | None, reason: 
                  brief=brief, symbol=symbol, value=value)
 
 
-def _chance_step(intro: Prose | str, chains: Sequence[Chain], value: float, exact: Fraction | None, brief: bool
-                 ) -> Step:
-    """The step that ends with a coefficient's chance agreement P_e."""
-    return _step("Chance agreement {P_e}", intro=intro, chains=chains, brief=brief, symbol="P_e", value=value,
-                 exact=exact)
+def _chance_step(res: Any, intro: Prose | str, chains: Sequence[Chain], brief: bool) -> Step:
+    """The step that ends with the chance agreement P_e of ``res``."""
+    return _step("Chance agreement {P_e}", intro=intro, chains=chains, brief=brief, symbol="P_e", value=res.p_e,
+                 exact=res.exact.p_e)
 
 
 def _shown(x: Fraction | float) -> str:
@@ -465,8 +464,8 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
         p_e_chain = Chain(Math("P_e"), formula, _sum(prods),
                            _frac(_sum([number(rows[j] * cols[j]) for j in range(k)]), number(n * n)),
                            _ratio(int((rows * cols).sum()), n * n), approx(ex.p_e))
-    steps.append(_chance_step("The agreement expected if each rater labelled at random with their own proportions.",
-                              [p_e_chain], res.p_e, ex.p_e, brief))
+    steps.append(_chance_step(res, "The agreement expected if each rater labelled at random with their own "
+                              "proportions.", [p_e_chain], brief))
     steps.append(_coefficient_step(res, "Cohen's kappa", "P_o", ex.p_o, brief))
     return title, steps
 
@@ -710,9 +709,8 @@ def _proportions_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], 
     return _step("Category proportions {p_j}", intro=intro, chains=chains, brief=brief)
 
 
-def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], chance: str, lab: _Labels,
-                        p_e: Fraction, value: float, brief: bool,
-                        agreement: Sequence[Sequence[Fraction]] | None = None) -> Step:
+def _shared_chance_step(res: Any, counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], chance: str,
+                        lab: _Labels, brief: bool, agreement: Sequence[Sequence[Fraction]] | None = None) -> Step:
     """P_e = sum_j p_j^2 (sum_jk w_jk p_j p_k weighted): two ratings drawn from one shared distribution agree."""
     k = len(p)
     if agreement is None:
@@ -731,9 +729,9 @@ def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction]
         terms = [(agreement[j][l], p[j], p[l]) for j in range(k) for l in range(k) if agreement[j][l] and p[j] and p[l]]
         rhs = [Math(r"\sum_{j,k} w_{jk}\, p_j\, p_k", "Σ_jk w_jk p_j p_k", False),
                _sum([_weighted(w, a, b) for w, a, b in terms]) if len(terms) <= _MAX_TERMS else None]
-    rhs.append(approx(p_e))
-    return _chance_step("The chance that two ratings drawn at random agree" + (", weighted." if agreement else "."),
-                        [Chain(Math("P_e"), *rhs)], value, p_e, brief)
+    rhs.append(approx(res.exact.p_e))
+    return _chance_step(res, "The chance that two ratings drawn at random agree"
+                        + (", weighted." if agreement else "."), [Chain(Math("P_e"), *rhs)], brief)
 
 
 def _counted_steps(res: Any, items: Sequence[Any] | None, brief: bool, extra: Prose | None = None,
@@ -764,7 +762,7 @@ def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = 
         intro = prose("Chance rule: {rule} ({N}), so every item weighs the same, however many ratings it has.",
                       rule=rule, N=Math("N'"))
     steps.append(_proportions_step(counts, m, ex.p_j, res.chance, lab, brief, intro))
-    steps.append(_shared_chance_step(counts, m, ex.p_j, res.chance, lab, ex.p_e, res.p_e, brief, agreement))
+    steps.append(_shared_chance_step(res, counts, m, ex.p_j, res.chance, lab, brief, agreement))
     steps.append(_coefficient_step(res, "Fleiss' kappa", "P_a", ex.p_a, brief))
     if weighted:
         steps.append(_uncertainty_step(res, _KAPPA, brief))
@@ -799,7 +797,7 @@ def _uniform_chance_step(res: BrennanPredigerResult, agreement: Sequence[Sequenc
         total = sum((w for row in agreement for w in row), Fraction(0))
         chain = Chain(Math("P_e"), Math(r"\frac{1}{q^2}\sum_{j,k} w_{jk}", "Σ_jk w_jk / q²", False),
                       _frac(number(total), _squared(q)), approx(ex.p_e))
-    return _chance_step(intro, [chain], res.p_e, ex.p_e, brief)
+    return _chance_step(res, intro, [chain], brief)
 
 
 def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] | None, brief: bool) -> Step:
@@ -819,13 +817,12 @@ def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] |
         formula = Math(r"\frac{1}{q - 1}\sum_j p_j (1 - p_j)", "Σ_j p_j (1 - p_j) / (q - 1)", False)
         scale = _ratio(1, q - 1)
     else:
-        w_sum = sum((w for row in agreement for w in row), Fraction(0))
         formula = Math(r"\frac{\sum_{j,k} w_{jk}}{q (q - 1)}\sum_j p_j (1 - p_j)",
                        "Σ_jk w_jk / (q (q - 1)) × Σ_j p_j (1 - p_j)", False)
-        scale = _frac(number(w_sum), _pairs_of(q))
+        scale = _frac(number(sum((w for row in agreement for w in row), Fraction(0))), _pairs_of(q))
     chain = Chain(Math("P_e"), formula, _scaled(scale, spread) if spread is not None else None,
                   _scaled(scale, number(total)), approx(ex.p_e))
-    return _chance_step(intro, [chain], res.p_e, ex.p_e, brief)
+    return _chance_step(res, intro, [chain], brief)
 
 
 def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | None, lab: _Labels,
@@ -864,7 +861,7 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
                         approx(ex.p_e)))
     intro = prose("Chance model: each rater labels at random with their own proportions; {P_e} is the mean over the "
                   "{n} pairs of different raters of their Cohen chance agreement.", n=n_pairs)
-    steps.append(_chance_step(intro, chains, res.p_e, ex.p_e, brief))
+    steps.append(_chance_step(res, intro, chains, brief))
     return steps
 
 
@@ -903,7 +900,7 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
                       N=Math(f"N' = {int((m > 0).sum())}"), share=Math(r"n_{ij} / n_i", "n_ij / n_i"))
         steps.append(_proportions_step(counts, m, ex.p_k, "item_mean", lab, brief, intro))
         if shared:
-            steps.append(_shared_chance_step(counts, m, ex.p_k, "item_mean", lab, ex.p_e, res.p_e, brief, agreement))
+            steps.append(_shared_chance_step(res, counts, m, ex.p_k, "item_mean", lab, brief, agreement))
         else:
             steps.append(_gwet_chance_step(res, agreement, brief))
     steps.append(_coefficient_step(res, name, "P_a", ex.p_a, brief, sym, symbol))
