@@ -80,8 +80,7 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
     if first.method == "analytic":
         how = "analytic: Gwet's variances, t with n - 1 degrees of freedom; Cohen's kappa: Fleiss, Cohen and Everitt"
     else:
-        boot = first.bootstrap
-        how = f"bootstrap: {boot.n_boot} resamples of the items, seed {seed}, percentile interval"
+        how = f"bootstrap: {first.bootstrap.n_boot} resamples of the items, seed {seed}, percentile interval"
     weights = getattr(first.result, "weights", None)
     weighted = "" if weights is None else f", {weights} weights"
     out = ["", f"The chance-corrected family, (P_a - P_e) / (1 - P_e){weighted}: SE and {share} interval ({how})"]
@@ -89,8 +88,7 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
         res = row.result
         ex = res.exact
         if hasattr(res, "p_e"):
-            observed = ex.p_a if hasattr(ex, "p_a") else ex.p_o
-            parts = [f"{'P_a' if hasattr(ex, 'p_a') else 'P_o'} = {fmt(observed)}", f"P_e = {fmt(ex.p_e)}"]
+            parts = [f"P_a = {fmt(ex.p_a)}" if hasattr(ex, "p_a") else f"P_o = {fmt(ex.p_o)}", f"P_e = {fmt(ex.p_e)}"]
         else:  # Krippendorff's alpha: 1 - D_o / D_e
             parts = [f"1 - D_o = {fmt(None if ex.d_o is None else 1 - ex.d_o)}",
                      f"1 - D_e = {fmt(None if ex.d_e is None else 1 - ex.d_e)}"]
