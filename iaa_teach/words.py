@@ -258,12 +258,9 @@ def _sum(terms: Sequence[Math], signs: Sequence[int] | None = None) -> Math:
     if not terms:
         return number(0)
     signs = signs or [1] * len(terms)
-    tex, txt = [], []
-    for i, (t, s) in enumerate(zip(terms, signs)):
-        op = ("-" if s < 0 else "") if i == 0 else (" - " if s < 0 else " + ")
-        tex.append(op + t.tex)
-        txt.append(op + t.txt)
-    return Math("".join(tex), "".join(txt), atom=len(terms) == 1 and signs[0] > 0)
+    ops = [("-" if s < 0 else "") if i == 0 else (" - " if s < 0 else " + ") for i, s in enumerate(signs)]
+    return Math("".join(op + t.tex for op, t in zip(ops, terms)), "".join(op + t.txt for op, t in zip(ops, terms)),
+                atom=len(terms) == 1 and signs[0] > 0)
 
 
 def _squared(x: Fraction | int) -> Math:
@@ -837,7 +834,7 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
     intro = prose("{p_gj}: rater {g}'s share of their own ratings in category {j} (over the items they rated).",
                   p_gj=Math("p_{gj}", "p_gj"), g=Math("g"), j=Math("j"))
     notes = [prose("Left out, with no rating at all: {names}.", names=", ".join(idle))] if idle else []
-    steps = [_step("Each rater's proportions {p_gj}", intro=intro, table=table, notes=notes, brief=brief)]
+    proportions = _step("Each rater's proportions {p_gj}", intro=intro, table=table, notes=notes, brief=brief)
     pairs = [(g, h) for x, g in enumerate(active) for h in active[x + 1:]]
 
     def pair_value(g: int, h: int) -> Fraction:
@@ -861,8 +858,7 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
                         approx(ex.p_e)))
     intro = prose("Chance model: each rater labels at random with their own proportions; {P_e} is the mean over the "
                   "{n} pairs of different raters of their Cohen chance agreement.", n=n_pairs)
-    steps.append(_chance_step(res, intro, chains, brief))
-    return steps
+    return [proportions, _chance_step(res, intro, chains, brief)]
 
 
 def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
@@ -1033,18 +1029,15 @@ def _bootstrap_steps(res: BootstrapResult, brief: bool) -> tuple[str, list[Step]
     intro = f"Draw the items with replacement, as many as the data has, and recompute {name}: {res.n_boot} times."
     note = Prose(f"{res.n_undefined} replicate(s) were undefined (every rating in one category) and are left out; "
                  f"{used} remain." if res.n_undefined else f"All {used} replicates are defined.")
-    steps = [_step("Resample the items", intro=intro, notes=[note], brief=brief)]
+    resample = _step("Resample the items", intro=intro, notes=[note], brief=brief)
     tail = (1 - res.confidence) / 2 * 100
-    lo_q, hi_q = format_number(tail, "g"), format_number(100 - tail, "g")
+    ends = (("low", format_number(tail, "g"), res.low), ("high", format_number(100 - tail, "g"), res.high))
     chains = [Chain(Math(r"\text{estimate}", "estimate"), Math(fmt(res.estimate))),
-              Chain(Math(r"\text{low}", "low"), Math(f"{lo_q}\\text{{th percentile}}", f"{lo_q}th percentile"),
-                     Math(fmt(res.low)), inline=True),
-              Chain(Math(r"\text{high}", "high"), Math(f"{hi_q}\\text{{th percentile}}", f"{hi_q}th percentile"),
-                     Math(fmt(res.high)), inline=True)]
+              *(Chain(Math(f"\\text{{{end}}}", end), Math(f"{q}\\text{{th percentile}}", f"{q}th percentile"),
+                      Math(fmt(value)), inline=True) for end, q, value in ends)]
     note = Prose(f"{confidence} interval: [{fmt(res.low)}, {fmt(res.high)}] around {fmt(res.estimate)}.")
-    steps.append(_step("Percentile interval", chains=chains, notes=[note], brief=brief,
-                       symbol="interval", value=res.estimate))
-    return title, steps
+    return title, [resample, _step("Percentile interval", chains=chains, notes=[note], brief=brief,
+                                   symbol="interval", value=res.estimate)]
 
 
 # ================================================================= entry
