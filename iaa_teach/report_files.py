@@ -516,7 +516,6 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
     categories = _reasons(report.category_agreement().as_records(), lambda rec: (
         f"no pairable value in {rec['category']!r}"))
     ex = alpha.exact
-    extra = {} if family is None else {"family": family_data(family)}
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -531,7 +530,7 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
         "items": items,
         "confused_pairs": pairs,
         "categories": categories,
-        **extra,
+        **({} if family is None else {"family": family_data(family)}),
     }
 
 
