@@ -265,16 +265,10 @@ def _piece(p: Any, form: str, math: str) -> str:
         return p.render(form, math)
     if form == "text":
         return str(p)
-    if form == "html" and math == "mathml" and "_" in str(p):
-        return _typeset_names(str(p))
+    if form == "html" and math == "mathml" and "_" in str(p):  # on a typeset page, symbol names (P_e) as maths
+        return "".join(SYMBOLS[x].render("html", "mathml") if i % 2 else html_escape(x, "mathml")
+                       for i, x in enumerate(_NAMED.split(str(p))))
     return md_escape(p) if form == "markdown" else html_escape(p, math)
-
-
-def _typeset_names(text: str) -> str:
-    """Text on a typeset page, with the symbol names written in it (``P_e``, ``n_i``) as maths."""
-    parts = _NAMED.split(text)
-    return "".join(SYMBOLS[x].render("html", "mathml") if i % 2 else html_escape(x, "mathml")
-                   for i, x in enumerate(parts))
 
 
 class Prose(Shown):
