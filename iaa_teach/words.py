@@ -646,7 +646,7 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
                        "(Σ_jk w_jk n_ij n_ik - n_i) / (n_i (n_i - 1))", False)
     chains = [Chain(Math("P_i"), formula)]
     single = [names[i] for i in range(n_items) if m[i] < 2]
-    groups: dict[Any, list[int]] = {}  # a long table: one group per count row
+    groups: dict[Any, list[int]] = {}  # one per item; in a long table, one per count row
     for i in np.flatnonzero(m >= 2).tolist():
         row = counts[i].tolist()  # weighted: the order of the counts matters; unweighted: only their values
         key = i if n_items <= _MAX_LISTED else tuple(row if agreement is not None else sorted(row, reverse=True))
