@@ -17,9 +17,10 @@ escaped, so a file cannot move the cursor or colour the terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from .markup import terminal_escape
 from .metrics import (
@@ -79,8 +80,7 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
     if first.method == "analytic":
         how = "analytic: Gwet's variances, t with n - 1 degrees of freedom; Cohen's kappa: Fleiss, Cohen and Everitt"
     else:
-        boot = first.bootstrap
-        how = f"bootstrap: {boot.n_boot} resamples of the items, seed {seed}, percentile interval"
+        how = f"bootstrap: {first.bootstrap.n_boot} resamples of the items, seed {seed}, percentile interval"
     weights = getattr(first.result, "weights", None)
     weighted = "" if weights is None else f", {weights} weights"
     out = ["", f"The chance-corrected family, (P_a - P_e) / (1 - P_e){weighted}: SE and {share} interval ({how})"]
@@ -88,8 +88,7 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
         res = row.result
         ex = res.exact
         if hasattr(res, "p_e"):
-            observed = ex.p_a if hasattr(ex, "p_a") else ex.p_o
-            parts = [f"{'P_a' if hasattr(ex, 'p_a') else 'P_o'} = {fmt(observed)}", f"P_e = {fmt(ex.p_e)}"]
+            parts = [f"P_a = {fmt(ex.p_a)}" if hasattr(ex, "p_a") else f"P_o = {fmt(ex.p_o)}", f"P_e = {fmt(ex.p_e)}"]
         else:  # Krippendorff's alpha: 1 - D_o / D_e
             parts = [f"1 - D_o = {fmt(None if ex.d_o is None else 1 - ex.d_o)}",
                      f"1 - D_e = {fmt(None if ex.d_e is None else 1 - ex.d_e)}"]
@@ -191,31 +190,22 @@ class _UsageError(Exception):
     pass
 
 
-def _limit(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+def _whole(lowest: int, bound: str, grouped: bool = False) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``lowest`` (``bound`` in words); ``grouped``: 1,000 too."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace("_", "").replace(",", "") if grouped else text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+        if value < lowest:
+            raise argparse.ArgumentTypeError(f"must be {bound}, got {value}")
+        return value
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
+_limit = _whole(1, "at least 1", grouped=True)
+_seed = _whole(0, "0 or more")
 _SEPARATORS = {"\\t": "\t", "tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|"}
-
-
-def _separator(text: str) -> str:
-    return _SEPARATORS.get(text.lower(), text)
 
 
 def _parser() -> _Parser:
@@ -225,7 +215,7 @@ def _parser() -> _Parser:
     rep.add_argument("file", help="ratings file: CSV/TSV (UTF-8) or .xlsx")
     rep.add_argument("--format", choices=["wide", "long"], default="wide",
                      help="wide: one row per item, one column per rater; long: item,rater,label rows")
-    rep.add_argument("--sep", type=_separator, default=None,
+    rep.add_argument("--sep", type=lambda text: _SEPARATORS.get(text.lower(), text), default=None,
                      help="separator: ',', ';', tab (written \\t or tab)...; default: sniffed from the header")
     rep.add_argument("--encoding", default="utf-8",
                      help="the file's encoding if it is not UTF-8, e.g. cp1252, latin-1, utf-16")
@@ -262,11 +252,8 @@ def _error(message: Any) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 done, 2 bad input, 1 an internal error)."""
     for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            try:
-                stream.reconfigure(errors="backslashreplace")  # a label the terminal cannot show
-            except (ValueError, OSError):  # pragma: no cover - a stream that refuses
-                pass
+        with contextlib.suppress(AttributeError, ValueError, OSError):  # a stream that cannot, or refuses
+            stream.reconfigure(errors="backslashreplace")  # a label the terminal cannot show
     try:
         args = _parser().parse_args(argv)
     except _UsageError as err:

@@ -67,10 +67,7 @@ def md_escape(s: Any) -> str:
     >>> md_escape("a|b\\n# c")
     'a\\\\|b \\\\# c'
     """
-    out = _LINE_BREAKS.sub(" ", str(s))
-    for ch in "\\`*_[]<>|#$~":
-        out = out.replace(ch, "\\" + ch)
-    return out
+    return re.sub(r"([\\`*_\[\]<>|#$~])", r"\\\1", _LINE_BREAKS.sub(" ", str(s)))
 
 
 def html_escape(s: Any, math: str = "tex") -> str:
@@ -132,20 +129,10 @@ def terminal_escape(s: Any) -> str:
     out = str(s)
     if out.isprintable():
         return out
-    return "".join(ch if ch.isprintable() or ch == " " else _char_escape(ch) for ch in out)
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in out)  # repr escapes what is not printable
 
 
-def _char_escape(ch: str) -> str:
-    shown = repr(ch)[1:-1]
-    return shown if shown != ch else f"\\u{ord(ch):04x}"
-
-
-_SUBSCRIPT = re.compile(r"_(\{[^}]*\}|[\w+']+)")
-
-
-def _plain_math_html(txt: str) -> str:
-    """A formula's plain-text form as HTML: ``P_o`` becomes P<sub>o</sub>."""
-    return _SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", html.escape(txt, quote=False))
+_SUBSCRIPT = re.compile(r"_(\{[^}]*\}|[\w+']+)")  # in a formula's plain-text form, P_o is P<sub>o</sub> in HTML
 
 
 # ================================================================ MathML
@@ -154,34 +141,6 @@ _TEX_TEXT = re.compile(r"\\text\{((?:\\textbackslash\{\}|\\textasciitilde\{\}|\\
 _TEX_TEXT_ESCAPE = re.compile(r"\\textbackslash\{\}|\\textasciitilde\{\}|\\([{}_^#$%&])")
 _MATHML_ROOT = re.compile(r'^<math xmlns="http://www.w3.org/1998/Math/MathML" display="(?:inline|block)">'
                           r"(?:<mrow>)?(.*?)(?:</mrow>)?</math>$", re.S)
-
-
-def _tex_text_body(body: str) -> str:
-    """The text of a ``\\text{}`` body written by :func:`tex_text`, escaped for HTML."""
-    plain = _TEX_TEXT_ESCAPE.sub(lambda m: m.group(1) or ("\\" if "backslash" in m.group(0) else "~"), body)
-    return html.escape(plain, quote=False).replace(" ", "&#xa0;")  # MathML trims plain spaces
-
-
-def _mathml_inner(tex: str) -> str:
-    """The MathML of ``tex`` without its ``<math>`` element (latex2mathml; ``\\text{}`` done here).
-
-    latex2mathml keeps the escapes of ``\\text{a\\_b}`` and does not escape
-    ``&`` in text, so each ``\\text{}`` goes through as a placeholder and
-    its own, HTML-escaped text is put back after.
-    """
-    from latex2mathml.converter import convert
-
-    texts: list[str] = []
-
-    def hold(m: re.Match) -> str:
-        texts.append(_tex_text_body(m.group(1)))
-        return f"\\text{{IAATEXT{len(texts) - 1}Z}}"
-
-    out = convert(_TEX_TEXT.sub(hold, tex))
-    for i, text in enumerate(texts):
-        out = out.replace(f"<mtext>IAATEXT{i}Z</mtext>", f"<mtext>{text}</mtext>")
-    inner = _MATHML_ROOT.match(out)
-    return inner.group(1) if inner else out
 
 
 def tex_mathml(tex: str, display: bool = False) -> str:
@@ -197,8 +156,23 @@ def tex_mathml(tex: str, display: bool = False) -> str:
     >>> tex_mathml(tex_text("a_b & <c>"))
     '<math><mtext>a_b&#xa0;&amp;&#xa0;</mtext><mo>&#x0003C;</mo><mtext>c</mtext><mo>&#x0003E;</mo><mtext></mtext></math>'
     """
+    from latex2mathml.converter import convert
+
+    # latex2mathml keeps the escapes of \text{a\_b} and does not escape & in text, so each \text{} goes
+    # through as a placeholder and its own text, unescaped from LaTeX and escaped for HTML, is put back after.
+    texts: list[str] = []
+
+    def hold(m: re.Match) -> str:
+        plain = _TEX_TEXT_ESCAPE.sub(lambda e: e.group(1) or ("\\" if "backslash" in e.group(0) else "~"), m.group(1))
+        texts.append(html.escape(plain, quote=False).replace(" ", "&#xa0;"))  # MathML trims plain spaces
+        return f"\\text{{IAATEXT{len(texts) - 1}Z}}"
+
+    out = convert(_TEX_TEXT.sub(hold, tex))
+    for i, text in enumerate(texts):
+        out = out.replace(f"<mtext>IAATEXT{i}Z</mtext>", f"<mtext>{text}</mtext>")
+    inner = _MATHML_ROOT.match(out)  # the content of latex2mathml's own <math> element
     style = ' displaystyle="true"' if display else ""
-    return f"<math{style}>{_mathml_inner(tex)}</math>"
+    return f"<math{style}>{inner.group(1) if inner else out}</math>"
 
 
 # ================================================================= pieces
@@ -246,7 +220,10 @@ class Math:
         if form == "html":
             if math == "mathml":
                 return tex_mathml(self.tex)
-            return _plain_math_html(self.txt) if math == "text" else "$" + html.escape(self.tex, quote=False) + "$"
+            if math == "text":
+                return _SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>",
+                                      html.escape(self.txt, quote=False))
+            return "$" + html.escape(self.tex, quote=False) + "$"
         return "$" + self.tex + "$"
 
 
@@ -288,16 +265,10 @@ def _piece(p: Any, form: str, math: str) -> str:
         return p.render(form, math)
     if form == "text":
         return str(p)
-    if form == "html" and math == "mathml" and "_" in str(p):
-        return _typeset_names(str(p))
+    if form == "html" and math == "mathml" and "_" in str(p):  # on a typeset page, symbol names (P_e) as maths
+        return "".join(SYMBOLS[x].render("html", "mathml") if i % 2 else html_escape(x, "mathml")
+                       for i, x in enumerate(_NAMED.split(str(p))))
     return md_escape(p) if form == "markdown" else html_escape(p, math)
-
-
-def _typeset_names(text: str) -> str:
-    """Text on a typeset page, with the symbol names written in it (``P_e``, ``n_i``) as maths."""
-    parts = _NAMED.split(text)
-    return "".join(SYMBOLS[x].render("html", "mathml") if i % 2 else html_escape(x, "mathml")
-                   for i, x in enumerate(parts))
 
 
 class Prose(Shown):
@@ -397,22 +368,15 @@ NOTATION: tuple[Notation, ...] = (
 )
 
 
-def _symbols() -> dict[str, Math]:
-    out = {row.key: row.symbol for row in NOTATION}
-    out.update({
-        "p_+j": Math("p_{+j}", "p_+j"),
-        "kappa_w": Math(r"\kappa_w", "κ_w"), "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
-        # Krippendorff's own name for n_i, kept for the exam texts that still use it
-        "m_u": Math("m_u"),
-    })
-    return out
-
-
 #: The formula symbols a template can name: ``{P_o}``, ``{kappa}``, ``{sum_n_i}``...
 #: (every symbol of :data:`NOTATION`, plus a few composites).
-SYMBOLS: dict[str, Math] = _symbols()
-
-_FIELDS = string.Formatter()
+SYMBOLS: dict[str, Math] = {
+    **{row.key: row.symbol for row in NOTATION},
+    "p_+j": Math("p_{+j}", "p_+j"),
+    "kappa_w": Math(r"\kappa_w", "κ_w"), "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
+    # Krippendorff's own name for n_i, kept for the exam texts that still use it
+    "m_u": Math("m_u"),
+}
 
 
 def prose(template: str, **values: Any) -> Prose:
@@ -422,7 +386,7 @@ def prose(template: str, **values: Any) -> Prose:
     :class:`Prose`; text is escaped for each output, never read as markup.
     """
     pieces: list[Any] = []
-    for literal, field, _, _ in _FIELDS.parse(template):
+    for literal, field, _, _ in string.Formatter().parse(template):
         pieces.append(literal)
         if field is not None:
             pieces.append(values[field] if field in values else SYMBOLS[field])
@@ -497,8 +461,7 @@ class Table(Shown):
 
     def _markdown(self, math: str) -> str:
         def cell(c: Any, first: bool) -> str:
-            s = _piece(c, "markdown", math).replace("|", "\\|") if not isinstance(c, str) else md_escape(c)
-            s = s or " "
+            s = (_piece(c, "markdown", math).replace("|", "\\|") if not isinstance(c, str) else md_escape(c)) or " "
             return f"**{s}**" if first and self.bold_first_column and s.strip() else s
         lines = ["| " + " | ".join(cell(h, False) for h in self.header) + " |",
                  "|" + "|".join(":---" if a == "l" else "---:" for a in self.align) + "|"]
@@ -508,8 +471,9 @@ class Table(Shown):
     def _html(self, math: str) -> str:
         def cell(c: Any, head: bool, scope: str) -> str:
             tag = "th" if head else "td"
-            if math == "mathml" and isinstance(c, str):
-                c = _typeset_cell(c)
+            if math == "mathml" and isinstance(c, str) and _FRACTION_CELL.fullmatch(c):  # typeset, as written
+                a, b = c.split("/")
+                c = Math(("-" if a.startswith("-") else "") + f"\\frac{{{a.lstrip('-')}}}{{{b}}}", c)
             return f'<{tag}{scope}>{_piece(c, "html", math)}</{tag}>'
         caption = f"<caption>{html_escape(self.caption, math)}</caption>" if self.caption else ""
         head = "".join(cell(h, True, ' scope="col"') for h in self.header)
@@ -525,14 +489,6 @@ class Table(Shown):
 
 
 _FRACTION_CELL = re.compile(r"-?\d+/\d+")
-
-
-def _typeset_cell(c: str) -> Any:
-    """For a typeset page: a cell that is a fraction (``16/3``) as maths (symbol names: :func:`_typeset_names`)."""
-    if _FRACTION_CELL.fullmatch(c):  # as written, not reduced
-        a, b = c.split("/")
-        return Math(("-" if a.startswith("-") else "") + f"\\frac{{{a.lstrip('-')}}}{{{b}}}", c)
-    return c
 
 
 def _cell_value(c: Any) -> Any:
@@ -566,17 +522,13 @@ class Equations:
     def __bool__(self) -> bool:
         return bool(self.chains)
 
-    def _rows(self) -> list[tuple[Math, Math, bool]]:
-        rows = []
+    def render(self, form: str, math: str = "tex") -> str:
+        rows = []  # (lhs, one right-hand side, whether it is the chain's first line)
         for chain in self.chains:
             rhs = chain.rhs[-1:] if self.brief else chain.rhs
             if chain.inline and len(rhs) > 1:
                 rhs = [Math(" = ".join(r.tex for r in rhs), " = ".join(r.txt for r in rhs))]
             rows += [(chain.lhs, r, i == 0) for i, r in enumerate(rhs)]
-        return rows
-
-    def render(self, form: str, math: str = "tex") -> str:
-        rows = self._rows()
         if form == "text" or (form == "html" and math == "text"):
             text = "\n".join(f"{lhs.txt if first else ' ' * len(lhs.txt)} = {r.txt}" for lhs, r, first in rows)
             return text if form == "text" else f"<pre>{html.escape(text, quote=False)}</pre>"
@@ -598,10 +550,6 @@ def render(blocks: Iterable[Any], form: str, math: str = "tex", sep: str | None 
     """
     check_option("form", form, FORMS)
     check_option("math", math, MATH_MODES)
-    out = []
-    for block in blocks:
-        if block is None or not block:
-            continue
-        shown = block.render(form, math)
-        out.append(f"<p>{shown}</p>" if form == "html" and isinstance(block, Prose) else shown)
+    out = [f"<p>{block.render(form, math)}</p>" if form == "html" and isinstance(block, Prose)
+           else block.render(form, math) for block in blocks if block]
     return (_SEPARATORS[form] if sep is None else sep).join(out)

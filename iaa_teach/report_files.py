@@ -139,19 +139,16 @@ def _esc(value: Any) -> str:
 
 
 # =============================================================== figures
-def _png(fig: Any, dpi: int) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
 def _figure(fig: Any, alt: str, caption: str, dpi: int) -> str:
     """A figure as an <img> with a data URI; ``alt`` is plain text, ``caption`` HTML.
 
     ``alt`` is an attribute, so its quotes are escaped too (:func:`~iaa_teach.markup.attr_escape`).
     """
     width, height = (round(x * plots.DPI) for x in fig.get_size_inches())
-    return (f'<figure><img src="data:image/png;base64,{_png(fig, dpi)}" width="{width}" height="{height}" '
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=dpi, metadata={"Software": None})
+    return (f'<figure><img src="data:image/png;base64,{base64.b64encode(png.getvalue()).decode("ascii")}" '
+            f'width="{width}" height="{height}" '
             f'alt="{attr_escape(alt)}"><figcaption>{caption}</figcaption></figure>')
 
 
@@ -435,9 +432,7 @@ def html_to_pdf(page: str, path: Any, timeout: float = 180) -> str:
                              "or write HTML (format='html') and print it from a browser")
     target = os.path.abspath(os.fspath(path))
     with tempfile.TemporaryDirectory(prefix="iaa-pdf-") as tmp:
-        source = os.path.join(tmp, "page.html")
-        with open(source, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(page)
+        source = _write(os.path.join(tmp, "page.html"), page)
         printed = os.path.join(tmp, "page.pdf")
         cmd = [chromium, *_CHROMIUM_FLAGS, f"--user-data-dir={os.path.join(tmp, 'profile')}",
                f"--print-to-pdf={printed}", "file://" + source]
@@ -521,7 +516,6 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
     categories = _reasons(report.category_agreement().as_records(), lambda rec: (
         f"no pairable value in {rec['category']!r}"))
     ex = alpha.exact
-    extra = {} if family is None else {"family": family_data(family)}
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -536,7 +530,7 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
         "items": items,
         "confused_pairs": pairs,
         "categories": categories,
-        **extra,
+        **({} if family is None else {"family": family_data(family)}),
     }
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers
 from typing import Any, Callable, Iterable
 
 __all__ = [
@@ -76,16 +77,12 @@ def _same(value: Any, allowed: Any) -> bool:
         return False
 
 
-def _show(values: Iterable[Any]) -> str:
-    return ", ".join(repr(v) for v in values)
-
-
 def check_option(name: str, value: Any, allowed: Iterable[Any]) -> Any:
     """``value`` if it is one of ``allowed``; otherwise an :class:`AgreementError`."""
     allowed = tuple(allowed)
     if any(_same(value, a) for a in allowed):
         return value
-    raise AgreementError(f"{name} must be one of {_show(allowed)}; got {value!r}")
+    raise AgreementError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
 
 
 def check_int(name: str, value: Any, lowest: int | None = None, highest: int | None = None) -> int:
@@ -94,7 +91,9 @@ def check_int(name: str, value: Any, lowest: int | None = None, highest: int | N
         raise AgreementError(f"{name} must be a whole number, got {value!r}")
     value = int(value)
     if lowest is not None and value < lowest or highest is not None and value > highest:
-        raise AgreementError(f"{name} must be {_range(lowest, highest)}, got {value}")
+        bounds = (f"between {lowest} and {highest}" if lowest is not None and highest is not None
+                  else f"at least {lowest}" if lowest is not None else f"at most {highest}")
+        raise AgreementError(f"{name} must be {bounds}, got {value}")
     return value
 
 
@@ -193,17 +192,10 @@ def check_share(name: str, value: Any) -> float:
 
 def _is_integer(value: Any) -> bool:
     try:
-        import numbers
         return isinstance(value, numbers.Integral) or (hasattr(value, "dtype") and value.dtype.kind in "iu"
                                                        and getattr(value, "ndim", 1) == 0)
     except Exception:  # pragma: no cover
         return False
-
-
-def _range(lowest: int | None, highest: int | None) -> str:
-    if lowest is not None and highest is not None:
-        return f"between {lowest} and {highest}"
-    return f"at least {lowest}" if lowest is not None else f"at most {highest}"
 
 
 def options(**allowed: Iterable[Any]) -> Callable:
@@ -215,24 +207,17 @@ def options(**allowed: Iterable[Any]) -> Callable:
     allowed = {name: tuple(values) for name, values in allowed.items()}
 
     def decorate(func: Callable) -> Callable:
-        sig = inspect.signature(func)
-        names = [n for n in allowed if n in sig.parameters]
-        missing = set(allowed) - set(names)
+        params = inspect.signature(func).parameters
+        missing = set(allowed) - set(params)
         if missing:  # pragma: no cover - a programming error, caught at import
             raise TypeError(f"{func.__name__} has no argument(s) {sorted(missing)}")
-        positions = {n: list(sig.parameters).index(n) for n in names}
-        defaults = {n: sig.parameters[n].default for n in names}
+        defaults = {n: params[n].default for n in allowed}
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            for n in names:
-                if n in kwargs:
-                    value = kwargs[n]
-                elif positions[n] < len(args):
-                    value = args[positions[n]]
-                else:
-                    value = defaults[n]
-                check_option(n, value, allowed[n])
+            given = dict(zip(params, args), **kwargs)  # each argument as the call binds it
+            for n, values in allowed.items():
+                check_option(n, given.get(n, defaults[n]), values)
             return func(*args, **kwargs)
 
         wrapper.allowed_options = allowed  # type: ignore[attr-defined]

@@ -258,12 +258,9 @@ def _sum(terms: Sequence[Math], signs: Sequence[int] | None = None) -> Math:
     if not terms:
         return number(0)
     signs = signs or [1] * len(terms)
-    tex, txt = [], []
-    for i, (t, s) in enumerate(zip(terms, signs)):
-        op = ("-" if s < 0 else "") if i == 0 else (" - " if s < 0 else " + ")
-        tex.append(op + t.tex)
-        txt.append(op + t.txt)
-    return Math("".join(tex), "".join(txt), atom=len(terms) == 1 and signs[0] > 0)
+    ops = [("-" if s < 0 else "") if i == 0 else (" - " if s < 0 else " + ") for i, s in enumerate(signs)]
+    return Math("".join(op + t.tex for op, t in zip(ops, terms)), "".join(op + t.txt for op, t in zip(ops, terms)),
+                atom=len(terms) == 1 and signs[0] > 0)
 
 
 def _squared(x: Fraction | int) -> Math:
@@ -316,23 +313,20 @@ class _Labels:
         self.names = [str(c) for c in categories]
         self.short = all(len(n) == 1 for n in self.names)
 
-    def one(self, j: int) -> tuple[str, str]:
-        n = self.names[j]
-        return tex_text(n), n if self.short else f"({n})"
-
-    def two(self, i: int, j: int) -> tuple[str, str]:
-        a, b = self.names[i], self.names[j]
+    def sub(self, *idx: int) -> tuple[str, str]:
+        """The subscript of one or two categories, in LaTeX and in text."""
+        names = [self.names[i] for i in idx]
         if self.short:
-            return tex_text(a + b), a + b
-        return f"{tex_text(a)},{tex_text(b)}", f"({a},{b})"
+            return tex_text("".join(names)), "".join(names)
+        return ",".join(map(tex_text, names)), f"({','.join(names)})"
 
     def margin(self, j: int, first: bool) -> Math:
         """``p_{j+}``, the first rater's share of category j, or ``p_{+j}``, the second's."""
-        tex, txt = self.one(j)
+        tex, txt = self.sub(j)
         return Math(f"p_{{{tex}+}}", f"p_{txt}+") if first else Math(f"p_{{+{tex}}}", f"p_+{txt}")
 
     def sym(self, symbol: str, *idx: int) -> Math:
-        tex, txt = self.one(idx[0]) if len(idx) == 1 else self.two(*idx)
+        tex, txt = self.sub(*idx)
         return Math(f"{symbol}_{{{tex}}}", f"{symbol}_{txt}")
 
 
@@ -354,21 +348,15 @@ def _undefined_step(heading: Prose | str, lhs: Math, *rhs: Math | None, reason: 
                  brief=brief, symbol=symbol, value=value)
 
 
-def _chance_step(intro: Prose | str, chains: Sequence[Chain], value: float, exact: Fraction | None, brief: bool
-                 ) -> Step:
-    """The step that ends with a coefficient's chance agreement P_e."""
-    return _step("Chance agreement {P_e}", intro=intro, chains=chains, brief=brief, symbol="P_e", value=value,
-                 exact=exact)
-
-
-def _cell(q: Fraction | int | float) -> str:
-    """An exact value as a whole number or a fraction (``3/2``); a float as the nearest simple fraction."""
-    return str(Fraction(q).limit_denominator(10**6) if isinstance(q, float) else Fraction(q))
+def _chance_step(res: Any, intro: Prose | str, chains: Sequence[Chain], brief: bool) -> Step:
+    """The step that ends with the chance agreement P_e of ``res``."""
+    return _step("Chance agreement {P_e}", intro=intro, chains=chains, brief=brief, symbol="P_e", value=res.p_e,
+                 exact=res.exact.p_e)
 
 
 def _shown(x: Fraction | float) -> str:
-    """A table cell: an exact value as a fraction, a float that is no simple fraction rounded half up."""
-    return fmt(x) if isinstance(x, float) else _cell(x)
+    """A table cell: an exact value as a whole number or a fraction (``3/2``), a float rounded half up."""
+    return fmt(x) if isinstance(x, float) else str(Fraction(x))
 
 
 def _grid(values: Sequence[Sequence[Any]], row_labels: Sequence[str], col_labels: Sequence[str], corner: str = "",
@@ -401,10 +389,6 @@ def _rounding_note(exact: Fraction, rounded: Fraction | None, first: str, second
 
 def _undefined_note(reason: str | None) -> Prose | None:
     return with_symbols(f"Undefined: {reason}.") if reason else None
-
-
-def _r3(q: Fraction) -> Fraction:
-    return round_half_up(q, 3)
 
 
 # ================================================================= Cohen
@@ -477,26 +461,27 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
         p_e_chain = Chain(Math("P_e"), formula, _sum(prods),
                            _frac(_sum([number(rows[j] * cols[j]) for j in range(k)]), number(n * n)),
                            _ratio(int((rows * cols).sum()), n * n), approx(ex.p_e))
-    steps.append(_chance_step("The agreement expected if each rater labelled at random with their own proportions.",
-                              [p_e_chain], res.p_e, ex.p_e, brief))
-    steps.append(_coefficient_step("Cohen's kappa", "P_o", ex.p_o, ex.p_e, ex.kappa, res.kappa, res.reason, brief))
+    steps.append(_chance_step(res, "The agreement expected if each rater labelled at random with their own "
+                              "proportions.", [p_e_chain], brief))
+    steps.append(_coefficient_step(res, "Cohen's kappa", "P_o", ex.p_o, brief))
     return title, steps
 
 
-def _coefficient_step(title: str, obs: str, p_o: Fraction, p_e: Fraction | None, value_exact: Fraction | None,
-                      value: float, reason: str | None, brief: bool, sym: Math = _KAPPA,
+def _coefficient_step(res: Any, title: str, obs: str, p_o: Fraction, brief: bool, sym: Math = _KAPPA,
                       symbol: str = "kappa") -> Step:
-    """(P_o - P_e) / (1 - P_e), shared by Cohen, Fleiss and the rest of the family (``sym``: its symbol)."""
+    """(P_o - P_e) / (1 - P_e) of ``res``, shared by Cohen, Fleiss and the rest of the family (``sym``: its symbol)."""
+    p_e, value_exact = res.exact.p_e, res.exact_value
     formula = _frac(Math(f"{obs} - P_e", atom=False), Math("1 - P_e", atom=False))
     if p_e is None:  # no chance agreement to put in
-        return _undefined_step(title, sym, formula, reason=reason, brief=brief, symbol=symbol, value=value)
+        return _undefined_step(title, sym, formula, reason=res.reason, brief=brief, symbol=symbol, value=float(res))
     if value_exact is None:
         return _undefined_step(title, sym, formula, _put_in(p_o, p_e), _frac(number(p_o - p_e), number(0)),
-                               reason=reason, brief=brief, symbol=symbol, value=value)
+                               reason=res.reason, brief=brief, symbol=symbol, value=float(res))
     chain = Chain(sym, formula, _put_in(p_o, p_e), _ratio_of(p_o - p_e, 1 - p_e), approx(value_exact))
-    rounded = (_r3(p_o) - _r3(p_e)) / (1 - _r3(p_e)) if _r3(p_e) != 1 else None
+    r_o, r_e = round_half_up(p_o), round_half_up(p_e)
+    rounded = (r_o - r_e) / (1 - r_e) if r_e != 1 else None
     notes = [_band_note(value_exact, sym), _rounding_note(value_exact, rounded, obs, "P_e")]
-    return _step(title, chains=[chain], notes=notes, brief=brief, symbol=symbol, value=value, exact=value_exact)
+    return _step(title, chains=[chain], notes=notes, brief=brief, symbol=symbol, value=float(res), exact=value_exact)
 
 
 def _put_in(p_o: Fraction, p_e: Fraction) -> Math:
@@ -522,14 +507,12 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
     if math.isnan(res.se):
         return _undefined_step(heading, _SE, reason=res.se_reason, brief=brief, symbol="se", value=res.se)
     n = res.df + 1 if res.df is not None else None
-    var = res.exact.variance
     c_i = Math("{" + sym.tex + "}^*_i", sym.txt + "*_i")
     spread = Math(r"\sum_i (" + c_i.tex + " - " + sym.tex + ")^2", f"Σ_i ({c_i.txt} - {sym.txt})²", False)
-    fpc = Math("1 - n/N_{pop}", "1 - n/N_pop")
-    scale = _frac(Math(f"({fpc.tex})") if res.population else Math("1"), Math("n(n - 1)"))
+    scale = _frac(Math("(1 - n/N_{pop})") if res.population else Math("1"), Math("n(n - 1)"))
     se_chain = Chain(_SE, Math(r"\sqrt{" + scale.tex + " " + spread.tex + "}", f"√({scale.txt} × {spread.txt})",
                                False),
-                     _root(var, res.se))
+                     _root(res.exact.variance, res.se))
     low, high = res.ci(confidence)
     tail = format_number((1 + confidence) / 2, ".3f").rstrip("0")
     if res.df is None:
@@ -539,13 +522,12 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
         crit_sym = Math(f"t_{{{tail};\\,{res.df}}}", f"t_{tail};{res.df}")
         crit_words = prose("{t} is Student's t with n - 1 = {df} degrees of freedom", t=crit_sym, df=res.df)
     crit = (float(res) - low) / res.se if res.se > 0 else None
-    interval = Math(f"[{fmt(low)},\\ {fmt(high)}]", f"[{fmt(low)}, {fmt(high)}]")
     ci_chain = Chain(Math(share.replace("%", r"\%") + r"\ \text{CI}", f"{share} CI"),
                      Math(f"{sym.tex} \\pm {crit_sym.tex} \\cdot {_SE.tex}", f"{sym.txt} ± {crit_sym.txt} × SE",
                           False),
                      Math(f"{fmt(res)} \\pm {fmt(crit)} \\cdot {fmt(res.se)}",
                           f"{fmt(res)} ± {fmt(crit)} × {fmt(res.se)}", False) if crit is not None else None,
-                     interval)
+                     Math(f"[{fmt(low)},\\ {fmt(high)}]", f"[{fmt(low)}, {fmt(high)}]"))
     intro = prose("Gwet's linearized variance, as irrCAC computes it: each of the n = {n} rated items gets its own "
                   "value {c_i} (its agreement and its part of the chance term, linearized), and their spread "
                   "around {sym} gives the variance.", n=n, c_i=c_i, sym=sym) if res.df is not None else \
@@ -611,10 +593,9 @@ def _count_table_step(counts: np.ndarray, m: np.ndarray, lab: _Labels, names: li
                       extra: Prose | None = None) -> Step:
     """The items x categories count table n_ij with each item's n_i (only the totals for a long table)."""
     n_items = counts.shape[0]
-    varying = len(set(m.tolist())) > 1
     intro = prose("{n_ij}: how many raters put item {i} in category {j}; {n_i}: the item's ratings{varies}{totals}",
                   i=Math("i"), j=Math("j"), varies=prose(" (it varies from item to item: per-item {n_i}).")
-                  if varying else ".",
+                  if len(set(m.tolist())) > 1 else ".",
                   totals=f" ({n_items} items; the totals:)" if n_items > _MAX_LISTED else "")
     if extra:
         intro = intro + " " + extra
@@ -665,17 +646,13 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
                        "(Σ_jk w_jk n_ij n_ik - n_i) / (n_i (n_i - 1))", False)
     chains = [Chain(Math("P_i"), formula)]
     single = [names[i] for i in range(n_items) if m[i] < 2]
-    if n_items <= _MAX_LISTED:
-        groups = [([i], i) for i in range(n_items) if m[i] >= 2]
-    else:  # weighted: the order of the counts matters; unweighted: only their values
-        seen: dict[tuple, list[int]] = {}
-        for i in range(n_items):
-            if m[i] >= 2:
-                key = tuple(counts[i].tolist()) if agreement is not None else \
-                    tuple(sorted(counts[i].tolist(), reverse=True))
-                seen.setdefault(key, []).append(i)
-        groups = [(idx, idx[0]) for idx in seen.values()]
-    for idx, i in groups:
+    groups: dict[Any, list[int]] = {}  # one per item; in a long table, one per count row
+    for i in np.flatnonzero(m >= 2).tolist():
+        row = counts[i].tolist()  # weighted: the order of the counts matters; unweighted: only their values
+        key = i if n_items <= _MAX_LISTED else tuple(row if agreement is not None else sorted(row, reverse=True))
+        groups.setdefault(key, []).append(i)
+    for idx in groups.values():
+        i = idx[0]
         if len(idx) == 1:
             sym = Math(f"P_{{{tex_text(names[i]) if not names[i].isdigit() else names[i]}}}", f"P_{names[i]}")
         else:
@@ -688,10 +665,8 @@ def _item_agreement_step(counts: np.ndarray, m: np.ndarray, names: list[str], p_
                             approx(p_i[i]), inline=True))
     note = prose("Item(s) {items} have fewer than 2 ratings: no pair to compare, so they are left out of {P_a}.",
                  items=", ".join(single)) if single else None
-    intro = "The share of agreeing ordered pairs of raters on the item."
-    if agreement is not None:
-        intro = prose("The share of agreeing ordered pairs of raters on the item, a pair of labels j and k "
-                      "counting {w}.", w=_W)
+    intro = prose("The share of agreeing ordered pairs of raters on the item"
+                  + ("." if agreement is None else ", a pair of labels j and k counting {w}."), w=_W)
     return _step("Agreement on each item {P_i}", chains=chains, notes=[note], brief=brief, intro=intro)
 
 
@@ -712,18 +687,15 @@ def _proportions_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], 
                       brief: bool, intro: Prose | str) -> Step:
     """The category proportions p_j: pooled over all ratings, or the mean of the per-item proportions."""
     k = counts.shape[1]
-    chains = []
     if chance == "pooled":
         total = counts.sum(axis=0)
         T = int(m.sum())
-        chains.append(Chain(Math("p_j"), Math(r"\frac{\sum_i n_{ij}}{\sum_i n_i}", "Σ_i n_ij / Σ_i n_i", False)))
-        for j in range(k):
-            chains.append(Chain(lab.sym("p", j), _ratio(int(total[j]), T), approx(p[j]), inline=True))
+        chains = [Chain(Math("p_j"), Math(r"\frac{\sum_i n_{ij}}{\sum_i n_i}", "Σ_i n_ij / Σ_i n_i", False))]
+        chains += [Chain(lab.sym("p", j), _ratio(int(total[j]), T), approx(p[j]), inline=True) for j in range(k)]
     else:
         rated = [i for i in range(len(m)) if m[i] > 0]
         n_rated = len(rated)
-        chains.append(Chain(Math("p_j"), Math(r"\frac{1}{N'}\sum_i \frac{n_{ij}}{n_i}", "Σ_i (n_ij / n_i) / N'",
-                                              False)))
+        chains = [Chain(Math("p_j"), Math(r"\frac{1}{N'}\sum_i \frac{n_{ij}}{n_i}", "Σ_i (n_ij / n_i) / N'", False))]
         for j in range(k):
             parts = Counter((int(counts[i, j]), int(m[i])) for i in rated if counts[i, j])
             written = _sum([(_ratio(c, mi) if cnt == 1 else _times(number(cnt), _ratio(c, mi)))
@@ -734,9 +706,8 @@ def _proportions_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], 
     return _step("Category proportions {p_j}", intro=intro, chains=chains, brief=brief)
 
 
-def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], chance: str, lab: _Labels,
-                        p_e: Fraction, value: float, brief: bool,
-                        agreement: Sequence[Sequence[Fraction]] | None = None) -> Step:
+def _shared_chance_step(res: Any, counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction], chance: str,
+                        lab: _Labels, brief: bool, agreement: Sequence[Sequence[Fraction]] | None = None) -> Step:
     """P_e = sum_j p_j^2 (sum_jk w_jk p_j p_k weighted): two ratings drawn from one shared distribution agree."""
     k = len(p)
     if agreement is None:
@@ -748,17 +719,16 @@ def _shared_chance_step(counts: np.ndarray, m: np.ndarray, p: Sequence[Fraction]
         if chance == "pooled":
             total = counts.sum(axis=0)
             T = int(m.sum())
-            rhs.append(_frac(_sum([_squared(int(c)) for c in total]), _squared(T)))
-            rhs.append(_ratio(int((total ** 2).sum()), T * T))
+            rhs += [_frac(_sum([_squared(int(c)) for c in total]), _squared(T)), _ratio(int((total ** 2).sum()), T * T)]
         else:
             rhs.append(_q_sum([x * x for x in p]))
     else:
         terms = [(agreement[j][l], p[j], p[l]) for j in range(k) for l in range(k) if agreement[j][l] and p[j] and p[l]]
         rhs = [Math(r"\sum_{j,k} w_{jk}\, p_j\, p_k", "Σ_jk w_jk p_j p_k", False),
                _sum([_weighted(w, a, b) for w, a, b in terms]) if len(terms) <= _MAX_TERMS else None]
-    rhs.append(approx(p_e))
-    return _chance_step("The chance that two ratings drawn at random agree" + (", weighted." if agreement else "."),
-                        [Chain(Math("P_e"), *rhs)], value, p_e, brief)
+    rhs.append(approx(res.exact.p_e))
+    return _chance_step(res, "The chance that two ratings drawn at random agree"
+                        + (", weighted." if agreement else "."), [Chain(Math("P_e"), *rhs)], brief)
 
 
 def _counted_steps(res: Any, items: Sequence[Any] | None, brief: bool, extra: Prose | None = None,
@@ -789,8 +759,8 @@ def _fleiss_steps(res: FleissResult, brief: bool, items: Sequence[Any] | None = 
         intro = prose("Chance rule: {rule} ({N}), so every item weighs the same, however many ratings it has.",
                       rule=rule, N=Math("N'"))
     steps.append(_proportions_step(counts, m, ex.p_j, res.chance, lab, brief, intro))
-    steps.append(_shared_chance_step(counts, m, ex.p_j, res.chance, lab, ex.p_e, res.p_e, brief, agreement))
-    steps.append(_coefficient_step("Fleiss' kappa", "P_a", ex.p_a, ex.p_e, ex.kappa, res.kappa, res.reason, brief))
+    steps.append(_shared_chance_step(res, counts, m, ex.p_j, res.chance, lab, brief, agreement))
+    steps.append(_coefficient_step(res, "Fleiss' kappa", "P_a", ex.p_a, brief))
     if weighted:
         steps.append(_uncertainty_step(res, _KAPPA, brief))
     return title, steps
@@ -824,7 +794,7 @@ def _uniform_chance_step(res: BrennanPredigerResult, agreement: Sequence[Sequenc
         total = sum((w for row in agreement for w in row), Fraction(0))
         chain = Chain(Math("P_e"), Math(r"\frac{1}{q^2}\sum_{j,k} w_{jk}", "Σ_jk w_jk / q²", False),
                       _frac(number(total), _squared(q)), approx(ex.p_e))
-    return _chance_step(intro, [chain], res.p_e, ex.p_e, brief)
+    return _chance_step(res, intro, [chain], brief)
 
 
 def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] | None, brief: bool) -> Step:
@@ -844,13 +814,12 @@ def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] |
         formula = Math(r"\frac{1}{q - 1}\sum_j p_j (1 - p_j)", "Σ_j p_j (1 - p_j) / (q - 1)", False)
         scale = _ratio(1, q - 1)
     else:
-        w_sum = sum((w for row in agreement for w in row), Fraction(0))
         formula = Math(r"\frac{\sum_{j,k} w_{jk}}{q (q - 1)}\sum_j p_j (1 - p_j)",
                        "Σ_jk w_jk / (q (q - 1)) × Σ_j p_j (1 - p_j)", False)
-        scale = _frac(number(w_sum), _pairs_of(q))
+        scale = _frac(number(sum((w for row in agreement for w in row), Fraction(0))), _pairs_of(q))
     chain = Chain(Math("P_e"), formula, _scaled(scale, spread) if spread is not None else None,
                   _scaled(scale, number(total)), approx(ex.p_e))
-    return _chance_step(intro, [chain], res.p_e, ex.p_e, brief)
+    return _chance_step(res, intro, [chain], brief)
 
 
 def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | None, lab: _Labels,
@@ -865,7 +834,7 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
     intro = prose("{p_gj}: rater {g}'s share of their own ratings in category {j} (over the items they rated).",
                   p_gj=Math("p_{gj}", "p_gj"), g=Math("g"), j=Math("j"))
     notes = [prose("Left out, with no rating at all: {names}.", names=", ".join(idle))] if idle else []
-    steps = [_step("Each rater's proportions {p_gj}", intro=intro, table=table, notes=notes, brief=brief)]
+    proportions = _step("Each rater's proportions {p_gj}", intro=intro, table=table, notes=notes, brief=brief)
     pairs = [(g, h) for x, g in enumerate(active) for h in active[x + 1:]]
 
     def pair_value(g: int, h: int) -> Fraction:
@@ -889,16 +858,14 @@ def _conger_steps(res: CongerResult, agreement: Sequence[Sequence[Fraction]] | N
                         approx(ex.p_e)))
     intro = prose("Chance model: each rater labels at random with their own proportions; {P_e} is the mean over the "
                   "{n} pairs of different raters of their Cohen chance agreement.", n=n_pairs)
-    steps.append(_chance_step(intro, chains, res.p_e, ex.p_e, brief))
-    return steps
+    return [proportions, _chance_step(res, intro, chains, brief)]
 
 
 def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
     """Any coefficient of the family: counts, P_i, P_a, its own chance model, the coefficient, its interval."""
     sym, symbol = _family_symbol(res)
-    weighted = res.weights is not None
     name = f"Gwet's {res.name}" if isinstance(res, GwetResult) else res.name[0].upper() + res.name[1:]
-    title = name + (f", {res.weights} weights" if weighted else "")
+    title = name + (f", {res.weights} weights" if res.weights is not None else "")
     if isinstance(res, ScottResult):
         title += f", {res.rater_a} vs {res.rater_b}"
     title += f" ({res.n_items} rated items, {res.n_items_used} with 2 or more ratings)"
@@ -910,14 +877,12 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
         missing = missing + " " + prose("A rater with no rating at all is left out.")
     ex = res.exact
     lab, counts, m, agreement, steps = _counted_steps(res, items, brief, extra, [missing])
-    if isinstance(res, PercentAgreementResult):
-        steps.append(_step("Percent agreement {P_a}", chains=[Chain(Math("P_a"), approx(ex.p_a))],
+    if isinstance(res, PercentAgreementResult):  # sym is P_a
+        steps.append(_step("Percent agreement {P_a}", chains=[Chain(sym, approx(ex.p_a))],
                            intro=prose("No model of chance: {P_e} = 0, so the coefficient is {P_a} itself, "
                                        "however much of it luck alone would give."),
-                           notes=[_band_note(ex.p_a, Math("P_a"))], brief=brief, symbol="P_a", value=res.p_a,
-                           exact=ex.p_a))
-        steps.append(_uncertainty_step(res, Math("P_a"), brief))
-        return "Percent agreement" + title[len(name):], steps
+                           notes=[_band_note(ex.p_a, sym)], brief=brief, symbol=symbol, value=res.p_a, exact=ex.p_a))
+        return title, [*steps, _uncertainty_step(res, sym, brief)]
     if isinstance(res, BrennanPredigerResult):
         steps.append(_uniform_chance_step(res, agreement, brief))
     elif isinstance(res, CongerResult):
@@ -931,11 +896,10 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
                       N=Math(f"N' = {int((m > 0).sum())}"), share=Math(r"n_{ij} / n_i", "n_ij / n_i"))
         steps.append(_proportions_step(counts, m, ex.p_k, "item_mean", lab, brief, intro))
         if shared:
-            steps.append(_shared_chance_step(counts, m, ex.p_k, "item_mean", lab, ex.p_e, res.p_e, brief, agreement))
+            steps.append(_shared_chance_step(res, counts, m, ex.p_k, "item_mean", lab, brief, agreement))
         else:
             steps.append(_gwet_chance_step(res, agreement, brief))
-    steps.append(_coefficient_step(name, "P_a", ex.p_a, ex.p_e, res.exact_value,
-                                   float(res), res.reason, brief, sym, symbol))
+    steps.append(_coefficient_step(res, name, "P_a", ex.p_a, brief, sym, symbol))
     steps.append(_uncertainty_step(res, sym, brief))
     return title, steps
 
@@ -956,27 +920,27 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     k = len(res.categories)
     counts = np.asarray(res.counts, dtype=np.int64)
     m = counts.sum(axis=1)
+    n = int(ex.n)
+    nominal = res.level == "nominal"
     title = f"Krippendorff's alpha ({res.level})"
     steps = []
 
     sizes = Counter(int(x) for x in m if x >= 2)
-    n_exact = Fraction(ex.n)
     parts = sorted(sizes.items(), reverse=True)
     count_txt = "; ".join(f"{c} item{'s' if c > 1 else ''} with {s} values" for s, c in parts)
     lonely, empty = int((m == 1).sum()), int((m == 0).sum())
     extra = ((f" {lonely} item(s) with a single value are not pairable and are left out." if lonely else "")
              + (f" {empty} item(s) have no value." if empty else ""))
     chain = Chain(Math("n"), _sum([_times(number(c), number(s)) if c > 1 else number(s) for s, c in parts]),
-                   number(int(n_exact)), inline=True)
+                   number(n), inline=True)
     steps.append(_step("Pairable values {n}", intro=count_txt + "." + extra,
-                       chains=[chain], brief=brief, symbol="n", value=float(res.n), exact=n_exact))
+                       chains=[chain], brief=brief, symbol="n", value=float(res.n), exact=Fraction(n)))
 
     pc = np.asarray(res.pair_counts, dtype=np.int64)
-    total_pairs = int(pc.sum())
     pair_formula = " + ".join(f"{c} × {s}·{s - 1}" if c > 1 else f"{s}·{s - 1}" for s, c in parts)
     intro = prose("Every item (unit) with {n_i} values gives {pairs} ordered pairs of values: {formula} = {total} "
                   "pairs, counted here without weights.", pairs=Math("n_i(n_i - 1)", "n_i (n_i - 1)"),
-                  formula=pair_formula, total=total_pairs)
+                  formula=pair_formula, total=int(pc.sum()))
     steps.append(_step("Ordered pairs within items", intro=intro, brief=brief,
                        table=_grid(pc.tolist(), lab.names, lab.names, total="total")))
 
@@ -990,19 +954,17 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     o_ck = Math(r"o_{ck} = \sum_i \frac{\text{number of } c\text{-}k \text{ pairs in item } i}{n_i - 1}",
                 "o_ck = Σ_i (number of c-k pairs in item i) / (n_i - 1)")
     intro = prose("{o_ck}: {how}. Every value then counts once: the matrix sums to {n}, and its row totals are {n_c}.",
-                  o_ck=o_ck, how=how, n=Math(f"n = {int(n_exact)}"))
+                  o_ck=o_ck, how=how, n=Math(f"n = {n}"))
     steps.append(_step("Coincidence matrix {o_ck}", intro=intro, brief=brief,
                        table=_grid(o, lab.names, lab.names, total="n_c")))  # its row totals are the n_c
 
     delta = ex.delta
-    if res.level != "nominal":
-        how = Prose(*_DISTANCES[res.level])
-        steps.append(_step(prose("Distances {delta2} ({level})", level=res.level), intro=how,
+    if not nominal:
+        steps.append(_step(prose("Distances {delta2} ({level})", level=res.level), intro=Prose(*_DISTANCES[res.level]),
                            table=_grid(delta, lab.names, lab.names), brief=brief))
 
     # D_o
     off = [(i, j) for i in range(k) for j in range(k) if i != j and o[i][j] and delta[i][j]]
-    nominal = res.level == "nominal"
     if nominal:
         formula = Math(r"\frac{1}{n}\sum_{c \ne k} o_{ck}", "Σ_{c≠k} o_ck / n", False)
         terms = [number(o[i][j]) for i, j in off]
@@ -1010,26 +972,25 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
         formula = Math(r"\frac{1}{n}\sum_{c, k} o_{ck}\,\delta^2_{ck}", "Σ o_ck δ²_ck / n", False)
         terms = [_times(number(o[i][j]), number(delta[i][j])) for i, j in off]
     num = sum((o[i][j] * delta[i][j] for i, j in off), Fraction(0))
-    chain = Chain(Math("D_o"), formula, _frac(_sum(terms), number(int(n_exact))) if len(terms) <= _MAX_TERMS else None,
-                  _over(num, int(n_exact)), approx(ex.d_o))
+    chain = Chain(Math("D_o"), formula, _frac(_sum(terms), number(n)) if len(terms) <= _MAX_TERMS else None,
+                  _over(num, n), approx(ex.d_o))
     steps.append(_step("Observed disagreement {D_o}", chains=[chain], brief=brief,
                        intro="The coincidences off the diagonal, weighted by their distance, per pairable value."
                               if not nominal else "The share of coincidences off the diagonal.",
                        symbol="D_o", value=res.d_o, exact=ex.d_o))
 
     # D_e
-    nn = int(n_exact)
-    den = _pairs_of(nn)
+    den = _pairs_of(n)
     if nominal:
-        rhs = [_frac(Math(r"n^2 - \sum_c n_c^2", "n² - Σ n_c²"), Math("n(n - 1)")), _square_gap(nn, n_c, den)]
-        num = n_exact * n_exact - sum((c * c for c in n_c), Fraction(0))
+        rhs = [_frac(Math(r"n^2 - \sum_c n_c^2", "n² - Σ n_c²"), Math("n(n - 1)")), _square_gap(n, n_c, den)]
+        num = n * n - sum((c * c for c in n_c), Fraction(0))
     else:
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if n_c[i] and n_c[j] and delta[i][j]]
         terms = [_times(number(n_c[i]), number(n_c[j]), number(delta[i][j])) for i, j in pairs]
         rhs = [Math(r"\frac{1}{n(n - 1)}\sum_{c, k} n_c\, n_k\, \delta^2_{ck}", "Σ n_c n_k δ²_ck / (n (n - 1))", False),
                _twice(terms, den) if len(terms) <= _MAX_TERMS else None]
         num = 2 * sum((n_c[i] * n_c[j] * delta[i][j] for i, j in pairs), Fraction(0))
-    rhs += [_over(num, nn * (nn - 1)), approx(ex.d_e)]
+    rhs += [_over(num, n * (n - 1)), approx(ex.d_e)]
     steps.append(_step("Expected disagreement {D_e}", chains=[Chain(Math("D_e"), *rhs)], brief=brief,
                        intro=prose("The disagreement expected between two values drawn without replacement "
                                    "from all {n} pairable values."),
@@ -1039,7 +1000,7 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     if ex.alpha is None:
         notes = [_undefined_note(res.reason)]
     else:
-        rounded = 1 - _r3(ex.d_o) / _r3(ex.d_e) if _r3(ex.d_e) else None
+        rounded = 1 - round_half_up(ex.d_o) / round_half_up(ex.d_e) if round_half_up(ex.d_e) else None
         notes = [_band_note(ex.alpha, _ALPHA), _rounding_note(ex.alpha, rounded, "D_o", "D_e")]
     steps.append(_step("Krippendorff's alpha", chains=[_alpha_chain(_ALPHA, ex, reduced=True)], notes=notes,
                        brief=brief, symbol="alpha", value=res.alpha, exact=ex.alpha))
@@ -1068,18 +1029,15 @@ def _bootstrap_steps(res: BootstrapResult, brief: bool) -> tuple[str, list[Step]
     intro = f"Draw the items with replacement, as many as the data has, and recompute {name}: {res.n_boot} times."
     note = Prose(f"{res.n_undefined} replicate(s) were undefined (every rating in one category) and are left out; "
                  f"{used} remain." if res.n_undefined else f"All {used} replicates are defined.")
-    steps = [_step("Resample the items", intro=intro, notes=[note], brief=brief)]
+    resample = _step("Resample the items", intro=intro, notes=[note], brief=brief)
     tail = (1 - res.confidence) / 2 * 100
-    lo_q, hi_q = format_number(tail, "g"), format_number(100 - tail, "g")
+    ends = (("low", format_number(tail, "g"), res.low), ("high", format_number(100 - tail, "g"), res.high))
     chains = [Chain(Math(r"\text{estimate}", "estimate"), Math(fmt(res.estimate))),
-              Chain(Math(r"\text{low}", "low"), Math(f"{lo_q}\\text{{th percentile}}", f"{lo_q}th percentile"),
-                     Math(fmt(res.low)), inline=True),
-              Chain(Math(r"\text{high}", "high"), Math(f"{hi_q}\\text{{th percentile}}", f"{hi_q}th percentile"),
-                     Math(fmt(res.high)), inline=True)]
+              *(Chain(Math(f"\\text{{{end}}}", end), Math(f"{q}\\text{{th percentile}}", f"{q}th percentile"),
+                      Math(fmt(value)), inline=True) for end, q, value in ends)]
     note = Prose(f"{confidence} interval: [{fmt(res.low)}, {fmt(res.high)}] around {fmt(res.estimate)}.")
-    steps.append(_step("Percentile interval", chains=chains, notes=[note], brief=brief,
-                       symbol="interval", value=res.estimate))
-    return title, steps
+    return title, [resample, _step("Percentile interval", chains=chains, notes=[note], brief=brief,
+                                   symbol="interval", value=res.estimate)]
 
 
 # ================================================================= entry
@@ -1132,8 +1090,7 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
       = 29/59 ≈ 0.492
     """
     if items is not None:
-        n = (len(result.p_i) if isinstance(result, FleissResult) else len(result.counts) if isinstance(result, _FAMILY)
-             else None)
+        n = len(result.counts) if isinstance(result, (FleissResult, *_FAMILY)) else None
         if isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or (n is not None and len(items) != n):
             raise AgreementError(f"items must give one name per item{f' ({n})' if n is not None else ''}, "
                                  f"got {items!r}")
@@ -1222,15 +1179,11 @@ def _diagnosis_steps(report: Diagnosis, brief: bool) -> tuple[str, list[Step]]:
     r, alpha = report.ratings, report.alpha
     title = (f"Where the disagreement comes from: {r.n_items} items x {r.n_raters} raters, "
              f"Krippendorff's alpha ({report.level})")
-    steps = [_whole_alpha_step(alpha, brief)]
-    raters = report.rater_ranking()
-    if len(raters):
-        steps.append(_without_rater_step(report, raters[0], brief))
-    steps.append(_item_step(report, report.item_ranking()[0], brief))
-    pairs = report.confused_pairs()
-    if len(pairs):
-        steps.append(_pair_step(report, pairs[0], brief))
-    return title, steps
+    raters, pairs = report.rater_ranking(), report.confused_pairs()
+    return title, [_whole_alpha_step(alpha, brief),
+                   _without_rater_step(report, raters[0], brief) if len(raters) else None,
+                   _item_step(report, report.item_ranking()[0], brief),
+                   _pair_step(report, pairs[0], brief) if len(pairs) else None]
 
 
 def _whole_alpha_step(alpha: AlphaResult, brief: bool) -> Step:
@@ -1255,20 +1208,17 @@ def _without_rater_step(report: Diagnosis, row: dict, brief: bool) -> Step:
     ex = without.exact
     chains = [Chain(Math("n'"), number(int(ex.n))), Chain(Math("D_o'"), approx(ex.d_o)),
               Chain(Math("D_e'"), approx(ex.d_e)), _alpha_chain(_ALPHA_LOO, ex, "'")]
-    rise = Math(r"\alpha' - \alpha", "α' - α", False)
-    if ex.alpha is not None and whole is not None:
-        chains.append(Chain(Math(r"\text{rise}", "rise"), rise, approx(ex.alpha - whole)))
     intro = prose("Take {name}'s column out and compute alpha again from the other raters' labels; write {a} for "
                   "it. Every item {name} labelled has one value fewer, and an item left with a single value is "
                   "no longer pairable.", name=name, a=_ALPHA_LOO)
     notes = [_undefined_note(without.reason)]
     if ex.alpha is not None and whole is not None:
-        if ex.alpha > whole:
-            notes.append(prose("The others agree better without {name}: {name} is the rater least in step with "
-                               "the rest, first in the rater ranking.", name=name))
-        else:
-            notes.append(prose("Even without {name}, the rater whose absence helps most, alpha does not rise: "
-                               "no single rater holds the others back.", name=name))
+        chains.append(Chain(Math(r"\text{rise}", "rise"), Math(r"\alpha' - \alpha", "α' - α", False),
+                            approx(ex.alpha - whole)))
+        notes.append(prose("The others agree better without {name}: {name} is the rater least in step with the "
+                           "rest, first in the rater ranking." if ex.alpha > whole else
+                           "Even without {name}, the rater whose absence helps most, alpha does not rise: no "
+                           "single rater holds the others back.", name=name))
     if not math.isnan(row["mean_kappa"]):
         overuse = (prose(", most in {c} (their share of it is {v} above the others')", c=Em(row["overused"]),
                          v=fmt(row["overuse"])) if row["overused"] is not None else "")
@@ -1343,11 +1293,9 @@ def _pair_step(report: Diagnosis, row: dict, brief: bool) -> Step:
                   c=Math("c"), k=Math("k"), first=first, second=second, o_ck=o_ck, e_ck=e_ck,
                   w=Math(r"1/(n_i - 1)", "1/(n_i - 1)"), pairs=int(row["pairs"]), n_k=Math("n_k"),
                   nc=number(n_c), nk=number(n_k), n=Math(f"n = {number(n).txt}"))
-    notes = []
-    if pair.ratio is not None:
-        more = pair.ratio > 1
-        notes.append(prose("The most confused pair is {first} and {second}: {how}.", first=first, second=second,
-                           how=("the raters put them on the same item more often than chance would pair them"
-                                if more else "still below chance (a ratio under 1), but the closest of all pairs")))
-    return _step(heading, intro=intro, chains=chains, notes=notes, brief=brief, symbol="ratio",
+    note = None if pair.ratio is None else prose(
+        "The most confused pair is {first} and {second}: {how}.", first=first, second=second,
+        how=("the raters put them on the same item more often than chance would pair them" if pair.ratio > 1
+             else "still below chance (a ratio under 1), but the closest of all pairs"))
+    return _step(heading, intro=intro, chains=chains, notes=[note], brief=brief, symbol="ratio",
                  value=row["ratio"], exact=pair.ratio)
