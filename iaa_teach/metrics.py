@@ -47,6 +47,7 @@ __all__ = [
     "PercentAgreementResult", "BrennanPredigerResult", "ScottResult", "CongerResult", "GwetResult", "ItemsNeeded",
     "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
     "percent_agreement", "brennan_prediger", "scott_pi", "conger_kappa", "gwet_ac", "items_needed",
+    "FamilyCall", "family_calls", "agreement_family", "INTERVAL_METHODS", "FamilyInterval", "family_intervals",
 ]
 
 #: Landis & Koch (1977) bands: (lower bound inclusive, upper bound, name).
@@ -625,16 +626,16 @@ def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
     """
     agreement = _agreement_for(r, weights)
     patterns = None if groups is not None else r.count_patterns()
-    size, frequency = (groups.size, groups.frequency) if groups is not None else \
-        (patterns.ratings_per_item, patterns.frequency)
-    n_used = int(frequency[size >= 2].sum())
+    groups = FM.pattern_groups(patterns) if groups is None else groups
+    n_used = int(groups.frequency[groups.size >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
-    n_rated = int(frequency[size >= 1].sum())
+    n_rated = int(groups.frequency[groups.size >= 1].sum())
     population = _check_population(population, n_rated)
     fitted, variance, terms = _family(r, model, agreement, population, groups)
+    named = weights if weights is None or isinstance(weights, str) else "custom"
     shared = dict(p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]), categories=r.categories, n_items_used=n_used,
-                  n_ratings=int(frequency @ size), weights=_weights_name(weights), agreement_weights=_frozen(agreement),
+                  n_ratings=int(groups.frequency @ groups.size), weights=named, agreement_weights=_frozen(agreement),
                   variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
     return fitted, terms, shared
 
@@ -645,20 +646,10 @@ def _item_agreement(patterns: CountPatterns, terms: dict, exact: bool) -> np.nda
     return p_i[patterns.item_pattern]
 
 
-def _weights_name(weights: Any) -> str | None:
-    return weights if weights is None or isinstance(weights, str) else "custom"
-
-
 def _exact_weights(result: Any) -> np.ndarray:
     """The result's agreement weights as Fractions: from the scheme's name, or a matrix's decimal readings."""
     given = result.agreement_weights if result.weights == "custom" else result.weights
     return FM.agreement_matrix(given, result.categories, exact=True)
-
-
-def _fleiss_reason(p_e: float) -> str | None:
-    if math.isnan(p_e) or 1.0 - p_e <= F.EPS:
-        return "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
-    return None
 
 
 @_result
@@ -770,9 +761,12 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
     0.564 31/55 7/18 0.185
     """
     fitted, terms, shared = _fit_counted(as_ratings(ratings), chance, weights, population)
+    kappa = float(fitted.coefficient[0])
+    reason = None
+    if math.isnan(kappa):  # formulas.chance_corrected: P_e is 1 (within EPS)
+        reason = "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
     p_i = _frozen(_item_agreement(shared["_patterns"], terms, False))
-    return FleissResult(kappa=float(fitted.coefficient[0]), p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance,
-                        reason=_fleiss_reason(shared["p_e"]), **shared)
+    return FleissResult(kappa=kappa, p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance, reason=reason, **shared)
 
 
 # ============================================================ Krippendorff
@@ -1543,10 +1537,7 @@ def interpret(value: Any) -> str:
         return "undefined"
     if v < 0:
         return "poor"
-    for lower, upper, name in BANDS[1:]:
-        if v <= upper:
-            return name
-    return BANDS[-1][2]
+    return next((name for _, upper, name in BANDS[1:] if v <= upper), BANDS[-1][2])
 
 
 # ================================================================ bootstrap
@@ -1579,17 +1570,6 @@ _RESULTS: dict[str, type] = {"percent_agreement": PercentAgreementResult, "brenn
                              "scott_pi": ScottResult, "conger_kappa": CongerResult, "gwet_ac": GwetResult}
 
 
-def _stacked(terms: dict) -> tuple[np.ndarray, Callable]:
-    """Per-group terms as one matrix (G, F), and the function that splits summed rows (B, F) back into them."""
-    keys = list(terms)
-    widths = [1 if np.ndim(terms[key]) == 1 else np.shape(terms[key])[1] for key in keys]
-    cut = np.cumsum([0] + widths)
-
-    def unstack(s: np.ndarray) -> dict:
-        return {key: (s[:, cut[i]] if widths[i] == 1 else s[:, cut[i]:cut[i + 1]]) for i, key in enumerate(keys)}
-    return np.column_stack([np.asarray(terms[key], dtype=float) for key in keys]), unstack
-
-
 def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray, Callable]:
     """The bootstrap plan of a coefficient of the family: count rows as groups (code rows for Conger)."""
     if name == "scott_pi":
@@ -1606,13 +1586,16 @@ def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.nd
     else:
         patterns = r.count_patterns()
         groups, group, own = FM.pattern_groups(patterns), patterns.item_pattern, np.zeros((len(patterns.counts), 0))
-    terms, unstack = _stacked(FM.family_terms(groups, agreement))
-    width = terms.shape[1]
+    terms = FM.family_terms(groups, agreement)  # side by side in the plan's columns, one or q each
+    shapes = [np.shape(value)[1:] for value in terms.values()]
+    cut = np.cumsum([0] + [int(np.prod(shape)) for shape in shapes])
 
     def formula(s: np.ndarray) -> np.ndarray:
-        rater_counts = s[:, width:].reshape(-1, raters, k) if model == "conger" else None
-        return FM.fit(model, unstack(s[:, :width]), agreement, rater_counts).coefficient
-    return np.asarray(group).reshape(-1), np.column_stack([terms, own]), formula
+        summed = {key: s[:, lo:hi].reshape((-1,) + shape) for key, shape, lo, hi in zip(terms, shapes, cut, cut[1:])}
+        rater_counts = s[:, cut[-1]:].reshape(-1, raters, k) if model == "conger" else None
+        return FM.fit(model, summed, agreement, rater_counts).coefficient
+    stacked = [np.asarray(value, dtype=float) for value in terms.values()]
+    return np.asarray(group).reshape(-1), np.column_stack(stacked + [own]), formula
 
 
 #: Most numbers (distinct count rows x categories x categories) that a bootstrap plan may hold.
@@ -1702,8 +1685,7 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     n, n_groups = r.n_items, (r.n_categories ** 2 + 1 if terms is None else len(terms))
     chunk = max(1, min(n_boot, 4_000_000 // max(n, n_groups, 1)))  # draws and group counts: 4 million a chunk
     samples = []
-    done = 0
-    while done < n_boot:
+    for done in range(0, n_boot, chunk):
         b = min(chunk, n_boot - done)
         drawn = group[rng.integers(0, n, size=(b, n))] + (np.arange(b) * n_groups)[:, None]
         freq = np.bincount(drawn.ravel(), minlength=b * n_groups).reshape(b, n_groups).astype(float)
@@ -1712,7 +1694,6 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
         summed = freq[:, :-1] if terms is None else np.einsum("bg,gf->bf", freq, terms)
         with np.errstate(invalid="ignore", divide="ignore"):
             samples.append(formula(summed))
-        done += b
     samples = np.concatenate(samples)
     ok = samples[~np.isnan(samples)]
     tail = (1 - confidence) / 2 * 100
@@ -1777,9 +1758,6 @@ def agreement_family(ratings: Any, weights: Any = None, level: str = "nominal") 
     """
     r = as_ratings(ratings)
     return {call.name: _METRICS[call.metric](r, **call.kwargs) for call in family_calls(r, weights, level)}
-
-
-__all__ += ["FamilyCall", "family_calls", "agreement_family"]
 
 
 #: How :func:`family_intervals` gets each interval.
@@ -1850,6 +1828,3 @@ def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", 
         low, high = (boot.low, boot.high) if result.defined else (math.nan, math.nan)
         rows.append(FamilyInterval(call.name, call.metric, result, se, low, high, method, confidence, boot))
     return rows
-
-
-__all__ += ["INTERVAL_METHODS", "FamilyInterval", "family_intervals"]
