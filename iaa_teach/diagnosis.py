@@ -79,10 +79,13 @@ def _column(values: Any) -> np.ndarray:
     return out
 
 
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _plain(value: Any) -> Any:
     """A cell as plain Python for JSON: numpy scalars unwrapped, NaN -> None, tuples -> lists, mappings -> dicts."""
-    if isinstance(value, np.generic):
-        value = value.item()
+    value = _scalar(value)
     if isinstance(value, float) and math.isnan(value):
         return None
     if isinstance(value, tuple):
@@ -103,8 +106,7 @@ def _plain_column(values: np.ndarray) -> list:
 
 def format_cell(value: Any) -> str:
     """A cell as text: numbers rounded half up to 3 decimals (``rounding.fmt``), labels as they are."""
-    if isinstance(value, np.generic):
-        value = value.item()
+    value = _scalar(value)
     if value is None:
         return ""
     if isinstance(value, (bool, str, int)):
@@ -172,7 +174,7 @@ class ReportTable:
 
     def head(self, n: int = 10) -> "ReportTable":
         """The first ``n`` rows, as a table."""
-        return ReportTable({name: values[:n] for name, values in self._data.items()})
+        return self[:n]
 
     def as_records(self) -> list[dict[str, Any]]:
         """The rows as dicts of plain Python values (NaN -> None, tuples -> lists), for JSON."""
@@ -191,15 +193,8 @@ class ReportTable:
             lines.append(f"... ({self._rows - shown} more rows)")
         return "\n".join(lines)
 
-    def __str__(self) -> str:
-        return self.to_text()
-
     def __repr__(self) -> str:
         return self.to_text()
-
-
-def _scalar(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
 
 
 # ========================================================== leave one out

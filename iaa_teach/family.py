@@ -101,8 +101,7 @@ def agreement_matrix(weights: Any, categories: tuple, exact: bool = False) -> np
     [[1.0, 0.75, 0.0], [0.75, 1.0, 0.75], [0.0, 0.75, 1.0]]
     """
     q = len(categories)
-    if weights is None or isinstance(weights, str):
-        F.check_option("weights", weights, FAMILY_WEIGHTS)
+    if weights is None or isinstance(weights, str):  # an unknown scheme: gwet_weights' error
         values = category_values(categories, exact)
         if weights == "ratio" and q > 1 and any(v <= 0 for v in values):
             raise AgreementError(f"weights 'ratio' need positive category values, but the categories include "
