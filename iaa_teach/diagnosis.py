@@ -549,8 +549,7 @@ class Diagnosis:
         ratio = F.divide(observed, expected)
 
         def exact_ratio(pairs: np.ndarray) -> list:
-            e, o = self._exact_expected, alpha.exact.coincidences
-            return [None if e[i[p], j[p]] == 0 else o[i[p]][j[p]] / e[i[p], j[p]] for p in pairs]
+            return [self.pair_exact(cats[i[p]], cats[j[p]]).ratio for p in pairs]
 
         order = _order(_settle_ties(ratio, exact_ratio), observed)
         return ReportTable({

@@ -261,13 +261,12 @@ class _Uncertain(_Result):
 class SizeSums(NamedTuple):
     """Integer sums over the items that share a number of ratings m, for each m that occurs (``size``).
 
-    ``items[g]`` items have ``size[g]`` ratings; ``counts[g, j]`` = sum of
-    n_ij over them; ``gram[g]`` = sum of the outer products n_i n_i^T (k x k).
+    Over the items with ``size[g]`` ratings: ``counts[g, j]`` = sum of n_ij;
+    ``gram[g]`` = sum of the outer products n_i n_i^T (k x k).
     The exact values are computed from these integers; the floats from the same sums.
     """
 
     size: np.ndarray
-    items: np.ndarray
     counts: np.ndarray
     gram: np.ndarray
 
@@ -280,11 +279,10 @@ def _size_sums(patterns: CountPatterns) -> SizeSums:
     group = group.reshape(-1)
     k = c.shape[1]
     n_sizes = len(size)
-    items = np.rint(np.bincount(group, weights=f, minlength=n_sizes)).astype(np.int64)  # exact below 2**53
     flat = (group[:, None] * k + np.arange(k)).ravel()
     counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
     counts = counts.astype(np.int64).reshape(n_sizes, k)
-    return SizeSums(size, items, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
+    return SizeSums(size, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
 
 
 def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.ndarray:
@@ -710,7 +708,36 @@ class FleissResult(_CountedResult):
                                                    f"ratings={self.n_ratings}{self._weights_note()}")
 
 
+_MISSING_RULE = """Missing ratings are handled as in Gwet's handbook and irrCAC: items with
+    no rating are left out; P_a is the mean agreement over the items with 2
+    or more ratings; the chance term uses every rating."""
+
+_PARAMETERS_DOC = """Parameters
+    ----------
+    ratings : Ratings or table, shape (n_items, n_raters)
+        Missing cells (``None``/NaN/``""``) allowed.
+    {weights}"""
+
+_WEIGHTS_DOC = """weights : None, str or array, shape (q, q)
+        None (unweighted), one of ``"linear"``, ``"quadratic"``,
+        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``,
+        ``"bipolar"`` (Gwet's weights over the categories' values when all
+        are numbers, else over 1..q; :func:`iaa_teach.formulas.gwet_weights`),
+        or a symmetric q x q matrix of agreement weights in [0, 1] with 1 on
+        the diagonal (:func:`iaa_teach.family.agreement_matrix`).
+    population : int, optional
+        Size of the population of items the rated ones were drawn from, for
+        the finite-population correction 1 - n / N (default: infinite)."""
+
+
+def _document(func: Callable) -> Callable:
+    doc = func.__doc__.replace("{parameters}", _PARAMETERS_DOC).replace("{missing}", _MISSING_RULE)
+    func.__doc__ = doc.replace("{weights}", _WEIGHTS_DOC)
+    return func
+
+
 @options(chance=CHANCE_RULES)
+@_document
 def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
                  population: int | None = None) -> FleissResult:
     """Fleiss' kappa, with the number of raters allowed to vary per item.
@@ -732,15 +759,7 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
         ``"item_mean"``: p_j = mean over rated items of n_ij / n_i (the
         Cambridge MLRD notes' and Gwet's rule, as irrCAC computes it). On
         complete data both equal the classic Fleiss (1971) kappa.
-    weights : None, str or array, shape (k, k)
-        None, one of ``"linear"``, ``"quadratic"``, ``"ordinal"``,
-        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"`` (Gwet's
-        weights over the categories' values when all are numbers, else over
-        1..k; see :func:`iaa_teach.formulas.gwet_weights`), or a symmetric
-        k x k matrix of agreement weights in [0, 1] with 1 on the diagonal.
-    population : int, optional
-        Size of the population of items the rated ones were drawn from, for
-        the finite-population correction 1 - n / N (default: infinite).
+    {weights}
 
     Returns
     -------
@@ -771,19 +790,15 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
 
 # ============================================================ Krippendorff
 def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int | None) -> Any:
-    """Gwet's variance of alpha (:func:`iaa_teach.family.alpha_squares`) with the weights 1 - delta / max(delta).
+    """Gwet's variance of a defined alpha (:func:`iaa_teach.family.alpha_squares`), weights 1 - delta / max(delta).
 
-    Floats or Fractions as ``delta`` is; NaN (None) where alpha is undefined or fewer than 2 units are pairable.
+    Floats or Fractions as ``delta`` is; NaN (None) where alpha' is undefined or fewer than 2 units are pairable.
+    (Alpha is defined: some distance is above 0.)
     """
     exact = delta.dtype == object
-    undefined = None if exact else math.nan
-    top = delta.max()
-    if top == 0:
-        return undefined
-    agreement = 1 - delta / top
-    alpha_prime, squares, n = FM.alpha_squares(FM.pattern_groups(patterns), agreement)
+    alpha_prime, squares, n = FM.alpha_squares(FM.pattern_groups(patterns), 1 - delta / delta.max())
     if not _is_defined(alpha_prime) or n < 2:
-        return undefined
+        return None if exact else math.nan
     rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
     return F.linearized_variance(squares, n, _sampled(rated, population, exact))
 
@@ -952,10 +967,10 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     _check_order(r, level == "ordinal", "level='ordinal'")
     values = _category_values_of(r.categories, level)
     patterns = r.count_patterns()
-    sums = _size_sums(patterns)
-    n_used = int(sums.items[sums.size >= 2].sum())
+    n_used = int(patterns.frequency[patterns.ratings_per_item >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
+    sums = _size_sums(patterns)
     o = _coincidences(sums, exact=False)
     alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, level, values)
     reason = None
@@ -1159,34 +1174,6 @@ class CongerResult(_FamilyResult):
     _undefined = "every rater put every rating in the same one category"
     _label = "Conger's kappa"
     _built_from = "rater_proportions"
-
-
-_MISSING_RULE = """Missing ratings are handled as in Gwet's handbook and irrCAC: items with
-    no rating are left out; P_a is the mean agreement over the items with 2
-    or more ratings; the chance term uses every rating."""
-
-_PARAMETERS_DOC = """Parameters
-    ----------
-    ratings : Ratings or table, shape (n_items, n_raters)
-        Missing cells (``None``/NaN/``""``) allowed.
-    {weights}"""
-
-_WEIGHTS_DOC = """weights : None, str or array, shape (q, q)
-        None (unweighted), one of ``"linear"``, ``"quadratic"``,
-        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``,
-        ``"bipolar"`` (Gwet's weights over the categories' values when all
-        are numbers, else over 1..q; :func:`iaa_teach.formulas.gwet_weights`),
-        or a symmetric q x q matrix of agreement weights in [0, 1] with 1 on
-        the diagonal (:func:`iaa_teach.family.agreement_matrix`).
-    population : int, optional
-        Size of the population of items the rated ones were drawn from, for
-        the finite-population correction 1 - n / N (default: infinite)."""
-
-
-def _document(func: Callable) -> Callable:
-    doc = func.__doc__.replace("{parameters}", _PARAMETERS_DOC).replace("{missing}", _MISSING_RULE)
-    func.__doc__ = doc.replace("{weights}", _WEIGHTS_DOC)
-    return func
 
 
 @_document
