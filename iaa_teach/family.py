@@ -64,10 +64,6 @@ CHANCE_MODELS = {
 
 
 # ================================================================ weights
-def _is_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
-
-
 def exact_number(value: Any) -> Fraction:
     """A number as a Fraction: ints exactly, floats as their decimal reading (0.1 -> 1/10)."""
     if isinstance(value, (int, np.integer)):
@@ -81,7 +77,8 @@ def category_values(categories: tuple, exact: bool = False) -> np.ndarray:
     >>> category_values((1, 2, 5)).tolist(), category_values(("low", "mid", "high")).tolist()
     ([1.0, 2.0, 5.0], [1.0, 2.0, 3.0])
     """
-    values = list(categories) if all(_is_number(c) for c in categories) else list(range(1, len(categories) + 1))
+    numbers = all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in categories)
+    values = list(categories) if numbers else list(range(1, len(categories) + 1))
     if exact:
         return np.array([exact_number(v) for v in values], dtype=object)
     return np.array([float(v) for v in values])

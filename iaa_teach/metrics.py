@@ -295,12 +295,10 @@ def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.n
     k = c.shape[1]
     gram = np.zeros(n_sizes * k * k, dtype=np.float64)
     rows, cols = np.nonzero(c * (group >= 0)[:, None])
-    if not len(rows):
-        return gram.astype(np.int64).reshape(n_sizes, k, k)
     vals = c[rows, cols]
     nz = np.bincount(rows, minlength=len(c))
     first = np.concatenate(([0], np.cumsum(nz)[:-1]))
-    per_block = max(1, (1 << 22) // int(nz.max()) ** 2)
+    per_block = max(1, (1 << 22) // int(nz.max(initial=1)) ** 2)  # initial: no non-zero count at all
     for start in range(0, len(c), per_block):  # blocks of count rows: at most 4 million products each
         lo, hi = first[start], (first[start + per_block] if start + per_block < len(c) else len(rows))
         if lo == hi:
@@ -1487,7 +1485,7 @@ def items_needed(coefficient: Any, expected: float, raters: int, proportions: An
                              f"proportions: {fmt(lowest, 4)} (raters labelling independently) up to 1")
     unanimous = min(1.0, max(0.0, (expected * (1 - p_e) + p_e - independent) / (1 - independent)))
     p_a, p_e, sigma2 = _planned_variance(name, FM.population_groups(raters, p, unanimous), agreement, p, unanimous)
-    sigma = math.sqrt(max(sigma2, 0.0))
+    sigma = _root(sigma2)
     df = (lambda n: None) if name == "cohen_kappa" else (lambda n: n - 1)
     n = max(2, math.ceil((_quantile(confidence, None) * sigma / half_width) ** 2))
     while _quantile(confidence, df(n)) * sigma / math.sqrt(n) > half_width:
