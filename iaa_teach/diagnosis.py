@@ -597,15 +597,12 @@ class Diagnosis:
     def _category_table(self) -> ReportTable:
         r, alpha = self.ratings, self.alpha
         codes = r.codes
-        kappas, alphas, reasons = [], [], []
-        for x, category in enumerate(r.categories):  # one two-category table per category
+        kappas, alphas = [], []
+        for x in range(len(r.categories)):  # one two-category table per category
             binary = Ratings.from_codes(np.where(codes == x, 1, np.where(codes < 0, -1, 0)), categories=(0, 1),
                                         raters=r.raters)
-            kappa, binary_alpha = fleiss_kappa(binary), krippendorff_alpha(binary)
-            kappas.append(kappa.kappa)
-            alphas.append(binary_alpha.alpha)
-            reasons.append(None if binary_alpha.defined else
-                           f"{category!r} against the rest: {binary_alpha.reason}")
+            kappas.append(fleiss_kappa(binary).kappa)
+            alphas.append(krippendorff_alpha(binary))
         diagonal = np.arange(len(r.categories))
         agreement = F.divide(alpha.coincidences[diagonal, diagonal], alpha.n_c)
         expected = F.divide(alpha.expected[diagonal, diagonal], alpha.n_c)
@@ -615,8 +612,9 @@ class Diagnosis:
             "agreement": agreement,
             "expected": expected,
             "kappa": np.array(kappas),
-            "alpha": np.array(alphas),
-            "reason": _column(reasons),
+            "alpha": np.array([a.alpha for a in alphas]),
+            "reason": _column(None if a.defined else f"{c!r} against the rest: {a.reason}"
+                              for c, a in zip(r.categories, alphas)),
         })
 
     def category_agreement(self) -> ReportTable:

@@ -383,10 +383,9 @@ class CohenResult(_Uncertain):
         if kappa[0] is not None and n >= 2:  # as the floats: no spread to estimate from a single item
             kept = 1 - _sampled(n, self.population, exact=True)
             variance, variance_null = (kept * v[0] for v in F.cohen_variance(table, agree))
-        t = self.table
         return Exact(kappa=_one(kappa), p_o=_one(p_o), p_e=_one(p_e),
-                     row_marginals=tuple(Fraction(int(x), n) for x in t.sum(axis=1)),
-                     col_marginals=tuple(Fraction(int(x), n) for x in t.sum(axis=0)),
+                     row_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=1)),
+                     col_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=0)),
                      agreement_weights=_exact_tuple(agree), variance=variance, variance_null=variance_null)
 
     def __repr__(self) -> str:
