@@ -397,13 +397,8 @@ class Diagnosis:
 
     @cached_property
     def _bias(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each rater's label shares against the others' on the same items: (TVD, overused category, excess).
-
-        Over the items a rater labelled that have another rating: the
-        rater's own shares p_r, and the others' shares q_r, the mean over
-        those items of (the item's other ratings in category j) / (their
-        number). TVD = sum_j |p_rj - q_rj| / 2.
-        """
+        """Each rater's label shares p against the others' q on the same items (:meth:`rater_ranking`'s
+        ``bias``, ``overused``, ``overuse``): (TVD = sum_j |p_j - q_j| / 2, overused category, excess)."""
         r = self.ratings
         patterns = r.count_patterns()
         c = patterns.counts
