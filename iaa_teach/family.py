@@ -104,13 +104,6 @@ def agreement_matrix(weights: Any, categories: tuple, exact: bool = False) -> np
             raise AgreementError(f"weights 'ratio' need positive category values, but the categories include "
                                  f"{min(values)}; use 'linear' or 'quadratic' for values that can be 0 or below")
         return F.gwet_weights(weights, values)
-    matrix = _checked_matrix(weights, q)
-    if exact:
-        return np.array([exact_number(x) for x in matrix.reshape(-1).tolist()], dtype=object).reshape(q, q)
-    return matrix
-
-
-def _checked_matrix(weights: Any, q: int) -> np.ndarray:
     try:
         matrix = np.array(weights, dtype=float)
     except (TypeError, ValueError):
@@ -133,6 +126,8 @@ def _checked_matrix(weights: Any, q: int) -> np.ndarray:
         raise AgreementError(f"weights must be symmetric (w[k, l] = w[l, k]: two labels agree as much whichever "
                              f"rater gave which), but w[{k}, {l}] = {matrix[k, l]:g} and w[{l}, {k}] = "
                              f"{matrix[l, k]:g}; (w + w.T) / 2 is the symmetric matrix with the same coefficients")
+    if exact:
+        return np.array([exact_number(x) for x in matrix.reshape(-1).tolist()], dtype=object).reshape(q, q)
     return matrix
 
 
