@@ -615,9 +615,7 @@ def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
     """A multi-rater coefficient on ``r`` (its items grouped as ``groups``, default its count rows).
 
     Returns the fit, the groups' terms and the fields every multi-rater
-    result shares (its P_a, P_e, counts of items and ratings, weights and
-    variance), after checking that some item has 2 ratings and the
-    ``population`` against the rated items.
+    result shares (its P_a, P_e, counts of items and ratings, weights and variance).
     """
     agreement = _agreement_for(r, weights)
     patterns = None if groups is not None else r.count_patterns()
