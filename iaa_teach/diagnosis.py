@@ -79,10 +79,13 @@ def _column(values: Any) -> np.ndarray:
     return out
 
 
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _plain(value: Any) -> Any:
     """A cell as plain Python for JSON: numpy scalars unwrapped, NaN -> None, tuples -> lists, mappings -> dicts."""
-    if isinstance(value, np.generic):
-        value = value.item()
+    value = _scalar(value)
     if isinstance(value, float) and math.isnan(value):
         return None
     if isinstance(value, tuple):
@@ -103,8 +106,7 @@ def _plain_column(values: np.ndarray) -> list:
 
 def format_cell(value: Any) -> str:
     """A cell as text: numbers rounded half up to 3 decimals (``rounding.fmt``), labels as they are."""
-    if isinstance(value, np.generic):
-        value = value.item()
+    value = _scalar(value)
     if value is None:
         return ""
     if isinstance(value, (bool, str, int)):
@@ -172,7 +174,7 @@ class ReportTable:
 
     def head(self, n: int = 10) -> "ReportTable":
         """The first ``n`` rows, as a table."""
-        return ReportTable({name: values[:n] for name, values in self._data.items()})
+        return self[:n]
 
     def as_records(self) -> list[dict[str, Any]]:
         """The rows as dicts of plain Python values (NaN -> None, tuples -> lists), for JSON."""
@@ -191,15 +193,8 @@ class ReportTable:
             lines.append(f"... ({self._rows - shown} more rows)")
         return "\n".join(lines)
 
-    def __str__(self) -> str:
-        return self.to_text()
-
     def __repr__(self) -> str:
         return self.to_text()
-
-
-def _scalar(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
 
 
 # ========================================================== leave one out
@@ -402,13 +397,8 @@ class Diagnosis:
 
     @cached_property
     def _bias(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each rater's label shares against the others' on the same items: (TVD, overused category, excess).
-
-        Over the items a rater labelled that have another rating: the
-        rater's own shares p_r, and the others' shares q_r, the mean over
-        those items of (the item's other ratings in category j) / (their
-        number). TVD = sum_j |p_rj - q_rj| / 2.
-        """
+        """Each rater's label shares p against the others' q on the same items (:meth:`rater_ranking`'s
+        ``bias``, ``overused``, ``overuse``): (TVD = sum_j |p_j - q_j| / 2, overused category, excess)."""
         r = self.ratings
         patterns = r.count_patterns()
         c = patterns.counts
@@ -554,8 +544,7 @@ class Diagnosis:
         ratio = F.divide(observed, expected)
 
         def exact_ratio(pairs: np.ndarray) -> list:
-            e, o = self._exact_expected, alpha.exact.coincidences
-            return [None if e[i[p], j[p]] == 0 else o[i[p]][j[p]] / e[i[p], j[p]] for p in pairs]
+            return [self.pair_exact(cats[i[p]], cats[j[p]]).ratio for p in pairs]
 
         order = _order(_settle_ties(ratio, exact_ratio), observed)
         return ReportTable({
@@ -603,15 +592,12 @@ class Diagnosis:
     def _category_table(self) -> ReportTable:
         r, alpha = self.ratings, self.alpha
         codes = r.codes
-        kappas, alphas, reasons = [], [], []
-        for x, category in enumerate(r.categories):  # one two-category table per category
+        kappas, alphas = [], []
+        for x in range(len(r.categories)):  # one two-category table per category
             binary = Ratings.from_codes(np.where(codes == x, 1, np.where(codes < 0, -1, 0)), categories=(0, 1),
                                         raters=r.raters)
-            kappa, binary_alpha = fleiss_kappa(binary), krippendorff_alpha(binary)
-            kappas.append(kappa.kappa)
-            alphas.append(binary_alpha.alpha)
-            reasons.append(None if binary_alpha.defined else
-                           f"{category!r} against the rest: {binary_alpha.reason}")
+            kappas.append(fleiss_kappa(binary).kappa)
+            alphas.append(krippendorff_alpha(binary))
         diagonal = np.arange(len(r.categories))
         agreement = F.divide(alpha.coincidences[diagonal, diagonal], alpha.n_c)
         expected = F.divide(alpha.expected[diagonal, diagonal], alpha.n_c)
@@ -621,8 +607,9 @@ class Diagnosis:
             "agreement": agreement,
             "expected": expected,
             "kappa": np.array(kappas),
-            "alpha": np.array(alphas),
-            "reason": _column(reasons),
+            "alpha": np.array([a.alpha for a in alphas]),
+            "reason": _column(None if a.defined else f"{c!r} against the rest: {a.reason}"
+                              for c, a in zip(r.categories, alphas)),
         })
 
     def category_agreement(self) -> ReportTable:

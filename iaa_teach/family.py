@@ -64,10 +64,6 @@ CHANCE_MODELS = {
 
 
 # ================================================================ weights
-def _is_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
-
-
 def exact_number(value: Any) -> Fraction:
     """A number as a Fraction: ints exactly, floats as their decimal reading (0.1 -> 1/10)."""
     if isinstance(value, (int, np.integer)):
@@ -81,7 +77,8 @@ def category_values(categories: tuple, exact: bool = False) -> np.ndarray:
     >>> category_values((1, 2, 5)).tolist(), category_values(("low", "mid", "high")).tolist()
     ([1.0, 2.0, 5.0], [1.0, 2.0, 3.0])
     """
-    values = list(categories) if all(_is_number(c) for c in categories) else list(range(1, len(categories) + 1))
+    numbers = all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in categories)
+    values = list(categories) if numbers else list(range(1, len(categories) + 1))
     if exact:
         return np.array([exact_number(v) for v in values], dtype=object)
     return np.array([float(v) for v in values])
@@ -101,20 +98,12 @@ def agreement_matrix(weights: Any, categories: tuple, exact: bool = False) -> np
     [[1.0, 0.75, 0.0], [0.75, 1.0, 0.75], [0.0, 0.75, 1.0]]
     """
     q = len(categories)
-    if weights is None or isinstance(weights, str):
-        F.check_option("weights", weights, FAMILY_WEIGHTS)
+    if weights is None or isinstance(weights, str):  # an unknown scheme: gwet_weights' error
         values = category_values(categories, exact)
         if weights == "ratio" and q > 1 and any(v <= 0 for v in values):
             raise AgreementError(f"weights 'ratio' need positive category values, but the categories include "
                                  f"{min(values)}; use 'linear' or 'quadratic' for values that can be 0 or below")
         return F.gwet_weights(weights, values)
-    matrix = _checked_matrix(weights, q)
-    if exact:
-        return np.array([exact_number(x) for x in matrix.reshape(-1).tolist()], dtype=object).reshape(q, q)
-    return matrix
-
-
-def _checked_matrix(weights: Any, q: int) -> np.ndarray:
     try:
         matrix = np.array(weights, dtype=float)
     except (TypeError, ValueError):
@@ -137,6 +126,8 @@ def _checked_matrix(weights: Any, q: int) -> np.ndarray:
         raise AgreementError(f"weights must be symmetric (w[k, l] = w[l, k]: two labels agree as much whichever "
                              f"rater gave which), but w[{k}, {l}] = {matrix[k, l]:g} and w[{l}, {k}] = "
                              f"{matrix[l, k]:g}; (w + w.T) / 2 is the symmetric matrix with the same coefficients")
+    if exact:
+        return np.array([exact_number(x) for x in matrix.reshape(-1).tolist()], dtype=object).reshape(q, q)
     return matrix
 
 

@@ -311,6 +311,7 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     low, high = values.min(), values.max()
     span = high - low
     diff = values[:, None] - values[None, :]
+    total = values[:, None] + values[None, :]
     if scheme == "linear":
         return 1 - np.abs(diff) / span
     if scheme == "quadratic":
@@ -318,7 +319,6 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     if scheme == "radical":
         return 1 - np.sqrt(np.abs(diff)) / np.sqrt(span)
     if scheme == "ratio":
-        total = values[:, None] + values[None, :]
         ratio = diff / total
         top = span / (high + low)
         return 1 - ratio * ratio / (top * top)
@@ -328,7 +328,6 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     elif scheme == "circular":
         distance = np.sin(np.pi * diff / (span + 1)) ** 2
     else:  # bipolar
-        total = values[:, None] + values[None, :]
         off = ~np.eye(q, dtype=bool)
         below, above = np.where(off, total - 2 * low, 1), np.where(off, 2 * high - total, 1)
         distance = np.where(off, diff * diff / (below * above), 0 * diff)

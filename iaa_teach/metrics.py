@@ -47,6 +47,7 @@ __all__ = [
     "PercentAgreementResult", "BrennanPredigerResult", "ScottResult", "CongerResult", "GwetResult", "ItemsNeeded",
     "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
     "percent_agreement", "brennan_prediger", "scott_pi", "conger_kappa", "gwet_ac", "items_needed",
+    "FamilyCall", "family_calls", "agreement_family", "INTERVAL_METHODS", "FamilyInterval", "family_intervals",
 ]
 
 #: Landis & Koch (1977) bands: (lower bound inclusive, upper bound, name).
@@ -260,13 +261,12 @@ class _Uncertain(_Result):
 class SizeSums(NamedTuple):
     """Integer sums over the items that share a number of ratings m, for each m that occurs (``size``).
 
-    ``items[g]`` items have ``size[g]`` ratings; ``counts[g, j]`` = sum of
-    n_ij over them; ``gram[g]`` = sum of the outer products n_i n_i^T (k x k).
+    Over the items with ``size[g]`` ratings: ``counts[g, j]`` = sum of n_ij;
+    ``gram[g]`` = sum of the outer products n_i n_i^T (k x k).
     The exact values are computed from these integers; the floats from the same sums.
     """
 
     size: np.ndarray
-    items: np.ndarray
     counts: np.ndarray
     gram: np.ndarray
 
@@ -279,11 +279,10 @@ def _size_sums(patterns: CountPatterns) -> SizeSums:
     group = group.reshape(-1)
     k = c.shape[1]
     n_sizes = len(size)
-    items = np.rint(np.bincount(group, weights=f, minlength=n_sizes)).astype(np.int64)  # exact below 2**53
     flat = (group[:, None] * k + np.arange(k)).ravel()
     counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
     counts = counts.astype(np.int64).reshape(n_sizes, k)
-    return SizeSums(size, items, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
+    return SizeSums(size, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
 
 
 def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.ndarray:
@@ -296,12 +295,10 @@ def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.n
     k = c.shape[1]
     gram = np.zeros(n_sizes * k * k, dtype=np.float64)
     rows, cols = np.nonzero(c * (group >= 0)[:, None])
-    if not len(rows):
-        return gram.astype(np.int64).reshape(n_sizes, k, k)
     vals = c[rows, cols]
     nz = np.bincount(rows, minlength=len(c))
     first = np.concatenate(([0], np.cumsum(nz)[:-1]))
-    per_block = max(1, (1 << 22) // int(nz.max()) ** 2)
+    per_block = max(1, (1 << 22) // int(nz.max(initial=1)) ** 2)  # initial: no non-zero count at all
     for start in range(0, len(c), per_block):  # blocks of count rows: at most 4 million products each
         lo, hi = first[start], (first[start + per_block] if start + per_block < len(c) else len(rows))
         if lo == hi:
@@ -386,10 +383,9 @@ class CohenResult(_Uncertain):
         if kappa[0] is not None and n >= 2:  # as the floats: no spread to estimate from a single item
             kept = 1 - _sampled(n, self.population, exact=True)
             variance, variance_null = (kept * v[0] for v in F.cohen_variance(table, agree))
-        t = self.table
         return Exact(kappa=_one(kappa), p_o=_one(p_o), p_e=_one(p_e),
-                     row_marginals=tuple(Fraction(int(x), n) for x in t.sum(axis=1)),
-                     col_marginals=tuple(Fraction(int(x), n) for x in t.sum(axis=0)),
+                     row_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=1)),
+                     col_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=0)),
                      agreement_weights=_exact_tuple(agree), variance=variance, variance_null=variance_null)
 
     def __repr__(self) -> str:
@@ -619,22 +615,20 @@ def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
     """A multi-rater coefficient on ``r`` (its items grouped as ``groups``, default its count rows).
 
     Returns the fit, the groups' terms and the fields every multi-rater
-    result shares (its P_a, P_e, counts of items and ratings, weights and
-    variance), after checking that some item has 2 ratings and the
-    ``population`` against the rated items.
+    result shares (its P_a, P_e, counts of items and ratings, weights and variance).
     """
     agreement = _agreement_for(r, weights)
     patterns = None if groups is not None else r.count_patterns()
-    size, frequency = (groups.size, groups.frequency) if groups is not None else \
-        (patterns.ratings_per_item, patterns.frequency)
-    n_used = int(frequency[size >= 2].sum())
+    groups = FM.pattern_groups(patterns) if groups is None else groups
+    n_used = int(groups.frequency[groups.size >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
-    n_rated = int(frequency[size >= 1].sum())
+    n_rated = int(groups.frequency[groups.size >= 1].sum())
     population = _check_population(population, n_rated)
     fitted, variance, terms = _family(r, model, agreement, population, groups)
+    named = weights if weights is None or isinstance(weights, str) else "custom"
     shared = dict(p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]), categories=r.categories, n_items_used=n_used,
-                  n_ratings=int(frequency @ size), weights=_weights_name(weights), agreement_weights=_frozen(agreement),
+                  n_ratings=int(groups.frequency @ groups.size), weights=named, agreement_weights=_frozen(agreement),
                   variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
     return fitted, terms, shared
 
@@ -645,20 +639,10 @@ def _item_agreement(patterns: CountPatterns, terms: dict, exact: bool) -> np.nda
     return p_i[patterns.item_pattern]
 
 
-def _weights_name(weights: Any) -> str | None:
-    return weights if weights is None or isinstance(weights, str) else "custom"
-
-
 def _exact_weights(result: Any) -> np.ndarray:
     """The result's agreement weights as Fractions: from the scheme's name, or a matrix's decimal readings."""
     given = result.agreement_weights if result.weights == "custom" else result.weights
     return FM.agreement_matrix(given, result.categories, exact=True)
-
-
-def _fleiss_reason(p_e: float) -> str | None:
-    if math.isnan(p_e) or 1.0 - p_e <= F.EPS:
-        return "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
-    return None
 
 
 @_result
@@ -719,7 +703,36 @@ class FleissResult(_CountedResult):
                                                    f"ratings={self.n_ratings}{self._weights_note()}")
 
 
+_MISSING_RULE = """Missing ratings are handled as in Gwet's handbook and irrCAC: items with
+    no rating are left out; P_a is the mean agreement over the items with 2
+    or more ratings; the chance term uses every rating."""
+
+_PARAMETERS_DOC = """Parameters
+    ----------
+    ratings : Ratings or table, shape (n_items, n_raters)
+        Missing cells (``None``/NaN/``""``) allowed.
+    {weights}"""
+
+_WEIGHTS_DOC = """weights : None, str or array, shape (q, q)
+        None (unweighted), one of ``"linear"``, ``"quadratic"``,
+        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``,
+        ``"bipolar"`` (Gwet's weights over the categories' values when all
+        are numbers, else over 1..q; :func:`iaa_teach.formulas.gwet_weights`),
+        or a symmetric q x q matrix of agreement weights in [0, 1] with 1 on
+        the diagonal (:func:`iaa_teach.family.agreement_matrix`).
+    population : int, optional
+        Size of the population of items the rated ones were drawn from, for
+        the finite-population correction 1 - n / N (default: infinite)."""
+
+
+def _document(func: Callable) -> Callable:
+    doc = func.__doc__.replace("{parameters}", _PARAMETERS_DOC).replace("{missing}", _MISSING_RULE)
+    func.__doc__ = doc.replace("{weights}", _WEIGHTS_DOC)
+    return func
+
+
 @options(chance=CHANCE_RULES)
+@_document
 def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
                  population: int | None = None) -> FleissResult:
     """Fleiss' kappa, with the number of raters allowed to vary per item.
@@ -741,15 +754,7 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
         ``"item_mean"``: p_j = mean over rated items of n_ij / n_i (the
         Cambridge MLRD notes' and Gwet's rule, as irrCAC computes it). On
         complete data both equal the classic Fleiss (1971) kappa.
-    weights : None, str or array, shape (k, k)
-        None, one of ``"linear"``, ``"quadratic"``, ``"ordinal"``,
-        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"`` (Gwet's
-        weights over the categories' values when all are numbers, else over
-        1..k; see :func:`iaa_teach.formulas.gwet_weights`), or a symmetric
-        k x k matrix of agreement weights in [0, 1] with 1 on the diagonal.
-    population : int, optional
-        Size of the population of items the rated ones were drawn from, for
-        the finite-population correction 1 - n / N (default: infinite).
+    {weights}
 
     Returns
     -------
@@ -770,26 +775,25 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
     0.564 31/55 7/18 0.185
     """
     fitted, terms, shared = _fit_counted(as_ratings(ratings), chance, weights, population)
+    kappa = float(fitted.coefficient[0])
+    reason = None
+    if math.isnan(kappa):  # formulas.chance_corrected: P_e is 1 (within EPS)
+        reason = "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
     p_i = _frozen(_item_agreement(shared["_patterns"], terms, False))
-    return FleissResult(kappa=float(fitted.coefficient[0]), p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance,
-                        reason=_fleiss_reason(shared["p_e"]), **shared)
+    return FleissResult(kappa=kappa, p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance, reason=reason, **shared)
 
 
 # ============================================================ Krippendorff
 def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int | None) -> Any:
-    """Gwet's variance of alpha (:func:`iaa_teach.family.alpha_squares`) with the weights 1 - delta / max(delta).
+    """Gwet's variance of a defined alpha (:func:`iaa_teach.family.alpha_squares`), weights 1 - delta / max(delta).
 
-    Floats or Fractions as ``delta`` is; NaN (None) where alpha is undefined or fewer than 2 units are pairable.
+    Floats or Fractions as ``delta`` is; NaN (None) where alpha' is undefined or fewer than 2 units are pairable.
+    (Alpha is defined: some distance is above 0.)
     """
     exact = delta.dtype == object
-    undefined = None if exact else math.nan
-    top = delta.max()
-    if top == 0:
-        return undefined
-    agreement = 1 - delta / top
-    alpha_prime, squares, n = FM.alpha_squares(FM.pattern_groups(patterns), agreement)
+    alpha_prime, squares, n = FM.alpha_squares(FM.pattern_groups(patterns), 1 - delta / delta.max())
     if not _is_defined(alpha_prime) or n < 2:
-        return undefined
+        return None if exact else math.nan
     rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
     return F.linearized_variance(squares, n, _sampled(rated, population, exact))
 
@@ -958,10 +962,10 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     _check_order(r, level == "ordinal", "level='ordinal'")
     values = _category_values_of(r.categories, level)
     patterns = r.count_patterns()
-    sums = _size_sums(patterns)
-    n_used = int(sums.items[sums.size >= 2].sum())
+    n_used = int(patterns.frequency[patterns.ratings_per_item >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
+    sums = _size_sums(patterns)
     o = _coincidences(sums, exact=False)
     alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, level, values)
     reason = None
@@ -1165,34 +1169,6 @@ class CongerResult(_FamilyResult):
     _undefined = "every rater put every rating in the same one category"
     _label = "Conger's kappa"
     _built_from = "rater_proportions"
-
-
-_MISSING_RULE = """Missing ratings are handled as in Gwet's handbook and irrCAC: items with
-    no rating are left out; P_a is the mean agreement over the items with 2
-    or more ratings; the chance term uses every rating."""
-
-_PARAMETERS_DOC = """Parameters
-    ----------
-    ratings : Ratings or table, shape (n_items, n_raters)
-        Missing cells (``None``/NaN/``""``) allowed.
-    {weights}"""
-
-_WEIGHTS_DOC = """weights : None, str or array, shape (q, q)
-        None (unweighted), one of ``"linear"``, ``"quadratic"``,
-        ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``,
-        ``"bipolar"`` (Gwet's weights over the categories' values when all
-        are numbers, else over 1..q; :func:`iaa_teach.formulas.gwet_weights`),
-        or a symmetric q x q matrix of agreement weights in [0, 1] with 1 on
-        the diagonal (:func:`iaa_teach.family.agreement_matrix`).
-    population : int, optional
-        Size of the population of items the rated ones were drawn from, for
-        the finite-population correction 1 - n / N (default: infinite)."""
-
-
-def _document(func: Callable) -> Callable:
-    doc = func.__doc__.replace("{parameters}", _PARAMETERS_DOC).replace("{missing}", _MISSING_RULE)
-    func.__doc__ = doc.replace("{weights}", _WEIGHTS_DOC)
-    return func
 
 
 @_document
@@ -1506,7 +1482,7 @@ def items_needed(coefficient: Any, expected: float, raters: int, proportions: An
                              f"proportions: {fmt(lowest, 4)} (raters labelling independently) up to 1")
     unanimous = min(1.0, max(0.0, (expected * (1 - p_e) + p_e - independent) / (1 - independent)))
     p_a, p_e, sigma2 = _planned_variance(name, FM.population_groups(raters, p, unanimous), agreement, p, unanimous)
-    sigma = math.sqrt(max(sigma2, 0.0))
+    sigma = _root(sigma2)
     df = (lambda n: None) if name == "cohen_kappa" else (lambda n: n - 1)
     n = max(2, math.ceil((_quantile(confidence, None) * sigma / half_width) ** 2))
     while _quantile(confidence, df(n)) * sigma / math.sqrt(n) > half_width:
@@ -1543,10 +1519,7 @@ def interpret(value: Any) -> str:
         return "undefined"
     if v < 0:
         return "poor"
-    for lower, upper, name in BANDS[1:]:
-        if v <= upper:
-            return name
-    return BANDS[-1][2]
+    return next((name for _, upper, name in BANDS[1:] if v <= upper), BANDS[-1][2])
 
 
 # ================================================================ bootstrap
@@ -1579,17 +1552,6 @@ _RESULTS: dict[str, type] = {"percent_agreement": PercentAgreementResult, "brenn
                              "scott_pi": ScottResult, "conger_kappa": CongerResult, "gwet_ac": GwetResult}
 
 
-def _stacked(terms: dict) -> tuple[np.ndarray, Callable]:
-    """Per-group terms as one matrix (G, F), and the function that splits summed rows (B, F) back into them."""
-    keys = list(terms)
-    widths = [1 if np.ndim(terms[key]) == 1 else np.shape(terms[key])[1] for key in keys]
-    cut = np.cumsum([0] + widths)
-
-    def unstack(s: np.ndarray) -> dict:
-        return {key: (s[:, cut[i]] if widths[i] == 1 else s[:, cut[i]:cut[i + 1]]) for i, key in enumerate(keys)}
-    return np.column_stack([np.asarray(terms[key], dtype=float) for key in keys]), unstack
-
-
 def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray, Callable]:
     """The bootstrap plan of a coefficient of the family: count rows as groups (code rows for Conger)."""
     if name == "scott_pi":
@@ -1606,13 +1568,16 @@ def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.nd
     else:
         patterns = r.count_patterns()
         groups, group, own = FM.pattern_groups(patterns), patterns.item_pattern, np.zeros((len(patterns.counts), 0))
-    terms, unstack = _stacked(FM.family_terms(groups, agreement))
-    width = terms.shape[1]
+    terms = FM.family_terms(groups, agreement)  # side by side in the plan's columns, one or q each
+    shapes = [np.shape(value)[1:] for value in terms.values()]
+    cut = np.cumsum([0] + [int(np.prod(shape)) for shape in shapes])
 
     def formula(s: np.ndarray) -> np.ndarray:
-        rater_counts = s[:, width:].reshape(-1, raters, k) if model == "conger" else None
-        return FM.fit(model, unstack(s[:, :width]), agreement, rater_counts).coefficient
-    return np.asarray(group).reshape(-1), np.column_stack([terms, own]), formula
+        summed = {key: s[:, lo:hi].reshape((-1,) + shape) for key, shape, lo, hi in zip(terms, shapes, cut, cut[1:])}
+        rater_counts = s[:, cut[-1]:].reshape(-1, raters, k) if model == "conger" else None
+        return FM.fit(model, summed, agreement, rater_counts).coefficient
+    stacked = [np.asarray(value, dtype=float) for value in terms.values()]
+    return np.asarray(group).reshape(-1), np.column_stack(stacked + [own]), formula
 
 
 #: Most numbers (distinct count rows x categories x categories) that a bootstrap plan may hold.
@@ -1702,8 +1667,7 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     n, n_groups = r.n_items, (r.n_categories ** 2 + 1 if terms is None else len(terms))
     chunk = max(1, min(n_boot, 4_000_000 // max(n, n_groups, 1)))  # draws and group counts: 4 million a chunk
     samples = []
-    done = 0
-    while done < n_boot:
+    for done in range(0, n_boot, chunk):
         b = min(chunk, n_boot - done)
         drawn = group[rng.integers(0, n, size=(b, n))] + (np.arange(b) * n_groups)[:, None]
         freq = np.bincount(drawn.ravel(), minlength=b * n_groups).reshape(b, n_groups).astype(float)
@@ -1712,7 +1676,6 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
         summed = freq[:, :-1] if terms is None else np.einsum("bg,gf->bf", freq, terms)
         with np.errstate(invalid="ignore", divide="ignore"):
             samples.append(formula(summed))
-        done += b
     samples = np.concatenate(samples)
     ok = samples[~np.isnan(samples)]
     tail = (1 - confidence) / 2 * 100
@@ -1777,9 +1740,6 @@ def agreement_family(ratings: Any, weights: Any = None, level: str = "nominal") 
     """
     r = as_ratings(ratings)
     return {call.name: _METRICS[call.metric](r, **call.kwargs) for call in family_calls(r, weights, level)}
-
-
-__all__ += ["FamilyCall", "family_calls", "agreement_family"]
 
 
 #: How :func:`family_intervals` gets each interval.
@@ -1850,6 +1810,3 @@ def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", 
         low, high = (boot.low, boot.high) if result.defined else (math.nan, math.nan)
         rows.append(FamilyInterval(call.name, call.metric, result, se, low, high, method, confidence, boot))
     return rows
-
-
-__all__ += ["INTERVAL_METHODS", "FamilyInterval", "family_intervals"]

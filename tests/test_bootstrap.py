@@ -183,3 +183,11 @@ def test_repr_and_samples_are_read_only():
     assert "krippendorff_alpha" in repr(ci) and "95% CI" in repr(ci)
     with pytest.raises(ValueError):
         ci.samples[0] = 0.0
+
+
+def test_one_category_replicates_are_undefined_as_the_coefficient():
+    """One category: the chance-corrected coefficients are undefined, and so is every replicate (AC1 gave 1.0)."""
+    r = Ratings.from_rows([["x", "x"], ["x", "x"], ["x", None]])
+    for metric in ("gwet_ac", "brennan_prediger", "fleiss_kappa", "conger_kappa", "scott_pi"):
+        ci = bootstrap_ci(metric, r, n_boot=50, seed=3)
+        assert math.isnan(ci.estimate) and ci.n_undefined == 50, metric
