@@ -267,8 +267,7 @@ def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray
     delta = None
     if full.level != "ordinal":
         delta = np.broadcast_to(np.array(full.exact.delta, dtype=object) if exact else full.delta, o.shape)
-    d_o, d_e, _, _, delta = F.alpha_disagreement(o, full.level, None, delta)
-    out[keep] = F.one_minus_ratio(d_o, d_e, 1 if exact else np.max(delta, axis=(1, 2)))
+    out[keep] = F.alpha_coefficient(o, full.level, None, delta)[0]
     return out
 
 

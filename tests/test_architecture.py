@@ -135,3 +135,21 @@ def test_one_patched_formula_changes_float_exact_and_bootstrap_together(monkeypa
     assert new_exact != exact and math.isclose(new_value, float(new_exact), abs_tol=1e-12)
     changed = ~np.isclose(new_samples, samples, equal_nan=True)
     assert changed.mean() > 0.5
+
+
+def test_leave_one_rater_out_alpha_is_the_one_alpha_rule(monkeypatch):
+    """The diagnosis' alpha without each rater goes through formulas.alpha_coefficient, as the metric does:
+    patching that one rule moves the float and the exact leave-one-out values with the metric's own."""
+    from iaa_teach import diagnose
+
+    r = datasets.sentiment_missing()
+    report = diagnose(r)
+    before = (report.alpha_without, report.exact.alpha_without)  # computed now, before the patch
+    real = formulas.alpha_coefficient
+    monkeypatch.setattr(formulas, "alpha_coefficient",
+                        lambda *args, **kwargs: (lambda alpha, *rest: (alpha * 0.5, *rest))(*real(*args, **kwargs)))
+    after = diagnose(r)
+    for j, name in enumerate(r.raters):
+        assert math.isclose(after.alpha_without[j], before[0][j] * 0.5, abs_tol=1e-12)
+        assert after.exact.alpha_without[j] == before[1][j] * 0.5
+        assert math.isclose(after.alpha_without[j], after.alpha_without_rater(name).alpha, abs_tol=1e-12)
