@@ -309,11 +309,10 @@ _DISPLAY_MATH = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.S)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)(?<!\\)\$")
 
 
-def _setting(description: str, value: Any) -> str:
+def _setting(description: str, shown: str) -> str:
+    """A setting: its name in bold (if it has one), then ``shown`` (HTML)."""
     name = attr_escape(str(description or "").strip())
-    shown = attr_escape(value)
-    return (f'<span class="iaa-static-setting"><b>{name}:</b> {shown}</span>' if name
-            else f'<span class="iaa-static-setting">{shown}</span>')
+    return f'<span class="iaa-static-setting">{f"<b>{name}:</b> " if name else ""}{shown}</span>'
 
 
 def _sized(widget: w.Widget, inner: str) -> str:
@@ -349,19 +348,18 @@ def static_html(widget: w.Widget) -> str:
         return (f'<img class="iaa-picture" src="data:image/png;base64,{data}" '
                 f'alt="{attr_escape(widget.alt)}"{width}>')
     if isinstance(widget, (IntSlider, FloatSlider)):
-        return _setting(widget.description, widget.readout)
+        return _setting(widget.description, attr_escape(widget.readout))
     if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
         # a description given no room (description_width 0px, the table explorer's cells) is not shown live either
         hidden = getattr(getattr(widget, "style", None), "description_width", "") in ("0", "0px")
-        return _sized(widget, _setting("" if hidden else widget.description, widget.label))
+        return _sized(widget, _setting("" if hidden else widget.description, attr_escape(widget.label)))
     if isinstance(widget, (w.Checkbox, w.ToggleButton)):
         return _setting(widget.description, "on" if widget.value else "off")
     if isinstance(widget, (w.Text, w.Textarea, w.IntText, w.FloatText, w.BoundedIntText, w.BoundedFloatText)):
         value = str(widget.value)
         box = (f'<span class="iaa-static-input">{attr_escape(value)}</span>' if value
                else f'<span class="iaa-static-input" aria-label="empty box">{attr_escape(widget.placeholder)}</span>')
-        name = attr_escape(widget.description.strip())
-        return f'<span class="iaa-static-setting">{f"<b>{name}:</b> " if name else ""}{box}</span>'
+        return _setting(widget.description, box)
     if isinstance(widget, w.HTMLMath):
         # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for it
         value = _DISPLAY_MATH.sub(r"\\[\1\\]", widget.value)
@@ -424,7 +422,10 @@ class Explorer:
         self._blit_key = None  # what the kept curves of a blitted figure show (:meth:`_blit`); None: not drawn yet
 
     # ----------------------------------------------------------- structure
-    def _finish(self, controls: list, images: list | None = None) -> None:
+    def _finish(self, controls: list, images: list | None = None, watch: Iterable[w.Widget] = ()) -> None:
+        """Lay out the title, ``controls``, readout and ``images``; recompute on every change of ``watch``."""
+        for control in watch:
+            control.observe(self.update, names="value")
         style = w.HTML(value=_CSS.format(size=self.font_size, wrap=WRAP_CSS))
         title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{attr_escape(self.title)}</h3>")
         images = [self.image] if images is None else images

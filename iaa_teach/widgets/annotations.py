@@ -180,8 +180,6 @@ class AnnotationsExplorer(Explorer):
         self.upload.observe(self._uploaded, names="value")
         self.read_button.on_click(lambda _button: self.read_path(self.path.value))
         self.example.observe(self._example_chosen, names="value")
-        self.level.observe(self.update, names="value")
-        self.order.observe(self.update, names="value")
         self.format.observe(self._format_changed, names="value")
         self.save_button.on_click(lambda _button: self.save_html(self.save_path.value))
 
@@ -205,7 +203,7 @@ class AnnotationsExplorer(Explorer):
                                          grid_gap="0.5em", width="100%"))
         controls = [controls_row(self.upload, self.path, self.read_button), self.example,
                     controls_row(self.format, self.level, self.order), self.status]
-        self._finish(controls, images=[w.VBox([])])
+        self._finish(controls, images=[w.VBox([])], watch=(self.level, self.order))
         style = w.HTML(value=_STYLE)
         self.widget.children = (*self.widget.children, grid, self.details,
                                 controls_row(self.save_path, self.save_button), style)

@@ -103,10 +103,9 @@ class IntervalExplorer(Explorer):
                                  description="items rated", layout=slider_layout())
         self._study_key = None
         self._curve_key = None
-        for control in (self.coefficient, self.n_items, self.accuracy, self.prevalence):
-            control.observe(self.update, names="value")
         self._finish([controls_row(self.coefficient, self.n_items),
-                      controls_row(self.accuracy, self.prevalence)])
+                      controls_row(self.accuracy, self.prevalence)],
+                     watch=(self.coefficient, self.n_items, self.accuracy, self.prevalence))
 
     # ------------------------------------------------------------ the data
     def study(self):

@@ -13,7 +13,7 @@ from ..ratings import AgreementError, Ratings, is_missing
 from ..validation import check_int, check_option
 from ._base import (
     IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
-    numeric_categories, q, slider_layout, table, values_in, with_ratings,
+    numeric_categories, q, readout_row, slider_layout, table, values_in, with_ratings,
 )
 
 __all__ = ["TableExplorer"]
@@ -89,7 +89,8 @@ class TableExplorer(Explorer):
             raise AgreementError(f"level must be one of {levels} for these categories, got {level!r}")
         self.level = w.Dropdown(options=levels, value=level, description="alpha level",
                                 style=label_style(), tooltip="level of measurement for Krippendorff's alpha")
-        self.figure = w.Dropdown(options=list(FIGURES), value=check_option("figure", figure, FIGURES), description="figure", style=label_style())
+        self.figure = w.Dropdown(options=list(FIGURES), value=check_option("figure", figure, FIGURES),
+                                 description="figure", style=label_style())
         self.reset_button = w.Button(description="reset", tooltip="restore the starting table",
                                      icon="undo", layout=w.Layout(width="8em"))
 
@@ -115,20 +116,16 @@ class TableExplorer(Explorer):
             self.item_labels.append(item)
             self.p_i_labels.append(p_i)
             rows.append(w.HBox([item, *dds, p_i], layout=w.Layout(align_items="center")))
-        controls = []
+        self.grid = w.VBox(rows)
+        controls = [self.grid, controls_row(self.level, self.figure, self.reset_button)]
+        self.first_item = None
         if r.n_items > self.page_size:
             self.first_item = IntSlider(value=1, min=1, max=r.n_items - self.page_size + 1,
-                                          description="first item shown", layout=slider_layout())
+                                        description="first item shown", layout=slider_layout())
             self.first_item.observe(self._page_changed, names="value")
-            controls.append(self.first_item)
-        else:
-            self.first_item = None
-        self.grid = w.VBox(rows)
-        self.level.observe(self.update, names="value")
-        self.figure.observe(self.update, names="value")
+            controls.insert(1, self.first_item)
         self.reset_button.on_click(lambda _button: self.reset())
-        controls = [self.grid, *controls, controls_row(self.level, self.figure, self.reset_button)]
-        self._finish(controls)
+        self._finish(controls, watch=(self.level, self.figure))
 
     # -------------------------------------------------------------- data
     @property
@@ -212,19 +209,12 @@ class TableExplorer(Explorer):
         r = self.ratings
         parts = [self._cohen_html(r)]
         self._fleiss, why = attempt(fleiss_kappa, r, chance="pooled")
-        rules = ["pooled"]
         self._fleiss_mean = None
         if r.missing.any() and self._fleiss is not None:
             self._fleiss_mean = fleiss_kappa(r, chance="item_mean")
-            rules.append("item_mean")
-        rows = []
-        for rule, res in (("pooled", self._fleiss), ("item_mean", self._fleiss_mean)):
-            if rule not in rules or res is None:
-                continue
-            name = "pooled" if rule == "pooled" else "item mean"
-            rows.append([f"chance: {name}", q(f"Fleiss {name} P_a", fmt(res.exact.p_a)),
-                         q(f"Fleiss {name} P_e", fmt(res.exact.p_e)), q(f"Fleiss {name} kappa", fmt(res.exact.kappa)),
-                         q(f"Fleiss {name} band", band(res.kappa))])
+        rows = [readout_row(f"chance: {name}", [f"Fleiss {name} {x}" for x in ("P_a", "P_e", "kappa", "band")],
+                            [fmt(res.exact.p_a), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)])
+                for name, res in (("pooled", self._fleiss), ("item mean", self._fleiss_mean)) if res is not None]
         parts.append(heading("Fleiss' kappa (per-item number of raters)"))
         if rows:
             parts.append(table(["", "P_a", "P_e", "kappa", "band"], rows))
@@ -255,8 +245,8 @@ class TableExplorer(Explorer):
         rows, reasons = [], []
         for res in self._pairwise.results:
             pair = f"{res.rater_a}-{res.rater_b}"
-            rows.append([pair, q(f"Cohen {pair} P_o", fmt(res.exact.p_o)), q(f"Cohen {pair} P_e", fmt(res.exact.p_e)),
-                         q(f"Cohen {pair} kappa", fmt(res.exact.kappa)), q(f"Cohen {pair} band", band(res.kappa))])
+            rows.append(readout_row(pair, [f"Cohen {pair} {x}" for x in ("P_o", "P_e", "kappa", "band")],
+                                    [fmt(res.exact.p_o), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)]))
             if res.reason:
                 reasons.append(f"{pair}: {res.reason}")
         html = heading("Cohen's kappa, every pair") + table(["pair", "P_o", "P_e", "kappa", "band"], rows)
@@ -264,8 +254,8 @@ class TableExplorer(Explorer):
 
     # -------------------------------------------------------------- draw
     def _draw(self):
-        fig, (ax,) = new_figure(6.4, 4.0, **_MARGINS[FIGURES[self.figure.value]])
         kind = FIGURES[self.figure.value]
+        fig, (ax,) = new_figure(6.4, 4.0, **_MARGINS[kind])
         r = self.initial
         if kind == "items" and self._fleiss is not None:
             fleiss, items = self._fleiss, r.items
