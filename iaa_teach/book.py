@@ -82,13 +82,10 @@ def book_lessons(notebooks: str | Path) -> list[Lesson]:
     would silently lose it.
     """
     folder = Path(notebooks)
-    found = []
-    for les in LESSONS[1:]:
-        if not les.ready:
-            continue
+    found = [les for les in LESSONS[1:] if les.ready]
+    for les in found:
         if not (folder / les.file).exists():
             raise FileNotFoundError(f"lesson {les.number} is marked ready but {folder / les.file} is missing")
-        found.append(les)
     return found
 
 
@@ -133,12 +130,8 @@ def split_start_page(notebook: dict) -> dict[str, dict]:
                 pages.setdefault(current, [])
             chunk.append(line[1:] if current != "index" and line.startswith("##") else line)
         flush()
-    out = {}
-    for name, cells in pages.items():
-        nb = copy.deepcopy({k: v for k, v in notebook.items() if k != "cells"})
-        nb["cells"] = cells
-        out[name] = nb
-    return out
+    rest = {k: v for k, v in notebook.items() if k != "cells"}
+    return {name: {**copy.deepcopy(rest), "cells": cells} for name, cells in pages.items()}
 
 
 def _slug(anchor: str) -> str:
@@ -147,7 +140,6 @@ def _slug(anchor: str) -> str:
 
 def rewrite_links(text: str, in_book: set[str]) -> str:
     """Links to notebooks as links to the book's pages (see the module docstring)."""
-    titles = {les.stem: les.title for les in LESSONS}
 
     def one(match: re.Match) -> str:
         stem, anchor = match.group("stem"), match.group("anchor") or ""
@@ -160,9 +152,9 @@ def rewrite_links(text: str, in_book: set[str]) -> str:
         return f"]({stem}.ipynb{'#' + _slug(anchor) if anchor else ''})"
 
     text = _LINK.sub(one, text)
-    for stem, title in titles.items():
-        if stem not in in_book and stem != LESSONS[0].stem:
-            text = re.sub(r"\[([^\]]*)\]\(" + re.escape(stem) + r"\.ipynb\)", r"\1 *(coming)*", text)
+    for les in LESSONS[1:]:
+        if les.stem not in in_book:
+            text = re.sub(r"\[([^\]]*)\]\(" + re.escape(les.stem) + r"\.ipynb\)", r"\1 *(coming)*", text)
     return text
 
 
@@ -363,15 +355,14 @@ def build(out: str | Path = "build/book", notebooks: str | Path | None = None, q
     from sphinx.cmd.build import build_main
 
     start = time.perf_counter()
-    root = _ROOT
-    notebooks = Path(notebooks) if notebooks is not None else root / "notebooks"
+    notebooks = Path(notebooks) if notebooks is not None else _ROOT / "notebooks"
     out = Path(out)
     sources = out.parent / (out.name + "-src")
     doctrees = out.parent / (out.name + "-doctrees")
     write_sources(notebooks, sources)
     if out.exists():
         shutil.rmtree(out)
-    args = ["-b", "html", "-c", str(root / "book"), "-d", str(doctrees), "-W", "--keep-going", "-n",
+    args = ["-b", "html", "-c", str(_ROOT / "book"), "-d", str(doctrees), "-W", "--keep-going", "-n",
             str(sources), str(out)]
     if quiet:
         args.insert(0, "-q")

@@ -262,10 +262,6 @@ REMOVED = {"code": "# The worked answer is not part of the student copy.",
            "markdown": "*The worked answer is not part of the student copy.*"}
 
 
-def _tags(cell: dict) -> list[str]:
-    return list(cell.get("metadata", {}).get("tags", []))
-
-
 def student_notebook(notebook: dict) -> dict:
     """A student copy of a notebook (its JSON as a dict): solution cells emptied, outputs cleared.
 
@@ -285,7 +281,7 @@ def student_notebook(notebook: dict) -> dict:
     """
     out = copy.deepcopy(notebook)
     for cell in out["cells"]:
-        if SOLUTION_TAG in _tags(cell):
+        if SOLUTION_TAG in cell.get("metadata", {}).get("tags", []):
             cell["source"] = REMOVED.get(cell["cell_type"], "")
             cell["metadata"].pop("jupyter", None)
             cell.pop("attachments", None)
@@ -306,13 +302,11 @@ def write_student_copies(source: str | Path, target: str | Path,
     source, target = Path(source), Path(target)
     target.mkdir(parents=True, exist_ok=True)
     paths = [source / n for n in names] if names is not None else sorted(source.glob("*.ipynb"))
-    written = []
     for path in paths:
         notebook = json.loads(path.read_text(encoding="utf-8"))
-        dest = target / path.name
-        dest.write_text(json.dumps(student_notebook(notebook), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        written.append(dest)
-    return written
+        (target / path.name).write_text(json.dumps(student_notebook(notebook), indent=1, ensure_ascii=False) + "\n",
+                                        encoding="utf-8")
+    return [target / path.name for path in paths]
 
 
 # ======================================================= JupyterLab defaults
