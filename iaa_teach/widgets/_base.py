@@ -159,8 +159,7 @@ def new_figure(width: float, height: float, ncols: int = 1, widths: Sequence[flo
     """
     fig = Figure(figsize=(width, height), dpi=WIDGET_DPI)
     FigureCanvasAgg(fig)
-    spec = {"left": 0.1, "right": 0.95, "bottom": 0.15, "top": 0.88, "wspace": 0.35}
-    spec.update(margins)
+    spec = {"left": 0.1, "right": 0.95, "bottom": 0.15, "top": 0.88, "wspace": 0.35, **margins}
     grid = fig.add_gridspec(1, ncols, width_ratios=widths, **spec)
     axes = [fig.add_subplot(grid[0, i]) for i in range(ncols)]
     return fig, axes
@@ -331,15 +330,13 @@ def static_html(widget: w.Widget) -> str:
     current value; buttons, file uploads and anything hidden are left out. For a
     page without a kernel (the static book), where a widget cannot run.
     """
+    if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
+        return ""
     if isinstance(widget, w.Box):
-        if widget.layout.display == "none":
-            return ""
         kind = ("iaa-static-grid" if isinstance(widget, w.GridBox)
                 else "iaa-static-row" if isinstance(widget, w.HBox) else "iaa-static-column")
         inner = "".join(static_html(child) for child in widget.children)
         return f'<div class="{kind}">{inner}</div>' if inner else ""
-    if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
-        return ""
     if isinstance(widget, Picture):
         if not widget.value:
             return ""
@@ -523,9 +520,7 @@ class Explorer:
 
     def readout_text(self) -> str:
         """The readout as plain text: a title, then ``key: value`` lines."""
-        lines = [self.title]
-        lines += [f"  {key}: {value}" for key, value in self.values().items()]
-        return "\n".join(lines)
+        return "\n".join([self.title] + [f"  {key}: {value}" for key, value in self.values().items()])
 
     def static_picture(self) -> str:
         """A still picture of the explorer as HTML (title, settings, readout, figures): :func:`static_html`.

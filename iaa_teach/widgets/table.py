@@ -37,6 +37,13 @@ _MARGINS = {
 }
 
 
+def _section(title: str, header: list, rows: list, res: Any, why: str | None) -> str:
+    """A heading, then the table of ``res`` and its reason (if any), or why ``res`` is undefined (None)."""
+    if res is None:
+        return heading(title) + note(f"undefined: {why}", "iaa-why")
+    return heading(title) + table(header, rows) + (note(res.reason, "iaa-why") if res.reason else "")
+
+
 class TableExplorer(Explorer):
     """Edit the ratings cell by cell; every coefficient and the figure follow.
 
@@ -95,12 +102,8 @@ class TableExplorer(Explorer):
                                      icon="undo", layout=w.Layout(width="8em"))
 
         cell = w.Layout(width="6.5em")
-        head = [w.Label("item", layout=cell)] + [w.Label(str(name), layout=cell) for name in r.raters] + \
-               [w.Label("P_i", layout=cell)]
+        head = [w.Label(str(text), layout=cell) for text in ["item", *r.raters, "P_i"]]
         self.cells: list[list[w.Dropdown]] = []
-        self.item_labels: list[w.Label] = []
-        self.p_i_labels: list[w.HTML] = []
-        rows = [w.HBox(head, layout=w.Layout(align_items="center"))]
         for row in range(self.page_size):
             dds = []
             for j, rater in enumerate(r.raters):
@@ -111,12 +114,10 @@ class TableExplorer(Explorer):
                 dd.observe(self._cell_changed(row, j), names="value")
                 dds.append(dd)
             self.cells.append(dds)
-            item = w.Label(str(r.items[row]), layout=cell)
-            p_i = w.HTML(layout=cell)
-            self.item_labels.append(item)
-            self.p_i_labels.append(p_i)
-            rows.append(w.HBox([item, *dds, p_i], layout=w.Layout(align_items="center")))
-        self.grid = w.VBox(rows)
+        self.item_labels = [w.Label(str(r.items[row]), layout=cell) for row in range(self.page_size)]
+        self.p_i_labels = [w.HTML(layout=cell) for _ in range(self.page_size)]
+        rows = [head] + [[item, *dds, p_i] for item, dds, p_i in zip(self.item_labels, self.cells, self.p_i_labels)]
+        self.grid = w.VBox([w.HBox(row, layout=w.Layout(align_items="center")) for row in rows])
         controls = [self.grid, controls_row(self.level, self.figure, self.reset_button)]
         self.first_item = None
         if r.n_items > self.page_size:
@@ -215,27 +216,17 @@ class TableExplorer(Explorer):
         rows = [readout_row(f"chance: {name}", [f"Fleiss {name} {x}" for x in ("P_a", "P_e", "kappa", "band")],
                             [fmt(res.exact.p_a), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)])
                 for name, res in (("pooled", self._fleiss), ("item mean", self._fleiss_mean)) if res is not None]
-        parts.append(heading("Fleiss' kappa (per-item number of raters)"))
-        if rows:
-            parts.append(table(["", "P_a", "P_e", "kappa", "band"], rows))
-            if self._fleiss.reason:
-                parts.append(note(self._fleiss.reason, "iaa-why"))
-        else:
-            parts.append(note(f"undefined: {why}", "iaa-why"))
+        parts.append(_section("Fleiss' kappa (per-item number of raters)", ["", "P_a", "P_e", "kappa", "band"], rows,
+                              self._fleiss, why))
         self._show_p_i()
 
         level = self.level.value
         self._alpha, why = attempt(krippendorff_alpha, r, level=level)
-        parts.append(heading(f"Krippendorff's alpha ({level})"))
-        if self._alpha is not None:
-            a = self._alpha
-            parts.append(table(["", "D_o", "D_e", "alpha", "band"],
-                               [[f"n = {a.n} values", q("alpha D_o", fmt(a.exact.d_o)), q("alpha D_e", fmt(a.exact.d_e)),
-                                 q("alpha", fmt(a.exact.alpha)), q("alpha band", band(a.alpha))]]))
-            if a.reason:
-                parts.append(note(a.reason, "iaa-why"))
-        else:
-            parts.append(note(f"undefined: {why}", "iaa-why"))
+        a = self._alpha
+        rows = [] if a is None else [
+            readout_row(f"n = {a.n} values", ["alpha D_o", "alpha D_e", "alpha", "alpha band"],
+                        [fmt(a.exact.d_o), fmt(a.exact.d_e), fmt(a.exact.alpha), band(a.alpha)])]
+        parts.append(_section(f"Krippendorff's alpha ({level})", ["", "D_o", "D_e", "alpha", "band"], rows, a, why))
         missing = int(r.missing.sum())
         parts.append(note(f"{r.n_items} items x {r.n_raters} raters, {r.n_ratings} ratings, {missing} missing"))
         return "".join(parts)
