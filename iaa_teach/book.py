@@ -317,11 +317,6 @@ def reading_page(notebook: dict) -> dict:
     return notebook
 
 
-def _toctree(pages: list[str]) -> dict:
-    lines = ["```{toctree}", ":hidden:", ":maxdepth: 1", ""] + pages + ["```"]
-    return _markdown_cell("\n".join(lines))
-
-
 def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
     """Write the book's pages (``.ipynb``) into ``target`` (emptied first); return the page names in order."""
     notebooks, target = Path(notebooks), Path(target)
@@ -338,8 +333,9 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
         nb = json.loads((notebooks / les.file).read_text(encoding="utf-8"))
         pages[les.stem] = book_notebook(nb, les.file, in_book)
     order = ["index", *START_PAGES.values(), *(les.stem for les in lessons)]
-    entries = [*START_PAGES.values(), *(f"{les.number} {les.title} <{les.stem}>" for les in lessons)]
-    pages["index"]["cells"].append(_toctree(entries))
+    toctree = ["```{toctree}", ":hidden:", ":maxdepth: 1", "", *START_PAGES.values(),
+               *(f"{les.number} {les.title} <{les.stem}>" for les in lessons), "```"]
+    pages["index"]["cells"].append(_markdown_cell("\n".join(toctree)))
     for name in order:
         for i, cell in enumerate(pages[name]["cells"]):
             cell.setdefault("id", f"book-{i}")

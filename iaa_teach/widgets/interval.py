@@ -129,15 +129,11 @@ class IntervalExplorer(Explorer):
         """At each of :data:`CURVE_ITEMS`: the coefficient, its interval and half-width (cached per setting)."""
         key = (self.coefficient.value, self.accuracy.value, self.prevalence.value)
         if key != self._curve_key:
-            metric = self._metric()
-            rows = []
-            for n in CURVE_ITEMS:
-                res = metric(self.first(int(n)))
-                low, high = res.ci(CONFIDENCE)
-                rows.append((float(res), low, high, float(res) - low))
-            value, low, high, half = (np.array(col) for col in zip(*rows))
+            results = [self._metric()(self.first(int(n))) for n in CURVE_ITEMS]
+            value = np.array([float(res) for res in results])
+            low, high = (np.array(col) for col in zip(*(res.ci(CONFIDENCE) for res in results)))
             self._curve = {"items": CURVE_ITEMS.astype(float), "value": value, "low": low, "high": high,
-                           "half_width": half}
+                           "half_width": value - low}
             self._curve_key = key
         return self._curve
 
@@ -151,9 +147,8 @@ class IntervalExplorer(Explorer):
         low, high = res.ci(CONFIDENCE)
         self._now = (n, float(res), low, high, float(res) - low)
         label = COEFFICIENTS[self.coefficient.value][0]
-        exact = res.exact_value
         rows = [["items rated", q("items", n)],
-                [label, q("value", fmt(exact))],
+                [label, q("value", fmt(res.exact_value))],
                 ["band", q("band", "–" if self.coefficient.value == "percent_agreement" else band(float(res)))],
                 ["standard error SE", q("SE", fmt(res.se))],
                 ["95 % interval", q("interval", f"{fmt(low)} to {fmt(high)}")],

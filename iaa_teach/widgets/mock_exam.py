@@ -168,8 +168,8 @@ class MockExam:
         self._rows = AnswerRows(w.Textarea, ("20em", "44em"), "iaa-mock-answer-{label}", "iaa-marks",
                                 align="center", rows=1)
         self.answers, self.marks_html = self._rows.boxes, self._rows.sides
-        for box in self.answers.values():
-            box.observe(self._on_typing, names="value")
+        for label, box in self.answers.items():
+            box.observe(lambda change, label=label: self._on_typing(label, change["new"]), names="value")
         for name, button, action in (
                 ("start", self.start_button, self.start),
                 ("previous", self.previous_button, lambda: self.go(max(0, self.current - 1))),
@@ -228,16 +228,14 @@ class MockExam:
         self.timed_out = self.time_left() <= 0
         self._mark()
 
-    def _on_typing(self, change: dict) -> None:
+    def _on_typing(self, label: str, answer: str) -> None:
         """Every answer typed is kept at once, and the deadline checked (no background clock needed)."""
         if self.state != "running" or self._showing:
             return
         if self._time_is_up():  # typed after the deadline: not counted; the exam is marked as it stood
             return
-        box = change["owner"]
-        label = next(k for k, v in self.answers.items() if v is box)
         if label in self.typed[self.current]:
-            self.typed[self.current][label] = change["new"]
+            self.typed[self.current][label] = answer
             self._show_progress()
 
     def _timed(self, action: Callable) -> None:
