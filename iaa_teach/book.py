@@ -266,8 +266,6 @@ def book_notebook(notebook: dict, file: str, in_book: set[str],
         tags = cell.get("metadata", {}).get("tags", [])
         if cell["cell_type"] == "markdown":
             cell["source"] = rewrite_links(_text(cell["source"]), in_book)
-            cells.append(cell)
-            continue
         if cell["cell_type"] != "code":
             cells.append(cell)
             continue

@@ -223,12 +223,9 @@ def describe_figure(fig: Figure) -> str:
     for ax in fig.axes:
         if not ax.get_visible() or not ax.has_data() and not ax.get_title():
             continue
-        bits = [ax.get_title() or "chart"]
-        if ax.get_xlabel():
-            bits.append(f"across: {ax.get_xlabel()}")
-        if ax.get_ylabel():
-            bits.append(f"up: {ax.get_ylabel()}")
-        parts.append("; ".join(" ".join(b.split()) for b in bits))
+        bits = [ax.get_title() or "chart", ax.get_xlabel() and f"across: {ax.get_xlabel()}",
+                ax.get_ylabel() and f"up: {ax.get_ylabel()}"]
+        parts.append("; ".join(" ".join(b.split()) for b in bits if b))
     title = fig.get_suptitle() if hasattr(fig, "get_suptitle") else ""
     return "Figure: " + (title + ". " if title else "") + ". ".join(parts) + "."
 
@@ -241,9 +238,7 @@ def figure_css_width(fig: Figure) -> str:
 def with_ratings(ratings: Any, default: Callable[[], Ratings]) -> Ratings:
     if ratings is None:
         return default()
-    if isinstance(ratings, Ratings):
-        return ratings
-    return Ratings.from_rows(ratings)
+    return ratings if isinstance(ratings, Ratings) else Ratings.from_rows(ratings)
 
 
 def attempt(func: Callable, *args: Any, **kwargs: Any) -> tuple[Any, str | None]:

@@ -308,15 +308,12 @@ class AnnotationsExplorer(Explorer):
         if len(pairs):
             rows += [["most confused", q("most confused", f"{pairs[0]['first']} / {pairs[0]['second']}")],
                      ["observed / expected", q("ratio", fmt(pairs[0]["ratio"]))]]
-        parts = [table(["", "value"], rows)]
-        if self.warning:
-            parts.append(note(self.warning, "iaa-warning"))
         self.details.value = ('<div class="iaa-report">' + heading("What the report finds")
                               + report_files.summary_html(report)
                               + report_files.sections_html(report, top=10, max_raters=30)
                               + "<h2>How the numbers are computed</h2>" + explain(report).html(math="text")
                               + "</div>")
-        return "".join(parts)
+        return table(["", "value"], rows) + (note(self.warning, "iaa-warning") if self.warning else "")
 
     def _redraw(self) -> None:
         report = self.report

@@ -120,9 +120,7 @@ class CoverageExplorer(Explorer):
         if single:
             parts.append(note(f"Item(s) {', '.join(single)} have a single label: no pair to compare, so they are "
                               f"left out of P_a, but their labels still count in P_e."))
-        for why in (why_right, why_wrong):
-            if why:
-                parts.append(note(f"undefined: {why}", "iaa-why"))
+        parts += [note(f"undefined: {why}", "iaa-why") for why in (why_right, why_wrong) if why]
         parts.append(note(f"Merging throws away one label on every item both {names[self.d]} and "
                           f"{names[self.e]} labelled, and which one it keeps changes the answer."))
         return "".join(parts)

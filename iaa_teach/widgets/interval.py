@@ -122,14 +122,12 @@ class IntervalExplorer(Explorer):
         """The study's first ``n`` items."""
         return self.study().subset(items=np.arange(n))
 
-    def _metric(self):
-        return COEFFICIENTS[self.coefficient.value][1]
-
     def curve_values(self) -> dict[str, np.ndarray]:
         """At each of :data:`CURVE_ITEMS`: the coefficient, its interval and half-width (cached per setting)."""
         key = (self.coefficient.value, self.accuracy.value, self.prevalence.value)
         if key != self._curve_key:
-            results = [self._metric()(self.first(int(n))) for n in CURVE_ITEMS]
+            metric = COEFFICIENTS[self.coefficient.value][1]
+            results = [metric(self.first(int(n))) for n in CURVE_ITEMS]
             value = np.array([float(res) for res in results])
             low, high = (np.array(col) for col in zip(*(res.ci(CONFIDENCE) for res in results)))
             self._curve = {"items": CURVE_ITEMS.astype(float), "value": value, "low": low, "high": high,
@@ -142,11 +140,11 @@ class IntervalExplorer(Explorer):
         n = self.n_items.value
         r = self.first(n)
         self.ratings = r
-        res = self._metric()(r)
+        label, metric = COEFFICIENTS[self.coefficient.value]
+        res = metric(r)
         self.result = res
         low, high = res.ci(CONFIDENCE)
         self._now = (n, float(res), low, high, float(res) - low)
-        label = COEFFICIENTS[self.coefficient.value][0]
         rows = [["items rated", q("items", n)],
                 [label, q("value", fmt(res.exact_value))],
                 ["band", q("band", "–" if self.coefficient.value == "percent_agreement" else band(float(res)))],

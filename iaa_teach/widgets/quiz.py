@@ -354,11 +354,7 @@ def log_note(log: MistakeLog | None, kind: str) -> str:
     cards = log.to_review(kind)[:3]
     if not cards:
         return ""
-    names = "; or ".join(f"{c.name} ({times(c.times)})" for c in cards)
+    times = {1: "once", 2: "twice"}
+    names = "; or ".join(f"{c.name} ({times.get(c.times, f'{c.times} times')})" for c in cards)
     return (f'<div class="iaa-log-review">From your mistake log: in this kind of question your answers '
             f"have matched what you get if you {html_escape(names)}.</div>")
-
-
-def times(n: int) -> str:
-    """``once``, ``twice``, ``3 times``."""
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
