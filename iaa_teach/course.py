@@ -31,7 +31,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from .markup import NOTATION, Em, Link, Prose, Table, prose, with_symbols
 from .metrics import BANDS
@@ -112,10 +112,8 @@ def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
     ``suffix`` is the file ending links point to (``".html"`` for a book);
     ``start`` the first lesson listed (1 leaves out the start page itself).
     """
-    rows = []
-    for les in LESSONS[start:]:
-        title: Any = Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)"))
-        rows.append([les.number, title, str(les.minutes), with_symbols(les.learn)])
+    rows = [[les.number, Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)")),
+             str(les.minutes), with_symbols(les.learn)] for les in LESSONS[start:]]
     return Table(["lesson", "title", "minutes", "what you learn"], rows, align="llrl")
 
 

@@ -496,13 +496,10 @@ class Explorer:
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""
-        if image.width != width:
-            image.width = width
-        if image.alt != alt:
-            image.alt = alt
+        image.width = width  # a trait given the value it has sends nothing to the browser (traitlets compares)
+        image.alt = alt
         self.figure_alt[image.model_id] = alt
-        if image.value != png:
-            image.value = png
+        image.value = png
 
     def clear_cache(self) -> None:
         """Forget the figures drawn so far (the next update redraws everything)."""

@@ -332,7 +332,6 @@ class AnnotationsExplorer(Explorer):
             if key not in self._pngs:  # drawn once per data and level, at FIGURE_DPI (the base class draws at 80)
                 self._pngs[key] = png_bytes(report_files.draw(report, name, max_raters=30),
                                             dpi=report_files.FIGURE_DPI)
-            if image.value != self._pngs[key]:
-                image.value = self._pngs[key]
+            image.value = self._pngs[key]  # the same picture again sends nothing (traitlets compares)
         while len(self._pngs) > 4 * _KEPT_REPORTS:
             self._pngs.pop(next(iter(self._pngs)))

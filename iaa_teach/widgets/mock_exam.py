@@ -320,12 +320,9 @@ class MockExam:
 
     def marks_table(self) -> Table:
         """Marks per part: question, part, skill, your answer, what the checker says, marks."""
-        rows = []
-        for i, (q, results) in enumerate(zip(self.questions, self.results), start=1):
-            for part, fb, got in results:
-                answer = self.typed[i - 1][part.label].strip() or "(no answer)"
-                rows.append([f"{i}: {q.kind}-{q.seed}", f"({part.label})", part.skill, answer, fb.message,
-                             f"{got} / {part.marks}"])
+        rows = [[f"{i + 1}: {q.kind}-{q.seed}", f"({part.label})", part.skill,
+                 self.typed[i][part.label].strip() or "(no answer)", fb.message, f"{got} / {part.marks}"]
+                for i, (q, results) in enumerate(zip(self.questions, self.results)) for part, fb, got in results]
         return Table(["question", "part", "skill", "your answer", "feedback", "marks"], rows,
                      caption="Marks per part", align="llllll")
 

@@ -254,7 +254,7 @@ class TableExplorer(Explorer):
                 window = slice(self._first, self._first + self.page_size)
                 fleiss, items = replace(fleiss, p_i=fleiss.p_i[window]), r.items[window]
             plots.item_agreement_bars(fleiss, items=items, ax=ax)
-        elif kind == "pairs" and self._pairwise is not None:
+        elif kind == "pairs":
             if len(self._pairwise.pairs) > MAX_BARS:
                 plots.kappa_matrix(self._pairwise, ax=ax)
             else:
@@ -262,13 +262,9 @@ class TableExplorer(Explorer):
         elif kind == "coincidences" and self._alpha is not None:
             plots.coincidence_heatmap(self._alpha, ax=ax)
         else:
-            coefficients = {}
-            if self._pairwise is not None:
-                pairs = self._pairwise
-                if len(pairs.pairs) <= 6:
-                    coefficients.update({f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)})
-                else:
-                    coefficients[f"Cohen, mean\nof {len(pairs.pairs)} pairs"] = pairs.mean_kappa
+            pairs = self._pairwise  # set by _compute: every table has two raters or more, so at least one pair
+            coefficients = ({f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)} if len(pairs.pairs) <= 6
+                            else {f"Cohen, mean\nof {len(pairs.pairs)} pairs": pairs.mean_kappa})
             if self._fleiss is not None:
                 coefficients["Fleiss"] = self._fleiss.kappa
             if self._alpha is not None:
