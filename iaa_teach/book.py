@@ -337,9 +337,8 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
     for name in order:
         for i, cell in enumerate(pages[name]["cells"]):
             cell.setdefault("id", f"book-{i}")
-        with open(target / f"{name}.ipynb", "w", encoding="utf-8") as f:
-            json.dump(pages[name], f, indent=1, ensure_ascii=False)
-            f.write("\n")
+        (target / f"{name}.ipynb").write_text(json.dumps(pages[name], indent=1, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
     return order
 
 
