@@ -82,13 +82,10 @@ def book_lessons(notebooks: str | Path) -> list[Lesson]:
     would silently lose it.
     """
     folder = Path(notebooks)
-    found = []
-    for les in LESSONS[1:]:
-        if not les.ready:
-            continue
+    found = [les for les in LESSONS[1:] if les.ready]
+    for les in found:
         if not (folder / les.file).exists():
             raise FileNotFoundError(f"lesson {les.number} is marked ready but {folder / les.file} is missing")
-        found.append(les)
     return found
 
 
@@ -133,12 +130,8 @@ def split_start_page(notebook: dict) -> dict[str, dict]:
                 pages.setdefault(current, [])
             chunk.append(line[1:] if current != "index" and line.startswith("##") else line)
         flush()
-    out = {}
-    for name, cells in pages.items():
-        nb = copy.deepcopy({k: v for k, v in notebook.items() if k != "cells"})
-        nb["cells"] = cells
-        out[name] = nb
-    return out
+    rest = {k: v for k, v in notebook.items() if k != "cells"}
+    return {name: {**copy.deepcopy(rest), "cells": cells} for name, cells in pages.items()}
 
 
 def _slug(anchor: str) -> str:
@@ -147,7 +140,6 @@ def _slug(anchor: str) -> str:
 
 def rewrite_links(text: str, in_book: set[str]) -> str:
     """Links to notebooks as links to the book's pages (see the module docstring)."""
-    titles = {les.stem: les.title for les in LESSONS}
 
     def one(match: re.Match) -> str:
         stem, anchor = match.group("stem"), match.group("anchor") or ""
@@ -160,9 +152,9 @@ def rewrite_links(text: str, in_book: set[str]) -> str:
         return f"]({stem}.ipynb{'#' + _slug(anchor) if anchor else ''})"
 
     text = _LINK.sub(one, text)
-    for stem, title in titles.items():
-        if stem not in in_book and stem != LESSONS[0].stem:
-            text = re.sub(r"\[([^\]]*)\]\(" + re.escape(stem) + r"\.ipynb\)", r"\1 *(coming)*", text)
+    for les in LESSONS[1:]:
+        if les.stem not in in_book:
+            text = re.sub(r"\[([^\]]*)\]\(" + re.escape(les.stem) + r"\.ipynb\)", r"\1 *(coming)*", text)
     return text
 
 
@@ -274,8 +266,6 @@ def book_notebook(notebook: dict, file: str, in_book: set[str],
         tags = cell.get("metadata", {}).get("tags", [])
         if cell["cell_type"] == "markdown":
             cell["source"] = rewrite_links(_text(cell["source"]), in_book)
-            cells.append(cell)
-            continue
         if cell["cell_type"] != "code":
             cells.append(cell)
             continue
@@ -325,11 +315,6 @@ def reading_page(notebook: dict) -> dict:
     return notebook
 
 
-def _toctree(pages: list[str]) -> dict:
-    lines = ["```{toctree}", ":hidden:", ":maxdepth: 1", ""] + pages + ["```"]
-    return _markdown_cell("\n".join(lines))
-
-
 def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
     """Write the book's pages (``.ipynb``) into ``target`` (emptied first); return the page names in order."""
     notebooks, target = Path(notebooks), Path(target)
@@ -346,14 +331,14 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
         nb = json.loads((notebooks / les.file).read_text(encoding="utf-8"))
         pages[les.stem] = book_notebook(nb, les.file, in_book)
     order = ["index", *START_PAGES.values(), *(les.stem for les in lessons)]
-    entries = [*START_PAGES.values(), *(f"{les.number} {les.title} <{les.stem}>" for les in lessons)]
-    pages["index"]["cells"].append(_toctree(entries))
+    toctree = ["```{toctree}", ":hidden:", ":maxdepth: 1", "", *START_PAGES.values(),
+               *(f"{les.number} {les.title} <{les.stem}>" for les in lessons), "```"]
+    pages["index"]["cells"].append(_markdown_cell("\n".join(toctree)))
     for name in order:
         for i, cell in enumerate(pages[name]["cells"]):
             cell.setdefault("id", f"book-{i}")
-        with open(target / f"{name}.ipynb", "w", encoding="utf-8") as f:
-            json.dump(pages[name], f, indent=1, ensure_ascii=False)
-            f.write("\n")
+        (target / f"{name}.ipynb").write_text(json.dumps(pages[name], indent=1, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
     return order
 
 
@@ -363,15 +348,14 @@ def build(out: str | Path = "build/book", notebooks: str | Path | None = None, q
     from sphinx.cmd.build import build_main
 
     start = time.perf_counter()
-    root = _ROOT
-    notebooks = Path(notebooks) if notebooks is not None else root / "notebooks"
+    notebooks = Path(notebooks) if notebooks is not None else _ROOT / "notebooks"
     out = Path(out)
     sources = out.parent / (out.name + "-src")
     doctrees = out.parent / (out.name + "-doctrees")
     write_sources(notebooks, sources)
     if out.exists():
         shutil.rmtree(out)
-    args = ["-b", "html", "-c", str(root / "book"), "-d", str(doctrees), "-W", "--keep-going", "-n",
+    args = ["-b", "html", "-c", str(_ROOT / "book"), "-d", str(doctrees), "-W", "--keep-going", "-n",
             str(sources), str(out)]
     if quiet:
         args.insert(0, "-q")

@@ -31,7 +31,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from .markup import NOTATION, Em, Link, Prose, Table, prose, with_symbols
 from .metrics import BANDS
@@ -112,10 +112,8 @@ def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
     ``suffix`` is the file ending links point to (``".html"`` for a book);
     ``start`` the first lesson listed (1 leaves out the start page itself).
     """
-    rows = []
-    for les in LESSONS[start:]:
-        title: Any = Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)"))
-        rows.append([les.number, title, str(les.minutes), with_symbols(les.learn)])
+    rows = [[les.number, Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)")),
+             str(les.minutes), with_symbols(les.learn)] for les in LESSONS[start:]]
     return Table(["lesson", "title", "minutes", "what you learn"], rows, align="llrl")
 
 
@@ -262,10 +260,6 @@ REMOVED = {"code": "# The worked answer is not part of the student copy.",
            "markdown": "*The worked answer is not part of the student copy.*"}
 
 
-def _tags(cell: dict) -> list[str]:
-    return list(cell.get("metadata", {}).get("tags", []))
-
-
 def student_notebook(notebook: dict) -> dict:
     """A student copy of a notebook (its JSON as a dict): solution cells emptied, outputs cleared.
 
@@ -285,7 +279,7 @@ def student_notebook(notebook: dict) -> dict:
     """
     out = copy.deepcopy(notebook)
     for cell in out["cells"]:
-        if SOLUTION_TAG in _tags(cell):
+        if SOLUTION_TAG in cell.get("metadata", {}).get("tags", []):
             cell["source"] = REMOVED.get(cell["cell_type"], "")
             cell["metadata"].pop("jupyter", None)
             cell.pop("attachments", None)
@@ -306,13 +300,11 @@ def write_student_copies(source: str | Path, target: str | Path,
     source, target = Path(source), Path(target)
     target.mkdir(parents=True, exist_ok=True)
     paths = [source / n for n in names] if names is not None else sorted(source.glob("*.ipynb"))
-    written = []
     for path in paths:
         notebook = json.loads(path.read_text(encoding="utf-8"))
-        dest = target / path.name
-        dest.write_text(json.dumps(student_notebook(notebook), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        written.append(dest)
-    return written
+        (target / path.name).write_text(json.dumps(student_notebook(notebook), indent=1, ensure_ascii=False) + "\n",
+                                        encoding="utf-8")
+    return [target / path.name for path in paths]
 
 
 # ======================================================= JupyterLab defaults

@@ -159,8 +159,7 @@ def new_figure(width: float, height: float, ncols: int = 1, widths: Sequence[flo
     """
     fig = Figure(figsize=(width, height), dpi=WIDGET_DPI)
     FigureCanvasAgg(fig)
-    spec = {"left": 0.1, "right": 0.95, "bottom": 0.15, "top": 0.88, "wspace": 0.35}
-    spec.update(margins)
+    spec = {"left": 0.1, "right": 0.95, "bottom": 0.15, "top": 0.88, "wspace": 0.35, **margins}
     grid = fig.add_gridspec(1, ncols, width_ratios=widths, **spec)
     axes = [fig.add_subplot(grid[0, i]) for i in range(ncols)]
     return fig, axes
@@ -224,12 +223,9 @@ def describe_figure(fig: Figure) -> str:
     for ax in fig.axes:
         if not ax.get_visible() or not ax.has_data() and not ax.get_title():
             continue
-        bits = [ax.get_title() or "chart"]
-        if ax.get_xlabel():
-            bits.append(f"across: {ax.get_xlabel()}")
-        if ax.get_ylabel():
-            bits.append(f"up: {ax.get_ylabel()}")
-        parts.append("; ".join(" ".join(b.split()) for b in bits))
+        bits = [ax.get_title() or "chart", ax.get_xlabel() and f"across: {ax.get_xlabel()}",
+                ax.get_ylabel() and f"up: {ax.get_ylabel()}"]
+        parts.append("; ".join(" ".join(b.split()) for b in bits if b))
     title = fig.get_suptitle() if hasattr(fig, "get_suptitle") else ""
     return "Figure: " + (title + ". " if title else "") + ". ".join(parts) + "."
 
@@ -242,9 +238,7 @@ def figure_css_width(fig: Figure) -> str:
 def with_ratings(ratings: Any, default: Callable[[], Ratings]) -> Ratings:
     if ratings is None:
         return default()
-    if isinstance(ratings, Ratings):
-        return ratings
-    return Ratings.from_rows(ratings)
+    return ratings if isinstance(ratings, Ratings) else Ratings.from_rows(ratings)
 
 
 def attempt(func: Callable, *args: Any, **kwargs: Any) -> tuple[Any, str | None]:
@@ -309,11 +303,10 @@ _DISPLAY_MATH = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.S)
 _INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)(?<!\\)\$")
 
 
-def _setting(description: str, value: Any) -> str:
+def _setting(description: str, shown: str) -> str:
+    """A setting: its name in bold (if it has one), then ``shown`` (HTML)."""
     name = attr_escape(str(description or "").strip())
-    shown = attr_escape(value)
-    return (f'<span class="iaa-static-setting"><b>{name}:</b> {shown}</span>' if name
-            else f'<span class="iaa-static-setting">{shown}</span>')
+    return f'<span class="iaa-static-setting">{f"<b>{name}:</b> " if name else ""}{shown}</span>'
 
 
 def _sized(widget: w.Widget, inner: str) -> str:
@@ -332,15 +325,13 @@ def static_html(widget: w.Widget) -> str:
     current value; buttons, file uploads and anything hidden are left out. For a
     page without a kernel (the static book), where a widget cannot run.
     """
+    if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
+        return ""
     if isinstance(widget, w.Box):
-        if widget.layout.display == "none":
-            return ""
         kind = ("iaa-static-grid" if isinstance(widget, w.GridBox)
                 else "iaa-static-row" if isinstance(widget, w.HBox) else "iaa-static-column")
         inner = "".join(static_html(child) for child in widget.children)
         return f'<div class="{kind}">{inner}</div>' if inner else ""
-    if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
-        return ""
     if isinstance(widget, Picture):
         if not widget.value:
             return ""
@@ -349,19 +340,18 @@ def static_html(widget: w.Widget) -> str:
         return (f'<img class="iaa-picture" src="data:image/png;base64,{data}" '
                 f'alt="{attr_escape(widget.alt)}"{width}>')
     if isinstance(widget, (IntSlider, FloatSlider)):
-        return _setting(widget.description, widget.readout)
+        return _setting(widget.description, attr_escape(widget.readout))
     if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
         # a description given no room (description_width 0px, the table explorer's cells) is not shown live either
         hidden = getattr(getattr(widget, "style", None), "description_width", "") in ("0", "0px")
-        return _sized(widget, _setting("" if hidden else widget.description, widget.label))
+        return _sized(widget, _setting("" if hidden else widget.description, attr_escape(widget.label)))
     if isinstance(widget, (w.Checkbox, w.ToggleButton)):
         return _setting(widget.description, "on" if widget.value else "off")
     if isinstance(widget, (w.Text, w.Textarea, w.IntText, w.FloatText, w.BoundedIntText, w.BoundedFloatText)):
         value = str(widget.value)
         box = (f'<span class="iaa-static-input">{attr_escape(value)}</span>' if value
                else f'<span class="iaa-static-input" aria-label="empty box">{attr_escape(widget.placeholder)}</span>')
-        name = attr_escape(widget.description.strip())
-        return f'<span class="iaa-static-setting">{f"<b>{name}:</b> " if name else ""}{box}</span>'
+        return _setting(widget.description, box)
     if isinstance(widget, w.HTMLMath):
         # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for it
         value = _DISPLAY_MATH.sub(r"\\[\1\\]", widget.value)
@@ -424,7 +414,10 @@ class Explorer:
         self._blit_key = None  # what the kept curves of a blitted figure show (:meth:`_blit`); None: not drawn yet
 
     # ----------------------------------------------------------- structure
-    def _finish(self, controls: list, images: list | None = None) -> None:
+    def _finish(self, controls: list, images: list | None = None, watch: Iterable[w.Widget] = ()) -> None:
+        """Lay out the title, ``controls``, readout and ``images``; recompute on every change of ``watch``."""
+        for control in watch:
+            control.observe(self.update, names="value")
         style = w.HTML(value=_CSS.format(size=self.font_size, wrap=WRAP_CSS))
         title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{attr_escape(self.title)}</h3>")
         images = [self.image] if images is None else images
@@ -503,13 +496,10 @@ class Explorer:
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""
-        if image.width != width:
-            image.width = width
-        if image.alt != alt:
-            image.alt = alt
+        image.width = width  # a trait given the value it has sends nothing to the browser (traitlets compares)
+        image.alt = alt
         self.figure_alt[image.model_id] = alt
-        if image.value != png:
-            image.value = png
+        image.value = png
 
     def clear_cache(self) -> None:
         """Forget the figures drawn so far (the next update redraws everything)."""
@@ -522,9 +512,7 @@ class Explorer:
 
     def readout_text(self) -> str:
         """The readout as plain text: a title, then ``key: value`` lines."""
-        lines = [self.title]
-        lines += [f"  {key}: {value}" for key, value in self.values().items()]
-        return "\n".join(lines)
+        return "\n".join([self.title] + [f"  {key}: {value}" for key, value in self.values().items()])
 
     def static_picture(self) -> str:
         """A still picture of the explorer as HTML (title, settings, readout, figures): :func:`static_html`.

@@ -180,8 +180,6 @@ class AnnotationsExplorer(Explorer):
         self.upload.observe(self._uploaded, names="value")
         self.read_button.on_click(lambda _button: self.read_path(self.path.value))
         self.example.observe(self._example_chosen, names="value")
-        self.level.observe(self.update, names="value")
-        self.order.observe(self.update, names="value")
         self.format.observe(self._format_changed, names="value")
         self.save_button.on_click(lambda _button: self.save_html(self.save_path.value))
 
@@ -205,7 +203,7 @@ class AnnotationsExplorer(Explorer):
                                          grid_gap="0.5em", width="100%"))
         controls = [controls_row(self.upload, self.path, self.read_button), self.example,
                     controls_row(self.format, self.level, self.order), self.status]
-        self._finish(controls, images=[w.VBox([])])
+        self._finish(controls, images=[w.VBox([])], watch=(self.level, self.order))
         style = w.HTML(value=_STYLE)
         self.widget.children = (*self.widget.children, grid, self.details,
                                 controls_row(self.save_path, self.save_button), style)
@@ -310,15 +308,12 @@ class AnnotationsExplorer(Explorer):
         if len(pairs):
             rows += [["most confused", q("most confused", f"{pairs[0]['first']} / {pairs[0]['second']}")],
                      ["observed / expected", q("ratio", fmt(pairs[0]["ratio"]))]]
-        parts = [table(["", "value"], rows)]
-        if self.warning:
-            parts.append(note(self.warning, "iaa-warning"))
         self.details.value = ('<div class="iaa-report">' + heading("What the report finds")
                               + report_files.summary_html(report)
                               + report_files.sections_html(report, top=10, max_raters=30)
                               + "<h2>How the numbers are computed</h2>" + explain(report).html(math="text")
                               + "</div>")
-        return "".join(parts)
+        return table(["", "value"], rows) + (note(self.warning, "iaa-warning") if self.warning else "")
 
     def _redraw(self) -> None:
         report = self.report
@@ -337,7 +332,6 @@ class AnnotationsExplorer(Explorer):
             if key not in self._pngs:  # drawn once per data and level, at FIGURE_DPI (the base class draws at 80)
                 self._pngs[key] = png_bytes(report_files.draw(report, name, max_raters=30),
                                             dpi=report_files.FIGURE_DPI)
-            if image.value != self._pngs[key]:
-                image.value = self._pngs[key]
+            image.value = self._pngs[key]  # the same picture again sends nothing (traitlets compares)
         while len(self._pngs) > 4 * _KEPT_REPORTS:
             self._pngs.pop(next(iter(self._pngs)))

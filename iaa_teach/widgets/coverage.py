@@ -12,7 +12,7 @@ from ..metrics import fleiss_kappa
 from ..ratings import AgreementError, Ratings
 from ._base import (
     IntSlider, Explorer, attempt, band, controls_row, coverage_figure, fmt, heading, label_style, new_figure,
-    note, q, slider_layout, table, with_ratings,
+    note, readout_row, slider_layout, table, with_ratings,
 )
 
 __all__ = ["CoverageExplorer"]
@@ -77,9 +77,8 @@ class CoverageExplorer(Explorer):
                                     description=f"merge {names[self.d]} and {names[self.e]}:", style=s,
                                     tooltips=[f"where both labelled an item, the merged annotator keeps "
                                               f"{names[x]}'s label" for x in (self.d, self.e)])
-        for control in (self.d_first, self.e_last, self.keep):
-            control.observe(self.update, names="value")
-        self._finish([controls_row(self.d_first, self.e_last), self.keep])
+        self._finish([controls_row(self.d_first, self.e_last), self.keep],
+                     watch=(self.d_first, self.e_last, self.keep))
 
     def _window(self) -> Ratings:
         r = self.data
@@ -97,27 +96,22 @@ class CoverageExplorer(Explorer):
         self._wrong, why_wrong = attempt(fleiss_kappa, self.merged, chance="pooled")
         names = r.raters
         merged_name = self.merged.raters[min(self.d, self.e)]
-        per_item = []
         k_right, k_wrong = r.ratings_per_item(), self.merged.ratings_per_item()
-        for i, item in enumerate(r.items):
-            p_right = self._right.exact.p_i[i] if self._right is not None else None
-            p_wrong = self._wrong.exact.p_i[i] if self._wrong is not None else None
-            per_item.append([str(item), q(f"k right item {item}", int(k_right[i])),
-                             q(f"P_i right item {item}", fmt(p_right, undefined="–")),
-                             q(f"k merged item {item}", int(k_wrong[i])),
-                             q(f"P_i merged item {item}", fmt(p_wrong, undefined="–"))])
+        p_right, p_wrong = ([None] * r.n_items if res is None else res.exact.p_i for res in (self._right, self._wrong))
+        columns = ("k right", "P_i right", "k merged", "P_i merged")
+        per_item = [readout_row(str(item), [f"{x} item {item}" for x in columns],
+                                [int(k_right[i]), fmt(p_right[i], undefined="–"),
+                                 int(k_wrong[i]), fmt(p_wrong[i], undefined="–")])
+                    for i, item in enumerate(r.items)]
         summary = []
         single = [str(item) for item, k in zip(r.items, k_right) if k == 1]
-        for key, label, res, data, why in (("right", f"{', '.join(names)} kept apart", self._right, r, why_right),
-                                           ("merged", f"{merged_name} merged", self._wrong, self.merged, why_wrong)):
-            if res is None:
-                summary.append([label, q(f"labels {key}", data.n_ratings), q(f"items in P_a {key}", "–")] +
-                               [q(f"{x} {key}", "undefined") for x in ("P_a", "P_e", "kappa", "band")])
-                continue
-            summary.append([label, q(f"labels {key}", res.n_ratings), q(f"items in P_a {key}", res.n_items_used),
-                            q(f"P_a {key}", fmt(res.exact.p_a)),
-                            q(f"P_e {key}", fmt(res.exact.p_e)), q(f"kappa {key}", fmt(res.exact.kappa)),
-                            q(f"band {key}", band(res.kappa))])
+        for key, label, res, data in (("right", f"{', '.join(names)} kept apart", self._right, r),
+                                      ("merged", f"{merged_name} merged", self._wrong, self.merged)):
+            shown = ([data.n_ratings, "–"] + ["undefined"] * 4 if res is None else
+                     [res.n_ratings, res.n_items_used, fmt(res.exact.p_a), fmt(res.exact.p_e), fmt(res.exact.kappa),
+                      band(res.kappa)])
+            columns = ("labels", "items in P_a", "P_a", "P_e", "kappa", "band")
+            summary.append(readout_row(label, [f"{x} {key}" for x in columns], shown))
         parts = [heading("Fleiss' kappa with per-item k (chance: pooled proportions over all labels)"),
                  table(["method", "labels (in P_e)", "items in P_a", "P_a", "P_e", "kappa", "band"], summary,
                        chosen=lambda i: i == 0),
@@ -126,9 +120,7 @@ class CoverageExplorer(Explorer):
         if single:
             parts.append(note(f"Item(s) {', '.join(single)} have a single label: no pair to compare, so they are "
                               f"left out of P_a, but their labels still count in P_e."))
-        for why in (why_right, why_wrong):
-            if why:
-                parts.append(note(f"undefined: {why}", "iaa-why"))
+        parts += [note(f"undefined: {why}", "iaa-why") for why in (why_right, why_wrong) if why]
         parts.append(note(f"Merging throws away one label on every item both {names[self.d]} and "
                           f"{names[self.e]} labelled, and which one it keeps changes the answer."))
         return "".join(parts)

@@ -103,10 +103,9 @@ class IntervalExplorer(Explorer):
                                  description="items rated", layout=slider_layout())
         self._study_key = None
         self._curve_key = None
-        for control in (self.coefficient, self.n_items, self.accuracy, self.prevalence):
-            control.observe(self.update, names="value")
         self._finish([controls_row(self.coefficient, self.n_items),
-                      controls_row(self.accuracy, self.prevalence)])
+                      controls_row(self.accuracy, self.prevalence)],
+                     watch=(self.coefficient, self.n_items, self.accuracy, self.prevalence))
 
     # ------------------------------------------------------------ the data
     def study(self):
@@ -123,22 +122,16 @@ class IntervalExplorer(Explorer):
         """The study's first ``n`` items."""
         return self.study().subset(items=np.arange(n))
 
-    def _metric(self):
-        return COEFFICIENTS[self.coefficient.value][1]
-
     def curve_values(self) -> dict[str, np.ndarray]:
         """At each of :data:`CURVE_ITEMS`: the coefficient, its interval and half-width (cached per setting)."""
         key = (self.coefficient.value, self.accuracy.value, self.prevalence.value)
         if key != self._curve_key:
-            metric = self._metric()
-            rows = []
-            for n in CURVE_ITEMS:
-                res = metric(self.first(int(n)))
-                low, high = res.ci(CONFIDENCE)
-                rows.append((float(res), low, high, float(res) - low))
-            value, low, high, half = (np.array(col) for col in zip(*rows))
+            metric = COEFFICIENTS[self.coefficient.value][1]
+            results = [metric(self.first(int(n))) for n in CURVE_ITEMS]
+            value = np.array([float(res) for res in results])
+            low, high = (np.array(col) for col in zip(*(res.ci(CONFIDENCE) for res in results)))
             self._curve = {"items": CURVE_ITEMS.astype(float), "value": value, "low": low, "high": high,
-                           "half_width": half}
+                           "half_width": value - low}
             self._curve_key = key
         return self._curve
 
@@ -147,14 +140,13 @@ class IntervalExplorer(Explorer):
         n = self.n_items.value
         r = self.first(n)
         self.ratings = r
-        res = self._metric()(r)
+        label, metric = COEFFICIENTS[self.coefficient.value]
+        res = metric(r)
         self.result = res
         low, high = res.ci(CONFIDENCE)
         self._now = (n, float(res), low, high, float(res) - low)
-        label = COEFFICIENTS[self.coefficient.value][0]
-        exact = res.exact_value
         rows = [["items rated", q("items", n)],
-                [label, q("value", fmt(exact))],
+                [label, q("value", fmt(res.exact_value))],
                 ["band", q("band", "–" if self.coefficient.value == "percent_agreement" else band(float(res)))],
                 ["standard error SE", q("SE", fmt(res.se))],
                 ["95 % interval", q("interval", f"{fmt(low)} to {fmt(high)}")],

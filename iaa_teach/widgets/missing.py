@@ -10,8 +10,8 @@ from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
 from ..validation import check_int, check_number, check_option
 from ..ratings import Ratings
 from ._base import (
-    FloatSlider, IntSlider, Explorer, attempt, controls_row, fmt, heading, new_figure, note, q, slider_layout,
-    table, with_ratings,
+    FloatSlider, IntSlider, Explorer, attempt, controls_row, fmt, heading, new_figure, note, q, readout_row,
+    slider_layout, table, with_ratings,
 )
 
 __all__ = ["MissingDataExplorer"]
@@ -76,11 +76,16 @@ class MissingDataExplorer(Explorer):
         self.share = FloatSlider(value=share, min=0.0, max=0.9, step=0.05, description="share of ratings removed",
                                  layout=slider_layout("30em"), readout=".0%")
         self.seed = IntSlider(value=seed, min=0, max=99, description="seed", layout=slider_layout())
-        self.share.observe(self.update, names="value")
-        self.seed.observe(self.update, names="value")
-        self._complete_results = (attempt(krippendorff_alpha, self.complete, level=level)[0],
-                                  attempt(fleiss_kappa, self.complete)[0])
-        self._finish([controls_row(self.share, self.seed)])
+        alpha, fleiss, mean = self._coefficients(self.complete)
+        self._complete_results = (alpha, fleiss, mean if fleiss is None else fleiss)  # no gaps: one chance rule
+        self._finish([controls_row(self.share, self.seed)], watch=(self.share, self.seed))
+
+    def _coefficients(self, data: Ratings | None) -> tuple:
+        """Alpha, Fleiss' kappa (pooled) and Fleiss' kappa (item mean) on ``data``, each None where undefined."""
+        if data is None:
+            return None, None, None
+        return (attempt(krippendorff_alpha, data, level=self.level)[0], attempt(fleiss_kappa, data)[0],
+                attempt(fleiss_kappa, data, chance="item_mean")[0])
 
     def _compute(self) -> str:
         full = self.complete
@@ -88,29 +93,19 @@ class MissingDataExplorer(Explorer):
         self.ratings = r
         complete = ~r.missing.any(axis=1)
         self.listwise = full.subset(items=complete) if complete.any() else None
-        alpha_full, fleiss_full = self._complete_results
-        self._rows = {}
-
-        def row(name: str, data: Ratings | None, alpha=None, fleiss=None, fleiss_mean=None, why: str = ""):
-            cells = {}
-            if data is not None:
-                alpha = alpha if alpha is not None else attempt(krippendorff_alpha, data, level=self.level)[0]
-                fleiss = fleiss if fleiss is not None else attempt(fleiss_kappa, data)[0]
-                fleiss_mean = fleiss_mean if fleiss_mean is not None else attempt(fleiss_kappa, data,
-                                                                                 chance="item_mean")[0]
-            cells["alpha"] = alpha.alpha if alpha is not None else None
-            cells["Fleiss pooled"] = fleiss.kappa if fleiss is not None else None
-            cells["Fleiss item mean"] = fleiss_mean.kappa if fleiss_mean is not None else None
-            self._rows[name] = cells
+        self._rows, rows = {}, []
+        for name, data, (alpha, fleiss, mean) in (("complete", full, self._complete_results),
+                                                  ("with gaps", r, self._coefficients(r)),
+                                                  ("listwise", self.listwise, self._coefficients(self.listwise))):
+            self._rows[name] = {"alpha": None if alpha is None else alpha.alpha,
+                                "Fleiss pooled": None if fleiss is None else fleiss.kappa,
+                                "Fleiss item mean": None if mean is None else mean.kappa}
             n_items = "0" if data is None else str(int((data.ratings_per_item() >= 2).sum()))
-            return [name, q(f"alpha {name}", fmt(None if alpha is None else alpha.exact.alpha)),
-                    q(f"Fleiss pooled {name}", fmt(None if fleiss is None else fleiss.exact.kappa)),
-                    q(f"Fleiss item mean {name}", fmt(None if fleiss_mean is None else fleiss_mean.exact.kappa)),
-                    q(f"items used {name}", n_items)]
-
-        rows = [row("complete", full, alpha_full, fleiss_full, fleiss_full),
-                row("with gaps", r),
-                row("listwise", self.listwise)]
+            rows.append(readout_row(name, [f"{x} {name}" for x in ("alpha", "Fleiss pooled", "Fleiss item mean",
+                                                                    "items used")],
+                                    [fmt(None if alpha is None else alpha.exact.alpha),
+                                     fmt(None if fleiss is None else fleiss.exact.kappa),
+                                     fmt(None if mean is None else mean.exact.kappa), n_items]))
         removed = full.n_ratings - r.n_ratings
         parts = [heading(f"{self.level} alpha and Fleiss' kappa"),
                  table(["data", "alpha", "Fleiss (pooled)", "Fleiss (item mean)", "items used"], rows),

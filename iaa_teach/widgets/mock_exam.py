@@ -168,14 +168,15 @@ class MockExam:
         self._rows = AnswerRows(w.Textarea, ("20em", "44em"), "iaa-mock-answer-{label}", "iaa-marks",
                                 align="center", rows=1)
         self.answers, self.marks_html = self._rows.boxes, self._rows.sides
-        for box in self.answers.values():
-            box.observe(self._on_typing, names="value")
-        for name, button, handler in (("start", self.start_button, self._on_start),
-                                      ("previous", self.previous_button, self._on_previous),
-                                      ("next", self.next_button, self._on_next),
-                                      ("finish", self.finish_button, self._on_finish)):
+        for label, box in self.answers.items():
+            box.observe(lambda change, label=label: self._on_typing(label, change["new"]), names="value")
+        for name, button, action in (
+                ("start", self.start_button, self.start),
+                ("previous", self.previous_button, lambda: self.go(max(0, self.current - 1))),
+                ("next", self.next_button, lambda: self.go(min(len(self.questions) - 1, self.current + 1))),
+                ("finish", self.finish_button, self.finish)):
             button.add_class(f"iaa-mock-{name}")
-            button.on_click(handler)
+            button.on_click(lambda _button, action=action: self._timed(action))
         self.question_html.add_class("iaa-mock-question")
         self.status.add_class("iaa-mock-status")
         self.result_html.add_class("iaa-mock-result")
@@ -227,33 +228,20 @@ class MockExam:
         self.timed_out = self.time_left() <= 0
         self._mark()
 
-    def _on_typing(self, change: dict) -> None:
+    def _on_typing(self, label: str, answer: str) -> None:
         """Every answer typed is kept at once, and the deadline checked (no background clock needed)."""
         if self.state != "running" or self._showing:
             return
         if self._time_is_up():  # typed after the deadline: not counted; the exam is marked as it stood
             return
-        box = change["owner"]
-        label = next(k for k, v in self.answers.items() if v is box)
         if label in self.typed[self.current]:
-            self.typed[self.current][label] = change["new"]
+            self.typed[self.current][label] = answer
             self._show_progress()
 
-    def _on_start(self, button: Any = None) -> None:
-        self._timed(self.start)
-
-    def _on_previous(self, button: Any = None) -> None:
-        self._timed(self.go, max(0, self.current - 1))
-
-    def _on_next(self, button: Any = None) -> None:
-        self._timed(self.go, min(len(self.questions) - 1, self.current + 1))
-
-    def _on_finish(self, button: Any = None) -> None:
-        self._timed(self.finish)
-
-    def _timed(self, action: Callable, *args: Any) -> None:
+    def _timed(self, action: Callable) -> None:
+        """Run ``action`` (what a button does), timing it in :attr:`last_update_ms`."""
         start = time.perf_counter()
-        action(*args)
+        action()
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     # ------------------------------------------------------------- display
@@ -263,14 +251,11 @@ class MockExam:
         return (f"{n} question{'s' if n != 1 else ''}, {self.total_marks} marks, {duration(self.minutes)} "
                 f"(level {self.level})")
 
-    def _intro_text(self) -> str:
-        return (f"<b>Mock exam</b>: {self._size()}. "
-                f"Work on paper, type each answer in its box, move between the questions as you like, "
-                f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
-                f"when the time is up your answers are marked as they stand.")
-
     def _show_intro(self) -> None:
-        self.header.value = self._intro_text()
+        self.header.value = (f"<b>Mock exam</b>: {self._size()}. "
+                             f"Work on paper, type each answer in its box, move between the questions as you like, "
+                             f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
+                             f"when the time is up your answers are marked as they stand.")
         self.question_html.value = ""
         self._rows.hide()
         self.nav.layout.display = "none"
@@ -279,33 +264,26 @@ class MockExam:
     def _show(self, index: int) -> None:
         self._showing = True  # setting the boxes to this question's answers is not typing
         try:
-            self._fill(index)
+            self.current = index
+            q = self.questions[index]
+            self.nav.layout.display = ""
+            self.question_html.value = (f"<p><b>Question {index + 1} of {len(self.questions)}</b> "
+                                        f"[{q.total_marks} marks]</p>" + q.html())
+            for part, box in self._rows.show(q.parts):
+                box.value = self.typed[index][part.label]
+                box.rows = 3 if part.form == "words" else 1
+                self.marks_html[part.label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
+            self.previous_button.disabled = index == 0
+            self.next_button.disabled = index == len(self.questions) - 1
+            self._show_progress()
         finally:
             self._showing = False
 
-    def _fill(self, index: int) -> None:
-        self.current = index
-        q = self.questions[index]
-        self.nav.layout.display = ""
-        self.question_html.value = (f"<p><b>Question {index + 1} of {len(self.questions)}</b> "
-                                    f"[{q.total_marks} marks]</p>" + q.html())
-        for part, box in self._rows.show(q.parts):
-            box.value = self.typed[index][part.label]
-            box.rows = 3 if part.form == "words" else 1
-            self.marks_html[part.label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
-        self.previous_button.disabled = index == 0
-        self.next_button.disabled = index == len(self.questions) - 1
-        self._show_progress()
-
     def _show_progress(self) -> None:
+        answered = sum(1 for answers in self.typed for v in answers.values() if v.strip())
+        parts = sum(len(q.parts) for q in self.questions)
         self.status.value = (f'<span role="status">Question {self.current + 1} of {len(self.questions)}; '
-                             f"{self._answered()} of {self._n_parts()} parts answered so far.</span>")
-
-    def _answered(self) -> int:
-        return sum(1 for answers in self.typed for v in answers.values() if v.strip())
-
-    def _n_parts(self) -> int:
-        return sum(len(q.parts) for q in self.questions)
+                             f"{answered} of {parts} parts answered so far.</span>")
 
     # ------------------------------------------------------------ marking
     def _mark(self) -> None:
@@ -342,12 +320,9 @@ class MockExam:
 
     def marks_table(self) -> Table:
         """Marks per part: question, part, skill, your answer, what the checker says, marks."""
-        rows = []
-        for i, (q, results) in enumerate(zip(self.questions, self.results), start=1):
-            for part, fb, got in results:
-                answer = self.typed[i - 1][part.label].strip() or "(no answer)"
-                rows.append([f"{i}: {q.kind}-{q.seed}", f"({part.label})", part.skill, answer, fb.message,
-                             f"{got} / {part.marks}"])
+        rows = [[f"{i + 1}: {q.kind}-{q.seed}", f"({part.label})", part.skill,
+                 self.typed[i][part.label].strip() or "(no answer)", fb.message, f"{got} / {part.marks}"]
+                for i, (q, results) in enumerate(zip(self.questions, self.results)) for part, fb, got in results]
         return Table(["question", "part", "skill", "your answer", "feedback", "marks"], rows,
                      caption="Marks per part", align="llllll")
 

@@ -93,12 +93,9 @@ class ParadoxExplorer(Explorer):
         self.n_categories = IntSlider(value=n_categories, min=2, max=5, description="categories", layout=lay)
         self.seed = IntSlider(value=seed, min=0, max=99, description="seed", layout=lay)
         self._curve_key = None
-        self._curve = None
-        for control in (self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed):
-            control.observe(self.update, names="value")
-        controls = [controls_row(self.n_items, self.n_raters, self.n_categories),
-                    controls_row(self.accuracy, self.prevalence, self.seed)]
-        self._finish(controls)
+        self._finish([controls_row(self.n_items, self.n_raters, self.n_categories),
+                      controls_row(self.accuracy, self.prevalence, self.seed)],
+                     watch=(self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed))
 
     def _simulate(self, prevalence: float):
         return datasets.simulate(self.n_items.value, self.n_raters.value, accuracy=self.accuracy.value,

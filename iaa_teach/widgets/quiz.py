@@ -138,23 +138,17 @@ class Quiz:
         self.solution_html = w.HTMLMath()
         self.status = w.HTML()
         self.progress_html = w.HTML()
-        self._logged: set[str] = set()
         self._rows = AnswerRows(w.Text, ("18.5em", "42.5em"), "iaa-quiz-answer-{label}",
                                 "iaa-quiz-feedback-{label}", placeholder="e.g. 0.492 or 29/59")
         self.answers, self.feedback = self._rows.boxes, self._rows.sides
-        self.question: Question | None = None
-        self.solution = None
-        self.revealed = 0
-        self.last_update_ms = float("nan")
 
         self.new_button.on_click(self._on_new)
         self.check_button.on_click(self._on_check)
-        self.step_button.on_click(self._on_step)
-        self.solution_button.on_click(self._on_full)
+        self.step_button.on_click(lambda _button: self._reveal(self.revealed + 1))
+        self.solution_button.on_click(lambda _button: self._reveal(len(self._steps())))
         self.progress_button.on_click(self._on_progress)
-        self.kind.observe(self._on_change, names="value")
-        self.seed.observe(self._on_change, names="value")
-        self.level.observe(self._on_change, names="value")
+        for control in (self.kind, self.seed, self.level):
+            control.observe(self._on_change, names="value")
         for name, widget in (("new", self.new_button), ("check", self.check_button),
                              ("step", self.step_button), ("solution", self.solution_button),
                              ("progress", self.progress_button), ("seed", self.seed), ("level", self.level),
@@ -234,12 +228,6 @@ class Quiz:
                 else "<p><i>That is the whole solution.</i></p>")
         self.solution_html.value = body + more
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
-
-    def _on_step(self, button: Any = None) -> None:
-        self._reveal(self.revealed + 1)
-
-    def _on_full(self, button: Any = None) -> None:
-        self._reveal(len(self._steps()))
 
     def _on_progress(self, button: Any = None) -> None:
         if self.log is not None:
@@ -366,11 +354,7 @@ def log_note(log: MistakeLog | None, kind: str) -> str:
     cards = log.to_review(kind)[:3]
     if not cards:
         return ""
-    names = "; or ".join(f"{c.name} ({times(c.times)})" for c in cards)
+    times = {1: "once", 2: "twice"}
+    names = "; or ".join(f"{c.name} ({times.get(c.times, f'{c.times} times')})" for c in cards)
     return (f'<div class="iaa-log-review">From your mistake log: in this kind of question your answers '
             f"have matched what you get if you {html_escape(names)}.</div>")
-
-
-def times(n: int) -> str:
-    """``once``, ``twice``, ``3 times``."""
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")

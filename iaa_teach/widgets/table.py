@@ -13,7 +13,7 @@ from ..ratings import AgreementError, Ratings, is_missing
 from ..validation import check_int, check_option
 from ._base import (
     IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
-    numeric_categories, q, slider_layout, table, values_in, with_ratings,
+    numeric_categories, q, readout_row, slider_layout, table, values_in, with_ratings,
 )
 
 __all__ = ["TableExplorer"]
@@ -35,6 +35,13 @@ _MARGINS = {
     "pairs": {"left": 0.12, "right": 0.97, "bottom": 0.15},
     "coincidences": {"left": 0.1, "right": 0.97, "bottom": 0.14},
 }
+
+
+def _section(title: str, header: list, rows: list, res: Any, why: str | None) -> str:
+    """A heading, then the table of ``res`` and its reason (if any), or why ``res`` is undefined (None)."""
+    if res is None:
+        return heading(title) + note(f"undefined: {why}", "iaa-why")
+    return heading(title) + table(header, rows) + (note(res.reason, "iaa-why") if res.reason else "")
 
 
 class TableExplorer(Explorer):
@@ -89,17 +96,14 @@ class TableExplorer(Explorer):
             raise AgreementError(f"level must be one of {levels} for these categories, got {level!r}")
         self.level = w.Dropdown(options=levels, value=level, description="alpha level",
                                 style=label_style(), tooltip="level of measurement for Krippendorff's alpha")
-        self.figure = w.Dropdown(options=list(FIGURES), value=check_option("figure", figure, FIGURES), description="figure", style=label_style())
+        self.figure = w.Dropdown(options=list(FIGURES), value=check_option("figure", figure, FIGURES),
+                                 description="figure", style=label_style())
         self.reset_button = w.Button(description="reset", tooltip="restore the starting table",
                                      icon="undo", layout=w.Layout(width="8em"))
 
         cell = w.Layout(width="6.5em")
-        head = [w.Label("item", layout=cell)] + [w.Label(str(name), layout=cell) for name in r.raters] + \
-               [w.Label("P_i", layout=cell)]
+        head = [w.Label(str(text), layout=cell) for text in ["item", *r.raters, "P_i"]]
         self.cells: list[list[w.Dropdown]] = []
-        self.item_labels: list[w.Label] = []
-        self.p_i_labels: list[w.HTML] = []
-        rows = [w.HBox(head, layout=w.Layout(align_items="center"))]
         for row in range(self.page_size):
             dds = []
             for j, rater in enumerate(r.raters):
@@ -110,25 +114,19 @@ class TableExplorer(Explorer):
                 dd.observe(self._cell_changed(row, j), names="value")
                 dds.append(dd)
             self.cells.append(dds)
-            item = w.Label(str(r.items[row]), layout=cell)
-            p_i = w.HTML(layout=cell)
-            self.item_labels.append(item)
-            self.p_i_labels.append(p_i)
-            rows.append(w.HBox([item, *dds, p_i], layout=w.Layout(align_items="center")))
-        controls = []
+        self.item_labels = [w.Label(str(r.items[row]), layout=cell) for row in range(self.page_size)]
+        self.p_i_labels = [w.HTML(layout=cell) for _ in range(self.page_size)]
+        rows = [head] + [[item, *dds, p_i] for item, dds, p_i in zip(self.item_labels, self.cells, self.p_i_labels)]
+        self.grid = w.VBox([w.HBox(row, layout=w.Layout(align_items="center")) for row in rows])
+        controls = [self.grid, controls_row(self.level, self.figure, self.reset_button)]
+        self.first_item = None
         if r.n_items > self.page_size:
             self.first_item = IntSlider(value=1, min=1, max=r.n_items - self.page_size + 1,
-                                          description="first item shown", layout=slider_layout())
+                                        description="first item shown", layout=slider_layout())
             self.first_item.observe(self._page_changed, names="value")
-            controls.append(self.first_item)
-        else:
-            self.first_item = None
-        self.grid = w.VBox(rows)
-        self.level.observe(self.update, names="value")
-        self.figure.observe(self.update, names="value")
+            controls.insert(1, self.first_item)
         self.reset_button.on_click(lambda _button: self.reset())
-        controls = [self.grid, *controls, controls_row(self.level, self.figure, self.reset_button)]
-        self._finish(controls)
+        self._finish(controls, watch=(self.level, self.figure))
 
     # -------------------------------------------------------------- data
     @property
@@ -212,40 +210,23 @@ class TableExplorer(Explorer):
         r = self.ratings
         parts = [self._cohen_html(r)]
         self._fleiss, why = attempt(fleiss_kappa, r, chance="pooled")
-        rules = ["pooled"]
         self._fleiss_mean = None
         if r.missing.any() and self._fleiss is not None:
             self._fleiss_mean = fleiss_kappa(r, chance="item_mean")
-            rules.append("item_mean")
-        rows = []
-        for rule, res in (("pooled", self._fleiss), ("item_mean", self._fleiss_mean)):
-            if rule not in rules or res is None:
-                continue
-            name = "pooled" if rule == "pooled" else "item mean"
-            rows.append([f"chance: {name}", q(f"Fleiss {name} P_a", fmt(res.exact.p_a)),
-                         q(f"Fleiss {name} P_e", fmt(res.exact.p_e)), q(f"Fleiss {name} kappa", fmt(res.exact.kappa)),
-                         q(f"Fleiss {name} band", band(res.kappa))])
-        parts.append(heading("Fleiss' kappa (per-item number of raters)"))
-        if rows:
-            parts.append(table(["", "P_a", "P_e", "kappa", "band"], rows))
-            if self._fleiss.reason:
-                parts.append(note(self._fleiss.reason, "iaa-why"))
-        else:
-            parts.append(note(f"undefined: {why}", "iaa-why"))
+        rows = [readout_row(f"chance: {name}", [f"Fleiss {name} {x}" for x in ("P_a", "P_e", "kappa", "band")],
+                            [fmt(res.exact.p_a), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)])
+                for name, res in (("pooled", self._fleiss), ("item mean", self._fleiss_mean)) if res is not None]
+        parts.append(_section("Fleiss' kappa (per-item number of raters)", ["", "P_a", "P_e", "kappa", "band"], rows,
+                              self._fleiss, why))
         self._show_p_i()
 
         level = self.level.value
         self._alpha, why = attempt(krippendorff_alpha, r, level=level)
-        parts.append(heading(f"Krippendorff's alpha ({level})"))
-        if self._alpha is not None:
-            a = self._alpha
-            parts.append(table(["", "D_o", "D_e", "alpha", "band"],
-                               [[f"n = {a.n} values", q("alpha D_o", fmt(a.exact.d_o)), q("alpha D_e", fmt(a.exact.d_e)),
-                                 q("alpha", fmt(a.exact.alpha)), q("alpha band", band(a.alpha))]]))
-            if a.reason:
-                parts.append(note(a.reason, "iaa-why"))
-        else:
-            parts.append(note(f"undefined: {why}", "iaa-why"))
+        a = self._alpha
+        rows = [] if a is None else [
+            readout_row(f"n = {a.n} values", ["alpha D_o", "alpha D_e", "alpha", "alpha band"],
+                        [fmt(a.exact.d_o), fmt(a.exact.d_e), fmt(a.exact.alpha), band(a.alpha)])]
+        parts.append(_section(f"Krippendorff's alpha ({level})", ["", "D_o", "D_e", "alpha", "band"], rows, a, why))
         missing = int(r.missing.sum())
         parts.append(note(f"{r.n_items} items x {r.n_raters} raters, {r.n_ratings} ratings, {missing} missing"))
         return "".join(parts)
@@ -255,8 +236,8 @@ class TableExplorer(Explorer):
         rows, reasons = [], []
         for res in self._pairwise.results:
             pair = f"{res.rater_a}-{res.rater_b}"
-            rows.append([pair, q(f"Cohen {pair} P_o", fmt(res.exact.p_o)), q(f"Cohen {pair} P_e", fmt(res.exact.p_e)),
-                         q(f"Cohen {pair} kappa", fmt(res.exact.kappa)), q(f"Cohen {pair} band", band(res.kappa))])
+            rows.append(readout_row(pair, [f"Cohen {pair} {x}" for x in ("P_o", "P_e", "kappa", "band")],
+                                    [fmt(res.exact.p_o), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)]))
             if res.reason:
                 reasons.append(f"{pair}: {res.reason}")
         html = heading("Cohen's kappa, every pair") + table(["pair", "P_o", "P_e", "kappa", "band"], rows)
@@ -264,8 +245,8 @@ class TableExplorer(Explorer):
 
     # -------------------------------------------------------------- draw
     def _draw(self):
-        fig, (ax,) = new_figure(6.4, 4.0, **_MARGINS[FIGURES[self.figure.value]])
         kind = FIGURES[self.figure.value]
+        fig, (ax,) = new_figure(6.4, 4.0, **_MARGINS[kind])
         r = self.initial
         if kind == "items" and self._fleiss is not None:
             fleiss, items = self._fleiss, r.items
@@ -273,7 +254,7 @@ class TableExplorer(Explorer):
                 window = slice(self._first, self._first + self.page_size)
                 fleiss, items = replace(fleiss, p_i=fleiss.p_i[window]), r.items[window]
             plots.item_agreement_bars(fleiss, items=items, ax=ax)
-        elif kind == "pairs" and self._pairwise is not None:
+        elif kind == "pairs":
             if len(self._pairwise.pairs) > MAX_BARS:
                 plots.kappa_matrix(self._pairwise, ax=ax)
             else:
@@ -281,13 +262,9 @@ class TableExplorer(Explorer):
         elif kind == "coincidences" and self._alpha is not None:
             plots.coincidence_heatmap(self._alpha, ax=ax)
         else:
-            coefficients = {}
-            if self._pairwise is not None:
-                pairs = self._pairwise
-                if len(pairs.pairs) <= 6:
-                    coefficients.update({f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)})
-                else:
-                    coefficients[f"Cohen, mean\nof {len(pairs.pairs)} pairs"] = pairs.mean_kappa
+            pairs = self._pairwise  # set by _compute: every table has two raters or more, so at least one pair
+            coefficients = ({f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)} if len(pairs.pairs) <= 6
+                            else {f"Cohen, mean\nof {len(pairs.pairs)} pairs": pairs.mean_kappa})
             if self._fleiss is not None:
                 coefficients["Fleiss"] = self._fleiss.kappa
             if self._alpha is not None:

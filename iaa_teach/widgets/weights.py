@@ -71,11 +71,10 @@ class WeightsExplorer(Explorer):
         self.level = w.ToggleButtons(options=ALPHA_LEVELS, value=level, description="alpha level", style=s)
         self.weights = w.ToggleButtons(options=list(WEIGHT_NAMES), value="unweighted" if weights is None else weights,
                                        description="Cohen weights", style=s)
-        for control in (self.rater_a, self.rater_b, self.level, self.weights):
-            control.observe(self.update, names="value")
         self.image_weights = image_widget()
         self._finish([controls_row(self.rater_a, self.rater_b), self.level, self.weights],
-                     images=[self.image, self.image_weights])
+                     images=[self.image, self.image_weights],
+                     watch=(self.rater_a, self.rater_b, self.level, self.weights))
 
     def set_ratings(self, ratings: Any) -> None:
         """Use another table (keeps the chosen raters if they exist there)."""
