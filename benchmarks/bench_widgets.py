@@ -65,6 +65,11 @@ def _cells(ex: TableExplorer):
     return edit
 
 
+def _values(slider) -> list[int]:
+    """Every value a slider offers, in order."""
+    return list(range(slider.min, slider.max + 1, slider.step))
+
+
 def _setter(control, values):
     def go(t: int) -> None:
         control.value = values[t % len(values)]
@@ -95,12 +100,12 @@ def scenarios():
                     lambda d=data: _with(MissingDataExplorer(d()), "share", 0.3),
                     lambda ex: _setter(ex.seed, list(range(1, 26)))))
     out.append(("CoverageExplorer", "10 x 3", "first item D labels (8 x 5 data)", CoverageExplorer,
-                lambda ex: _setter(ex.d_first, [v for _, v in ex.d_first.options[1:] + ex.d_first.options[-2::-1]])))
+                lambda ex: _setter(ex.d_first, _values(ex.d_first)[1:] + _values(ex.d_first)[-2::-1])))
     out.append(("CoverageExplorer", "10 x 3", "merge toggle (8 x 5 data)", CoverageExplorer,
                 lambda ex: _setter(ex.keep, [4, 3])))
     out.append(("CoverageExplorer", "1000 x 10", "last item J labels",
                 lambda: CoverageExplorer(_large_partial(), "I", "J"),
-                lambda ex: _setter(ex.e_last, [v for _, v in ex.e_last.options[::-37]][1:26])))
+                lambda ex: _setter(ex.e_last, _values(ex.e_last)[::-37][1:26])))
     for size, data in (("10 x 3", datasets.sentiment), ("1000 x 10", _large)):
         out.append(("WeightsExplorer", size, "alpha level", lambda d=data: WeightsExplorer(d()),
                     lambda ex: _setter(ex.level, ["nominal", "ordinal", "interval"])))
