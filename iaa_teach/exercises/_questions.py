@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
@@ -960,6 +959,7 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
 # ================================================================== parts
 _KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o and P_e as proportions "
                "and kept exact until the end.")
+_FLEISS_HINT = _KAPPA_HINT.replace("P_o", "P_a")
 _POOLED_HINT = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
 _ITEM_MEAN_HINT = "p_j = the mean over the items of n_ij / n_i (every item weighs the same); P_e = sum_j p_j^2."
 #: The chance rules as a prompt names them (templates: {p_j}, {n_ij}, {n_i} are typeset).
@@ -975,9 +975,10 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
     a, b = r.raters[0], r.raters[1]
     out: list[Part] = []
 
-    def say(*wordings: Prose) -> Prose:
-        """One of several wordings of a part, chosen by the question's own generator."""
-        return wordings[int(style.integers(len(wordings)))]
+    def say(*wordings: str, **values) -> Prose:
+        """One of several wordings of a part (templates for :func:`prose`, ``{a}`` and ``{b}`` the first two
+        annotators), chosen by the question's own generator."""
+        return prose(wordings[int(style.integers(len(wordings)))], a=a, b=b, **values)
 
     def number(quantity, prompt, hint="", marks=None):
         out.append(Part(_LETTERS[len(out)].lower(), quantity, prompt, right[quantity], tuple(listed[quantity]),
@@ -990,147 +991,139 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
 
     def extra():
         if plan.concept == "paradox":
-            concept(paradox(style, {"pi": "Scott's pi", "ac1": "Cohen's kappa"}.get(kind, "Cohen's kappa")))
+            concept(paradox(style, "Scott's pi" if kind == "pi" else "Cohen's kappa"))
         elif plan.concept == "undefined":
             concept(undefined(style))
         elif plan.concept == "dropout":
             concept(dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
         elif plan.concept == "interpretation":
-            concept(interpretation(style, {"alpha": "Krippendorff's alpha"}.get(kind, "kappa")))
+            concept(interpretation(style, "Krippendorff's alpha" if kind == "alpha" else "kappa"))
 
-    coefficient = COEFFICIENT_OF[kind]
     if plan.choose:
+        coefficient = COEFFICIENT_OF[kind]
         pick, reasons = choose_coefficient(style, kind)
         concept(pick)
         concept(reasons)
         weights = f" (with {drawn.weights} weights, if your coefficient takes weights)" if kind == "weighted" else ""
-        number(coefficient, say(Prose(f"Compute the coefficient you chose{weights}, showing your working."),
-                                Prose(f"Compute your chosen coefficient{weights} step by step.")),
+        number(coefficient, say(f"Compute the coefficient you chose{weights}, showing your working.",
+                                f"Compute your chosen coefficient{weights} step by step."),
                _KAPPA_HINT if coefficient == "kappa" else "alpha = 1 - D_o / D_e from the coincidence matrix.",
                marks=6)
         extra() if plan.concept else concept(interpretation(style, "the coefficient"))
         return tuple(out)
 
+    if kind == "partial":
+        number("p_a", say("Compute the agreement {P_i} of each item, using the number of annotators {n_i} who "
+                          "labelled it, and their mean {P_a}.",
+                          "Using each item's own number of labels {n_i}, compute {P_i} for every item that has a "
+                          "pair of labels, and their mean {P_a}."),
+               "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received; an item with "
+               "one label has no pair and is left out of P_a.")
+        if plan.chance == "both":
+            number("p_e", prose("Compute the chance agreement {P_e} by " + _RULE_NAME["pooled"] + "."), _POOLED_HINT)
+            number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), _FLEISS_HINT, marks=1)
+            number("p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT)
+            number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), _FLEISS_HINT, marks=1)
+            concept(rules_differ())
+            return tuple(out)
+        number("n_labels", say("How many labels does the table hold in all ({sum_n_i})?",
+                               "Count the labels actually given ({sum_n_i})."),
+               "Count the labels actually given: every annotator's items, no missing cells.")
+        rule = _RULE_NAME[plan.chance]
+        number("p_e", say("Compute the category proportions {p_j} and the chance agreement {P_e} by " + rule + ".",
+                          "Compute the chance agreement {P_e} by " + rule + "."),
+               _POOLED_HINT if plan.chance == "pooled" else _ITEM_MEAN_HINT)
+        number("kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give kappa {kappa}."), _FLEISS_HINT)
+        if plan.concept == "dropout" and plan.chance == "pooled":
+            extra()
+        else:
+            concept(merging(r.raters[-2], r.raters[-1]))
+        return tuple(out)
+
     if kind in ("cohen", "pi", "ac1"):
-        number("p_o", say(prose("Draw the agreement table of {a} against {b} and compute the observed agreement "
-                                "{P_o}.", a=a, b=b),
-                          prose("Cross-tabulate {a}'s labels against {b}'s and give the observed agreement {P_o}.",
-                                a=a, b=b),
-                          prose("On what proportion of the items do {a} and {b} agree ({P_o})?", a=a, b=b)),
+        number("p_o", say("Draw the agreement table of {a} against {b} and compute the observed agreement {P_o}.",
+                          "Cross-tabulate {a}'s labels against {b}'s and give the observed agreement {P_o}.",
+                          "On what proportion of the items do {a} and {b} agree ({P_o})?"),
                "P_o is the share of items on which the two annotators give the same label: the diagonal "
                "of the agreement table over the number of items.")
         if kind == "cohen":
-            number("p_e", say(prose("Compute each annotator's marginal proportions and the chance agreement {P_e}."),
-                              prose("From {a}'s and {b}'s own label proportions, compute the chance agreement "
-                                    "{P_e} of Cohen's kappa.", a=a, b=b)),
+            number("p_e", say("Compute each annotator's marginal proportions and the chance agreement {P_e}.",
+                              "From {a}'s and {b}'s own label proportions, compute the chance agreement {P_e} of "
+                              "Cohen's kappa."),
                    f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
                    f"total / N^2.")
-            number("kappa", say(prose("Compute Cohen's kappa {kappa}."),
-                                prose("Hence give Cohen's kappa {kappa} for {a} and {b}.", a=a, b=b)), _KAPPA_HINT)
+            number("kappa", say("Compute Cohen's kappa {kappa}.", "Hence give Cohen's kappa {kappa} for {a} and {b}."),
+                   _KAPPA_HINT)
             band = interpret(float(right["kappa"]))
             own = interpret_own(band, "kappa")
             concept(own, worked=prose("{kappa} = {v} is {band} agreement on the Landis-Koch scale. ", v=fmt(right["kappa"]),
                                       band=band) + own.model)
         elif kind == "pi":
-            number("p_e", say(prose("Pool the two annotators' labels into one set of proportions {p_j} and compute "
-                                    "Scott's chance agreement {P_e}."),
-                              prose("Compute the chance agreement {P_e} of Scott's pi from the pooled label "
-                                    "proportions {p_j}.")),
+            number("p_e", say("Pool the two annotators' labels into one set of proportions {p_j} and compute "
+                              "Scott's chance agreement {P_e}.",
+                              "Compute the chance agreement {P_e} of Scott's pi from the pooled label proportions "
+                              "{p_j}."),
                    "p_j = (labels in category j from both annotators) / (2N); P_e = sum_j p_j^2.")
         else:
-            number("p_e", say(prose("Compute the category proportions {p_j} of all the labels and Gwet's chance "
-                                    "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories."),
-                              prose("Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) "
-                                    "from the pooled proportions {p_j}.")),
+            number("p_e", say("Compute the category proportions {p_j} of all the labels and Gwet's chance "
+                              "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories.",
+                              "Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) from the "
+                              "pooled proportions {p_j}."),
                    "p_j = (labels in j) / (2N); P_e = sum_j p_j (1 - p_j) / (q - 1).")
         if kind != "cohen":  # Scott's pi or Gwet's AC1, from its P_e
             name, symbol = {"pi": ("Scott's pi", "pi"), "ac1": ("Gwet's AC1", "AC1")}[kind]
-            number(kind, say(Prose(f"Compute {name}."), Prose(f"Hence give {name} for the two annotators.")),
+            number(kind, say(f"Compute {name}.", f"Hence give {name} for the two annotators."),
                    _KAPPA_HINT.replace("kappa =", f"{symbol} ="))
-        extra()
-        return tuple(out)
-    if kind == "weighted":
+    elif kind == "weighted":
         form = (Math(r"w_{ij} = 1 - \frac{|i-j|}{k-1}", "w_ij = 1 - |i - j| / (k - 1)") if drawn.weights == "linear"
                 else Math(r"w_{ij} = 1 - \frac{(i-j)^2}{(k-1)^2}", "w_ij = 1 - (i - j)^2 / (k - 1)^2"))
         number("p_o", prose("Using {weights} agreement weights {form} (here {k}), draw the agreement table of "
                             "{a} against {b} and compute the weighted observed agreement {P_o}.",
                             weights=drawn.weights, form=form, k=Math(f"k = {r.n_categories}"), a=a, b=b),
                "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count partly.")
-        number("p_e", say(prose("Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.", a=a, b=b),
-                          prose("With the same weights, compute the chance agreement {P_e} from the two annotators' "
-                                "own marginal proportions.")),
+        number("p_e", say("Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.",
+                          "With the same weights, compute the chance agreement {P_e} from the two annotators' own "
+                          "marginal proportions."),
                "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2.")
-        number("kappa", say(prose("Compute the weighted kappa {kappa_w}."), prose("Hence give the weighted kappa "
-                                                                                  "{kappa_w}.")), _KAPPA_HINT)
-        concept(weights_why(), worked=_model_weighted(drawn.weights, result, drawn, r))
-        extra()
-        return tuple(out)
-    if kind == "fleiss":
-        number("p_a", say(prose("Compute the agreement {P_i} of each item and their mean {P_a}."),
-                          prose("For each item compute the share {P_i} of its pairs of ratings that agree; then "
-                                "give the mean observed agreement {P_a}.")),
+        number("kappa", say("Compute the weighted kappa {kappa_w}.", "Hence give the weighted kappa {kappa_w}."),
+               _KAPPA_HINT)
+        concept(weights_why(), worked=_model_weighted(drawn.weights, result, r))
+    elif kind == "fleiss":
+        number("p_a", say("Compute the agreement {P_i} of each item and their mean {P_a}.",
+                          "For each item compute the share {P_i} of its pairs of ratings that agree; then give the "
+                          "mean observed agreement {P_a}."),
                "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items.")
-        number("p_e", say(prose("Compute the proportion {p_j} of all labels in each category, and the chance "
-                                "agreement {P_e}."),
-                          prose("Pool all the labels into category proportions {p_j} and compute the chance "
-                                "agreement {P_e}.")), _POOLED_HINT)
-        number("kappa", say(prose("Compute Fleiss' kappa {kappa}."), prose("Hence give Fleiss' kappa {kappa}.")),
-               _KAPPA_HINT.replace("P_o", "P_a"))
+        number("p_e", say("Compute the proportion {p_j} of all labels in each category, and the chance agreement "
+                          "{P_e}.",
+                          "Pool all the labels into category proportions {p_j} and compute the chance agreement "
+                          "{P_e}."), _POOLED_HINT)
+        number("kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give Fleiss' kappa {kappa}."), _FLEISS_HINT)
         concept(pooling_why())
-        extra()
-        return tuple(out)
-    if kind == "partial":
-        number("p_a", say(prose("Compute the agreement {P_i} of each item, using the number of annotators {n_i} "
-                                "who labelled it, and their mean {P_a}."),
-                          prose("Using each item's own number of labels {n_i}, compute {P_i} for every item that "
-                                "has a pair of labels, and their mean {P_a}.")),
-               "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received; an item with "
-               "one label has no pair and is left out of P_a.")
-        kappa_hint = _KAPPA_HINT.replace("P_o", "P_a")
-        if plan.chance == "both":
-            number("p_e", prose("Compute the chance agreement {P_e} by " + _RULE_NAME["pooled"] + "."), _POOLED_HINT)
-            number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), kappa_hint, marks=1)
-            number("p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT)
-            number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), kappa_hint, marks=1)
-            concept(rules_differ())
-            return tuple(out)
-        number("n_labels", say(prose("How many labels does the table hold in all ({sum_n_i})?"),
-                               prose("Count the labels actually given ({sum_n_i}).")),
-               "Count the labels actually given: every annotator's items, no missing cells.")
-        rule = _RULE_NAME[plan.chance]
-        number("p_e", say(prose("Compute the category proportions {p_j} and the chance agreement {P_e} by " + rule
-                                + "."),
-                          prose("Compute the chance agreement {P_e} by " + rule + ".")),
-               _POOLED_HINT if plan.chance == "pooled" else _ITEM_MEAN_HINT)
-        number("kappa", say(prose("Compute Fleiss' kappa {kappa}."), prose("Hence give kappa {kappa}.")), kappa_hint)
-        if plan.concept == "dropout" and plan.chance == "pooled":
-            extra()
-        else:
-            concept(merging(r.raters[-2], r.raters[-1]))
-        return tuple(out)
-    lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
-    weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
-    number("n", say(prose("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. "
-                          "How many pairable values {n} does it hold?", w=weight),
-                    prose("Draw up the coincidence matrix (each unit's ordered pairs of values weighted by {w}) "
-                          "and give its total, the number of pairable values {n}.", w=weight)),
-           "n counts the values in units with at least two values; it is also the total of the coincidence matrix.")
-    number("d_o", say(prose("Compute the observed disagreement {D_o}."),
-                      prose("From the coincidence matrix, compute the observed disagreement {D_o}.")),
-           "D_o = (sum of the off-diagonal coincidences) / n.")
-    number("d_e", say(prose("Compute the expected disagreement {D_e}."),
-                      prose("From the row totals {n_c}, compute the expected disagreement {D_e}.")),
-           "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix.")
-    number("alpha", say(prose("Compute Krippendorff's alpha {alpha} (nominal)."),
-                        prose("Hence give Krippendorff's alpha {alpha} for nominal categories.")),
-           "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.")
-    concept(single_value(_names(lonely)) if lonely else alpha_vs_fleiss())
+    else:  # alpha
+        lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
+        weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
+        number("n", say("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. How "
+                        "many pairable values {n} does it hold?",
+                        "Draw up the coincidence matrix (each unit's ordered pairs of values weighted by {w}) and "
+                        "give its total, the number of pairable values {n}.", w=weight),
+               "n counts the values in units with at least two values; it is also the total of the coincidence "
+               "matrix.")
+        number("d_o", say("Compute the observed disagreement {D_o}.",
+                          "From the coincidence matrix, compute the observed disagreement {D_o}."),
+               "D_o = (sum of the off-diagonal coincidences) / n.")
+        number("d_e", say("Compute the expected disagreement {D_e}.",
+                          "From the row totals {n_c}, compute the expected disagreement {D_e}."),
+               "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix.")
+        number("alpha", say("Compute Krippendorff's alpha {alpha} (nominal).",
+                            "Hence give Krippendorff's alpha {alpha} for nominal categories."),
+               "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.")
+        concept(single_value(_names(lonely)) if lonely else alpha_vs_fleiss())
     extra()
     return tuple(out)
 
 
 # ============================================================ model answers
-def _model_weighted(weights: str, result, drawn: Draw, r: Ratings) -> Prose:
+def _model_weighted(weights: str, result, r: Ratings) -> Prose:
     """The weights part's worked answer, with this table's numbers (for the solution only)."""
     plain = cohen_kappa(r, 0, 1).exact.kappa
     other_name = "quadratic" if weights == "linear" else "linear"
