@@ -158,11 +158,6 @@ def _labels(rng: np.random.Generator, n_items: int, n_raters: int, k: int, ordin
     return np.where(right, truth[:, None], noise)
 
 
-def _to_ratings(codes: np.ndarray, present: np.ndarray, topic: Topic, raters) -> Ratings:
-    return Ratings.from_codes(np.where(present, codes, Ratings.MISSING), categories=topic.categories,
-                              raters=list(raters))
-
-
 def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_categories=None,
          weights=None, level: int = 2, missing: bool = False) -> Draw:
     """One candidate table for a question of ``kind`` at ``level`` (not yet checked for quality).
@@ -206,5 +201,6 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
         n_single = 1 if level < 3 else int(rng.integers(1, 3))
         single = rng.choice(start, size=min(n_single, start - 1), replace=False)
         present[single, :-2] = False
-    out.ratings = _to_ratings(codes, present, topic, raters)
+    out.ratings = Ratings.from_codes(np.where(present, codes, Ratings.MISSING), categories=topic.categories,
+                                     raters=raters)
     return out

@@ -76,6 +76,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -85,7 +86,7 @@ import numpy as np
 
 from ..markup import Em, Prose, Shown, Table, render
 from ..validation import AgreementError, check_bool, check_int, check_text
-from ._mistakes import MISTAKES, mistake_info
+from ._mistakes import KIND_MISTAKES, MISTAKES, mistake_info
 
 __all__ = ["MistakeLog", "LoggedAnswer", "MistakeCard", "LogSummary", "default_log_path",
            "LOG_ENV", "LOG_FORMAT", "LOG_VERSION", "BOXES", "MAX_ANSWERS"]
@@ -348,10 +349,8 @@ class MistakeLog:
             return False
         finally:
             if tmp is not None:
-                try:
+                with suppress(OSError):
                     os.unlink(tmp)
-                except OSError:
-                    pass
         if self.problem is None or "could not be saved" in self.problem:
             self.problem = None
             self.status = f"Mistake log: {self.path} ({_answers(len(self.answers))})."
@@ -387,11 +386,7 @@ class MistakeLog:
     def boxes(self, kinds: Sequence[str]) -> dict[str, int]:
         """Each kind's Leitner box: the box of its weakest skill; 1 for a kind never tried."""
         skills, _ = self._cards()
-        out = {}
-        for kind in kinds:
-            mine = [box for (k, _), box in skills.items() if k == kind]
-            out[kind] = min(mine) if mine else 1
-        return out
+        return {kind: min((box for (k, _), box in skills.items() if k == kind), default=1) for kind in kinds}
 
     def pick(self, kinds: Sequence[str], seed: int) -> str:
         """Draw the next kind: box b has weight 2 ** (BOXES - b) (the same seed, the same draw)."""
@@ -412,11 +407,8 @@ class MistakeLog:
     def to_review(self, kind: str | None = None) -> tuple[MistakeCard, ...]:
         """The usual mistakes still in a box below :data:`BOXES`: the most made first, then the newest."""
         _, cards = self._cards()
-        out = []
-        for (k, m), c in cards.items():
-            if c["box"] >= BOXES or (kind is not None and k != kind):
-                continue
-            out.append(MistakeCard(k, m, _mistake_name(k, m), tuple(c["skills"]), c["times"], c["last"], c["box"]))
+        out = [MistakeCard(k, m, _mistake_name(k, m), tuple(c["skills"]), c["times"], c["last"], c["box"])
+               for (k, m), c in cards.items() if c["box"] < BOXES and (kind is None or k == kind)]
         out.sort(key=lambda c: c.last, reverse=True)
         out.sort(key=lambda c: (c.box, -c.times))
         return tuple(out)
@@ -446,10 +438,7 @@ def _mistake_name(kind: str, mistake: str) -> str:
     """The mistake's name in the catalogue; its id if the catalogue no longer has it."""
     if mistake not in MISTAKES:
         return mistake
-    try:
-        return mistake_info(kind, mistake).name
-    except AgreementError:
-        return MISTAKES[mistake].name
+    return mistake_info(kind, mistake).name if kind in KIND_MISTAKES else MISTAKES[mistake].name
 
 
 def _answers(n: int) -> str:

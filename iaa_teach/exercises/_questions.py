@@ -328,10 +328,8 @@ class Question(Shown):
 
     def marks_by_skill(self) -> dict[str, int]:
         """The marks of the parts by :attr:`Part.skill`, in the order of :data:`SKILLS`."""
-        out = {s: 0 for s in SKILLS}
-        for p in self.parts:
-            out[p.skill] = out.get(p.skill, 0) + p.marks
-        return {s: m for s, m in out.items() if m}
+        marks = {s: sum(p.marks for p in self.parts if p.skill == s) for s in SKILLS}
+        return {s: m for s, m in marks.items() if m}
 
     def answer_key(self) -> list[Prose]:
         """One line per part for a one-page answer key (:meth:`Part.key_line`)."""
@@ -475,10 +473,8 @@ class Question(Shown):
 
     def _hint(self, p: Part, ans) -> str:
         v, x = p.answer, ans.value
-        if ans.decimals is not None and ans.decimals < 2:
-            scale = 10 ** ans.decimals
-            if abs(x - v) <= Fraction(1, 2 * scale):
-                return "Give the value to 2 or 3 decimals, or as a fraction."
+        if ans.decimals is not None and ans.decimals < 2 and abs(x - v) <= Fraction(1, 2 * 10 ** ans.decimals):
+            return "Give the value to 2 or 3 decimals, or as a fraction."
         if p.quantity in PROPORTIONS and ans.decimals is not None and abs(x / 100 - v) <= Fraction(1, 200) \
                 and x > 1:
             return f"That looks like a percentage: {p.symbol} is a proportion between 0 and 1."
@@ -676,11 +672,7 @@ def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = 
         for qty, value in values.items():
             if qty not in right or (complete_alpha and value == right[qty]):
                 continue  # not a part this mistake changes on this table
-            if value is None:
-                if optional:
-                    continue
-                return listed, others, False
-            if not _distinguishable(value, right[qty]):
+            if value is None or not _distinguishable(value, right[qty]):
                 if optional:
                     continue
                 return listed, others, False
@@ -906,8 +898,6 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
     check_size(kind, n_items, n_raters, n_categories)
     if weights is not None and kind != "weighted":
         raise AgreementError(f"weights={weights!r}: only kind='weighted' takes weights, 'linear' or 'quadratic'")
-    if kind == "partial" and n_raters is not None and n_raters < 4:
-        raise AgreementError("a 'partial' question needs at least 4 annotators (2 full, 2 partial)")
     if choose is not None:
         check_bool("choose", choose)
         if choose and kind not in CHOOSABLE:
