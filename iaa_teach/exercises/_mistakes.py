@@ -27,7 +27,7 @@ from ..ratings import Ratings
 from ..rounding import round_half_up
 from ..validation import check_option
 
-__all__ = ["MistakeInfo", "MISTAKES", "RULES", "KIND_MISTAKES", "ROUTES", "mistake_info", "merge_last_two"]
+__all__ = ["MistakeInfo", "MISTAKES", "RULES", "KIND_MISTAKES", "ROUTES", "mistake_info"]
 
 
 @dataclass(frozen=True)
@@ -340,16 +340,6 @@ def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     return routes
 
 
-def merge_last_two(r: Ratings, keep: int) -> Ratings:
-    """The table with its last two raters merged into one column (the mistake, built on purpose).
-
-    Where both labelled an item the merged column keeps the label of the
-    last-but-one rater (``keep=0``) or of the last rater (``keep=1``).
-    """
-    first, second = r.raters[-2], r.raters[-1]
-    return r.merge_raters(first, second, keep=(first, second)[keep], name=first + second)
-
-
 def _chance_of(counts: np.ndarray, chance: str) -> Fraction:
     """P_e = sum_j p_j^2 of a count table (items x categories), p_j pooled over the labels or,
     with ``chance="item_mean"``, the mean over the rated items of n_ij / n_i (exact, no variance:
@@ -400,9 +390,11 @@ def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[s
         routes["subset_chance"] = with_p_e(_chance_of(full, chance))
     other = "item_mean" if chance == "pooled" else "pooled"
     routes[f"rule_{other}"] = with_p_e(_chance_of(counts, other))
-    for keep, name in ((0, r.raters[-2]), (1, r.raters[-1])):
-        merged = fleiss_kappa(merge_last_two(r, keep), chance=chance)
-        routes[f"merged:{name}"] = {"p_a": merged.exact.p_a, "n_labels": Fraction(merged.n_ratings),
+    # the last two annotators merged into one column, keeping either one's label where both labelled an item
+    first, second = r.raters[-2], r.raters[-1]
+    for keep in (first, second):
+        merged = fleiss_kappa(r.merge_raters(first, second, keep=keep, name=first + second), chance=chance)
+        routes[f"merged:{keep}"] = {"p_a": merged.exact.p_a, "n_labels": Fraction(merged.n_ratings),
                                     "p_e": merged.exact.p_e, "kappa": merged.exact.kappa}
     routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", *_fleiss_rounded(exact)))
     if chance != "pooled":

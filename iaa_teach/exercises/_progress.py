@@ -77,7 +77,7 @@ import json
 import os
 import tempfile
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -131,8 +131,7 @@ class LoggedAnswer:
     mistakes: tuple = ()
 
     def as_record(self) -> dict:
-        return {"when": self.when, "kind": self.kind, "seed": self.seed, "part": self.part, "skill": self.skill,
-                "correct": self.correct, "mistakes": list(self.mistakes)}
+        return {**asdict(self), "mistakes": list(self.mistakes)}
 
     @classmethod
     def from_record(cls, rec: Any) -> "LoggedAnswer":
@@ -191,8 +190,8 @@ class LogSummary(Shown):
         self.empty_mistakes = not cards
 
     def render(self, form: str, math: str = "tex") -> str:
-        blocks = [Prose(Em(self.status)), self.kinds]
-        blocks.append(Prose("No usual mistake to review.") if self.empty_mistakes else self.mistakes)
+        blocks = [Prose(Em(self.status)), self.kinds,
+                  Prose("No usual mistake to review.") if self.empty_mistakes else self.mistakes]
         return render(blocks, form, math, sep="\n\n" if form == "text" else None)
 
     def _repr_markdown_(self) -> str:
