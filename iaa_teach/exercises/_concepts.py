@@ -79,9 +79,8 @@ def multiple_choice(rng: np.random.Generator, prompt: Prose, right: Prose, wrong
     """A multiple-choice part: the right option and the wrong ones (each with why it is wrong), shuffled."""
     options = [Choice(right)] + [Choice(text, why) for text, why in wrong]
     order = rng.permutation(len(options))
-    shuffled = tuple(options[i] for i in order)
     key = _LETTERS[int(np.flatnonzero(order == 0)[0])]
-    return Concept(prompt, marks, skill, model, choices=shuffled, key=key)
+    return Concept(prompt, marks, skill, model, choices=tuple(options[i] for i in order), key=key)
 
 
 def short_answer(prompt: Prose, points: list[tuple[str, tuple]], model: Prose, marks: int | None = None,

@@ -16,7 +16,7 @@ vectorized over the table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -204,12 +204,7 @@ def mistake_info(kind: str, id: str) -> MistakeInfo:
     """The catalogue entry of mistake ``id`` as it reads in a question of ``kind``."""
     check_option("kind", kind, KIND_MISTAKES)
     check_option("id", id, MISTAKES)
-    base = MISTAKES[id]
-    change = _KIND_SPECIFIC.get((kind, id))
-    if not change:
-        return base
-    return MistakeInfo(id, change.get("name", base.name), change.get("step", base.step),
-                       change.get("advice", base.advice))
+    return replace(MISTAKES[id], **_KIND_SPECIFIC.get((kind, id), {}))
 
 
 # ------------------------------------------------------------------ helpers

@@ -393,8 +393,7 @@ class MistakeLog:
         seed = check_int("seed", seed, 0)
         boxes = self.boxes(kinds)
         weights = np.array([2.0 ** (BOXES - boxes[k]) for k in kinds])
-        rng = np.random.default_rng(seed)
-        return kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))]
+        return kinds[int(np.random.default_rng(seed).choice(len(kinds), p=weights / weights.sum()))]
 
     def next_kind(self, kinds: Sequence[str]) -> str:
         """The kind in the lowest box; among equals the one answered least often, then the first."""

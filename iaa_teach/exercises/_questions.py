@@ -175,8 +175,7 @@ class Part:
         if self.numeric:
             return Prose(head, " ", QUANTITIES[self.quantity] + " = " + approx(self.answer))
         if self.choices:
-            i = _LETTERS.index(self.key)
-            return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[i].text, ". ",
+            return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[_LETTERS.index(self.key)].text, ". ",
                          self.worked or self.model_answer)
         return Prose(head, " ", self.worked or self.model_answer)
 
@@ -268,10 +267,9 @@ class Marking:
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
         """``{skill: (marks earned, marks available)}`` in the order of :data:`SKILLS`."""
-        earned = dict.fromkeys(self.question.marks_by_skill(), 0)
-        for p in self.question.parts:
-            earned[p.skill] += self.feedback[p.label].marks
-        return {s: (earned[s], available) for s, available in self.question.marks_by_skill().items()}
+        parts = self.question.parts
+        return {s: (sum(self.feedback[p.label].marks for p in parts if p.skill == s), available)
+                for s, available in self.question.marks_by_skill().items()}
 
 
 # ================================================================ question
@@ -421,17 +419,16 @@ class Question(Shown):
             ans = parse_answer(answer)
         except AgreementError as exc:
             return Feedback(p.label, "unreadable", str(exc), out_of=p.marks)
-        sym = p.symbol
         found = [m for m in p.mistakes if ans.matches(m.value)]
         rules = [m for m in p.others if ans.matches(m.value)]
         if ans.matches(p.answer):
             exact_short = ans.decimals is not None and round_half_up(p.answer, ans.decimals) == p.answer
             if ans.decimals is None or ans.decimals >= _PLACES or (exact_short and not (found or rules)):
-                return Feedback(p.label, "correct", f"Correct: {sym} = {show_value(p.answer)}.", marks=p.marks,
+                return Feedback(p.label, "correct", f"Correct: {p.symbol} = {show_value(p.answer)}.", marks=p.marks,
                                 out_of=p.marks)
             places = f"right to {ans.decimals} dp"
             if found or rules:
-                also = "; or ".join([_if_you(m) for m in found] + [_other_rule(m, p) for m in rules])
+                also = "; or ".join([_if_you(m) for m in found] + [_other_rule(m) for m in rules])
                 return Feedback(p.label, "places", f"{ans.written} is {places}, but so is what you get {also}: "
                                 f"give {_PLACES} dp, as asked.", tuple(dict.fromkeys(m.id for m in found)),
                                 marks=0, out_of=p.marks)
@@ -445,7 +442,7 @@ class Question(Shown):
             return Feedback(p.label, "mistake", f"Not yet: {ans.written} is what you get {which}. {advice}", ids,
                             steps[0], out_of=p.marks)
         if rules:
-            return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0], p)}.",
+            return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0])}.",
                             out_of=p.marks)
         return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}", out_of=p.marks)
 
@@ -506,7 +503,7 @@ def _if_you(m: "Mistake") -> str:
     return f"if you {m.name}"
 
 
-def _other_rule(m: "Mistake", p: Part) -> str:
+def _other_rule(m: "Mistake") -> str:
     """``with the course notes' (MLRD) rule, ...; this part asks for ...``: another rule, not a mistake."""
     return f"{m.info.name}; this part asks for {m.info.step}"
 
@@ -547,11 +544,10 @@ def _coverage(r: Ratings) -> str:
     said = []
     for j, rater in enumerate(r.raters):
         rows = [i for i in range(r.n_items) if r.codes[i, j] >= 0]
-        items = [str(r.items[i]) for i in rows]
         if len(rows) == r.n_items:
             said.append(f"{rater}, every item")
         elif rows == list(range(rows[0], rows[-1] + 1)) and (rows[0] > 0 or len(rows) < r.n_items - 2):
-            said.append(f"{rater}, only items {items[0]}-{items[-1]}")
+            said.append(f"{rater}, only items {r.items[rows[0]]}-{r.items[rows[-1]]}")
         else:
             skipped = [str(r.items[i]) for i in range(r.n_items) if i not in rows]
             said.append(f"{rater}, every item except item{'s' if len(skipped) > 1 else ''} {_names(skipped)}")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..markup import Em, Prose, Table, html_escape, render
+from ..markup import Em, Prose, Table, html_escape
 from ..report_files import html_to_pdf
 from ..validation import AgreementError, check_bool, check_int, check_option, check_text
 from ._generate import KINDS
@@ -144,10 +144,6 @@ def worksheet_questions(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, lev
 
 
 # ============================================================== the pages
-def _html(block: Any) -> str:
-    return render([block], "html", "mathml")
-
-
 def _page(title: str, body: str) -> str:
     return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
@@ -251,11 +247,9 @@ def _mark_scheme(questions: Sequence[Question], title: str) -> str:
            + "".join(rows)
            + f'<tbody><tr class="qtotal"><td colspan="3">Total</td><td class="marks">{total}</td></tr></tbody>'
            "</table></section>")
-    worked = []
-    for i, q in enumerate(questions, start=1):
-        worked.append(f'<section class="worked"><h2 class="qhead"><span>Question {i}: worked solution '
-                      f"<small>({html_escape(q.id)})</small></span><span>[{_total(q.total_marks)}]</span>"
-                      f"</h2>{q.solution().html(math='mathml')}</section>")
+    worked = [f'<section class="worked"><h2 class="qhead"><span>Question {i}: worked solution '
+              f"<small>({html_escape(q.id)})</small></span><span>[{_total(q.total_marks)}]</span>"
+              f"</h2>{q.solution().html(math='mathml')}</section>" for i, q in enumerate(questions, start=1)]
     return _page(title + ": mark scheme", key + "\n" + "\n".join(worked))
 
 
