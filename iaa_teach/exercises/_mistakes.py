@@ -165,14 +165,11 @@ MISTAKES: dict[str, MistakeInfo] = dict([
 
 #: Other chance rules: where a part asks for one rule, the other's value is told apart, never called a mistake.
 #: ``name`` reads after "what you get ..."; ``step`` names the rule the part asks for instead.
-RULES: dict[str, MistakeInfo] = dict([
-    _info("rule_item_mean", "with the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i",
-          "p_j pooled over all the labels (the partial-annotation text's rule)",
-          "Both rules are in use; the question says which one it wants."),
-    _info("rule_pooled", "with p_j pooled over all the labels (the partial-annotation text's rule)",
-          "the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i",
-          "Both rules are in use; the question says which one it wants."),
-])
+_POOLED = "p_j pooled over all the labels (the partial-annotation text's rule)"
+_ITEM_MEAN = "the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i"
+_BOTH_IN_USE = "Both rules are in use; the question says which one it wants."
+RULES: dict[str, MistakeInfo] = dict([_info("rule_item_mean", "with " + _ITEM_MEAN, _POOLED, _BOTH_IN_USE),
+                                      _info("rule_pooled", "with " + _POOLED, _ITEM_MEAN, _BOTH_IN_USE)])
 
 #: Fleiss' kappa (complete or partial) in the last step: P_a in place of P_o.
 _FLEISS_LAST = {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"}

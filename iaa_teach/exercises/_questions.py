@@ -765,8 +765,7 @@ def _routes(kind: str, r: Ratings, result, weights, plan: _Plan) -> dict:
     routes = ROUTES[kind](r, result.exact, "pooled")
     mlrd = ROUTES[kind](r, fleiss_kappa(r, chance="item_mean").exact, "item_mean")
     for key, values in mlrd.items():
-        renamed = {f"{q}_mlrd": v for q, v in values.items() if q in ("p_e", "kappa")}
-        routes.setdefault(key, {}).update(renamed)
+        routes.setdefault(key, {}).update({f"{q}_mlrd": v for q, v in values.items() if q in ("p_e", "kappa")})
     return routes
 
 

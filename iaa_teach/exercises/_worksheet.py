@@ -216,10 +216,9 @@ def _paper(questions: Sequence[Question], title: str, minutes: int) -> str:
            f'<div class="rubric"><p class="time"><b>Time allowed: {minutes} minutes.</b> '
            f"<b>Total: {_total(total)}.</b> {len(questions)} question{'s' if len(questions) != 1 else ''}.</p>"
            f"<ul>{rubric}</ul></div>", _examiner_grid(questions)]
-    for i, q in enumerate(questions, start=1):
-        out.append(f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
-                   f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
-                   + "".join(_part(p) for p in q.parts) + "</section>")
+    out += [f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
+            f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
+            + "".join(_part(p) for p in q.parts) + "</section>" for i, q in enumerate(questions, start=1)]
     out.append(f'<p class="end">END OF QUESTION PAPER ({_total(total)})</p>')
     return _page(title, "\n".join(out))
 
