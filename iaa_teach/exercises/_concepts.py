@@ -26,7 +26,7 @@ from ..rounding import fmt
 __all__ = ["KeyPoint", "Choice", "Concept", "CONCEPTS", "multiple_choice", "short_answer", "verdict",
            "ALPHA_FIRM", "ALPHA_TENTATIVE", "paradox", "undefined", "dropout", "interpretation", "interpret_own",
            "weights_why", "pooling_why", "single_value", "alpha_vs_fleiss", "merging", "rules_differ",
-           "choose_coefficient"]
+           "choose_coefficient", "LETTERS"]
 
 #: Krippendorff's guideline: alpha >= 0.800 for firm conclusions, >= 0.667 for tentative ones.
 ALPHA_FIRM, ALPHA_TENTATIVE = Fraction(4, 5), Fraction(667, 1000)
@@ -71,7 +71,8 @@ class Concept:
     key_points: tuple = ()
 
 
-_LETTERS = "ABCDEF"
+#: The letters of a multiple-choice part's options (and, in lower case, of a question's parts).
+LETTERS = "ABCDEF"
 
 
 def multiple_choice(rng: np.random.Generator, prompt: Prose, right: Prose, wrong: list[tuple[Prose, str]],
@@ -79,7 +80,7 @@ def multiple_choice(rng: np.random.Generator, prompt: Prose, right: Prose, wrong
     """A multiple-choice part: the right option and the wrong ones (each with why it is wrong), shuffled."""
     options = [Choice(right)] + [Choice(text, why) for text, why in wrong]
     order = rng.permutation(len(options))
-    key = _LETTERS[int(np.flatnonzero(order == 0)[0])]
+    key = LETTERS[int(np.flatnonzero(order == 0)[0])]
     return Concept(prompt, marks, skill, model, choices=tuple(options[i] for i in order), key=key)
 
 

@@ -18,9 +18,9 @@ from ..validation import check_bool, check_int, check_option, options
 from ..words import Explanation, Step, explain, ratings_table
 from ._answers import decimals_that_match, parse_answer, show_value
 from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
-from ._concepts import (Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coefficient, dropout, interpret_own,
-                        interpretation, merging, paradox, pooling_why, rules_differ, single_value, undefined,
-                        weights_why)
+from ._concepts import (LETTERS, Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coefficient, dropout,
+                        interpret_own, interpretation, merging, paradox, pooling_why, rules_differ, single_value,
+                        undefined, weights_why)
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
 __all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Marking", "MAX_PARTS", "OPTIONAL", "CHOOSABLE", "PARTIAL_RULES", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
@@ -164,7 +164,7 @@ class Part:
     def placeholder(self) -> str:
         """What an answer box for this part suggests: ``"e.g. 0.492 or 29/59"``, ``"a letter, A-D"``..."""
         if self.choices:
-            return f"a letter, A-{_LETTERS[len(self.choices) - 1]}"
+            return f"a letter, A-{LETTERS[len(self.choices) - 1]}"
         if not self.numeric:
             return "a sentence or two"
         return "a whole number" if self.quantity in COUNTS else "e.g. 0.492 or 29/59"
@@ -175,7 +175,7 @@ class Part:
         if self.numeric:
             return Prose(head, " ", QUANTITIES[self.quantity] + " = " + approx(self.answer))
         if self.choices:
-            return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[_LETTERS.index(self.key)].text, ". ",
+            return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[LETTERS.index(self.key)].text, ". ",
                          self.worked or self.model_answer)
         return Prose(head, " ", self.worked or self.model_answer)
 
@@ -190,10 +190,7 @@ class Part:
 
     def choice_lines(self) -> list[Prose]:
         """The options of a multiple-choice part as the question shows them: ``A. ...``."""
-        return [Prose(Em(f"{_LETTERS[i]}.", strong=True), " ", c.text) for i, c in enumerate(self.choices)]
-
-
-_LETTERS = "ABCDEF"
+        return [Prose(Em(f"{LETTERS[i]}.", strong=True), " ", c.text) for i, c in enumerate(self.choices)]
 
 
 @dataclass(frozen=True)
@@ -510,7 +507,7 @@ def _other_rule(m: "Mistake") -> str:
 
 def _check_choice(p: Part, answer: Any) -> Feedback:
     text = str(answer).strip().strip("().").strip().upper() if answer is not None else ""
-    letters = _LETTERS[:len(p.choices)]
+    letters = LETTERS[:len(p.choices)]
     if len(text) != 1 or text not in letters:
         return Feedback(p.label, "unreadable", f"Answer with one letter, {', '.join(letters[:-1])} or {letters[-1]}.",
                         out_of=p.marks)
@@ -966,12 +963,12 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
         return prose(wordings[int(style.integers(len(wordings)))], a=a, b=b, **values)
 
     def number(quantity, prompt, hint="", marks=None):
-        out.append(Part(_LETTERS[len(out)].lower(), quantity, prompt, right[quantity], tuple(listed[quantity]),
+        out.append(Part(LETTERS[len(out)].lower(), quantity, prompt, right[quantity], tuple(listed[quantity]),
                         hint=hint, marks=marks or MARKS[quantity], skill=SKILL_OF[quantity],
                         others=tuple(others.get(quantity, ()))))
 
     def concept(c: Concept, worked: Prose | None = None):
-        out.append(Part(_LETTERS[len(out)].lower(), None, c.prompt, model_answer=c.model, marks=c.marks,
+        out.append(Part(LETTERS[len(out)].lower(), None, c.prompt, model_answer=c.model, marks=c.marks,
                         skill=c.skill, choices=c.choices, key=c.key, key_points=c.key_points, worked=worked))
 
     def extra():
