@@ -418,6 +418,7 @@ class Question(Shown):
             return Feedback(p.label, "unreadable", str(exc), out_of=p.marks)
         found = [m for m in p.mistakes if ans.matches(m.value)]
         rules = [m for m in p.others if ans.matches(m.value)]
+        ids = tuple(dict.fromkeys(m.id for m in found))
         if ans.matches(p.answer):
             exact_short = ans.decimals is not None and round_half_up(p.answer, ans.decimals) == p.answer
             if ans.decimals is None or ans.decimals >= _PLACES or (exact_short and not (found or rules)):
@@ -427,17 +428,14 @@ class Question(Shown):
             if found or rules:
                 also = "; or ".join([_if_you(m) for m in found] + [_other_rule(m) for m in rules])
                 return Feedback(p.label, "places", f"{ans.written} is {places}, but so is what you get {also}: "
-                                f"give {_PLACES} dp, as asked.", tuple(dict.fromkeys(m.id for m in found)),
-                                marks=0, out_of=p.marks)
+                                f"give {_PLACES} dp, as asked.", ids, marks=0, out_of=p.marks)
             return Feedback(p.label, "places", f"{ans.written} is {places}: give {_PLACES} dp, as asked.",
                             marks=max(p.marks - 1, 0), out_of=p.marks)
         if found:
-            ids = tuple(dict.fromkeys(m.id for m in found))
-            steps = tuple(dict.fromkeys(m.info.step for m in found))
             which = "; or ".join(f"{_if_you(m)} (step: {m.info.step})" for m in found)
             advice = " ".join(dict.fromkeys(m.info.advice for m in found))
             return Feedback(p.label, "mistake", f"Not yet: {ans.written} is what you get {which}. {advice}", ids,
-                            steps[0], out_of=p.marks)
+                            found[0].info.step, out_of=p.marks)
         if rules:
             return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0])}.",
                             out_of=p.marks)

@@ -193,7 +193,7 @@ def _part(p) -> str:
             f"</p>{options}{_answer_space(p)}</div>")
 
 
-def _examiner_grid(questions: Sequence[Question]) -> str:
+def _examiner_grid(questions: Sequence[Question], total: int) -> str:
     """The front page's grid for the marker: each question's marks, and an empty row for the marks given.
 
     Up to 12 questions (wider would not fit the page); the rubric gives the total in any case.
@@ -202,20 +202,19 @@ def _examiner_grid(questions: Sequence[Question]) -> str:
         return ""
     marks = [str(q.total_marks) for q in questions]
     table = Table(["Question", *(str(i) for i in range(1, len(questions) + 1)), "Total"],
-                  [["Out of", *marks, str(sum(q.total_marks for q in questions))],
+                  [["Out of", *marks, str(total)],
                    ["Marks given", *([""] * (len(questions) + 1))]], caption="For the marker")
     return f'<div class="grid">{table.html(math="mathml")}</div>'
 
 
-def _paper(questions: Sequence[Question], title: str, minutes: int) -> str:
-    total = sum(q.total_marks for q in questions)
+def _paper(questions: Sequence[Question], title: str, minutes: int, total: int) -> str:
     rubric = "".join(f"<li>{x.html(math='mathml')}</li>" for x in INSTRUCTIONS)
     out = [f"<h1>{title}</h1>", f'<p class="paper-id">Question paper. Questions {html_escape(_ids(questions))}</p>',
            '<table class="candidate"><tr><td>Name</td><td class="write"></td><td>&#x2003;Student number</td>'
            '<td class="write"></td></tr></table>',
            f'<div class="rubric"><p class="time"><b>Time allowed: {minutes} minutes.</b> '
            f"<b>Total: {_total(total)}.</b> {len(questions)} question{'s' if len(questions) != 1 else ''}.</p>"
-           f"<ul>{rubric}</ul></div>", _examiner_grid(questions)]
+           f"<ul>{rubric}</ul></div>", _examiner_grid(questions, total)]
     out += [f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
             f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
             + "".join(_part(p) for p in q.parts) + "</section>" for i, q in enumerate(questions, start=1)]
@@ -226,12 +225,10 @@ def _paper(questions: Sequence[Question], title: str, minutes: int) -> str:
 def _key_answer(p) -> str:
     """A part's answer in the key: :meth:`Part.key_line` without its label and marks (the table has
     columns for those): the exact answer and its 3 decimals, the right letter, or the key points."""
-    line = p.key_line()
-    return f'<span class="points">{Prose(*line.pieces[2:]).html(math="mathml")}</span>'
+    return f'<span class="points">{Prose(*p.key_line().pieces[2:]).html(math="mathml")}</span>'
 
 
-def _mark_scheme(questions: Sequence[Question], title: str) -> str:
-    total = sum(q.total_marks for q in questions)
+def _mark_scheme(questions: Sequence[Question], title: str, total: int) -> str:
     rows = []
     for i, q in enumerate(questions, start=1):
         first = f'<td class="q" rowspan="{len(q.parts)}"><b>{i}</b><br><span class="muted">{_total(q.total_marks)}</span></td>'
@@ -268,7 +265,7 @@ def worksheet_html(questions: Sequence[Question], title: str = "Inter-annotator 
     total = sum(q.total_marks for q in questions)
     minutes = default_minutes(total) if minutes is None else check_int("minutes", minutes, 1, 600)
     title = html_escape(title, math="text")
-    return _paper(questions, title, minutes), _mark_scheme(questions, title)
+    return _paper(questions, title, minutes, total), _mark_scheme(questions, title, total)
 
 
 def _file_stem(name: Any) -> str:
