@@ -170,8 +170,7 @@ class LogSummary(Shown):
 
     def __init__(self, log: "MistakeLog", kinds: Sequence[str] | None = None):
         self.status = log.status
-        seen = list(dict.fromkeys(a.kind for a in log.answers))
-        kinds = list(kinds) if kinds is not None else seen
+        kinds = list(kinds) if kinds is not None else list(dict.fromkeys(a.kind for a in log.answers))
         boxes = log.boxes(kinds)
         rows = []
         for kind in kinds:

@@ -349,13 +349,11 @@ class Question(Shown):
     def _blocks(self) -> list:
         """The question, written once: heading, setting, ratings table, parts, instructions."""
         r, t = self.ratings, self.topic
-        cats = (" < ".join(t.categories) if self.kind == "weighted"
-                else ", ".join(t.categories[:-1]) + " or " + t.categories[-1])
-        who = "Two annotators" if r.n_raters == 2 else f"{_NUMBERS.get(r.n_raters, r.n_raters)} annotators"
         if self.kind == "weighted":
-            first = f"{who}, {_names(r.raters)}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}."
+            done = f"rated {r.n_items} {t.items} for {t.task} on the ordered scale {' < '.join(t.categories)}"
         else:
-            first = f"{who}, {_names(r.raters)}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
+            done = f"labelled {r.n_items} {t.items} for {t.task} as {_names(t.categories, 'or')}"
+        first = f"{_NUMBERS.get(r.n_raters, r.n_raters)} annotators, {_names(r.raters)}, {done}."
         if self.kind in ("alpha", "cohen", "weighted") and r.missing.any():
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
@@ -549,9 +547,9 @@ def _coverage(r: Ratings) -> str:
     return "Not every annotator labelled every item. Items labelled: " + "; ".join(said)
 
 
-def _names(raters) -> str:
-    raters = [str(x) for x in raters]
-    return raters[0] if len(raters) == 1 else ", ".join(raters[:-1]) + " and " + raters[-1]
+def _names(names, last: str = "and") -> str:
+    names = [str(x) for x in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
 # ================================================================ solution
