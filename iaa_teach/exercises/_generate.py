@@ -116,9 +116,8 @@ class Draw:
 
 def check_size(kind: str, n_items, n_raters, n_categories) -> None:
     """Raise AgreementError for a size outside :data:`SIZE_LIMITS`."""
-    limits = SIZE_LIMITS[kind]
     for name, value, (lo, hi) in zip(("n_items", "n_raters", "n_categories"),
-                                     (n_items, n_raters, n_categories), limits):
+                                     (n_items, n_raters, n_categories), SIZE_LIMITS[kind]):
         if value is not None:
             check_int(f"{name} for a {kind!r} question", value, lo, hi)
 

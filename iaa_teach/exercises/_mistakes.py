@@ -174,13 +174,12 @@ RULES: dict[str, MistakeInfo] = dict([_info("rule_item_mean", "with " + _ITEM_ME
 #: Fleiss' kappa (complete or partial) in the last step: P_a in place of P_o.
 _FLEISS_LAST = {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"}
 _KIND_SPECIFIC = {
-    ("fleiss", "rounding"): _FLEISS_LAST,
-    ("partial", "rounding"): _FLEISS_LAST,
+    **{(kind, "rounding"): _FLEISS_LAST for kind in ("fleiss", "partial")},
+    **{(kind, "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")}
+       for kind in ("fleiss", "partial")},
     ("pi", "rounding"): {"step": "the last step, pi = (P_o - P_e) / (1 - P_e)"},
     ("ac1", "rounding"): {"step": "the last step, AC1 = (P_o - P_e) / (1 - P_e)"},
-    ("fleiss", "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("alpha", "rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
-    ("partial", "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("fleiss", "subset_chance"): {"name": "take the chance agreement from the first two raters' labels only"},
     ("partial", "subset_chance"): {"name": "take the chance agreement from the labels of the annotators "
                                            "meant to label every item only (leaving out the last two)"},

@@ -518,13 +518,12 @@ def _check_words(p: Part, answer: Any) -> Feedback:
     if not text.strip():
         return Feedback(p.label, "unreadable", "Write your answer in a sentence or two.", out_of=p.marks)
     made = [k for k in p.key_points if k.made_in(text)]
-    missed = [k for k in p.key_points if k not in made]
     marks = min(len(made), p.marks)
     said = ("Points made: " + "; ".join(k.text for k in made) + ".") if made else "None of the key points is there yet."
     if marks >= p.marks:
         return Feedback(p.label, "correct", f"Correct ({marks} of {p.marks} marks). {said}", marks=marks,
                         out_of=p.marks, points=tuple(k.text for k in made))
-    todo = " Still missing: " + "; ".join(k.text for k in missed) + "."
+    todo = " Still missing: " + "; ".join(k.text for k in p.key_points if k not in made) + "."
     return Feedback(p.label, "partial" if made else "wrong", f"{marks} of {p.marks} marks. {said}{todo}",
                     marks=marks, out_of=p.marks, points=tuple(k.text for k in made))
 

@@ -200,9 +200,8 @@ def _examiner_grid(questions: Sequence[Question], total: int) -> str:
     """
     if len(questions) > 12:
         return ""
-    marks = [str(q.total_marks) for q in questions]
     table = Table(["Question", *(str(i) for i in range(1, len(questions) + 1)), "Total"],
-                  [["Out of", *marks, str(total)],
+                  [["Out of", *(str(q.total_marks) for q in questions), str(total)],
                    ["Marks given", *([""] * (len(questions) + 1))]], caption="For the marker")
     return f'<div class="grid">{table.html(math="mathml")}</div>'
 
