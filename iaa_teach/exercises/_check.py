@@ -7,10 +7,8 @@ student writes it in place of ``...`` and runs the check::
     check_number(answer, result.exact.p_o, name="P_o", step="Step 2")
 
 The answer is read as the exam checker reads it
-(:func:`iaa_teach.exercises.parse_answer`): a decimal matches when it is the
-value rounded to the places written (3 at most are asked for), a fraction or
-an integer only when exact. The feedback shows the student's own answer and
-never the expected one.
+(:func:`iaa_teach.exercises.parse_answer`). The feedback shows the student's
+own answer and never the expected one.
 """
 
 from __future__ import annotations

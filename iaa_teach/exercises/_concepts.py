@@ -5,10 +5,6 @@ without a number: the prompt, the options or the key points, and a model
 answer that uses no other part's result (the check may show it before the
 solution is opened). Options are shuffled by the question's own generator,
 so a seed always gives the same order.
-
-A short answer is marked by key points: each :class:`KeyPoint` holds the
-words that show the point (regular expressions, case-insensitive) and
-earns one mark.
 """
 
 from __future__ import annotations

@@ -9,9 +9,10 @@ the mistake changes (a mistake in P_a changes P_a and kappa, not P_e).
 
 Where a wrong route is a real coefficient applied to other data or another
 option (merging two annotators, other weights, the item-mean chance rule)
-it calls the core metric; the deliberately wrong formulas (self-pairs kept,
-global k, rounded intermediates, percentages) are written here, small and
-vectorized over the table.
+it calls the core metric, and it reads the intermediate values the metric's
+exact result holds (marginals, p_j, P_i); the deliberately wrong formulas
+(self-pairs kept, global k, rounded intermediates, percentages) are written
+here, small and vectorized over the table.
 """
 
 from __future__ import annotations

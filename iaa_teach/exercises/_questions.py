@@ -626,12 +626,8 @@ def _distinguishable(a: Fraction, b: Fraction) -> bool:
 
 def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = False,
                    small: bool = False) -> tuple[dict, dict, bool]:
-    """Per quantity, the mistakes to list and the other rules' values; and whether the table is good for them.
-
-    Every non-optional mistake must be distinguishable from the right answer
-    and from the other mistakes in every quantity it changes; an optional one
-    is listed only where it is distinguishable from the right answer (where it
-    happens to agree with another mistake, feedback names both).
+    """Per quantity, the mistakes to list and the other rules' values; and whether the table is good for them
+    (by the rule that :data:`OPTIONAL` states).
 
     ``small``: a level-1 table (4-6 items, 2 categories), where values coincide
     often: every mistake is then listed where it changes a part's answer, and

@@ -1,10 +1,4 @@
-"""Printable worksheets: a question paper and a mark scheme, as HTML or PDF.
-
-The question paper is laid out like an exam: a name line, the time allowed,
-the instructions and the total; each question starts a page, each part shows
-its marks (``[2]``) and is followed by ruled space to answer in. The mark
-scheme starts with a one-page answer key (every part's answer and marks),
-then the worked solution of each question.
+"""Printable worksheets: a question paper and a mark scheme, as HTML or PDF (laid out as :func:`worksheet` says).
 
 Every formula is typeset as MathML (``math="mathml"`` of
 :mod:`iaa_teach.markup`, converted in Python by latex2mathml), so a page needs
