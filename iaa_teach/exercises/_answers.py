@@ -82,8 +82,7 @@ def parse_answer(answer: object) -> Answer:
     if not text:
         raise AgreementError("the answer is empty")
     percent = text.endswith("%")
-    if percent:
-        text = text[:-1]
+    text = text.removesuffix("%")
     m = _FRACTION.match(text)
     if m:
         num, den = int(m.group(1)), int(m.group(2))

@@ -169,8 +169,7 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
     topic = _topic(rng, ordinal, n_categories, level)
     if n_categories is None and not cats_range[0] <= len(topic.categories) <= cats_range[1]:
         topic = _topic(rng, ordinal, _choose(rng, None, cats_range), level)
-    k = len(topic.categories)
-    codes = _labels(rng, n, m, k, ordinal)
+    codes = _labels(rng, n, m, len(topic.categories), ordinal)
     present = np.ones((n, m), dtype=bool)
     raters = [chr(ord("A") + j) for j in range(m)]
     out = Draw(ratings=None, topic=topic)  # type: ignore[arg-type]

@@ -314,9 +314,8 @@ class MistakeLog:
         Saving never raises: if the file cannot be written, :attr:`problem`
         says why and the answer is kept in memory.
         """
-        check_text("kind", kind)
-        check_text("part", part)
-        check_text("skill", skill)
+        for name, value in (("kind", kind), ("part", part), ("skill", skill)):
+            check_text(name, value)
         check_bool("correct", correct)
         seed = None if seed is None else check_int("seed", seed, 0)
         mistakes = tuple(check_text("mistakes", m) for m in mistakes)

@@ -764,12 +764,10 @@ def _table_is_fit(kind: str, drawn: Draw, right: dict) -> bool:
     value = right[COEFFICIENT_OF[kind]]
     if value is None or not COEFFICIENT_RANGE[0] <= value <= COEFFICIENT_RANGE[1]:
         return False
-    if kind == "partial":  # the merge must matter: the two partial annotators disagree on a shared item
-        codes = r.codes
-        both = (codes[:, -2] >= 0) & (codes[:, -1] >= 0)
-        if not (codes[both, -2] != codes[both, -1]).any():
-            return False
-    return True
+    # a partial question: the merge must matter (the two partial annotators disagree on a shared item)
+    codes = r.codes
+    both = (codes[:, -2] >= 0) & (codes[:, -1] >= 0)
+    return kind != "partial" or bool((codes[both, -2] != codes[both, -1]).any())
 
 
 #: What :func:`_candidate` returns for a fit table that cannot improve on the one already chosen.
