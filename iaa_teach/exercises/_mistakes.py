@@ -263,7 +263,7 @@ def route_cohen(r: Ratings, exact, weights: str | None = None) -> dict[str, dict
     agree, rows, cols = exact.agreement_weights, exact.row_marginals, exact.col_marginals
     k = len(rows)
 
-    def chance(p_a, p_b):  # sum_ij w_ij p_i q_j
+    def chance(p_a, p_b):  # from the two annotators' proportions: sum_ij w_ij p_a[i] p_b[j]
         return sum((agree[i][j] * p_a[i] * p_b[j] for i in range(k) for j in range(k)), Fraction(0))
 
     # rounding: marginals, P_o and P_e written to 3 decimals on the way
