@@ -86,7 +86,7 @@ import numpy as np
 
 from ..markup import Em, Prose, Shown, Table, render
 from ..validation import AgreementError, check_bool, check_int, check_text
-from ._mistakes import KIND_MISTAKES, MISTAKES, mistake_info
+from ._mistakes import MISTAKES, mistake_info
 
 __all__ = ["MistakeLog", "LoggedAnswer", "MistakeCard", "LogSummary", "default_log_path",
            "LOG_ENV", "LOG_FORMAT", "LOG_VERSION", "BOXES", "MAX_ANSWERS"]
@@ -434,7 +434,10 @@ def _mistake_name(kind: str, mistake: str) -> str:
     """The mistake's name in the catalogue; its id if the catalogue no longer has it."""
     if mistake not in MISTAKES:
         return mistake
-    return mistake_info(kind, mistake).name if kind in KIND_MISTAKES else MISTAKES[mistake].name
+    try:
+        return mistake_info(kind, mistake).name
+    except AgreementError:
+        return MISTAKES[mistake].name
 
 
 def _answers(n: int) -> str:

@@ -264,9 +264,10 @@ class Marking:
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
         """``{skill: (marks earned, marks available)}`` in the order of :data:`SKILLS`."""
-        parts = self.question.parts
-        return {s: (sum(self.feedback[p.label].marks for p in parts if p.skill == s), available)
-                for s, available in self.question.marks_by_skill().items()}
+        earned = dict.fromkeys(self.question.marks_by_skill(), 0)
+        for p in self.question.parts:
+            earned[p.skill] += self.feedback[p.label].marks
+        return {s: (earned[s], available) for s, available in self.question.marks_by_skill().items()}
 
 
 # ================================================================ question
@@ -301,9 +302,8 @@ class Question(Shown):
     # ------------------------------------------------------------ access
     def part(self, label: Any) -> Part:
         """A part by its label (``"a"``, ``"(a)"``, ``"A"``) or position (0, 1, ...)."""
-        if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
-            if 0 <= label < len(self.parts):
-                return self.parts[int(label)]
+        if isinstance(label, (int, np.integer)) and not isinstance(label, bool) and 0 <= label < len(self.parts):
+            return self.parts[int(label)]
         elif isinstance(label, str):
             key = label.strip().strip("()").lower()
             for p in self.parts:
@@ -323,8 +323,10 @@ class Question(Shown):
 
     def marks_by_skill(self) -> dict[str, int]:
         """The marks of the parts by :attr:`Part.skill`, in the order of :data:`SKILLS`."""
-        marks = {s: sum(p.marks for p in self.parts if p.skill == s) for s in SKILLS}
-        return {s: m for s, m in marks.items() if m}
+        out = {s: 0 for s in SKILLS}
+        for p in self.parts:
+            out[p.skill] = out.get(p.skill, 0) + p.marks
+        return {s: m for s, m in out.items() if m}
 
     def answer_key(self) -> list[Prose]:
         """One line per part for a one-page answer key (:meth:`Part.key_line`)."""
@@ -801,9 +803,7 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rou
     routes = _routes(kind, drawn.ratings, result, drawn.weights, plan)
     listed, others, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(),
                                         small=size["level"] == 1)
-    if not ok:
-        return None
-    return drawn, result, right, routes, listed, others
+    return (drawn, result, right, routes, listed, others) if ok else None
 
 
 def _rounding_matters(listed: dict) -> bool:

@@ -336,7 +336,7 @@ def worksheet(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, directory: st
     name = _file_stem(name)
     check_bool("overwrite", overwrite)
     check_option("format", format, FORMATS)
-    if isinstance(directory, bool) or not isinstance(directory, (str, os.PathLike)):
+    if not isinstance(directory, (str, os.PathLike)):
         raise AgreementError(f"directory must be a path (a str or pathlib.Path), got {directory!r}")
     directory = Path(directory)
     q_path, a_path = directory / f"{name}-questions.{format}", directory / f"{name}-answers.{format}"
