@@ -371,8 +371,7 @@ def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[s
     routes["single_in_p_a"] = with_p_a(exact.p_a * n_used / n_items)
     cells = Fraction(n_items * big_k)
     if chance == "pooled":
-        routes["global_total"] = with_p_e(Fraction(int((label_counts * label_counts).sum()), (n_items * big_k) ** 2),
-                                          n_labels=cells)
+        routes["global_total"] = with_p_e(int((label_counts * label_counts).sum()) / cells ** 2, n_labels=cells)
     else:
         routes["global_total"] = {"n_labels": cells}
     routes["single_out_of_p_e"] = with_p_e(_chance_of(counts[used], chance))

@@ -972,9 +972,8 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
 
     if plan.choose:
         coefficient = COEFFICIENT_OF[kind]
-        pick, reasons = choose_coefficient(style, kind)
-        concept(pick)
-        concept(reasons)
+        for c in choose_coefficient(style, kind):  # which coefficient, and why
+            concept(c)
         weights = f" (with {drawn.weights} weights, if your coefficient takes weights)" if kind == "weighted" else ""
         number(coefficient, say(f"Compute the coefficient you chose{weights}, showing your working.",
                                 f"Compute your chosen coefficient{weights} step by step."),
