@@ -806,10 +806,6 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rou
     return (drawn, result, right, routes, listed, others) if ok else None
 
 
-def _rounding_matters(listed: dict) -> bool:
-    return any(m.id == "rounding" for qty in COEFFICIENT_OF.values() for m in listed.get(qty, []))
-
-
 @options(kind=KINDS, weights=(None, "linear", "quadratic"), level=LEVELS)
 def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items: int | None = None,
                   n_raters: int | None = None, n_categories: int | None = None,
@@ -913,8 +909,8 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
         if found is not _LOOKED:
             if chosen is None:
                 chosen = found
-            if _rounding_matters(found[4]):
-                chosen = found
+            if any(m.id == "rounding" for qty in COEFFICIENT_OF.values() for m in found[4].get(qty, [])):
+                chosen = found  # the rounding mistake is listed for the coefficient: the table to keep
                 break
         extra += 1  # one more fit table looked at after the first good one
         if chosen is not None and extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
