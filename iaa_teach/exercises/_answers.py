@@ -82,8 +82,7 @@ def parse_answer(answer: object) -> Answer:
     if not text:
         raise AgreementError("the answer is empty")
     percent = text.endswith("%")
-    if percent:
-        text = text[:-1]
+    text = text.removesuffix("%")
     m = _FRACTION.match(text)
     if m:
         num, den = int(m.group(1)), int(m.group(2))
@@ -107,8 +106,7 @@ def _decimal(text: str, written: str) -> Answer:
         d = Decimal(text)
     except InvalidOperation:
         raise AgreementError(f"cannot read {written!r} as a number") from None
-    exponent = d.as_tuple().exponent
-    places = max(0, -int(exponent))
+    places = max(0, -int(d.as_tuple().exponent))
     value = Fraction(d)
     if places == 0 and "." not in text and "E" not in text.upper():
         return Answer(value, None, written)  # "38": an integer is exact

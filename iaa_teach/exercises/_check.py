@@ -7,10 +7,8 @@ student writes it in place of ``...`` and runs the check::
     check_number(answer, result.exact.p_o, name="P_o", step="Step 2")
 
 The answer is read as the exam checker reads it
-(:func:`iaa_teach.exercises.parse_answer`): a decimal matches when it is the
-value rounded to the places written (3 at most are asked for), a fraction or
-an integer only when exact. The feedback shows the student's own answer and
-never the expected one.
+(:func:`iaa_teach.exercises.parse_answer`). The feedback shows the student's
+own answer and never the expected one.
 """
 
 from __future__ import annotations
@@ -134,13 +132,9 @@ def _check_list(answer: Any, expected: list, name: str, step: str, labels: Seque
     if len(given) != len(expected):
         return Check("not yet", f"{name} has {len(expected)} values; your list has {len(given)}.")
     names = [str(x) for x in (labels if labels is not None else range(1, len(expected) + 1))]
-    off, unreadable = [], []
-    for label, a, e in zip(names, given, expected):
-        status, parsed = _one(a, e)
-        if status == "unreadable":
-            unreadable.append(label)
-        elif status != "right":
-            off.append(label)
+    statuses = [_one(a, e)[0] for a, e in zip(given, expected)]
+    unreadable = [label for label, status in zip(names, statuses) if status == "unreadable"]
+    off = [label for label, status in zip(names, statuses) if status not in ("right", "unreadable")]
     if unreadable:
         return Check("unreadable", f"cannot read the value(s) at {', '.join(unreadable)} as numbers.")
     if off:

@@ -5,10 +5,6 @@ without a number: the prompt, the options or the key points, and a model
 answer that uses no other part's result (the check may show it before the
 solution is opened). Options are shuffled by the question's own generator,
 so a seed always gives the same order.
-
-A short answer is marked by key points: each :class:`KeyPoint` holds the
-words that show the point (regular expressions, case-insensitive) and
-earns one mark.
 """
 
 from __future__ import annotations
@@ -26,7 +22,7 @@ from ..rounding import fmt
 __all__ = ["KeyPoint", "Choice", "Concept", "CONCEPTS", "multiple_choice", "short_answer", "verdict",
            "ALPHA_FIRM", "ALPHA_TENTATIVE", "paradox", "undefined", "dropout", "interpretation", "interpret_own",
            "weights_why", "pooling_why", "single_value", "alpha_vs_fleiss", "merging", "rules_differ",
-           "choose_coefficient"]
+           "choose_coefficient", "LETTERS"]
 
 #: Krippendorff's guideline: alpha >= 0.800 for firm conclusions, >= 0.667 for tentative ones.
 ALPHA_FIRM, ALPHA_TENTATIVE = Fraction(4, 5), Fraction(667, 1000)
@@ -71,7 +67,8 @@ class Concept:
     key_points: tuple = ()
 
 
-_LETTERS = "ABCDEF"
+#: The letters of a multiple-choice part's options (and, in lower case, of a question's parts).
+LETTERS = "ABCDEF"
 
 
 def multiple_choice(rng: np.random.Generator, prompt: Prose, right: Prose, wrong: list[tuple[Prose, str]],
@@ -79,9 +76,8 @@ def multiple_choice(rng: np.random.Generator, prompt: Prose, right: Prose, wrong
     """A multiple-choice part: the right option and the wrong ones (each with why it is wrong), shuffled."""
     options = [Choice(right)] + [Choice(text, why) for text, why in wrong]
     order = rng.permutation(len(options))
-    shuffled = tuple(options[i] for i in order)
-    key = _LETTERS[int(np.flatnonzero(order == 0)[0])]
-    return Concept(prompt, marks, skill, model, choices=shuffled, key=key)
+    key = LETTERS[int(np.flatnonzero(order == 0)[0])]
+    return Concept(prompt, marks, skill, model, choices=tuple(options[i] for i in order), key=key)
 
 
 def short_answer(prompt: Prose, points: list[tuple[str, tuple]], model: Prose, marks: int | None = None,

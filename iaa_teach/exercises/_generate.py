@@ -116,9 +116,8 @@ class Draw:
 
 def check_size(kind: str, n_items, n_raters, n_categories) -> None:
     """Raise AgreementError for a size outside :data:`SIZE_LIMITS`."""
-    limits = SIZE_LIMITS[kind]
     for name, value, (lo, hi) in zip(("n_items", "n_raters", "n_categories"),
-                                     (n_items, n_raters, n_categories), limits):
+                                     (n_items, n_raters, n_categories), SIZE_LIMITS[kind]):
         if value is not None:
             check_int(f"{name} for a {kind!r} question", value, lo, hi)
 
@@ -158,11 +157,6 @@ def _labels(rng: np.random.Generator, n_items: int, n_raters: int, k: int, ordin
     return np.where(right, truth[:, None], noise)
 
 
-def _to_ratings(codes: np.ndarray, present: np.ndarray, topic: Topic, raters) -> Ratings:
-    return Ratings.from_codes(np.where(present, codes, Ratings.MISSING), categories=topic.categories,
-                              raters=list(raters))
-
-
 def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_categories=None,
          weights=None, level: int = 2, missing: bool = False) -> Draw:
     """One candidate table for a question of ``kind`` at ``level`` (not yet checked for quality).
@@ -175,8 +169,7 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
     topic = _topic(rng, ordinal, n_categories, level)
     if n_categories is None and not cats_range[0] <= len(topic.categories) <= cats_range[1]:
         topic = _topic(rng, ordinal, _choose(rng, None, cats_range), level)
-    k = len(topic.categories)
-    codes = _labels(rng, n, m, k, ordinal)
+    codes = _labels(rng, n, m, len(topic.categories), ordinal)
     present = np.ones((n, m), dtype=bool)
     raters = [chr(ord("A") + j) for j in range(m)]
     out = Draw(ratings=None, topic=topic)  # type: ignore[arg-type]
@@ -206,5 +199,6 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
         n_single = 1 if level < 3 else int(rng.integers(1, 3))
         single = rng.choice(start, size=min(n_single, start - 1), replace=False)
         present[single, :-2] = False
-    out.ratings = _to_ratings(codes, present, topic, raters)
+    out.ratings = Ratings.from_codes(np.where(present, codes, Ratings.MISSING), categories=topic.categories,
+                                     raters=raters)
     return out

@@ -9,14 +9,15 @@ the mistake changes (a mistake in P_a changes P_a and kappa, not P_e).
 
 Where a wrong route is a real coefficient applied to other data or another
 option (merging two annotators, other weights, the item-mean chance rule)
-it calls the core metric; the deliberately wrong formulas (self-pairs kept,
-global k, rounded intermediates, percentages) are written here, small and
-vectorized over the table.
+it calls the core metric, and it reads the intermediate values the metric's
+exact result holds (marginals, p_j, P_i); the deliberately wrong formulas
+(self-pairs kept, global k, rounded intermediates, percentages) are written
+here, small and vectorized over the table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -27,7 +28,7 @@ from ..ratings import Ratings
 from ..rounding import round_half_up
 from ..validation import check_option
 
-__all__ = ["MistakeInfo", "MISTAKES", "RULES", "KIND_MISTAKES", "ROUTES", "mistake_info", "merge_last_two"]
+__all__ = ["MistakeInfo", "MISTAKES", "RULES", "KIND_MISTAKES", "ROUTES", "mistake_info"]
 
 
 @dataclass(frozen=True)
@@ -165,25 +166,21 @@ MISTAKES: dict[str, MistakeInfo] = dict([
 
 #: Other chance rules: where a part asks for one rule, the other's value is told apart, never called a mistake.
 #: ``name`` reads after "what you get ..."; ``step`` names the rule the part asks for instead.
-RULES: dict[str, MistakeInfo] = dict([
-    _info("rule_item_mean", "with the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i",
-          "p_j pooled over all the labels (the partial-annotation text's rule)",
-          "Both rules are in use; the question says which one it wants."),
-    _info("rule_pooled", "with p_j pooled over all the labels (the partial-annotation text's rule)",
-          "the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i",
-          "Both rules are in use; the question says which one it wants."),
-])
+_POOLED = "p_j pooled over all the labels (the partial-annotation text's rule)"
+_ITEM_MEAN = "the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i"
+_BOTH_IN_USE = "Both rules are in use; the question says which one it wants."
+RULES: dict[str, MistakeInfo] = dict([_info("rule_item_mean", "with " + _ITEM_MEAN, _POOLED, _BOTH_IN_USE),
+                                      _info("rule_pooled", "with " + _POOLED, _ITEM_MEAN, _BOTH_IN_USE)])
 
 #: Fleiss' kappa (complete or partial) in the last step: P_a in place of P_o.
 _FLEISS_LAST = {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"}
 _KIND_SPECIFIC = {
-    ("fleiss", "rounding"): _FLEISS_LAST,
-    ("partial", "rounding"): _FLEISS_LAST,
+    **{(kind, "rounding"): _FLEISS_LAST for kind in ("fleiss", "partial")},
+    **{(kind, "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")}
+       for kind in ("fleiss", "partial")},
     ("pi", "rounding"): {"step": "the last step, pi = (P_o - P_e) / (1 - P_e)"},
     ("ac1", "rounding"): {"step": "the last step, AC1 = (P_o - P_e) / (1 - P_e)"},
-    ("fleiss", "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("alpha", "rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
-    ("partial", "percentages"): {**_FLEISS_LAST, "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a")},
     ("fleiss", "subset_chance"): {"name": "take the chance agreement from the first two raters' labels only"},
     ("partial", "subset_chance"): {"name": "take the chance agreement from the labels of the annotators "
                                            "meant to label every item only (leaving out the last two)"},
@@ -204,12 +201,7 @@ def mistake_info(kind: str, id: str) -> MistakeInfo:
     """The catalogue entry of mistake ``id`` as it reads in a question of ``kind``."""
     check_option("kind", kind, KIND_MISTAKES)
     check_option("id", id, MISTAKES)
-    base = MISTAKES[id]
-    change = _KIND_SPECIFIC.get((kind, id))
-    if not change:
-        return base
-    return MistakeInfo(id, change.get("name", base.name), change.get("step", base.step),
-                       change.get("advice", base.advice))
+    return replace(MISTAKES[id], **_KIND_SPECIFIC.get((kind, id), {}))
 
 
 # ------------------------------------------------------------------ helpers
@@ -243,87 +235,73 @@ def _final_steps(p_o: Fraction, p_e: Fraction, o_name: str, rounded_p_o: Fractio
     }
 
 
-def _sum_over(numerators: np.ndarray, denominators: np.ndarray, rounded: bool = False) -> Fraction:
-    """sum_i numerators[i] / denominators[i], exactly (each term rounded to 3 decimals if asked).
+def _sum_over(numerators: np.ndarray, denominators: np.ndarray) -> Fraction:
+    """sum_i numerators[i] / denominators[i], exactly.
 
     One step per distinct (numerator, denominator) pair, not per item.
     """
     pairs, times = np.unique(np.column_stack([numerators, denominators]).astype(np.int64), axis=0,
                              return_counts=True)
-    total = Fraction(0)
-    for (num, den), t in zip(pairs.tolist(), times.tolist()):
-        term = Fraction(num, den)
-        total += t * (_r3(term) if rounded else term)
-    return total
+    return sum((t * Fraction(num, den) for (num, den), t in zip(pairs.tolist(), times.tolist())), Fraction(0))
 
 
-def _fleiss_rounded(p_i_num: np.ndarray, p_i_den: np.ndarray, label_counts: np.ndarray, n_labels: int):
-    """P_i and p_j rounded to 3 decimals, then P_a and P_e (each rounded) from them."""
-    p_a = _r3(_sum_over(p_i_num, p_i_den, rounded=True) / len(p_i_num))
-    p_j_3 = [_r3(Fraction(int(c), n_labels)) for c in label_counts]
-    p_e = _r3(sum((p * p for p in p_j_3), Fraction(0)))
-    return p_a, p_e
+def _fleiss_rounded(exact) -> tuple[Fraction, Fraction]:
+    """Fleiss' P_i (of the items with a pair of labels) and p_j rounded to 3 decimals, then P_a and P_e
+    (each rounded) from them."""
+    p_i = [_r3(x) for x in exact.p_i if x is not None]
+    return _r3(sum(p_i, Fraction(0)) / len(p_i)), _r3(sum((_r3(p) ** 2 for p in exact.p_j), Fraction(0)))
+
+
+def _pooled_chance(cohen) -> Fraction:
+    """Scott's chance agreement of two raters from their Cohen's kappa's exact marginals: sum_j p_j^2, p_j pooled."""
+    return sum((((a + b) / 2) ** 2 for a, b in zip(cohen.row_marginals, cohen.col_marginals)), Fraction(0))
 
 
 # ------------------------------------------------------------------- routes
 def route_cohen(r: Ratings, exact, weights: str | None = None) -> dict[str, dict[str, Fraction]]:
     """Wrong routes for Cohen's kappa (unweighted or weighted) between the first two raters."""
-    res = cohen_kappa(r, 0, 1, weights=weights)
-    table = res.table.astype(np.int64)
-    n = int(table.sum())
-    rows, cols = table.sum(axis=1), table.sum(axis=0)
-    k = table.shape[0]
-    routes: dict[str, dict[str, Fraction]] = {}
+    agree, rows, cols = exact.agreement_weights, exact.row_marginals, exact.col_marginals
+    k = len(rows)
+
+    def chance(p_a, p_b):  # from the two annotators' proportions: sum_ij w_ij p_a[i] p_b[j]
+        return sum((agree[i][j] * p_a[i] * p_b[j] for i in range(k) for j in range(k)), Fraction(0))
+
     # rounding: marginals, P_o and P_e written to 3 decimals on the way
-    agree = res.exact.agreement_weights
-    row_3 = [_r3(Fraction(int(x), n)) for x in rows]
-    col_3 = [_r3(Fraction(int(x), n)) for x in cols]
-    p_e_3 = _r3(sum((agree[i][j] * row_3[i] * col_3[j] for i in range(k) for j in range(k)), Fraction(0)))
-    routes.update(_final_steps(exact.p_o, exact.p_e, "p_o", _r3(exact.p_o), p_e_3))
+    p_e_3 = _r3(chance([_r3(x) for x in rows], [_r3(x) for x in cols]))
+    routes = _final_steps(exact.p_o, exact.p_e, "p_o", _r3(exact.p_o), p_e_3)
     both = (r.codes[:, 0] >= 0) & (r.codes[:, 1] >= 0)
     if not both.all():  # an item one annotator left blank
         # counted as a disagreement: P_o over all the items
-        p_o = exact.p_o * n / r.n_items
+        p_o = exact.p_o * int(both.sum()) / r.n_items
         routes["missing_as_disagreement"] = {"p_o": p_o, "kappa": _kappa(p_o, exact.p_e)}
         # each annotator's marginals from all the labels they gave, the other's blanks included
-        own = [np.bincount(r.codes[r.codes[:, j] >= 0, j], minlength=k).astype(np.int64) for j in (0, 1)]
-        n_a, n_b = int(own[0].sum()), int(own[1].sum())
-        p_e = sum((agree[i][j] * Fraction(int(own[0][i]), n_a) * Fraction(int(own[1][j]), n_b)
-                   for i in range(k) for j in range(k)), Fraction(0))
+        own = [np.bincount(r.codes[r.codes[:, j] >= 0, j], minlength=k) for j in (0, 1)]
+        p_e = chance(*([Fraction(int(c), int(counts.sum())) for c in counts] for counts in own))
         routes["unshared_marginals"] = {"p_e": p_e, "kappa": _kappa(exact.p_o, p_e)}
     if weights is None:
-        pooled = rows + cols
-        p_e = Fraction(int((pooled * pooled).sum()), 4 * n * n)
+        p_e = _pooled_chance(exact)
         routes["pooled_marginals"] = {"p_e": p_e, "kappa": _kappa(exact.p_o, p_e)}
         routes["uniform_chance"] = {"p_e": Fraction(1, k), "kappa": _kappa(exact.p_o, Fraction(1, k))}
     else:
-        plain = cohen_kappa(r, 0, 1).exact
-        routes["unweighted"] = {"p_o": plain.p_o, "p_e": plain.p_e, "kappa": plain.kappa}
         other = cohen_kappa(r, 0, 1, weights="linear" if weights == "quadratic" else "quadratic").exact
-        routes["other_weights"] = {"p_o": other.p_o, "p_e": other.p_e, "kappa": other.kappa}
+        for mid, ex in (("unweighted", cohen_kappa(r, 0, 1).exact), ("other_weights", other)):
+            routes[mid] = {"p_o": ex.p_o, "p_e": ex.p_e, "kappa": ex.kappa}
     return routes
-
-
-def _pooled_two(r: Ratings) -> tuple[np.ndarray, int, int]:
-    """The two raters' labels pooled: counts per category, the number of items, of categories."""
-    table = cohen_kappa(r, 0, 1).table.astype(np.int64)
-    return table.sum(axis=1) + table.sum(axis=0), int(table.sum()), table.shape[0]
 
 
 def route_pi(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     """Wrong routes for Scott's pi of two raters on a complete table."""
     cohen = cohen_kappa(r, 0, 1).exact
-    pooled, n, k = _pooled_two(r)
+    k = len(exact.p_k)
     routes = {"cohen_marginals": {"p_e": cohen.p_e, "pi": cohen.kappa},
               "uniform_chance": {"p_e": Fraction(1, k), "pi": _kappa(exact.p_a, Fraction(1, k))}}
-    p_e_3 = _r3(sum((_r3(Fraction(int(c), 2 * n)) ** 2 for c in pooled), Fraction(0)))
+    p_e_3 = _r3(sum((_r3(p) ** 2 for p in exact.p_k), Fraction(0)))
     return {**routes, **_final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), p_e_3, "pi")}
 
 
 def route_ac1(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     """Wrong routes for Gwet's AC1 of two raters on a complete table."""
-    pooled, n, k = _pooled_two(r)
-    p = [Fraction(int(c), 2 * n) for c in pooled]
+    p, k = exact.p_k, len(exact.p_k)
     kappa_style = sum((x * x for x in p), Fraction(0))
     no_q = sum((x * (1 - x) for x in p), Fraction(0))
     routes = {"kappa_chance": {"p_e": kappa_style, "ac1": _kappa(exact.p_a, kappa_style)},
@@ -337,39 +315,21 @@ def route_ac1(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
 def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     """Wrong routes for Fleiss' kappa on a complete table."""
     counts = r.counts().astype(np.int64)
-    n_items, m = counts.shape[0], r.n_raters
-    squares = (counts * counts).sum(axis=1)
-    label_counts = counts.sum(axis=0)
-    routes = {}
-    p_a = Fraction(int(squares.sum()), n_items * m * (m - 1))
-    routes["self_pairs"] = {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}
+    m = r.n_raters
+    p_a = Fraction(int((counts * counts).sum()), counts.shape[0] * m * (m - 1))
+    routes = {"self_pairs": {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}}
+    pairs = pairwise_cohen(r).results
     # Cohen-style chance: each rater's own proportions, sum_j p_aj p_bj averaged over rater pairs
-    own = (r.codes[:, :, None] == np.arange(r.n_categories)).sum(axis=0).astype(np.int64)  # raters x categories
-    products = own @ own.T
-    pair_sum = int((products.sum() - np.trace(products)) // 2)
-    p_e = Fraction(pair_sum, (m * (m - 1) // 2) * n_items * n_items)
+    p_e = sum((res.exact.p_e for res in pairs), Fraction(0)) / len(pairs)
     routes["cohen_marginals"] = {"p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
     # chance from the first two raters' labels only, pooled
-    first_two = own[:2].sum(axis=0)
-    p_e = Fraction(int((first_two * first_two).sum()), (2 * n_items) ** 2)
+    p_e = _pooled_chance(pairs[0].exact)
     routes["subset_chance"] = {"p_e": p_e, "kappa": _kappa(exact.p_a, p_e)}
     # the mean of the pairwise Cohen's kappas
-    pairs = pairwise_cohen(r).results
     if all(res.defined for res in pairs):
         routes["pairwise_mean"] = {"kappa": sum((res.exact.kappa for res in pairs), Fraction(0)) / len(pairs)}
-    p_a_3, p_e_3 = _fleiss_rounded(squares - m, np.full(n_items, m * (m - 1)), label_counts, n_items * m)
-    routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", p_a_3, p_e_3))
+    routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", *_fleiss_rounded(exact)))
     return routes
-
-
-def merge_last_two(r: Ratings, keep: int) -> Ratings:
-    """The table with its last two raters merged into one column (the mistake, built on purpose).
-
-    Where both labelled an item the merged column keeps the label of the
-    last-but-one rater (``keep=0``) or of the last rater (``keep=1``).
-    """
-    first, second = r.raters[-2], r.raters[-1]
-    return r.merge_raters(first, second, keep=(first, second)[keep], name=first + second)
 
 
 def _chance_of(counts: np.ndarray, chance: str) -> Fraction:
@@ -396,7 +356,6 @@ def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[s
     m = counts.sum(axis=1)
     squares = (counts * counts).sum(axis=1)
     label_counts = counts.sum(axis=0)
-    n_labels = int(m.sum())
     routes = {}
     used = m >= 2
     n_used = int(used.sum())
@@ -412,8 +371,7 @@ def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[s
     routes["single_in_p_a"] = with_p_a(exact.p_a * n_used / n_items)
     cells = Fraction(n_items * big_k)
     if chance == "pooled":
-        routes["global_total"] = with_p_e(Fraction(int((label_counts * label_counts).sum()), (n_items * big_k) ** 2),
-                                          n_labels=cells)
+        routes["global_total"] = with_p_e(int((label_counts * label_counts).sum()) / cells ** 2, n_labels=cells)
     else:
         routes["global_total"] = {"n_labels": cells}
     routes["single_out_of_p_e"] = with_p_e(_chance_of(counts[used], chance))
@@ -423,22 +381,29 @@ def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[s
         routes["subset_chance"] = with_p_e(_chance_of(full, chance))
     other = "item_mean" if chance == "pooled" else "pooled"
     routes[f"rule_{other}"] = with_p_e(_chance_of(counts, other))
-    for keep, name in ((0, r.raters[-2]), (1, r.raters[-1])):
-        merged = fleiss_kappa(merge_last_two(r, keep), chance=chance)
-        routes[f"merged:{name}"] = {"p_a": merged.exact.p_a, "n_labels": Fraction(merged.n_ratings),
+    # the last two annotators merged into one column, keeping either one's label where both labelled an item
+    first, second = r.raters[-2], r.raters[-1]
+    for keep in (first, second):
+        merged = fleiss_kappa(r.merge_raters(first, second, keep=keep, name=first + second), chance=chance)
+        routes[f"merged:{keep}"] = {"p_a": merged.exact.p_a, "n_labels": Fraction(merged.n_ratings),
                                     "p_e": merged.exact.p_e, "kappa": merged.exact.kappa}
-    p_a_3, p_e_3 = _fleiss_rounded(squares[used] - m[used], m[used] * (m[used] - 1), label_counts, n_labels)
-    routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", p_a_3, p_e_3))
+    routes.update(_final_steps(exact.p_a, exact.p_e, "p_a", *_fleiss_rounded(exact)))
     if chance != "pooled":
-        del routes["rounding:all"]  # its p_j are the pooled ones
+        del routes["rounding:all"]  # every value rounded on the way: checked under the pooled rule only
     return routes
 
 
-def _disagreement_from(o_offdiag: Fraction, n: Fraction, n_c: list[Fraction]):
-    """D_o and D_e (Krippendorff, nominal) from a coincidence total, its off-diagonal and n_c."""
-    d_o = o_offdiag / n
+def _disagreement(offdiag: Fraction, n_c) -> dict[str, Fraction]:
+    """n, D_o, D_e and alpha (Krippendorff, nominal) from a coincidence matrix's off-diagonal total and row totals."""
+    n = sum(n_c, Fraction(0))
+    d_o = offdiag / n
     d_e = (n * n - sum((c * c for c in n_c), Fraction(0))) / (n * (n - 1))
-    return d_o, d_e
+    return {"n": n, "d_o": d_o, "d_e": d_e, "alpha": _alpha(d_o, d_e)}
+
+
+def _from_matrix(o: np.ndarray) -> dict[str, Fraction]:
+    """:func:`_disagreement` of a coincidence matrix (exact values in an object array)."""
+    return _disagreement(o.sum() - np.trace(o), list(o.sum(axis=1)))
 
 
 def route_alpha(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
@@ -446,52 +411,38 @@ def route_alpha(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     counts = r.counts().astype(np.int64)
     m = counts.sum(axis=1)
     used = m >= 2
-    routes = {}
     n, offdiag = exact.n, exact.n - sum(exact.coincidences[c][c] for c in range(len(exact.n_c)))
-    # unweighted pairs: every unit adds m_u (m_u - 1) ordered pairs, unweighted
-    pairs = counts.T @ counts - np.diag(counts.sum(axis=0))
-    n_pairs = Fraction(int(pairs.sum()))
-    pair_n_c = [Fraction(int(x)) for x in pairs.sum(axis=1)]
-    d_o_u, d_e_u = _disagreement_from(n_pairs - int(np.trace(pairs)), n_pairs, pair_n_c)
-    routes["unweighted_pairs"] = {"n": n_pairs, "d_o": d_o_u, "d_e": d_e_u, "alpha": _alpha(d_o_u, d_e_u)}
+
+    def pairs(block):  # the units' ordered pairs of values (m_u (m_u - 1) each), unweighted, as exact fractions
+        return Fraction(1) * (block.T @ block - np.diag(block.sum(axis=0)))
+
+    unweighted_pairs = pairs(counts)
+    unweighted = _from_matrix(unweighted_pairs)
+    routes = {"unweighted_pairs": unweighted}
     # D_e as 1 - sum p_c^2 (Fleiss' chance term)
     d_e = 1 - sum((c / n) ** 2 for c in exact.n_c)
     routes["fleiss_de"] = {"d_e": d_e, "alpha": _alpha(exact.d_o, d_e)}
     # the code text: both of the above
-    d_e = 1 - sum((c / n_pairs) ** 2 for c in pair_n_c)
-    routes["text_route"] = {"d_e": d_e, "alpha": _alpha(d_o_u, d_e)}
+    d_e = 1 - sum((c / unweighted["n"]) ** 2 for c in unweighted_pairs.sum(axis=1))
+    routes["text_route"] = {"d_e": d_e, "alpha": _alpha(unweighted["d_o"], d_e)}
     # single-rated units' values counted as pairable
-    n_all = Fraction(int(m.sum()))
-    d_o, d_e = _disagreement_from(offdiag, n_all, [Fraction(int(x)) for x in counts.sum(axis=0)])
-    routes["unpairable_values"] = {"n": n_all, "d_o": d_o, "d_e": d_e, "alpha": _alpha(d_o, d_e)}
+    routes["unpairable_values"] = _disagreement(offdiag, [Fraction(int(x)) for x in counts.sum(axis=0)])
     # self-pairs kept: each unit adds n_uc^2 / (m_u - 1) on the diagonal instead of n_uc (n_uc - 1) / (m_u - 1)
     extra = [_sum_over(counts[used, j], m[used] - 1) for j in range(counts.shape[1])]
-    n_c = [a + b for a, b in zip(exact.n_c, extra)]
-    n_self = sum(n_c, Fraction(0))
-    d_o, d_e = _disagreement_from(offdiag, n_self, n_c)
-    routes["self_pairs"] = {"n": n_self, "d_o": d_o, "d_e": d_e, "alpha": _alpha(d_o, d_e)}
+    routes["self_pairs"] = _disagreement(offdiag, [a + b for a, b in zip(exact.n_c, extra)])
     # the number of chance pairs off by one: n (n + 1) or (n - 1)^2 instead of n (n - 1)
     spread = n * n - sum((c * c for c in exact.n_c), Fraction(0))
     for mid, pairs_count in (("de_n_plus_1", n * (n + 1)), ("de_n_minus_1_squared", (n - 1) ** 2)):
         d_e = spread / pairs_count
         routes[mid] = {"d_e": d_e, "alpha": _alpha(exact.d_o, d_e)}
     # each unit's pairs weighted by 1 / m_u: the matrix adds up to sum (m_u - 1)
-    o = [[Fraction(0)] * counts.shape[1] for _ in range(counts.shape[1])]
-    for size in np.unique(m[used]).tolist():
-        block = counts[m == size]
-        pairs_m = block.T @ block - np.diag(block.sum(axis=0))
-        for c in range(len(o)):
-            for k in range(len(o)):
-                o[c][k] += Fraction(int(pairs_m[c, k]), size)
-    n_m = sum((sum(row, Fraction(0)) for row in o), Fraction(0))
-    d_o, d_e = _disagreement_from(n_m - sum(o[c][c] for c in range(len(o))), n_m, [sum(row, Fraction(0)) for row in o])
-    routes["pairs_over_m"] = {"n": n_m, "d_o": d_o, "d_e": d_e, "alpha": _alpha(d_o, d_e)}
+    by_size = [pairs(counts[m == size]) / size for size in np.unique(m[used]).tolist()]
+    routes["pairs_over_m"] = _from_matrix(sum(by_size))
     routes["alpha_as_fleiss"] = {"alpha": fleiss_kappa(r).exact.kappa}
     routes["rounding"] = {"alpha": _alpha(_r3(exact.d_o), _r3(exact.d_e))}
-    o_3 = [[_r3(x) for x in row] for row in exact.coincidences]  # coincidences written to 3 decimals
-    n_c_3 = [sum(row, Fraction(0)) for row in o_3]
-    n_3 = sum(n_c_3, Fraction(0))
-    d_o_3, d_e_3 = (_r3(x) for x in _disagreement_from(n_3 - sum(o_3[c][c] for c in range(len(o_3))), n_3, n_c_3))
+    # the coincidences written to 3 decimals, then D_o and D_e
+    rounded = _from_matrix(np.array([[_r3(x) for x in row] for row in exact.coincidences], dtype=object))
+    d_o_3, d_e_3 = _r3(rounded["d_o"]), _r3(rounded["d_e"])
     routes["rounding:all"] = {"d_o": d_o_3, "d_e": d_e_3, "alpha": _alpha(d_o_3, d_e_3)}
     return routes
 

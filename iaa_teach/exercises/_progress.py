@@ -76,7 +76,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from contextlib import suppress
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -130,8 +131,7 @@ class LoggedAnswer:
     mistakes: tuple = ()
 
     def as_record(self) -> dict:
-        return {"when": self.when, "kind": self.kind, "seed": self.seed, "part": self.part, "skill": self.skill,
-                "correct": self.correct, "mistakes": list(self.mistakes)}
+        return {**asdict(self), "mistakes": list(self.mistakes)}
 
     @classmethod
     def from_record(cls, rec: Any) -> "LoggedAnswer":
@@ -170,8 +170,7 @@ class LogSummary(Shown):
 
     def __init__(self, log: "MistakeLog", kinds: Sequence[str] | None = None):
         self.status = log.status
-        seen = list(dict.fromkeys(a.kind for a in log.answers))
-        kinds = list(kinds) if kinds is not None else seen
+        kinds = list(kinds) if kinds is not None else list(dict.fromkeys(a.kind for a in log.answers))
         boxes = log.boxes(kinds)
         rows = []
         for kind in kinds:
@@ -190,8 +189,8 @@ class LogSummary(Shown):
         self.empty_mistakes = not cards
 
     def render(self, form: str, math: str = "tex") -> str:
-        blocks = [Prose(Em(self.status)), self.kinds]
-        blocks.append(Prose("No usual mistake to review.") if self.empty_mistakes else self.mistakes)
+        blocks = [Prose(Em(self.status)), self.kinds,
+                  Prose("No usual mistake to review.") if self.empty_mistakes else self.mistakes]
         return render(blocks, form, math, sep="\n\n" if form == "text" else None)
 
     def _repr_markdown_(self) -> str:
@@ -315,9 +314,8 @@ class MistakeLog:
         Saving never raises: if the file cannot be written, :attr:`problem`
         says why and the answer is kept in memory.
         """
-        check_text("kind", kind)
-        check_text("part", part)
-        check_text("skill", skill)
+        for name, value in (("kind", kind), ("part", part), ("skill", skill)):
+            check_text(name, value)
         check_bool("correct", correct)
         seed = None if seed is None else check_int("seed", seed, 0)
         mistakes = tuple(check_text("mistakes", m) for m in mistakes)
@@ -348,10 +346,8 @@ class MistakeLog:
             return False
         finally:
             if tmp is not None:
-                try:
+                with suppress(OSError):
                     os.unlink(tmp)
-                except OSError:
-                    pass
         if self.problem is None or "could not be saved" in self.problem:
             self.problem = None
             self.status = f"Mistake log: {self.path} ({_answers(len(self.answers))})."
@@ -387,11 +383,7 @@ class MistakeLog:
     def boxes(self, kinds: Sequence[str]) -> dict[str, int]:
         """Each kind's Leitner box: the box of its weakest skill; 1 for a kind never tried."""
         skills, _ = self._cards()
-        out = {}
-        for kind in kinds:
-            mine = [box for (k, _), box in skills.items() if k == kind]
-            out[kind] = min(mine) if mine else 1
-        return out
+        return {kind: min((box for (k, _), box in skills.items() if k == kind), default=1) for kind in kinds}
 
     def pick(self, kinds: Sequence[str], seed: int) -> str:
         """Draw the next kind: box b has weight 2 ** (BOXES - b) (the same seed, the same draw)."""
@@ -399,8 +391,7 @@ class MistakeLog:
         seed = check_int("seed", seed, 0)
         boxes = self.boxes(kinds)
         weights = np.array([2.0 ** (BOXES - boxes[k]) for k in kinds])
-        rng = np.random.default_rng(seed)
-        return kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))]
+        return kinds[int(np.random.default_rng(seed).choice(len(kinds), p=weights / weights.sum()))]
 
     def next_kind(self, kinds: Sequence[str]) -> str:
         """The kind in the lowest box; among equals the one answered least often, then the first."""
@@ -412,11 +403,8 @@ class MistakeLog:
     def to_review(self, kind: str | None = None) -> tuple[MistakeCard, ...]:
         """The usual mistakes still in a box below :data:`BOXES`: the most made first, then the newest."""
         _, cards = self._cards()
-        out = []
-        for (k, m), c in cards.items():
-            if c["box"] >= BOXES or (kind is not None and k != kind):
-                continue
-            out.append(MistakeCard(k, m, _mistake_name(k, m), tuple(c["skills"]), c["times"], c["last"], c["box"]))
+        out = [MistakeCard(k, m, _mistake_name(k, m), tuple(c["skills"]), c["times"], c["last"], c["box"])
+               for (k, m), c in cards.items() if c["box"] < BOXES and (kind is None or k == kind)]
         out.sort(key=lambda c: c.last, reverse=True)
         out.sort(key=lambda c: (c.box, -c.times))
         return tuple(out)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,9 +18,9 @@ from ..validation import check_bool, check_int, check_option, options
 from ..words import Explanation, Step, explain, ratings_table
 from ._answers import decimals_that_match, parse_answer, show_value
 from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
-from ._concepts import (Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coefficient, dropout, interpret_own,
-                        interpretation, merging, paradox, pooling_why, rules_differ, single_value, undefined,
-                        weights_why)
+from ._concepts import (LETTERS, Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coefficient, dropout,
+                        interpret_own, interpretation, merging, paradox, pooling_why, rules_differ, single_value,
+                        undefined, weights_why)
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
 __all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Marking", "MAX_PARTS", "OPTIONAL", "CHOOSABLE", "PARTIAL_RULES", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
@@ -165,7 +164,7 @@ class Part:
     def placeholder(self) -> str:
         """What an answer box for this part suggests: ``"e.g. 0.492 or 29/59"``, ``"a letter, A-D"``..."""
         if self.choices:
-            return f"a letter, A-{_LETTERS[len(self.choices) - 1]}"
+            return f"a letter, A-{LETTERS[len(self.choices) - 1]}"
         if not self.numeric:
             return "a sentence or two"
         return "a whole number" if self.quantity in COUNTS else "e.g. 0.492 or 29/59"
@@ -176,8 +175,7 @@ class Part:
         if self.numeric:
             return Prose(head, " ", QUANTITIES[self.quantity] + " = " + approx(self.answer))
         if self.choices:
-            i = _LETTERS.index(self.key)
-            return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[i].text, ". ",
+            return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[LETTERS.index(self.key)].text, ". ",
                          self.worked or self.model_answer)
         return Prose(head, " ", self.worked or self.model_answer)
 
@@ -192,10 +190,7 @@ class Part:
 
     def choice_lines(self) -> list[Prose]:
         """The options of a multiple-choice part as the question shows them: ``A. ...``."""
-        return [Prose(Em(f"{_LETTERS[i]}.", strong=True), " ", c.text) for i, c in enumerate(self.choices)]
-
-
-_LETTERS = "ABCDEF"
+        return [Prose(Em(f"{LETTERS[i]}.", strong=True), " ", c.text) for i, c in enumerate(self.choices)]
 
 
 @dataclass(frozen=True)
@@ -307,9 +302,8 @@ class Question(Shown):
     # ------------------------------------------------------------ access
     def part(self, label: Any) -> Part:
         """A part by its label (``"a"``, ``"(a)"``, ``"A"``) or position (0, 1, ...)."""
-        if isinstance(label, (int, np.integer)) and not isinstance(label, bool):
-            if 0 <= label < len(self.parts):
-                return self.parts[int(label)]
+        if isinstance(label, (int, np.integer)) and not isinstance(label, bool) and 0 <= label < len(self.parts):
+            return self.parts[int(label)]
         elif isinstance(label, str):
             key = label.strip().strip("()").lower()
             for p in self.parts:
@@ -357,13 +351,11 @@ class Question(Shown):
     def _blocks(self) -> list:
         """The question, written once: heading, setting, ratings table, parts, instructions."""
         r, t = self.ratings, self.topic
-        cats = (" < ".join(t.categories) if self.kind == "weighted"
-                else ", ".join(t.categories[:-1]) + " or " + t.categories[-1])
-        who = "Two annotators" if r.n_raters == 2 else f"{_NUMBERS.get(r.n_raters, r.n_raters)} annotators"
         if self.kind == "weighted":
-            first = f"{who}, {_names(r.raters)}, rated {r.n_items} {t.items} for {t.task} on the ordered scale {cats}."
+            done = f"rated {r.n_items} {t.items} for {t.task} on the ordered scale {' < '.join(t.categories)}"
         else:
-            first = f"{who}, {_names(r.raters)}, labelled {r.n_items} {t.items} for {t.task} as {cats}."
+            done = f"labelled {r.n_items} {t.items} for {t.task} as {_names(t.categories, 'or')}"
+        first = f"{_NUMBERS.get(r.n_raters, r.n_raters)} annotators, {_names(r.raters)}, {done}."
         if self.kind in ("alpha", "cohen", "weighted") and r.missing.any():
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
@@ -424,31 +416,28 @@ class Question(Shown):
             ans = parse_answer(answer)
         except AgreementError as exc:
             return Feedback(p.label, "unreadable", str(exc), out_of=p.marks)
-        sym = p.symbol
         found = [m for m in p.mistakes if ans.matches(m.value)]
         rules = [m for m in p.others if ans.matches(m.value)]
+        ids = tuple(dict.fromkeys(m.id for m in found))
         if ans.matches(p.answer):
             exact_short = ans.decimals is not None and round_half_up(p.answer, ans.decimals) == p.answer
             if ans.decimals is None or ans.decimals >= _PLACES or (exact_short and not (found or rules)):
-                return Feedback(p.label, "correct", f"Correct: {sym} = {show_value(p.answer)}.", marks=p.marks,
+                return Feedback(p.label, "correct", f"Correct: {p.symbol} = {show_value(p.answer)}.", marks=p.marks,
                                 out_of=p.marks)
             places = f"right to {ans.decimals} dp"
             if found or rules:
-                also = "; or ".join([_if_you(m) for m in found] + [_other_rule(m, p) for m in rules])
+                also = "; or ".join([_if_you(m) for m in found] + [_other_rule(m) for m in rules])
                 return Feedback(p.label, "places", f"{ans.written} is {places}, but so is what you get {also}: "
-                                f"give {_PLACES} dp, as asked.", tuple(dict.fromkeys(m.id for m in found)),
-                                marks=0, out_of=p.marks)
+                                f"give {_PLACES} dp, as asked.", ids, marks=0, out_of=p.marks)
             return Feedback(p.label, "places", f"{ans.written} is {places}: give {_PLACES} dp, as asked.",
                             marks=max(p.marks - 1, 0), out_of=p.marks)
         if found:
-            ids = tuple(dict.fromkeys(m.id for m in found))
-            steps = tuple(dict.fromkeys(m.info.step for m in found))
             which = "; or ".join(f"{_if_you(m)} (step: {m.info.step})" for m in found)
             advice = " ".join(dict.fromkeys(m.info.advice for m in found))
             return Feedback(p.label, "mistake", f"Not yet: {ans.written} is what you get {which}. {advice}", ids,
-                            steps[0], out_of=p.marks)
+                            found[0].info.step, out_of=p.marks)
         if rules:
-            return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0], p)}.",
+            return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0])}.",
                             out_of=p.marks)
         return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}", out_of=p.marks)
 
@@ -476,10 +465,8 @@ class Question(Shown):
 
     def _hint(self, p: Part, ans) -> str:
         v, x = p.answer, ans.value
-        if ans.decimals is not None and ans.decimals < 2:
-            scale = 10 ** ans.decimals
-            if abs(x - v) <= Fraction(1, 2 * scale):
-                return "Give the value to 2 or 3 decimals, or as a fraction."
+        if ans.decimals is not None and ans.decimals < 2 and abs(x - v) <= Fraction(1, 2 * 10 ** ans.decimals):
+            return "Give the value to 2 or 3 decimals, or as a fraction."
         if p.quantity in PROPORTIONS and ans.decimals is not None and abs(x / 100 - v) <= Fraction(1, 200) \
                 and x > 1:
             return f"That looks like a percentage: {p.symbol} is a proportion between 0 and 1."
@@ -511,14 +498,14 @@ def _if_you(m: "Mistake") -> str:
     return f"if you {m.name}"
 
 
-def _other_rule(m: "Mistake", p: Part) -> str:
+def _other_rule(m: "Mistake") -> str:
     """``with the course notes' (MLRD) rule, ...; this part asks for ...``: another rule, not a mistake."""
     return f"{m.info.name}; this part asks for {m.info.step}"
 
 
 def _check_choice(p: Part, answer: Any) -> Feedback:
     text = str(answer).strip().strip("().").strip().upper() if answer is not None else ""
-    letters = _LETTERS[:len(p.choices)]
+    letters = LETTERS[:len(p.choices)]
     if len(text) != 1 or text not in letters:
         return Feedback(p.label, "unreadable", f"Answer with one letter, {', '.join(letters[:-1])} or {letters[-1]}.",
                         out_of=p.marks)
@@ -533,13 +520,12 @@ def _check_words(p: Part, answer: Any) -> Feedback:
     if not text.strip():
         return Feedback(p.label, "unreadable", "Write your answer in a sentence or two.", out_of=p.marks)
     made = [k for k in p.key_points if k.made_in(text)]
-    missed = [k for k in p.key_points if k not in made]
     marks = min(len(made), p.marks)
     said = ("Points made: " + "; ".join(k.text for k in made) + ".") if made else "None of the key points is there yet."
     if marks >= p.marks:
         return Feedback(p.label, "correct", f"Correct ({marks} of {p.marks} marks). {said}", marks=marks,
                         out_of=p.marks, points=tuple(k.text for k in made))
-    todo = " Still missing: " + "; ".join(k.text for k in missed) + "."
+    todo = " Still missing: " + "; ".join(k.text for k in p.key_points if k not in made) + "."
     return Feedback(p.label, "partial" if made else "wrong", f"{marks} of {p.marks} marks. {said}{todo}",
                     marks=marks, out_of=p.marks, points=tuple(k.text for k in made))
 
@@ -552,20 +538,19 @@ def _coverage(r: Ratings) -> str:
     said = []
     for j, rater in enumerate(r.raters):
         rows = [i for i in range(r.n_items) if r.codes[i, j] >= 0]
-        items = [str(r.items[i]) for i in rows]
         if len(rows) == r.n_items:
             said.append(f"{rater}, every item")
         elif rows == list(range(rows[0], rows[-1] + 1)) and (rows[0] > 0 or len(rows) < r.n_items - 2):
-            said.append(f"{rater}, only items {items[0]}-{items[-1]}")
+            said.append(f"{rater}, only items {r.items[rows[0]]}-{r.items[rows[-1]]}")
         else:
             skipped = [str(r.items[i]) for i in range(r.n_items) if i not in rows]
             said.append(f"{rater}, every item except item{'s' if len(skipped) > 1 else ''} {_names(skipped)}")
     return "Not every annotator labelled every item. Items labelled: " + "; ".join(said)
 
 
-def _names(raters) -> str:
-    raters = [str(x) for x in raters]
-    return raters[0] if len(raters) == 1 else ", ".join(raters[:-1]) + " and " + raters[-1]
+def _names(names, last: str = "and") -> str:
+    names = [str(x) for x in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
 # ================================================================ solution
@@ -643,12 +628,8 @@ def _distinguishable(a: Fraction, b: Fraction) -> bool:
 
 def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = False,
                    small: bool = False) -> tuple[dict, dict, bool]:
-    """Per quantity, the mistakes to list and the other rules' values; and whether the table is good for them.
-
-    Every non-optional mistake must be distinguishable from the right answer
-    and from the other mistakes in every quantity it changes; an optional one
-    is listed only where it is distinguishable from the right answer (where it
-    happens to agree with another mistake, feedback names both).
+    """Per quantity, the mistakes to list and the other rules' values; and whether the table is good for them
+    (by the rule that :data:`OPTIONAL` states).
 
     ``small``: a level-1 table (4-6 items, 2 categories), where values coincide
     often: every mistake is then listed where it changes a part's answer, and
@@ -677,11 +658,7 @@ def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = 
         for qty, value in values.items():
             if qty not in right or (complete_alpha and value == right[qty]):
                 continue  # not a part this mistake changes on this table
-            if value is None:
-                if optional:
-                    continue
-                return listed, others, False
-            if not _distinguishable(value, right[qty]):
+            if value is None or not _distinguishable(value, right[qty]):
                 if optional:
                     continue
                 return listed, others, False
@@ -778,8 +755,7 @@ def _routes(kind: str, r: Ratings, result, weights, plan: _Plan) -> dict:
     routes = ROUTES[kind](r, result.exact, "pooled")
     mlrd = ROUTES[kind](r, fleiss_kappa(r, chance="item_mean").exact, "item_mean")
     for key, values in mlrd.items():
-        renamed = {f"{q}_mlrd": v for q, v in values.items() if q in ("p_e", "kappa")}
-        routes.setdefault(key, {}).update(renamed)
+        routes.setdefault(key, {}).update({f"{q}_mlrd": v for q, v in values.items() if q in ("p_e", "kappa")})
     return routes
 
 
@@ -790,12 +766,10 @@ def _table_is_fit(kind: str, drawn: Draw, right: dict) -> bool:
     value = right[COEFFICIENT_OF[kind]]
     if value is None or not COEFFICIENT_RANGE[0] <= value <= COEFFICIENT_RANGE[1]:
         return False
-    if kind == "partial":  # the merge must matter: the two partial annotators disagree on a shared item
-        codes = r.codes
-        both = (codes[:, -2] >= 0) & (codes[:, -1] >= 0)
-        if not (codes[both, -2] != codes[both, -1]).any():
-            return False
-    return True
+    # a partial question: the merge must matter (the two partial annotators disagree on a shared item)
+    codes = r.codes
+    both = (codes[:, -2] >= 0) & (codes[:, -1] >= 0)
+    return kind != "partial" or bool((codes[both, -2] != codes[both, -1]).any())
 
 
 #: What :func:`_candidate` returns for a fit table that cannot improve on the one already chosen.
@@ -829,13 +803,7 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rou
     routes = _routes(kind, drawn.ratings, result, drawn.weights, plan)
     listed, others, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(),
                                         small=size["level"] == 1)
-    if not ok:
-        return None
-    return drawn, result, right, routes, listed, others
-
-
-def _rounding_matters(listed: dict) -> bool:
-    return any(m.id == "rounding" for qty in COEFFICIENT_OF.values() for m in listed.get(qty, []))
+    return (drawn, result, right, routes, listed, others) if ok else None
 
 
 @options(kind=KINDS, weights=(None, "linear", "quadratic"), level=LEVELS)
@@ -907,8 +875,6 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
     check_size(kind, n_items, n_raters, n_categories)
     if weights is not None and kind != "weighted":
         raise AgreementError(f"weights={weights!r}: only kind='weighted' takes weights, 'linear' or 'quadratic'")
-    if kind == "partial" and n_raters is not None and n_raters < 4:
-        raise AgreementError("a 'partial' question needs at least 4 annotators (2 full, 2 partial)")
     if choose is not None:
         check_bool("choose", choose)
         if choose and kind not in CHOOSABLE:
@@ -943,8 +909,8 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
         if found is not _LOOKED:
             if chosen is None:
                 chosen = found
-            if _rounding_matters(found[4]):
-                chosen = found
+            if any(m.id == "rounding" for qty in COEFFICIENT_OF.values() for m in found[4].get(qty, [])):
+                chosen = found  # the rounding mistake is listed for the coefficient: the table to keep
                 break
         extra += 1  # one more fit table looked at after the first good one
         if chosen is not None and extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
@@ -960,6 +926,7 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
 # ================================================================== parts
 _KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o and P_e as proportions "
                "and kept exact until the end.")
+_FLEISS_HINT = _KAPPA_HINT.replace("P_o", "P_a")
 _POOLED_HINT = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
 _ITEM_MEAN_HINT = "p_j = the mean over the items of n_ij / n_i (every item weighs the same); P_e = sum_j p_j^2."
 #: The chance rules as a prompt names them (templates: {p_j}, {n_ij}, {n_i} are typeset).
@@ -975,162 +942,154 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
     a, b = r.raters[0], r.raters[1]
     out: list[Part] = []
 
-    def say(*wordings: Prose) -> Prose:
-        """One of several wordings of a part, chosen by the question's own generator."""
-        return wordings[int(style.integers(len(wordings)))]
+    def say(*wordings: str, **values) -> Prose:
+        """One of several wordings of a part (templates for :func:`prose`, ``{a}`` and ``{b}`` the first two
+        annotators), chosen by the question's own generator."""
+        return prose(wordings[int(style.integers(len(wordings)))], a=a, b=b, **values)
 
     def number(quantity, prompt, hint="", marks=None):
-        out.append(Part(_LETTERS[len(out)].lower(), quantity, prompt, right[quantity], tuple(listed[quantity]),
+        out.append(Part(LETTERS[len(out)].lower(), quantity, prompt, right[quantity], tuple(listed[quantity]),
                         hint=hint, marks=marks or MARKS[quantity], skill=SKILL_OF[quantity],
                         others=tuple(others.get(quantity, ()))))
 
     def concept(c: Concept, worked: Prose | None = None):
-        out.append(Part(_LETTERS[len(out)].lower(), None, c.prompt, model_answer=c.model, marks=c.marks,
+        out.append(Part(LETTERS[len(out)].lower(), None, c.prompt, model_answer=c.model, marks=c.marks,
                         skill=c.skill, choices=c.choices, key=c.key, key_points=c.key_points, worked=worked))
 
     def extra():
         if plan.concept == "paradox":
-            concept(paradox(style, {"pi": "Scott's pi", "ac1": "Cohen's kappa"}.get(kind, "Cohen's kappa")))
+            concept(paradox(style, "Scott's pi" if kind == "pi" else "Cohen's kappa"))
         elif plan.concept == "undefined":
             concept(undefined(style))
         elif plan.concept == "dropout":
             concept(dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
         elif plan.concept == "interpretation":
-            concept(interpretation(style, {"alpha": "Krippendorff's alpha"}.get(kind, "kappa")))
+            concept(interpretation(style, "Krippendorff's alpha" if kind == "alpha" else "kappa"))
 
-    coefficient = COEFFICIENT_OF[kind]
     if plan.choose:
-        pick, reasons = choose_coefficient(style, kind)
-        concept(pick)
-        concept(reasons)
+        coefficient = COEFFICIENT_OF[kind]
+        for c in choose_coefficient(style, kind):  # which coefficient, and why
+            concept(c)
         weights = f" (with {drawn.weights} weights, if your coefficient takes weights)" if kind == "weighted" else ""
-        number(coefficient, say(Prose(f"Compute the coefficient you chose{weights}, showing your working."),
-                                Prose(f"Compute your chosen coefficient{weights} step by step.")),
+        number(coefficient, say(f"Compute the coefficient you chose{weights}, showing your working.",
+                                f"Compute your chosen coefficient{weights} step by step."),
                _KAPPA_HINT if coefficient == "kappa" else "alpha = 1 - D_o / D_e from the coincidence matrix.",
                marks=6)
         extra() if plan.concept else concept(interpretation(style, "the coefficient"))
         return tuple(out)
 
+    if kind == "partial":
+        number("p_a", say("Compute the agreement {P_i} of each item, using the number of annotators {n_i} who "
+                          "labelled it, and their mean {P_a}.",
+                          "Using each item's own number of labels {n_i}, compute {P_i} for every item that has a "
+                          "pair of labels, and their mean {P_a}."),
+               "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received; an item with "
+               "one label has no pair and is left out of P_a.")
+        if plan.chance == "both":
+            number("p_e", prose("Compute the chance agreement {P_e} by " + _RULE_NAME["pooled"] + "."), _POOLED_HINT)
+            number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), _FLEISS_HINT, marks=1)
+            number("p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT)
+            number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), _FLEISS_HINT, marks=1)
+            concept(rules_differ())
+            return tuple(out)
+        number("n_labels", say("How many labels does the table hold in all ({sum_n_i})?",
+                               "Count the labels actually given ({sum_n_i})."),
+               "Count the labels actually given: every annotator's items, no missing cells.")
+        rule = _RULE_NAME[plan.chance]
+        number("p_e", say("Compute the category proportions {p_j} and the chance agreement {P_e} by " + rule + ".",
+                          "Compute the chance agreement {P_e} by " + rule + "."),
+               _POOLED_HINT if plan.chance == "pooled" else _ITEM_MEAN_HINT)
+        number("kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give kappa {kappa}."), _FLEISS_HINT)
+        if plan.concept == "dropout" and plan.chance == "pooled":
+            extra()
+        else:
+            concept(merging(r.raters[-2], r.raters[-1]))
+        return tuple(out)
+
     if kind in ("cohen", "pi", "ac1"):
-        number("p_o", say(prose("Draw the agreement table of {a} against {b} and compute the observed agreement "
-                                "{P_o}.", a=a, b=b),
-                          prose("Cross-tabulate {a}'s labels against {b}'s and give the observed agreement {P_o}.",
-                                a=a, b=b),
-                          prose("On what proportion of the items do {a} and {b} agree ({P_o})?", a=a, b=b)),
+        number("p_o", say("Draw the agreement table of {a} against {b} and compute the observed agreement {P_o}.",
+                          "Cross-tabulate {a}'s labels against {b}'s and give the observed agreement {P_o}.",
+                          "On what proportion of the items do {a} and {b} agree ({P_o})?"),
                "P_o is the share of items on which the two annotators give the same label: the diagonal "
                "of the agreement table over the number of items.")
         if kind == "cohen":
-            number("p_e", say(prose("Compute each annotator's marginal proportions and the chance agreement {P_e}."),
-                              prose("From {a}'s and {b}'s own label proportions, compute the chance agreement "
-                                    "{P_e} of Cohen's kappa.", a=a, b=b)),
+            number("p_e", say("Compute each annotator's marginal proportions and the chance agreement {P_e}.",
+                              "From {a}'s and {b}'s own label proportions, compute the chance agreement {P_e} of "
+                              "Cohen's kappa."),
                    f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
                    f"total / N^2.")
-            number("kappa", say(prose("Compute Cohen's kappa {kappa}."),
-                                prose("Hence give Cohen's kappa {kappa} for {a} and {b}.", a=a, b=b)), _KAPPA_HINT)
+            number("kappa", say("Compute Cohen's kappa {kappa}.", "Hence give Cohen's kappa {kappa} for {a} and {b}."),
+                   _KAPPA_HINT)
             band = interpret(float(right["kappa"]))
             own = interpret_own(band, "kappa")
             concept(own, worked=prose("{kappa} = {v} is {band} agreement on the Landis-Koch scale. ", v=fmt(right["kappa"]),
                                       band=band) + own.model)
         elif kind == "pi":
-            number("p_e", say(prose("Pool the two annotators' labels into one set of proportions {p_j} and compute "
-                                    "Scott's chance agreement {P_e}."),
-                              prose("Compute the chance agreement {P_e} of Scott's pi from the pooled label "
-                                    "proportions {p_j}.")),
+            number("p_e", say("Pool the two annotators' labels into one set of proportions {p_j} and compute "
+                              "Scott's chance agreement {P_e}.",
+                              "Compute the chance agreement {P_e} of Scott's pi from the pooled label proportions "
+                              "{p_j}."),
                    "p_j = (labels in category j from both annotators) / (2N); P_e = sum_j p_j^2.")
         else:
-            number("p_e", say(prose("Compute the category proportions {p_j} of all the labels and Gwet's chance "
-                                    "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories."),
-                              prose("Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) "
-                                    "from the pooled proportions {p_j}.")),
+            number("p_e", say("Compute the category proportions {p_j} of all the labels and Gwet's chance "
+                              "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories.",
+                              "Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) from the "
+                              "pooled proportions {p_j}."),
                    "p_j = (labels in j) / (2N); P_e = sum_j p_j (1 - p_j) / (q - 1).")
         if kind != "cohen":  # Scott's pi or Gwet's AC1, from its P_e
             name, symbol = {"pi": ("Scott's pi", "pi"), "ac1": ("Gwet's AC1", "AC1")}[kind]
-            number(kind, say(Prose(f"Compute {name}."), Prose(f"Hence give {name} for the two annotators.")),
+            number(kind, say(f"Compute {name}.", f"Hence give {name} for the two annotators."),
                    _KAPPA_HINT.replace("kappa =", f"{symbol} ="))
-        extra()
-        return tuple(out)
-    if kind == "weighted":
+    elif kind == "weighted":
         form = (Math(r"w_{ij} = 1 - \frac{|i-j|}{k-1}", "w_ij = 1 - |i - j| / (k - 1)") if drawn.weights == "linear"
                 else Math(r"w_{ij} = 1 - \frac{(i-j)^2}{(k-1)^2}", "w_ij = 1 - (i - j)^2 / (k - 1)^2"))
         number("p_o", prose("Using {weights} agreement weights {form} (here {k}), draw the agreement table of "
                             "{a} against {b} and compute the weighted observed agreement {P_o}.",
                             weights=drawn.weights, form=form, k=Math(f"k = {r.n_categories}"), a=a, b=b),
                "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count partly.")
-        number("p_e", say(prose("Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.", a=a, b=b),
-                          prose("With the same weights, compute the chance agreement {P_e} from the two annotators' "
-                                "own marginal proportions.")),
+        number("p_e", say("Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.",
+                          "With the same weights, compute the chance agreement {P_e} from the two annotators' own "
+                          "marginal proportions."),
                "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2.")
-        number("kappa", say(prose("Compute the weighted kappa {kappa_w}."), prose("Hence give the weighted kappa "
-                                                                                  "{kappa_w}.")), _KAPPA_HINT)
-        concept(weights_why(), worked=_model_weighted(drawn.weights, result, drawn, r))
-        extra()
-        return tuple(out)
-    if kind == "fleiss":
-        number("p_a", say(prose("Compute the agreement {P_i} of each item and their mean {P_a}."),
-                          prose("For each item compute the share {P_i} of its pairs of ratings that agree; then "
-                                "give the mean observed agreement {P_a}.")),
+        number("kappa", say("Compute the weighted kappa {kappa_w}.", "Hence give the weighted kappa {kappa_w}."),
+               _KAPPA_HINT)
+        concept(weights_why(), worked=_model_weighted(drawn.weights, result, r))
+    elif kind == "fleiss":
+        number("p_a", say("Compute the agreement {P_i} of each item and their mean {P_a}.",
+                          "For each item compute the share {P_i} of its pairs of ratings that agree; then give the "
+                          "mean observed agreement {P_a}."),
                "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items.")
-        number("p_e", say(prose("Compute the proportion {p_j} of all labels in each category, and the chance "
-                                "agreement {P_e}."),
-                          prose("Pool all the labels into category proportions {p_j} and compute the chance "
-                                "agreement {P_e}.")), _POOLED_HINT)
-        number("kappa", say(prose("Compute Fleiss' kappa {kappa}."), prose("Hence give Fleiss' kappa {kappa}.")),
-               _KAPPA_HINT.replace("P_o", "P_a"))
+        number("p_e", say("Compute the proportion {p_j} of all labels in each category, and the chance agreement "
+                          "{P_e}.",
+                          "Pool all the labels into category proportions {p_j} and compute the chance agreement "
+                          "{P_e}."), _POOLED_HINT)
+        number("kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give Fleiss' kappa {kappa}."), _FLEISS_HINT)
         concept(pooling_why())
-        extra()
-        return tuple(out)
-    if kind == "partial":
-        number("p_a", say(prose("Compute the agreement {P_i} of each item, using the number of annotators {n_i} "
-                                "who labelled it, and their mean {P_a}."),
-                          prose("Using each item's own number of labels {n_i}, compute {P_i} for every item that "
-                                "has a pair of labels, and their mean {P_a}.")),
-               "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received; an item with "
-               "one label has no pair and is left out of P_a.")
-        kappa_hint = _KAPPA_HINT.replace("P_o", "P_a")
-        if plan.chance == "both":
-            number("p_e", prose("Compute the chance agreement {P_e} by " + _RULE_NAME["pooled"] + "."), _POOLED_HINT)
-            number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), kappa_hint, marks=1)
-            number("p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT)
-            number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), kappa_hint, marks=1)
-            concept(rules_differ())
-            return tuple(out)
-        number("n_labels", say(prose("How many labels does the table hold in all ({sum_n_i})?"),
-                               prose("Count the labels actually given ({sum_n_i}).")),
-               "Count the labels actually given: every annotator's items, no missing cells.")
-        rule = _RULE_NAME[plan.chance]
-        number("p_e", say(prose("Compute the category proportions {p_j} and the chance agreement {P_e} by " + rule
-                                + "."),
-                          prose("Compute the chance agreement {P_e} by " + rule + ".")),
-               _POOLED_HINT if plan.chance == "pooled" else _ITEM_MEAN_HINT)
-        number("kappa", say(prose("Compute Fleiss' kappa {kappa}."), prose("Hence give kappa {kappa}.")), kappa_hint)
-        if plan.concept == "dropout" and plan.chance == "pooled":
-            extra()
-        else:
-            concept(merging(r.raters[-2], r.raters[-1]))
-        return tuple(out)
-    lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
-    weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
-    number("n", say(prose("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. "
-                          "How many pairable values {n} does it hold?", w=weight),
-                    prose("Draw up the coincidence matrix (each unit's ordered pairs of values weighted by {w}) "
-                          "and give its total, the number of pairable values {n}.", w=weight)),
-           "n counts the values in units with at least two values; it is also the total of the coincidence matrix.")
-    number("d_o", say(prose("Compute the observed disagreement {D_o}."),
-                      prose("From the coincidence matrix, compute the observed disagreement {D_o}.")),
-           "D_o = (sum of the off-diagonal coincidences) / n.")
-    number("d_e", say(prose("Compute the expected disagreement {D_e}."),
-                      prose("From the row totals {n_c}, compute the expected disagreement {D_e}.")),
-           "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix.")
-    number("alpha", say(prose("Compute Krippendorff's alpha {alpha} (nominal)."),
-                        prose("Hence give Krippendorff's alpha {alpha} for nominal categories.")),
-           "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.")
-    concept(single_value(_names(lonely)) if lonely else alpha_vs_fleiss())
+    else:  # alpha
+        lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
+        weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
+        number("n", say("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. How "
+                        "many pairable values {n} does it hold?",
+                        "Draw up the coincidence matrix (each unit's ordered pairs of values weighted by {w}) and "
+                        "give its total, the number of pairable values {n}.", w=weight),
+               "n counts the values in units with at least two values; it is also the total of the coincidence "
+               "matrix.")
+        number("d_o", say("Compute the observed disagreement {D_o}.",
+                          "From the coincidence matrix, compute the observed disagreement {D_o}."),
+               "D_o = (sum of the off-diagonal coincidences) / n.")
+        number("d_e", say("Compute the expected disagreement {D_e}.",
+                          "From the row totals {n_c}, compute the expected disagreement {D_e}."),
+               "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix.")
+        number("alpha", say("Compute Krippendorff's alpha {alpha} (nominal).",
+                            "Hence give Krippendorff's alpha {alpha} for nominal categories."),
+               "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.")
+        concept(single_value(_names(lonely)) if lonely else alpha_vs_fleiss())
     extra()
     return tuple(out)
 
 
 # ============================================================ model answers
-def _model_weighted(weights: str, result, drawn: Draw, r: Ratings) -> Prose:
+def _model_weighted(weights: str, result, r: Ratings) -> Prose:
     """The weights part's worked answer, with this table's numbers (for the solution only)."""
     plain = cohen_kappa(r, 0, 1).exact.kappa
     other_name = "quadratic" if weights == "linear" else "linear"

@@ -1,10 +1,4 @@
-"""Printable worksheets: a question paper and a mark scheme, as HTML or PDF.
-
-The question paper is laid out like an exam: a name line, the time allowed,
-the instructions and the total; each question starts a page, each part shows
-its marks (``[2]``) and is followed by ruled space to answer in. The mark
-scheme starts with a one-page answer key (every part's answer and marks),
-then the worked solution of each question.
+"""Printable worksheets: a question paper and a mark scheme, as HTML or PDF (laid out as :func:`worksheet` says).
 
 Every formula is typeset as MathML (``math="mathml"`` of
 :mod:`iaa_teach.markup`, converted in Python by latex2mathml), so a page needs
@@ -22,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..markup import Em, Prose, Table, html_escape, render
+from ..markup import Em, Prose, Table, html_escape
 from ..report_files import html_to_pdf
 from ..validation import AgreementError, check_bool, check_int, check_option, check_text
 from ._generate import KINDS
@@ -144,10 +138,6 @@ def worksheet_questions(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, lev
 
 
 # ============================================================== the pages
-def _html(block: Any) -> str:
-    return render([block], "html", "mathml")
-
-
 def _page(title: str, body: str) -> str:
     return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
@@ -197,33 +187,30 @@ def _part(p) -> str:
             f"</p>{options}{_answer_space(p)}</div>")
 
 
-def _examiner_grid(questions: Sequence[Question]) -> str:
+def _examiner_grid(questions: Sequence[Question], total: int) -> str:
     """The front page's grid for the marker: each question's marks, and an empty row for the marks given.
 
     Up to 12 questions (wider would not fit the page); the rubric gives the total in any case.
     """
     if len(questions) > 12:
         return ""
-    marks = [str(q.total_marks) for q in questions]
     table = Table(["Question", *(str(i) for i in range(1, len(questions) + 1)), "Total"],
-                  [["Out of", *marks, str(sum(q.total_marks for q in questions))],
+                  [["Out of", *(str(q.total_marks) for q in questions), str(total)],
                    ["Marks given", *([""] * (len(questions) + 1))]], caption="For the marker")
     return f'<div class="grid">{table.html(math="mathml")}</div>'
 
 
-def _paper(questions: Sequence[Question], title: str, minutes: int) -> str:
-    total = sum(q.total_marks for q in questions)
+def _paper(questions: Sequence[Question], title: str, minutes: int, total: int) -> str:
     rubric = "".join(f"<li>{x.html(math='mathml')}</li>" for x in INSTRUCTIONS)
     out = [f"<h1>{title}</h1>", f'<p class="paper-id">Question paper. Questions {html_escape(_ids(questions))}</p>',
            '<table class="candidate"><tr><td>Name</td><td class="write"></td><td>&#x2003;Student number</td>'
            '<td class="write"></td></tr></table>',
            f'<div class="rubric"><p class="time"><b>Time allowed: {minutes} minutes.</b> '
            f"<b>Total: {_total(total)}.</b> {len(questions)} question{'s' if len(questions) != 1 else ''}.</p>"
-           f"<ul>{rubric}</ul></div>", _examiner_grid(questions)]
-    for i, q in enumerate(questions, start=1):
-        out.append(f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
-                   f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
-                   + "".join(_part(p) for p in q.parts) + "</section>")
+           f"<ul>{rubric}</ul></div>", _examiner_grid(questions, total)]
+    out += [f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
+            f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
+            + "".join(_part(p) for p in q.parts) + "</section>" for i, q in enumerate(questions, start=1)]
     out.append(f'<p class="end">END OF QUESTION PAPER ({_total(total)})</p>')
     return _page(title, "\n".join(out))
 
@@ -231,12 +218,10 @@ def _paper(questions: Sequence[Question], title: str, minutes: int) -> str:
 def _key_answer(p) -> str:
     """A part's answer in the key: :meth:`Part.key_line` without its label and marks (the table has
     columns for those): the exact answer and its 3 decimals, the right letter, or the key points."""
-    line = p.key_line()
-    return f'<span class="points">{Prose(*line.pieces[2:]).html(math="mathml")}</span>'
+    return f'<span class="points">{Prose(*p.key_line().pieces[2:]).html(math="mathml")}</span>'
 
 
-def _mark_scheme(questions: Sequence[Question], title: str) -> str:
-    total = sum(q.total_marks for q in questions)
+def _mark_scheme(questions: Sequence[Question], title: str, total: int) -> str:
     rows = []
     for i, q in enumerate(questions, start=1):
         first = f'<td class="q" rowspan="{len(q.parts)}"><b>{i}</b><br><span class="muted">{_total(q.total_marks)}</span></td>'
@@ -251,11 +236,9 @@ def _mark_scheme(questions: Sequence[Question], title: str) -> str:
            + "".join(rows)
            + f'<tbody><tr class="qtotal"><td colspan="3">Total</td><td class="marks">{total}</td></tr></tbody>'
            "</table></section>")
-    worked = []
-    for i, q in enumerate(questions, start=1):
-        worked.append(f'<section class="worked"><h2 class="qhead"><span>Question {i}: worked solution '
-                      f"<small>({html_escape(q.id)})</small></span><span>[{_total(q.total_marks)}]</span>"
-                      f"</h2>{q.solution().html(math='mathml')}</section>")
+    worked = [f'<section class="worked"><h2 class="qhead"><span>Question {i}: worked solution '
+              f"<small>({html_escape(q.id)})</small></span><span>[{_total(q.total_marks)}]</span>"
+              f"</h2>{q.solution().html(math='mathml')}</section>" for i, q in enumerate(questions, start=1)]
     return _page(title + ": mark scheme", key + "\n" + "\n".join(worked))
 
 
@@ -275,7 +258,7 @@ def worksheet_html(questions: Sequence[Question], title: str = "Inter-annotator 
     total = sum(q.total_marks for q in questions)
     minutes = default_minutes(total) if minutes is None else check_int("minutes", minutes, 1, 600)
     title = html_escape(title, math="text")
-    return _paper(questions, title, minutes), _mark_scheme(questions, title)
+    return _paper(questions, title, minutes, total), _mark_scheme(questions, title, total)
 
 
 def _file_stem(name: Any) -> str:
@@ -353,7 +336,7 @@ def worksheet(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, directory: st
     name = _file_stem(name)
     check_bool("overwrite", overwrite)
     check_option("format", format, FORMATS)
-    if isinstance(directory, bool) or not isinstance(directory, (str, os.PathLike)):
+    if not isinstance(directory, (str, os.PathLike)):
         raise AgreementError(f"directory must be a path (a str or pathlib.Path), got {directory!r}")
     directory = Path(directory)
     q_path, a_path = directory / f"{name}-questions.{format}", directory / f"{name}-answers.{format}"
