@@ -73,6 +73,17 @@ def test_bad_arguments_are_refused(tmp_path):
     assert log.answers == () and not log.path.exists()
 
 
+@pytest.mark.parametrize("field", ["kind", "part", "skill"])
+def test_an_empty_field_is_refused_not_saved_and_lost_on_reading(tmp_path, field):
+    log = fresh(tmp_path)
+    answer = {"kind": "cohen", "part": "a", "skill": "p_o"}
+    with pytest.raises(AgreementError, match=f"{field} must not be empty"):
+        log.record(**{**answer, field: ""}, correct=True)
+    assert log.answers == () and not log.path.exists()
+    log.record(**answer, correct=True)
+    assert len(MistakeLog.open(log.path).answers) == 1
+
+
 def test_only_the_newest_answers_are_kept(tmp_path, monkeypatch):
     monkeypatch.setattr("iaa_teach.exercises._progress.MAX_ANSWERS", 3)
     log = fresh(tmp_path)

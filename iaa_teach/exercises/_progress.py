@@ -315,7 +315,8 @@ class MistakeLog:
         says why and the answer is kept in memory.
         """
         for name, value in (("kind", kind), ("part", part), ("skill", skill)):
-            check_text(name, value)
+            if not check_text(name, value):  # the log is read back only with these named (from_record)
+                raise AgreementError(f"{name} must not be empty, got ''")
         check_bool("correct", correct)
         seed = None if seed is None else check_int("seed", seed, 0)
         mistakes = tuple(check_text("mistakes", m) for m in mistakes)
