@@ -682,11 +682,12 @@ class Ratings:
         cats = None if categories is None else _category_list(categories, max_categories)
         names = None if raters is None else _names(raters, "raters")
         if isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf":  # bools keep True/False via the object path
-            arr = rows
-            if arr.ndim != 2:
-                raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {arr.shape}")
-            _check_size(arr.shape)
-            codes, cats = _encode_numeric(arr, cats, names, max_categories)
+            if rows.ndim != 2:
+                raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
+            _check_size(rows.shape)
+            codes, cats = _encode_columns([rows.reshape(-1)], cats, names, max_categories,
+                                          locate=lambda j, pos: divmod(pos, rows.shape[1]))
+            codes = codes.reshape(rows.shape)
         else:
             table = _as_table(rows)
             _check_size((len(table), len(table[0]) if table else 0))
@@ -730,10 +731,9 @@ class Ratings:
             raise AgreementError(f"the ratings table is empty: the DataFrame has shape {frame.shape}")
         if format == "long":
             return _from_long_frame(cls, frame, categories, max_categories)
-        declared = categories is not None
         if categories is None:
             categories = _ordered_categorical(frame)
-            declared = categories is not None
+        declared = categories is not None
         cats = None if categories is None else _category_list(categories, max_categories)
         raters = tuple(_plain(c) for c in frame.columns.tolist())
         _check_size(frame.shape)
@@ -851,9 +851,7 @@ class Ratings:
                                           _category_list(cells.categories, max_categories), raters, max_categories)
             items = range(1, codes.shape[0] + 1) if cells.items is None else cells.items
             return cls(codes, cats, raters, items, _trusted=True, _declared=cells.categories is not None)
-        except AgreementError as err:
-            if err.row is None and err.column is None:
-                raise AgreementError(f"{cells.path}: {err}") from None
+        except AgreementError as err:  # locate(None, None) is the path
             raise AgreementError(f"{cells.locate(err.row, err.column)}: {err}") from None
 
 
@@ -1008,20 +1006,20 @@ def _column_labels(column: Any) -> _Column:
     return _Column(lookup[codes], merged.labels)
 
 
-def _encode_columns(columns: list, categories: list | None, raters: Sequence | None,
-                    max_categories: int | None) -> tuple[np.ndarray, list]:
+def _encode_columns(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
+                    locate: Callable | None = None) -> tuple[np.ndarray, list]:
     """Columns of cells (numeric arrays, or objects) as a table of codes (missing = number of categories)."""
     if all(c.dtype.kind in "iuf" for c in columns) and not any(
             c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2 ** 53 for c in columns):
-        return _numeric_codes(columns, categories, raters, max_categories, locate=lambda j, pos: (pos, j))
-    parsed = []
+        return _numeric_codes(columns, categories, raters, max_categories, locate=locate or (lambda j, pos: (pos, j)))
+    parsed = []  # objects, or integers of 2 ** 53 or more (exact, as Python ints)
     for j, column in enumerate(columns):
         try:
             parsed.append(_column_labels(column))
         except AgreementError as err:
             raise AgreementError(f"{err} (row {err.row + 1}, rater {_rater_name(raters, j)})", row=err.row,
                                  column=j) from None
-    return _merge_columns(parsed, categories, raters, max_categories)
+    return _merge_columns(parsed, categories, raters, max_categories, locate)
 
 
 def _rater_name(raters: Sequence | None, j: int) -> Any:
@@ -1105,8 +1103,6 @@ def _first_seen(ids: list) -> tuple[np.ndarray, list]:
 
 
 def _from_long_frame(cls: type, frame: Any, categories: Sequence | None, max_categories: int | None) -> Ratings:
-    import pandas as pd
-
     names = {str(c).strip().lower(): c for c in frame.columns}
     if all(n in names for n in ("item", "rater", "label")):
         cols = [frame[names[n]] for n in ("item", "rater", "label")]
@@ -1122,8 +1118,7 @@ def _from_long_frame(cls: type, frame: Any, categories: Sequence | None, max_cat
         if bad is not None:
             raise AgreementError(f"record {bad + 1}: the {what} is missing or not a single id ({values[bad]!r})",
                                  row=bad)
-        codes, uniques = pd.factorize(pd.Series(values, dtype=object), sort=False)
-        ids.append((codes.astype(np.intp), [_plain(u) for u in uniques.tolist()]))
+        ids.append(_first_seen(values))
     return _assemble_long(cls, ids[0][0], ids[1][0], ids[0][1], ids[1][1], _frame_column(cols[2]), categories,
                           max_categories, record=lambda r: f"record {r + 1}")
 
@@ -1256,17 +1251,6 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
     elif count:
         present = np.bincount(out, minlength=width + 1)[:width] > 0
     return out.reshape(arr.shape), present
-
-
-def _encode_numeric(arr: np.ndarray, categories: list | None, raters: Sequence | None,
-                    max_categories: int | None) -> tuple[np.ndarray, list]:
-    """A numeric 2-D array (NaN missing) as codes: its cells as one flat column, then back to rows."""
-    n_items, n_raters = arr.shape
-    if arr.dtype.kind in "iu" and arr.size and max(-int(arr.min()), int(arr.max())) >= 2 ** 53:
-        return _encode_objects(arr.tolist(), categories, raters, max_categories)  # exact Python ints
-    codes, cats = _numeric_codes([arr.reshape(-1)], categories, raters, max_categories,
-                                 locate=lambda j, pos: divmod(pos, n_raters))
-    return codes.reshape(n_items, n_raters), cats
 
 
 def _numeric_codes(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
