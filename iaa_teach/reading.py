@@ -601,9 +601,6 @@ class _SheetTable:
         self.path, self.header, self.columns, self.rows, self.top = path, header, columns, rows, top
         self.width = len(header)
 
-    def as_text(self, columns: Sequence[int]) -> None:
-        pass  # the cells are already kept as the sheet holds them
-
     def locate(self, row: int | None = None, column: int | None = None) -> str:
         where = self.path
         if row is not None:
@@ -637,7 +634,7 @@ def _read_xlsx(path: str, max_bytes: int | None) -> _SheetTable:
     while header and header[-1] == "":
         header.pop()
     width = len(header)
-    body = [i for i in filled[1:]]
+    body = filled[1:]
     for i in body:
         extra = [j for j, c in enumerate(rows[i][width:], start=width) if c is not None]
         if extra:
@@ -707,7 +704,7 @@ def _id_column(path: str, column: np.ndarray, locate: Callable, j: int, max_fiel
     import pandas as pd
 
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    texts = [file_text(v if isinstance(v, str) else _number_text(v)) for v in uniques]
+    texts = [file_text(_plain_number(v)) for v in uniques]
     _check_field_sizes(texts, codes, locate, j, max_field)
     lookup = np.array(texts + [None], dtype=object)
     ids = lookup[codes]
@@ -727,14 +724,6 @@ def _check_field_sizes(texts: list, codes: np.ndarray, locate: Callable, j: int,
                         max_field, "max_field", "--max-field")
 
 
-def _number_text(value: Any) -> str:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
-        return str(int(value))
-    return str(value)
-
-
 def _labels(table: Any, js: list, categories: list | None, locate: Callable, max_field: int | None):
     """Label columns ``js`` as numbers (when every label and category reads as one) or as text."""
     import pandas as pd
@@ -746,12 +735,9 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         _check_field_sizes([c if isinstance(c, str) else None for c in cells], codes, locate, j, max_field)
         return codes, cells
 
-    def is_number(cell: Any) -> bool:
-        return cell is None or (reads_as_number(cell) if isinstance(cell, str) else True)
-
     numeric_columns = [table.columns[j].dtype.kind in "iuf" for j in js]
     factorized = {j: unique_cells(j) for j, num in zip(js, numeric_columns) if not num}
-    numbers = all(is_number(c) for codes, cells in factorized.values() for c in cells)
+    numbers = all(not isinstance(c, str) or reads_as_number(c) for codes, cells in factorized.values() for c in cells)
     numbers = numbers and all(
         (reads_as_number(c.strip()) if isinstance(c, str) else
          isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool))
@@ -769,7 +755,7 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
     if categories is not None:
         declared = [c.strip() if isinstance(c, str) and (not numbers or not reads_as_number(c.strip()))
                     else to_number(c.strip()) if isinstance(c, str)
-                    else (_number_text(c) if not numbers and isinstance(c, (int, float, np.integer, np.floating))
+                    else (str(_plain_number(c)) if not numbers and isinstance(c, (int, float, np.integer, np.floating))
                           and not isinstance(c, bool) else c) for c in categories]
     out = []
     for j in js:
@@ -780,14 +766,11 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         if numbers:
             values = [None if c is None else to_number(c) if isinstance(c, str) else c for c in cells]
         else:
-            values = [c if c is None or isinstance(c, str) else _number_text(c) for c in cells]
-        lookup = np.empty(len(values) + 1, dtype=object)
-        lookup[:-1] = values
-        lookup[-1] = None
-        column = lookup[codes]
+            values = [c if c is None or isinstance(c, str) else str(c) for c in cells]  # cells: plain numbers
         if numbers and all(v is None or isinstance(v, float) or abs(v) < 2 ** 53 for v in values):
-            column = np.array([np.nan if v is None else v for v in values] + [np.nan], dtype=float)[codes]
-        out.append(column)
+            out.append(np.array([np.nan if v is None else v for v in values] + [np.nan], dtype=float)[codes])
+        else:
+            out.append(np.array(values + [None], dtype=object)[codes])  # code -1 (missing): None
     return out, numbers, declared
 
 
