@@ -681,21 +681,20 @@ class Ratings:
         max_categories = check_max("max_categories", max_categories)
         cats = None if categories is None else _category_list(categories, max_categories)
         names = None if raters is None else _names(raters, "raters")
+        if isinstance(rows, np.ndarray) and rows.ndim != 2:
+            raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
         if isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf":  # bools keep True/False via the object path
-            if rows.ndim != 2:
-                raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
-            _check_size(rows.shape)
-            codes, cats = _encode_columns([rows.reshape(-1)], cats, names, max_categories,
-                                          locate=lambda j, pos: divmod(pos, rows.shape[1]))
-            codes = codes.reshape(rows.shape)
+            shape, cells = rows.shape, rows.reshape(-1)
+            _check_size(shape)
         else:
             table = _as_table(rows)
-            _check_size((len(table), len(table[0]) if table else 0))
-            codes, cats = _encode_objects(table, cats, names, max_categories)
-        n_items, n_raters = codes.shape
-        names = _default_rater_names(n_raters) if names is None else names
-        items = range(1, n_items + 1) if items is None else _names(items, "items")
-        return cls(codes, cats, names, items, _trusted=True, _declared=categories is not None)
+            shape = (len(table), len(table[0]) if table else 0)
+            _check_size(shape)
+            cells = _row_labels(table, names)
+        codes, cats = _encode_columns([cells], cats, names, max_categories, locate=lambda j, pos: divmod(pos, shape[1]))
+        names = _default_rater_names(shape[1]) if names is None else names
+        items = range(1, shape[0] + 1) if items is None else _names(items, "items")
+        return cls(codes.reshape(shape), cats, names, items, _trusted=True, _declared=categories is not None)
 
     @classmethod
     def from_dataframe(cls, frame: Any, format: str = "wide", categories: Sequence | None = None, *,
@@ -904,9 +903,7 @@ def _positions(items: Any, n: int) -> np.ndarray:
 
 
 def _as_table(rows: Any) -> list[list[Any]]:
-    if isinstance(rows, np.ndarray):
-        if rows.ndim != 2:
-            raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
+    if isinstance(rows, np.ndarray):  # 2-D
         return rows.tolist()
     if isinstance(rows, Mapping):
         raise AgreementError("expected a table (a list of rows), got a dict; for one column per rater use "
@@ -987,10 +984,10 @@ def _ordered_categorical(frame: Any) -> list | None:
 
 def _column_labels(column: Any) -> _Column:
     """A column's cells as codes into its distinct labels (pandas.factorize where that is exact)."""
-    import pandas as pd
-
     if isinstance(column, _Column):
         return column
+    import pandas as pd
+
     if column.dtype.kind in "iuf":
         codes, uniques = pd.factorize(column, use_na_sentinel=True)
         return _Column(codes.astype(np.intp, copy=False), [_plain(u) for u in uniques.tolist()])
@@ -1008,8 +1005,8 @@ def _column_labels(column: Any) -> _Column:
 
 def _encode_columns(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
                     locate: Callable | None = None) -> tuple[np.ndarray, list]:
-    """Columns of cells (numeric arrays, or objects) as a table of codes (missing = number of categories)."""
-    if all(c.dtype.kind in "iuf" for c in columns) and not any(
+    """Columns of cells (numeric arrays, objects or _Column) as a table of codes (missing = number of categories)."""
+    if all(not isinstance(c, _Column) and c.dtype.kind in "iuf" for c in columns) and not any(
             c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2 ** 53 for c in columns):
         return _numeric_codes(columns, categories, raters, max_categories, locate=locate or (lambda j, pos: (pos, j)))
     parsed = []  # objects, or integers of 2 ** 53 or more (exact, as Python ints)
@@ -1079,20 +1076,15 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
     return _stack(out), cats
 
 
-def _encode_objects(table: list[list[Any]], categories: list | None, raters: Sequence | None,
-                    max_categories: int | None):
-    """A list of rows as codes: every cell through :func:`label_of`, then one table of codes."""
-    n_items, n_raters = len(table), len(table[0])
+def _row_labels(table: list[list[Any]], raters: Sequence | None) -> _Column:
+    """A list of rows as one column of labels, row after row (every cell through :func:`label_of`)."""
     flat = [v for row in table for v in row]
     try:
-        column = _objects(flat)
+        return _objects(flat)
     except AgreementError as err:
-        i, j = divmod(err.row, n_raters)
+        i, j = divmod(err.row, len(table[0]))
         raise AgreementError(f"label {flat[err.row]!r} at row {i + 1}, rater {_rater_name(raters, j)} is not a "
                              f"single label: use a string or a number", row=i, column=j) from None
-    codes, cats = _merge_columns([column], categories, raters, max_categories,
-                                 locate=lambda j, pos: divmod(pos, n_raters))
-    return codes.reshape(n_items, n_raters), cats
 
 
 def _first_seen(ids: list) -> tuple[np.ndarray, list]:
