@@ -311,8 +311,6 @@ class Ratings:
             raise AgreementError(f"{len(raters)} rater names given for {n_raters} columns")
         if len(items) != n_items:
             raise AgreementError(f"{len(items)} item names given for {n_items} rows")
-        if not _checked and len(set(map(_key, categories))) != len(categories):
-            raise AgreementError(f"categories must be unique, got {list(categories)}")
         self._codes = codes
         self._patterns = None
         self._categories = categories
@@ -1262,10 +1260,9 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         cats = cats or []
         return np.full((n, len(columns)), len(cats), dtype=_code_dtype(len(cats) + 1)), cats
     flo, fhi = min(a for a, _ in present_bounds), max(b for _, b in present_bounds)
-    size = n * len(columns)
     shifted = None
     if (flo.is_integer() and fhi.is_integer() and max(-flo, fhi) < 2.0 ** 53
-            and fhi - flo <= 4 * size + 1024):
+            and fhi - flo <= 4 * n * len(columns) + 1024):
         lo, hi = int(flo), int(fhi)
         width = hi - lo + 1
         shifted, present = [], np.zeros(width, dtype=bool)
@@ -1300,8 +1297,7 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         return _stack([small.take(out) for out in shifted]), cats
     # general path: any real numbers, sort-based, on the cells of all columns at once
     flat = np.concatenate(columns) if len(columns) > 1 else columns[0]
-    is_float = flat.dtype.kind == "f"
-    missing = np.isnan(flat) if is_float else np.zeros(flat.shape, dtype=bool)
+    missing = np.isnan(flat) if flat.dtype.kind == "f" else np.zeros(flat.shape, dtype=bool)
     filled = np.where(missing, flat[int(np.argmin(missing))], flat)
     if cats is None:
         distinct = np.unique(filled)
