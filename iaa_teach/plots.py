@@ -208,9 +208,8 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     """
     check_type("agreement_heatmap", result, CohenResult)
     fig, ax = _figure(ax)
-    labels = _texts(result.categories)
     table = np.asarray(result.table)
-    im = _heatmap(ax, table, labels, [[str(int(x)) for x in row] for row in table])
+    im = _heatmap(ax, table, _texts(result.categories), [[str(int(x)) for x in row] for row in table])
     fig.colorbar(im, ax=ax, label="items", shrink=0.8).locator = MaxNLocator(integer=True)
     a, b = mpl_escape(result.rater_a), mpl_escape(result.rater_b)
     ax.set_xlabel(f"{b}'s label")
@@ -243,9 +242,8 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
     fig, ax = _figure(ax)
     names = [f"{mpl_escape(a)} vs {mpl_escape(b)}" for a, b in result.pairs]
     kappas = np.asarray(result.kappas, dtype=float)
-    shown = np.nan_to_num(kappas, nan=0.0)
-    bars = ax.bar(np.arange(len(names)), shown, color=_BAR, width=0.6, label="Cohen's kappa of the pair",
-                  tick_label=names)
+    bars = ax.bar(np.arange(len(names)), np.nan_to_num(kappas, nan=0.0), color=_BAR, width=0.6,
+                  label="Cohen's kappa of the pair", tick_label=names)
     _write_on_bars(ax, bars, [fmt(k) for k in result.results])
     low = _floor(kappas, 0.1)
     if reference is not None:
@@ -330,14 +328,13 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     fig, ax = _figure(ax)
     attr, title = _WHICH[which]
     matrix = np.asarray(getattr(result, attr), dtype=float)
-    labels = _texts(result.categories)
     if which == "expected":
         cells = [[fmt(v, 2) for v in row] for row in matrix]
     else:  # counts, exact (a coincidence is a count over m_u - 1)
         counts = result.exact.coincidences if which == "coincidences" else matrix
         cells = [[_cell_label(v) for v in row] for row in counts]
     total = int(matrix.sum()) if which == "pair_counts" else result.n
-    im = _heatmap(ax, matrix, labels, cells)
+    im = _heatmap(ax, matrix, _texts(result.categories), cells)
     bar = fig.colorbar(im, ax=ax, label="pairs" if which == "pair_counts" else "weighted pairs", shrink=0.8)
     if which == "pair_counts":
         bar.locator = MaxNLocator(integer=True)
@@ -401,7 +398,6 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
 
 
 # ============================================================ the family
-_FAMILY_COLOR = OKABE_ITO["blue"]
 _OBSERVED = OKABE_ITO["bluish green"]
 _CHANCE = OKABE_ITO["orange"]
 
@@ -499,14 +495,12 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
         results = _family_of(family, weights, level, "family_chart")
         intervals = np.array([res.ci(confidence) for res in results.values()], dtype=float).reshape(-1, 2)
     fig, ax = _figure(ax)
-    names = list(results)
     values = np.array([float(res) for res in results.values()])
-    lows = np.concatenate([values, intervals[:, 0]])
-    floor = max(-1.0, _floor(lows, 0.1))
+    floor = max(-1.0, _floor(np.concatenate([values, intervals[:, 0]]), 0.1))
     _draw_bands(ax, floor)
-    x = np.arange(len(names))
+    x = np.arange(len(results))
     defined = ~np.isnan(values)
-    ax.bar(x[defined], values[defined], color=_FAMILY_COLOR, width=0.55, zorder=2, edgecolor="black", lw=0.6,
+    ax.bar(x[defined], values[defined], color=_BAR, width=0.55, zorder=2, edgecolor="black", lw=0.6,
            alpha=0.85)
     has_ci = defined & np.isfinite(intervals).all(axis=1)
     if has_ci.any():
@@ -524,12 +518,12 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
         ax.text(xi, top + 0.02, fmt(res), ha="center", va="bottom", fontsize=10, fontweight="bold", zorder=5)
         described.append(f"{name} {fmt(res)}" + (f" ({share} interval {fmt(lo)} to {fmt(hi)})"
                                                   if np.isfinite(hi) else " (no interval)"))
-    ax.set_xticks(x, [_wrapped(_mpl_text(n, None)) for n in names], fontsize=8)
+    ax.set_xticks(x, [_wrapped(_mpl_text(n, None)) for n in results], fontsize=8)
     ax.set_ylim(floor, 1.06 + 0.06 * (1 - floor))
     ax.set_xlabel(f"coefficient, with its {share} {method}confidence interval")
     ax.set_title(_mpl_text(title, None) if title else r"One table, the whole family: $(P_a - P_e)\,/\,(1 - P_e)$",
                  fontsize=11)
-    fig.iaa_alt = (f"Bar chart of {len(names)} agreement coefficients over the Landis and Koch bands, each with its "
+    fig.iaa_alt = (f"Bar chart of {len(results)} agreement coefficients over the Landis and Koch bands, each with its "
                    f"{share} {method}confidence interval: " + "; ".join(described) + ".")
     return fig
 
@@ -634,8 +628,7 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     fig, ax = _figure(ax)
     codes = r.codes  # -1 where missing
     n_items, n_raters = codes.shape
-    k = r.n_categories
-    colors = _category_colors(k)
+    colors = _category_colors(r.n_categories)
     for (i, j), c in np.ndenumerate(codes):
         if c < 0:
             ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor="white", edgecolor="#BBBBBB",
@@ -773,8 +766,7 @@ def distance_matrix(matrix: Any, categories: Any, title: str = "distance between
         raise AgreementError(f"matrix must be finite numbers of shape (k, k) for the {len(categories)} categories, "
                              f"got shape {m.shape}")
     fig, ax = _figure(ax)
-    labels = _texts(categories)
-    _heatmap(ax, m, labels, [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False)
+    _heatmap(ax, m, _texts(categories), [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False)
     ax.set_xlabel("second label")
     ax.set_ylabel("first label")
     ax.set_title(mpl_escape(title), fontsize=11)
