@@ -1022,6 +1022,14 @@ def _rater_name(raters: Sequence | None, j: int) -> Any:
     return names[j]
 
 
+def _cell_error(label: Any, at: tuple[int, int], raters: Sequence | None, message: str,
+                where: tuple[int, int] | None = None) -> AgreementError:
+    """The error for a cell's label, named by row and rater; ``where``: the (row, column) it carries, if not ``at``."""
+    (row, column), (at_row, at_column) = at, where or at
+    return AgreementError(f"label {label!r} at row {row + 1}, rater {_rater_name(raters, column)} {message}",
+                          row=at_row, column=at_column)
+
+
 def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequence | None,
                    max_categories: int | None, locate: Callable | None = None,
                    where: Callable | None = None) -> tuple[np.ndarray, list]:
@@ -1040,10 +1048,7 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
 
     def fail(message: str, j: int, local: int) -> AgreementError:
         pos = int(np.flatnonzero(columns[j].codes == local)[0])
-        row, column = locate(j, pos)
-        at_row, at_column = where(j, pos)
-        return AgreementError(f"label {columns[j].labels[local]!r} at row {row + 1}, rater "
-                              f"{_rater_name(raters, column)} {message}", row=at_row, column=at_column)
+        return _cell_error(columns[j].labels[local], locate(j, pos), raters, message, where(j, pos))
 
     labels = [label for _, _, label in first.values()]
     everything = labels + list(categories or [])
@@ -1080,9 +1085,8 @@ def _row_labels(table: list[list[Any]], raters: Sequence | None) -> _Column:
     try:
         return _objects(flat)
     except AgreementError as err:
-        i, j = divmod(err.row, len(table[0]))
-        raise AgreementError(f"label {flat[err.row]!r} at row {i + 1}, rater {_rater_name(raters, j)} is not a "
-                             f"single label: use a string or a number", row=i, column=j) from None
+        raise _cell_error(flat[err.row], divmod(err.row, len(table[0])), raters,
+                          "is not a single label: use a string or a number") from None
 
 
 def _first_seen(ids: list) -> tuple[np.ndarray, list]:
@@ -1229,11 +1233,9 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
         np.subtract(block, lo, out=shifted, casting="unsafe")
         if is_float:
             np.fmin(shifted, width, out=shifted)  # NaN -> width, the missing code (fmin ignores NaN)
-            np.copyto(dest, shifted, casting="unsafe")
-            if not np.equal(dest, shifted, out=same[:block.size]).all():  # a value that is not whole
-                return None, None
-        else:
-            np.copyto(dest, shifted, casting="unsafe")
+        np.copyto(dest, shifted, casting="unsafe")
+        if is_float and not np.equal(dest, shifted, out=same[:block.size]).all():  # a value that is not whole
+            return None, None
         if pending:
             pending = [v for v in pending if not (dest == v).any()]
     if per_block:
@@ -1292,7 +1294,9 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         for j, out in enumerate(shifted):
             bad = lookup[out] < 0
             if bad.any():
-                _raise_unknown(columns, j, int(np.flatnonzero(bad)[0]), cats, raters, locate)
+                pos = int(np.flatnonzero(bad)[0])
+                raise _cell_error(_plain(columns[j][pos]), locate(j, pos), raters,
+                                  f"is not one of the declared categories {cats}")
         small = lookup.astype(_code_dtype(len(cats) + 1))
         return _stack([small.take(out) for out in shifted]), cats
     # general path: any real numbers, sort-based, on the cells of all columns at once
@@ -1312,8 +1316,9 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         codes = np.full(flat.shape, -1, dtype=np.intp)
     codes = np.where(missing, len(cats), codes)
     if (codes < 0).any():
-        first = int(np.flatnonzero(codes < 0)[0])
-        _raise_unknown(columns, first // n, first % n, cats, raters, locate)
+        j, pos = divmod(int(np.flatnonzero(codes < 0)[0]), n)
+        raise _cell_error(_plain(columns[j][pos]), locate(j, pos), raters,
+                          f"is not one of the declared categories {cats}")
     codes = codes.astype(_code_dtype(len(cats) + 1))
     return np.ascontiguousarray(codes.reshape(len(columns), n).T), cats
 
@@ -1326,10 +1331,3 @@ def _check_distinct(n: int, max_categories: int | None, labels: str = "measureme
 
 def _stack(columns: list) -> np.ndarray:
     return np.column_stack(columns) if len(columns) > 1 else columns[0][:, None]
-
-
-def _raise_unknown(columns: list, j: int, pos: int, cats: list, raters: Sequence | None, locate: Callable) -> None:
-    row, column = locate(j, pos)
-    raise AgreementError(
-        f"label {_plain(columns[j][pos])!r} at row {row + 1}, rater {_rater_name(raters, column)} is not one of the "
-        f"declared categories {cats}", row=row, column=column)
