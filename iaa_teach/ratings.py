@@ -145,7 +145,12 @@ def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES)
                                  f"({', '.join(repr(m) for m in MISSING_MARKERS)}, None, NaN); a category must "
                                  f"be a label")
         out.append(label)
-    _no_bools_with_numbers(out, lambda i: f"categories[{i}]")
+    first_bool = next((i for i, v in enumerate(out) if isinstance(v, (bool, np.bool_))), None)
+    first_number = next((i for i, v in enumerate(out) if _is_number(v) and not isinstance(v, np.bool_)), None)
+    if first_bool is not None and first_number is not None:  # True and False would merge with 1 and 0
+        raise AgreementError(f"categories[{first_bool}] is the bool {out[first_bool]!r}, but other labels are numbers "
+                             f"({out[first_number]!r}); True and False would count as 1 and 0: use numbers only, or "
+                             f"text labels")
     repeat = _first_repeat(out, _key)
     if repeat:
         i, j = repeat
@@ -162,18 +167,6 @@ def _first_repeat(values: Sequence, key: Callable[[Any], Any] = lambda v: v) -> 
             return seen[key(v)], j
         seen[key(v)] = j
     return None
-
-
-def _no_bools_with_numbers(labels: Sequence[Any], where: Callable[[int], str]) -> None:
-    """True and False beside numbers would merge with 1 and 0: an error naming the first bool."""
-    first_bool = next((i for i, v in enumerate(labels) if isinstance(v, (bool, np.bool_))), None)
-    if first_bool is None:
-        return
-    first_number = next((i for i, v in enumerate(labels) if _is_number(v) and not isinstance(v, np.bool_)), None)
-    if first_number is not None:
-        raise AgreementError(f"{where(first_bool)} is the bool {labels[first_bool]!r}, but other labels are numbers "
-                             f"({labels[first_number]!r}); True and False would count as 1 and 0: use numbers "
-                             f"only, or text labels")
 
 
 def _check_raters(raters: Sequence) -> tuple:
@@ -447,9 +440,7 @@ class Ratings:
         >>> Ratings.from_rows([["x", "y"], ["x", None]]).rater_counts().tolist()
         [[2, 0], [0, 1]]
         """
-        k1 = self.n_categories + 1
-        flat = self._codes.astype(np.intp) + np.arange(self.n_raters, dtype=np.intp) * k1
-        return np.bincount(flat.ravel(), minlength=self.n_raters * k1).reshape(-1, k1)[:, :-1].astype(np.int64)
+        return np.ascontiguousarray(self.rater_counts_by(np.zeros(self.n_items, dtype=np.intp), 1)[:, 0])
 
     def rater_counts_by(self, groups: Any, n_groups: int | None = None) -> np.ndarray:
         """Raters x groups x categories: how many items of each group each rater put in each category.
