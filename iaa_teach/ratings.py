@@ -280,18 +280,16 @@ class Ratings:
         # ``codes``: category index per cell, ``len(categories)`` where missing;
         # stored in the smallest unsigned type that holds them (uint8 for up to 255 categories)
         categories = tuple(categories)
-        dtype = _code_dtype(len(categories) + 1)
-        if _trusted:
-            codes = np.asarray(codes).astype(dtype, copy=False)
-        else:
+        if not _trusted:
             categories = tuple(_category_list(categories))
             _declared = True
-            codes = np.array(codes, copy=True)
+            codes = np.asarray(codes)
             if codes.dtype.kind not in "iu":
                 raise AgreementError(f"codes must be whole numbers, got {codes.dtype}")
             if codes.size and (codes.min() < 0 or codes.max() > len(categories)):
                 raise AgreementError(f"codes must lie in 0..{len(categories)} ({len(categories)} = missing)")
-            codes = codes.astype(dtype)
+        # a copy of the caller's codes, which are not made read-only; the trusted ones are our own
+        codes = np.asarray(codes).astype(_code_dtype(len(categories) + 1), copy=not _trusted)
         if codes.ndim != 2:
             raise AgreementError(f"expected a 2-D table of codes, got shape {codes.shape}")
         codes.setflags(write=False)
