@@ -952,8 +952,7 @@ def _frame_column(series: Any) -> np.ndarray:
         return series.to_numpy()
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):  # Int64, Float64 (pd.NA)
         values = series.to_numpy(dtype=object)
-        finite = [v for v in values.tolist() if not is_missing(v)]
-        if all(isinstance(v, float) or abs(v) < 2 ** 53 for v in finite):
+        if all(isinstance(v, float) or abs(v) < 2 ** 53 for v in values.tolist() if not is_missing(v)):
             return series.to_numpy(dtype="float64", na_value=np.nan)
         return values
     return series.to_numpy(dtype=object)

@@ -162,7 +162,7 @@ def read_cells(path: Any, format: str = "wide", categories: Sequence | None = No
     if categories is not None and (isinstance(categories, (str, bytes)) or not hasattr(categories, "__iter__")):
         raise AgreementError(f"categories must be a list of labels in their order, got {categories!r}")
     categories = None if categories is None else list(categories)
-    path, size = check_path(path, max_bytes)
+    path = check_path(path, max_bytes)[0]
     suffix = os.path.splitext(path)[1].lower()
     if suffix in _NOT_SUPPORTED:
         raise AgreementError(f"{path}: {_NOT_SUPPORTED[suffix]} files are not read; save the sheet as .xlsx or "
@@ -170,7 +170,7 @@ def read_cells(path: Any, format: str = "wide", categories: Sequence | None = No
     if suffix in _EXCEL:
         table = _read_xlsx(path, max_bytes)
     else:
-        table = _CsvTable(path, size, format, sep, encoding, max_field)
+        table = _CsvTable(path, format, sep, encoding, max_field)
     return _interpret(table, format, categories, max_field)
 
 
@@ -231,13 +231,11 @@ def _check_encoding(encoding: Any) -> str:
 class _CsvTable:
     """A CSV file checked and read with pandas: header, columns, and where each row came from."""
 
-    def __init__(self, path: str, size: int, format: str, sep: str | None, encoding: str, max_field: int | None):
+    def __init__(self, path: str, format: str, sep: str | None, encoding: str, max_field: int | None):
         self.path = path
         self.max_field = max_field
-        with open(path, "rb") as fh:
-            head = fh.read(min(size, 1 << 16))
         if encoding == "utf-8":
-            _check_not_other_encoding(path, head)
+            _check_not_other_encoding(path, _read_prefix(path, 1 << 16))
             self.source: Any = path
         else:  # decode in Python (files in other encodings are small), then read as UTF-8
             with open(path, "rb") as fh:
