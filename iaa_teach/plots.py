@@ -62,6 +62,9 @@ __all__ = [
     "agreement_heatmap", "item_agreement_bars", "pairwise_bars", "coincidence_heatmap",
     "coefficients_with_bands", "coverage_chart", "MAX_BARS", "MAX_CELLS", "MAX_CELL_TEXT",
     "family_chart", "chance_chart", "alt_text",
+    "PARADOX_STYLES", "paradox_curve", "distance_matrix", "coverage_map", "kappa_matrix",  # for the widgets
+    "REPORT_FIGSIZE", "cluster_order", "rater_agreement_heatmap", "item_disagreement_chart", "confusion_heatmap",
+    "leave_one_out_bars",  # of the diagnostic report
 ]
 
 #: Most bars in one figure (items, pairs or coefficients).
@@ -163,7 +166,7 @@ def _kappa_image(ax: Any, m: np.ndarray, cell: Any = None, fontsize: float = 10)
 
 def _cell_label(value: Any) -> str:
     if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+        return str(value)  # "3", "1/2"
     v = float(value)
     return str(int(v)) if v.is_integer() else fmt(v, 2)
 
@@ -661,9 +664,6 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
 # state) and render PNG bytes headless. Like everything here, these functions draw
 # numbers computed elsewhere and never compute a coefficient.
 
-__all__ += ["PARADOX_STYLES", "paradox_curve", "distance_matrix", "coverage_map", "kappa_matrix"]
-
-
 #: Line styles of the paradox curves, in the order of the curves given: colour,
 #: line style, width, marker. A curve that can lie on top of another (alpha on
 #: kappa) is drawn as hollow markers over a thin line, so both stay visible.
@@ -827,9 +827,6 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
 # Each takes a Diagnosis (iaa_teach.diagnose) and draws its tables; nothing here
 # ranks, counts or computes a coefficient. Text from the data (rater, item and
 # category names) is escaped for matplotlib, so a "$" never starts mathtext.
-
-__all__ += ["REPORT_FIGSIZE", "cluster_order", "rater_agreement_heatmap", "item_disagreement_chart",
-            "confusion_heatmap", "leave_one_out_bars"]
 
 #: Size (inches) of the report's figures (at :data:`DPI`).
 REPORT_FIGSIZE = (7.2, 4.8)
@@ -1106,8 +1103,7 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
     defined = ~np.isnan(rise)
     colors = np.where(rise > 0, _OUT_OF_STEP, _IN_STEP)
     ax.barh(y[defined], rise[defined], color=colors[defined], height=0.7)
-    span = float(np.nanmax(np.abs(rise))) if defined.any() else 1.0
-    span = span if span > 0 else 1.0
+    span = float(np.nanmax(np.abs(rise), initial=0.0)) or 1.0
     size = 9 if shown <= 15 else 7 if shown <= 30 else 6
     for i in range(shown):
         if defined[i]:
@@ -1116,8 +1112,7 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
         else:
             ax.text(0, i, " undefined", va="center", ha="left", fontsize=size, color=OKABE_ITO["grey"])
     ax.axvline(0, color=OKABE_ITO["black"], lw=0.8)
-    ax.set_xlim(min(0.0, float(np.nanmin(rise)) if defined.any() else 0.0) - 0.18 * span,
-                max(0.0, float(np.nanmax(rise)) if defined.any() else 0.0) + 0.18 * span)
+    ax.set_xlim(_floor(rise) - 0.18 * span, float(np.nanmax(rise, initial=0.0)) + 0.18 * span)
     ax.set_yticks(y, [_mpl_text(name) for name in table["rater"][:shown]], fontsize=size)
     ax.set_ylim(shown - 0.5, -0.5)
     ax.tick_params(axis="y", length=0)
