@@ -779,9 +779,8 @@ class Ratings:
             labels.append(label)
         if not labels:
             raise AgreementError("no records: the ratings table is empty")
-        column = _objects(labels)
         return _assemble_long(cls, np.asarray(item_idx, dtype=np.intp), np.asarray(rater_idx, dtype=np.intp),
-                              list(item_order), list(rater_order), column, categories, max_categories,
+                              list(item_order), list(rater_order), _objects(labels), categories, max_categories,
                               record=lambda r: f"record {r + 1}")
 
     @classmethod
@@ -902,9 +901,7 @@ def _as_table(rows: Any) -> list[list[Any]]:
         if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, Iterable):
             raise AgreementError(f"row {i + 1} is not a list of labels: {row!r}")
         table.append(list(row))
-    if not table:
-        raise AgreementError("the ratings table is empty: it has no items")
-    width = len(table[0])
+    width = len(table[0]) if table else 0  # no rows: from_rows' _check_size says the table is empty
     for i, row in enumerate(table):
         if len(row) != width:
             raise AgreementError(

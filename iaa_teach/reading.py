@@ -670,7 +670,7 @@ def _interpret(table: Any, format: str, categories: list | None, max_field: int 
         if table.width != 3:
             raise AgreementError(f"{path}: a long file has 3 columns (item, rater, label), but the header has "
                                  f"{table.width}")
-        first = 0 if header[0].lower() in ITEM_NAMES or looks_long(header) else 1
+        first = 0 if header[0].lower() in ITEM_NAMES else 1  # the header is stripped
         if first:  # no header: the first line is a rating too
             table.columns = [np.concatenate([np.array([header[j]], dtype=object), table.columns[j].astype(object)])
                              for j in range(3)]
@@ -704,8 +704,7 @@ def _id_column(path: str, column: np.ndarray, locate: Callable, j: int, max_fiel
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
     texts = [file_text(_plain_number(v)) for v in uniques]
     _check_field_sizes(texts, codes, locate, j, max_field)
-    lookup = np.array(texts + [None], dtype=object)
-    ids = lookup[codes]
+    ids = np.array(texts + [None], dtype=object)[codes]  # code -1 (missing): None
     missing = np.flatnonzero(pd.isna(ids))
     if missing.size:
         raise AgreementError(f"{locate(int(missing[0]), j)}: the {what} is missing; every row needs its {what}")
