@@ -393,14 +393,13 @@ def _class_simulation(n_students: int, n_reviews: int, seed: int) -> tuple[Ratin
     label[:, copier] = label[:, copied]
     table = Ratings.from_codes(label, categories=cats, raters=students, items=reviews)
     clear = _np.setdiff1d(_np.arange(n_reviews), ambiguous)
-    plan = ClassPlan(
+    return table, ClassPlan(
         seed=seed,
         truth=_MappingProxyType({reviews[i]: cats[truth[i]] for i in clear}),
         ambiguous=_MappingProxyType({reviews[i]: tuple(cats[x] for x in row) for i, row in zip(ambiguous, readings)}),
         confusable=_CONFUSABLE, confusion=_CONFUSION,
         random_rater=students[random_rater], biased_rater=students[biased_rater], biased_category=_BIASED_TOWARDS,
         copier=students[copier], copied=students[copied])
-    return table, plan
 
 
 def class_annotations(n_students: int = 30, n_reviews: int = 40, seed: int = 0) -> Ratings:

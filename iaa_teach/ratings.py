@@ -721,9 +721,8 @@ class Ratings:
             categories = _ordered_categorical(frame)
         declared = categories is not None
         cats = None if categories is None else _category_list(categories, max_categories)
-        raters = tuple(_plain(c) for c in frame.columns.tolist())
         _check_size(frame.shape)
-        _check_raters(raters)
+        raters = _check_raters([_plain(c) for c in frame.columns.tolist()])
         columns = [_frame_column(frame.iloc[:, j]) for j in range(frame.shape[1])]
         codes, cats = _encode_columns(columns, cats, raters, max_categories)
         index = frame.index

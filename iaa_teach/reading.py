@@ -715,7 +715,7 @@ def _check_field_sizes(texts: list, codes: np.ndarray, locate: Callable, j: int,
     if max_field is None:
         return
     for u, text in enumerate(texts):
-        if text is not None and len(text) > max_field:
+        if isinstance(text, str) and len(text) > max_field:  # a number has no length limit
             row = int(np.flatnonzero(codes == u)[0])
             check_limit(f"{locate(row, j)}: the cell has {len(text):,} characters; field size", len(text),
                         max_field, "max_field", "--max-field")
@@ -729,7 +729,7 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         codes, uniques = pd.factorize(table.columns[j], use_na_sentinel=True)
         cells = [None if isinstance(v, float) and math.isnan(v) else
                  (file_text(v) if isinstance(v, str) else _plain_number(v)) for v in uniques]
-        _check_field_sizes([c if isinstance(c, str) else None for c in cells], codes, locate, j, max_field)
+        _check_field_sizes(cells, codes, locate, j, max_field)
         return codes, cells
 
     numeric_columns = [table.columns[j].dtype.kind in "iuf" for j in js]
