@@ -182,9 +182,8 @@ def _heatmap(ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], 
     ax.tick_params(length=0)
     for i in range(k):
         for j in range(k if k <= MAX_CELL_TEXT else 0):
-            dark = m[i, j] > 0.6 * top
             ax.text(j, i, cells[i][j], ha="center", va="center", fontsize=13,
-                    color="white" if dark else "black", fontweight="bold" if i == j else "normal")
+                    color="white" if m[i, j] > 0.6 * top else "black", fontweight="bold" if i == j else "normal")
         if highlight_diagonal and k <= 4 * MAX_CELL_TEXT:
             ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=OKABE_ITO["black"], lw=2))
     ax.set_xticks(np.arange(-0.5, k, 1), minor=True)

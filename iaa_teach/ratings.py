@@ -111,8 +111,7 @@ def _key(value: Any) -> Any:
     return (True, value) if isinstance(value, bool) else value
 
 
-def _sorted_labels(labels: Iterable[Any]) -> list[Any]:
-    labels = list(labels)
+def _sorted_labels(labels: list) -> list:
     try:
         return sorted(labels)
     except TypeError:  # mixed types: numbers first, in numeric order, then the rest by type and text
