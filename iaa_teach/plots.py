@@ -436,14 +436,6 @@ def _family_of(family: Any, weights: Any, level: str, function: str) -> dict[str
     return agreement_family(family, weights=weights, level=level)
 
 
-def _interval_rows(family: Any) -> list[FamilyInterval] | None:
-    """The rows of :func:`iaa_teach.family_intervals`, if ``family`` is a non-empty list of them."""
-    if isinstance(family, (list, tuple)) and family and all(isinstance(row, FamilyInterval) for row in family):
-        _too_many("coefficients", len(family), MAX_BARS, "draw fewer")
-        return list(family)
-    return None
-
-
 def _wrapped(name: str, width: int = 10) -> str:
     """A name on lines of about ``width`` characters, broken at spaces and after hyphens."""
     words = name.replace("-", "- ").split(" ")
@@ -486,13 +478,13 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
     """
     check_text("title", title, none=True)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
-    rows = _interval_rows(family)
     method = ""
-    if rows is not None:
-        results = {row.name: row.result for row in rows}
-        intervals = np.array([(row.low, row.high) for row in rows], dtype=float).reshape(-1, 2)
-        confidence = rows[0].confidence
-        method = f"{rows[0].method} "
+    if isinstance(family, (list, tuple)) and family and all(isinstance(row, FamilyInterval) for row in family):
+        _too_many("coefficients", len(family), MAX_BARS, "draw fewer")  # the rows of family_intervals
+        results = {row.name: row.result for row in family}
+        intervals = np.array([(row.low, row.high) for row in family], dtype=float).reshape(-1, 2)
+        confidence = family[0].confidence
+        method = f"{family[0].method} "
     else:
         results = _family_of(family, weights, level, "family_chart")
         intervals = np.array([res.ci(confidence) for res in results.values()], dtype=float).reshape(-1, 2)

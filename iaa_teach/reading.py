@@ -280,10 +280,6 @@ class _CsvTable:
         self.keep = np.flatnonzero(~empty) if self.blank_rows else np.arange(self.n_rows)
         return [c[self.keep] for c in columns] if self.blank_rows else columns
 
-    def as_text(self, columns: Sequence[int]) -> None:
-        """Read ``columns`` again as the text written in the file (pandas took them as numbers)."""
-        self.columns = self._read(self.text_columns | set(columns))
-
     def locate(self, row: int | None = None, column: int | None = None) -> str:
         """``file, line L, column C`` of a data row (-1: the header) and a column (0-based)."""
         where = self.path
@@ -743,8 +739,8 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         again = [j for j, num in zip(js, numeric_columns) if num]
         again += [j for j, (codes, cells) in factorized.items() if any(not isinstance(c, (str, type(None)))
                                                                        for c in cells)]
-        if again and isinstance(table, _CsvTable):
-            table.as_text(again)
+        if again and isinstance(table, _CsvTable):  # a sheet's cells are kept as the sheet holds them
+            table.columns = table._read(table.text_columns | set(again))
             factorized = {j: unique_cells(j) for j in js}
         else:
             factorized.update({j: unique_cells(j) for j in js if j not in factorized})
