@@ -980,8 +980,7 @@ def _column_labels(column: Any) -> _Column:
     except TypeError:
         return _objects(column.tolist())
     merged = _objects(uniques.tolist())  # stripping and markers can merge or drop distinct cells
-    lookup = np.append(merged.codes, -1)
-    return _Column(lookup[codes], merged.labels)
+    return _Column(np.append(merged.codes, -1)[codes], merged.labels)  # code -1 (missing) takes the last entry
 
 
 def _encode_columns(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
@@ -1001,8 +1000,7 @@ def _encode_columns(columns: list, categories: list | None, raters: Sequence | N
 
 
 def _rater_name(raters: Sequence | None, j: int) -> Any:
-    names = _default_rater_names(j + 1) if raters is None or j >= len(raters) else raters
-    return names[j]
+    return (_default_rater_names(j + 1) if raters is None or j >= len(raters) else raters)[j]
 
 
 def _cell_error(label: Any, at: tuple[int, int], raters: Sequence | None, message: str,
