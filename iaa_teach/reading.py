@@ -328,11 +328,11 @@ def _decode_error(path: str, data: bytes, start: int, encoding: str = "utf-8") -
     line_start = data.rfind(b"\n", 0, start) + 1
     column = len(data[line_start:start].decode(encoding, errors="replace")) + 1
     if encoding == "utf-8":
-        advice = ("the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): save it as "
-                  "CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding cp1252 on the command line)")
+        shown, advice = "UTF-8", ("the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): "
+                                  "save it as CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding "
+                                  "cp1252 on the command line)")
     else:
-        advice = f"give the file's own encoding with encoding= (--encoding on the command line)"
-    shown = "UTF-8" if encoding == "utf-8" else encoding
+        shown, advice = encoding, "give the file's own encoding with encoding= (--encoding on the command line)"
     return AgreementError(f"{path}, line {line}, column {column}: byte 0x{data[start]:02x} is not valid "
                           f"{shown}; {advice}")
 
