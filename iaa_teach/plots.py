@@ -389,7 +389,7 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
     low = _floor(nums, 0.1)
     _draw_bands(ax, low)
     x = np.arange(len(names))
-    colors = [CATEGORY_COLORS[(i + 2) % len(CATEGORY_COLORS)] for i in range(len(names))]
+    colors = _category_colors(len(names) + 2)[2:]  # from the third colour on
     bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
     _write_on_bars(ax, bars, [fmt(v, undefined="n/a") for v in values.values()])
     ax.set_xticks(x, names, fontsize=9)
