@@ -6,9 +6,20 @@ the order G < N < P (the order ordinal measures and tables use).
 
 from __future__ import annotations
 
-from .ratings import Ratings
+from dataclasses import dataclass as _dataclass
+from itertools import combinations as _combinations
+from types import MappingProxyType as _MappingProxyType
+from typing import Mapping as _Mapping
 
-__all__ = ["SENTIMENT_CATEGORIES", "sentiment", "sentiment_missing", "partial_coverage"]
+import numpy as _np
+
+from .ratings import AgreementError, Ratings
+from .validation import MAX_CATEGORIES, check_int, check_option, check_seed, check_share
+
+__all__ = ["SENTIMENT_CATEGORIES", "sentiment", "sentiment_missing", "partial_coverage",
+           "from_agreement_table", "FEINSTEIN_CICCHETTI", "feinstein_cicchetti", "simulate", "remove_ratings",
+           "DIAGNOSES_CATEGORIES", "diagnoses", "CLASS_CATEGORIES", "ClassPlan", "class_annotations",
+           "class_annotations_planted"]
 
 SENTIMENT_CATEGORIES = ("G", "N", "P")
 
@@ -83,15 +94,8 @@ def partial_coverage() -> Ratings:
 
 
 # --- simulated ratings (for the widgets: the kappa paradox, missing data) ---
-import numpy as _np  # noqa: E402
-
-from .ratings import AgreementError  # noqa: E402
-from .validation import MAX_CATEGORIES, check_int, check_option, check_seed, check_share  # noqa: E402
-
 #: Most ratings (n_items x n_raters) that :func:`simulate` draws (a few hundred MB of working arrays).
 MAX_SIMULATED = 10_000_000
-
-__all__ += ["from_agreement_table", "FEINSTEIN_CICCHETTI", "feinstein_cicchetti"]
 
 
 def from_agreement_table(table, categories, raters=("A", "B")) -> Ratings:
@@ -138,9 +142,6 @@ def feinstein_cicchetti(name: str) -> Ratings:
     """
     check_option("name", name, tuple(FEINSTEIN_CICCHETTI))
     return from_agreement_table(FEINSTEIN_CICCHETTI[name], ["yes", "no"])
-
-
-__all__ += ["simulate", "remove_ratings"]
 
 
 def _generator(seed) -> "_np.random.Generator":
@@ -257,14 +258,6 @@ def remove_ratings(ratings: Ratings, share: float, seed=0) -> Ratings:
 
 
 # --- real and simulated tables for the diagnostics (who, which items, which categories) ---
-from dataclasses import dataclass as _dataclass  # noqa: E402
-from types import MappingProxyType as _MappingProxyType  # noqa: E402
-from itertools import combinations as _combinations  # noqa: E402
-from typing import Mapping as _Mapping  # noqa: E402
-
-__all__ += ["DIAGNOSES_CATEGORIES", "diagnoses", "CLASS_CATEGORIES", "ClassPlan", "class_annotations",
-            "class_annotations_planted"]
-
 #: Fleiss' (1971) five diagnoses, in his order.
 DIAGNOSES_CATEGORIES = ("depression", "personality disorder", "schizophrenia", "neurosis", "other")
 
@@ -400,14 +393,13 @@ def _class_simulation(n_students: int, n_reviews: int, seed: int) -> tuple[Ratin
     label[:, copier] = label[:, copied]
     table = Ratings.from_codes(label, categories=cats, raters=students, items=reviews)
     clear = _np.setdiff1d(_np.arange(n_reviews), ambiguous)
-    plan = ClassPlan(
+    return table, ClassPlan(
         seed=seed,
         truth=_MappingProxyType({reviews[i]: cats[truth[i]] for i in clear}),
         ambiguous=_MappingProxyType({reviews[i]: tuple(cats[x] for x in row) for i, row in zip(ambiguous, readings)}),
         confusable=_CONFUSABLE, confusion=_CONFUSION,
         random_rater=students[random_rater], biased_rater=students[biased_rater], biased_category=_BIASED_TOWARDS,
         copier=students[copier], copied=students[copied])
-    return table, plan
 
 
 def class_annotations(n_students: int = 30, n_reviews: int = 40, seed: int = 0) -> Ratings:

@@ -62,6 +62,9 @@ __all__ = [
     "agreement_heatmap", "item_agreement_bars", "pairwise_bars", "coincidence_heatmap",
     "coefficients_with_bands", "coverage_chart", "MAX_BARS", "MAX_CELLS", "MAX_CELL_TEXT",
     "family_chart", "chance_chart", "alt_text",
+    "PARADOX_STYLES", "paradox_curve", "distance_matrix", "coverage_map", "kappa_matrix",  # for the widgets
+    "REPORT_FIGSIZE", "cluster_order", "rater_agreement_heatmap", "item_disagreement_chart", "confusion_heatmap",
+    "leave_one_out_bars",  # of the diagnostic report
 ]
 
 #: Most bars in one figure (items, pairs or coefficients).
@@ -163,7 +166,7 @@ def _kappa_image(ax: Any, m: np.ndarray, cell: Any = None, fontsize: float = 10)
 
 def _cell_label(value: Any) -> str:
     if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+        return str(value)  # "3", "1/2"
     v = float(value)
     return str(int(v)) if v.is_integer() else fmt(v, 2)
 
@@ -179,9 +182,8 @@ def _heatmap(ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], 
     ax.tick_params(length=0)
     for i in range(k):
         for j in range(k if k <= MAX_CELL_TEXT else 0):
-            dark = m[i, j] > 0.6 * top
             ax.text(j, i, cells[i][j], ha="center", va="center", fontsize=13,
-                    color="white" if dark else "black", fontweight="bold" if i == j else "normal")
+                    color="white" if m[i, j] > 0.6 * top else "black", fontweight="bold" if i == j else "normal")
         if highlight_diagonal and k <= 4 * MAX_CELL_TEXT:
             ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=OKABE_ITO["black"], lw=2))
     ax.set_xticks(np.arange(-0.5, k, 1), minor=True)
@@ -208,9 +210,8 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     """
     check_type("agreement_heatmap", result, CohenResult)
     fig, ax = _figure(ax)
-    labels = _texts(result.categories)
     table = np.asarray(result.table)
-    im = _heatmap(ax, table, labels, [[str(int(x)) for x in row] for row in table])
+    im = _heatmap(ax, table, _texts(result.categories), [[str(int(x)) for x in row] for row in table])
     fig.colorbar(im, ax=ax, label="items", shrink=0.8).locator = MaxNLocator(integer=True)
     a, b = mpl_escape(result.rater_a), mpl_escape(result.rater_b)
     ax.set_xlabel(f"{b}'s label")
@@ -243,9 +244,8 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
     fig, ax = _figure(ax)
     names = [f"{mpl_escape(a)} vs {mpl_escape(b)}" for a, b in result.pairs]
     kappas = np.asarray(result.kappas, dtype=float)
-    shown = np.nan_to_num(kappas, nan=0.0)
-    bars = ax.bar(np.arange(len(names)), shown, color=_BAR, width=0.6, label="Cohen's kappa of the pair",
-                  tick_label=names)
+    bars = ax.bar(np.arange(len(names)), np.nan_to_num(kappas, nan=0.0), color=_BAR, width=0.6,
+                  label="Cohen's kappa of the pair", tick_label=names)
     _write_on_bars(ax, bars, [fmt(k) for k in result.results])
     low = _floor(kappas, 0.1)
     if reference is not None:
@@ -330,14 +330,13 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     fig, ax = _figure(ax)
     attr, title = _WHICH[which]
     matrix = np.asarray(getattr(result, attr), dtype=float)
-    labels = _texts(result.categories)
     if which == "expected":
         cells = [[fmt(v, 2) for v in row] for row in matrix]
     else:  # counts, exact (a coincidence is a count over m_u - 1)
         counts = result.exact.coincidences if which == "coincidences" else matrix
         cells = [[_cell_label(v) for v in row] for row in counts]
     total = int(matrix.sum()) if which == "pair_counts" else result.n
-    im = _heatmap(ax, matrix, labels, cells)
+    im = _heatmap(ax, matrix, _texts(result.categories), cells)
     bar = fig.colorbar(im, ax=ax, label="pairs" if which == "pair_counts" else "weighted pairs", shrink=0.8)
     if which == "pair_counts":
         bar.locator = MaxNLocator(integer=True)
@@ -390,7 +389,7 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
     low = _floor(nums, 0.1)
     _draw_bands(ax, low)
     x = np.arange(len(names))
-    colors = [CATEGORY_COLORS[(i + 2) % len(CATEGORY_COLORS)] for i in range(len(names))]
+    colors = _category_colors(len(names) + 2)[2:]  # from the third colour on
     bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
     _write_on_bars(ax, bars, [fmt(v, undefined="n/a") for v in values.values()])
     ax.set_xticks(x, names, fontsize=9)
@@ -401,7 +400,6 @@ def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement c
 
 
 # ============================================================ the family
-_FAMILY_COLOR = OKABE_ITO["blue"]
 _OBSERVED = OKABE_ITO["bluish green"]
 _CHANCE = OKABE_ITO["orange"]
 
@@ -436,14 +434,6 @@ def _family_of(family: Any, weights: Any, level: str, function: str) -> dict[str
         _too_many("coefficients", len(family), MAX_BARS, "draw fewer")
         return dict(family)
     return agreement_family(family, weights=weights, level=level)
-
-
-def _interval_rows(family: Any) -> list[FamilyInterval] | None:
-    """The rows of :func:`iaa_teach.family_intervals`, if ``family`` is a non-empty list of them."""
-    if isinstance(family, (list, tuple)) and family and all(isinstance(row, FamilyInterval) for row in family):
-        _too_many("coefficients", len(family), MAX_BARS, "draw fewer")
-        return list(family)
-    return None
 
 
 def _wrapped(name: str, width: int = 10) -> str:
@@ -488,25 +478,23 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
     """
     check_text("title", title, none=True)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
-    rows = _interval_rows(family)
     method = ""
-    if rows is not None:
-        results = {row.name: row.result for row in rows}
-        intervals = np.array([(row.low, row.high) for row in rows], dtype=float).reshape(-1, 2)
-        confidence = rows[0].confidence
-        method = f"{rows[0].method} "
+    if isinstance(family, (list, tuple)) and family and all(isinstance(row, FamilyInterval) for row in family):
+        _too_many("coefficients", len(family), MAX_BARS, "draw fewer")  # the rows of family_intervals
+        results = {row.name: row.result for row in family}
+        intervals = np.array([(row.low, row.high) for row in family], dtype=float).reshape(-1, 2)
+        confidence = family[0].confidence
+        method = f"{family[0].method} "
     else:
         results = _family_of(family, weights, level, "family_chart")
         intervals = np.array([res.ci(confidence) for res in results.values()], dtype=float).reshape(-1, 2)
     fig, ax = _figure(ax)
-    names = list(results)
     values = np.array([float(res) for res in results.values()])
-    lows = np.concatenate([values, intervals[:, 0]])
-    floor = max(-1.0, _floor(lows, 0.1))
+    floor = max(-1.0, _floor(np.concatenate([values, intervals[:, 0]]), 0.1))
     _draw_bands(ax, floor)
-    x = np.arange(len(names))
+    x = np.arange(len(results))
     defined = ~np.isnan(values)
-    ax.bar(x[defined], values[defined], color=_FAMILY_COLOR, width=0.55, zorder=2, edgecolor="black", lw=0.6,
+    ax.bar(x[defined], values[defined], color=_BAR, width=0.55, zorder=2, edgecolor="black", lw=0.6,
            alpha=0.85)
     has_ci = defined & np.isfinite(intervals).all(axis=1)
     if has_ci.any():
@@ -524,12 +512,12 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
         ax.text(xi, top + 0.02, fmt(res), ha="center", va="bottom", fontsize=10, fontweight="bold", zorder=5)
         described.append(f"{name} {fmt(res)}" + (f" ({share} interval {fmt(lo)} to {fmt(hi)})"
                                                   if np.isfinite(hi) else " (no interval)"))
-    ax.set_xticks(x, [_wrapped(_mpl_text(n, None)) for n in names], fontsize=8)
+    ax.set_xticks(x, [_wrapped(_mpl_text(n, None)) for n in results], fontsize=8)
     ax.set_ylim(floor, 1.06 + 0.06 * (1 - floor))
     ax.set_xlabel(f"coefficient, with its {share} {method}confidence interval")
     ax.set_title(_mpl_text(title, None) if title else r"One table, the whole family: $(P_a - P_e)\,/\,(1 - P_e)$",
                  fontsize=11)
-    fig.iaa_alt = (f"Bar chart of {len(names)} agreement coefficients over the Landis and Koch bands, each with its "
+    fig.iaa_alt = (f"Bar chart of {len(results)} agreement coefficients over the Landis and Koch bands, each with its "
                    f"{share} {method}confidence interval: " + "; ".join(described) + ".")
     return fig
 
@@ -634,8 +622,7 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     fig, ax = _figure(ax)
     codes = r.codes  # -1 where missing
     n_items, n_raters = codes.shape
-    k = r.n_categories
-    colors = _category_colors(k)
+    colors = _category_colors(r.n_categories)
     for (i, j), c in np.ndenumerate(codes):
         if c < 0:
             ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor="white", edgecolor="#BBBBBB",
@@ -667,9 +654,6 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
 # The explorers in iaa_teach.widgets draw into axes of their own (``ax=``, no pyplot
 # state) and render PNG bytes headless. Like everything here, these functions draw
 # numbers computed elsewhere and never compute a coefficient.
-
-__all__ += ["PARADOX_STYLES", "paradox_curve", "distance_matrix", "coverage_map", "kappa_matrix"]
-
 
 #: Line styles of the paradox curves, in the order of the curves given: colour,
 #: line style, width, marker. A curve that can lie on top of another (alpha on
@@ -773,8 +757,7 @@ def distance_matrix(matrix: Any, categories: Any, title: str = "distance between
         raise AgreementError(f"matrix must be finite numbers of shape (k, k) for the {len(categories)} categories, "
                              f"got shape {m.shape}")
     fig, ax = _figure(ax)
-    labels = _texts(categories)
-    _heatmap(ax, m, labels, [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False)
+    _heatmap(ax, m, _texts(categories), [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False)
     ax.set_xlabel("second label")
     ax.set_ylabel("first label")
     ax.set_title(mpl_escape(title), fontsize=11)
@@ -835,9 +818,6 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
 # Each takes a Diagnosis (iaa_teach.diagnose) and draws its tables; nothing here
 # ranks, counts or computes a coefficient. Text from the data (rater, item and
 # category names) is escaped for matplotlib, so a "$" never starts mathtext.
-
-__all__ += ["REPORT_FIGSIZE", "cluster_order", "rater_agreement_heatmap", "item_disagreement_chart",
-            "confusion_heatmap", "leave_one_out_bars"]
 
 #: Size (inches) of the report's figures (at :data:`DPI`).
 REPORT_FIGSIZE = (7.2, 4.8)
@@ -1114,8 +1094,7 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
     defined = ~np.isnan(rise)
     colors = np.where(rise > 0, _OUT_OF_STEP, _IN_STEP)
     ax.barh(y[defined], rise[defined], color=colors[defined], height=0.7)
-    span = float(np.nanmax(np.abs(rise))) if defined.any() else 1.0
-    span = span if span > 0 else 1.0
+    span = float(np.nanmax(np.abs(rise), initial=0.0)) or 1.0
     size = 9 if shown <= 15 else 7 if shown <= 30 else 6
     for i in range(shown):
         if defined[i]:
@@ -1124,8 +1103,7 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
         else:
             ax.text(0, i, " undefined", va="center", ha="left", fontsize=size, color=OKABE_ITO["grey"])
     ax.axvline(0, color=OKABE_ITO["black"], lw=0.8)
-    ax.set_xlim(min(0.0, float(np.nanmin(rise)) if defined.any() else 0.0) - 0.18 * span,
-                max(0.0, float(np.nanmax(rise)) if defined.any() else 0.0) + 0.18 * span)
+    ax.set_xlim(_floor(rise) - 0.18 * span, float(np.nanmax(rise, initial=0.0)) + 0.18 * span)
     ax.set_yticks(y, [_mpl_text(name) for name in table["rater"][:shown]], fontsize=size)
     ax.set_ylim(shown - 0.5, -0.5)
     ax.tick_params(axis="y", length=0)

@@ -111,8 +111,7 @@ def _key(value: Any) -> Any:
     return (True, value) if isinstance(value, bool) else value
 
 
-def _sorted_labels(labels: Iterable[Any]) -> list[Any]:
-    labels = list(labels)
+def _sorted_labels(labels: list) -> list:
     try:
         return sorted(labels)
     except TypeError:  # mixed types: numbers first, in numeric order, then the rest by type and text
@@ -145,7 +144,12 @@ def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES)
                                  f"({', '.join(repr(m) for m in MISSING_MARKERS)}, None, NaN); a category must "
                                  f"be a label")
         out.append(label)
-    _no_bools_with_numbers(out, lambda i: f"categories[{i}]")
+    first_bool = next((i for i, v in enumerate(out) if isinstance(v, (bool, np.bool_))), None)
+    first_number = next((i for i, v in enumerate(out) if _is_number(v) and not isinstance(v, np.bool_)), None)
+    if first_bool is not None and first_number is not None:  # True and False would merge with 1 and 0
+        raise AgreementError(f"categories[{first_bool}] is the bool {out[first_bool]!r}, but other labels are numbers "
+                             f"({out[first_number]!r}); True and False would count as 1 and 0: use numbers only, or "
+                             f"text labels")
     repeat = _first_repeat(out, _key)
     if repeat:
         i, j = repeat
@@ -162,18 +166,6 @@ def _first_repeat(values: Sequence, key: Callable[[Any], Any] = lambda v: v) -> 
             return seen[key(v)], j
         seen[key(v)] = j
     return None
-
-
-def _no_bools_with_numbers(labels: Sequence[Any], where: Callable[[int], str]) -> None:
-    """True and False beside numbers would merge with 1 and 0: an error naming the first bool."""
-    first_bool = next((i for i, v in enumerate(labels) if isinstance(v, (bool, np.bool_))), None)
-    if first_bool is None:
-        return
-    first_number = next((i for i, v in enumerate(labels) if _is_number(v) and not isinstance(v, np.bool_)), None)
-    if first_number is not None:
-        raise AgreementError(f"{where(first_bool)} is the bool {labels[first_bool]!r}, but other labels are numbers "
-                             f"({labels[first_number]!r}); True and False would count as 1 and 0: use numbers "
-                             f"only, or text labels")
 
 
 def _check_raters(raters: Sequence) -> tuple:
@@ -287,18 +279,16 @@ class Ratings:
         # ``codes``: category index per cell, ``len(categories)`` where missing;
         # stored in the smallest unsigned type that holds them (uint8 for up to 255 categories)
         categories = tuple(categories)
-        dtype = _code_dtype(len(categories) + 1)
-        if _trusted:
-            codes = np.asarray(codes).astype(dtype, copy=False)
-        else:
+        if not _trusted:
             categories = tuple(_category_list(categories))
             _declared = True
-            codes = np.array(codes, copy=True)
+            codes = np.asarray(codes)
             if codes.dtype.kind not in "iu":
                 raise AgreementError(f"codes must be whole numbers, got {codes.dtype}")
             if codes.size and (codes.min() < 0 or codes.max() > len(categories)):
                 raise AgreementError(f"codes must lie in 0..{len(categories)} ({len(categories)} = missing)")
-            codes = codes.astype(dtype)
+        # a copy of the caller's codes, which are not made read-only; the trusted ones are our own
+        codes = np.asarray(codes).astype(_code_dtype(len(categories) + 1), copy=not _trusted)
         if codes.ndim != 2:
             raise AgreementError(f"expected a 2-D table of codes, got shape {codes.shape}")
         codes.setflags(write=False)
@@ -311,8 +301,6 @@ class Ratings:
             raise AgreementError(f"{len(raters)} rater names given for {n_raters} columns")
         if len(items) != n_items:
             raise AgreementError(f"{len(items)} item names given for {n_items} rows")
-        if not _checked and len(set(map(_key, categories))) != len(categories):
-            raise AgreementError(f"categories must be unique, got {list(categories)}")
         self._codes = codes
         self._patterns = None
         self._categories = categories
@@ -449,9 +437,7 @@ class Ratings:
         >>> Ratings.from_rows([["x", "y"], ["x", None]]).rater_counts().tolist()
         [[2, 0], [0, 1]]
         """
-        k1 = self.n_categories + 1
-        flat = self._codes.astype(np.intp) + np.arange(self.n_raters, dtype=np.intp) * k1
-        return np.bincount(flat.ravel(), minlength=self.n_raters * k1).reshape(-1, k1)[:, :-1].astype(np.int64)
+        return np.ascontiguousarray(self.rater_counts_by(np.zeros(self.n_items, dtype=np.intp), 1)[:, 0])
 
     def rater_counts_by(self, groups: Any, n_groups: int | None = None) -> np.ndarray:
         """Raters x groups x categories: how many items of each group each rater put in each category.
@@ -681,20 +667,20 @@ class Ratings:
         max_categories = check_max("max_categories", max_categories)
         cats = None if categories is None else _category_list(categories, max_categories)
         names = None if raters is None else _names(raters, "raters")
+        if isinstance(rows, np.ndarray) and rows.ndim != 2:
+            raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
         if isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf":  # bools keep True/False via the object path
-            arr = rows
-            if arr.ndim != 2:
-                raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {arr.shape}")
-            _check_size(arr.shape)
-            codes, cats = _encode_numeric(arr, cats, names, max_categories)
+            shape, cells = rows.shape, rows.reshape(-1)
+            _check_size(shape)
         else:
             table = _as_table(rows)
-            _check_size((len(table), len(table[0]) if table else 0))
-            codes, cats = _encode_objects(table, cats, names, max_categories)
-        n_items, n_raters = codes.shape
-        names = _default_rater_names(n_raters) if names is None else names
-        items = range(1, n_items + 1) if items is None else _names(items, "items")
-        return cls(codes, cats, names, items, _trusted=True, _declared=categories is not None)
+            shape = (len(table), len(table[0]) if table else 0)
+            _check_size(shape)
+            cells = _row_labels(table, names)
+        codes, cats = _encode_columns([cells], cats, names, max_categories, locate=lambda j, pos: divmod(pos, shape[1]))
+        names = _default_rater_names(shape[1]) if names is None else names
+        items = range(1, shape[0] + 1) if items is None else _names(items, "items")
+        return cls(codes.reshape(shape), cats, names, items, _trusted=True, _declared=categories is not None)
 
     @classmethod
     def from_dataframe(cls, frame: Any, format: str = "wide", categories: Sequence | None = None, *,
@@ -730,14 +716,12 @@ class Ratings:
             raise AgreementError(f"the ratings table is empty: the DataFrame has shape {frame.shape}")
         if format == "long":
             return _from_long_frame(cls, frame, categories, max_categories)
-        declared = categories is not None
         if categories is None:
             categories = _ordered_categorical(frame)
-            declared = categories is not None
+        declared = categories is not None
         cats = None if categories is None else _category_list(categories, max_categories)
-        raters = tuple(_plain(c) for c in frame.columns.tolist())
         _check_size(frame.shape)
-        _check_raters(raters)
+        raters = _check_raters([_plain(c) for c in frame.columns.tolist()])
         columns = [_frame_column(frame.iloc[:, j]) for j in range(frame.shape[1])]
         codes, cats = _encode_columns(columns, cats, raters, max_categories)
         index = frame.index
@@ -793,9 +777,8 @@ class Ratings:
             labels.append(label)
         if not labels:
             raise AgreementError("no records: the ratings table is empty")
-        column = _objects(labels)
         return _assemble_long(cls, np.asarray(item_idx, dtype=np.intp), np.asarray(rater_idx, dtype=np.intp),
-                              list(item_order), list(rater_order), column, categories, max_categories,
+                              list(item_order), list(rater_order), _objects(labels), categories, max_categories,
                               record=lambda r: f"record {r + 1}")
 
     @classmethod
@@ -851,9 +834,7 @@ class Ratings:
                                           _category_list(cells.categories, max_categories), raters, max_categories)
             items = range(1, codes.shape[0] + 1) if cells.items is None else cells.items
             return cls(codes, cats, raters, items, _trusted=True, _declared=cells.categories is not None)
-        except AgreementError as err:
-            if err.row is None and err.column is None:
-                raise AgreementError(f"{cells.path}: {err}") from None
+        except AgreementError as err:  # locate(None, None) is the path
             raise AgreementError(f"{cells.locate(err.row, err.column)}: {err}") from None
 
 
@@ -906,9 +887,7 @@ def _positions(items: Any, n: int) -> np.ndarray:
 
 
 def _as_table(rows: Any) -> list[list[Any]]:
-    if isinstance(rows, np.ndarray):
-        if rows.ndim != 2:
-            raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
+    if isinstance(rows, np.ndarray):  # 2-D
         return rows.tolist()
     if isinstance(rows, Mapping):
         raise AgreementError("expected a table (a list of rows), got a dict; for one column per rater use "
@@ -920,9 +899,7 @@ def _as_table(rows: Any) -> list[list[Any]]:
         if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, Iterable):
             raise AgreementError(f"row {i + 1} is not a list of labels: {row!r}")
         table.append(list(row))
-    if not table:
-        raise AgreementError("the ratings table is empty: it has no items")
-    width = len(table[0])
+    width = len(table[0]) if table else 0  # no rows: from_rows' _check_size says the table is empty
     for i, row in enumerate(table):
         if len(row) != width:
             raise AgreementError(
@@ -970,8 +947,7 @@ def _frame_column(series: Any) -> np.ndarray:
         return series.to_numpy()
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):  # Int64, Float64 (pd.NA)
         values = series.to_numpy(dtype=object)
-        finite = [v for v in values.tolist() if not is_missing(v)]
-        if all(isinstance(v, float) or abs(v) < 2 ** 53 for v in finite):
+        if all(isinstance(v, float) or abs(v) < 2 ** 53 for v in values.tolist() if not is_missing(v)):
             return series.to_numpy(dtype="float64", na_value=np.nan)
         return values
     return series.to_numpy(dtype=object)
@@ -989,10 +965,10 @@ def _ordered_categorical(frame: Any) -> list | None:
 
 def _column_labels(column: Any) -> _Column:
     """A column's cells as codes into its distinct labels (pandas.factorize where that is exact)."""
-    import pandas as pd
-
     if isinstance(column, _Column):
         return column
+    import pandas as pd
+
     if column.dtype.kind in "iuf":
         codes, uniques = pd.factorize(column, use_na_sentinel=True)
         return _Column(codes.astype(np.intp, copy=False), [_plain(u) for u in uniques.tolist()])
@@ -1004,29 +980,35 @@ def _column_labels(column: Any) -> _Column:
     except TypeError:
         return _objects(column.tolist())
     merged = _objects(uniques.tolist())  # stripping and markers can merge or drop distinct cells
-    lookup = np.append(merged.codes, -1)
-    return _Column(lookup[codes], merged.labels)
+    return _Column(np.append(merged.codes, -1)[codes], merged.labels)  # code -1 (missing) takes the last entry
 
 
-def _encode_columns(columns: list, categories: list | None, raters: Sequence | None,
-                    max_categories: int | None) -> tuple[np.ndarray, list]:
-    """Columns of cells (numeric arrays, or objects) as a table of codes (missing = number of categories)."""
-    if all(c.dtype.kind in "iuf" for c in columns) and not any(
+def _encode_columns(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
+                    locate: Callable | None = None) -> tuple[np.ndarray, list]:
+    """Columns of cells (numeric arrays, objects or _Column) as a table of codes (missing = number of categories)."""
+    if all(not isinstance(c, _Column) and c.dtype.kind in "iuf" for c in columns) and not any(
             c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2 ** 53 for c in columns):
-        return _numeric_codes(columns, categories, raters, max_categories, locate=lambda j, pos: (pos, j))
-    parsed = []
+        return _numeric_codes(columns, categories, raters, max_categories, locate=locate or (lambda j, pos: (pos, j)))
+    parsed = []  # objects, or integers of 2 ** 53 or more (exact, as Python ints)
     for j, column in enumerate(columns):
         try:
             parsed.append(_column_labels(column))
         except AgreementError as err:
             raise AgreementError(f"{err} (row {err.row + 1}, rater {_rater_name(raters, j)})", row=err.row,
                                  column=j) from None
-    return _merge_columns(parsed, categories, raters, max_categories)
+    return _merge_columns(parsed, categories, raters, max_categories, locate)
 
 
 def _rater_name(raters: Sequence | None, j: int) -> Any:
-    names = _default_rater_names(j + 1) if raters is None or j >= len(raters) else raters
-    return names[j]
+    return (_default_rater_names(j + 1) if raters is None or j >= len(raters) else raters)[j]
+
+
+def _cell_error(label: Any, at: tuple[int, int], raters: Sequence | None, message: str,
+                where: tuple[int, int] | None = None) -> AgreementError:
+    """The error for a cell's label, named by row and rater; ``where``: the (row, column) it carries, if not ``at``."""
+    (row, column), (at_row, at_column) = at, where or at
+    return AgreementError(f"label {label!r} at row {row + 1}, rater {_rater_name(raters, column)} {message}",
+                          row=at_row, column=at_column)
 
 
 def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequence | None,
@@ -1047,10 +1029,7 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
 
     def fail(message: str, j: int, local: int) -> AgreementError:
         pos = int(np.flatnonzero(columns[j].codes == local)[0])
-        row, column = locate(j, pos)
-        at_row, at_column = where(j, pos)
-        return AgreementError(f"label {columns[j].labels[local]!r} at row {row + 1}, rater "
-                              f"{_rater_name(raters, column)} {message}", row=at_row, column=at_column)
+        return _cell_error(columns[j].labels[local], locate(j, pos), raters, message, where(j, pos))
 
     labels = [label for _, _, label in first.values()]
     everything = labels + list(categories or [])
@@ -1081,20 +1060,14 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
     return _stack(out), cats
 
 
-def _encode_objects(table: list[list[Any]], categories: list | None, raters: Sequence | None,
-                    max_categories: int | None):
-    """A list of rows as codes: every cell through :func:`label_of`, then one table of codes."""
-    n_items, n_raters = len(table), len(table[0])
+def _row_labels(table: list[list[Any]], raters: Sequence | None) -> _Column:
+    """A list of rows as one column of labels, row after row (every cell through :func:`label_of`)."""
     flat = [v for row in table for v in row]
     try:
-        column = _objects(flat)
+        return _objects(flat)
     except AgreementError as err:
-        i, j = divmod(err.row, n_raters)
-        raise AgreementError(f"label {flat[err.row]!r} at row {i + 1}, rater {_rater_name(raters, j)} is not a "
-                             f"single label: use a string or a number", row=i, column=j) from None
-    codes, cats = _merge_columns([column], categories, raters, max_categories,
-                                 locate=lambda j, pos: divmod(pos, n_raters))
-    return codes.reshape(n_items, n_raters), cats
+        raise _cell_error(flat[err.row], divmod(err.row, len(table[0])), raters,
+                          "is not a single label: use a string or a number") from None
 
 
 def _first_seen(ids: list) -> tuple[np.ndarray, list]:
@@ -1105,8 +1078,6 @@ def _first_seen(ids: list) -> tuple[np.ndarray, list]:
 
 
 def _from_long_frame(cls: type, frame: Any, categories: Sequence | None, max_categories: int | None) -> Ratings:
-    import pandas as pd
-
     names = {str(c).strip().lower(): c for c in frame.columns}
     if all(n in names for n in ("item", "rater", "label")):
         cols = [frame[names[n]] for n in ("item", "rater", "label")]
@@ -1122,8 +1093,7 @@ def _from_long_frame(cls: type, frame: Any, categories: Sequence | None, max_cat
         if bad is not None:
             raise AgreementError(f"record {bad + 1}: the {what} is missing or not a single id ({values[bad]!r})",
                                  row=bad)
-        codes, uniques = pd.factorize(pd.Series(values, dtype=object), sort=False)
-        ids.append((codes.astype(np.intp), [_plain(u) for u in uniques.tolist()]))
+        ids.append(_first_seen(values))
     return _assemble_long(cls, ids[0][0], ids[1][0], ids[0][1], ids[1][1], _frame_column(cols[2]), categories,
                           max_categories, record=lambda r: f"record {r + 1}")
 
@@ -1244,11 +1214,9 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
         np.subtract(block, lo, out=shifted, casting="unsafe")
         if is_float:
             np.fmin(shifted, width, out=shifted)  # NaN -> width, the missing code (fmin ignores NaN)
-            np.copyto(dest, shifted, casting="unsafe")
-            if not np.equal(dest, shifted, out=same[:block.size]).all():  # a value that is not whole
-                return None, None
-        else:
-            np.copyto(dest, shifted, casting="unsafe")
+        np.copyto(dest, shifted, casting="unsafe")
+        if is_float and not np.equal(dest, shifted, out=same[:block.size]).all():  # a value that is not whole
+            return None, None
         if pending:
             pending = [v for v in pending if not (dest == v).any()]
     if per_block:
@@ -1256,17 +1224,6 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
     elif count:
         present = np.bincount(out, minlength=width + 1)[:width] > 0
     return out.reshape(arr.shape), present
-
-
-def _encode_numeric(arr: np.ndarray, categories: list | None, raters: Sequence | None,
-                    max_categories: int | None) -> tuple[np.ndarray, list]:
-    """A numeric 2-D array (NaN missing) as codes: its cells as one flat column, then back to rows."""
-    n_items, n_raters = arr.shape
-    if arr.dtype.kind in "iu" and arr.size and max(-int(arr.min()), int(arr.max())) >= 2 ** 53:
-        return _encode_objects(arr.tolist(), categories, raters, max_categories)  # exact Python ints
-    codes, cats = _numeric_codes([arr.reshape(-1)], categories, raters, max_categories,
-                                 locate=lambda j, pos: divmod(pos, n_raters))
-    return codes.reshape(n_items, n_raters), cats
 
 
 def _numeric_codes(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
@@ -1286,10 +1243,9 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         cats = cats or []
         return np.full((n, len(columns)), len(cats), dtype=_code_dtype(len(cats) + 1)), cats
     flo, fhi = min(a for a, _ in present_bounds), max(b for _, b in present_bounds)
-    size = n * len(columns)
     shifted = None
     if (flo.is_integer() and fhi.is_integer() and max(-flo, fhi) < 2.0 ** 53
-            and fhi - flo <= 4 * size + 1024):
+            and fhi - flo <= 4 * n * len(columns) + 1024):
         lo, hi = int(flo), int(fhi)
         width = hi - lo + 1
         shifted, present = [], np.zeros(width, dtype=bool)
@@ -1319,13 +1275,14 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         for j, out in enumerate(shifted):
             bad = lookup[out] < 0
             if bad.any():
-                _raise_unknown(columns, j, int(np.flatnonzero(bad)[0]), cats, raters, locate)
+                pos = int(np.flatnonzero(bad)[0])
+                raise _cell_error(_plain(columns[j][pos]), locate(j, pos), raters,
+                                  f"is not one of the declared categories {cats}")
         small = lookup.astype(_code_dtype(len(cats) + 1))
         return _stack([small.take(out) for out in shifted]), cats
     # general path: any real numbers, sort-based, on the cells of all columns at once
     flat = np.concatenate(columns) if len(columns) > 1 else columns[0]
-    is_float = flat.dtype.kind == "f"
-    missing = np.isnan(flat) if is_float else np.zeros(flat.shape, dtype=bool)
+    missing = np.isnan(flat) if flat.dtype.kind == "f" else np.zeros(flat.shape, dtype=bool)
     filled = np.where(missing, flat[int(np.argmin(missing))], flat)
     if cats is None:
         distinct = np.unique(filled)
@@ -1340,8 +1297,9 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
         codes = np.full(flat.shape, -1, dtype=np.intp)
     codes = np.where(missing, len(cats), codes)
     if (codes < 0).any():
-        first = int(np.flatnonzero(codes < 0)[0])
-        _raise_unknown(columns, first // n, first % n, cats, raters, locate)
+        j, pos = divmod(int(np.flatnonzero(codes < 0)[0]), n)
+        raise _cell_error(_plain(columns[j][pos]), locate(j, pos), raters,
+                          f"is not one of the declared categories {cats}")
     codes = codes.astype(_code_dtype(len(cats) + 1))
     return np.ascontiguousarray(codes.reshape(len(columns), n).T), cats
 
@@ -1354,10 +1312,3 @@ def _check_distinct(n: int, max_categories: int | None, labels: str = "measureme
 
 def _stack(columns: list) -> np.ndarray:
     return np.column_stack(columns) if len(columns) > 1 else columns[0][:, None]
-
-
-def _raise_unknown(columns: list, j: int, pos: int, cats: list, raters: Sequence | None, locate: Callable) -> None:
-    row, column = locate(j, pos)
-    raise AgreementError(
-        f"label {_plain(columns[j][pos])!r} at row {row + 1}, rater {_rater_name(raters, column)} is not one of the "
-        f"declared categories {cats}", row=row, column=column)

@@ -162,7 +162,7 @@ def read_cells(path: Any, format: str = "wide", categories: Sequence | None = No
     if categories is not None and (isinstance(categories, (str, bytes)) or not hasattr(categories, "__iter__")):
         raise AgreementError(f"categories must be a list of labels in their order, got {categories!r}")
     categories = None if categories is None else list(categories)
-    path, size = check_path(path, max_bytes)
+    path = check_path(path, max_bytes)[0]
     suffix = os.path.splitext(path)[1].lower()
     if suffix in _NOT_SUPPORTED:
         raise AgreementError(f"{path}: {_NOT_SUPPORTED[suffix]} files are not read; save the sheet as .xlsx or "
@@ -170,7 +170,7 @@ def read_cells(path: Any, format: str = "wide", categories: Sequence | None = No
     if suffix in _EXCEL:
         table = _read_xlsx(path, max_bytes)
     else:
-        table = _CsvTable(path, size, format, sep, encoding, max_field)
+        table = _CsvTable(path, format, sep, encoding, max_field)
     return _interpret(table, format, categories, max_field)
 
 
@@ -231,13 +231,11 @@ def _check_encoding(encoding: Any) -> str:
 class _CsvTable:
     """A CSV file checked and read with pandas: header, columns, and where each row came from."""
 
-    def __init__(self, path: str, size: int, format: str, sep: str | None, encoding: str, max_field: int | None):
+    def __init__(self, path: str, format: str, sep: str | None, encoding: str, max_field: int | None):
         self.path = path
         self.max_field = max_field
-        with open(path, "rb") as fh:
-            head = fh.read(min(size, 1 << 16))
         if encoding == "utf-8":
-            _check_not_other_encoding(path, head)
+            _check_not_other_encoding(path, _read_prefix(path, 1 << 16))
             self.source: Any = path
         else:  # decode in Python (files in other encodings are small), then read as UTF-8
             with open(path, "rb") as fh:
@@ -281,10 +279,6 @@ class _CsvTable:
         self.blank_rows = bool(empty.any())
         self.keep = np.flatnonzero(~empty) if self.blank_rows else np.arange(self.n_rows)
         return [c[self.keep] for c in columns] if self.blank_rows else columns
-
-    def as_text(self, columns: Sequence[int]) -> None:
-        """Read ``columns`` again as the text written in the file (pandas took them as numbers)."""
-        self.columns = self._read(self.text_columns | set(columns))
 
     def locate(self, row: int | None = None, column: int | None = None) -> str:
         """``file, line L, column C`` of a data row (-1: the header) and a column (0-based)."""
@@ -334,11 +328,11 @@ def _decode_error(path: str, data: bytes, start: int, encoding: str = "utf-8") -
     line_start = data.rfind(b"\n", 0, start) + 1
     column = len(data[line_start:start].decode(encoding, errors="replace")) + 1
     if encoding == "utf-8":
-        advice = ("the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): save it as "
-                  "CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding cp1252 on the command line)")
+        shown, advice = "UTF-8", ("the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): "
+                                  "save it as CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding "
+                                  "cp1252 on the command line)")
     else:
-        advice = f"give the file's own encoding with encoding= (--encoding on the command line)"
-    shown = "UTF-8" if encoding == "utf-8" else encoding
+        shown, advice = encoding, "give the file's own encoding with encoding= (--encoding on the command line)"
     return AgreementError(f"{path}, line {line}, column {column}: byte 0x{data[start]:02x} is not valid "
                           f"{shown}; {advice}")
 
@@ -601,9 +595,6 @@ class _SheetTable:
         self.path, self.header, self.columns, self.rows, self.top = path, header, columns, rows, top
         self.width = len(header)
 
-    def as_text(self, columns: Sequence[int]) -> None:
-        pass  # the cells are already kept as the sheet holds them
-
     def locate(self, row: int | None = None, column: int | None = None) -> str:
         where = self.path
         if row is not None:
@@ -637,7 +628,7 @@ def _read_xlsx(path: str, max_bytes: int | None) -> _SheetTable:
     while header and header[-1] == "":
         header.pop()
     width = len(header)
-    body = [i for i in filled[1:]]
+    body = filled[1:]
     for i in body:
         extra = [j for j, c in enumerate(rows[i][width:], start=width) if c is not None]
         if extra:
@@ -675,7 +666,7 @@ def _interpret(table: Any, format: str, categories: list | None, max_field: int 
         if table.width != 3:
             raise AgreementError(f"{path}: a long file has 3 columns (item, rater, label), but the header has "
                                  f"{table.width}")
-        first = 0 if header[0].lower() in ITEM_NAMES or looks_long(header) else 1
+        first = 0 if header[0].lower() in ITEM_NAMES else 1  # the header is stripped
         if first:  # no header: the first line is a rating too
             table.columns = [np.concatenate([np.array([header[j]], dtype=object), table.columns[j].astype(object)])
                              for j in range(3)]
@@ -707,10 +698,9 @@ def _id_column(path: str, column: np.ndarray, locate: Callable, j: int, max_fiel
     import pandas as pd
 
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    texts = [file_text(v if isinstance(v, str) else _number_text(v)) for v in uniques]
+    texts = [file_text(_plain_number(v)) for v in uniques]
     _check_field_sizes(texts, codes, locate, j, max_field)
-    lookup = np.array(texts + [None], dtype=object)
-    ids = lookup[codes]
+    ids = np.array(texts + [None], dtype=object)[codes]  # code -1 (missing): None
     missing = np.flatnonzero(pd.isna(ids))
     if missing.size:
         raise AgreementError(f"{locate(int(missing[0]), j)}: the {what} is missing; every row needs its {what}")
@@ -721,18 +711,10 @@ def _check_field_sizes(texts: list, codes: np.ndarray, locate: Callable, j: int,
     if max_field is None:
         return
     for u, text in enumerate(texts):
-        if text is not None and len(text) > max_field:
+        if isinstance(text, str) and len(text) > max_field:  # a number has no length limit
             row = int(np.flatnonzero(codes == u)[0])
             check_limit(f"{locate(row, j)}: the cell has {len(text):,} characters; field size", len(text),
                         max_field, "max_field", "--max-field")
-
-
-def _number_text(value: Any) -> str:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
-        return str(int(value))
-    return str(value)
 
 
 def _labels(table: Any, js: list, categories: list | None, locate: Callable, max_field: int | None):
@@ -743,15 +725,12 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         codes, uniques = pd.factorize(table.columns[j], use_na_sentinel=True)
         cells = [None if isinstance(v, float) and math.isnan(v) else
                  (file_text(v) if isinstance(v, str) else _plain_number(v)) for v in uniques]
-        _check_field_sizes([c if isinstance(c, str) else None for c in cells], codes, locate, j, max_field)
+        _check_field_sizes(cells, codes, locate, j, max_field)
         return codes, cells
-
-    def is_number(cell: Any) -> bool:
-        return cell is None or (reads_as_number(cell) if isinstance(cell, str) else True)
 
     numeric_columns = [table.columns[j].dtype.kind in "iuf" for j in js]
     factorized = {j: unique_cells(j) for j, num in zip(js, numeric_columns) if not num}
-    numbers = all(is_number(c) for codes, cells in factorized.values() for c in cells)
+    numbers = all(not isinstance(c, str) or reads_as_number(c) for codes, cells in factorized.values() for c in cells)
     numbers = numbers and all(
         (reads_as_number(c.strip()) if isinstance(c, str) else
          isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool))
@@ -760,8 +739,8 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         again = [j for j, num in zip(js, numeric_columns) if num]
         again += [j for j, (codes, cells) in factorized.items() if any(not isinstance(c, (str, type(None)))
                                                                        for c in cells)]
-        if again and isinstance(table, _CsvTable):
-            table.as_text(again)
+        if again and isinstance(table, _CsvTable):  # a sheet's cells are kept as the sheet holds them
+            table.columns = table._read(table.text_columns | set(again))
             factorized = {j: unique_cells(j) for j in js}
         else:
             factorized.update({j: unique_cells(j) for j in js if j not in factorized})
@@ -769,7 +748,7 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
     if categories is not None:
         declared = [c.strip() if isinstance(c, str) and (not numbers or not reads_as_number(c.strip()))
                     else to_number(c.strip()) if isinstance(c, str)
-                    else (_number_text(c) if not numbers and isinstance(c, (int, float, np.integer, np.floating))
+                    else (str(_plain_number(c)) if not numbers and isinstance(c, (int, float, np.integer, np.floating))
                           and not isinstance(c, bool) else c) for c in categories]
     out = []
     for j in js:
@@ -780,14 +759,11 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         if numbers:
             values = [None if c is None else to_number(c) if isinstance(c, str) else c for c in cells]
         else:
-            values = [c if c is None or isinstance(c, str) else _number_text(c) for c in cells]
-        lookup = np.empty(len(values) + 1, dtype=object)
-        lookup[:-1] = values
-        lookup[-1] = None
-        column = lookup[codes]
+            values = [c if c is None or isinstance(c, str) else str(c) for c in cells]  # cells: plain numbers
         if numbers and all(v is None or isinstance(v, float) or abs(v) < 2 ** 53 for v in values):
-            column = np.array([np.nan if v is None else v for v in values] + [np.nan], dtype=float)[codes]
-        out.append(column)
+            out.append(np.array([np.nan if v is None else v for v in values] + [np.nan], dtype=float)[codes])
+        else:
+            out.append(np.array(values + [None], dtype=object)[codes])  # code -1 (missing): None
     return out, numbers, declared
 
 
