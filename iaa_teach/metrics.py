@@ -594,7 +594,9 @@ def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | Non
     count rows' terms summed (:mod:`iaa_teach.family`), then the formulas.
     ``groups``: the table's items grouped (default: its count rows). The
     variance is Gwet's (NaN, or None when exact, for an undefined
-    coefficient or fewer than 2 rated items).
+    coefficient or fewer than 2 rated items), returned as a :class:`_Later`:
+    in fractions it sums a square per count row, seconds on a large table
+    that a caller wanting P_a and P_e alone should not wait for.
     """
     exact = agreement.dtype == object
     groups = FM.pattern_groups(r.count_patterns()) if groups is None else groups
@@ -602,12 +604,14 @@ def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | Non
     rater_counts = F.as_numbers(r.rater_counts(), exact) if model == "conger" else None
     fitted = FM.fit(model, FM.summed(terms, groups.frequency), agreement, rater_counts)
     n = fitted.n[0]
-    variance = None if exact else math.nan
-    if _is_defined(fitted.coefficient[0]) and n >= 2:
+
+    def variance():
+        if not (_is_defined(fitted.coefficient[0]) and n >= 2):
+            return None if exact else math.nan
         rows = FM.row_groups(r, distinct=exact) if model == "conger" else groups
         squares = FM.variance_squares(model, rows, agreement, fitted, rater_counts, terms)
-        variance = F.linearized_variance(squares, n, _sampled(n, population, exact))
-    return fitted, variance, terms
+        return F.linearized_variance(squares, n, _sampled(n, population, exact))
+    return fitted, _Later(variance), terms
 
 
 def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
@@ -629,7 +633,8 @@ def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
     named = weights if weights is None or isinstance(weights, str) else "custom"
     shared = dict(p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]), categories=r.categories, n_items_used=n_used,
                   n_ratings=int(groups.frequency @ groups.size), weights=named, agreement_weights=_frozen(agreement),
-                  variance=float(variance), df=n_rated - 1, population=population, _patterns=patterns, _ratings=r)
+                  variance=float(variance.compute()), df=n_rated - 1, population=population, _patterns=patterns,
+                  _ratings=r)
     return fitted, terms, shared
 
 

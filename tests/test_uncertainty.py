@@ -342,3 +342,19 @@ def test_reprs_round_the_confidence_half_up():
     boot = bootstrap_ci("fleiss_kappa", [[1, 2, 2], [1, 1, 1], [2, 2, 1], [1, 2, 1]], n_boot=20, seed=1,
                         confidence=0.925)
     assert ", 93% CI [" in repr(boot)
+
+
+@pytest.mark.parametrize("metric", [iaa_teach.fleiss_kappa, iaa_teach.gwet_ac, iaa_teach.conger_kappa])
+def test_the_exact_variance_is_summed_only_when_asked_for(monkeypatch, metric):
+    """In fractions Gwet's variance sums a square per count row (seconds on a large table, most of
+    ``iaa-teach report``'s time): ``.exact``'s P_a and P_e do not wait for it."""
+    from iaa_teach import family
+
+    calls = []
+    real = family.variance_squares
+    monkeypatch.setattr(family, "variance_squares", lambda *a, **k: calls.append(1) or real(*a, **k))
+    res = metric(datasets.sentiment_missing())
+    assert len(calls) == 1  # the float variance, for res.se
+    assert res.exact.p_a == Fraction(res.exact.p_a) and res.exact.p_e is not None and len(calls) == 1
+    assert math.isclose(float(res.exact.variance), res.variance, rel_tol=1e-12) and len(calls) == 2
+    assert res.exact.variance is res.exact.variance and len(calls) == 2  # computed once
