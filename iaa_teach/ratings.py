@@ -828,7 +828,7 @@ class Ratings:
                 rater_idx, rater_ids = _first_seen(raters)
                 return _assemble_long(cls, item_idx, rater_idx, item_ids, rater_ids, labels, cells.categories,
                                       max_categories)
-            _check_size((len(cells.columns[0]), len(cells.columns)))
+            _check_size((len(cells.columns[0] if cells.columns else cells.items or ()), len(cells.columns)))
             raters = _check_raters(cells.names)
             codes, cats = _encode_columns(cells.columns, None if cells.categories is None else
                                           _category_list(cells.categories, max_categories), raters, max_categories)

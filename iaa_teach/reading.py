@@ -31,6 +31,7 @@ import math
 import os
 import re
 import stat
+import warnings
 import zipfile
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -567,10 +568,12 @@ def _pandas_csv(path: str, source: Any, sep: str, skip: int, width: int, text_co
     if isinstance(source, io.BytesIO):
         source.seek(0)
     try:
-        return pd.read_csv(source, sep=sep, header=0, names=list(range(width)), skiprows=skip,
-                           dtype={c: object for c in text_columns} or None, keep_default_na=False,
-                           na_values=list(MISSING_MARKERS), skip_blank_lines=False, encoding="utf-8", engine="c",
-                           quotechar='"', doublequote=True, index_col=False)
+        with warnings.catch_warnings():  # a row longer than the header: the cells are counted and the error named later
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)
+            return pd.read_csv(source, sep=sep, header=0, names=list(range(width)), skiprows=skip,
+                               dtype={c: object for c in text_columns} or None, keep_default_na=False,
+                               na_values=list(MISSING_MARKERS), skip_blank_lines=False, encoding="utf-8",
+                               engine="c", quotechar='"', doublequote=True, index_col=False)
     except pd.errors.EmptyDataError:
         raise AgreementError(f"{path}: the file has a header but no items") from None
     except UnicodeDecodeError:

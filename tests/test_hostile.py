@@ -23,6 +23,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -333,12 +334,23 @@ def test_a_400_digit_number(tmp_path):
     pytest.param("item,A,B\ns1,x,y\ns1,x,x\n", r"line 3: item ids must be unique: 's1'", id="duplicate-items"),
     pytest.param("item,A,B\ns1,x,y\n,x,x\n", r"line 3, column 1: the item is missing", id="missing-item-id"),
     pytest.param("A\nx\ny\n", r"at least 2 raters", id="one-rater"),
+    pytest.param("item\ns1\ns2\n", r"at least 2 raters, but the table has 0 column", id="item-column-only"),
+    pytest.param("item,A\ns1,x\n", r"at least 2 raters, but the table has 1 column", id="item-and-one-rater"),
     pytest.param("A,B\nx,\n,y\n", r"no item has 2 or more ratings", id="no-pairs"),
 ])
 def test_broken_files(tmp_path, content, message):
     path = write(tmp_path, "bad.csv", content)
     with raises(message):
         fleiss_kappa(Ratings.from_csv(path))
+
+
+def test_a_row_longer_than_the_header_gets_the_error_alone(tmp_path):
+    """pandas' ParserWarning ("this leads to a loss of data") is not printed beside the clear error."""
+    path = write(tmp_path, "bad.csv", "A,B\n1,2,3\n1,1\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with raises(r"line 2: 3 cells but the header has 2 columns"):
+            Ratings.from_csv(path)
 
 
 def test_long_file_errors_name_the_line(tmp_path):
