@@ -809,7 +809,8 @@ class AlphaResult(_CountedResult):
         o = _coincidences(self._sums, exact=True)
         values = _category_values_of(self.categories, self.level, exact=True)
         alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, self.level, values)
-        variance = None if alpha[0] is None else _alpha_variance(self._patterns, np.asarray(delta[0]), self.population)
+        variance = None if alpha[0] is None else _Later(  # a square per count row: summed when asked
+            lambda: _alpha_variance(self._patterns, np.asarray(delta[0]), self.population))
         return Exact(alpha=_one(alpha), d_o=_one(d_o), d_e=_one(d_e), coincidences=_exact_tuple(o[0]),
                      n_c=_exact_tuple(n_c[0]), n=_one(n), delta=_exact_tuple(delta[0]), variance=variance)
 
