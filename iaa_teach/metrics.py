@@ -325,8 +325,9 @@ class CohenResult(_Uncertain):
         kappa, p_o, p_e = _cohen(table, agree)
         variance = variance_null = None
         if kappa[0] is not None and n >= 2:  # as the floats: no spread to estimate from a single item
-            kept = 1 - _sampled(n, self.population, exact=True)
-            variance, variance_null = (kept * v[0] for v in F.cohen_variance(table, agree))
+            kept = 1 - _sampled(n, self.population, exact=True)  # the variances on first use, as the family's
+            both = cache(lambda: [kept * v[0] for v in F.cohen_variance(table, agree)])
+            variance, variance_null = _Later(lambda: both()[0]), _Later(lambda: both()[1])
         return Exact(kappa=_one(kappa), p_o=_one(p_o), p_e=_one(p_e),
                      row_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=1)),
                      col_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=0)),
