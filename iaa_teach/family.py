@@ -399,8 +399,8 @@ def variance_squares(model: str, groups: Groups, agreement: np.ndarray, fitted: 
     """
     if terms is None:
         terms = family_terms(groups, agreement)
-    elif groups.pattern is not None:
-        terms = {key: value[groups.pattern] for key, value in terms.items()}
+    elif groups.pattern is not None:  # code rows, Conger's: its item chance takes no terms, P_a's from the count rows
+        terms = {key: terms[key][groups.pattern] for key in ("agreement", "pairable")}
     p_e_item = item_chance(model, groups, terms, fitted, agreement, rater_counts)
     values = F.linearized_terms(terms["agreement"], terms["pairable"], fitted.p_e[0], p_e_item,
                                 fitted.coefficient[0], fitted.n[0], fitted.n_used[0])
