@@ -375,8 +375,10 @@ def item_chance(model: str, groups: Groups, terms: dict, fitted: Fit, agreement:
     p_e = fitted.p_e[0]
     if model in ("none", "uniform"):
         return p_e
-    if model == "conger":
-        return F.conger_item_chance(groups.rows, _numbers_like(rater_counts, agreement), agreement, fitted.n[0])
+    if model == "conger":  # code rows in blocks: a block's raters' labels looked up in cache, not an item x rater array
+        counts = _numbers_like(rater_counts, agreement)
+        blocks = np.array_split(groups.rows, max(1, len(groups.rows) >> 15))
+        return np.concatenate([F.conger_item_chance(rows, counts, agreement, fitted.n[0]) for rows in blocks])
     p = fitted.p[0]
     if model == "gwet":
         return F.gwet_item_chance(terms["shares"], p, agreement)
