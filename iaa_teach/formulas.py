@@ -442,10 +442,12 @@ def conger_item_chance(rows: np.ndarray, rater_counts: np.ndarray, agreement: np
     exact = _exact(rater_counts, agreement)
     _, towards, own, pairs = conger_parts(rater_counts, agreement)
     per_label = (towards - own[:, None]) * (n * reciprocal(rater_counts.sum(axis=-1), exact))[:, None]
-    r = len(per_label)
-    # rater g's label l at [g, l]; a missing rating (-1) reads the 0 that ends rater g's row
-    lookup = np.concatenate([per_label, as_numbers(np.zeros((r, 1), dtype=np.int64), exact)], axis=1)
-    return (own.sum() + lookup[np.arange(r), rows].sum(axis=-1)) / pairs
+    r, q = per_label.shape
+    lookup = np.concatenate([per_label, as_numbers(np.zeros((r, 1), dtype=np.int64), exact)], axis=1).reshape(-1)
+    # rater g's label l is at g (q + 1) + l; a missing rating (-1) lands on the 0 that ends rater g - 1's
+    # block (the last entry of all for g = 0)
+    index = np.asarray(rows) + np.arange(r) * (q + 1)
+    return (own.sum() + lookup.take(index).sum(axis=-1)) / pairs
 
 
 # ========================================================== Krippendorff
