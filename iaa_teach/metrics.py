@@ -566,8 +566,9 @@ def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
                  groups: FM.Groups | None = None) -> tuple[FM.Fit, Callable[[], dict], dict]:
     """A multi-rater coefficient on ``r`` (its items grouped as ``groups``, default its count rows).
 
-    Returns the fit, the groups' terms (as :func:`_family` gives them) and the fields every multi-rater
-    result shares (its P_a, P_e, counts of items and ratings, weights and variance).
+    Returns the fit, the groups' terms (a function, as :func:`_family` gives
+    them) and the fields every multi-rater result shares (its P_a, P_e,
+    counts of items and ratings, weights and variance).
     """
     agreement = _agreement_for(r, weights)
     patterns = None if groups is not None else r.count_patterns()
