@@ -15,6 +15,9 @@ contribute the same to P_a and to every chance model but Conger's, so the
 numbers are sums over the distinct count rows (:func:`pattern_groups`), each
 with its frequency. Conger's chance term depends on which rater gave which
 label, so its variance sums over the items' code rows (:func:`row_groups`).
+Exact P_a and P_e come from integer sums over the items with each number of
+ratings (:func:`size_sums`, :func:`family_totals`): a few fractions per
+number of ratings, not per count row.
 
 Missing ratings, as in Gwet's handbook and his irrCAC package
 -----------------------------------------------------------------
@@ -27,7 +30,7 @@ the number of rated items.
 >>> r = Ratings.from_rows([["a", "a"], ["a", "b"], ["b", "b"], ["b", None]])
 >>> w = agreement_matrix(None, r.categories, exact=True)
 >>> groups = pattern_groups(r.count_patterns())
->>> res = fit("gwet", summed(family_terms(groups, w), groups.frequency), w)
+>>> res = fit("gwet", family_totals(groups, w), w)
 >>> print(res.p_a[0], res.p_e[0], res.coefficient[0])
 2/3 15/32 19/51
 """
@@ -48,7 +51,8 @@ from .ratings import AgreementError, CountPatterns, Ratings
 __all__ = [
     "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "CHANCE_MODELS",
     "exact_number", "category_values", "agreement_matrix",
-    "Groups", "pattern_groups", "row_groups", "pair_groups", "family_terms", "summed",
+    "Groups", "pattern_groups", "row_groups", "pair_groups", "SizeSums", "size_sums", "family_terms", "summed",
+    "family_totals",
     "Fit", "fit", "item_chance", "variance_squares", "alpha_squares", "population_groups",
 ]
 
@@ -192,6 +196,66 @@ def pair_groups(table: np.ndarray, only_a: np.ndarray, only_b: np.ndarray) -> Gr
     return Groups(counts.sum(axis=1), counts, frequency)
 
 
+class SizeSums(NamedTuple):
+    """Integer sums over the items that share a number of ratings m, for each m that occurs (``size``).
+
+    Over the items with ``size[g]`` ratings: ``items[g]`` how many there
+    are, ``counts[g, j]`` = sum of n_ij, ``gram[g]`` = sum of the outer
+    products n_i n_i^T (q x q; 0 for m < 2: no pairs). Exact values are
+    computed from these integers: Krippendorff's alpha (its floats too) and
+    the family's totals (:func:`family_totals`).
+    """
+
+    size: np.ndarray
+    items: np.ndarray
+    counts: np.ndarray
+    gram: np.ndarray
+
+
+def size_sums(groups: Groups) -> SizeSums:
+    """The groups' items summed by their number of ratings (:class:`SizeSums`), with whole frequencies."""
+    c, f = np.asarray(groups.counts), np.asarray(groups.frequency)
+    # only the numbers of ratings that occur: with 3000 raters and 200 categories, a k x k sum
+    # for every possible number would take a gigabyte
+    size, group = np.unique(groups.size, return_inverse=True)
+    group = group.reshape(-1)
+    k = c.shape[1]
+    n_sizes = len(size)
+    items = np.rint(np.bincount(group, weights=f, minlength=n_sizes)).astype(np.int64)
+    flat = (group[:, None] * k + np.arange(k)).ravel()
+    counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
+    counts = counts.astype(np.int64).reshape(n_sizes, k)
+    return SizeSums(size, items, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
+
+
+def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.ndarray:
+    """sum_rows f c c^T per group (rows in group -1 left out), from the non-zero counts only.
+
+    A count row has at most n_raters non-zero entries, so each row adds at
+    most n_raters^2 products, counted with one weighted bincount per block of
+    rows (never a k x k product per row, nor an integer matrix product).
+    """
+    k = c.shape[1]
+    gram = np.zeros(n_sizes * k * k, dtype=np.float64)
+    rows, cols = np.nonzero(c * (group >= 0)[:, None])
+    vals = c[rows, cols]
+    nz = np.bincount(rows, minlength=len(c))
+    first = np.concatenate(([0], np.cumsum(nz)[:-1]))
+    per_block = max(1, (1 << 22) // int(nz.max(initial=1)) ** 2)  # initial: no non-zero count at all
+    for start in range(0, len(c), per_block):  # blocks of count rows: at most 4 million products each
+        lo, hi = first[start], (first[start + per_block] if start + per_block < len(c) else len(rows))
+        if lo == hi:
+            continue
+        mine = np.arange(lo, hi)
+        reps = nz[rows[mine]]
+        left = np.repeat(mine, reps)
+        right = first[rows[left]] + np.arange(len(left)) - np.repeat(np.cumsum(reps) - reps, reps)
+        key = (group[rows[left]] * k + cols[left]) * k + cols[right]
+        gram += np.bincount(key, weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
+                            minlength=n_sizes * k * k)
+    return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
+
+
 def family_terms(groups: Groups, agreement: np.ndarray) -> dict:
     """Each group's terms of P_a and the chance proportions (:func:`iaa_teach.formulas.fleiss_terms`), for one item.
 
@@ -205,15 +269,23 @@ def family_terms(groups: Groups, agreement: np.ndarray) -> dict:
 
 def _agreed(counts: np.ndarray, agreement: np.ndarray) -> np.ndarray:
     """sum_kl w_kl n_k n_l of each integer count row (G, q), in the weights' kind of number."""
-    if agreement.dtype == object:  # in whole numbers over the weights' common denominator, then one division
-        scale = math.lcm(*(w.denominator for w in agreement.reshape(-1)))
-        whole = np.array([int(w * scale) for w in agreement.reshape(-1)], dtype=object).reshape(agreement.shape)
-        ints = np.asarray(counts).astype(object)
-        sums = (ints[:, :, None] * whole * ints[:, None, :]).sum(axis=(1, 2))
-        return np.array([Fraction(int(x), scale) for x in sums], dtype=object).reshape(len(ints))
+    if agreement.dtype == object:
+        counts = np.asarray(counts)
+        return _weighted_sums(counts[:, :, None] * counts[:, None, :], agreement)
     if np.array_equal(agreement, np.eye(len(agreement))):  # unweighted: sum_k n_k^2
         return np.einsum("gk,gk->g", counts, counts).astype(float)
     return np.einsum("gl,gl->g", np.einsum("gk,kl->gl", counts, agreement), counts)  # loops in C, no BLAS
+
+
+def _weighted_sums(gram: np.ndarray, agreement: np.ndarray) -> np.ndarray:
+    """sum_kl w_kl g_kl of integer matrices g (..., q, q) under exact weights, as Fractions.
+
+    In whole numbers over the weights' common denominator, then one division each.
+    """
+    scale = math.lcm(*(w.denominator for w in agreement.reshape(-1)))
+    whole = np.array([int(w * scale) for w in agreement.reshape(-1)], dtype=object).reshape(agreement.shape)
+    sums = (np.asarray(gram).astype(object) * whole).sum(axis=(-2, -1))
+    return np.array([Fraction(int(x), scale) for x in sums.reshape(-1)], dtype=object).reshape(sums.shape)
 
 
 def summed(terms: dict, frequency: np.ndarray) -> dict:
@@ -221,6 +293,24 @@ def summed(terms: dict, frequency: np.ndarray) -> dict:
     exact = any(np.asarray(t).dtype == object for t in terms.values())
     frequency = np.atleast_2d(F.as_numbers(frequency, exact) if exact else np.asarray(frequency, dtype=float))
     return {key: frequency @ value for key, value in terms.items()}
+
+
+def family_totals(groups: Groups, agreement: np.ndarray, terms: dict | None = None) -> dict:
+    """The groups' :func:`family_terms` summed over all their items (a batch of one), as :func:`fit` takes them.
+
+    Floats: each group's terms (``terms``, if already at hand) weighted by
+    its frequency (:func:`summed`). Exact values: the same formula once per
+    number of ratings m, on the integer sums over the items with m ratings
+    (:func:`size_sums`, sum_kl w_kl n_ik n_il from their ``gram``): a few
+    fractions per m, not per count row, and the same totals, since
+    :func:`iaa_teach.formulas.fleiss_terms` may group the items any way.
+    """
+    if agreement.dtype != object:
+        return summed(family_terms(groups, agreement) if terms is None else terms, groups.frequency)
+    sums = size_sums(groups)
+    by_size = F.fleiss_terms(sums.size, F.as_numbers(sums.items, True), F.as_numbers(sums.counts, True),
+                             _weighted_sums(sums.gram, agreement))
+    return summed(by_size, np.ones(len(sums.size), dtype=np.int64))
 
 
 # ==================================================================== fit
@@ -285,8 +375,10 @@ def item_chance(model: str, groups: Groups, terms: dict, fitted: Fit, agreement:
     p_e = fitted.p_e[0]
     if model in ("none", "uniform"):
         return p_e
-    if model == "conger":
-        return F.conger_item_chance(groups.rows, _numbers_like(rater_counts, agreement), agreement, fitted.n[0])
+    if model == "conger":  # code rows in blocks: a block's raters' labels looked up in cache, not an item x rater array
+        counts = _numbers_like(rater_counts, agreement)
+        blocks = np.array_split(groups.rows, max(1, len(groups.rows) >> 15))
+        return np.concatenate([F.conger_item_chance(rows, counts, agreement, fitted.n[0]) for rows in blocks])
     p = fitted.p[0]
     if model == "gwet":
         return F.gwet_item_chance(terms["shares"], p, agreement)
@@ -309,8 +401,8 @@ def variance_squares(model: str, groups: Groups, agreement: np.ndarray, fitted: 
     """
     if terms is None:
         terms = family_terms(groups, agreement)
-    elif groups.pattern is not None:
-        terms = {key: value[groups.pattern] for key, value in terms.items()}
+    elif groups.pattern is not None:  # code rows, Conger's: its item chance takes no terms, P_a's from the count rows
+        terms = {key: terms[key][groups.pattern] for key in ("agreement", "pairable")}
     p_e_item = item_chance(model, groups, terms, fitted, agreement, rater_counts)
     values = F.linearized_terms(terms["agreement"], terms["pairable"], fitted.p_e[0], p_e_item,
                                 fitted.coefficient[0], fitted.n[0], fitted.n_used[0])

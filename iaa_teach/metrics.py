@@ -27,7 +27,7 @@ import inspect
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, partial
+from functools import cache, cached_property, partial
 from itertools import combinations
 from typing import Any, Callable, NamedTuple
 
@@ -257,62 +257,6 @@ class _Uncertain(_Result):
         return value - half, min(1.0, value + half)
 
 
-# ================================================================= groups
-class SizeSums(NamedTuple):
-    """Integer sums over the items that share a number of ratings m, for each m that occurs (``size``).
-
-    Over the items with ``size[g]`` ratings: ``counts[g, j]`` = sum of n_ij;
-    ``gram[g]`` = sum of the outer products n_i n_i^T (k x k).
-    The exact values are computed from these integers; the floats from the same sums.
-    """
-
-    size: np.ndarray
-    counts: np.ndarray
-    gram: np.ndarray
-
-
-def _size_sums(patterns: CountPatterns) -> SizeSums:
-    c, f = patterns.counts, patterns.frequency
-    # only the numbers of ratings that occur: with 3000 raters and 200 categories, a k x k sum
-    # for every possible number would take a gigabyte
-    size, group = np.unique(patterns.ratings_per_item, return_inverse=True)
-    group = group.reshape(-1)
-    k = c.shape[1]
-    n_sizes = len(size)
-    flat = (group[:, None] * k + np.arange(k)).ravel()
-    counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
-    counts = counts.astype(np.int64).reshape(n_sizes, k)
-    return SizeSums(size, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
-
-
-def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.ndarray:
-    """sum_rows f c c^T per group (rows in group -1 left out), from the non-zero counts only.
-
-    A count row has at most n_raters non-zero entries, so each row adds at
-    most n_raters^2 products, counted with one weighted bincount per block of
-    rows (never a k x k product per row, nor an integer matrix product).
-    """
-    k = c.shape[1]
-    gram = np.zeros(n_sizes * k * k, dtype=np.float64)
-    rows, cols = np.nonzero(c * (group >= 0)[:, None])
-    vals = c[rows, cols]
-    nz = np.bincount(rows, minlength=len(c))
-    first = np.concatenate(([0], np.cumsum(nz)[:-1]))
-    per_block = max(1, (1 << 22) // int(nz.max(initial=1)) ** 2)  # initial: no non-zero count at all
-    for start in range(0, len(c), per_block):  # blocks of count rows: at most 4 million products each
-        lo, hi = first[start], (first[start + per_block] if start + per_block < len(c) else len(rows))
-        if lo == hi:
-            continue
-        mine = np.arange(lo, hi)
-        reps = nz[rows[mine]]
-        left = np.repeat(mine, reps)
-        right = first[rows[left]] + np.arange(len(left)) - np.repeat(np.cumsum(reps) - reps, reps)
-        key = (group[rows[left]] * k + cols[left]) * k + cols[right]
-        gram += np.bincount(key, weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
-                            minlength=n_sizes * k * k)
-    return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
-
-
 # ====================================================================== Cohen
 @_result
 class CohenResult(_Uncertain):
@@ -381,8 +325,9 @@ class CohenResult(_Uncertain):
         kappa, p_o, p_e = _cohen(table, agree)
         variance = variance_null = None
         if kappa[0] is not None and n >= 2:  # as the floats: no spread to estimate from a single item
-            kept = 1 - _sampled(n, self.population, exact=True)
-            variance, variance_null = (kept * v[0] for v in F.cohen_variance(table, agree))
+            kept = 1 - _sampled(n, self.population, exact=True)  # the variances on first use, as the family's
+            both = cache(lambda: [kept * v[0] for v in F.cohen_variance(table, agree)])
+            variance, variance_null = _Later(lambda: both()[0]), _Later(lambda: both()[1])
         return Exact(kappa=_one(kappa), p_o=_one(p_o), p_e=_one(p_e),
                      row_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=1)),
                      col_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=0)),
@@ -587,39 +532,43 @@ def _is_defined(value: Any) -> bool:
 
 
 def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | None,
-            groups: FM.Groups | None = None) -> tuple[FM.Fit, Any, dict]:
+            groups: FM.Groups | None = None) -> tuple[FM.Fit, Any, Callable[[], dict]]:
     """A coefficient of the family, its variance and the groups' terms, in the weights' kind of number.
 
     One path for the float value and ``.exact`` (floats or Fractions): the
-    count rows' terms summed (:mod:`iaa_teach.family`), then the formulas.
-    ``groups``: the table's items grouped (default: its count rows). The
-    variance is Gwet's (NaN, or None when exact, for an undefined
+    groups' terms summed (:func:`iaa_teach.family.family_totals`), then the
+    formulas. ``groups``: the table's items grouped (default: its count
+    rows). The variance is Gwet's (NaN, or None when exact, for an undefined
     coefficient or fewer than 2 rated items), returned as a :class:`_Later`:
     in fractions it sums a square per count row, seconds on a large table
-    that a caller wanting P_a and P_e alone should not wait for.
+    that a caller wanting P_a and P_e alone should not wait for. The groups'
+    own terms (:func:`iaa_teach.family.family_terms`) come as a function
+    that computes them once: floats at once (the totals sum them), fractions
+    only if the variance or P_i ask (the exact totals come from integer sums).
     """
     exact = agreement.dtype == object
     groups = FM.pattern_groups(r.count_patterns()) if groups is None else groups
-    terms = FM.family_terms(groups, agreement)
+    terms = cache(lambda: FM.family_terms(groups, agreement))
     rater_counts = F.as_numbers(r.rater_counts(), exact) if model == "conger" else None
-    fitted = FM.fit(model, FM.summed(terms, groups.frequency), agreement, rater_counts)
+    fitted = FM.fit(model, FM.family_totals(groups, agreement, None if exact else terms()), agreement, rater_counts)
     n = fitted.n[0]
 
     def variance():
         if not (_is_defined(fitted.coefficient[0]) and n >= 2):
             return None if exact else math.nan
         rows = FM.row_groups(r, distinct=exact) if model == "conger" else groups
-        squares = FM.variance_squares(model, rows, agreement, fitted, rater_counts, terms)
+        squares = FM.variance_squares(model, rows, agreement, fitted, rater_counts, terms())
         return F.linearized_variance(squares, n, _sampled(n, population, exact))
     return fitted, _Later(variance), terms
 
 
 def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
-                 groups: FM.Groups | None = None) -> tuple[FM.Fit, dict, dict]:
+                 groups: FM.Groups | None = None) -> tuple[FM.Fit, Callable[[], dict], dict]:
     """A multi-rater coefficient on ``r`` (its items grouped as ``groups``, default its count rows).
 
-    Returns the fit, the groups' terms and the fields every multi-rater
-    result shares (its P_a, P_e, counts of items and ratings, weights and variance).
+    Returns the fit, the groups' terms (a function, as :func:`_family` gives
+    them) and the fields every multi-rater result shares (its P_a, P_e,
+    counts of items and ratings, weights and variance).
     """
     agreement = _agreement_for(r, weights)
     patterns = None if groups is not None else r.count_patterns()
@@ -700,7 +649,7 @@ class FleissResult(_CountedResult):
         agreement = _exact_weights(self)
         fitted, variance, terms = _family(self._ratings, self.chance, agreement, self.population)
         return Exact(kappa=fitted.coefficient[0], p_a=fitted.p_a[0], p_e=fitted.p_e[0],
-                     p_j=_exact_tuple(fitted.p[0]), p_i=_Later(lambda: _exact_tuple(_item_agreement(self._patterns, terms, True))),
+                     p_j=_exact_tuple(fitted.p[0]), p_i=_Later(lambda: _exact_tuple(_item_agreement(self._patterns, terms(), True))),
                      agreement_weights=_exact_tuple(agreement), variance=variance)
 
     def __repr__(self) -> str:
@@ -784,7 +733,7 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
     reason = None
     if math.isnan(kappa):  # formulas.chance_corrected: P_e is 1 (within EPS)
         reason = "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
-    p_i = _frozen(_item_agreement(shared["_patterns"], terms, False))
+    p_i = _frozen(_item_agreement(shared["_patterns"], terms(), False))
     return FleissResult(kappa=kappa, p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance, reason=reason, **shared)
 
 
@@ -803,7 +752,7 @@ def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int 
     return F.linearized_variance(squares, n, _sampled(rated, population, exact))
 
 
-def _coincidences(sums: SizeSums, exact: bool) -> np.ndarray:
+def _coincidences(sums: FM.SizeSums, exact: bool) -> np.ndarray:
     return F.coincidences(sums.size, F.as_numbers(sums.counts, exact), F.as_numbers(sums.gram, exact)).sum(axis=0)[None]
 
 
@@ -862,7 +811,8 @@ class AlphaResult(_CountedResult):
         o = _coincidences(self._sums, exact=True)
         values = _category_values_of(self.categories, self.level, exact=True)
         alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, self.level, values)
-        variance = None if alpha[0] is None else _alpha_variance(self._patterns, np.asarray(delta[0]), self.population)
+        variance = None if alpha[0] is None else _Later(  # a square per count row: summed when asked
+            lambda: _alpha_variance(self._patterns, np.asarray(delta[0]), self.population))
         return Exact(alpha=_one(alpha), d_o=_one(d_o), d_e=_one(d_e), coincidences=_exact_tuple(o[0]),
                      n_c=_exact_tuple(n_c[0]), n=_one(n), delta=_exact_tuple(delta[0]), variance=variance)
 
@@ -970,7 +920,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     n_used = int(patterns.frequency[patterns.ratings_per_item >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
-    sums = _size_sums(patterns)
+    sums = FM.size_sums(FM.pattern_groups(patterns))
     o = _coincidences(sums, exact=False)
     alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, level, values)
     reason = None
@@ -1406,7 +1356,7 @@ def _planned_variance(name: str, groups: FM.Groups, agreement: np.ndarray, propo
         p_o, p_e = F.cohen_agreement(table[None], agreement)
         return float(p_o[0]), float(p_e[0]), float(F.cohen_variance(table[None], agreement)[0][0])
     model = PLANNED[name]
-    fitted = FM.fit(model, FM.summed(FM.family_terms(groups, agreement), groups.frequency), agreement)
+    fitted = FM.fit(model, FM.family_totals(groups, agreement), agreement)
     if name == "krippendorff_alpha":
         squares = FM.alpha_squares(groups, agreement)[1]
     else:

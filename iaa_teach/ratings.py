@@ -269,7 +269,7 @@ class Ratings:
     [['P', 'P'], ['N', None], ['G', 'P']]
     """
 
-    __slots__ = ("_codes", "_categories", "_raters", "_items", "_patterns", "_ordered")
+    __slots__ = ("_codes", "_categories", "_raters", "_items", "_patterns", "_rater_counts", "_ordered")
 
     #: The code of a missing cell in :attr:`codes` and :meth:`from_codes`.
     MISSING = -1
@@ -302,7 +302,7 @@ class Ratings:
         if len(items) != n_items:
             raise AgreementError(f"{len(items)} item names given for {n_items} rows")
         self._codes = codes
-        self._patterns = None
+        self._patterns = self._rater_counts = None
         self._categories = categories
         self._raters = raters
         self._items = items if isinstance(items, range) else tuple(items)
@@ -437,7 +437,10 @@ class Ratings:
         >>> Ratings.from_rows([["x", "y"], ["x", None]]).rater_counts().tolist()
         [[2, 0], [0, 1]]
         """
-        return np.ascontiguousarray(self.rater_counts_by(np.zeros(self.n_items, dtype=np.intp), 1)[:, 0])
+        if self._rater_counts is None:  # counted once per table: Conger's float and exact values both ask
+            by_rater = self.rater_counts_by(np.zeros(self.n_items, dtype=np.intp), 1)
+            self._rater_counts = np.ascontiguousarray(by_rater[:, 0])
+        return self._rater_counts.copy()
 
     def rater_counts_by(self, groups: Any, n_groups: int | None = None) -> np.ndarray:
         """Raters x groups x categories: how many items of each group each rater put in each category.

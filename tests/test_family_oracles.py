@@ -507,6 +507,21 @@ def test_each_items_chance_term_is_the_derivative_of_p_e(case, model):
     assume(check_chance_derivative(*case, model))
 
 
+@settings(max_examples=EXAMPLES)
+@given(case=family_cases())
+def test_exact_totals_from_sums_by_number_of_ratings_are_the_groups_own_sums(case):
+    """The exact totals come from integer sums over the items with each number of ratings (a few
+    fractions); summing each group's own exact terms instead gives the same fractions."""
+    codes, values, weights = case
+    r = to_ratings(codes, values)
+    w = FM.agreement_matrix(weights, r.categories, exact=True)
+    for groups in (FM.pattern_groups(r.count_patterns()), FM.row_groups(r, distinct=True)):
+        totals = FM.family_totals(groups, w)
+        each = FM.summed(FM.family_terms(groups, w), groups.frequency)
+        assert {key: value.tolist() for key, value in totals.items()} == \
+            {key: value.tolist() for key, value in each.items()}
+
+
 # ---------------------------------------------- the checks can fail
 def raw4() -> np.ndarray:
     return np.where(np.isnan(RAW_4RATERS), -1, RAW_4RATERS - 1).astype(int)

@@ -358,3 +358,32 @@ def test_the_exact_variance_is_summed_only_when_asked_for(monkeypatch, metric):
     assert res.exact.p_a == Fraction(res.exact.p_a) and res.exact.p_e is not None and len(calls) == 1
     assert math.isclose(float(res.exact.variance), res.variance, rel_tol=1e-12) and len(calls) == 2
     assert res.exact.variance is res.exact.variance and len(calls) == 2  # computed once
+
+
+def test_the_exact_alpha_variance_is_summed_only_when_asked_for(monkeypatch):
+    """Alpha's exact variance, like the family's, sums a square per count row: ``.exact.alpha`` does not wait for it."""
+    from iaa_teach import family
+
+    calls = []
+    real = family.alpha_squares
+    monkeypatch.setattr(family, "alpha_squares", lambda *a, **k: calls.append(1) or real(*a, **k))
+    res = iaa_teach.krippendorff_alpha(datasets.sentiment_missing())
+    assert len(calls) == 1  # the float variance, for res.se
+    assert res.exact.alpha == Fraction(res.exact.alpha) and res.exact.d_e is not None and len(calls) == 1
+    assert math.isclose(float(res.exact.variance), res.variance, rel_tol=1e-12) and len(calls) == 2
+    assert res.exact.variance is res.exact.variance and len(calls) == 2  # computed once
+
+
+def test_the_exact_cohen_variances_are_computed_only_when_asked_for(monkeypatch):
+    """``iaa-teach report`` compares every pair's exact kappa: the exact variances wait until asked, then come
+    together from one computation."""
+    from iaa_teach import formulas
+
+    calls = []
+    real = formulas.cohen_variance
+    monkeypatch.setattr(formulas, "cohen_variance", lambda *a, **k: calls.append(1) or real(*a, **k))
+    res = iaa_teach.cohen_kappa(datasets.sentiment_missing(), weights="linear")
+    assert len(calls) == 1  # the float variances, for res.se and res.se_null
+    assert res.exact.kappa == Fraction(res.exact.kappa) and res.exact.p_e is not None and len(calls) == 1
+    assert math.isclose(float(res.exact.variance), res.variance, rel_tol=1e-12) and len(calls) == 2
+    assert math.isclose(float(res.exact.variance_null), res.variance_null, rel_tol=1e-12) and len(calls) == 2
