@@ -426,8 +426,10 @@ class Ratings:
             for p in order:
                 if ia[p] != last:
                     last = ia[p]
-                    np.multiply(block[:, last], k1, out=base[:n], casting="unsafe")
-                np.add(base[:n], block[:, ib[p]], out=combined[:n], casting="unsafe")
+                    # dtype=np.intp: the codes may be stored as uint8, and NumPy computes in the
+                    # inputs' type, so 17 * 19 in uint8 would wrap to 67 (issue 19)
+                    np.multiply(block[:, last], k1, out=base[:n], dtype=np.intp)
+                np.add(base[:n], block[:, ib[p]], out=combined[:n], dtype=np.intp)
                 tables[p] += np.bincount(combined[:n], minlength=k1 * k1)
         return tables.reshape(-1, k1, k1)[:, :-1, :-1]
 
