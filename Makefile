@@ -43,7 +43,7 @@ help:
 
 # Set-up: a project venv, reinstalled when pyproject.toml or constraints.txt change.
 # Both installs also write this environment's JupyterLab defaults (no news prompt):
-# {sys.prefix}/share/jupyter/lab/settings/overrides.json, see iaa_teach/course.py.
+# {sys.prefix}/share/jupyter/lab/settings/overrides.json, see tools/lab_settings.py.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install $(PIP_QUIET) --upgrade pip
@@ -51,13 +51,13 @@ $(BIN)/python:
 $(LAB_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	@echo "Installing the lessons' packages into .venv (once; a minute or two)..."
 	@$(BIN)/python -m pip install $(PIP_QUIET) -c constraints.txt -e ".[notebooks]"
-	@$(BIN)/python -m iaa_teach.course lab-settings
+	@$(BIN)/python -m tools.lab_settings
 	@touch $@
 
 $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	@echo "Installing the package, the lessons' and the test tool chain into .venv (once)..."
 	@$(BIN)/python -m pip install $(PIP_QUIET) -c constraints.txt -e ".[dev]"
-	@$(BIN)/python -m iaa_teach.course lab-settings
+	@$(BIN)/python -m tools.lab_settings
 	@touch $@ $(LAB_STAMP) $(BOOK_STAMP)
 
 # Test-only oracles installed without their dependencies: irrCAC 0.4 pins pandas < 3
@@ -76,12 +76,12 @@ lab: $(LAB_STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_ROOT) $(ALLOW_ROOT) $(LAB_ARGS)
 
 # Student copies: every cell tagged "solution" emptied, every output cleared
-# (iaa_teach.course.student_notebook). Open them with `make lab LAB_ROOT=student`.
+# (tools/student_copies.py). Open them with `make lab LAB_ROOT=student`.
 student: $(LAB_STAMP)
-	@$(BIN)/python -m iaa_teach.course student notebooks $(STUDENT_DIR)
+	@$(BIN)/python -m tools.student_copies notebooks $(STUDENT_DIR)
 
 # The static book: Sphinx + myst-nb + sphinx-book-theme ([book] extra, also in [dev]) read the
-# committed outputs (nothing is executed) and write build/book/ (iaa_teach/book.py, book/conf.py).
+# committed outputs (nothing is executed) and write build/book/ (tools/book.py, book/conf.py).
 BOOK_STAMP = $(VENV)/.installed-book
 BOOK_DIR ?= build/book
 $(BOOK_STAMP): pyproject.toml constraints.txt | $(BIN)/python
@@ -90,13 +90,16 @@ $(BOOK_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	@touch $@
 
 book: $(BOOK_STAMP)
-	$(BIN)/python -m iaa_teach.book $(BOOK_DIR)
+	$(BIN)/python -m tools.book $(BOOK_DIR)
 
+# 0. ruff: lint and format checks ([tool.ruff] in pyproject.toml; `ruff format .` fixes the layout).
 # 1. pytest with no arguments: tests/ (including the notebook sync gate in
 #    tests/test_notebooks_meta.py) and the doctests of iaa_teach/.
 # 2. nbval re-runs every committed notebook and compares outputs. MPLBACKEND is
 #    unset: Agg would drop the stored figure outputs and fail every plot cell.
 test: $(STAMP) $(ORACLE_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest $(PYTEST_FLAGS) $(PYTEST_ARGS)
 ifneq ($(NOTEBOOKS),)
 	env -u MPLBACKEND $(BIN)/python -m pytest $(PYTEST_FLAGS) \

@@ -11,9 +11,9 @@ counts are also kept), so every figure includes the counting it needs:
 - ``item_ranking()``, ``confused_pairs()``, ``category_agreement()``;
 - ``exact``: the leave-one-out alphas as fractions;
 - the whole report as people get it: the four tables, the four figures and
-  the self-contained HTML page (``report_files.to_html``: figures drawn and
+  the self-contained HTML page (``iaa_teach.report.to_html``: figures drawn and
   embedded as PNG, the worked steps of ``explain``), and the JSON of every
-  row (``report_files.to_json``). These two are the median of 3 runs.
+  row (``iaa_teach.report.to_json``). These two are the median of 3 runs.
 
 Leave-one-out changes alpha's integer sums by each rater's own
 contribution (see ``iaa_teach.diagnosis``); the naive way calls
@@ -31,8 +31,8 @@ import time
 import numpy as np
 
 import iaa_teach as it
-from iaa_teach import report_files
 from iaa_teach.diagnosis import leave_one_out_sums
+from iaa_teach.report import to_html, to_json
 
 N_ITEMS, N_RATERS, N_CATS, MISSING = 100_000, 10, 5, 0.20
 REPEAT = 9
@@ -51,7 +51,9 @@ def median_ms(fn, setup, repeat: int = REPEAT) -> float:
 
 
 def main() -> None:
-    table = it.datasets.simulate(N_ITEMS, N_RATERS, accuracy=0.7, n_categories=N_CATS, seed=1, missing=MISSING)
+    table = it.datasets.simulate(
+        N_ITEMS, N_RATERS, accuracy=0.7, n_categories=N_CATS, seed=1, missing=MISSING
+    )
     codes, cats, raters = table.codes, table.categories, table.raters
 
     def fresh() -> it.Ratings:  # a new table: nothing counted yet
@@ -60,8 +62,10 @@ def main() -> None:
     def fresh_report() -> it.Diagnosis:
         return it.diagnose(fresh())
 
-    print(f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing "
-          f"({table.n_ratings:,} ratings)")
+    print(
+        f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing "
+        f"({table.n_ratings:,} ratings)"
+    )
     parts = {
         "diagnose() (alpha)": (it.diagnose, fresh),
         "rater_ranking()": (lambda d: d.rater_ranking(), fresh_report),
@@ -75,19 +79,23 @@ def main() -> None:
         ms = median_ms(fn, setup)
         total += ms
         print(f"  {name:<36} {ms:8.1f} ms")
-    whole = median_ms(lambda d: (d.rater_ranking(), d.item_ranking(), d.confused_pairs(),
-                                 d.category_agreement()), fresh_report)
+    whole = median_ms(
+        lambda d: (d.rater_ranking(), d.item_ranking(), d.confused_pairs(), d.category_agreement()),
+        fresh_report,
+    )
     print(f"  {'the four tables on one report':<36} {whole:8.1f} ms   (parts above: {total:.1f} ms)")
 
     # the whole report from a fresh table: tables + figures + HTML page, and the JSON
     pages = []
 
     def html_page(d: it.Diagnosis) -> None:
-        pages.append(len(report_files.to_html(d, source="bench.csv")))
+        pages.append(len(to_html(d, source="bench.csv")))
 
     page_ms = median_ms(html_page, fresh_report, repeat=3)
-    json_ms = median_ms(report_files.to_json, fresh_report, repeat=3)
-    print(f"  {'whole report: tables+figures+HTML':<36} {page_ms:8.1f} ms   (the page: {pages[-1] / 1e6:.1f} MB)")
+    json_ms = median_ms(to_json, fresh_report, repeat=3)
+    print(
+        f"  {'whole report: tables+figures+HTML':<36} {page_ms:8.1f} ms   (the page: {pages[-1] / 1e6:.1f} MB)"
+    )
     print(f"  {'JSON of every row (to_json)':<36} {json_ms:8.1f} ms")
 
     # leave-one-out: the counts changed by each rater's part, against recomputing each table.
@@ -96,16 +104,22 @@ def main() -> None:
     sums = median_ms(leave_one_out_sums, lambda: fresh_report().ratings)
 
     def naive(r: it.Ratings) -> list[float]:
-        return [it.krippendorff_alpha(r.subset(raters=[x for x in range(r.n_raters) if x != j])).alpha
-                for j in range(r.n_raters)]
+        return [
+            it.krippendorff_alpha(r.subset(raters=[x for x in range(r.n_raters) if x != j])).alpha
+            for j in range(r.n_raters)
+        ]
 
     plain = median_ms(naive, lambda: fresh_report().ratings)
     report = fresh_report()
     gap = np.max(np.abs(report.alpha_without - np.array(naive(report.ratings))))
     print(f"leave-one-out alpha of all {N_RATERS} raters:")
-    print(f"  additive counts                      {additive:8.1f} ms   (the integer sums alone: {sums:.1f} ms)")
+    print(
+        f"  additive counts                      {additive:8.1f} ms   (the integer sums alone: {sums:.1f} ms)"
+    )
     print(f"  naive (krippendorff_alpha x {N_RATERS})      {plain:8.1f} ms")
-    print(f"  naive / additive                     {plain / additive:8.1f} x   (largest difference {gap:.1e})")
+    print(
+        f"  naive / additive                     {plain / additive:8.1f} x   (largest difference {gap:.1e})"
+    )
 
 
 if __name__ == "__main__":

@@ -56,11 +56,14 @@ def run(busy: bool) -> None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return getattr(CAC(pd.DataFrame(data), weights=weights, categories=categories), method)()
+
         return call
 
     blas = ", ".join(f"{i['internal_api']} {i['num_threads']} threads" for i in threadpool_info()) or "none"
-    print(f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing; "
-          f"BLAS: {blas}; busy core: {'yes' if busy else 'no'}\n")
+    print(
+        f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing; "
+        f"BLAS: {blas}; busy core: {'yes' if busy else 'no'}\n"
+    )
     print("end to end from the raw array, coefficient and standard error, against irrCAC 0.4 (bar: >= 5x)")
     print(f"{'coefficient':<34}{'ours ms':>10}{'irrCAC ms':>11}{'ratio':>9}")
     cases = [
@@ -70,10 +73,16 @@ def run(busy: bool) -> None:
         ("  same, from A, B columns", lambda: it.scott_pi(pair, 0, 1).se, irrcac("fleiss", pair)),
         ("conger_kappa", lambda: it.conger_kappa(raw).se, irrcac("conger")),
         ("gwet_ac (AC1)", lambda: it.gwet_ac(raw).se, irrcac("gwet")),
-        ("gwet_ac quadratic (AC2)", lambda: it.gwet_ac(raw, weights="quadratic").se,
-         irrcac("gwet", weights="quadratic")),
-        ("fleiss_kappa item_mean quadratic", lambda: it.fleiss_kappa(raw, "item_mean", weights="quadratic").se,
-         irrcac("fleiss", weights="quadratic")),
+        (
+            "gwet_ac quadratic (AC2)",
+            lambda: it.gwet_ac(raw, weights="quadratic").se,
+            irrcac("gwet", weights="quadratic"),
+        ),
+        (
+            "fleiss_kappa item_mean quadratic",
+            lambda: it.fleiss_kappa(raw, "item_mean", weights="quadratic").se,
+            irrcac("fleiss", weights="quadratic"),
+        ),
         ("krippendorff_alpha nominal", lambda: it.krippendorff_alpha(raw).se, irrcac("krippendorff")),
     ]
     ok = True

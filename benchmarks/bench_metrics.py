@@ -98,9 +98,12 @@ def run() -> None:
     ratios_ok = True
 
     from threadpoolctl import threadpool_info
+
     blas = ", ".join(f"{i['internal_api']} {i['num_threads']} threads" for i in threadpool_info()) or "none"
-    print(f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing; "
-          f"BLAS: {blas}; busy core: {'yes' if '--busy' in sys.argv else 'no'}\n")
+    print(
+        f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing; "
+        f"BLAS: {blas}; busy core: {'yes' if '--busy' in sys.argv else 'no'}\n"
+    )
     print("(a) end to end from the raw array, against the reference library (bar: >= 5x)")
     print(f"{'metric':<28}{'ours ms':>10}{'ref ms':>10}{'ratio':>9}")
 
@@ -110,17 +113,27 @@ def run() -> None:
         return cohen_kappa_score(a[both], b[both])
 
     pair = np.ascontiguousarray(raw[:, :2])
-    cases = [("cohen_kappa (A vs B)", lambda: it.cohen_kappa(raw, 0, 1), cohen_ref),
-             ("  same, from A, B columns", lambda: it.cohen_kappa(pair, 0, 1), cohen_ref),
-             ("fleiss_kappa (complete)", lambda: it.fleiss_kappa(complete),
-              lambda: sm_fleiss(aggregate_raters(complete.astype(int))[0]))]
+    cases = [
+        ("cohen_kappa (A vs B)", lambda: it.cohen_kappa(raw, 0, 1), cohen_ref),
+        ("  same, from A, B columns", lambda: it.cohen_kappa(pair, 0, 1), cohen_ref),
+        (
+            "fleiss_kappa (complete)",
+            lambda: it.fleiss_kappa(complete),
+            lambda: sm_fleiss(aggregate_raters(complete.astype(int))[0]),
+        ),
+    ]
     for level in it.LEVELS:
         data = raw + 1 if level == "ratio" else raw  # ratio: positive values
         dom = [v + 1 for v in domain] if level == "ratio" else domain
-        cases.append((f"krippendorff_alpha {level}",
-                      lambda d=data, lv=level: it.krippendorff_alpha(d, lv),
-                      lambda d=data, lv=level, dm=dom: krippendorff.alpha(
-                          reliability_data=d.T, level_of_measurement=lv, value_domain=dm)))
+        cases.append(
+            (
+                f"krippendorff_alpha {level}",
+                lambda d=data, lv=level: it.krippendorff_alpha(d, lv),
+                lambda d=data, lv=level, dm=dom: krippendorff.alpha(
+                    reliability_data=d.T, level_of_measurement=lv, value_domain=dm
+                ),
+            )
+        )
     for name, ours, ref in cases:
         t_ours, t_ref = best_ms(ours), best_ms(ref)
         ratio = t_ref / t_ours
@@ -134,9 +147,11 @@ def run() -> None:
     t_bin = best_ms(lambda: np.bincount(codes, minlength=N_CATS + 1), 31)
     # a Ratings counts its table once and keeps the counts: each run gets a fresh copy (untimed)
     keep = np.zeros(prebuilt.shape, dtype=bool)
-    cases_b = [("cohen_kappa (A vs B)", lambda r: it.cohen_kappa(r, 0, 1)),
-               ("fleiss_kappa pooled", lambda r: it.fleiss_kappa(r)),
-               ("fleiss_kappa item_mean", lambda r: it.fleiss_kappa(r, "item_mean"))]
+    cases_b = [
+        ("cohen_kappa (A vs B)", lambda r: it.cohen_kappa(r, 0, 1)),
+        ("fleiss_kappa pooled", lambda r: it.fleiss_kappa(r)),
+        ("fleiss_kappa item_mean", lambda r: it.fleiss_kappa(r, "item_mean")),
+    ]
     for level in ("nominal", "ordinal", "interval"):
         cases_b.append((f"krippendorff_alpha {level}", lambda r, lv=level: it.krippendorff_alpha(r, lv)))
     for name, ours in cases_b:
@@ -145,13 +160,18 @@ def run() -> None:
         ratios_ok &= ratio <= 3
         print(f"{name:<28}{t_ours:>10.2f}{t_bin:>10.2f}{ratio:>8.2f}x")
 
-    print("\n(c) bootstrap_ci, 200 replicates: BLAS threads as they are, against one BLAS thread "
-          "(bar: at most 1.5x)")
+    print(
+        "\n(c) bootstrap_ci, 200 replicates: BLAS threads as they are, against one BLAS thread "
+        "(bar: at most 1.5x)"
+    )
     print(f"{'metric':<28}{'as is ms':>10}{'1 thread':>10}{'ratio':>9}")
     from threadpoolctl import threadpool_limits
+
     for name in ("cohen_kappa", "fleiss_kappa", "krippendorff_alpha", "gwet_ac"):
+
         def boot(name=name):
             return it.bootstrap_ci(name, prebuilt, n_boot=200, seed=0)
+
         t_free = best_ms(boot, 5)
         with threadpool_limits(1):
             t_one = best_ms(boot, 5)

@@ -49,7 +49,7 @@ REPORT = """
 import json, resource, sys, time
 import pandas
 from iaa_teach import Ratings
-from iaa_teach.cli import report
+from iaa_teach.report import text_report as report
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = time.perf_counter()
 text = report(Ratings.from_csv(sys.argv[1]))
@@ -72,19 +72,23 @@ def write_file(path: str, seed: int = 0) -> None:
 
     rng = np.random.default_rng(seed)
     truth = rng.integers(1, 6, N_ITEMS)
-    labels = np.where(rng.random((N_ITEMS, N_RATERS)) < 0.7, truth[:, None], rng.integers(1, 6, (N_ITEMS, N_RATERS)))
+    labels = np.where(
+        rng.random((N_ITEMS, N_RATERS)) < 0.7, truth[:, None], rng.integers(1, 6, (N_ITEMS, N_RATERS))
+    )
     cells = labels.astype("U1")
     cells[rng.random(cells.shape) < 0.05] = ""
     with open(path, "w") as fh:
         fh.write(",".join(f"r{j + 1}" for j in range(N_RATERS)) + "\n")
         for start in range(0, N_ITEMS, 100_000):
-            fh.write("\n".join(",".join(row) for row in cells[start:start + 100_000].tolist()) + "\n")
+            fh.write("\n".join(",".join(row) for row in cells[start : start + 100_000].tolist()) + "\n")
 
 
 def measure(script: str, path: Path) -> dict:
     runs = []
     for _ in range(RUNS):
-        out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True
+        )
         runs.append(json.loads(out.stdout))
     best = min(runs, key=lambda r: r["seconds"])
     best["peak_kb"] = min(r["peak_kb"] for r in runs)
@@ -112,17 +116,22 @@ def main() -> None:
         cli = Path(sys.executable).with_name("iaa-teach")
         t_cli = wall([str(cli), "report", str(path)])
         t_pd = wall([sys.executable, "-c", "import sys, pandas; pandas.read_csv(sys.argv[1])", str(path)])
-        print(f"whole commands (the issue's measure): iaa-teach report {t_cli:.2f} s, "
-              f"python -c read_csv {t_pd:.2f} s")
+        print(
+            f"whole commands (the issue's measure): iaa-teach report {t_cli:.2f} s, "
+            f"python -c read_csv {t_pd:.2f} s"
+        )
         print(f"  time ratio:                   {t_cli / t_pd:.2f}  (at most 2)")
-        print(f"  peak memory ratio (processes): {ours['peak_kb'] / pandas['peak_kb']:.2f}  (at most 2; "
-              f"{ours['peak_kb'] / 1024:.0f} MB against {pandas['peak_kb'] / 1024:.0f} MB)")
+        print(
+            f"  peak memory ratio (processes): {ours['peak_kb'] / pandas['peak_kb']:.2f}  (at most 2; "
+            f"{ours['peak_kb'] / 1024:.0f} MB against {pandas['peak_kb'] / 1024:.0f} MB)"
+        )
         print("imports left out:")
         print(f"  {'':28} {'seconds':>8} {'peak MB':>8} {'above imports MB':>17}")
         for name, m in (("pandas.read_csv", pandas), ("Ratings.from_csv + report", ours)):
             print(f"  {name:28} {m['seconds']:8.2f} {m['peak_kb'] / 1024:8.0f} {m['above_kb'] / 1024:17.0f}")
         print(f"  time ratio:                   {ours['seconds'] / pandas['seconds']:.2f}")
         print(f"  peak memory ratio (above the imports): {ours['above_kb'] / max(pandas['above_kb'], 1):.2f}")
+
 
 if __name__ == "__main__":
     main()

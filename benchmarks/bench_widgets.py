@@ -32,7 +32,12 @@ import numpy as np
 
 from iaa_teach import datasets
 from iaa_teach.widgets import (
-    CoverageExplorer, IntervalExplorer, MissingDataExplorer, ParadoxExplorer, TableExplorer, WeightsExplorer,
+    CoverageExplorer,
+    IntervalExplorer,
+    MissingDataExplorer,
+    ParadoxExplorer,
+    TableExplorer,
+    WeightsExplorer,
 )
 
 BUDGET_MS = {"10 x 3": 100.0, "1000 x 3": 100.0, "1000 x 10": 250.0}
@@ -62,6 +67,7 @@ def _cells(ex: TableExplorer):
         i %= rows
         current = ex.ratings.codes[i, j]
         ex.set_cell(r.items[i], r.raters[j], r.categories[(current + 1) % k if current >= 0 else 0])
+
     return edit
 
 
@@ -73,6 +79,7 @@ def _values(slider) -> list[int]:
 def _setter(control, values):
     def go(t: int) -> None:
         control.value = values[t % len(values)]
+
     return go
 
 
@@ -80,50 +87,164 @@ def scenarios():
     """(explorer name, data size, what moves, factory, step function maker)."""
     out = []
     for size, data in (("10 x 3", datasets.sentiment), ("1000 x 10", _large)):
-        for figure in ("coefficients and bands", "per-item agreement P_i", "pairwise kappa",
-                       "coincidence matrix (alpha)"):
-            out.append(("TableExplorer", size, f"edit a cell; figure: {figure}",
-                        lambda d=data, f=figure: _with(TableExplorer(d()), "figure", f),
-                        _cells))
+        for figure in (
+            "coefficients and bands",
+            "per-item agreement P_i",
+            "pairwise kappa",
+            "coincidence matrix (alpha)",
+        ):
+            out.append(
+                (
+                    "TableExplorer",
+                    size,
+                    f"edit a cell; figure: {figure}",
+                    lambda d=data, f=figure: _with(TableExplorer(d()), "figure", f),
+                    _cells,
+                )
+            )
     for size, n_items, n_raters in (("10 x 3", 10, 3), ("1000 x 10", 1000, 10)):
         make = lambda n=n_items, m=n_raters: ParadoxExplorer(n_items=n, n_raters=m, accuracy=0.85)  # noqa: E731
-        out.append(("ParadoxExplorer", size, "prevalence slider (curve kept)", make,
-                    lambda ex: _setter(ex.prevalence, [round(0.5 + 0.02 * i, 2) for i in range(25)])))
-        out.append(("ParadoxExplorer", size, "seed slider (curve recomputed)", make,
-                    lambda ex: _setter(ex.seed, list(range(1, 26)))))
-        out.append(("ParadoxExplorer", size, "accuracy slider (curve recomputed)", make,
-                    lambda ex: _setter(ex.accuracy, [round(0.6 + 0.015 * i, 3) for i in range(25)])))
+        out.append(
+            (
+                "ParadoxExplorer",
+                size,
+                "prevalence slider (curve kept)",
+                make,
+                lambda ex: _setter(ex.prevalence, [round(0.5 + 0.02 * i, 2) for i in range(25)]),
+            )
+        )
+        out.append(
+            (
+                "ParadoxExplorer",
+                size,
+                "seed slider (curve recomputed)",
+                make,
+                lambda ex: _setter(ex.seed, list(range(1, 26))),
+            )
+        )
+        out.append(
+            (
+                "ParadoxExplorer",
+                size,
+                "accuracy slider (curve recomputed)",
+                make,
+                lambda ex: _setter(ex.accuracy, [round(0.6 + 0.015 * i, 3) for i in range(25)]),
+            )
+        )
     for size, data in (("10 x 3", datasets.sentiment), ("1000 x 10", _large)):
-        out.append(("MissingDataExplorer", size, "share slider", lambda d=data: MissingDataExplorer(d()),
-                    lambda ex: _setter(ex.share, [round(0.05 * i, 2) for i in range(1, 19)])))
-        out.append(("MissingDataExplorer", size, "seed slider",
-                    lambda d=data: _with(MissingDataExplorer(d()), "share", 0.3),
-                    lambda ex: _setter(ex.seed, list(range(1, 26)))))
-    out.append(("CoverageExplorer", "10 x 3", "first item D labels (8 x 5 data)", CoverageExplorer,
-                lambda ex: _setter(ex.d_first, _values(ex.d_first)[1:] + _values(ex.d_first)[-2::-1])))
-    out.append(("CoverageExplorer", "10 x 3", "merge toggle (8 x 5 data)", CoverageExplorer,
-                lambda ex: _setter(ex.keep, [4, 3])))
-    out.append(("CoverageExplorer", "1000 x 10", "last item J labels",
-                lambda: CoverageExplorer(_large_partial(), "I", "J"),
-                lambda ex: _setter(ex.e_last, _values(ex.e_last)[::-37][1:26])))
+        out.append(
+            (
+                "MissingDataExplorer",
+                size,
+                "share slider",
+                lambda d=data: MissingDataExplorer(d()),
+                lambda ex: _setter(ex.share, [round(0.05 * i, 2) for i in range(1, 19)]),
+            )
+        )
+        out.append(
+            (
+                "MissingDataExplorer",
+                size,
+                "seed slider",
+                lambda d=data: _with(MissingDataExplorer(d()), "share", 0.3),
+                lambda ex: _setter(ex.seed, list(range(1, 26))),
+            )
+        )
+    out.append(
+        (
+            "CoverageExplorer",
+            "10 x 3",
+            "first item D labels (8 x 5 data)",
+            CoverageExplorer,
+            lambda ex: _setter(ex.d_first, _values(ex.d_first)[1:] + _values(ex.d_first)[-2::-1]),
+        )
+    )
+    out.append(
+        (
+            "CoverageExplorer",
+            "10 x 3",
+            "merge toggle (8 x 5 data)",
+            CoverageExplorer,
+            lambda ex: _setter(ex.keep, [4, 3]),
+        )
+    )
+    out.append(
+        (
+            "CoverageExplorer",
+            "1000 x 10",
+            "last item J labels",
+            lambda: CoverageExplorer(_large_partial(), "I", "J"),
+            lambda ex: _setter(ex.e_last, _values(ex.e_last)[::-37][1:26]),
+        )
+    )
     for size, data in (("10 x 3", datasets.sentiment), ("1000 x 10", _large)):
-        out.append(("WeightsExplorer", size, "alpha level", lambda d=data: WeightsExplorer(d()),
-                    lambda ex: _setter(ex.level, ["nominal", "ordinal", "interval"])))
-        out.append(("WeightsExplorer", size, "Cohen weights", lambda d=data: WeightsExplorer(d()),
-                    lambda ex: _setter(ex.weights, ["unweighted", "linear", "quadratic"])))
-        out.append(("WeightsExplorer", size, "rater 2", lambda d=data: WeightsExplorer(d()),
-                    lambda ex: _setter(ex.rater_b, list(ex.data.raters[1:]) + [ex.data.raters[1]])))
+        out.append(
+            (
+                "WeightsExplorer",
+                size,
+                "alpha level",
+                lambda d=data: WeightsExplorer(d()),
+                lambda ex: _setter(ex.level, ["nominal", "ordinal", "interval"]),
+            )
+        )
+        out.append(
+            (
+                "WeightsExplorer",
+                size,
+                "Cohen weights",
+                lambda d=data: WeightsExplorer(d()),
+                lambda ex: _setter(ex.weights, ["unweighted", "linear", "quadratic"]),
+            )
+        )
+        out.append(
+            (
+                "WeightsExplorer",
+                size,
+                "rater 2",
+                lambda d=data: WeightsExplorer(d()),
+                lambda ex: _setter(ex.rater_b, list(ex.data.raters[1:]) + [ex.data.raters[1]]),
+            )
+        )
     # one simulated study of 1,000 items x 3 raters (the slider takes its first n items): budget 100 ms
-    out.append(("IntervalExplorer", "1000 x 3", "items slider, 20 to 260 items (curves kept)",
-                lambda: IntervalExplorer(n_items=10), lambda ex: _setter(ex.n_items, [20 + 10 * i for i in range(25)])))
-    out.append(("IntervalExplorer", "1000 x 3", "items slider, 990 to 750 items (curves kept)",
-                lambda: IntervalExplorer(n_items=1000),
-                lambda ex: _setter(ex.n_items, [990 - 10 * i for i in range(25)])))
-    out.append(("IntervalExplorer", "1000 x 3", "accuracy slider (curves recomputed)", IntervalExplorer,
-                lambda ex: _setter(ex.accuracy, [round(0.6 + 0.015 * i, 3) for i in range(25)])))
-    out.append(("IntervalExplorer", "1000 x 3", "coefficient (curves recomputed)", IntervalExplorer,
-                lambda ex: _setter(ex.coefficient, ["krippendorff_alpha", "gwet_ac", "brennan_prediger",
-                                                    "percent_agreement", "fleiss_kappa"])))
+    out.append(
+        (
+            "IntervalExplorer",
+            "1000 x 3",
+            "items slider, 20 to 260 items (curves kept)",
+            lambda: IntervalExplorer(n_items=10),
+            lambda ex: _setter(ex.n_items, [20 + 10 * i for i in range(25)]),
+        )
+    )
+    out.append(
+        (
+            "IntervalExplorer",
+            "1000 x 3",
+            "items slider, 990 to 750 items (curves kept)",
+            lambda: IntervalExplorer(n_items=1000),
+            lambda ex: _setter(ex.n_items, [990 - 10 * i for i in range(25)]),
+        )
+    )
+    out.append(
+        (
+            "IntervalExplorer",
+            "1000 x 3",
+            "accuracy slider (curves recomputed)",
+            IntervalExplorer,
+            lambda ex: _setter(ex.accuracy, [round(0.6 + 0.015 * i, 3) for i in range(25)]),
+        )
+    )
+    out.append(
+        (
+            "IntervalExplorer",
+            "1000 x 3",
+            "coefficient (curves recomputed)",
+            IntervalExplorer,
+            lambda ex: _setter(
+                ex.coefficient,
+                ["krippendorff_alpha", "gwet_ac", "brennan_prediger", "percent_agreement", "fleiss_kappa"],
+            ),
+        )
+    )
     return out
 
 
@@ -150,10 +271,17 @@ def run(repeat: int = 1):
             step(t + 1)
             colds.append((time.perf_counter() - w0) * 1000)
             cold_cpus.append((time.process_time() - c0) * 1000)
-        yield {"explorer": name, "size": size, "what": what, "median": statistics.median(walls),
-               "cpu": statistics.median(cpus), "cold": statistics.median(colds),
-               "cold_cpu": statistics.median(cold_cpus), "max": max(walls + colds),
-               "budget": BUDGET_MS[size]}
+        yield {
+            "explorer": name,
+            "size": size,
+            "what": what,
+            "median": statistics.median(walls),
+            "cpu": statistics.median(cpus),
+            "cold": statistics.median(colds),
+            "cold_cpu": statistics.median(cold_cpus),
+            "max": max(walls + colds),
+            "budget": BUDGET_MS[size],
+        }
 
 
 def main() -> int:
@@ -162,19 +290,29 @@ def main() -> int:
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"explorer update times in ms (median of {ROUND * args.repeat} updates; load average {load:.2f}, "
-          f"{os.cpu_count()} CPUs)")
-    print(f"{'explorer':<20} {'data':<10} {'what moves':<50} {'median':>7} {'cpu':>6} {'cold':>6} {'cpu':>6} "
-          f"{'max':>6}  budget")
+    print(
+        f"explorer update times in ms (median of {ROUND * args.repeat} updates; load average {load:.2f}, "
+        f"{os.cpu_count()} CPUs)"
+    )
+    print(
+        f"{'explorer':<20} {'data':<10} {'what moves':<50} {'median':>7} {'cpu':>6} {'cold':>6} {'cpu':>6} "
+        f"{'max':>6}  budget"
+    )
     over = 0
     for row in run(args.repeat):
         ok = row["cold"] < row["budget"]
         over += not ok
-        print(f"{row['explorer']:<20} {row['size']:<10} {row['what']:<50} {row['median']:7.1f} {row['cpu']:6.1f} "
-              f"{row['cold']:6.1f} {row['cold_cpu']:6.1f} {row['max']:6.1f}  "
-              f"{'ok' if ok else 'OVER'} ({row['budget']:.0f})", flush=True)
-    print("ok: the cold median (every update redraws) is within the budget" if not over
-          else f"{over} scenario(s) over budget (cold median)")
+        print(
+            f"{row['explorer']:<20} {row['size']:<10} {row['what']:<50} {row['median']:7.1f} {row['cpu']:6.1f} "
+            f"{row['cold']:6.1f} {row['cold_cpu']:6.1f} {row['max']:6.1f}  "
+            f"{'ok' if ok else 'OVER'} ({row['budget']:.0f})",
+            flush=True,
+        )
+    print(
+        "ok: the cold median (every update redraws) is within the budget"
+        if not over
+        else f"{over} scenario(s) over budget (cold median)"
+    )
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Sphinx configuration of the static book (``make book``; the pages come from iaa_teach.book).
+"""Sphinx configuration of the static book (``make book``; the pages come from tools/book.py).
 
 Everything the pages need is inside build/book/: MathJax from sphinx-mathjax-offline,
 the theme's own fonts and scripts, the figures. Nothing is fetched from the network,
@@ -22,7 +22,7 @@ exclude_patterns = ["**.ipynb_checkpoints"]
 # ---------------------------------------------------------------- notebooks
 nb_execution_mode = "off"  # never re-run a lesson: the committed outputs are the book
 nb_render_markdown_format = "myst"  # text/markdown outputs (tables, worked answers) with $maths$
-nb_ipywidgets_js = {}  # no widget manager from a CDN: explorers are still pictures (iaa_teach.book)
+nb_ipywidgets_js = {}  # no widget manager from a CDN: explorers are still pictures (tools/book.py)
 nb_merge_streams = True
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_dmath_double_inline = True

@@ -6,12 +6,12 @@ Data in (:class:`Ratings`), numbers out (:func:`cohen_kappa`,
 family (:func:`percent_agreement`, :func:`brennan_prediger`,
 :func:`scott_pi`, :func:`conger_kappa`, :func:`gwet_ac`), each with ``se``
 and ``ci()``, and :func:`items_needed` for planning a study; words out
-(:func:`explain`, :func:`ratings_table`, from :mod:`iaa_teach.words`), every
+(:func:`explain`, :func:`ratings_table`, from :mod:`iaa_teach.worked`), every
 number shown rounded half up from its exact value (:func:`fmt`); and where
 the disagreement comes from (:func:`diagnose`).
 """
 
-from . import datasets, words
+from . import datasets, worked
 from .diagnosis import Diagnosis, ReportTable, diagnose
 from .metrics import (
     BANDS,
@@ -50,27 +50,63 @@ from .metrics import (
 )
 from .ratings import AgreementError, Ratings
 from .rounding import fmt
-from .words import explain, ratings_table
+from .worked import explain, ratings_table
 
 __version__ = "0.1.0"
 
 
 def __getattr__(name):
-    # `iaa_teach.plots` (and `report_files`) on first use: importing iaa_teach must not import matplotlib.
-    if name in ("plots", "report_files"):  # report_files draws with plots
+    # `iaa_teach.plots` (and `report`) on first use: importing iaa_teach must not import matplotlib.
+    # `words` and `report_files`: the old paths of `worked` and `report`, importable for one release.
+    if name in ("plots", "report", "words", "report_files"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
-    "AgreementError", "Ratings", "datasets", "words", "explain", "ratings_table", "fmt",
-    "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
-    "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult",
-    "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES",
-    "diagnose", "Diagnosis", "ReportTable",
-    "percent_agreement", "brennan_prediger", "scott_pi", "conger_kappa", "gwet_ac", "items_needed",
-    "PercentAgreementResult", "BrennanPredigerResult", "ScottResult", "CongerResult", "GwetResult", "ItemsNeeded",
-    "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "PLANNED", "agreement_family", "family_calls",
+    "AgreementError",
+    "Ratings",
+    "datasets",
+    "worked",
+    "explain",
+    "ratings_table",
+    "fmt",
+    "cohen_kappa",
+    "pairwise_cohen",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "interpret",
+    "bootstrap_ci",
+    "CohenResult",
+    "PairwiseCohenResult",
+    "FleissResult",
+    "AlphaResult",
+    "BootstrapResult",
+    "BANDS",
+    "LEVELS",
+    "WEIGHTS",
+    "CHANCE_RULES",
+    "diagnose",
+    "Diagnosis",
+    "ReportTable",
+    "percent_agreement",
+    "brennan_prediger",
+    "scott_pi",
+    "conger_kappa",
+    "gwet_ac",
+    "items_needed",
+    "PercentAgreementResult",
+    "BrennanPredigerResult",
+    "ScottResult",
+    "CongerResult",
+    "GwetResult",
+    "ItemsNeeded",
+    "FAMILY_WEIGHTS",
+    "WEIGHT_SCHEMES",
+    "PLANNED",
+    "agreement_family",
+    "family_calls",
     "family_intervals",
 ]

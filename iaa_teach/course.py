@@ -1,4 +1,4 @@
-"""The course as data: its lessons, notation, glossary, student copies and JupyterLab defaults.
+"""The course as data: its lessons, notation and glossary.
 
 One table each, read by the start page (``notebooks/00_start_here``), the
 lessons, the README and a static book:
@@ -11,37 +11,32 @@ lessons, the README and a static book:
 :func:`lesson_table`, :func:`notation_table` and :func:`glossary_table` show them
 as :class:`~iaa_teach.markup.Table` (Markdown in a notebook, text, HTML).
 
-Student copies: :func:`student_notebook` empties the cells tagged
-``solution`` of a notebook (its JSON as a dict) and clears every output;
-:func:`write_student_copies` does that for a folder (``make student``).
-
-:data:`LAB_OVERRIDES` are the JupyterLab settings this project changes for
-its own environment (no news prompt, no "Modified" column cutting off the lesson
-names); :func:`write_lab_overrides` writes them
-to ``{sys.prefix}/share/jupyter/lab/settings/overrides.json`` (``make lab``).
-
-This module reads and writes notebooks as plain JSON: it needs neither
-nbformat nor Jupyter.
+The cell tags :data:`EXERCISE_TAG` and :data:`SOLUTION_TAG` mark a lesson's
+exercises and worked answers (``tools/student_copies.py`` empties the worked
+answers for the student copies; ``tools/book.py`` folds them in the book).
 """
 
 from __future__ import annotations
 
-import copy
-import json
-import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterable
 
 from .markup import NOTATION, Em, Link, Prose, Table, prose, with_symbols
 from .metrics import BANDS
 from .rounding import fmt
 
 __all__ = [
-    "Lesson", "LESSONS", "lesson", "lesson_table", "notation_table",
-    "Term", "GLOSSARY", "glossary_table", "KRIPPENDORFF_GUIDANCE", "landis_koch_table",
-    "SOLUTION_TAG", "EXERCISE_TAG", "REMOVED", "student_notebook", "write_student_copies",
-    "LAB_OVERRIDES", "lab_overrides_path", "write_lab_overrides",
+    "Lesson",
+    "LESSONS",
+    "lesson",
+    "lesson_table",
+    "notation_table",
+    "Term",
+    "GLOSSARY",
+    "glossary_table",
+    "KRIPPENDORFF_GUIDANCE",
+    "landis_koch_table",
+    "SOLUTION_TAG",
+    "EXERCISE_TAG",
 ]
 
 
@@ -70,31 +65,80 @@ class Lesson:
 
 #: The course, in order.
 LESSONS: tuple[Lesson, ...] = (
-    Lesson("00", "00_start_here", "Start here", 10,
-           "how the course works; the notation; the glossary"),
-    Lesson("01", "01_cohens_kappa", "Cohen's kappa: two annotators", 45,
-           "agreement table, observed agreement P_o, chance agreement P_e, kappa; why pairs differ"),
-    Lesson("02", "02_fleiss_kappa", "Fleiss' kappa: three or more annotators", 45,
-           "count table, per-item agreement P_i, pooled proportions, Scott's pi; round only at the end"),
-    Lesson("03", "03_krippendorff_alpha", "Krippendorff's alpha: coincidences", 60,
-           "pairs within items, the coincidence matrix, D_o and D_e; why the text's 'alpha' is Fleiss' kappa; "
-           "ordinal alpha"),
-    Lesson("04", "04_missing_data", "Missing ratings", 40,
-           "what alpha, Cohen's and Fleiss' kappa do with gaps; listwise deletion"),
-    Lesson("05", "05_partial_coverage", "Annotators who cover different items", 40,
-           "per-item n_i, items with a single label, why merging annotators is wrong"),
-    Lesson("06", "06_chance_models", "Models of chance: the family of coefficients", 45,
-           "percent agreement, Bennett's S, Scott's pi, Conger's kappa, Gwet's AC1 side by side; the two paradoxes; "
-           "which coefficient when"),
-    Lesson("07", "07_how_sure", "How sure is the number?", 40,
-           "standard errors and confidence intervals by formula and bootstrap; what 10 items can tell; "
-           "planning the number of items"),
-    Lesson("08", "08_your_own_annotations", "Your own annotations", 45,
-           "which annotators, items and categories the disagreement comes from"),
-    Lesson("09", "09_instructor_playground", "The instructor's playground", 20,
-           "six explorers: change the data, watch every coefficient respond; watch the interval narrow"),
-    Lesson("10", "10_exam_revision", "Exam revision", 60,
-           "fresh exam questions, a checker that names your mistake, worked solutions"),
+    Lesson("00", "00_start_here", "Start here", 10, "how the course works; the notation; the glossary"),
+    Lesson(
+        "01",
+        "01_cohens_kappa",
+        "Cohen's kappa: two annotators",
+        45,
+        "agreement table, observed agreement P_o, chance agreement P_e, kappa; why pairs differ",
+    ),
+    Lesson(
+        "02",
+        "02_fleiss_kappa",
+        "Fleiss' kappa: three or more annotators",
+        45,
+        "count table, per-item agreement P_i, pooled proportions, Scott's pi; round only at the end",
+    ),
+    Lesson(
+        "03",
+        "03_krippendorff_alpha",
+        "Krippendorff's alpha: coincidences",
+        60,
+        "pairs within items, the coincidence matrix, D_o and D_e; why the text's 'alpha' is Fleiss' kappa; "
+        "ordinal alpha",
+    ),
+    Lesson(
+        "04",
+        "04_missing_data",
+        "Missing ratings",
+        40,
+        "what alpha, Cohen's and Fleiss' kappa do with gaps; listwise deletion",
+    ),
+    Lesson(
+        "05",
+        "05_partial_coverage",
+        "Annotators who cover different items",
+        40,
+        "per-item n_i, items with a single label, why merging annotators is wrong",
+    ),
+    Lesson(
+        "06",
+        "06_chance_models",
+        "Models of chance: the family of coefficients",
+        45,
+        "percent agreement, Bennett's S, Scott's pi, Conger's kappa, Gwet's AC1 side by side; the two paradoxes; "
+        "which coefficient when",
+    ),
+    Lesson(
+        "07",
+        "07_how_sure",
+        "How sure is the number?",
+        40,
+        "standard errors and confidence intervals by formula and bootstrap; what 10 items can tell; "
+        "planning the number of items",
+    ),
+    Lesson(
+        "08",
+        "08_your_own_annotations",
+        "Your own annotations",
+        45,
+        "which annotators, items and categories the disagreement comes from",
+    ),
+    Lesson(
+        "09",
+        "09_instructor_playground",
+        "The instructor's playground",
+        20,
+        "six explorers: change the data, watch every coefficient respond; watch the interval narrow",
+    ),
+    Lesson(
+        "10",
+        "10_exam_revision",
+        "Exam revision",
+        60,
+        "fresh exam questions, a checker that names your mistake, worked solutions",
+    ),
 )
 
 
@@ -112,8 +156,15 @@ def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
     ``suffix`` is the file ending links point to (``".html"`` for a book);
     ``start`` the first lesson listed (1 leaves out the start page itself).
     """
-    rows = [[les.number, Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)")),
-             str(les.minutes), with_symbols(les.learn)] for les in LESSONS[start:]]
+    rows = [
+        [
+            les.number,
+            Link(les.title, les.stem + suffix) if les.ready else Prose(les.title, " ", Em("(coming)")),
+            str(les.minutes),
+            with_symbols(les.learn),
+        ]
+        for les in LESSONS[start:]
+    ]
     return Table(["lesson", "title", "minutes", "what you learn"], rows, align="llrl")
 
 
@@ -125,10 +176,22 @@ def notation_table() -> Table:
     coming appears with its lesson.
     """
     ready = {les.number for les in LESSONS if les.ready}
-    rows = [[row.symbol, with_symbols(row.meaning), with_symbols(row.elsewhere) if row.elsewhere else "–", row.lesson]
-            for row in NOTATION if not row.lesson or row.lesson in ready]
-    return Table(["symbol", "meaning", "sources that write it differently", "first in lesson"], rows,
-                 bold_first_column=False, align="lllr")
+    rows = [
+        [
+            row.symbol,
+            with_symbols(row.meaning),
+            with_symbols(row.elsewhere) if row.elsewhere else "–",
+            row.lesson,
+        ]
+        for row in NOTATION
+        if not row.lesson or row.lesson in ready
+    ]
+    return Table(
+        ["symbol", "meaning", "sources that write it differently", "first in lesson"],
+        rows,
+        bold_first_column=False,
+        align="lllr",
+    )
 
 
 # ================================================================ glossary
@@ -143,8 +206,7 @@ class Term:
 
 
 #: Krippendorff's guidance for alpha (2004, sec. 11.4): a convention, not a law.
-KRIPPENDORFF_GUIDANCE = ((0.800, "rely on the data"),
-                         (0.667, "draw tentative conclusions at most"))
+KRIPPENDORFF_GUIDANCE = ((0.800, "rely on the data"), (0.667, "draw tentative conclusions at most"))
 
 
 def _bands_in_words() -> str:
@@ -154,85 +216,191 @@ def _bands_in_words() -> str:
 
 def _guidance_in_words() -> str:
     (hi, what_hi), (lo, what_lo) = KRIPPENDORFF_GUIDANCE
-    return (f"alpha ≥ {fmt(hi)}: {what_hi}; {fmt(lo)} ≤ alpha < {fmt(hi)}: {what_lo}; "
-            f"below {fmt(lo)}: do not rely on the data")
+    return (
+        f"alpha ≥ {fmt(hi)}: {what_hi}; {fmt(lo)} ≤ alpha < {fmt(hi)}: {what_lo}; "
+        f"below {fmt(lo)}: do not rely on the data"
+    )
 
 
 #: The course's terms, each defined once, in the order the lessons introduce them.
 GLOSSARY: tuple[Term, ...] = (
-    Term("item, annotator, label", "An item is what gets labelled (here a sentence); an annotator (rater, coder) "
-         "gives each item a label (a category, here G, N or P). A rating is one annotator's label for one item.",
-         "01"),
-    Term("agreement table", "For two annotators: a square table, rows the first annotator's label, columns the "
-         "second's; cell {n_jk} counts the items labelled j by the first and k by the second. The diagonal holds "
-         "the agreements.", "01"),
-    Term("observed agreement", "How often the annotators actually agree: {P_o} for two annotators (share of "
-         "items on the diagonal), {P_a} for more (mean over items of {P_i}, the share of agreeing pairs).", "01"),
-    Term("chance agreement", "{P_e}: how often two ratings would agree if the annotators labelled at random "
-         "with given category proportions. Each coefficient has its own model of chance.", "01"),
-    Term("Cohen's kappa", "{kappa} = ({P_o} - {P_e}) / (1 - {P_e}) for two annotators, with chance from each "
-         "annotator's own proportions (the marginals). 1 is perfect agreement, 0 chance level, below 0 worse "
-         "than chance.", "01"),
-    Term("Landis-Koch bands", "Names for ranges of kappa proposed by Landis and Koch (1977): " + _bands_in_words()
-         + ". A convention for talking about numbers, not a law: the authors themselves called the "
-         "divisions arbitrary.", "01"),
-    Term("Light's kappa", "The mean of Cohen's kappa over every pair of annotators (Light 1971). A different "
-         "coefficient from Fleiss' kappa, though on the sentiment example the two happen to be close.", "01"),
-    Term("count table", "For any number of annotators: one row per item, one column per category; {n_ij} "
-         "annotators put item i in category j, and the row sums to {n_i}, the item's number of ratings.",
-         "02"),
-    Term("Fleiss' kappa", "({P_a} - {P_e}) / (1 - {P_e}) for any number of annotators: {P_a} the mean "
-         "per-item agreement, {P_e} = Σ {p_j}² from one set of category proportions for everyone. Its chance "
-         "rule (pooled over all ratings, or the mean of each item's proportions) must be named when ratings "
-         "are missing.", "02"),
-    Term("Scott's pi", "Fleiss' kappa for two annotators: like Cohen's kappa, but chance agreement uses the "
-         "two annotators' pooled proportions instead of each one's own.", "02"),
-    Term("unit, value, pairable value", "Krippendorff's words: a unit is an item, a value a rating. A value "
-         "is pairable when its unit holds at least one other value ({n_i} ≥ 2); only pairable values enter "
-         "alpha, and there are {n} of them.", "03"),
-    Term("coincidence matrix", "{o_ck}: ordered pairs of values (c, k) within units, each unit's pairs divided "
-         "by {n_i} - 1 so that every pairable value counts once. It sums to {n}; its row totals are {n_c}.",
-         "03"),
-    Term("Krippendorff's alpha", "{alpha} = 1 - {D_o} / {D_e}: observed disagreement over the disagreement "
-         "expected when two values are drawn, without replacement, from all {n} pairable values. "
-         "Krippendorff's guidance (2004): " + _guidance_in_words() + ". A convention, like the bands.", "03"),
-    Term("levels of measurement", "What the labels are: nominal (names, no order), ordinal (ordered, e.g. "
-         "G < N < P), interval (numbers whose differences mean something), ratio (numbers with a true zero). "
-         "The level sets the distance {delta2} between two labels in alpha.", "03"),
-    Term("weights", "Partial credit for near misses between ordered labels. Weighted kappa gives cell (j, k) "
-         "an agreement weight, linear (1 - |j - k| / (q - 1)) or quadratic (1 - (j - k)² / (q - 1)²) for q "
-         "categories; alpha uses the distance {delta2} of its level.", "03"),
-    Term("listwise deletion", "Dropping every item that lacks a rating, so that the table is complete. It "
-         "throws away the other ratings of those items.", "04"),
-    Term("partial coverage", "Annotators who each label only some of the items. Keep them apart, use each "
-         "item's own {n_i}; items with a single label are left out of {P_a} (no pair to compare) but still "
-         "count in {P_e}.", "05"),
-    Term("prevalence, kappa paradox", "Prevalence is how common a category is. When one category dominates, "
-         "{P_e} is large, and kappa can be low although the annotators agree on most items.", "02"),
-    Term("family of coefficients, model of chance", "Every coefficient of the family is ({P_a} - {P_e}) / "
-         "(1 - {P_e}): the same observed agreement, corrected for a different chance agreement. The model of chance "
-         "says how a rater who labels at random would choose a label; it alone sets {P_e}.", "06"),
-    Term("percent agreement", "The share of agreeing pairs, {P_a} (or {P_o} for two annotators), with no "
-         "correction for chance ({P_e} = 0).", "06"),
-    Term("Bennett's S", "Bennett, Alpert and Goldstein's S (1954), for more raters Brennan and Prediger's "
-         "coefficient (1981): chance agreement {P_e} = 1/{q}, every category equally likely whatever the data.",
-         "06"),
-    Term("Conger's kappa", "Cohen's kappa for any number of raters (Conger 1980): each rater keeps their own "
-         "category shares, and {P_e} is the mean over pairs of raters of Cohen's chance agreement.", "06"),
-    Term("Gwet's AC1", "Gwet's first-order agreement coefficient (2008): a rater labels at random only some items, "
-         "the hard ones, so {P_e} = Σ {p_j}(1 - {p_j}) / ({q} - 1), small when one category dominates. AC2 is "
-         "its weighted form.", "06"),
-    Term("rater bias", "Raters who differ in how often they use a category (their marginals differ). Cohen's "
-         "and Conger's kappa take each rater's own shares for chance, so bias lowers their {P_e} and raises "
-         "the coefficient (Feinstein and Cicchetti's second paradox).", "06"),
-    Term("standard error", "{SE}: how much a coefficient would vary if the same raters labelled another sample of "
-         "items of the same kind. It shrinks like 1 / √{N}: four times the items, half the error.", "07"),
-    Term("confidence interval", "A range around the coefficient, here value ± t × {SE} (t about 2 for a 95 % "
-         "interval): made this way from many samples, 95 % of the ranges would hold the true value. Its "
-         "half-width says how sure the number is.", "07"),
-    Term("bootstrap", "Estimating the spread of a coefficient by recomputing it on many resamples of the items, "
-         "drawn with replacement; the middle 95 % of the values is a 95 % interval (percentile bootstrap).",
-         "07"),
+    Term(
+        "item, annotator, label",
+        "An item is what gets labelled (here a sentence); an annotator (rater, coder) "
+        "gives each item a label (a category, here G, N or P). A rating is one annotator's label for one item.",
+        "01",
+    ),
+    Term(
+        "agreement table",
+        "For two annotators: a square table, rows the first annotator's label, columns the "
+        "second's; cell {n_jk} counts the items labelled j by the first and k by the second. The diagonal holds "
+        "the agreements.",
+        "01",
+    ),
+    Term(
+        "observed agreement",
+        "How often the annotators actually agree: {P_o} for two annotators (share of "
+        "items on the diagonal), {P_a} for more (mean over items of {P_i}, the share of agreeing pairs).",
+        "01",
+    ),
+    Term(
+        "chance agreement",
+        "{P_e}: how often two ratings would agree if the annotators labelled at random "
+        "with given category proportions. Each coefficient has its own model of chance.",
+        "01",
+    ),
+    Term(
+        "Cohen's kappa",
+        "{kappa} = ({P_o} - {P_e}) / (1 - {P_e}) for two annotators, with chance from each "
+        "annotator's own proportions (the marginals). 1 is perfect agreement, 0 chance level, below 0 worse "
+        "than chance.",
+        "01",
+    ),
+    Term(
+        "Landis-Koch bands",
+        "Names for ranges of kappa proposed by Landis and Koch (1977): "
+        + _bands_in_words()
+        + ". A convention for talking about numbers, not a law: the authors themselves called the "
+        "divisions arbitrary.",
+        "01",
+    ),
+    Term(
+        "Light's kappa",
+        "The mean of Cohen's kappa over every pair of annotators (Light 1971). A different "
+        "coefficient from Fleiss' kappa, though on the sentiment example the two happen to be close.",
+        "01",
+    ),
+    Term(
+        "count table",
+        "For any number of annotators: one row per item, one column per category; {n_ij} "
+        "annotators put item i in category j, and the row sums to {n_i}, the item's number of ratings.",
+        "02",
+    ),
+    Term(
+        "Fleiss' kappa",
+        "({P_a} - {P_e}) / (1 - {P_e}) for any number of annotators: {P_a} the mean "
+        "per-item agreement, {P_e} = Σ {p_j}² from one set of category proportions for everyone. Its chance "
+        "rule (pooled over all ratings, or the mean of each item's proportions) must be named when ratings "
+        "are missing.",
+        "02",
+    ),
+    Term(
+        "Scott's pi",
+        "Fleiss' kappa for two annotators: like Cohen's kappa, but chance agreement uses the "
+        "two annotators' pooled proportions instead of each one's own.",
+        "02",
+    ),
+    Term(
+        "unit, value, pairable value",
+        "Krippendorff's words: a unit is an item, a value a rating. A value "
+        "is pairable when its unit holds at least one other value ({n_i} ≥ 2); only pairable values enter "
+        "alpha, and there are {n} of them.",
+        "03",
+    ),
+    Term(
+        "coincidence matrix",
+        "{o_ck}: ordered pairs of values (c, k) within units, each unit's pairs divided "
+        "by {n_i} - 1 so that every pairable value counts once. It sums to {n}; its row totals are {n_c}.",
+        "03",
+    ),
+    Term(
+        "Krippendorff's alpha",
+        "{alpha} = 1 - {D_o} / {D_e}: observed disagreement over the disagreement "
+        "expected when two values are drawn, without replacement, from all {n} pairable values. "
+        "Krippendorff's guidance (2004): " + _guidance_in_words() + ". A convention, like the bands.",
+        "03",
+    ),
+    Term(
+        "levels of measurement",
+        "What the labels are: nominal (names, no order), ordinal (ordered, e.g. "
+        "G < N < P), interval (numbers whose differences mean something), ratio (numbers with a true zero). "
+        "The level sets the distance {delta2} between two labels in alpha.",
+        "03",
+    ),
+    Term(
+        "weights",
+        "Partial credit for near misses between ordered labels. Weighted kappa gives cell (j, k) "
+        "an agreement weight, linear (1 - |j - k| / (q - 1)) or quadratic (1 - (j - k)² / (q - 1)²) for q "
+        "categories; alpha uses the distance {delta2} of its level.",
+        "03",
+    ),
+    Term(
+        "listwise deletion",
+        "Dropping every item that lacks a rating, so that the table is complete. It "
+        "throws away the other ratings of those items.",
+        "04",
+    ),
+    Term(
+        "partial coverage",
+        "Annotators who each label only some of the items. Keep them apart, use each "
+        "item's own {n_i}; items with a single label are left out of {P_a} (no pair to compare) but still "
+        "count in {P_e}.",
+        "05",
+    ),
+    Term(
+        "prevalence, kappa paradox",
+        "Prevalence is how common a category is. When one category dominates, "
+        "{P_e} is large, and kappa can be low although the annotators agree on most items.",
+        "02",
+    ),
+    Term(
+        "family of coefficients, model of chance",
+        "Every coefficient of the family is ({P_a} - {P_e}) / "
+        "(1 - {P_e}): the same observed agreement, corrected for a different chance agreement. The model of chance "
+        "says how a rater who labels at random would choose a label; it alone sets {P_e}.",
+        "06",
+    ),
+    Term(
+        "percent agreement",
+        "The share of agreeing pairs, {P_a} (or {P_o} for two annotators), with no "
+        "correction for chance ({P_e} = 0).",
+        "06",
+    ),
+    Term(
+        "Bennett's S",
+        "Bennett, Alpert and Goldstein's S (1954), for more raters Brennan and Prediger's "
+        "coefficient (1981): chance agreement {P_e} = 1/{q}, every category equally likely whatever the data.",
+        "06",
+    ),
+    Term(
+        "Conger's kappa",
+        "Cohen's kappa for any number of raters (Conger 1980): each rater keeps their own "
+        "category shares, and {P_e} is the mean over pairs of raters of Cohen's chance agreement.",
+        "06",
+    ),
+    Term(
+        "Gwet's AC1",
+        "Gwet's first-order agreement coefficient (2008): a rater labels at random only some items, "
+        "the hard ones, so {P_e} = Σ {p_j}(1 - {p_j}) / ({q} - 1), small when one category dominates. AC2 is "
+        "its weighted form.",
+        "06",
+    ),
+    Term(
+        "rater bias",
+        "Raters who differ in how often they use a category (their marginals differ). Cohen's "
+        "and Conger's kappa take each rater's own shares for chance, so bias lowers their {P_e} and raises "
+        "the coefficient (Feinstein and Cicchetti's second paradox).",
+        "06",
+    ),
+    Term(
+        "standard error",
+        "{SE}: how much a coefficient would vary if the same raters labelled another sample of "
+        "items of the same kind. It shrinks like 1 / √{N}: four times the items, half the error.",
+        "07",
+    ),
+    Term(
+        "confidence interval",
+        "A range around the coefficient, here value ± t × {SE} (t about 2 for a 95 % "
+        "interval): made this way from many samples, 95 % of the ranges would hold the true value. Its "
+        "half-width says how sure the number is.",
+        "07",
+    ),
+    Term(
+        "bootstrap",
+        "Estimating the spread of a coefficient by recomputing it on many resamples of the items, "
+        "drawn with replacement; the middle 95 % of the values is a 95 % interval (percentile bootstrap).",
+        "07",
+    ),
 )
 
 
@@ -255,94 +423,3 @@ def landis_koch_table() -> Table:
 #: a worked answer, emptied in student copies.
 EXERCISE_TAG = "exercise"
 SOLUTION_TAG = "solution"
-#: What an emptied solution cell holds in a student copy.
-REMOVED = {"code": "# The worked answer is not part of the student copy.",
-           "markdown": "*The worked answer is not part of the student copy.*"}
-
-
-def student_notebook(notebook: dict) -> dict:
-    """A student copy of a notebook (its JSON as a dict): solution cells emptied, outputs cleared.
-
-    Every cell tagged ``solution`` keeps its place but holds only a line
-    saying the answer is not there; its metadata loses ``jupyter`` (hidden
-    input). Every code cell loses its outputs and execution count, so the
-    copy shows nothing that was computed from a solution. The input is not
-    modified.
-
-    >>> nb = {"cells": [{"cell_type": "code", "source": "x = 1", "metadata": {"tags": ["solution"]},
-    ...                  "outputs": [{"output_type": "stream", "name": "stdout", "text": "1"}],
-    ...                  "execution_count": 1}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    >>> student_notebook(nb)["cells"][0]["source"], student_notebook(nb)["cells"][0]["outputs"]
-    ('# The worked answer is not part of the student copy.', [])
-    >>> nb["cells"][0]["source"]
-    'x = 1'
-    """
-    out = copy.deepcopy(notebook)
-    for cell in out["cells"]:
-        if SOLUTION_TAG in cell.get("metadata", {}).get("tags", []):
-            cell["source"] = REMOVED.get(cell["cell_type"], "")
-            cell["metadata"].pop("jupyter", None)
-            cell.pop("attachments", None)
-        if cell["cell_type"] == "code":
-            cell["outputs"] = []
-            cell["execution_count"] = None
-    out.get("metadata", {}).pop("widgets", None)
-    return out
-
-
-def write_student_copies(source: str | Path, target: str | Path,
-                         names: Iterable[str] | None = None) -> list[Path]:
-    """Write the student copy of every ``source/*.ipynb`` (or of ``names``) into ``target``.
-
-    Returns the paths written. ``target`` is created if missing; files of the
-    same name there are replaced.
-    """
-    source, target = Path(source), Path(target)
-    target.mkdir(parents=True, exist_ok=True)
-    paths = [source / n for n in names] if names is not None else sorted(source.glob("*.ipynb"))
-    for path in paths:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-        (target / path.name).write_text(json.dumps(student_notebook(notebook), indent=1, ensure_ascii=False) + "\n",
-                                        encoding="utf-8")
-    return [target / path.name for path in paths]
-
-
-# ======================================================= JupyterLab defaults
-#: JupyterLab settings this project changes for its own environment: no
-#: "would you like to get notified about official Jupyter news?" prompt over
-#: every notebook, and no update check (which would go to the network).
-LAB_OVERRIDES = {
-    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
-    # the file browser's width goes to the lesson names (the "Modified" column cut them off)
-    "@jupyterlab/filebrowser-extension:browser": {"showLastModifiedColumn": False},
-}
-
-
-def lab_overrides_path(prefix: str | Path | None = None) -> Path:
-    """Where JupyterLab reads an environment's setting overrides: ``{prefix}/share/jupyter/lab/settings/overrides.json``."""
-    return Path(sys.prefix if prefix is None else prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
-
-
-def write_lab_overrides(prefix: str | Path | None = None) -> Path:
-    """Merge :data:`LAB_OVERRIDES` into the environment's ``overrides.json`` (other settings kept); return its path.
-
-    A user's own settings (``~/.jupyter/lab/user-settings``) still win over these.
-    """
-    path = lab_overrides_path(prefix)
-    current = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    for plugin, values in LAB_OVERRIDES.items():
-        current.setdefault(plugin, {}).update(values)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
-    return path
-
-
-if __name__ == "__main__":  # python -m iaa_teach.course lab-settings | student SRC DEST
-    command = sys.argv[1] if len(sys.argv) > 1 else ""
-    if command == "lab-settings":
-        print(f"JupyterLab settings for this environment: {write_lab_overrides()}")
-    elif command == "student" and len(sys.argv) == 4:
-        for p in write_student_copies(sys.argv[2], sys.argv[3]):
-            print(f"student copy: {p}")
-    else:
-        sys.exit("usage: python -m iaa_teach.course lab-settings | student SOURCE_DIR TARGET_DIR")

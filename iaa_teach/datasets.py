@@ -16,10 +16,23 @@ import numpy as _np
 from .ratings import AgreementError, Ratings
 from .validation import MAX_CATEGORIES, check_int, check_option, check_seed, check_share
 
-__all__ = ["SENTIMENT_CATEGORIES", "sentiment", "sentiment_missing", "partial_coverage",
-           "from_agreement_table", "FEINSTEIN_CICCHETTI", "feinstein_cicchetti", "simulate", "remove_ratings",
-           "DIAGNOSES_CATEGORIES", "diagnoses", "CLASS_CATEGORIES", "ClassPlan", "class_annotations",
-           "class_annotations_planted"]
+__all__ = [
+    "SENTIMENT_CATEGORIES",
+    "sentiment",
+    "sentiment_missing",
+    "partial_coverage",
+    "from_agreement_table",
+    "FEINSTEIN_CICCHETTI",
+    "feinstein_cicchetti",
+    "simulate",
+    "remove_ratings",
+    "DIAGNOSES_CATEGORIES",
+    "diagnoses",
+    "CLASS_CATEGORIES",
+    "ClassPlan",
+    "class_annotations",
+    "class_annotations_planted",
+]
 
 SENTIMENT_CATEGORIES = ("G", "N", "P")
 
@@ -115,9 +128,13 @@ def from_agreement_table(table, categories, raters=("A", "B")) -> Ratings:
         whole = False
     cats = list(categories) if not isinstance(categories, (str, bytes)) else None
     if not whole or cats is None or t.shape != (len(cats), len(cats)) or (t < 0).any() or t.sum() == 0:
-        raise AgreementError(f"table must be a q x q table of counts (whole numbers of at least 0, not all 0) "
-                             f"for the q = {len(cats) if cats else '?'} categories given; got {table!r}")
-    rows = [[cats[j], cats[k]] for j in range(len(cats)) for k in range(len(cats)) for _ in range(int(t[j, k]))]
+        raise AgreementError(
+            f"table must be a q x q table of counts (whole numbers of at least 0, not all 0) "
+            f"for the q = {len(cats) if cats else '?'} categories given; got {table!r}"
+        )
+    rows = [
+        [cats[j], cats[k]] for j in range(len(cats)) for k in range(len(cats)) for _ in range(int(t[j, k]))
+    ]
     return Ratings.from_rows(rows, raters=list(raters), categories=cats)
 
 
@@ -149,8 +166,15 @@ def _generator(seed) -> "_np.random.Generator":
     return seed if isinstance(seed, _np.random.Generator) else _np.random.default_rng(seed)
 
 
-def simulate(n_items: int = 100, n_raters: int = 3, accuracy: float = 0.8, prevalence: float | None = None,
-             n_categories: int = 3, seed=0, missing: float = 0.0) -> Ratings:
+def simulate(
+    n_items: int = 100,
+    n_raters: int = 3,
+    accuracy: float = 0.8,
+    prevalence: float | None = None,
+    n_categories: int = 3,
+    seed=0,
+    missing: float = 0.0,
+) -> Ratings:
     """Seeded ratings from raters of known accuracy, with a chosen prevalence.
 
     Each item gets a true category: category 1 with probability
@@ -201,8 +225,10 @@ def simulate(n_items: int = 100, n_raters: int = 3, accuracy: float = 0.8, preva
     n_raters = check_int("n_raters", n_raters, 2)
     k = check_int("n_categories", n_categories, 2, MAX_CATEGORIES)
     if n_items * n_raters > MAX_SIMULATED:
-        raise AgreementError(f"simulate draws at most {MAX_SIMULATED:,} ratings (n_items x n_raters), got "
-                             f"{n_items:,} x {n_raters:,}")
+        raise AgreementError(
+            f"simulate draws at most {MAX_SIMULATED:,} ratings (n_items x n_raters), got "
+            f"{n_items:,} x {n_raters:,}"
+        )
     accuracy = check_share("accuracy", accuracy)
     prevalence = check_share("prevalence", 1.0 / k if prevalence is None else prevalence)
     missing = check_share("missing", missing)
@@ -262,12 +288,36 @@ def remove_ratings(ratings: Ratings, share: float, seed=0) -> Ratings:
 DIAGNOSES_CATEGORIES = ("depression", "personality disorder", "schizophrenia", "neurosis", "other")
 
 _DIAGNOSES = [  # patients 1-30, columns rater1-rater6; 1-5 index DIAGNOSES_CATEGORIES
-    [4, 4, 4, 4, 4, 4], [2, 2, 2, 5, 5, 5], [2, 3, 3, 3, 3, 5], [5, 5, 5, 5, 5, 5], [2, 2, 2, 4, 4, 4],
-    [1, 1, 3, 3, 3, 3], [3, 3, 3, 3, 5, 5], [1, 1, 3, 3, 3, 4], [1, 1, 4, 4, 4, 4], [5, 5, 5, 5, 5, 5],
-    [1, 4, 4, 4, 4, 4], [1, 2, 4, 4, 4, 4], [2, 2, 2, 3, 3, 3], [1, 4, 4, 4, 4, 4], [2, 2, 4, 4, 4, 5],
-    [3, 3, 3, 3, 3, 5], [1, 1, 1, 4, 5, 5], [1, 1, 1, 1, 1, 2], [2, 2, 4, 4, 4, 4], [1, 3, 3, 5, 5, 5],
-    [5, 5, 5, 5, 5, 5], [2, 4, 4, 4, 4, 4], [2, 2, 4, 5, 5, 5], [1, 1, 4, 4, 4, 4], [1, 4, 4, 4, 4, 5],
-    [2, 2, 2, 2, 2, 4], [1, 1, 1, 1, 5, 5], [2, 2, 4, 4, 4, 4], [1, 3, 3, 3, 3, 3], [5, 5, 5, 5, 5, 5],
+    [4, 4, 4, 4, 4, 4],
+    [2, 2, 2, 5, 5, 5],
+    [2, 3, 3, 3, 3, 5],
+    [5, 5, 5, 5, 5, 5],
+    [2, 2, 2, 4, 4, 4],
+    [1, 1, 3, 3, 3, 3],
+    [3, 3, 3, 3, 5, 5],
+    [1, 1, 3, 3, 3, 4],
+    [1, 1, 4, 4, 4, 4],
+    [5, 5, 5, 5, 5, 5],
+    [1, 4, 4, 4, 4, 4],
+    [1, 2, 4, 4, 4, 4],
+    [2, 2, 2, 3, 3, 3],
+    [1, 4, 4, 4, 4, 4],
+    [2, 2, 4, 4, 4, 5],
+    [3, 3, 3, 3, 3, 5],
+    [1, 1, 1, 4, 5, 5],
+    [1, 1, 1, 1, 1, 2],
+    [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 5, 5, 5],
+    [5, 5, 5, 5, 5, 5],
+    [2, 4, 4, 4, 4, 4],
+    [2, 2, 4, 5, 5, 5],
+    [1, 1, 4, 4, 4, 4],
+    [1, 4, 4, 4, 4, 5],
+    [2, 2, 2, 2, 2, 4],
+    [1, 1, 1, 1, 5, 5],
+    [2, 2, 4, 4, 4, 4],
+    [1, 3, 3, 3, 3, 3],
+    [5, 5, 5, 5, 5, 5],
 ]
 
 
@@ -302,8 +352,9 @@ def diagnoses() -> Ratings:
     >>> print(f"{fleiss_kappa(r):.3f}")
     0.430
     """
-    return Ratings.from_codes(_np.array(_DIAGNOSES) - 1, categories=DIAGNOSES_CATEGORIES,
-                              raters=[f"rater{j}" for j in range(1, 7)])
+    return Ratings.from_codes(
+        _np.array(_DIAGNOSES) - 1, categories=DIAGNOSES_CATEGORIES, raters=[f"rater{j}" for j in range(1, 7)]
+    )
 
 
 #: The labels of :func:`class_annotations`.
@@ -396,10 +447,17 @@ def _class_simulation(n_students: int, n_reviews: int, seed: int) -> tuple[Ratin
     return table, ClassPlan(
         seed=seed,
         truth=_MappingProxyType({reviews[i]: cats[truth[i]] for i in clear}),
-        ambiguous=_MappingProxyType({reviews[i]: tuple(cats[x] for x in row) for i, row in zip(ambiguous, readings)}),
-        confusable=_CONFUSABLE, confusion=_CONFUSION,
-        random_rater=students[random_rater], biased_rater=students[biased_rater], biased_category=_BIASED_TOWARDS,
-        copier=students[copier], copied=students[copied])
+        ambiguous=_MappingProxyType(
+            {reviews[i]: tuple(cats[x] for x in row) for i, row in zip(ambiguous, readings)}
+        ),
+        confusable=_CONFUSABLE,
+        confusion=_CONFUSION,
+        random_rater=students[random_rater],
+        biased_rater=students[biased_rater],
+        biased_category=_BIASED_TOWARDS,
+        copier=students[copier],
+        copied=students[copied],
+    )
 
 
 def class_annotations(n_students: int = 30, n_reviews: int = 40, seed: int = 0) -> Ratings:

@@ -56,14 +56,23 @@ from .ratings import Ratings, as_ratings
 from .rounding import fmt
 from .validation import AgreementError, check_type, options
 
-__all__ = ["KAPPA_WEIGHTS", "ReportTable", "format_cell", "Diagnosis", "diagnose", "check_diagnosis", "LeaveOneOutSums",
-           "leave_one_out_sums"]
+__all__ = [
+    "KAPPA_WEIGHTS",
+    "ReportTable",
+    "format_cell",
+    "Diagnosis",
+    "diagnose",
+    "check_diagnosis",
+    "LeaveOneOutSums",
+    "leave_one_out_sums",
+]
 
 #: The weights of the Cohen's kappa column of the rater ranking, by level of
 #: measurement: unweighted for nominal data, linear (Cohen 1968) for ordinal,
 #: quadratic for interval and ratio (over the category order).
-KAPPA_WEIGHTS = MappingProxyType({"nominal": None, "ordinal": "linear", "interval": "quadratic",
-                                  "ratio": "quadratic"})
+KAPPA_WEIGHTS = MappingProxyType(
+    {"nominal": None, "ordinal": "linear", "interval": "quadratic", "ratio": "quadratic"}
+)
 
 
 # ================================================================== tables
@@ -180,7 +189,9 @@ class ReportTable:
         """The rows as dicts of plain Python values (NaN -> None, tuples -> lists), for JSON."""
         names = list(self._data)
         columns = [_plain_column(self._data[name]) for name in names]  # column by column: fast for many rows
-        return [dict(zip(names, row)) for row in zip(*columns)] if columns else [{} for _ in range(self._rows)]
+        return (
+            [dict(zip(names, row)) for row in zip(*columns)] if columns else [{} for _ in range(self._rows)]
+        )
 
     def to_text(self, max_rows: int | None = 10) -> str:
         """The table as aligned text, numbers rounded half up to 3 decimals; at most ``max_rows`` rows."""
@@ -220,7 +231,9 @@ def leave_one_out_sums(ratings: Ratings) -> LeaveOneOutSums:
     c, f = patterns.counts, patterns.frequency
     m = c.sum(axis=1)
     k, n_raters = ratings.n_categories, ratings.n_raters
-    by_rater = ratings.rater_counts_by(patterns.item_pattern, len(f))  # (R, P, k): rater r's labels per count row
+    by_rater = ratings.rater_counts_by(
+        patterns.item_pattern, len(f)
+    )  # (R, P, k): rater r's labels per count row
     rated = by_rater.sum(axis=2)  # (R, P): items of each count row that rater r labelled
     outer = (c[:, :, None] * c[:, None, :]).reshape(len(c), k * k)
     n_sizes = n_raters + 1
@@ -260,7 +273,9 @@ def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray
     keep = np.flatnonzero(pairable > 0)
     if len(keep) == 0:
         return out
-    used = np.flatnonzero((sums.size >= 2) & sums.counts[keep].any(axis=(0, 2)))  # sizes that add coincidences
+    used = np.flatnonzero(
+        (sums.size >= 2) & sums.counts[keep].any(axis=(0, 2))
+    )  # sizes that add coincidences
     counts = F.as_numbers(sums.counts[keep][:, used], exact)
     gram = F.as_numbers(sums.gram[keep][:, used], exact)
     o = F.coincidences(sums.size[used], counts, gram).sum(axis=1)
@@ -361,13 +376,17 @@ class Diagnosis:
         Values within rounding of each other are the floats of their exact
         values, so raters whose alphas are equal as fractions get equal floats.
         """
-        values = _settle_ties(_alphas(self._sums, self.alpha, exact=False).astype(float), self._exact_alpha_without)
+        values = _settle_ties(
+            _alphas(self._sums, self.alpha, exact=False).astype(float), self._exact_alpha_without
+        )
         values.setflags(write=False)
         return values
 
     def _exact_alpha_without(self, raters: np.ndarray) -> np.ndarray:
         sums = self._sums
-        return _alphas(LeaveOneOutSums(sums.size, sums.counts[raters], sums.gram[raters]), self.alpha, exact=True)
+        return _alphas(
+            LeaveOneOutSums(sums.size, sums.counts[raters], sums.gram[raters]), self.alpha, exact=True
+        )
 
     @cached_property
     def exact(self) -> Exact:
@@ -385,10 +404,14 @@ class Diagnosis:
             if pairable[j] == 0:
                 why.append(f"without {name} no item has 2 or more ratings, so alpha is undefined")
             elif math.isnan(self.alpha_without[j]):
-                why.append(f"without {name} the expected disagreement D_e is 0 (all pairable values in one "
-                           f"category, or equally distant at this level), so alpha is undefined")
+                why.append(
+                    f"without {name} the expected disagreement D_e is 0 (all pairable values in one "
+                    f"category, or equally distant at this level), so alpha is undefined"
+                )
             if not self.alpha.defined:
-                why.append(f"the rise is undefined: alpha of the whole table is undefined ({self.alpha.reason})")
+                why.append(
+                    f"the rise is undefined: alpha of the whole table is undefined ({self.alpha.reason})"
+                )
             if kappa_pairs[j] == 0:
                 why.append(f"Cohen's kappa of {name} with every other rater is undefined")
             reasons.append("; ".join(why) or None)
@@ -407,13 +430,16 @@ class Diagnosis:
         per_other = 1.0 / (m[shared] - 1)  # each item counts once, its other ratings share it
         own = by_rater.sum(axis=1)  # (R, k)
         # sum over the rater's items of (c - e_x) / (m - 1): the others' ratings of each item, as shares
-        others = (np.einsum("rp,pk->rk", by_rater.sum(axis=2) * per_other, c[shared])
-                  - np.einsum("rpk,p->rk", by_rater, per_other))
+        others = np.einsum("rp,pk->rk", by_rater.sum(axis=2) * per_other, c[shared]) - np.einsum(
+            "rpk,p->rk", by_rater, per_other
+        )
         n = own.sum(axis=1)
         excess = F.divide(own - others, n[:, None])
         tvd = np.abs(excess).sum(axis=1) / 2
         top = np.argmax(np.where(np.isnan(excess), -np.inf, excess), axis=1)
-        overused = [None if n[j] == 0 or excess[j, top[j]] <= 0 else r.categories[top[j]] for j in range(r.n_raters)]
+        overused = [
+            None if n[j] == 0 or excess[j, top[j]] <= 0 else r.categories[top[j]] for j in range(r.n_raters)
+        ]
         most = np.where(n > 0, excess[np.arange(r.n_raters), top], np.nan)
         return tvd, _column(overused), most
 
@@ -427,18 +453,20 @@ class Diagnosis:
         rise = self.alpha_without - self.alpha.alpha
         tvd, overused, excess = self._bias
         order = _order(self.alpha_without, -mean_kappa)
-        return ReportTable({
-            "rater": _column(r.raters)[order],
-            "alpha_without": self.alpha_without[order],
-            "rise": rise[order],
-            "mean_kappa": mean_kappa[order],
-            "kappa_pairs": kappa_pairs[order],
-            "ratings": (~r.missing).sum(axis=0)[order],
-            "bias": tvd[order],
-            "overused": overused[order],
-            "overuse": excess[order],
-            "reason": _column(self._rater_reasons(kappa_pairs))[order],
-        })
+        return ReportTable(
+            {
+                "rater": _column(r.raters)[order],
+                "alpha_without": self.alpha_without[order],
+                "rise": rise[order],
+                "mean_kappa": mean_kappa[order],
+                "kappa_pairs": kappa_pairs[order],
+                "ratings": (~r.missing).sum(axis=0)[order],
+                "bias": tvd[order],
+                "overused": overused[order],
+                "overuse": excess[order],
+                "reason": _column(self._rater_reasons(kappa_pairs))[order],
+            }
+        )
 
     def rater_ranking(self) -> ReportTable:
         """The raters, least in step first.
@@ -487,25 +515,30 @@ class Diagnosis:
         patterns = r.count_patterns()
         c = patterns.counts
         m = c.sum(axis=1)
-        d = _settle_ties(_item_disagreement(c, alpha, exact=False), lambda rows: _item_disagreement(c[rows], alpha, True))
+        d = _settle_ties(
+            _item_disagreement(c, alpha, exact=False), lambda rows: _item_disagreement(c[rows], alpha, True)
+        )
         with np.errstate(invalid="ignore", divide="ignore"):
             share = m * d / (alpha.n * alpha.d_o)  # each item's part of D_o = sum_u m_u d_u / n
         cats = r.categories
         top = c.max(axis=1)
-        plurality = _column(tuple(cats[j] for j in np.flatnonzero(row == t)) if t else ()
-                            for row, t in zip(c, top))
+        plurality = _column(
+            tuple(cats[j] for j in np.flatnonzero(row == t)) if t else () for row, t in zip(c, top)
+        )
         label_counts = _column(MappingProxyType(dict(zip(cats, row.tolist()))) for row in c)
         item_d, item_m = d[patterns.item_pattern], m[patterns.item_pattern]
         order = _order(item_d, item_m.astype(float))
         rows = patterns.item_pattern[order]
-        return ReportTable({
-            "item": _column(r.items)[order],
-            "disagreement": d[rows],
-            "share_of_d_o": share[rows],
-            "ratings": m[rows],
-            "plurality": plurality[rows],
-            "label_counts": label_counts[rows],
-        })
+        return ReportTable(
+            {
+                "item": _column(r.items)[order],
+                "disagreement": d[rows],
+                "share_of_d_o": share[rows],
+                "ratings": m[rows],
+                "plurality": plurality[rows],
+                "label_counts": label_counts[rows],
+            }
+        )
 
     def item_ranking(self) -> ReportTable:
         """The items, most disputed first.
@@ -546,14 +579,16 @@ class Diagnosis:
             return [self.pair_exact(cats[i[p]], cats[j[p]]).ratio for p in pairs]
 
         order = _order(_settle_ties(ratio, exact_ratio), observed)
-        return ReportTable({
-            "first": _column(cats[x] for x in i[order]),
-            "second": _column(cats[x] for x in j[order]),
-            "observed": observed[order],
-            "expected": expected[order],
-            "ratio": ratio[order],
-            "pairs": alpha.pair_counts[i, j][order],
-        })
+        return ReportTable(
+            {
+                "first": _column(cats[x] for x in i[order]),
+                "second": _column(cats[x] for x in j[order]),
+                "observed": observed[order],
+                "expected": expected[order],
+                "ratio": ratio[order],
+                "pairs": alpha.pair_counts[i, j][order],
+            }
+        )
 
     @cached_property
     def _exact_expected(self) -> np.ndarray:
@@ -593,23 +628,28 @@ class Diagnosis:
         codes = r.codes
         kappas, alphas = [], []
         for x in range(len(r.categories)):  # one two-category table per category
-            binary = Ratings.from_codes(np.where(codes == x, 1, np.where(codes < 0, -1, 0)), categories=(0, 1),
-                                        raters=r.raters)
+            binary = Ratings.from_codes(
+                np.where(codes == x, 1, np.where(codes < 0, -1, 0)), categories=(0, 1), raters=r.raters
+            )
             kappas.append(fleiss_kappa(binary).kappa)
             alphas.append(krippendorff_alpha(binary))
         diagonal = np.arange(len(r.categories))
         agreement = F.divide(alpha.coincidences[diagonal, diagonal], alpha.n_c)
         expected = F.divide(alpha.expected[diagonal, diagonal], alpha.n_c)
-        return ReportTable({
-            "category": _column(r.categories),
-            "values": np.rint(alpha.n_c).astype(np.int64),
-            "agreement": agreement,
-            "expected": expected,
-            "kappa": np.array(kappas),
-            "alpha": np.array([a.alpha for a in alphas]),
-            "reason": _column(None if a.defined else f"{c!r} against the rest: {a.reason}"
-                              for c, a in zip(r.categories, alphas)),
-        })
+        return ReportTable(
+            {
+                "category": _column(r.categories),
+                "values": np.rint(alpha.n_c).astype(np.int64),
+                "agreement": agreement,
+                "expected": expected,
+                "kappa": np.array(kappas),
+                "alpha": np.array([a.alpha for a in alphas]),
+                "reason": _column(
+                    None if a.defined else f"{c!r} against the rest: {a.reason}"
+                    for c, a in zip(r.categories, alphas)
+                ),
+            }
+        )
 
     def category_agreement(self) -> ReportTable:
         """Agreement on each category on its own, in category order.
@@ -668,7 +708,9 @@ class Diagnosis:
         """
         r = self.ratings
         j = r.rater_index(rater)
-        return krippendorff_alpha(r.subset(raters=[name for x, name in enumerate(r.raters) if x != j]), self.level)
+        return krippendorff_alpha(
+            r.subset(raters=[name for x, name in enumerate(r.raters) if x != j]), self.level
+        )
 
     def item_disagreement_exact(self, item: Any) -> Fraction | None:
         """The disagreement of one item (by its id), as an exact fraction; None below 2 ratings.
@@ -704,12 +746,16 @@ class Diagnosis:
         if c == k:
             raise AgreementError(f"pair_exact needs two different categories, got {first!r} twice")
         expected, observed = self._exact_expected[c, k], self.alpha.exact.coincidences[c][k]
-        return Exact(observed=observed, expected=expected, ratio=None if expected == 0 else observed / expected)
+        return Exact(
+            observed=observed, expected=expected, ratio=None if expected == 0 else observed / expected
+        )
 
     def __repr__(self) -> str:
         r = self.ratings
-        return (f"Diagnosis({r.n_items} items x {r.n_raters} raters, {r.n_categories} categories, "
-                f"alpha = {fmt(self.alpha)} ({self.level}))")
+        return (
+            f"Diagnosis({r.n_items} items x {r.n_raters} raters, {r.n_categories} categories, "
+            f"alpha = {fmt(self.alpha)} ({self.level}))"
+        )
 
 
 def check_diagnosis(function: str, report: Any) -> Diagnosis:

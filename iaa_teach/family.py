@@ -49,11 +49,27 @@ from .formulas import FAMILY_WEIGHTS, WEIGHT_SCHEMES
 from .ratings import AgreementError, CountPatterns, Ratings
 
 __all__ = [
-    "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "CHANCE_MODELS",
-    "exact_number", "category_values", "agreement_matrix",
-    "Groups", "pattern_groups", "row_groups", "pair_groups", "SizeSums", "size_sums", "family_terms", "summed",
+    "FAMILY_WEIGHTS",
+    "WEIGHT_SCHEMES",
+    "CHANCE_MODELS",
+    "exact_number",
+    "category_values",
+    "agreement_matrix",
+    "Groups",
+    "pattern_groups",
+    "row_groups",
+    "pair_groups",
+    "SizeSums",
+    "size_sums",
+    "family_terms",
+    "summed",
     "family_totals",
-    "Fit", "fit", "item_chance", "variance_squares", "alpha_squares", "population_groups",
+    "Fit",
+    "fit",
+    "item_chance",
+    "variance_squares",
+    "alpha_squares",
+    "population_groups",
 ]
 
 #: The chance models, by name: what P_e assumes about ratings given at random.
@@ -81,7 +97,9 @@ def category_values(categories: tuple, exact: bool = False) -> np.ndarray:
     >>> category_values((1, 2, 5)).tolist(), category_values(("low", "mid", "high")).tolist()
     ([1.0, 2.0, 5.0], [1.0, 2.0, 3.0])
     """
-    numbers = all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in categories)
+    numbers = all(
+        isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in categories
+    )
     values = list(categories) if numbers else list(range(1, len(categories) + 1))
     if exact:
         return np.array([exact_number(v) for v in values], dtype=object)
@@ -105,31 +123,40 @@ def agreement_matrix(weights: Any, categories: tuple, exact: bool = False) -> np
     if weights is None or isinstance(weights, str):  # an unknown scheme: gwet_weights' error
         values = category_values(categories, exact)
         if weights == "ratio" and q > 1 and any(v <= 0 for v in values):
-            raise AgreementError(f"weights 'ratio' need positive category values, but the categories include "
-                                 f"{min(values)}; use 'linear' or 'quadratic' for values that can be 0 or below")
+            raise AgreementError(
+                f"weights 'ratio' need positive category values, but the categories include "
+                f"{min(values)}; use 'linear' or 'quadratic' for values that can be 0 or below"
+            )
         return F.gwet_weights(weights, values)
     try:
         matrix = np.array(weights, dtype=float)
     except (TypeError, ValueError):
-        raise AgreementError(f"weights must be None, one of {', '.join(map(repr, WEIGHT_SCHEMES))} or a "
-                             f"{q} x {q} matrix of numbers; got {weights!r}") from None
+        raise AgreementError(
+            f"weights must be None, one of {', '.join(map(repr, WEIGHT_SCHEMES))} or a "
+            f"{q} x {q} matrix of numbers; got {weights!r}"
+        ) from None
     if matrix.shape != (q, q):
-        raise AgreementError(f"a weights matrix must be {q} x {q} (one row and column per category), "
-                             f"got shape {matrix.shape}")
+        raise AgreementError(
+            f"a weights matrix must be {q} x {q} (one row and column per category), got shape {matrix.shape}"
+        )
     if not np.isfinite(matrix).all():
         raise AgreementError("weights must be finite numbers, but the matrix holds NaN or infinity")
     if (matrix < 0).any() or (matrix > 1).any():
-        k, l = np.argwhere((matrix < 0) | (matrix > 1))[0]
-        raise AgreementError(f"weights must lie between 0 and 1, but w[{k}, {l}] = {matrix[k, l]:g}")
+        k, m = np.argwhere((matrix < 0) | (matrix > 1))[0]
+        raise AgreementError(f"weights must lie between 0 and 1, but w[{k}, {m}] = {matrix[k, m]:g}")
     if (np.diag(matrix) != 1).any():
         k = int(np.flatnonzero(np.diag(matrix) != 1)[0])
-        raise AgreementError(f"weights must be 1 on the diagonal (a label agrees fully with itself), "
-                             f"but w[{k}, {k}] = {matrix[k, k]:g}")
+        raise AgreementError(
+            f"weights must be 1 on the diagonal (a label agrees fully with itself), "
+            f"but w[{k}, {k}] = {matrix[k, k]:g}"
+        )
     if (matrix != matrix.T).any():
-        k, l = np.argwhere(matrix != matrix.T)[0]
-        raise AgreementError(f"weights must be symmetric (w[k, l] = w[l, k]: two labels agree as much whichever "
-                             f"rater gave which), but w[{k}, {l}] = {matrix[k, l]:g} and w[{l}, {k}] = "
-                             f"{matrix[l, k]:g}; (w + w.T) / 2 is the symmetric matrix with the same coefficients")
+        k, m = np.argwhere(matrix != matrix.T)[0]
+        raise AgreementError(
+            f"weights must be symmetric (w[k, l] = w[l, k]: two labels agree as much whichever "
+            f"rater gave which), but w[{k}, {m}] = {matrix[k, m]:g} and w[{m}, {k}] = "
+            f"{matrix[m, k]:g}; (w + w.T) / 2 is the symmetric matrix with the same coefficients"
+        )
     if exact:
         return np.array([exact_number(x) for x in matrix.reshape(-1).tolist()], dtype=object).reshape(q, q)
     return matrix
@@ -175,8 +202,13 @@ def row_groups(ratings: Ratings, distinct: bool) -> Groups:
         pattern = pattern[first]
     else:
         frequency = np.ones(len(codes), dtype=np.int64)
-    return Groups(patterns.ratings_per_item[pattern], patterns.counts[pattern], frequency.astype(np.int64), codes,
-                  pattern)
+    return Groups(
+        patterns.ratings_per_item[pattern],
+        patterns.counts[pattern],
+        frequency.astype(np.int64),
+        codes,
+        pattern,
+    )
 
 
 def pair_groups(table: np.ndarray, only_a: np.ndarray, only_b: np.ndarray) -> Groups:
@@ -251,8 +283,11 @@ def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.n
         left = np.repeat(mine, reps)
         right = first[rows[left]] + np.arange(len(left)) - np.repeat(np.cumsum(reps) - reps, reps)
         key = (group[rows[left]] * k + cols[left]) * k + cols[right]
-        gram += np.bincount(key, weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
-                            minlength=n_sizes * k * k)
+        gram += np.bincount(
+            key,
+            weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
+            minlength=n_sizes * k * k,
+        )
     return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
 
 
@@ -308,8 +343,12 @@ def family_totals(groups: Groups, agreement: np.ndarray, terms: dict | None = No
     if agreement.dtype != object:
         return summed(family_terms(groups, agreement) if terms is None else terms, groups.frequency)
     sums = size_sums(groups)
-    by_size = F.fleiss_terms(sums.size, F.as_numbers(sums.items, True), F.as_numbers(sums.counts, True),
-                             _weighted_sums(sums.gram, agreement))
+    by_size = F.fleiss_terms(
+        sums.size,
+        F.as_numbers(sums.items, True),
+        F.as_numbers(sums.counts, True),
+        _weighted_sums(sums.gram, agreement),
+    )
     return summed(by_size, np.ones(len(sums.size), dtype=np.int64))
 
 
@@ -363,19 +402,28 @@ def _numbers_like(values: Any, agreement: np.ndarray) -> np.ndarray:
     return values.astype(float)
 
 
-def _pooled_item_chance(counts: np.ndarray, size: np.ndarray, p: np.ndarray, p_e: Any,
-                        agreement: np.ndarray, mean_size: Any) -> np.ndarray:
+def _pooled_item_chance(
+    counts: np.ndarray, size: np.ndarray, p: np.ndarray, p_e: Any, agreement: np.ndarray, mean_size: Any
+) -> np.ndarray:
     """P_e,i for chance proportions pooled over all ratings: sum_k n_ik (W p)_k, linearized as a ratio."""
     return F.ratio_item_terms(F.fleiss_item_chance(counts, p, agreement), size, p_e, mean_size)
 
 
-def item_chance(model: str, groups: Groups, terms: dict, fitted: Fit, agreement: np.ndarray,
-                rater_counts: np.ndarray | None = None) -> Any:
+def item_chance(
+    model: str,
+    groups: Groups,
+    terms: dict,
+    fitted: Fit,
+    agreement: np.ndarray,
+    rater_counts: np.ndarray | None = None,
+) -> Any:
     """Each group's term P_e,i in the chance agreement, for the linearized variance (one table)."""
     p_e = fitted.p_e[0]
     if model in ("none", "uniform"):
         return p_e
-    if model == "conger":  # code rows in blocks: a block's raters' labels looked up in cache, not an item x rater array
+    if (
+        model == "conger"
+    ):  # code rows in blocks: a block's raters' labels looked up in cache, not an item x rater array
         counts = _numbers_like(rater_counts, agreement)
         blocks = np.array_split(groups.rows, max(1, len(groups.rows) >> 15))
         return np.concatenate([F.conger_item_chance(rows, counts, agreement, fitted.n[0]) for rows in blocks])
@@ -389,8 +437,14 @@ def item_chance(model: str, groups: Groups, terms: dict, fitted: Fit, agreement:
     return _pooled_item_chance(terms["labels"], size, p, p_e, agreement, mean_size)
 
 
-def variance_squares(model: str, groups: Groups, agreement: np.ndarray, fitted: Fit,
-                     rater_counts: np.ndarray | None = None, terms: dict | None = None) -> Any:
+def variance_squares(
+    model: str,
+    groups: Groups,
+    agreement: np.ndarray,
+    fitted: Fit,
+    rater_counts: np.ndarray | None = None,
+    terms: dict | None = None,
+) -> Any:
     """sum_i (kappa*_i - kappa)^2 over the rated items (:func:`iaa_teach.formulas.linearized_terms`).
 
     ``groups`` are count rows (:func:`pattern_groups`), or code rows
@@ -401,11 +455,20 @@ def variance_squares(model: str, groups: Groups, agreement: np.ndarray, fitted: 
     """
     if terms is None:
         terms = family_terms(groups, agreement)
-    elif groups.pattern is not None:  # code rows, Conger's: its item chance takes no terms, P_a's from the count rows
+    elif (
+        groups.pattern is not None
+    ):  # code rows, Conger's: its item chance takes no terms, P_a's from the count rows
         terms = {key: terms[key][groups.pattern] for key in ("agreement", "pairable")}
     p_e_item = item_chance(model, groups, terms, fitted, agreement, rater_counts)
-    values = F.linearized_terms(terms["agreement"], terms["pairable"], fitted.p_e[0], p_e_item,
-                                fitted.coefficient[0], fitted.n[0], fitted.n_used[0])
+    values = F.linearized_terms(
+        terms["agreement"],
+        terms["pairable"],
+        fitted.p_e[0],
+        p_e_item,
+        fitted.coefficient[0],
+        fitted.n[0],
+        fitted.n_used[0],
+    )
     weight = _numbers_like(groups.frequency, agreement) * (np.asarray(groups.size) >= 1)
     return F.sum_of_squares(weight, values, fitted.coefficient[0])
 
@@ -464,9 +527,13 @@ def population_groups(raters: int, proportions: np.ndarray, unanimous: float) ->
     q = len(p)
     n_rows = math.comb(raters + q - 1, q - 1)
     if n_rows > MAX_PATTERNS:
-        raise AgreementError(f"{raters} raters over {q} categories make {n_rows} count rows to enumerate, "
-                             f"more than {MAX_PATTERNS}; plan with fewer raters or categories")
-    labels = np.array(list(combinations_with_replacement(range(q), raters)), dtype=np.intp).reshape(-1, raters)
+        raise AgreementError(
+            f"{raters} raters over {q} categories make {n_rows} count rows to enumerate, "
+            f"more than {MAX_PATTERNS}; plan with fewer raters or categories"
+        )
+    labels = np.array(list(combinations_with_replacement(range(q), raters)), dtype=np.intp).reshape(
+        -1, raters
+    )
     counts = np.zeros((len(labels), q), dtype=np.int64)
     np.add.at(counts, (np.repeat(np.arange(len(labels)), raters), labels.ravel()), 1)
     log_factorial = np.array([math.lgamma(k + 1) for k in range(raters + 1)])

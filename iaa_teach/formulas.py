@@ -35,15 +35,47 @@ import numpy as np
 from .validation import check_option
 
 __all__ = [
-    "EPS", "WEIGHTS", "LEVELS", "CHANCE_RULES", "WEIGHT_SCHEMES", "FAMILY_WEIGHTS",
-    "as_numbers", "identity", "undefined", "reciprocal", "divide", "chance_corrected",
-    "disagreement_weights", "agreement_weights", "cohen_agreement", "cohen_variance",
-    "fleiss_terms", "fleiss_agreement", "observed_agreement", "category_shares",
-    "gwet_weights", "fleiss_chance", "gwet_chance", "uniform_chance", "conger_parts", "conger_chance",
-    "linearized_terms", "ratio_item_terms", "fleiss_item_chance", "gwet_item_chance", "conger_item_chance",
-    "sum_of_squares", "linearized_variance",
-    "coincidences", "ordered_pairs", "expected_coincidences", "disagreement", "squared_distances", "alpha_disagreement",
-    "alpha_coefficient", "one_minus_ratio",
+    "EPS",
+    "WEIGHTS",
+    "LEVELS",
+    "CHANCE_RULES",
+    "WEIGHT_SCHEMES",
+    "FAMILY_WEIGHTS",
+    "as_numbers",
+    "identity",
+    "undefined",
+    "reciprocal",
+    "divide",
+    "chance_corrected",
+    "disagreement_weights",
+    "agreement_weights",
+    "cohen_agreement",
+    "cohen_variance",
+    "fleiss_terms",
+    "fleiss_agreement",
+    "observed_agreement",
+    "category_shares",
+    "gwet_weights",
+    "fleiss_chance",
+    "gwet_chance",
+    "uniform_chance",
+    "conger_parts",
+    "conger_chance",
+    "linearized_terms",
+    "ratio_item_terms",
+    "fleiss_item_chance",
+    "gwet_item_chance",
+    "conger_item_chance",
+    "sum_of_squares",
+    "linearized_variance",
+    "coincidences",
+    "ordered_pairs",
+    "expected_coincidences",
+    "disagreement",
+    "squared_distances",
+    "alpha_disagreement",
+    "alpha_coefficient",
+    "one_minus_ratio",
 ]
 
 #: A chance term within this of 1 (or a D_e within it of 0) counts as exactly there (floats only).
@@ -73,8 +105,9 @@ def reciprocal(d: Any, exact: bool) -> np.ndarray:
     """1 / d for positive integers d, 0 elsewhere, in the chosen kind of number."""
     d = np.asarray(d)
     if exact:
-        return np.array([Fraction(1, int(x)) if x > 0 else Fraction(0) for x in d.reshape(-1).tolist()],
-                        dtype=object).reshape(d.shape)
+        return np.array(
+            [Fraction(1, int(x)) if x > 0 else Fraction(0) for x in d.reshape(-1).tolist()], dtype=object
+        ).reshape(d.shape)
     with np.errstate(divide="ignore"):
         return np.where(d > 0, 1.0 / np.maximum(d, 1), 0.0)
 
@@ -191,8 +224,9 @@ def cohen_variance(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarra
     kappa = chance_corrected(p_o, p_e)
     cells = tables / n[:, None, None]
     rows, cols = cells.sum(axis=2), cells.sum(axis=1)
-    spread = ((agreement * cols[:, None, :]).sum(axis=2)[:, :, None]
-              + (agreement * rows[:, :, None]).sum(axis=1)[:, None, :])
+    spread = (agreement * cols[:, None, :]).sum(axis=2)[:, :, None] + (agreement * rows[:, :, None]).sum(
+        axis=1
+    )[:, None, :]
     scale = n * (1 - p_e) * (1 - p_e)
     deviation = agreement - spread * (1 - kappa)[:, None, None]
     centre = kappa - p_e * (1 - kappa)
@@ -233,8 +267,13 @@ def fleiss_terms(size: np.ndarray, items: np.ndarray, counts: np.ndarray, agreed
     pairs = reciprocal(np.where(size >= 2, size * (size - 1), 0), exact)
     pairable = (size >= 2).astype(np.int64)
     rated = (size >= 1).astype(np.int64)
-    return {"agreement": (agreed - items * size) * pairs, "pairable": items * pairable,
-            "labels": counts, "shares": counts * reciprocal(size, exact)[:, None], "rated": items * rated}
+    return {
+        "agreement": (agreed - items * size) * pairs,
+        "pairable": items * pairable,
+        "labels": counts,
+        "shares": counts * reciprocal(size, exact)[:, None],
+        "rated": items * rated,
+    }
 
 
 def observed_agreement(terms: dict) -> np.ndarray:
@@ -259,8 +298,9 @@ def fleiss_chance(p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
     return (p[..., :, None] * agreement * p[..., None, :]).sum(axis=(-2, -1))
 
 
-def fleiss_agreement(terms: dict, chance: str, agreement: np.ndarray | None = None
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def fleiss_agreement(
+    terms: dict, chance: str, agreement: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """P_a, p_j and P_e from the summed terms of :func:`fleiss_terms` (leading batch axis).
 
     P_a is the mean P_i over items with 2 or more ratings
@@ -379,8 +419,15 @@ def conger_chance(rater_counts: np.ndarray, agreement: np.ndarray) -> np.ndarray
 
 
 # ----------------------------------------------------- Gwet's variances
-def linearized_terms(p_a_item: np.ndarray, pairable: np.ndarray, p_e: Any, p_e_item: np.ndarray,
-                     coefficient: Any, n: Any, n_used: Any) -> np.ndarray:
+def linearized_terms(
+    p_a_item: np.ndarray,
+    pairable: np.ndarray,
+    p_e: Any,
+    p_e_item: np.ndarray,
+    coefficient: Any,
+    n: Any,
+    n_used: Any,
+) -> np.ndarray:
     """Each item's linearized coefficient kappa*_i (Gwet 2008, 2014), per group of equal items.
 
     kappa*_i = [(n / n_used)(P_a,i - P_e [item pairable]) - 2 (1 - kappa)(P_e,i - P_e)] / (1 - P_e),
@@ -432,7 +479,9 @@ def gwet_item_chance(shares: np.ndarray, p: np.ndarray, agreement: np.ndarray) -
     return agreement.sum() / (q * (q - 1)) * (shares * (1 - p)).sum(axis=-1)
 
 
-def conger_item_chance(rows: np.ndarray, rater_counts: np.ndarray, agreement: np.ndarray, n: Any) -> np.ndarray:
+def conger_item_chance(
+    rows: np.ndarray, rater_counts: np.ndarray, agreement: np.ndarray, n: Any
+) -> np.ndarray:
     """P_e,i of Conger's kappa for items given by their code rows (G, r), -1 = missing.
 
     P_e,i = P_e + sum_g [rater g rated item i] (n / n_g)(towards_gl - own_g) / pairs,
@@ -443,7 +492,9 @@ def conger_item_chance(rows: np.ndarray, rater_counts: np.ndarray, agreement: np
     _, towards, own, pairs = conger_parts(rater_counts, agreement)
     per_label = (towards - own[:, None]) * (n * reciprocal(rater_counts.sum(axis=-1), exact))[:, None]
     r, q = per_label.shape
-    lookup = np.concatenate([per_label, as_numbers(np.zeros((r, 1), dtype=np.int64), exact)], axis=1).reshape(-1)
+    lookup = np.concatenate([per_label, as_numbers(np.zeros((r, 1), dtype=np.int64), exact)], axis=1).reshape(
+        -1
+    )
     # rater g's label l is at g (q + 1) + l; a missing rating (-1) lands on the 0 that ends rater g - 1's
     # block (the last entry of all for g = 0)
     index = np.asarray(rows) + np.arange(r) * (q + 1)
@@ -507,7 +558,9 @@ def expected_coincidences(n_c: np.ndarray, n: np.ndarray) -> np.ndarray:
     exact = _exact(n_c, n)
     k = n_c.shape[-1]
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (n_c[:, :, None] * n_c[:, None, :] - n_c[:, :, None] * identity(k, exact)) / (n - 1)[:, None, None]
+        return (n_c[:, :, None] * n_c[:, None, :] - n_c[:, :, None] * identity(k, exact)) / (n - 1)[
+            :, None, None
+        ]
 
 
 def disagreement(o: np.ndarray, delta: np.ndarray, n: np.ndarray) -> np.ndarray:

@@ -42,9 +42,31 @@ from .rounding import fmt
 from .validation import check_option
 
 __all__ = [
-    "FORMS", "MATH_MODES", "NOTATION", "Notation", "SYMBOLS", "Shown", "Math", "Em", "Link", "Prose", "Table", "Chain", "Equations",
-    "prose", "with_symbols", "render", "number", "approx", "md_escape", "html_escape", "attr_escape", "tex_text",
-    "tex_mathml", "mpl_escape", "terminal_escape",
+    "FORMS",
+    "MATH_MODES",
+    "NOTATION",
+    "Notation",
+    "SYMBOLS",
+    "Shown",
+    "Math",
+    "Em",
+    "Link",
+    "Prose",
+    "Table",
+    "Chain",
+    "Equations",
+    "prose",
+    "with_symbols",
+    "render",
+    "number",
+    "approx",
+    "md_escape",
+    "html_escape",
+    "attr_escape",
+    "tex_text",
+    "tex_mathml",
+    "mpl_escape",
+    "terminal_escape",
 ]
 
 #: The three outputs, and how maths is written in HTML: LaTeX for MathJax, plain text, or MathML.
@@ -105,7 +127,9 @@ def tex_text(s: Any) -> str:
     '\\\\text{a\\\\_b}\\\\lt\\\\text{c}\\\\gt\\\\text{}'
     """
     specials = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "<": r"}\lt\text{", ">": r"}\gt\text{"}
-    body = "".join(specials.get(ch, "\\" + ch if ch in "{}_^#$%&" else ch) for ch in _LINE_BREAKS.sub(" ", str(s)))
+    body = "".join(
+        specials.get(ch, "\\" + ch if ch in "{}_^#$%&" else ch) for ch in _LINE_BREAKS.sub(" ", str(s))
+    )
     return r"\text{" + body + "}"
 
 
@@ -129,18 +153,25 @@ def terminal_escape(s: Any) -> str:
     out = str(s)
     if out.isprintable():
         return out
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in out)  # repr escapes what is not printable
+    return "".join(
+        ch if ch.isprintable() else repr(ch)[1:-1] for ch in out
+    )  # repr escapes what is not printable
 
 
-_SUBSCRIPT = re.compile(r"_(\{[^}]*\}|[\w+']+)")  # in a formula's plain-text form, P_o is P<sub>o</sub> in HTML
+_SUBSCRIPT = re.compile(
+    r"_(\{[^}]*\}|[\w+']+)"
+)  # in a formula's plain-text form, P_o is P<sub>o</sub> in HTML
 
 
 # ================================================================ MathML
 # \text{...} as tex_text writes it: its escapes, no nested braces.
 _TEX_TEXT = re.compile(r"\\text\{((?:\\textbackslash\{\}|\\textasciitilde\{\}|\\[{}_^#$%&]|[^\\{}])*)\}")
 _TEX_TEXT_ESCAPE = re.compile(r"\\textbackslash\{\}|\\textasciitilde\{\}|\\([{}_^#$%&])")
-_MATHML_ROOT = re.compile(r'^<math xmlns="http://www.w3.org/1998/Math/MathML" display="(?:inline|block)">'
-                          r"(?:<mrow>)?(.*?)(?:</mrow>)?</math>$", re.S)
+_MATHML_ROOT = re.compile(
+    r'^<math xmlns="http://www.w3.org/1998/Math/MathML" display="(?:inline|block)">'
+    r"(?:<mrow>)?(.*?)(?:</mrow>)?</math>$",
+    re.S,
+)
 
 
 def tex_mathml(tex: str, display: bool = False) -> str:
@@ -163,7 +194,9 @@ def tex_mathml(tex: str, display: bool = False) -> str:
     texts: list[str] = []
 
     def hold(m: re.Match) -> str:
-        plain = _TEX_TEXT_ESCAPE.sub(lambda e: e.group(1) or ("\\" if "backslash" in e.group(0) else "~"), m.group(1))
+        plain = _TEX_TEXT_ESCAPE.sub(
+            lambda e: e.group(1) or ("\\" if "backslash" in e.group(0) else "~"), m.group(1)
+        )
         texts.append(html.escape(plain, quote=False).replace(" ", "&#xa0;"))  # MathML trims plain spaces
         return f"\\text{{IAATEXT{len(texts) - 1}Z}}"
 
@@ -221,8 +254,9 @@ class Math:
             if math == "mathml":
                 return tex_mathml(self.tex)
             if math == "text":
-                return _SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>",
-                                      html.escape(self.txt, quote=False))
+                return _SUBSCRIPT.sub(
+                    lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", html.escape(self.txt, quote=False)
+                )
             return "$" + html.escape(self.tex, quote=False) + "$"
         return "$" + self.tex + "$"
 
@@ -265,9 +299,13 @@ def _piece(p: Any, form: str, math: str) -> str:
         return p.render(form, math)
     if form == "text":
         return str(p)
-    if form == "html" and math == "mathml" and "_" in str(p):  # on a typeset page, symbol names (P_e) as maths
-        return "".join(SYMBOLS[x].render("html", "mathml") if i % 2 else html_escape(x, "mathml")
-                       for i, x in enumerate(_NAMED.split(str(p))))
+    if (
+        form == "html" and math == "mathml" and "_" in str(p)
+    ):  # on a typeset page, symbol names (P_e) as maths
+        return "".join(
+            SYMBOLS[x].render("html", "mathml") if i % 2 else html_escape(x, "mathml")
+            for i, x in enumerate(_NAMED.split(str(p)))
+        )
     return md_escape(p) if form == "markdown" else html_escape(p, math)
 
 
@@ -308,7 +346,13 @@ class Notation:
     __slots__ = ("key", "symbol", "meaning", "elsewhere", "lesson")
 
     def __init__(self, key: str, symbol: Math, meaning: str, elsewhere: str = "", lesson: str = ""):
-        self.key, self.symbol, self.meaning, self.elsewhere, self.lesson = key, symbol, meaning, elsewhere, lesson
+        self.key, self.symbol, self.meaning, self.elsewhere, self.lesson = (
+            key,
+            symbol,
+            meaning,
+            elsewhere,
+            lesson,
+        )
 
     def __repr__(self) -> str:
         return f"Notation({self.key!r}: {self.symbol.txt} = {self.meaning})"
@@ -319,52 +363,158 @@ class Notation:
 #: another way, ``elsewhere`` says so once. Index letters: ``i`` an item,
 #: ``j`` and ``k`` categories (``c`` and ``k`` in Krippendorff's formulas).
 NOTATION: tuple[Notation, ...] = (
-    Notation("N", Math("N"), "number of items (sentences, images... whatever is labelled)",
-             "Krippendorff calls an item a unit (u)", "01"),
-    Notation("n_jk", Math("n_{jk}", "n_jk"), "two annotators' agreement table: items the first labels j "
-             "and the second labels k; the diagonal n_jj holds their agreements", "", "01"),
-    Notation("P_o", Math("P_o"), "observed agreement of two annotators: the share of items on which they agree",
-             "", "01"),
-    Notation("p_j+", Math("p_{j+}", "p_j+"), "the first annotator's share of items in category j "
-             "(row total / N); p_+j the second's (column total / N)", "", "01"),
-    Notation("P_e", Math("P_e"), "chance (expected) agreement: how often two ratings would agree by luck "
-             "under the coefficient's model of chance", "", "01"),
-    Notation("kappa", Math(r"\kappa", "κ"), "kappa: (P_o - P_e) / (1 - P_e), agreement above chance as a "
-             "share of the most there could be", "the worked example writes κ_F for Fleiss' kappa", "01"),
-    Notation("n_i", Math("n_i"), "number of ratings of item i",
-             "Fleiss writes n (every item has the same number); Krippendorff m_u; "
-             "the partial-annotation text per-item k", "02"),
-    Notation("n_ij", Math("n_{ij}", "n_ij"), "number of ratings of item i in category j (the count table)",
-             "Krippendorff writes n_uc", "02"),
-    Notation("P_i", Math("P_i"), "agreement on item i: the share of its ordered pairs of ratings that agree",
-             "the partial-annotation text writes P_a,i", "02"),
-    Notation("P_a", Math("P_a"), "mean observed agreement: the mean of P_i over the items with n_i ≥ 2",
-             "the worked example writes P_o for it too; Fleiss writes P̄", "02"),
-    Notation("p_j", Math("p_j"), "share of all ratings that fall in category j",
-             "the worked example writes P_P, P_N, P_G", "02"),
-    Notation("o_ck", Math("o_{ck}", "o_ck"), "coincidences: ordered pairs of values c, k within items, each item's "
-             "pairs divided by n_i - 1", "", "03"),
+    Notation(
+        "N",
+        Math("N"),
+        "number of items (sentences, images... whatever is labelled)",
+        "Krippendorff calls an item a unit (u)",
+        "01",
+    ),
+    Notation(
+        "n_jk",
+        Math("n_{jk}", "n_jk"),
+        "two annotators' agreement table: items the first labels j "
+        "and the second labels k; the diagonal n_jj holds their agreements",
+        "",
+        "01",
+    ),
+    Notation(
+        "P_o",
+        Math("P_o"),
+        "observed agreement of two annotators: the share of items on which they agree",
+        "",
+        "01",
+    ),
+    Notation(
+        "p_j+",
+        Math("p_{j+}", "p_j+"),
+        "the first annotator's share of items in category j "
+        "(row total / N); p_+j the second's (column total / N)",
+        "",
+        "01",
+    ),
+    Notation(
+        "P_e",
+        Math("P_e"),
+        "chance (expected) agreement: how often two ratings would agree by luck "
+        "under the coefficient's model of chance",
+        "",
+        "01",
+    ),
+    Notation(
+        "kappa",
+        Math(r"\kappa", "κ"),
+        "kappa: (P_o - P_e) / (1 - P_e), agreement above chance as a share of the most there could be",
+        "the worked example writes κ_F for Fleiss' kappa",
+        "01",
+    ),
+    Notation(
+        "n_i",
+        Math("n_i"),
+        "number of ratings of item i",
+        "Fleiss writes n (every item has the same number); Krippendorff m_u; "
+        "the partial-annotation text per-item k",
+        "02",
+    ),
+    Notation(
+        "n_ij",
+        Math("n_{ij}", "n_ij"),
+        "number of ratings of item i in category j (the count table)",
+        "Krippendorff writes n_uc",
+        "02",
+    ),
+    Notation(
+        "P_i",
+        Math("P_i"),
+        "agreement on item i: the share of its ordered pairs of ratings that agree",
+        "the partial-annotation text writes P_a,i",
+        "02",
+    ),
+    Notation(
+        "P_a",
+        Math("P_a"),
+        "mean observed agreement: the mean of P_i over the items with n_i ≥ 2",
+        "the worked example writes P_o for it too; Fleiss writes P̄",
+        "02",
+    ),
+    Notation(
+        "p_j",
+        Math("p_j"),
+        "share of all ratings that fall in category j",
+        "the worked example writes P_P, P_N, P_G",
+        "02",
+    ),
+    Notation(
+        "o_ck",
+        Math("o_{ck}", "o_ck"),
+        "coincidences: ordered pairs of values c, k within items, each item's pairs divided by n_i - 1",
+        "",
+        "03",
+    ),
     Notation("n_c", Math("n_c"), "pairable values in category c (a row total of the coincidences)", "", "03"),
-    Notation("n", Math("n"), "number of pairable values: the ratings of items with n_i ≥ 2",
-             "the worked example's 60 counts ordered pairs, not values", "03"),
+    Notation(
+        "n",
+        Math("n"),
+        "number of pairable values: the ratings of items with n_i ≥ 2",
+        "the worked example's 60 counts ordered pairs, not values",
+        "03",
+    ),
     Notation("D_o", Math("D_o"), "observed disagreement", "", "03"),
     Notation("D_e", Math("D_e"), "expected (chance) disagreement", "", "03"),
-    Notation("delta2", Math(r"\delta^2", "δ²"), "squared distance between two categories, set by the level of "
-             "measurement (δ²_ck)", "", "03"),
+    Notation(
+        "delta2",
+        Math(r"\delta^2", "δ²"),
+        "squared distance between two categories, set by the level of measurement (δ²_ck)",
+        "",
+        "03",
+    ),
     Notation("alpha", Math(r"\alpha", "α"), "Krippendorff's alpha: 1 - D_o / D_e", "", "03"),
-    Notation("q", Math("q"), "number of categories (every category of the table, used or not)",
-             "Fleiss (1971) writes k", "06"),
-    Notation("w_jk", Math("w_{jk}", "w_jk"), "agreement weight of categories j and k: 1 on the diagonal, partial "
-             "credit between 0 and 1 for near misses (weighted coefficients)", "", "06"),
-    Notation("p_gj", Math("p_{gj}", "p_gj"), "rater g's share of their own ratings in category j (Conger's kappa)",
-             "", "06"),
-    Notation("S", Math("S"), "Brennan and Prediger's S (Bennett's S for two raters): chance agreement 1/q",
-             "also called free-marginal kappa", "06"),
-    Notation("pi", Math(r"\pi", "π"), "Scott's pi: two raters, chance from one distribution they share", "", "06"),
-    Notation("AC1", Math(r"\mathrm{AC}_1", "AC1"), "Gwet's AC1 (AC2 when weighted): chance agreement only on the "
-             "items a rater finds hard", "", "06"),
-    Notation("SE", Math(r"\mathrm{SE}", "SE"), "standard error: how much a coefficient varies from one sample of "
-             "items to another", "", "07"),
+    Notation(
+        "q",
+        Math("q"),
+        "number of categories (every category of the table, used or not)",
+        "Fleiss (1971) writes k",
+        "06",
+    ),
+    Notation(
+        "w_jk",
+        Math("w_{jk}", "w_jk"),
+        "agreement weight of categories j and k: 1 on the diagonal, partial "
+        "credit between 0 and 1 for near misses (weighted coefficients)",
+        "",
+        "06",
+    ),
+    Notation(
+        "p_gj",
+        Math("p_{gj}", "p_gj"),
+        "rater g's share of their own ratings in category j (Conger's kappa)",
+        "",
+        "06",
+    ),
+    Notation(
+        "S",
+        Math("S"),
+        "Brennan and Prediger's S (Bennett's S for two raters): chance agreement 1/q",
+        "also called free-marginal kappa",
+        "06",
+    ),
+    Notation(
+        "pi", Math(r"\pi", "π"), "Scott's pi: two raters, chance from one distribution they share", "", "06"
+    ),
+    Notation(
+        "AC1",
+        Math(r"\mathrm{AC}_1", "AC1"),
+        "Gwet's AC1 (AC2 when weighted): chance agreement only on the items a rater finds hard",
+        "",
+        "06",
+    ),
+    Notation(
+        "SE",
+        Math(r"\mathrm{SE}", "SE"),
+        "standard error: how much a coefficient varies from one sample of items to another",
+        "",
+        "07",
+    ),
 )
 
 
@@ -373,7 +523,8 @@ NOTATION: tuple[Notation, ...] = (
 SYMBOLS: dict[str, Math] = {
     **{row.key: row.symbol for row in NOTATION},
     "p_+j": Math("p_{+j}", "p_+j"),
-    "kappa_w": Math(r"\kappa_w", "κ_w"), "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
+    "kappa_w": Math(r"\kappa_w", "κ_w"),
+    "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
     # Krippendorff's own name for n_i, kept for the exam texts that still use it
     "m_u": Math("m_u"),
 }
@@ -393,8 +544,11 @@ def prose(template: str, **values: Any) -> Prose:
     return Prose(*pieces)
 
 
-_NAMED = re.compile(r"(?<![\w$])(" + "|".join(n for n in SYMBOLS if "_" in n and "{" not in SYMBOLS[n].tex
-                                               and n == SYMBOLS[n].txt) + r")(?![\w$])")
+_NAMED = re.compile(
+    r"(?<![\w$])("
+    + "|".join(n for n in SYMBOLS if "_" in n and "{" not in SYMBOLS[n].tex and n == SYMBOLS[n].txt)
+    + r")(?![\w$])"
+)
 
 
 def with_symbols(text: str) -> Prose:
@@ -436,8 +590,14 @@ class Table(Shown):
     each output. Prints as aligned text and displays as Markdown in a notebook.
     """
 
-    def __init__(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], caption: str | None = None,
-                 bold_first_column: bool = True, align: str | None = None):
+    def __init__(
+        self,
+        header: Sequence[Any],
+        rows: Sequence[Sequence[Any]],
+        caption: str | None = None,
+        bold_first_column: bool = True,
+        align: str | None = None,
+    ):
         self.header = [_cell_value(h) for h in header]
         self.rows = [[_cell_value(c) for c in row] for row in rows]
         self.caption = caption
@@ -456,15 +616,23 @@ class Table(Shown):
         widths = [max(len(r[i]) for r in cells) for i in range(len(self.header))]
 
         def line(r: Sequence[str]) -> str:
-            return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+            return "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))
+            ).rstrip()
+
         return "\n".join(line(r) for r in cells)
 
     def _markdown(self, math: str) -> str:
         def cell(c: Any, first: bool) -> str:
-            s = (_piece(c, "markdown", math).replace("|", "\\|") if not isinstance(c, str) else md_escape(c)) or " "
+            s = (
+                _piece(c, "markdown", math).replace("|", "\\|") if not isinstance(c, str) else md_escape(c)
+            ) or " "
             return f"**{s}**" if first and self.bold_first_column and s.strip() else s
-        lines = ["| " + " | ".join(cell(h, False) for h in self.header) + " |",
-                 "|" + "|".join(":---" if a == "l" else "---:" for a in self.align) + "|"]
+
+        lines = [
+            "| " + " | ".join(cell(h, False) for h in self.header) + " |",
+            "|" + "|".join(":---" if a == "l" else "---:" for a in self.align) + "|",
+        ]
         lines += ["| " + " | ".join(cell(c, i == 0) for i, c in enumerate(row)) + " |" for row in self.rows]
         return "\n".join(lines)
 
@@ -474,12 +642,22 @@ class Table(Shown):
             if math == "mathml" and isinstance(c, str) and _FRACTION_CELL.fullmatch(c):  # typeset, as written
                 a, b = c.split("/")
                 c = Math(("-" if a.startswith("-") else "") + f"\\frac{{{a.lstrip('-')}}}{{{b}}}", c)
-            return f'<{tag}{scope}>{_piece(c, "html", math)}</{tag}>'
+            return f"<{tag}{scope}>{_piece(c, 'html', math)}</{tag}>"
+
         caption = f"<caption>{html_escape(self.caption, math)}</caption>" if self.caption else ""
         head = "".join(cell(h, True, ' scope="col"') for h in self.header)
-        rows = "".join("<tr>" + "".join(cell(c, i == 0 and self.bold_first_column, ' scope="row"' if i == 0 else "")
-                                        for i, c in enumerate(row)) + "</tr>" for row in self.rows)
-        return f'<table class="iaa-table">{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+        rows = "".join(
+            "<tr>"
+            + "".join(
+                cell(c, i == 0 and self.bold_first_column, ' scope="row"' if i == 0 else "")
+                for i, c in enumerate(row)
+            )
+            + "</tr>"
+            for row in self.rows
+        )
+        return (
+            f'<table class="iaa-table">{caption}<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+        )
 
     def _repr_markdown_(self) -> str:
         return self.markdown() + "\n"
@@ -507,8 +685,11 @@ class Chain:
     def __init__(self, lhs: Math, *rhs: Math | None, inline: bool = False):
         self.lhs = lhs
         rhs = [r for r in rhs if r is not None]
-        self.rhs = [r for r, nxt in zip(rhs, rhs[1:] + [None])
-                    if nxt is None or not (nxt.tex == r.tex or nxt.tex.startswith(r.tex + " "))]
+        self.rhs = [
+            r
+            for r, nxt in zip(rhs, rhs[1:] + [None])
+            if nxt is None or not (nxt.tex == r.tex or nxt.tex.startswith(r.tex + " "))
+        ]
         self.inline = inline
 
 
@@ -530,11 +711,16 @@ class Equations:
                 rhs = [Math(" = ".join(r.tex for r in rhs), " = ".join(r.txt for r in rhs))]
             rows += [(chain.lhs, r, i == 0) for i, r in enumerate(rhs)]
         if form == "text" or (form == "html" and math == "text"):
-            text = "\n".join(f"{lhs.txt if first else ' ' * len(lhs.txt)} = {r.txt}" for lhs, r, first in rows)
+            text = "\n".join(
+                f"{lhs.txt if first else ' ' * len(lhs.txt)} = {r.txt}" for lhs, r, first in rows
+            )
             return text if form == "text" else f"<pre>{html.escape(text, quote=False)}</pre>"
         if form == "html" and math == "mathml":  # one row per "=", aligned on it, fractions full size
-            trs = "".join(f'<tr><td class="iaa-lhs">{tex_mathml(lhs.tex, True) if first else ""}</td>'
-                          f'<td class="iaa-rhs">{tex_mathml("= " + r.tex, True)}</td></tr>' for lhs, r, first in rows)
+            trs = "".join(
+                f'<tr><td class="iaa-lhs">{tex_mathml(lhs.tex, True) if first else ""}</td>'
+                f'<td class="iaa-rhs">{tex_mathml("= " + r.tex, True)}</td></tr>'
+                for lhs, r, first in rows
+            )
             return f'<table class="iaa-equations">{trs}</table>'
         tex = " \\\\\n".join(f"{lhs.tex if first else ''} &= {r.tex}" for lhs, r, first in rows)
         tex = "$$\n\\begin{aligned}\n" + tex + "\n\\end{aligned}\n$$"
@@ -550,6 +736,11 @@ def render(blocks: Iterable[Any], form: str, math: str = "tex", sep: str | None 
     """
     check_option("form", form, FORMS)
     check_option("math", math, MATH_MODES)
-    out = [f"<p>{block.render(form, math)}</p>" if form == "html" and isinstance(block, Prose)
-           else block.render(form, math) for block in blocks if block]
+    out = [
+        f"<p>{block.render(form, math)}</p>"
+        if form == "html" and isinstance(block, Prose)
+        else block.render(form, math)
+        for block in blocks
+        if block
+    ]
     return (_SEPARATORS[form] if sep is None else sep).join(out)

@@ -38,16 +38,56 @@ from . import formulas as F
 from .formulas import CHANCE_RULES, FAMILY_WEIGHTS, LEVELS, WEIGHT_SCHEMES, WEIGHTS
 from .ratings import AgreementError, CountPatterns, Ratings, as_ratings
 from .rounding import fmt, format_number
-from .validation import MAX_BOOT, MAX_PAIRS, check_int, check_limit, check_max, check_number, check_option, \
-    check_seed, options
+from .validation import (
+    MAX_BOOT,
+    MAX_PAIRS,
+    check_int,
+    check_limit,
+    check_max,
+    check_number,
+    check_option,
+    check_seed,
+    options,
+)
 
 __all__ = [
-    "BANDS", "LEVELS", "WEIGHTS", "CHANCE_RULES", "FAMILY_WEIGHTS", "WEIGHT_SCHEMES", "PLANNED",
-    "CohenResult", "PairwiseCohenResult", "FleissResult", "AlphaResult", "BootstrapResult", "Exact",
-    "PercentAgreementResult", "BrennanPredigerResult", "ScottResult", "CongerResult", "GwetResult", "ItemsNeeded",
-    "cohen_kappa", "pairwise_cohen", "fleiss_kappa", "krippendorff_alpha", "interpret", "bootstrap_ci",
-    "percent_agreement", "brennan_prediger", "scott_pi", "conger_kappa", "gwet_ac", "items_needed",
-    "FamilyCall", "family_calls", "agreement_family", "INTERVAL_METHODS", "FamilyInterval", "family_intervals",
+    "BANDS",
+    "LEVELS",
+    "WEIGHTS",
+    "CHANCE_RULES",
+    "FAMILY_WEIGHTS",
+    "WEIGHT_SCHEMES",
+    "PLANNED",
+    "CohenResult",
+    "PairwiseCohenResult",
+    "FleissResult",
+    "AlphaResult",
+    "BootstrapResult",
+    "Exact",
+    "PercentAgreementResult",
+    "BrennanPredigerResult",
+    "ScottResult",
+    "CongerResult",
+    "GwetResult",
+    "ItemsNeeded",
+    "cohen_kappa",
+    "pairwise_cohen",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "interpret",
+    "bootstrap_ci",
+    "percent_agreement",
+    "brennan_prediger",
+    "scott_pi",
+    "conger_kappa",
+    "gwet_ac",
+    "items_needed",
+    "FamilyCall",
+    "family_calls",
+    "agreement_family",
+    "INTERVAL_METHODS",
+    "FamilyInterval",
+    "family_intervals",
 ]
 
 #: Landis & Koch (1977) bands: (lower bound inclusive, upper bound, name).
@@ -122,6 +162,7 @@ class Exact:
             if isinstance(v, tuple):
                 return "(" + ", ".join(show(x) for x in v) + ")"
             return str(v)
+
         return "Exact(" + ", ".join(f"{k}={show(v)}" for k, v in self.as_dict().items()) + ")"
 
 
@@ -193,8 +234,10 @@ def _check_population(population: Any, n: int) -> int | None:
         return None
     population = check_int("population", population, 1)
     if population < n:
-        raise AgreementError(f"population must be at least the {n} items rated (it is the size of the "
-                             f"population they were drawn from), got {population}")
+        raise AgreementError(
+            f"population must be at least the {n} items rated (it is the size of the "
+            f"population they were drawn from), got {population}"
+        )
     return population
 
 
@@ -319,8 +362,16 @@ class CohenResult(_Uncertain):
         n = int(self.n_items)
         none = (None,) * len(self.categories)
         if n == 0:
-            return Exact(kappa=None, p_o=None, p_e=None, row_marginals=none, col_marginals=none,
-                         agreement_weights=_exact_tuple(agree), variance=None, variance_null=None)
+            return Exact(
+                kappa=None,
+                p_o=None,
+                p_e=None,
+                row_marginals=none,
+                col_marginals=none,
+                agreement_weights=_exact_tuple(agree),
+                variance=None,
+                variance_null=None,
+            )
         table = F.as_numbers(self.table[None], exact=True)
         kappa, p_o, p_e = _cohen(table, agree)
         variance = variance_null = None
@@ -328,14 +379,23 @@ class CohenResult(_Uncertain):
             kept = 1 - _sampled(n, self.population, exact=True)  # the variances on first use, as the family's
             both = cache(lambda: [kept * v[0] for v in F.cohen_variance(table, agree)])
             variance, variance_null = _Later(lambda: both()[0]), _Later(lambda: both()[1])
-        return Exact(kappa=_one(kappa), p_o=_one(p_o), p_e=_one(p_e),
-                     row_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=1)),
-                     col_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=0)),
-                     agreement_weights=_exact_tuple(agree), variance=variance, variance_null=variance_null)
+        return Exact(
+            kappa=_one(kappa),
+            p_o=_one(p_o),
+            p_e=_one(p_e),
+            row_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=1)),
+            col_marginals=tuple(Fraction(int(x), n) for x in self.table.sum(axis=0)),
+            agreement_weights=_exact_tuple(agree),
+            variance=variance,
+            variance_null=variance_null,
+        )
 
     def __repr__(self) -> str:
-        return self._show(("kappa", "p_o", "p_e"), f", n_items={self.n_items}{self._weights_note()}",
-                          f"{self.rater_a} vs {self.rater_b}: ")
+        return self._show(
+            ("kappa", "p_o", "p_e"),
+            f", n_items={self.n_items}{self._weights_note()}",
+            f"{self.rater_a} vs {self.rater_b}: ",
+        )
 
 
 def _cohen(tables: np.ndarray, agreement: np.ndarray):
@@ -344,8 +404,9 @@ def _cohen(tables: np.ndarray, agreement: np.ndarray):
     return F.chance_corrected(p_o, p_e), p_o, p_e
 
 
-def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None,
-                   population: int | None = None) -> list[CohenResult]:
+def _cohen_results(
+    r: Ratings, pairs: list[tuple[int, int]], weights: str | None, population: int | None = None
+) -> list[CohenResult]:
     w = _frozen(F.disagreement_weights(r.n_categories, weights))
     tables = r.pair_tables(pairs)
     agree = F.agreement_weights(w)
@@ -354,8 +415,9 @@ def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None
     population = _check_population(population, int(n_used.max(initial=0)))
     kept = 1 - _sampled(n_used, population, exact=False)
     with np.errstate(invalid="ignore", divide="ignore"):
-        variance, variance_null = (np.where(n_used >= 2, v * kept, np.nan)
-                                   for v in F.cohen_variance(tables.astype(float), agree))
+        variance, variance_null = (
+            np.where(n_used >= 2, v * kept, np.nan) for v in F.cohen_variance(tables.astype(float), agree)
+        )
     rows, cols = F.divide(tables.sum(axis=2), n_used[:, None]), F.divide(tables.sum(axis=1), n_used[:, None])
     out = []
     for p, (ia, ib) in enumerate(pairs):
@@ -365,20 +427,38 @@ def _cohen_results(r: Ratings, pairs: list[tuple[int, int]], weights: str | None
         if n == 0:
             reason = f"raters {a!r} and {b!r} never rated the same item, so there is nothing to compare"
         elif math.isnan(kappa[p]):
-            reason = (f"chance agreement P_e = 1: both raters put every one of the {n} shared items "
-                      f"in the same single category, so kappa = 0/0 is undefined")
-        out.append(CohenResult(
-            kappa=float(kappa[p]), p_o=float(p_o[p]), p_e=float(p_e[p]), table=_frozen(tables[p]),
-            row_marginals=_frozen(rows[p]), col_marginals=_frozen(cols[p]), weight_matrix=w, rater_a=a,
-            rater_b=b, categories=r.categories, weights=weights, n_items=n, n_dropped=r.n_items - n,
-            reason=reason, variance=float(variance[p]), variance_null=float(variance_null[p]),
-            population=population))
+            reason = (
+                f"chance agreement P_e = 1: both raters put every one of the {n} shared items "
+                f"in the same single category, so kappa = 0/0 is undefined"
+            )
+        out.append(
+            CohenResult(
+                kappa=float(kappa[p]),
+                p_o=float(p_o[p]),
+                p_e=float(p_e[p]),
+                table=_frozen(tables[p]),
+                row_marginals=_frozen(rows[p]),
+                col_marginals=_frozen(cols[p]),
+                weight_matrix=w,
+                rater_a=a,
+                rater_b=b,
+                categories=r.categories,
+                weights=weights,
+                n_items=n,
+                n_dropped=r.n_items - n,
+                reason=reason,
+                variance=float(variance[p]),
+                variance_null=float(variance_null[p]),
+                population=population,
+            )
+        )
     return out
 
 
 @options(weights=WEIGHTS)
-def cohen_kappa(ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None,
-                population: int | None = None) -> CohenResult:
+def cohen_kappa(
+    ratings: Any, a: Any = 0, b: Any = 1, weights: str | None = None, population: int | None = None
+) -> CohenResult:
     """Cohen's kappa between raters ``a`` and ``b``.
 
     kappa = (P_o - P_e) / (1 - P_e), where P_o is the share of items on
@@ -474,8 +554,13 @@ class PairwiseCohenResult(_Result):
 
 
 @options(weights=WEIGHTS)
-def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | None = None, *,
-                   max_pairs: int | None = MAX_PAIRS) -> PairwiseCohenResult:
+def pairwise_cohen(
+    ratings: Any,
+    weights: str | None = None,
+    population: int | None = None,
+    *,
+    max_pairs: int | None = MAX_PAIRS,
+) -> PairwiseCohenResult:
     """Cohen's kappa for every pair of raters (all tables in one vectorized pass), each with its standard error.
 
     At most ``max_pairs`` pairs (:data:`iaa_teach.validation.MAX_PAIRS`,
@@ -492,9 +577,14 @@ def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | N
     _check_order(r, weights is not None, f"weights={weights!r}")
     if r.n_raters < 2:
         raise AgreementError(f"pairwise kappa needs at least 2 raters, but the table has {r.n_raters}")
-    check_limit(f"{r.n_raters} raters make {r.n_raters * (r.n_raters - 1) // 2:,} pairs; rater pairs",
-                r.n_raters * (r.n_raters - 1) // 2, max_pairs, "max_pairs", "--max-pairs",
-                advice="compare some of the raters: Ratings.subset(raters=[...])")
+    check_limit(
+        f"{r.n_raters} raters make {r.n_raters * (r.n_raters - 1) // 2:,} pairs; rater pairs",
+        r.n_raters * (r.n_raters - 1) // 2,
+        max_pairs,
+        "max_pairs",
+        "--max-pairs",
+        advice="compare some of the raters: Ratings.subset(raters=[...])",
+    )
     pairs = list(combinations(range(r.n_raters), 2))
     results = _cohen_results(r, pairs, weights, population)
     kappas = np.array([res.kappa for res in results])
@@ -503,8 +593,13 @@ def pairwise_cohen(ratings: Any, weights: str | None = None, population: int | N
     matrix[ia, ib] = kappas
     matrix[ib, ia] = kappas
     return PairwiseCohenResult(
-        results=tuple(results), pairs=tuple((r.raters[i], r.raters[j]) for i, j in pairs),
-        kappas=_frozen(kappas), matrix=_frozen(matrix), raters=r.raters, mean_kappa=float(kappas.mean()))
+        results=tuple(results),
+        pairs=tuple((r.raters[i], r.raters[j]) for i, j in pairs),
+        kappas=_frozen(kappas),
+        matrix=_frozen(matrix),
+        raters=r.raters,
+        mean_kappa=float(kappas.mean()),
+    )
 
 
 # ===================================================================== Fleiss
@@ -531,8 +626,9 @@ def _is_defined(value: Any) -> bool:
     return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
-def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | None,
-            groups: FM.Groups | None = None) -> tuple[FM.Fit, Any, Callable[[], dict]]:
+def _family(
+    r: Ratings, model: str, agreement: np.ndarray, population: int | None, groups: FM.Groups | None = None
+) -> tuple[FM.Fit, Any, Callable[[], dict]]:
     """A coefficient of the family, its variance and the groups' terms, in the weights' kind of number.
 
     One path for the float value and ``.exact`` (floats or Fractions): the
@@ -550,7 +646,9 @@ def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | Non
     groups = FM.pattern_groups(r.count_patterns()) if groups is None else groups
     terms = cache(lambda: FM.family_terms(groups, agreement))
     rater_counts = F.as_numbers(r.rater_counts(), exact) if model == "conger" else None
-    fitted = FM.fit(model, FM.family_totals(groups, agreement, None if exact else terms()), agreement, rater_counts)
+    fitted = FM.fit(
+        model, FM.family_totals(groups, agreement, None if exact else terms()), agreement, rater_counts
+    )
     n = fitted.n[0]
 
     def variance():
@@ -559,11 +657,13 @@ def _family(r: Ratings, model: str, agreement: np.ndarray, population: int | Non
         rows = FM.row_groups(r, distinct=exact) if model == "conger" else groups
         squares = FM.variance_squares(model, rows, agreement, fitted, rater_counts, terms())
         return F.linearized_variance(squares, n, _sampled(n, population, exact))
+
     return fitted, _Later(variance), terms
 
 
-def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
-                 groups: FM.Groups | None = None) -> tuple[FM.Fit, Callable[[], dict], dict]:
+def _fit_counted(
+    r: Ratings, model: str, weights: Any, population: Any, groups: FM.Groups | None = None
+) -> tuple[FM.Fit, Callable[[], dict], dict]:
     """A multi-rater coefficient on ``r`` (its items grouped as ``groups``, default its count rows).
 
     Returns the fit, the groups' terms (a function, as :func:`_family` gives
@@ -580,10 +680,20 @@ def _fit_counted(r: Ratings, model: str, weights: Any, population: Any,
     population = _check_population(population, n_rated)
     fitted, variance, terms = _family(r, model, agreement, population, groups)
     named = weights if weights is None or isinstance(weights, str) else "custom"
-    shared = dict(p_a=float(fitted.p_a[0]), p_e=float(fitted.p_e[0]), categories=r.categories, n_items_used=n_used,
-                  n_ratings=int(groups.frequency @ groups.size), weights=named, agreement_weights=_frozen(agreement),
-                  variance=float(variance.compute()), df=n_rated - 1, population=population, _patterns=patterns,
-                  _ratings=r)
+    shared = dict(
+        p_a=float(fitted.p_a[0]),
+        p_e=float(fitted.p_e[0]),
+        categories=r.categories,
+        n_items_used=n_used,
+        n_ratings=int(groups.frequency @ groups.size),
+        weights=named,
+        agreement_weights=_frozen(agreement),
+        variance=float(variance.compute()),
+        df=n_rated - 1,
+        population=population,
+        _patterns=patterns,
+        _ratings=r,
+    )
     return fitted, terms, shared
 
 
@@ -648,13 +758,22 @@ class FleissResult(_CountedResult):
     def _exact(self) -> Exact:
         agreement = _exact_weights(self)
         fitted, variance, terms = _family(self._ratings, self.chance, agreement, self.population)
-        return Exact(kappa=fitted.coefficient[0], p_a=fitted.p_a[0], p_e=fitted.p_e[0],
-                     p_j=_exact_tuple(fitted.p[0]), p_i=_Later(lambda: _exact_tuple(_item_agreement(self._patterns, terms(), True))),
-                     agreement_weights=_exact_tuple(agreement), variance=variance)
+        return Exact(
+            kappa=fitted.coefficient[0],
+            p_a=fitted.p_a[0],
+            p_e=fitted.p_e[0],
+            p_j=_exact_tuple(fitted.p[0]),
+            p_i=_Later(lambda: _exact_tuple(_item_agreement(self._patterns, terms(), True))),
+            agreement_weights=_exact_tuple(agreement),
+            variance=variance,
+        )
 
     def __repr__(self) -> str:
-        return self._show(("kappa", "p_a", "p_e"), f", chance={self.chance!r}, items used={self.n_items_used}, "
-                                                   f"ratings={self.n_ratings}{self._weights_note()}")
+        return self._show(
+            ("kappa", "p_a", "p_e"),
+            f", chance={self.chance!r}, items used={self.n_items_used}, "
+            f"ratings={self.n_ratings}{self._weights_note()}",
+        )
 
 
 _MISSING_RULE = """Missing ratings are handled as in Gwet's handbook and irrCAC: items with
@@ -687,8 +806,9 @@ def _document(func: Callable) -> Callable:
 
 @options(chance=CHANCE_RULES)
 @_document
-def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
-                 population: int | None = None) -> FleissResult:
+def fleiss_kappa(
+    ratings: Any, chance: str = "pooled", weights: Any = None, population: int | None = None
+) -> FleissResult:
     """Fleiss' kappa, with the number of raters allowed to vary per item.
 
     P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) for each item with n_i >= 2
@@ -734,7 +854,9 @@ def fleiss_kappa(ratings: Any, chance: str = "pooled", weights: Any = None,
     if math.isnan(kappa):  # formulas.chance_corrected: P_e is 1 (within EPS)
         reason = "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
     p_i = _frozen(_item_agreement(shared["_patterns"], terms(), False))
-    return FleissResult(kappa=kappa, p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance, reason=reason, **shared)
+    return FleissResult(
+        kappa=kappa, p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance, reason=reason, **shared
+    )
 
 
 # ============================================================ Krippendorff
@@ -753,7 +875,9 @@ def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int 
 
 
 def _coincidences(sums: FM.SizeSums, exact: bool) -> np.ndarray:
-    return F.coincidences(sums.size, F.as_numbers(sums.counts, exact), F.as_numbers(sums.gram, exact)).sum(axis=0)[None]
+    return F.coincidences(sums.size, F.as_numbers(sums.counts, exact), F.as_numbers(sums.gram, exact)).sum(
+        axis=0
+    )[None]
 
 
 @_result
@@ -811,10 +935,23 @@ class AlphaResult(_CountedResult):
         o = _coincidences(self._sums, exact=True)
         values = _category_values_of(self.categories, self.level, exact=True)
         alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, self.level, values)
-        variance = None if alpha[0] is None else _Later(  # a square per count row: summed when asked
-            lambda: _alpha_variance(self._patterns, np.asarray(delta[0]), self.population))
-        return Exact(alpha=_one(alpha), d_o=_one(d_o), d_e=_one(d_e), coincidences=_exact_tuple(o[0]),
-                     n_c=_exact_tuple(n_c[0]), n=_one(n), delta=_exact_tuple(delta[0]), variance=variance)
+        variance = (
+            None
+            if alpha[0] is None
+            else _Later(  # a square per count row: summed when asked
+                lambda: _alpha_variance(self._patterns, np.asarray(delta[0]), self.population)
+            )
+        )
+        return Exact(
+            alpha=_one(alpha),
+            d_o=_one(d_o),
+            d_e=_one(d_e),
+            coincidences=_exact_tuple(o[0]),
+            n_c=_exact_tuple(n_c[0]),
+            n=_one(n),
+            delta=_exact_tuple(delta[0]),
+            variance=variance,
+        )
 
     def __repr__(self) -> str:
         return self._show(("alpha", "d_o", "d_e"), f", level={self.level!r}, n={self.n}")
@@ -834,24 +971,33 @@ def _category_values_of(categories: tuple, level: str, exact: bool = False) -> n
         if isinstance(c, bool) or not isinstance(c, (int, float, Fraction, np.integer, np.floating)):
             raise AgreementError(
                 f"level {level!r} needs numeric categories, but category {c!r} is not a number; "
-                f"use level='ordinal' for ordered labels")
+                f"use level='ordinal' for ordered labels"
+            )
         try:
             x = float(c)
         except OverflowError:
             x = math.inf
         if not math.isfinite(x):
-            raise AgreementError(f"level {level!r} needs finite numbers, but the label {c!r} is not finite "
-                                 f"(infinity, or a number too large for a float)")
+            raise AgreementError(
+                f"level {level!r} needs finite numbers, but the label {c!r} is not finite "
+                f"(infinity, or a number too large for a float)"
+            )
         if isinstance(c, (int, np.integer)) and int(x) != int(c):
-            raise AgreementError(f"level {level!r} computes with floats, which cannot hold the label {c!r} exactly "
-                                 f"(it would read as {x!r}); rescale the values")
+            raise AgreementError(
+                f"level {level!r} computes with floats, which cannot hold the label {c!r} exactly "
+                f"(it would read as {x!r}); rescale the values"
+            )
         if abs(x) > 1e100:
-            raise AgreementError(f"level {level!r}: the label {c!r} is too large (at most 1e100 in size, so that "
-                                 f"squared distances stay finite); rescale the values")
+            raise AgreementError(
+                f"level {level!r}: the label {c!r} is too large (at most 1e100 in size, so that "
+                f"squared distances stay finite); rescale the values"
+            )
     if level == "ratio" and any(float(c) < 0 for c in categories):
-        raise AgreementError(f"level 'ratio' needs non-negative values, but the categories include "
-                             f"{min(float(c) for c in categories):g} (label "
-                             f"{min(categories, key=float)!r})")
+        raise AgreementError(
+            f"level 'ratio' needs non-negative values, but the categories include "
+            f"{min(float(c) for c in categories):g} (label "
+            f"{min(categories, key=float)!r})"
+        )
     if exact:
         return np.array([FM.exact_number(c) for c in categories], dtype=object)
     return np.array([float(c) for c in categories])
@@ -868,7 +1014,8 @@ def _check_order(r: Ratings, needed: bool, what: str) -> None:
     if needed and not r.ordered:
         raise AgreementError(
             f"{what} uses the order of the categories, but {list(r.categories)} are only sorted, not declared: "
-            f"give them in their order with categories=[...] (--categories on the command line)")
+            f"give them in their order with categories=[...] (--categories on the command line)"
+        )
 
 
 @options(level=LEVELS)
@@ -925,17 +1072,34 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, level, values)
     reason = None
     if math.isnan(alpha[0]):
-        reason = ("expected disagreement D_e = 0: all pairable values are in one category, "
-                  "so alpha = 0/0 is undefined")
+        reason = (
+            "expected disagreement D_e = 0: all pairable values are in one category, "
+            "so alpha = 0/0 is undefined"
+        )
     rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
     population = _check_population(population, rated)
-    variance = math.nan if reason else _alpha_variance(patterns, np.asarray(delta[0], dtype=float), population)
+    variance = (
+        math.nan if reason else _alpha_variance(patterns, np.asarray(delta[0], dtype=float), population)
+    )
     return AlphaResult(
-        alpha=float(alpha[0]), d_o=float(d_o[0]), d_e=float(d_e[0]), coincidences=_frozen(o[0]),
-        expected=_frozen(F.expected_coincidences(n_c, n)[0]), n_c=_frozen(n_c[0]), n=int(round(n[0])),
-        delta=_frozen(np.array(delta[0])), level=level, categories=r.categories, n_units_used=n_used,
-        reason=reason, variance=float(variance), df=rated - 1, population=population,
-        _patterns=patterns, _sums=sums)
+        alpha=float(alpha[0]),
+        d_o=float(d_o[0]),
+        d_e=float(d_e[0]),
+        coincidences=_frozen(o[0]),
+        expected=_frozen(F.expected_coincidences(n_c, n)[0]),
+        n_c=_frozen(n_c[0]),
+        n=int(round(n[0])),
+        delta=_frozen(np.array(delta[0])),
+        level=level,
+        categories=r.categories,
+        n_units_used=n_used,
+        reason=reason,
+        variance=float(variance),
+        df=rated - 1,
+        population=population,
+        _patterns=patterns,
+        _sums=sums,
+    )
 
 
 # ============================================================= the family
@@ -1006,11 +1170,14 @@ class _FamilyResult(_CountedResult):
 
     def __repr__(self) -> str:
         shown = tuple(dict.fromkeys((self._main, "p_a", "p_e")))  # percent agreement's own value is p_a
-        return self._show(shown, f", items used={self.n_items_used}, ratings={self.n_ratings}{self._weights_note()}")
+        return self._show(
+            shown, f", items used={self.n_items_used}, ratings={self.n_ratings}{self._weights_note()}"
+        )
 
 
-def _family_result(cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None,
-                   **extra: Any) -> Any:
+def _family_result(
+    cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None, **extra: Any
+) -> Any:
     """Compute a coefficient of the family on ``r`` (its items grouped as ``groups``) and wrap it in ``cls``."""
     fitted, _, shared = _fit_counted(r, cls._model, weights, population, groups)
     value = float(fitted.coefficient[0])
@@ -1127,7 +1294,9 @@ class CongerResult(_FamilyResult):
 
 
 @_document
-def percent_agreement(ratings: Any, weights: Any = None, population: int | None = None) -> PercentAgreementResult:
+def percent_agreement(
+    ratings: Any, weights: Any = None, population: int | None = None
+) -> PercentAgreementResult:
     """Percent agreement P_a: the share of agreeing pairs of ratings, with no chance correction.
 
     P_i = (sum_kl w_kl n_ik n_il - n_i) / (n_i (n_i - 1)) on each item with
@@ -1156,7 +1325,9 @@ def percent_agreement(ratings: Any, weights: Any = None, population: int | None 
 
 
 @_document
-def brennan_prediger(ratings: Any, weights: Any = None, population: int | None = None) -> BrennanPredigerResult:
+def brennan_prediger(
+    ratings: Any, weights: Any = None, population: int | None = None
+) -> BrennanPredigerResult:
     """Brennan and Prediger's S (Bennett, Alpert and Goldstein's S for two raters).
 
     S = (P_a - P_e) / (1 - P_e) with P_e = sum_kl w_kl / q^2 (1/q
@@ -1184,8 +1355,9 @@ def brennan_prediger(ratings: Any, weights: Any = None, population: int | None =
 
 
 @_document
-def scott_pi(ratings: Any, a: Any = 0, b: Any = 1, weights: Any = None,
-             population: int | None = None) -> ScottResult:
+def scott_pi(
+    ratings: Any, a: Any = 0, b: Any = 1, weights: Any = None, population: int | None = None
+) -> ScottResult:
     """Scott's pi between raters ``a`` and ``b``: one category distribution shared by both.
 
     pi = (P_a - P_e) / (1 - P_e) with P_e = sum_kl w_kl p_k p_l, p_k the
@@ -1226,9 +1398,10 @@ def scott_pi(ratings: Any, a: Any = 0, b: Any = 1, weights: Any = None,
     if ia == ib:
         raise AgreementError(f"Scott's pi compares two different raters, but both are {r.raters[ia]!r}")
     groups = _pair_groups(r, ia, ib)
-    table = _frozen(groups.frequency[:r.n_categories ** 2].reshape(r.n_categories, r.n_categories))
-    return _family_result(ScottResult, r, weights, population, groups, rater_a=r.raters[ia], rater_b=r.raters[ib],
-                          table=table)
+    table = _frozen(groups.frequency[: r.n_categories**2].reshape(r.n_categories, r.n_categories))
+    return _family_result(
+        ScottResult, r, weights, population, groups, rater_a=r.raters[ia], rater_b=r.raters[ib], table=table
+    )
 
 
 def _pair_groups(r: Ratings, ia: int, ib: int) -> FM.Groups:
@@ -1296,9 +1469,16 @@ def gwet_ac(ratings: Any, weights: Any = None, population: int | None = None) ->
 
 # ================================================================ planning
 #: The coefficients :func:`items_needed` plans for, with the chance model each takes under the planning model.
-PLANNED = {"percent_agreement": "none", "brennan_prediger": "uniform", "scott_pi": "item_mean",
-           "cohen_kappa": "item_mean", "fleiss_kappa": "item_mean", "conger_kappa": "item_mean",
-           "gwet_ac": "gwet", "krippendorff_alpha": "item_mean"}
+PLANNED = {
+    "percent_agreement": "none",
+    "brennan_prediger": "uniform",
+    "scott_pi": "item_mean",
+    "cohen_kappa": "item_mean",
+    "fleiss_kappa": "item_mean",
+    "conger_kappa": "item_mean",
+    "gwet_ac": "gwet",
+    "krippendorff_alpha": "item_mean",
+}
 
 
 @_result
@@ -1343,13 +1523,16 @@ class ItemsNeeded(_Result):
         return Exact(items=self.items)
 
     def __repr__(self) -> str:
-        return (f"ItemsNeeded({self.items} items for a {format_number(self.confidence, '.0%')} interval of "
-                f"half-width {fmt(self.half_width, 4)} <= {format_number(self.target, 'g')} around "
-                f"{self.coefficient} = {format_number(self.expected, 'g')}, {self.raters} raters)")
+        return (
+            f"ItemsNeeded({self.items} items for a {format_number(self.confidence, '.0%')} interval of "
+            f"half-width {fmt(self.half_width, 4)} <= {format_number(self.target, 'g')} around "
+            f"{self.coefficient} = {format_number(self.expected, 'g')}, {self.raters} raters)"
+        )
 
 
-def _planned_variance(name: str, groups: FM.Groups, agreement: np.ndarray, proportions: np.ndarray,
-                      unanimous: float) -> tuple[float, float, float]:
+def _planned_variance(
+    name: str, groups: FM.Groups, agreement: np.ndarray, proportions: np.ndarray, unanimous: float
+) -> tuple[float, float, float]:
     """P_a, P_e and sigma^2 = n x variance of the coefficient on the population (one item per unit of frequency)."""
     if name == "cohen_kappa":  # the expected agreement table of the two raters
         table = unanimous * np.diag(proportions) + (1 - unanimous) * np.outer(proportions, proportions)
@@ -1364,8 +1547,15 @@ def _planned_variance(name: str, groups: FM.Groups, agreement: np.ndarray, propo
     return float(fitted.p_a[0]), float(fitted.p_e[0]), float(squares)
 
 
-def items_needed(coefficient: Any, expected: float, raters: int, proportions: Any, half_width: float,
-                 confidence: float = 0.95, weights: Any = None) -> ItemsNeeded:
+def items_needed(
+    coefficient: Any,
+    expected: float,
+    raters: int,
+    proportions: Any,
+    half_width: float,
+    confidence: float = 0.95,
+    weights: Any = None,
+) -> ItemsNeeded:
     """How many items for a ``confidence`` interval of half-width at most ``half_width``?
 
     The planning model: every item is rated by all ``raters``; it is
@@ -1425,27 +1615,46 @@ def items_needed(coefficient: Any, expected: float, raters: int, proportions: An
     except (TypeError, ValueError):
         raise AgreementError(f"proportions must be numbers, one per category; got {proportions!r}") from None
     if len(p) < 2 or not np.isfinite(p).all() or (p < 0).any() or abs(p.sum() - 1) > 1e-9:
-        raise AgreementError(f"proportions must be 2 or more shares of at least 0 that sum to 1; got {proportions!r}")
+        raise AgreementError(
+            f"proportions must be 2 or more shares of at least 0 that sum to 1; got {proportions!r}"
+        )
     agreement = FM.agreement_matrix(weights, tuple(range(1, len(p) + 1)))
     independent = float(F.fleiss_chance(p, agreement))
     _, p_e, _ = _planned_variance(name, FM.population_groups(raters, p, 0.0), agreement, p, 0.0)
     if independent >= 1 - F.EPS or p_e >= 1 - F.EPS:
-        raise AgreementError("with these proportions every rating is in one category: the coefficient is undefined")
+        raise AgreementError(
+            "with these proportions every rating is in one category: the coefficient is undefined"
+        )
     lowest = float(F.chance_corrected(independent, p_e))  # the coefficient when raters label independently
     if not lowest - 1e-12 <= expected <= 1:
-        raise AgreementError(f"expected {name} = {expected:g} is below what the planning model reaches with these "
-                             f"proportions: {fmt(lowest, 4)} (raters labelling independently) up to 1")
+        raise AgreementError(
+            f"expected {name} = {expected:g} is below what the planning model reaches with these "
+            f"proportions: {fmt(lowest, 4)} (raters labelling independently) up to 1"
+        )
     unanimous = min(1.0, max(0.0, (expected * (1 - p_e) + p_e - independent) / (1 - independent)))
-    p_a, p_e, sigma2 = _planned_variance(name, FM.population_groups(raters, p, unanimous), agreement, p, unanimous)
+    p_a, p_e, sigma2 = _planned_variance(
+        name, FM.population_groups(raters, p, unanimous), agreement, p, unanimous
+    )
     sigma = _root(sigma2)
     df = (lambda n: None) if name == "cohen_kappa" else (lambda n: n - 1)
     n = max(2, math.ceil((_quantile(confidence, None) * sigma / half_width) ** 2))
     while _quantile(confidence, df(n)) * sigma / math.sqrt(n) > half_width:
         n += 1
-    return ItemsNeeded(items=n, half_width=_quantile(confidence, df(n)) * sigma / math.sqrt(n),
-                       se=sigma / math.sqrt(n), per_item_sd=sigma, target=half_width, coefficient=name,
-                       expected=expected, raters=raters, proportions=tuple(float(x) for x in p),
-                       confidence=confidence, unanimous=unanimous, p_a=p_a, p_e=p_e)
+    return ItemsNeeded(
+        items=n,
+        half_width=_quantile(confidence, df(n)) * sigma / math.sqrt(n),
+        se=sigma / math.sqrt(n),
+        per_item_sd=sigma,
+        target=half_width,
+        coefficient=name,
+        expected=expected,
+        raters=raters,
+        proportions=tuple(float(x) for x in p),
+        confidence=confidence,
+        unanimous=unanimous,
+        p_a=p_a,
+        p_e=p_e,
+    )
 
 
 # ================================================================ interpret
@@ -1493,18 +1702,30 @@ class BootstrapResult(_Result):
     _main = "estimate"
 
     def __repr__(self) -> str:
-        return (f"BootstrapResult({self.metric}: {fmt(self.estimate, 4, 'nan')}, "
-                f"{format_number(self.confidence, '.0%')} CI "
-                f"[{fmt(self.low, 4, 'nan')}, {fmt(self.high, 4, 'nan')}], n_boot={self.n_boot})")
+        return (
+            f"BootstrapResult({self.metric}: {fmt(self.estimate, 4, 'nan')}, "
+            f"{format_number(self.confidence, '.0%')} CI "
+            f"[{fmt(self.low, 4, 'nan')}, {fmt(self.high, 4, 'nan')}], n_boot={self.n_boot})"
+        )
 
 
 _METRICS: dict[str, Callable] = {
-    "cohen_kappa": cohen_kappa, "fleiss_kappa": fleiss_kappa, "krippendorff_alpha": krippendorff_alpha,
-    "percent_agreement": percent_agreement, "brennan_prediger": brennan_prediger, "scott_pi": scott_pi,
-    "conger_kappa": conger_kappa, "gwet_ac": gwet_ac,
+    "cohen_kappa": cohen_kappa,
+    "fleiss_kappa": fleiss_kappa,
+    "krippendorff_alpha": krippendorff_alpha,
+    "percent_agreement": percent_agreement,
+    "brennan_prediger": brennan_prediger,
+    "scott_pi": scott_pi,
+    "conger_kappa": conger_kappa,
+    "gwet_ac": gwet_ac,
 }
-_RESULTS: dict[str, type] = {"percent_agreement": PercentAgreementResult, "brennan_prediger": BrennanPredigerResult,
-                             "scott_pi": ScottResult, "conger_kappa": CongerResult, "gwet_ac": GwetResult}
+_RESULTS: dict[str, type] = {
+    "percent_agreement": PercentAgreementResult,
+    "brennan_prediger": BrennanPredigerResult,
+    "scott_pi": ScottResult,
+    "conger_kappa": CongerResult,
+    "gwet_ac": GwetResult,
+}
 
 
 def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray, Callable]:
@@ -1522,15 +1743,22 @@ def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.nd
         own = labels.reshape(len(rows), raters * k)
     else:
         patterns = r.count_patterns()
-        groups, group, own = FM.pattern_groups(patterns), patterns.item_pattern, np.zeros((len(patterns.counts), 0))
+        groups, group, own = (
+            FM.pattern_groups(patterns),
+            patterns.item_pattern,
+            np.zeros((len(patterns.counts), 0)),
+        )
     terms = FM.family_terms(groups, agreement)  # side by side in the plan's columns, one or q each
     shapes = [np.shape(value)[1:] for value in terms.values()]
     cut = np.cumsum([0] + [int(np.prod(shape)) for shape in shapes])
 
     def formula(s: np.ndarray) -> np.ndarray:
-        summed = {key: s[:, lo:hi].reshape((-1,) + shape) for key, shape, lo, hi in zip(terms, shapes, cut, cut[1:])}
-        rater_counts = s[:, cut[-1]:].reshape(-1, raters, k) if model == "conger" else None
+        summed = {
+            key: s[:, lo:hi].reshape((-1,) + shape) for key, shape, lo, hi in zip(terms, shapes, cut, cut[1:])
+        }
+        rater_counts = s[:, cut[-1] :].reshape(-1, raters, k) if model == "conger" else None
         return FM.fit(model, summed, agreement, rater_counts).coefficient
+
     stacked = [np.asarray(value, dtype=float) for value in terms.values()]
     return np.asarray(group).reshape(-1), np.column_stack(stacked + [own]), formula
 
@@ -1558,9 +1786,11 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
     patterns = r.count_patterns()
     size = len(patterns.counts) * k * k
     if size > _BOOT_NUMBERS:
-        raise AgreementError(f"bootstrap_ci({name}): {len(patterns.counts):,} distinct rows of counts x {k} x {k} "
-                             f"categories need {size:,} numbers, more than the limit of {_BOOT_NUMBERS:,}; merge "
-                             f"categories, or bootstrap fewer items")
+        raise AgreementError(
+            f"bootstrap_ci({name}): {len(patterns.counts):,} distinct rows of counts x {k} x {k} "
+            f"categories need {size:,} numbers, more than the limit of {_BOOT_NUMBERS:,}; merge "
+            f"categories, or bootstrap fewer items"
+        )
     c = patterns.counts.astype(float)  # each distinct count row a group of one item
     level = kwargs.get("level", "nominal")
     values = _category_values_of(r.categories, level)
@@ -1568,8 +1798,16 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
     return patterns.item_pattern, terms, lambda s: F.alpha_coefficient(s.reshape(-1, k, k), level, values)[0]
 
 
-def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: float = 0.95,
-                 seed: Any = None, *, max_boot: int | None = MAX_BOOT, **kwargs: Any) -> BootstrapResult:
+def bootstrap_ci(
+    metric: Any,
+    ratings: Any,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    seed: Any = None,
+    *,
+    max_boot: int | None = MAX_BOOT,
+    **kwargs: Any,
+) -> BootstrapResult:
     """Percentile bootstrap confidence interval, resampling items.
 
     Items with the same count row (or, for Cohen, the same pair of labels)
@@ -1619,7 +1857,7 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     point = _METRICS[name](r, **kwargs)
     group, terms, formula = _bootstrap_plan(name, r, kwargs)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    n, n_groups = r.n_items, (r.n_categories ** 2 + 1 if terms is None else len(terms))
+    n, n_groups = r.n_items, (r.n_categories**2 + 1 if terms is None else len(terms))
     chunk = max(1, min(n_boot, 4_000_000 // max(n, n_groups, 1)))  # draws and group counts: 4 million a chunk
     samples = []
     for done in range(0, n_boot, chunk):
@@ -1634,10 +1872,17 @@ def bootstrap_ci(metric: Any, ratings: Any, n_boot: int = 1000, confidence: floa
     samples = np.concatenate(samples)
     ok = samples[~np.isnan(samples)]
     tail = (1 - confidence) / 2 * 100
-    low, high = (np.percentile(ok, [tail, 100 - tail]) if ok.size else (np.nan, np.nan))
-    return BootstrapResult(estimate=float(point), low=float(low), high=float(high), confidence=confidence,
-                           n_boot=n_boot, n_undefined=int(samples.size - ok.size),
-                           samples=_frozen(samples), metric=name)
+    low, high = np.percentile(ok, [tail, 100 - tail]) if ok.size else (np.nan, np.nan)
+    return BootstrapResult(
+        estimate=float(point),
+        low=float(low),
+        high=float(high),
+        confidence=confidence,
+        n_boot=n_boot,
+        n_undefined=int(samples.size - ok.size),
+        samples=_frozen(samples),
+        metric=name,
+    )
 
 
 # ================================================================ the family at once
@@ -1672,9 +1917,11 @@ def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> l
     return [
         FamilyCall("percent agreement", "percent_agreement", dict(w)),
         FamilyCall("Bennett's S" if two else "Brennan-Prediger S", "brennan_prediger", dict(w)),
-        FamilyCall("Scott's pi", "scott_pi", {"a": 0, "b": 1, **w}) if two
+        FamilyCall("Scott's pi", "scott_pi", {"a": 0, "b": 1, **w})
+        if two
         else FamilyCall("Fleiss' kappa", "fleiss_kappa", dict(w)),
-        FamilyCall("Cohen's kappa", "cohen_kappa", {"a": 0, "b": 1, **w}) if cohen
+        FamilyCall("Cohen's kappa", "cohen_kappa", {"a": 0, "b": 1, **w})
+        if cohen
         else FamilyCall("Conger's kappa", "conger_kappa", dict(w)),
         FamilyCall("Gwet's AC1" if weights is None else "Gwet's AC2", "gwet_ac", dict(w)),
         FamilyCall("Krippendorff's alpha", "krippendorff_alpha", {"level": level}),
@@ -1733,8 +1980,15 @@ class FamilyInterval(NamedTuple):
 
 
 @options(method=INTERVAL_METHODS)
-def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", method: str = "analytic",
-                     confidence: float = 0.95, n_boot: int = 1000, seed: Any = 0) -> list[FamilyInterval]:
+def family_intervals(
+    ratings: Any,
+    weights: Any = None,
+    level: str = "nominal",
+    method: str = "analytic",
+    confidence: float = 0.95,
+    n_boot: int = 1000,
+    seed: Any = 0,
+) -> list[FamilyInterval]:
     """Every coefficient of :func:`agreement_family` with its standard error and interval.
 
     ``method="analytic"``: each result's own ``se`` and ``ci(confidence)``
@@ -1757,7 +2011,9 @@ def family_intervals(ratings: Any, weights: Any = None, level: str = "nominal", 
         result = _METRICS[call.metric](r, **call.kwargs)
         if method == "analytic":
             low, high = result.ci(confidence)
-            rows.append(FamilyInterval(call.name, call.metric, result, result.se, low, high, method, confidence))
+            rows.append(
+                FamilyInterval(call.name, call.metric, result, result.se, low, high, method, confidence)
+            )
             continue
         boot = bootstrap_ci(call.metric, r, n_boot=n_boot, confidence=confidence, seed=seed, **call.kwargs)
         ok = boot.samples[~np.isnan(boot.samples)]  # the standard deviation of the defined replicates

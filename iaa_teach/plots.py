@@ -38,7 +38,6 @@ from matplotlib.ticker import MaxNLocator
 
 from .diagnosis import KAPPA_WEIGHTS, check_diagnosis
 from .markup import mpl_escape
-from .words import chance_rule, kappa_label
 from .metrics import (
     BANDS,
     AlphaResult,
@@ -56,14 +55,35 @@ from .metrics import (
 from .ratings import as_ratings
 from .rounding import fmt, format_number
 from .validation import AgreementError, check_int, check_number, check_text, check_type, options
+from .worked import chance_rule, kappa_label
 
 __all__ = [
-    "DPI", "FIGSIZE", "OKABE_ITO", "CATEGORY_COLORS",
-    "agreement_heatmap", "item_agreement_bars", "pairwise_bars", "coincidence_heatmap",
-    "coefficients_with_bands", "coverage_chart", "MAX_BARS", "MAX_CELLS", "MAX_CELL_TEXT",
-    "family_chart", "chance_chart", "alt_text",
-    "PARADOX_STYLES", "paradox_curve", "distance_matrix", "coverage_map", "kappa_matrix",  # for the widgets
-    "REPORT_FIGSIZE", "cluster_order", "rater_agreement_heatmap", "item_disagreement_chart", "confusion_heatmap",
+    "DPI",
+    "FIGSIZE",
+    "OKABE_ITO",
+    "CATEGORY_COLORS",
+    "agreement_heatmap",
+    "item_agreement_bars",
+    "pairwise_bars",
+    "coincidence_heatmap",
+    "coefficients_with_bands",
+    "coverage_chart",
+    "MAX_BARS",
+    "MAX_CELLS",
+    "MAX_CELL_TEXT",
+    "family_chart",
+    "chance_chart",
+    "alt_text",
+    "PARADOX_STYLES",
+    "paradox_curve",
+    "distance_matrix",
+    "coverage_map",
+    "kappa_matrix",  # for the widgets
+    "REPORT_FIGSIZE",
+    "cluster_order",
+    "rater_agreement_heatmap",
+    "item_disagreement_chart",
+    "confusion_heatmap",
     "leave_one_out_bars",  # of the diagnostic report
 ]
 
@@ -91,8 +111,10 @@ OKABE_ITO = {
     "grey": "#999999",
 }
 #: Colours for categories, in category order.
-CATEGORY_COLORS = tuple(OKABE_ITO[c] for c in
-                        ("vermillion", "yellow", "blue", "bluish green", "reddish purple", "sky blue", "orange"))
+CATEGORY_COLORS = tuple(
+    OKABE_ITO[c]
+    for c in ("vermillion", "yellow", "blue", "bluish green", "reddish purple", "sky blue", "orange")
+)
 
 _UNANIMOUS = OKABE_ITO["bluish green"]
 _SPLIT = OKABE_ITO["orange"]
@@ -140,8 +162,14 @@ def _floor(values: Any, margin: float = 0.0) -> float:
 def _write_on_bars(ax: Any, bars: Any, texts: Any) -> None:
     """Each text centred just above its bar (above 0 for a bar below 0)."""
     for bar, text in zip(bars, texts):
-        ax.text(bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0) + 0.02, text, ha="center", va="bottom",
-                fontsize=11)
+        ax.text(
+            bar.get_x() + bar.get_width() / 2,
+            max(bar.get_height(), 0) + 0.02,
+            text,
+            ha="center",
+            va="bottom",
+            fontsize=11,
+        )
 
 
 def _undefined(ax: Any, x: float) -> None:
@@ -158,8 +186,15 @@ def _kappa_image(ax: Any, m: np.ndarray, cell: Any = None, fontsize: float = 10)
     if cell is not None:
         for (i, j), v in np.ndenumerate(m):
             if i != j:
-                ax.text(j, i, cell(i, j, v), ha="center", va="center", fontsize=fontsize,
-                        color="white" if v > 0.6 else "black")
+                ax.text(
+                    j,
+                    i,
+                    cell(i, j, v),
+                    ha="center",
+                    va="center",
+                    fontsize=fontsize,
+                    color="white" if v > 0.6 else "black",
+                )
     ax.tick_params(length=0)
     return im
 
@@ -171,7 +206,9 @@ def _cell_label(value: Any) -> str:
     return str(int(v)) if v.is_integer() else fmt(v, 2)
 
 
-def _heatmap(ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], highlight_diagonal: bool = True):
+def _heatmap(
+    ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], highlight_diagonal: bool = True
+):
     m = np.asarray(matrix, dtype=float)
     top = m.max() if m.size and m.max() > 0 else 1.0
     im = ax.imshow(m, cmap=_HEAT, vmin=0, vmax=top)
@@ -182,8 +219,16 @@ def _heatmap(ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], 
     ax.tick_params(length=0)
     for i in range(k):
         for j in range(k if k <= MAX_CELL_TEXT else 0):
-            ax.text(j, i, cells[i][j], ha="center", va="center", fontsize=13,
-                    color="white" if m[i, j] > 0.6 * top else "black", fontweight="bold" if i == j else "normal")
+            ax.text(
+                j,
+                i,
+                cells[i][j],
+                ha="center",
+                va="center",
+                fontsize=13,
+                color="white" if m[i, j] > 0.6 * top else "black",
+                fontweight="bold" if i == j else "normal",
+            )
         if highlight_diagonal and k <= 4 * MAX_CELL_TEXT:
             ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=OKABE_ITO["black"], lw=2))
     ax.set_xticks(np.arange(-0.5, k, 1), minor=True)
@@ -220,8 +265,9 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     return fig
 
 
-def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_label: str | None = None,
-                  ax: Any = None) -> Figure:
+def pairwise_bars(
+    result: PairwiseCohenResult, reference: Any = None, reference_label: str | None = None, ax: Any = None
+) -> Figure:
     """Cohen's kappa of every rater pair as bars, with an optional reference line.
 
     Parameters
@@ -236,24 +282,49 @@ def pairwise_bars(result: PairwiseCohenResult, reference: Any = None, reference_
     """
     check_type("pairwise_bars", result, PairwiseCohenResult)
     _too_many("pairs of raters", len(result.pairs), MAX_BARS, "draw kappa_matrix(result) instead")
-    if isinstance(reference, bool) or reference is not None and not isinstance(
-            reference, (int, float, np.integer, np.floating, FleissResult, AlphaResult, CohenResult,
-                        PairwiseCohenResult)):
+    if (
+        isinstance(reference, bool)
+        or reference is not None
+        and not isinstance(
+            reference,
+            (
+                int,
+                float,
+                np.integer,
+                np.floating,
+                FleissResult,
+                AlphaResult,
+                CohenResult,
+                PairwiseCohenResult,
+            ),
+        )
+    ):
         raise AgreementError(f"reference must be a number or a result, got {reference!r}")
     check_text("reference_label", reference_label, none=True)
     fig, ax = _figure(ax)
     names = [f"{mpl_escape(a)} vs {mpl_escape(b)}" for a, b in result.pairs]
     kappas = np.asarray(result.kappas, dtype=float)
-    bars = ax.bar(np.arange(len(names)), np.nan_to_num(kappas, nan=0.0), color=_BAR, width=0.6,
-                  label="Cohen's kappa of the pair", tick_label=names)
+    bars = ax.bar(
+        np.arange(len(names)),
+        np.nan_to_num(kappas, nan=0.0),
+        color=_BAR,
+        width=0.6,
+        label="Cohen's kappa of the pair",
+        tick_label=names,
+    )
     _write_on_bars(ax, bars, [fmt(k) for k in result.results])
     low = _floor(kappas, 0.1)
     if reference is not None:
         ref = float(reference)
         if reference_label is None:
-            reference_label = (f"Fleiss' kappa ({chance_rule(reference)})" if isinstance(reference, FleissResult)
-                               else "reference")
-        ax.axhline(ref, color=_REFERENCE, ls="--", lw=2, label=f"{mpl_escape(reference_label)} = {fmt(reference)}")
+            reference_label = (
+                f"Fleiss' kappa ({chance_rule(reference)})"
+                if isinstance(reference, FleissResult)
+                else "reference"
+            )
+        ax.axhline(
+            ref, color=_REFERENCE, ls="--", lw=2, label=f"{mpl_escape(reference_label)} = {fmt(reference)}"
+        )
         low = min(low, ref - 0.1)
     ax.set_ylim(low, 1.1)
     ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
@@ -274,7 +345,9 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     p_i = np.asarray(result.p_i, dtype=float)
     n = len(p_i)
     _too_many("items", n, MAX_BARS, "draw a subset: replace(result, p_i=result.p_i[:100]) with items=")
-    if items is not None and (isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or len(items) != n):
+    if items is not None and (
+        isinstance(items, (str, bytes)) or not hasattr(items, "__len__") or len(items) != n
+    ):
         raise AgreementError(f"items must give one name per item ({n}), got {items!r}")
     fig, ax = _figure(ax)
     names = _texts(items if items is not None else range(1, n + 1))
@@ -286,18 +359,24 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     ax.bar(x[split], p_i[split], color=_SPLIT, hatch="//", edgecolor="white")
     for xi in x[~defined]:
         ax.text(xi, 0.02, "< 2\nratings", ha="center", va="bottom", fontsize=8, color=OKABE_ITO["grey"])
-    mean = ax.axhline(result.p_a, color=OKABE_ITO["black"], ls="--", lw=1.5,
-                      label=f"mean $P_a$ = {fmt(result.exact.p_a)}")
-    handles = [mean, Patch(facecolor=_UNANIMOUS, label="all raters agree"),
-               Patch(facecolor=_SPLIT, hatch="//", edgecolor="white", label="raters split")]
+    mean = ax.axhline(
+        result.p_a, color=OKABE_ITO["black"], ls="--", lw=1.5, label=f"mean $P_a$ = {fmt(result.exact.p_a)}"
+    )
+    handles = [
+        mean,
+        Patch(facecolor=_UNANIMOUS, label="all raters agree"),
+        Patch(facecolor=_SPLIT, hatch="//", edgecolor="white", label="raters split"),
+    ]
     ax.set_xticks(x, names, fontsize=9 if n <= 30 else 6)
     ax.set_ylim(0, 1.15)
     ax.set_xlabel("item")
     ax.set_ylabel("$P_i$ (share of agreeing rater pairs)")
-    ax.set_title(f"Agreement on each item: Fleiss' kappa = {fmt(result)}\n(chance: {chance_rule(result)})",
-                 fontsize=11)
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9,
-              frameon=False)
+    ax.set_title(
+        f"Agreement on each item: Fleiss' kappa = {fmt(result)}\n(chance: {chance_rule(result)})", fontsize=11
+    )
+    ax.legend(
+        handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9, frameon=False
+    )
     return fig
 
 
@@ -357,12 +436,21 @@ def _draw_bands(ax: Any, low: float, top: float = 1.0) -> None:
         if hi_v <= lo_v:
             continue
         ax.axhspan(lo_v, hi_v, color=shade, zorder=0)
-        ax.text(1.01, (lo_v + hi_v) / 2, band, transform=ax.get_yaxis_transform(), va="center", ha="left",
-                fontsize=9, color="#444444")
+        ax.text(
+            1.01,
+            (lo_v + hi_v) / 2,
+            band,
+            transform=ax.get_yaxis_transform(),
+            va="center",
+            ha="left",
+            fontsize=9,
+            color="#444444",
+        )
 
 
-def coefficients_with_bands(values: Mapping[str, Any], title: str = "Agreement coefficients",
-                            ax: Any = None) -> Figure:
+def coefficients_with_bands(
+    values: Mapping[str, Any], title: str = "Agreement coefficients", ax: Any = None
+) -> Figure:
     """Coefficients as bars over the Landis and Koch bands (``metrics.BANDS``).
 
     Parameters
@@ -417,7 +505,11 @@ def alt_text(fig: Figure) -> str:
     parts = []
     for ax in fig.axes:
         bits = [ax.get_title() or "chart"]
-        bits += [f"{side}: {label}" for side, label in (("across", ax.get_xlabel()), ("up", ax.get_ylabel())) if label]
+        bits += [
+            f"{side}: {label}"
+            for side, label in (("across", ax.get_xlabel()), ("up", ax.get_ylabel()))
+            if label
+        ]
         parts.append("; ".join(" ".join(b.split()) for b in bits))
     return "Figure: " + ". ".join(parts) + "."
 
@@ -429,8 +521,10 @@ def _family_of(family: Any, weights: Any, level: str, function: str) -> dict[str
             raise AgreementError(f"{function} needs at least one coefficient, got an empty mapping")
         for key, res in family.items():
             if not callable(getattr(res, "ci", None)) or not hasattr(res, "exact_value"):
-                raise AgreementError(f"{function}: family[{key!r}] must be a result of a coefficient (with ci()), "
-                                     f"got {type(res).__name__}")
+                raise AgreementError(
+                    f"{function}: family[{key!r}] must be a result of a coefficient (with ci()), "
+                    f"got {type(res).__name__}"
+                )
         _too_many("coefficients", len(family), MAX_BARS, "draw fewer")
         return dict(family)
     return agreement_family(family, weights=weights, level=level)
@@ -447,8 +541,14 @@ def _wrapped(name: str, width: int = 10) -> str:
     return "\n".join(line.replace("- ", "-") for line in lines)
 
 
-def family_chart(family: Any, weights: Any = None, level: str = "nominal", confidence: float = 0.95,
-                 title: str | None = None, ax: Any = None) -> Figure:
+def family_chart(
+    family: Any,
+    weights: Any = None,
+    level: str = "nominal",
+    confidence: float = 0.95,
+    title: str | None = None,
+    ax: Any = None,
+) -> Figure:
     """Every coefficient of the family on one chart, each with its confidence interval, over the bands.
 
     Parameters
@@ -479,7 +579,11 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
     check_text("title", title, none=True)
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
     method = ""
-    if isinstance(family, (list, tuple)) and family and all(isinstance(row, FamilyInterval) for row in family):
+    if (
+        isinstance(family, (list, tuple))
+        and family
+        and all(isinstance(row, FamilyInterval) for row in family)
+    ):
         _too_many("coefficients", len(family), MAX_BARS, "draw fewer")  # the rows of family_intervals
         results = {row.name: row.result for row in family}
         intervals = np.array([(row.low, row.high) for row in family], dtype=float).reshape(-1, 2)
@@ -494,13 +598,22 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
     _draw_bands(ax, floor)
     x = np.arange(len(results))
     defined = ~np.isnan(values)
-    ax.bar(x[defined], values[defined], color=_BAR, width=0.55, zorder=2, edgecolor="black", lw=0.6,
-           alpha=0.85)
+    ax.bar(
+        x[defined], values[defined], color=_BAR, width=0.55, zorder=2, edgecolor="black", lw=0.6, alpha=0.85
+    )
     has_ci = defined & np.isfinite(intervals).all(axis=1)
     if has_ci.any():
         v = values[has_ci]
-        ax.errorbar(x[has_ci], v, yerr=np.vstack([v - intervals[has_ci, 0], intervals[has_ci, 1] - v]), fmt="none",
-                    ecolor="black", elinewidth=1.5, capsize=5, zorder=4)
+        ax.errorbar(
+            x[has_ci],
+            v,
+            yerr=np.vstack([v - intervals[has_ci, 0], intervals[has_ci, 1] - v]),
+            fmt="none",
+            ecolor="black",
+            elinewidth=1.5,
+            capsize=5,
+            zorder=4,
+        )
     share = format_number(confidence, ".0%")
     described = []
     for xi, (name, res), (lo, hi) in zip(x, results.items(), intervals):
@@ -510,15 +623,21 @@ def family_chart(family: Any, weights: Any = None, level: str = "nominal", confi
             continue
         top = hi if np.isfinite(hi) else max(float(res), 0.0)
         ax.text(xi, top + 0.02, fmt(res), ha="center", va="bottom", fontsize=10, fontweight="bold", zorder=5)
-        described.append(f"{name} {fmt(res)}" + (f" ({share} interval {fmt(lo)} to {fmt(hi)})"
-                                                  if np.isfinite(hi) else " (no interval)"))
+        described.append(
+            f"{name} {fmt(res)}"
+            + (f" ({share} interval {fmt(lo)} to {fmt(hi)})" if np.isfinite(hi) else " (no interval)")
+        )
     ax.set_xticks(x, [_wrapped(_mpl_text(n, None)) for n in results], fontsize=8)
     ax.set_ylim(floor, 1.06 + 0.06 * (1 - floor))
     ax.set_xlabel(f"coefficient, with its {share} {method}confidence interval")
-    ax.set_title(_mpl_text(title, None) if title else r"One table, the whole family: $(P_a - P_e)\,/\,(1 - P_e)$",
-                 fontsize=11)
-    fig.iaa_alt = (f"Bar chart of {len(results)} agreement coefficients over the Landis and Koch bands, each with its "
-                   f"{share} {method}confidence interval: " + "; ".join(described) + ".")
+    ax.set_title(
+        _mpl_text(title, None) if title else r"One table, the whole family: $(P_a - P_e)\,/\,(1 - P_e)$",
+        fontsize=11,
+    )
+    fig.iaa_alt = (
+        f"Bar chart of {len(results)} agreement coefficients over the Landis and Koch bands, each with its "
+        f"{share} {method}confidence interval: " + "; ".join(described) + "."
+    )
     return fig
 
 
@@ -542,8 +661,9 @@ def _chance_of(res: Any) -> tuple[Any, str] | None:
     raise AgreementError(f"chance_chart: no chance agreement for a {type(res).__name__}")
 
 
-def chance_chart(family: Any, weights: Any = None, level: str = "nominal", title: str | None = None,
-                 ax: Any = None) -> Figure:
+def chance_chart(
+    family: Any, weights: Any = None, level: str = "nominal", title: str | None = None, ax: Any = None
+) -> Figure:
     """Observed agreement P_a beside each coefficient's chance agreement P_e: one table, different models of chance.
 
     Parameters
@@ -574,12 +694,16 @@ def chance_chart(family: Any, weights: Any = None, level: str = "nominal", title
         first = next(iter(results.values()))
         p_a = next((getattr(first.exact, k) for k in ("p_a", "p_o") if hasattr(first, k)), None)
         if p_a is None:
-            raise AgreementError("chance_chart needs percent agreement (or a result with P_a) among the coefficients")
+            raise AgreementError(
+                "chance_chart needs percent agreement (or a result with P_a) among the coefficients"
+            )
     bars = [("$P_a$\nobserved", p_a, _OBSERVED, "observed agreement P_a")]
     for name, res in results.items():
         chance = _chance_of(res)
         if chance is not None:
-            bars.append((f"{_wrapped(_mpl_text(name, None))}\n{chance[1]}", chance[0], _CHANCE, f"P_e of {name}"))
+            bars.append(
+                (f"{_wrapped(_mpl_text(name, None))}\n{chance[1]}", chance[0], _CHANCE, f"P_e of {name}")
+            )
     fig, ax = _figure(ax)
     x = np.arange(len(bars))
     described = []
@@ -587,29 +711,50 @@ def chance_chart(family: Any, weights: Any = None, level: str = "nominal", title
         if value is None:
             _undefined(ax, xi)
         else:
-            ax.bar([xi], [float(value)], color=color, width=0.6, edgecolor="black", lw=0.6, zorder=2,
-                   hatch=None if color == _OBSERVED else "//")
+            ax.bar(
+                [xi],
+                [float(value)],
+                color=color,
+                width=0.6,
+                edgecolor="black",
+                lw=0.6,
+                zorder=2,
+                hatch=None if color == _OBSERVED else "//",
+            )
             ax.text(xi, float(value) + 0.02, fmt(value), ha="center", va="bottom", fontsize=10, zorder=3)
         described.append(f"{words} {fmt(value)}")
     ax.axhline(float(p_a), color=OKABE_ITO["black"], ls="--", lw=1.2, zorder=1)
-    ax.text(1.0, float(p_a), f" $P_a$ = {fmt(p_a)}", transform=ax.get_yaxis_transform(), va="center", ha="left",
-            fontsize=9)
+    ax.text(
+        1.0,
+        float(p_a),
+        f" $P_a$ = {fmt(p_a)}",
+        transform=ax.get_yaxis_transform(),
+        va="center",
+        ha="left",
+        fontsize=9,
+    )
     ax.set_xticks(x, [label for label, *_ in bars], fontsize=8)
     ax.set_ylim(0, 1.12)
     ax.set_ylabel("agreement (share of pairs)")
     ax.set_xlabel("observed agreement, then each coefficient's chance agreement $P_e$")
-    ax.set_title(_mpl_text(title, None) if title else "One observed agreement, a chance agreement for each model",
-                 fontsize=11)
-    fig.iaa_alt = ("Bar chart of the observed agreement beside each coefficient's chance agreement: "
-                   + "; ".join(described) + ".")
+    ax.set_title(
+        _mpl_text(title, None) if title else "One observed agreement, a chance agreement for each model",
+        fontsize=11,
+    )
+    fig.iaa_alt = (
+        "Bar chart of the observed agreement beside each coefficient's chance agreement: "
+        + "; ".join(described)
+        + "."
+    )
     return fig
 
 
 # ================================================================= coverage
 def _label_handles(r: Any, colors: list[str], **gap: Any) -> list[Patch]:
     """Legend entries: a patch for each category (up to :data:`MAX_CELL_TEXT`), then a white one (``gap``) for gaps."""
-    return ([Patch(facecolor=colors[j], label=mpl_escape(c)) for j, c in enumerate(r.categories[:MAX_CELL_TEXT])]
-            + [Patch(facecolor="white", edgecolor="#BBBBBB", **gap)])
+    return [
+        Patch(facecolor=colors[j], label=mpl_escape(c)) for j, c in enumerate(r.categories[:MAX_CELL_TEXT])
+    ] + [Patch(facecolor="white", edgecolor="#BBBBBB", **gap)]
 
 
 def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
@@ -618,26 +763,45 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     The x tick labels give each item's number of ratings (the per-item k).
     """
     r = as_ratings(ratings)
-    _too_many("cells (items x raters)", r.n_items * r.n_raters, MAX_CELLS["chart"], "draw coverage_map(ratings)")
+    _too_many(
+        "cells (items x raters)", r.n_items * r.n_raters, MAX_CELLS["chart"], "draw coverage_map(ratings)"
+    )
     fig, ax = _figure(ax)
     codes = r.codes  # -1 where missing
     n_items, n_raters = codes.shape
     colors = _category_colors(r.n_categories)
     for (i, j), c in np.ndenumerate(codes):
         if c < 0:
-            ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor="white", edgecolor="#BBBBBB",
-                                   hatch="..", lw=0.8))
+            ax.add_patch(
+                Rectangle(
+                    (i - 0.45, j - 0.45), 0.9, 0.9, facecolor="white", edgecolor="#BBBBBB", hatch="..", lw=0.8
+                )
+            )
         else:
             ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor=colors[c], edgecolor="none"))
-            dark = colors[c] in (OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["bluish green"],
-                                 OKABE_ITO["reddish purple"])
-            ax.text(i, j, mpl_escape(r.categories[c]), ha="center", va="center", fontsize=10,
-                    color="white" if dark else "black")
+            dark = colors[c] in (
+                OKABE_ITO["blue"],
+                OKABE_ITO["vermillion"],
+                OKABE_ITO["bluish green"],
+                OKABE_ITO["reddish purple"],
+            )
+            ax.text(
+                i,
+                j,
+                mpl_escape(r.categories[c]),
+                ha="center",
+                va="center",
+                fontsize=10,
+                color="white" if dark else "black",
+            )
     per_item = (codes >= 0).sum(axis=1)
     ax.set_xlim(-0.5, n_items - 0.5)
     ax.set_ylim(n_raters - 0.5, -0.5)
-    ax.set_xticks(range(n_items), [f"{mpl_escape(it)}\nk={m}" for it, m in zip(r.items, per_item)],
-                  fontsize=9 if n_items <= 20 else 6)
+    ax.set_xticks(
+        range(n_items),
+        [f"{mpl_escape(it)}\nk={m}" for it, m in zip(r.items, per_item)],
+        fontsize=9 if n_items <= 20 else 6,
+    )
     ax.set_yticks(range(n_raters), _texts(r.raters))
     ax.tick_params(length=0)
     ax.set_aspect("equal" if n_items <= 20 else "auto")
@@ -645,8 +809,15 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     ax.set_xlabel("item (k = how many raters labelled it)")
     ax.set_ylabel("rater")
     ax.set_title(f"Who labelled which item: {r.n_ratings} labels")
-    ax.legend(handles=_label_handles(r, colors, hatch="..", label="not labelled"), loc="center left",
-              bbox_to_anchor=(1.01, 0.5), fontsize=9, frameon=False, title="label", title_fontsize=9)
+    ax.legend(
+        handles=_label_handles(r, colors, hatch="..", label="not labelled"),
+        loc="center left",
+        bbox_to_anchor=(1.01, 0.5),
+        fontsize=9,
+        frameon=False,
+        title="label",
+        title_fontsize=9,
+    )
     return fig
 
 
@@ -668,8 +839,13 @@ PARADOX_STYLES = (
 )
 
 
-def paradox_curve(prevalence: Any, curves: Mapping[str, Any], current: float | None = None,
-                  current_values: Any = None, ax: Any = None) -> Figure:
+def paradox_curve(
+    prevalence: Any,
+    curves: Mapping[str, Any],
+    current: float | None = None,
+    current_values: Any = None,
+    ax: Any = None,
+) -> Figure:
     """Coefficients against prevalence, the current setting marked: the kappa paradox.
 
     Each curve has its own colour, line style and marker (:data:`PARADOX_STYLES`),
@@ -698,21 +874,36 @@ def paradox_curve(prevalence: Any, curves: Mapping[str, Any], current: float | N
     try:
         x = np.asarray(prevalence, dtype=float)
         ys = {name: np.asarray(v, dtype=float) for name, v in curves.items()}
-        now = None if current is None else float(current)
+        None if current is None else float(current)  # only checked: the marker needs no number here
         dots = None if current_values is None else np.asarray(current_values, dtype=float)
     except (TypeError, ValueError):
         raise AgreementError("prevalence, curves, current and current_values must be numbers") from None
     if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all() or any(y.shape != x.shape for y in ys.values()):
-        raise AgreementError(f"prevalence must be finite numbers, shape (n,), and every curve the same shape; got "
-                             f"{x.shape} and {[y.shape for y in ys.values()]}")
+        raise AgreementError(
+            f"prevalence must be finite numbers, shape (n,), and every curve the same shape; got "
+            f"{x.shape} and {[y.shape for y in ys.values()]}"
+        )
     if dots is not None and dots.shape != (len(ys),):
-        raise AgreementError(f"current_values must give one value per curve ({len(ys)}), got shape {dots.shape}")
+        raise AgreementError(
+            f"current_values must give one value per curve ({len(ys)}), got shape {dots.shape}"
+        )
     fig, ax = _figure(ax)
     for i, (name, values) in enumerate(curves.items()):
         color, style, width, marker = PARADOX_STYLES[i % len(PARADOX_STYLES)]
-        ax.plot(x, values, linestyle=style, color=color, lw=width, label=mpl_escape(name), marker=marker,
-                markevery=max(1, len(x) // 12), ms=7, mfc="none" if marker == "o" else color, mew=1.5,
-                zorder=3 + i)
+        ax.plot(
+            x,
+            values,
+            linestyle=style,
+            color=color,
+            lw=width,
+            label=mpl_escape(name),
+            marker=marker,
+            markevery=max(1, len(x) // 12),
+            ms=7,
+            mfc="none" if marker == "o" else color,
+            mew=1.5,
+            zorder=3 + i,
+        )
         if current is not None and current_values is not None:
             ax.plot([current], [current_values[i]], "o", color=color, ms=9, zorder=10)
     if current is not None:
@@ -723,13 +914,20 @@ def paradox_curve(prevalence: Any, curves: Mapping[str, Any], current: float | N
     ax.set_xlabel("prevalence of category 1 (share of items)")
     ax.set_ylabel("agreement")
     ax.set_title("Same raters, one category dominating: kappa falls")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=min(2, max(1, len(curves))), fontsize=10,
-              frameon=False, handlelength=3)
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.2),
+        ncols=min(2, max(1, len(curves))),
+        fontsize=10,
+        frameon=False,
+        handlelength=3,
+    )
     return fig
 
 
-def distance_matrix(matrix: Any, categories: Any, title: str = "distance between labels",
-                    ax: Any = None) -> Figure:
+def distance_matrix(
+    matrix: Any, categories: Any, title: str = "distance between labels", ax: Any = None
+) -> Figure:
     """A k x k matrix of distances or weights between categories, each cell labelled.
 
     Parameters
@@ -754,10 +952,14 @@ def distance_matrix(matrix: Any, categories: Any, title: str = "distance between
     if isinstance(categories, (str, bytes)) or not hasattr(categories, "__len__"):
         raise AgreementError(f"categories must be a sequence of labels, got {categories!r}")
     if m.ndim != 2 or m.shape != (len(categories), len(categories)) or not np.isfinite(m).all():
-        raise AgreementError(f"matrix must be finite numbers of shape (k, k) for the {len(categories)} categories, "
-                             f"got shape {m.shape}")
+        raise AgreementError(
+            f"matrix must be finite numbers of shape (k, k) for the {len(categories)} categories, "
+            f"got shape {m.shape}"
+        )
     fig, ax = _figure(ax)
-    _heatmap(ax, m, _texts(categories), [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False)
+    _heatmap(
+        ax, m, _texts(categories), [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False
+    )
     ax.set_xlabel("second label")
     ax.set_ylabel("first label")
     ax.set_title(mpl_escape(title), fontsize=11)
@@ -774,13 +976,19 @@ def coverage_map(ratings: Any, ax: Any = None) -> Figure:
     from matplotlib.colors import ListedColormap
 
     r = as_ratings(ratings)
-    _too_many("cells (items x raters)", r.n_items * r.n_raters, MAX_CELLS["map"], "draw a subset: "
-              "ratings.subset(items=...)")
+    _too_many(
+        "cells (items x raters)",
+        r.n_items * r.n_raters,
+        MAX_CELLS["map"],
+        "draw a subset: ratings.subset(items=...)",
+    )
     fig, ax = _figure(ax)
     k = r.n_categories
     colors = _category_colors(k) + ["#FFFFFF"]
     codes = np.where(r.missing, k, r.codes).T
-    ax.imshow(codes, cmap=ListedColormap(colors), vmin=-0.5, vmax=k + 0.5, aspect="auto", interpolation="nearest")
+    ax.imshow(
+        codes, cmap=ListedColormap(colors), vmin=-0.5, vmax=k + 0.5, aspect="auto", interpolation="nearest"
+    )
     if r.n_raters <= 60:
         ax.set_yticks(range(r.n_raters), _texts(r.raters))
     if r.n_items <= 20:
@@ -789,8 +997,14 @@ def coverage_map(ratings: Any, ax: Any = None) -> Figure:
     ax.set_ylabel("rater")
     ax.set_title(f"{r.n_ratings} labels, {int(r.missing.sum())} missing (white)", fontsize=11)
     handles = _label_handles(r, colors, label="missing")
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=len(handles),
-              fontsize=9, frameon=False)
+    ax.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.18),
+        ncols=len(handles),
+        fontsize=9,
+        frameon=False,
+    )
     return fig
 
 
@@ -804,8 +1018,9 @@ def kappa_matrix(result: PairwiseCohenResult, ax: Any = None) -> Figure:
     fig, ax = _figure(ax)
     m = np.asarray(result.matrix, dtype=float)
     names = _texts(result.raters)
-    im = _kappa_image(ax, m, (lambda i, j, v: fmt(result[result.raters[i], result.raters[j]]))
-                      if len(names) <= 6 else None)
+    im = _kappa_image(
+        ax, m, (lambda i, j, v: fmt(result[result.raters[i], result.raters[j]])) if len(names) <= 6 else None
+    )
     if len(names) <= 60:
         ax.set_xticks(range(len(names)), names)
         ax.set_yticks(range(len(names)), names)
@@ -831,7 +1046,7 @@ def _mpl_text(value: Any, limit: int | None = _MAX_NAME) -> str:
     """Data as matplotlib text: one line, cut to ``limit`` characters, ``$`` escaped (:func:`mpl_escape`)."""
     text = " ".join(str(value).split())
     if limit is not None and len(text) > limit:
-        text = text[:limit - 1] + "…"
+        text = text[: limit - 1] + "…"
     return mpl_escape(text)
 
 
@@ -866,8 +1081,9 @@ def cluster_order(distance: Any) -> np.ndarray:
     try:
         d = np.array(distance, dtype=float)
     except (TypeError, ValueError):
-        raise AgreementError("distance must be a finite square matrix of numbers, got "
-                             f"{type(distance).__name__}") from None
+        raise AgreementError(
+            f"distance must be a finite square matrix of numbers, got {type(distance).__name__}"
+        ) from None
     n = len(d) if d.ndim else 0
     if d.shape != (n, n) or not np.isfinite(d).all():
         raise AgreementError(f"distance must be a finite square matrix, got shape {d.shape}")
@@ -924,21 +1140,29 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     m = m[np.ix_(order, order)]
     names = [_mpl_text(pairwise.raters[j]) for j in order]
     n = len(names)
-    im = _kappa_image(ax, m, (lambda i, j, v: "–" if np.isnan(v) else fmt(v, 2)) if n <= _MAX_CELL_TEXT else None,
-                      fontsize=9)
+    im = _kappa_image(
+        ax,
+        m,
+        (lambda i, j, v: "–" if np.isnan(v) else fmt(v, 2)) if n <= _MAX_CELL_TEXT else None,
+        fontsize=9,
+    )
     size = 9 if n <= 15 else 7 if n <= 35 else 5
     ax.set_xticks(range(n), names, rotation=90, fontsize=size)
     ax.set_yticks(range(n), names, fontsize=size)
-    flagged = {row["rater"] for row in report.rater_ranking().head(marked) if row["rise"] > 0}  # NaN: not above 0
+    flagged = {
+        row["rater"] for row in report.rater_ranking().head(marked) if row["rise"] > 0
+    }  # NaN: not above 0
     for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
         for tick, j in zip(labels, order):
             if pairwise.raters[j] in flagged:
                 tick.set_color(_OUT_OF_STEP)
                 tick.set_fontweight("bold")
-    fig.colorbar(im, ax=ax, label=kappa_label(KAPPA_WEIGHTS[report.level]),
-                 shrink=0.85)
-    ax.set_title("Who agrees with whom: raters ordered by clustering" +
-                 (f"\n(highlighted: the {len(flagged)} least in step)" if flagged else ""), fontsize=11)
+    fig.colorbar(im, ax=ax, label=kappa_label(KAPPA_WEIGHTS[report.level]), shrink=0.85)
+    ax.set_title(
+        "Who agrees with whom: raters ordered by clustering"
+        + (f"\n(highlighted: the {len(flagged)} least in step)" if flagged else ""),
+        fontsize=11,
+    )
     return fig
 
 
@@ -971,8 +1195,13 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
         left.fill_between(rank, np.nan_to_num(d), step="mid", color=OKABE_ITO["grey"], lw=0)
         left.fill_between(rank[:shown], np.nan_to_num(d[:shown]), step="mid", color=_SPLIT, lw=0)
     alpha = report.alpha
-    left.axhline(alpha.d_o, color=OKABE_ITO["black"], ls="--", lw=1.2,
-                 label=f"the table's $D_o$ = {fmt(alpha.exact.d_o)}")
+    left.axhline(
+        alpha.d_o,
+        color=OKABE_ITO["black"],
+        ls="--",
+        lw=1.2,
+        label=f"the table's $D_o$ = {fmt(alpha.exact.d_o)}",
+    )
     left.set_xlim(0.5, n + 0.5)
     left.set_ylim(0, max(1e-9, float(np.nanmax(d)) if np.isfinite(d).any() else 1.0) * 1.12)
     left.set_xlabel(f"items, most disputed first ({n:,})")
@@ -990,12 +1219,21 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
     start = np.zeros(shown)
     for j, category in enumerate(cats):
         if shares[:, j].any():
-            right.barh(y, shares[:, j], left=start, color=colors[j], edgecolor="white", lw=0.5,
-                       label=_mpl_text(category, 20))
+            right.barh(
+                y,
+                shares[:, j],
+                left=start,
+                color=colors[j],
+                edgecolor="white",
+                lw=0.5,
+                label=_mpl_text(category, 20),
+            )
         start += shares[:, j]
     for i in range(shown):
         right.text(1.02, i, fmt(table["disagreement"][i], 3), va="center", ha="left", fontsize=8)
-    right.set_yticks(y, [_mpl_text(item, 16) for item in table["item"][:shown]], fontsize=8 if shown <= 15 else 6)
+    right.set_yticks(
+        y, [_mpl_text(item, 16) for item in table["item"][:shown]], fontsize=8 if shown <= 15 else 6
+    )
     right.set_ylim(shown - 0.5, -0.5)
     right.set_xlim(0, 1.16)
     right.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
@@ -1004,10 +1242,19 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
     right.tick_params(axis="y", length=0)
     if len(cats) <= 12:
         handles, names = right.get_legend_handles_labels()
-        fig.legend(handles, names, loc="outside lower center", ncols=min(len(cats), 5), fontsize=8, frameon=False,
-                   handlelength=1.2, columnspacing=1.0)
-    fig.suptitle(f"Disagreement within each item ({report.level}: mean distance between its ratings)",
-                 fontsize=11)
+        fig.legend(
+            handles,
+            names,
+            loc="outside lower center",
+            ncols=min(len(cats), 5),
+            fontsize=8,
+            frameon=False,
+            handlelength=1.2,
+            columnspacing=1.0,
+        )
+    fig.suptitle(
+        f"Disagreement within each item ({report.level}: mean distance between its ratings)", fontsize=11
+    )
     return fig
 
 
@@ -1035,8 +1282,9 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
     labels = [_mpl_text(c, 20) for c in cats]
     k = len(cats)
     matrix = np.asarray(alpha.coincidences, dtype=float)
-    cells = ([[fmt(v, 1) for v in row] for row in matrix] if k <= _MAX_CELL_TEXT else
-             [[""] * k for _ in range(k)])
+    cells = (
+        [[fmt(v, 1) for v in row] for row in matrix] if k <= _MAX_CELL_TEXT else [[""] * k for _ in range(k)]
+    )
     im = _heatmap(ax, matrix, labels, cells, highlight_diagonal=False)
     for text in ax.texts:
         text.set_fontsize(11 if k <= 6 else 8)
@@ -1051,21 +1299,39 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
     for x in chosen:
         row = pairs[x]
         c, j = cats.index(row["first"]), cats.index(row["second"])
-        outline = {"fill": False, "edgecolor": _OUT_OF_STEP, "lw": 3 if x == 0 else 2, "ls": "-" if x == 0 else "--"}
+        outline = {
+            "fill": False,
+            "edgecolor": _OUT_OF_STEP,
+            "lw": 3 if x == 0 else 2,
+            "ls": "-" if x == 0 else "--",
+        }
         for a, b in ((c, j), (j, c)):
             ax.add_patch(Rectangle((b - 0.47, a - 0.47), 0.94, 0.94, **outline))
-        handles.append(Patch(**outline, label=f"{_mpl_text(row['first'], 20)} / {_mpl_text(row['second'], 20)}: "
-                                   f"o/e = {fmt(row['ratio'], 2)}"))
+        handles.append(
+            Patch(
+                **outline,
+                label=f"{_mpl_text(row['first'], 20)} / {_mpl_text(row['second'], 20)}: "
+                f"o/e = {fmt(row['ratio'], 2)}",
+            )
+        )
     fig.colorbar(im, ax=ax, label="weighted pairs", shrink=0.85)
     ax.set_xlabel("second value of the pair")
     ax.set_ylabel("first value of the pair")
-    ax.set_title(f"Which categories are confused:\ncoincidences $o_{{ck}}$ of {int(alpha.n):,} pairable values",
-                 fontsize=11)
+    ax.set_title(
+        f"Which categories are confused:\ncoincidences $o_{{ck}}$ of {int(alpha.n):,} pairable values",
+        fontsize=11,
+    )
     if handles:
         above = ratios[chosen[0]] > 1
-        fig.legend(handles=handles, loc="outside lower center", fontsize=9, frameon=False,
-                   title="confused more often than chance" if above else "no pair above chance; the closest",
-                   title_fontsize=9, ncols=1)
+        fig.legend(
+            handles=handles,
+            loc="outside lower center",
+            fontsize=9,
+            frameon=False,
+            title="confused more often than chance" if above else "no pair above chance; the closest",
+            title_fontsize=9,
+            ncols=1,
+        )
     return fig
 
 
@@ -1098,8 +1364,14 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
     size = 9 if shown <= 15 else 7 if shown <= 30 else 6
     for i in range(shown):
         if defined[i]:
-            ax.text(rise[i] + (0.015 if rise[i] >= 0 else -0.015) * span, i, fmt(table["rise"][i]),
-                    va="center", ha="left" if rise[i] >= 0 else "right", fontsize=size)
+            ax.text(
+                rise[i] + (0.015 if rise[i] >= 0 else -0.015) * span,
+                i,
+                fmt(table["rise"][i]),
+                va="center",
+                ha="left" if rise[i] >= 0 else "right",
+                fontsize=size,
+            )
         else:
             ax.text(0, i, " undefined", va="center", ha="left", fontsize=size, color=OKABE_ITO["grey"])
     ax.axvline(0, color=OKABE_ITO["black"], lw=0.8)
@@ -1109,9 +1381,17 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
     ax.tick_params(axis="y", length=0)
     ax.set_xlabel("rise of alpha when the rater is left out (alpha without the rater - alpha)")
     more = f", the first {shown} of {n}" if shown < n else ""
-    ax.set_title(f"Leave one rater out: alpha of the whole table = {fmt(report.alpha)} ({report.level}{more})",
-                 fontsize=11)
-    ax.legend(handles=[Patch(color=_OUT_OF_STEP, label="others agree better without the rater"),
-                       Patch(color=_IN_STEP, label="others agree worse without the rater")],
-              loc="lower right", fontsize=8, frameon=False)
+    ax.set_title(
+        f"Leave one rater out: alpha of the whole table = {fmt(report.alpha)} ({report.level}{more})",
+        fontsize=11,
+    )
+    ax.legend(
+        handles=[
+            Patch(color=_OUT_OF_STEP, label="others agree better without the rater"),
+            Patch(color=_IN_STEP, label="others agree worse without the rater"),
+        ],
+        loc="lower right",
+        fontsize=8,
+        frameon=False,
+    )
     return fig

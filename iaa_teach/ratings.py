@@ -45,7 +45,15 @@ from .validation import (
     check_type,
 )
 
-__all__ = ["AgreementError", "CountPatterns", "MISSING_MARKERS", "Ratings", "as_ratings", "is_missing", "label_of"]
+__all__ = [
+    "AgreementError",
+    "CountPatterns",
+    "MISSING_MARKERS",
+    "Ratings",
+    "as_ratings",
+    "is_missing",
+    "label_of",
+]
 
 _MARKERS = frozenset(MISSING_MARKERS)
 
@@ -97,7 +105,7 @@ def _plain(value: Any) -> Any:
     """numpy scalars -> Python scalars; integral floats -> int (for display)."""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and value.is_integer() and abs(value) <= 2 ** 53:
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
         return int(value)
     return value
 
@@ -115,7 +123,9 @@ def _sorted_labels(labels: list) -> list:
     try:
         return sorted(labels)
     except TypeError:  # mixed types: numbers first, in numeric order, then the rest by type and text
-        return sorted(labels, key=lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, type(v).__name__, str(v)))
+        return sorted(
+            labels, key=lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, type(v).__name__, str(v))
+        )
 
 
 def _hashable(v: Any) -> bool:
@@ -128,10 +138,16 @@ def _hashable(v: Any) -> bool:
 
 def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES) -> list:
     """Declared categories, checked: a sequence of distinct labels, none of them empty or missing."""
-    if (isinstance(categories, (str, bytes, set, frozenset, Mapping)) or not isinstance(categories, Iterable)
-            or hasattr(categories, "shape") and getattr(categories, "ndim", 1) != 1):
-        raise AgreementError(f"categories must be a list of labels in their order (a list or tuple), got "
-                             f"{type(categories).__name__} {categories!r}")
+    if (
+        isinstance(categories, (str, bytes, set, frozenset, Mapping))
+        or not isinstance(categories, Iterable)
+        or hasattr(categories, "shape")
+        and getattr(categories, "ndim", 1) != 1
+    ):
+        raise AgreementError(
+            f"categories must be a list of labels in their order (a list or tuple), got "
+            f"{type(categories).__name__} {categories!r}"
+        )
     given = list(categories)
     check_limit("number of categories", len(given), max_categories, "max_categories", "--max-categories")
     out = []
@@ -140,21 +156,26 @@ def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES)
             raise AgreementError(f"categories[{i}] = {c!r} is not a single label: use a string or a number")
         label = label_of(c)
         if label is None:
-            raise AgreementError(f"categories[{i}] = {c!r} is empty or a missing-value marker "
-                                 f"({', '.join(repr(m) for m in MISSING_MARKERS)}, None, NaN); a category must "
-                                 f"be a label")
+            raise AgreementError(
+                f"categories[{i}] = {c!r} is empty or a missing-value marker "
+                f"({', '.join(repr(m) for m in MISSING_MARKERS)}, None, NaN); a category must "
+                f"be a label"
+            )
         out.append(label)
     first_bool = next((i for i, v in enumerate(out) if isinstance(v, (bool, np.bool_))), None)
     first_number = next((i for i, v in enumerate(out) if _is_number(v) and not isinstance(v, np.bool_)), None)
     if first_bool is not None and first_number is not None:  # True and False would merge with 1 and 0
-        raise AgreementError(f"categories[{first_bool}] is the bool {out[first_bool]!r}, but other labels are numbers "
-                             f"({out[first_number]!r}); True and False would count as 1 and 0: use numbers only, or "
-                             f"text labels")
+        raise AgreementError(
+            f"categories[{first_bool}] is the bool {out[first_bool]!r}, but other labels are numbers "
+            f"({out[first_number]!r}); True and False would count as 1 and 0: use numbers only, or "
+            f"text labels"
+        )
     repeat = _first_repeat(out, _key)
     if repeat:
         i, j = repeat
-        raise AgreementError(f"categories must be unique, got {given}: {out[j]!r} is categories[{i}] "
-                             f"and categories[{j}]")
+        raise AgreementError(
+            f"categories must be unique, got {given}: {out[j]!r} is categories[{i}] and categories[{j}]"
+        )
     return out
 
 
@@ -172,16 +193,22 @@ def _check_raters(raters: Sequence) -> tuple:
     raters = tuple(raters)
     for j, name in enumerate(raters):
         if not _hashable(name):
-            raise AgreementError(f"rater name {name!r} (column {j + 1}) is not a single name: use a string",
-                                 row=-1, column=j)
+            raise AgreementError(
+                f"rater name {name!r} (column {j + 1}) is not a single name: use a string", row=-1, column=j
+            )
         if name is None or (isinstance(name, str) and not name.strip()):
-            raise AgreementError(f"the rater name of column {j + 1} is empty; every rater needs a name",
-                                 row=-1, column=j)
+            raise AgreementError(
+                f"the rater name of column {j + 1} is empty; every rater needs a name", row=-1, column=j
+            )
     repeat = _first_repeat(raters)
     if repeat:
         i, j = repeat
-        raise AgreementError(f"rater names must be unique, got {list(raters)}: {raters[j]!r} names columns "
-                             f"{i + 1} and {j + 1}", row=-1, column=j)
+        raise AgreementError(
+            f"rater names must be unique, got {list(raters)}: {raters[j]!r} names columns "
+            f"{i + 1} and {j + 1}",
+            row=-1,
+            column=j,
+        )
     return raters
 
 
@@ -193,8 +220,9 @@ def _check_items(items: Any) -> Any:
         unique = len(set(items)) == len(items)
     except TypeError:
         bad = next(i for i, it in enumerate(items) if not _hashable(it))
-        raise AgreementError(f"item id {items[bad]!r} (item {bad + 1}) is not a single id: use a string or a number",
-                             row=bad) from None
+        raise AgreementError(
+            f"item id {items[bad]!r} (item {bad + 1}) is not a single id: use a string or a number", row=bad
+        ) from None
     if not unique:
         i, j = _first_repeat(items)
         raise AgreementError(f"item ids must be unique: {items[j]!r} is item {i + 1} and item {j + 1}", row=j)
@@ -274,8 +302,17 @@ class Ratings:
     #: The code of a missing cell in :attr:`codes` and :meth:`from_codes`.
     MISSING = -1
 
-    def __init__(self, codes: np.ndarray, categories: Sequence, raters: Sequence, items: Sequence,
-                 *, _trusted: bool = False, _declared: bool = False, _checked: bool = False):
+    def __init__(
+        self,
+        codes: np.ndarray,
+        categories: Sequence,
+        raters: Sequence,
+        items: Sequence,
+        *,
+        _trusted: bool = False,
+        _declared: bool = False,
+        _checked: bool = False,
+    ):
         # ``codes``: category index per cell, ``len(categories)`` where missing;
         # stored in the smallest unsigned type that holds them (uint8 for up to 255 categories)
         categories = tuple(categories)
@@ -308,11 +345,19 @@ class Ratings:
         self._items = items if isinstance(items, range) else tuple(items)
         self._ordered = bool(_declared) or all(_is_number(c) for c in categories)
 
-    def _copy(self, codes: np.ndarray, raters: Sequence | None = None, items: Sequence | None = None) -> "Ratings":
+    def _copy(
+        self, codes: np.ndarray, raters: Sequence | None = None, items: Sequence | None = None
+    ) -> "Ratings":
         """A table with new codes (same categories), its names already checked."""
-        return Ratings(codes, self._categories, self._raters if raters is None else raters,
-                       self._items if items is None else items, _trusted=True, _declared=self._ordered,
-                       _checked=True)
+        return Ratings(
+            codes,
+            self._categories,
+            self._raters if raters is None else raters,
+            self._items if items is None else items,
+            _trusted=True,
+            _declared=self._ordered,
+            _checked=True,
+        )
 
     # ------------------------------------------------------------------ names
     @property
@@ -416,11 +461,15 @@ class Ratings:
         ia = [self.rater_index(a) for a, _ in pairs]
         ib = [self.rater_index(b) for _, b in pairs]
         tables = np.zeros((len(pairs), k1 * k1), dtype=np.int64)
-        order = sorted(range(len(pairs)), key=lambda p: ia[p])  # a first rater's column is scaled once per block
+        order = sorted(
+            range(len(pairs)), key=lambda p: ia[p]
+        )  # a first rater's column is scaled once per block
         size = min(self.n_items, 1 << 15)
         base, combined = np.empty(size, dtype=np.intp), np.empty(size, dtype=np.intp)
-        for start in range(0, self.n_items, size):  # blocks of items that stay in cache, one bincount per pair
-            block = self._codes[start:start + size]
+        for start in range(
+            0, self.n_items, size
+        ):  # blocks of items that stay in cache, one bincount per pair
+            block = self._codes[start : start + size]
             n = len(block)
             last = None
             for p in order:
@@ -459,8 +508,10 @@ class Ratings:
         """
         groups = np.asarray(groups)
         if groups.shape != (self.n_items,) or groups.dtype.kind not in "iu":
-            raise AgreementError(f"groups must be {self.n_items} integers, one per item, "
-                                 f"got {groups.dtype} of shape {groups.shape}")
+            raise AgreementError(
+                f"groups must be {self.n_items} integers, one per item, "
+                f"got {groups.dtype} of shape {groups.shape}"
+            )
         if groups.size and groups.min() < 0:
             raise AgreementError(f"groups must be 0 or more, got {int(groups.min())}")
         top = int(groups.max(initial=-1)) + 1
@@ -510,7 +561,11 @@ class Ratings:
         >>> r.with_label(0, "B", "x").rows(), r.with_label(1, 0, None).rows()
         ([['x', 'x'], ['x', 'x']], [['x', 'y'], [None, 'x']])
         """
-        if isinstance(row, (bool, np.bool_)) or not isinstance(row, (int, np.integer)) or not 0 <= row < self.n_items:
+        if (
+            isinstance(row, (bool, np.bool_))
+            or not isinstance(row, (int, np.integer))
+            or not 0 <= row < self.n_items
+        ):
             raise AgreementError(f"row must be an item position from 0 to {self.n_items - 1}, got {row!r}")
         j = self.rater_index(rater)
         code = self.n_categories if _hashable(label) and is_missing(label) else self.category_index(label)
@@ -527,15 +582,25 @@ class Ratings:
         try:
             mask = np.asarray(mask)
         except (ValueError, TypeError):
-            raise AgreementError(f"mask must be a boolean array of shape {self.shape}, got {mask!r}") from None
+            raise AgreementError(
+                f"mask must be a boolean array of shape {self.shape}, got {mask!r}"
+            ) from None
         if mask.dtype != bool or mask.shape != self.shape:
-            raise AgreementError(f"mask must be a boolean array of shape {self.shape}, "
-                                 f"got {mask.dtype} of shape {mask.shape}")
+            raise AgreementError(
+                f"mask must be a boolean array of shape {self.shape}, got {mask.dtype} of shape {mask.shape}"
+            )
         return self._copy(np.where(mask, self.n_categories, self._codes))
 
     @classmethod
-    def from_codes(cls, codes: Any, categories: Sequence, raters: Sequence | None = None,
-                   items: Sequence | None = None, *, max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
+    def from_codes(
+        cls,
+        codes: Any,
+        categories: Sequence,
+        raters: Sequence | None = None,
+        items: Sequence | None = None,
+        *,
+        max_categories: int | None = MAX_CATEGORIES,
+    ) -> "Ratings":
         """Build from category positions: ``codes[i, j]`` indexes ``categories``, ``-1`` is missing.
 
         The categories are declared: their order is the order ordinal measures use.
@@ -550,7 +615,9 @@ class Ratings:
         except (ValueError, TypeError):
             raise AgreementError("codes must be a 2-D array of integers (a ragged list?)") from None
         if arr.ndim != 2 or arr.dtype.kind not in "iu":
-            raise AgreementError(f"codes must be a 2-D array of integers, got {arr.dtype} of shape {arr.shape}")
+            raise AgreementError(
+                f"codes must be a 2-D array of integers, got {arr.dtype} of shape {arr.shape}"
+            )
         _check_size(arr.shape)
         k = len(cats)
         if arr.size and (arr.min() < cls.MISSING or arr.max() >= k):
@@ -584,7 +651,9 @@ class Ratings:
             cols = list(range(self.n_raters))
         else:
             if isinstance(raters, (str, bytes)) or not isinstance(raters, Iterable):
-                raise AgreementError(f"raters must be a list of rater names or column indices, got {raters!r}")
+                raise AgreementError(
+                    f"raters must be a list of rater names or column indices, got {raters!r}"
+                )
             cols = [self.rater_index(r) for r in raters]
             if len(set(cols)) != len(cols):
                 raise AgreementError(f"raters lists a rater twice: {list(raters)}")
@@ -624,20 +693,33 @@ class Ratings:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Ratings):
             return NotImplemented
-        return (self.categories == other.categories and self.raters == other.raters
-                and tuple(self.items) == tuple(other.items) and np.array_equal(self._codes, other._codes))
+        return (
+            self.categories == other.categories
+            and self.raters == other.raters
+            and tuple(self.items) == tuple(other.items)
+            and np.array_equal(self._codes, other._codes)
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"Ratings({self.n_items} items x {self.n_raters} raters {list(self.raters)}, "
-                f"categories {list(self.categories)}, {self.n_ratings} ratings, "
-                f"{int(np.count_nonzero(self.missing))} missing)")
+        return (
+            f"Ratings({self.n_items} items x {self.n_raters} raters {list(self.raters)}, "
+            f"categories {list(self.categories)}, {self.n_ratings} ratings, "
+            f"{int(np.count_nonzero(self.missing))} missing)"
+        )
 
     # ----------------------------------------------------------- constructors
     @classmethod
-    def from_rows(cls, rows: Any, raters: Sequence | None = None, categories: Sequence | None = None,
-                  items: Sequence | None = None, *, max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
+    def from_rows(
+        cls,
+        rows: Any,
+        raters: Sequence | None = None,
+        categories: Sequence | None = None,
+        items: Sequence | None = None,
+        *,
+        max_categories: int | None = MAX_CATEGORIES,
+    ) -> "Ratings":
         """Build from a table with one row per item and one column per rater.
 
         Parameters
@@ -674,7 +756,9 @@ class Ratings:
         names = None if raters is None else _names(raters, "raters")
         if isinstance(rows, np.ndarray) and rows.ndim != 2:
             raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
-        if isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf":  # bools keep True/False via the object path
+        if (
+            isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf"
+        ):  # bools keep True/False via the object path
             shape, cells = rows.shape, rows.reshape(-1)
             _check_size(shape)
         else:
@@ -682,14 +766,22 @@ class Ratings:
             shape = (len(table), len(table[0]) if table else 0)
             _check_size(shape)
             cells = _row_labels(table, names)
-        codes, cats = _encode_columns([cells], cats, names, max_categories, locate=lambda j, pos: divmod(pos, shape[1]))
+        codes, cats = _encode_columns(
+            [cells], cats, names, max_categories, locate=lambda j, pos: divmod(pos, shape[1])
+        )
         names = _default_rater_names(shape[1]) if names is None else names
         items = range(1, shape[0] + 1) if items is None else _names(items, "items")
         return cls(codes.reshape(shape), cats, names, items, _trusted=True, _declared=categories is not None)
 
     @classmethod
-    def from_dataframe(cls, frame: Any, format: str = "wide", categories: Sequence | None = None, *,
-                       max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
+    def from_dataframe(
+        cls,
+        frame: Any,
+        format: str = "wide",
+        categories: Sequence | None = None,
+        *,
+        max_categories: int | None = MAX_CATEGORIES,
+    ) -> "Ratings":
         """Build from a pandas DataFrame.
 
         ``format="wide"``: one row per item (the index holds the item ids; a
@@ -730,14 +822,25 @@ class Ratings:
         columns = [_frame_column(frame.iloc[:, j]) for j in range(frame.shape[1])]
         codes, cats = _encode_columns(columns, cats, raters, max_categories)
         index = frame.index
-        default = type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1 and index.name is None
+        default = (
+            type(index).__name__ == "RangeIndex"
+            and index.start == 0
+            and index.step == 1
+            and index.name is None
+        )
         items = range(1, frame.shape[0] + 1) if default else [_plain(v) for v in index.tolist()]
         return cls(codes, cats, raters, items, _trusted=True, _declared=declared)
 
     @classmethod
-    def from_long(cls, records: Iterable[Sequence], categories: Sequence | None = None,
-                  raters: Sequence | None = None, items: Sequence | None = None, *,
-                  max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
+    def from_long(
+        cls,
+        records: Iterable[Sequence],
+        categories: Sequence | None = None,
+        raters: Sequence | None = None,
+        items: Sequence | None = None,
+        *,
+        max_categories: int | None = MAX_CATEGORIES,
+    ) -> "Ratings":
         """Build from ``(item, rater, label)`` triples, one per rating.
 
         Items and raters appear in the order first seen unless ``items`` /
@@ -754,26 +857,36 @@ class Ratings:
             raise AgreementError(f"records must be a list of (item, rater, label) triples, got {records!r}")
         if _is_frame(records):
             return cls.from_dataframe(records, "long", categories, max_categories=max_categories)
-        item_order: dict[Any, int] = {} if items is None else {it: i for i, it in enumerate(_names(items, "items"))}
-        rater_order: dict[Any, int] = ({} if raters is None else
-                                       {r: i for i, r in enumerate(_check_raters(_names(raters, "raters")))})
+        item_order: dict[Any, int] = (
+            {} if items is None else {it: i for i, it in enumerate(_names(items, "items"))}
+        )
+        rater_order: dict[Any, int] = (
+            {} if raters is None else {r: i for i, r in enumerate(_check_raters(_names(raters, "raters")))}
+        )
         item_idx, rater_idx, labels = [], [], []
         for n, rec in enumerate(records, start=1):
             try:
                 item, rater, label = rec
                 hash(item), hash(rater)
             except (TypeError, ValueError):
-                raise AgreementError(f"record {n} should be (item, rater, label) with an item id and a rater "
-                                     f"name, got {rec!r}", row=n - 1) from None
+                raise AgreementError(
+                    f"record {n} should be (item, rater, label) with an item id and a rater "
+                    f"name, got {rec!r}",
+                    row=n - 1,
+                ) from None
             if item not in item_order:
                 if items is not None:
-                    raise AgreementError(f"record {n}: item {item!r} is not among the declared items", row=n - 1)
+                    raise AgreementError(
+                        f"record {n}: item {item!r} is not among the declared items", row=n - 1
+                    )
                 if is_missing(item):
                     raise AgreementError(f"record {n}: the item is missing", row=n - 1)
                 item_order[item] = len(item_order)
             if rater not in rater_order:
                 if raters is not None:
-                    raise AgreementError(f"record {n}: rater {rater!r} is not among the declared raters", row=n - 1)
+                    raise AgreementError(
+                        f"record {n}: rater {rater!r} is not among the declared raters", row=n - 1
+                    )
                 if is_missing(rater):
                     raise AgreementError(f"record {n}: the rater is missing", row=n - 1)
                 rater_order[rater] = len(rater_order)
@@ -782,14 +895,31 @@ class Ratings:
             labels.append(label)
         if not labels:
             raise AgreementError("no records: the ratings table is empty")
-        return _assemble_long(cls, np.asarray(item_idx, dtype=np.intp), np.asarray(rater_idx, dtype=np.intp),
-                              list(item_order), list(rater_order), _objects(labels), categories, max_categories,
-                              record=lambda r: f"record {r + 1}")
+        return _assemble_long(
+            cls,
+            np.asarray(item_idx, dtype=np.intp),
+            np.asarray(rater_idx, dtype=np.intp),
+            list(item_order),
+            list(rater_order),
+            _objects(labels),
+            categories,
+            max_categories,
+            record=lambda r: f"record {r + 1}",
+        )
 
     @classmethod
-    def from_csv(cls, path: Any, format: str = "wide", categories: Sequence | None = None, *,
-                 sep: str | None = None, encoding: str = "utf-8", max_bytes: int | None = MAX_FILE_BYTES,
-                 max_field: int | None = MAX_FIELD_CHARS, max_categories: int | None = MAX_CATEGORIES) -> "Ratings":
+    def from_csv(
+        cls,
+        path: Any,
+        format: str = "wide",
+        categories: Sequence | None = None,
+        *,
+        sep: str | None = None,
+        encoding: str = "utf-8",
+        max_bytes: int | None = MAX_FILE_BYTES,
+        max_field: int | None = MAX_FIELD_CHARS,
+        max_categories: int | None = MAX_CATEGORIES,
+    ) -> "Ratings":
         """Read a ratings file: CSV (or TSV), or the first sheet of an ``.xlsx`` workbook.
 
         Parameters
@@ -824,19 +954,25 @@ class Ratings:
         """
         check_option("format", format, FORMATS)
         max_categories = check_max("max_categories", max_categories)
-        cells = read_cells(path, format, categories, sep=sep, encoding=encoding, max_bytes=max_bytes,
-                           max_field=max_field)
+        cells = read_cells(
+            path, format, categories, sep=sep, encoding=encoding, max_bytes=max_bytes, max_field=max_field
+        )
         try:
             if cells.format == "long":
                 items, raters, labels = cells.columns
                 item_idx, item_ids = _first_seen(items)
                 rater_idx, rater_ids = _first_seen(raters)
-                return _assemble_long(cls, item_idx, rater_idx, item_ids, rater_ids, labels, cells.categories,
-                                      max_categories)
+                return _assemble_long(
+                    cls, item_idx, rater_idx, item_ids, rater_ids, labels, cells.categories, max_categories
+                )
             _check_size((len(cells.columns[0] if cells.columns else cells.items or ()), len(cells.columns)))
             raters = _check_raters(cells.names)
-            codes, cats = _encode_columns(cells.columns, None if cells.categories is None else
-                                          _category_list(cells.categories, max_categories), raters, max_categories)
+            codes, cats = _encode_columns(
+                cells.columns,
+                None if cells.categories is None else _category_list(cells.categories, max_categories),
+                raters,
+                max_categories,
+            )
             items = range(1, codes.shape[0] + 1) if cells.items is None else cells.items
             return cls(codes, cats, raters, items, _trusted=True, _declared=cells.categories is not None)
         except AgreementError as err:  # locate(None, None) is the path
@@ -875,17 +1011,22 @@ def _positions(items: Any, n: int) -> np.ndarray:
         arr = np.asarray([], dtype=object)
     if arr.dtype == bool:
         if arr.shape != (n,):
-            raise AgreementError(f"items as a mask must have one True/False per item ({n}), got shape {arr.shape}")
+            raise AgreementError(
+                f"items as a mask must have one True/False per item ({n}), got shape {arr.shape}"
+            )
         positions = np.flatnonzero(arr)
     elif arr.ndim == 1 and (arr.dtype.kind in "iu" or arr.size == 0):
         positions = arr.astype(np.intp)
         bad = (positions < 0) | (positions >= n)
         if bad.any():
-            raise AgreementError(f"item position {int(positions[bad][0])} is out of range: the table has {n} items "
-                                 f"(positions 0-{n - 1})")
+            raise AgreementError(
+                f"item position {int(positions[bad][0])} is out of range: the table has {n} items "
+                f"(positions 0-{n - 1})"
+            )
     else:
-        raise AgreementError(f"items must be item positions (whole numbers from 0 to {n - 1}) or a boolean mask, "
-                             f"got {items!r}")
+        raise AgreementError(
+            f"items must be item positions (whole numbers from 0 to {n - 1}) or a boolean mask, got {items!r}"
+        )
     if positions.size == 0:
         raise AgreementError("the selection is empty: no items")
     return positions
@@ -895,8 +1036,10 @@ def _as_table(rows: Any) -> list[list[Any]]:
     if isinstance(rows, np.ndarray):  # 2-D
         return rows.tolist()
     if isinstance(rows, Mapping):
-        raise AgreementError("expected a table (a list of rows), got a dict; for one column per rater use "
-                             "Ratings.from_dataframe(pandas.DataFrame(...))")
+        raise AgreementError(
+            "expected a table (a list of rows), got a dict; for one column per rater use "
+            "Ratings.from_dataframe(pandas.DataFrame(...))"
+        )
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
         raise AgreementError(f"expected a table (a list of rows), got {type(rows).__name__}")
     table = []
@@ -909,7 +1052,9 @@ def _as_table(rows: Any) -> list[list[Any]]:
         if len(row) != width:
             raise AgreementError(
                 f"ragged table: row {i + 1} has {len(row)} label{'s' * (len(row) != 1)} but row 1 has {width}; "
-                f"use None for a missing rating", row=i)
+                f"use None for a missing rating",
+                row=i,
+            )
     return table
 
 
@@ -932,7 +1077,9 @@ def _objects(values: list) -> _Column:
             key = _key(label)
             code = index.get(key)
         except TypeError:  # an unhashable label (a list, a dict, ...)
-            raise AgreementError(f"label {v!r} is not a single label: use a string or a number", row=pos) from None
+            raise AgreementError(
+                f"label {v!r} is not a single label: use a string or a number", row=pos
+            ) from None
         if label is None:
             codes[pos] = -1
             continue
@@ -950,9 +1097,11 @@ def _frame_column(series: Any) -> np.ndarray:
     dtype = series.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
         return series.to_numpy()
-    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):  # Int64, Float64 (pd.NA)
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(
+        dtype
+    ):  # Int64, Float64 (pd.NA)
         values = series.to_numpy(dtype=object)
-        if all(isinstance(v, float) or abs(v) < 2 ** 53 for v in values.tolist() if not is_missing(v)):
+        if all(isinstance(v, float) or abs(v) < 2**53 for v in values.tolist() if not is_missing(v)):
             return series.to_numpy(dtype="float64", na_value=np.nan)
         return values
     return series.to_numpy(dtype=object)
@@ -985,22 +1134,33 @@ def _column_labels(column: Any) -> _Column:
     except TypeError:
         return _objects(column.tolist())
     merged = _objects(uniques.tolist())  # stripping and markers can merge or drop distinct cells
-    return _Column(np.append(merged.codes, -1)[codes], merged.labels)  # code -1 (missing) takes the last entry
+    return _Column(
+        np.append(merged.codes, -1)[codes], merged.labels
+    )  # code -1 (missing) takes the last entry
 
 
-def _encode_columns(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
-                    locate: Callable | None = None) -> tuple[np.ndarray, list]:
+def _encode_columns(
+    columns: list,
+    categories: list | None,
+    raters: Sequence | None,
+    max_categories: int | None,
+    locate: Callable | None = None,
+) -> tuple[np.ndarray, list]:
     """Columns of cells (numeric arrays, objects or _Column) as a table of codes (missing = number of categories)."""
     if all(not isinstance(c, _Column) and c.dtype.kind in "iuf" for c in columns) and not any(
-            c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2 ** 53 for c in columns):
-        return _numeric_codes(columns, categories, raters, max_categories, locate=locate or (lambda j, pos: (pos, j)))
+        c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2**53 for c in columns
+    ):
+        return _numeric_codes(
+            columns, categories, raters, max_categories, locate=locate or (lambda j, pos: (pos, j))
+        )
     parsed = []  # objects, or integers of 2 ** 53 or more (exact, as Python ints)
     for j, column in enumerate(columns):
         try:
             parsed.append(_column_labels(column))
         except AgreementError as err:
-            raise AgreementError(f"{err} (row {err.row + 1}, rater {_rater_name(raters, j)})", row=err.row,
-                                 column=j) from None
+            raise AgreementError(
+                f"{err} (row {err.row + 1}, rater {_rater_name(raters, j)})", row=err.row, column=j
+            ) from None
     return _merge_columns(parsed, categories, raters, max_categories, locate)
 
 
@@ -1008,17 +1168,30 @@ def _rater_name(raters: Sequence | None, j: int) -> Any:
     return (_default_rater_names(j + 1) if raters is None or j >= len(raters) else raters)[j]
 
 
-def _cell_error(label: Any, at: tuple[int, int], raters: Sequence | None, message: str,
-                where: tuple[int, int] | None = None) -> AgreementError:
+def _cell_error(
+    label: Any,
+    at: tuple[int, int],
+    raters: Sequence | None,
+    message: str,
+    where: tuple[int, int] | None = None,
+) -> AgreementError:
     """The error for a cell's label, named by row and rater; ``where``: the (row, column) it carries, if not ``at``."""
     (row, column), (at_row, at_column) = at, where or at
-    return AgreementError(f"label {label!r} at row {row + 1}, rater {_rater_name(raters, column)} {message}",
-                          row=at_row, column=at_column)
+    return AgreementError(
+        f"label {label!r} at row {row + 1}, rater {_rater_name(raters, column)} {message}",
+        row=at_row,
+        column=at_column,
+    )
 
 
-def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequence | None,
-                   max_categories: int | None, locate: Callable | None = None,
-                   where: Callable | None = None) -> tuple[np.ndarray, list]:
+def _merge_columns(
+    columns: list[_Column],
+    categories: list | None,
+    raters: Sequence | None,
+    max_categories: int | None,
+    locate: Callable | None = None,
+    where: Callable | None = None,
+) -> tuple[np.ndarray, list]:
     """Columns with their own labels as one table of codes into the categories (declared, or all seen, sorted).
 
     ``locate(j, pos)`` gives the (row, rater column) that a message names for
@@ -1041,13 +1214,17 @@ def _merge_columns(columns: list[_Column], categories: list | None, raters: Sequ
     bools = [v for v in everything if isinstance(v, bool)]
     numbers_ = [v for v in everything if _is_number(v)]
     if bools and numbers_:
-        message = (f"is a bool, but other labels are numbers ({numbers_[0]!r}); True and False would count as "
-                   f"1 and 0: use numbers only, or text labels")
+        message = (
+            f"is a bool, but other labels are numbers ({numbers_[0]!r}); True and False would count as "
+            f"1 and 0: use numbers only, or text labels"
+        )
         if _key(bools[0]) in first:
             j, local, _ = first[_key(bools[0])]
             raise fail(message, j, local)
-        raise AgreementError(f"the categories {categories} and the labels mix True/False with numbers; True and "
-                             f"False would count as 1 and 0")
+        raise AgreementError(
+            f"the categories {categories} and the labels mix True/False with numbers; True and "
+            f"False would count as 1 and 0"
+        )
     if categories is None:
         cats = _sorted_labels(labels)
         _check_distinct(len(cats), max_categories, "free text or measurements to many decimals")
@@ -1071,8 +1248,12 @@ def _row_labels(table: list[list[Any]], raters: Sequence | None) -> _Column:
     try:
         return _objects(flat)
     except AgreementError as err:
-        raise _cell_error(flat[err.row], divmod(err.row, len(table[0])), raters,
-                          "is not a single label: use a string or a number") from None
+        raise _cell_error(
+            flat[err.row],
+            divmod(err.row, len(table[0])),
+            raters,
+            "is not a single label: use a string or a number",
+        ) from None
 
 
 def _first_seen(ids: list) -> tuple[np.ndarray, list]:
@@ -1082,30 +1263,52 @@ def _first_seen(ids: list) -> tuple[np.ndarray, list]:
     return idx, list(order)
 
 
-def _from_long_frame(cls: type, frame: Any, categories: Sequence | None, max_categories: int | None) -> Ratings:
+def _from_long_frame(
+    cls: type, frame: Any, categories: Sequence | None, max_categories: int | None
+) -> Ratings:
     names = {str(c).strip().lower(): c for c in frame.columns}
     if all(n in names for n in ("item", "rater", "label")):
         cols = [frame[names[n]] for n in ("item", "rater", "label")]
     elif frame.shape[1] == 3:
         cols = [frame.iloc[:, j] for j in range(3)]
     else:
-        raise AgreementError(f"a long table needs columns named item, rater and label (or exactly three columns), "
-                             f"got {list(frame.columns)}")
+        raise AgreementError(
+            f"a long table needs columns named item, rater and label (or exactly three columns), "
+            f"got {list(frame.columns)}"
+        )
     ids = []
     for col, what in zip(cols[:2], ("item", "rater")):
         values = [_plain(v) for v in col.tolist()]
         bad = next((i for i, v in enumerate(values) if not _hashable(v) or is_missing(v)), None)
         if bad is not None:
-            raise AgreementError(f"record {bad + 1}: the {what} is missing or not a single id ({values[bad]!r})",
-                                 row=bad)
+            raise AgreementError(
+                f"record {bad + 1}: the {what} is missing or not a single id ({values[bad]!r})", row=bad
+            )
         ids.append(_first_seen(values))
-    return _assemble_long(cls, ids[0][0], ids[1][0], ids[0][1], ids[1][1], _frame_column(cols[2]), categories,
-                          max_categories, record=lambda r: f"record {r + 1}")
+    return _assemble_long(
+        cls,
+        ids[0][0],
+        ids[1][0],
+        ids[0][1],
+        ids[1][1],
+        _frame_column(cols[2]),
+        categories,
+        max_categories,
+        record=lambda r: f"record {r + 1}",
+    )
 
 
-def _assemble_long(cls: type, item_idx: np.ndarray, rater_idx: np.ndarray, items: list, raters: list, labels: Any,
-                   categories: Sequence | None, max_categories: int | None,
-                   record: Callable | None = None) -> Ratings:
+def _assemble_long(
+    cls: type,
+    item_idx: np.ndarray,
+    rater_idx: np.ndarray,
+    items: list,
+    raters: list,
+    labels: Any,
+    categories: Sequence | None,
+    max_categories: int | None,
+    record: Callable | None = None,
+) -> Ratings:
     """A table from one rating per record: (item position, rater position, label).
 
     ``record(r)`` names record ``r`` in messages (None: the error's row, a
@@ -1119,9 +1322,14 @@ def _assemble_long(cls: type, item_idx: np.ndarray, rater_idx: np.ndarray, items
         return f"{record(r)}: " if record is not None else ""
 
     try:
-        codes, cats = _merge_columns([column], cats, raters, max_categories,
-                                     locate=lambda j, pos: (int(item_idx[pos]), int(rater_idx[pos])),
-                                     where=lambda j, pos: (pos, 2))
+        codes, cats = _merge_columns(
+            [column],
+            cats,
+            raters,
+            max_categories,
+            locate=lambda j, pos: (int(item_idx[pos]), int(rater_idx[pos])),
+            where=lambda j, pos: (pos, 2),
+        )
     except AgreementError as err:
         if err.row is None:
             raise
@@ -1140,24 +1348,36 @@ def _assemble_long(cls: type, item_idx: np.ndarray, rater_idx: np.ndarray, items
         pick = int(np.argmin(seconds))
         r, first = int(seconds[pick]), int(rated[order[pairs[pick]]])
         i, j = int(item_idx[r]), int(rater_idx[r])
-        raise AgreementError(f"{prefix(r)}item {items[i]!r} was labelled twice by rater {raters[j]!r} "
-                             f"({cats[int(codes[first])]!r} and {cats[int(codes[r])]!r})", row=r)
+        raise AgreementError(
+            f"{prefix(r)}item {items[i]!r} was labelled twice by rater {raters[j]!r} "
+            f"({cats[int(codes[first])]!r} and {cats[int(codes[r])]!r})",
+            row=r,
+        )
     table = np.full(n_items * n_raters, k, dtype=_code_dtype(k + 1))
     table[keys] = codes[rated]
-    return cls(table.reshape(n_items, n_raters), cats, raters, _check_items(items), _trusted=True,
-               _declared=categories is not None, _checked=True)
+    return cls(
+        table.reshape(n_items, n_raters),
+        cats,
+        raters,
+        _check_items(items),
+        _trusted=True,
+        _declared=categories is not None,
+        _checked=True,
+    )
+
+
 def _count_patterns(r: Ratings) -> CountPatterns:
     """Distinct per-item count rows: each item's counts as one integer, base n_raters + 1, then bincount."""
     k, base = r.n_categories, r.n_raters + 1
-    if k and base ** k < 2 ** 62:
-        dtype = np.int32 if base ** k < 2 ** 31 else np.int64
+    if k and base**k < 2**62:
+        dtype = np.int32 if base**k < 2**31 else np.int64
         weight = np.zeros(k + 1, dtype=dtype)  # a missing cell adds 0
         weight[:k] = base ** np.arange(k, dtype=np.int64)
         ids = np.empty(r.n_items, dtype=dtype)
         column = np.empty(min(r.n_items, 1 << 14), dtype=dtype)
         for start in range(0, r.n_items, 1 << 14):  # blocks of items that stay in cache, a rater at a time
-            block = r._codes[start:start + (1 << 14)]
-            acc, tmp = ids[start:start + len(block)], column[:len(block)]
+            block = r._codes[start : start + (1 << 14)]
+            acc, tmp = ids[start : start + len(block)], column[: len(block)]
             weight.take(block[:, 0], out=acc)
             for j in range(1, r.n_raters):
                 acc += weight.take(block[:, j], out=tmp)
@@ -1179,8 +1399,11 @@ def _count_patterns(r: Ratings) -> CountPatterns:
         rows = unique.view(ordered.dtype).reshape(len(unique), r.n_raters).astype(np.intp)
         flat = (rows + (np.arange(len(rows), dtype=np.intp) * (k + 1))[:, None]).ravel()
         counts = np.bincount(flat, minlength=len(rows) * (k + 1)).reshape(len(rows), k + 1)[:, :k]
-    return CountPatterns(np.ascontiguousarray(counts, dtype=np.int64), frequency.astype(np.int64),
-                         np.asarray(item_pattern, dtype=np.intp).reshape(-1))
+    return CountPatterns(
+        np.ascontiguousarray(counts, dtype=np.int64),
+        frequency.astype(np.int64),
+        np.asarray(item_pattern, dtype=np.intp).reshape(-1),
+    )
 
 
 def _code_dtype(n_codes: int) -> type:
@@ -1213,14 +1436,16 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
     buf = np.empty(size, dtype=np.float64 if is_float else np.int64)
     same = np.empty(size, dtype=bool)
     for start in range(0, flat.size, _BLOCK):  # blocks of cells, not items
-        block = flat[start:start + _BLOCK]
-        dest = out[start:start + block.size]
-        shifted = buf[:block.size]
+        block = flat[start : start + _BLOCK]
+        dest = out[start : start + block.size]
+        shifted = buf[: block.size]
         np.subtract(block, lo, out=shifted, casting="unsafe")
         if is_float:
             np.fmin(shifted, width, out=shifted)  # NaN -> width, the missing code (fmin ignores NaN)
         np.copyto(dest, shifted, casting="unsafe")
-        if is_float and not np.equal(dest, shifted, out=same[:block.size]).all():  # a value that is not whole
+        if (
+            is_float and not np.equal(dest, shifted, out=same[: block.size]).all()
+        ):  # a value that is not whole
             return None, None
         if pending:
             pending = [v for v in pending if not (dest == v).any()]
@@ -1231,8 +1456,13 @@ def _shift_small_ints(arr: np.ndarray, lo: int, hi: int, count: bool):
     return out.reshape(arr.shape), present
 
 
-def _numeric_codes(columns: list, categories: list | None, raters: Sequence | None, max_categories: int | None,
-                   locate: Callable) -> tuple[np.ndarray, list]:
+def _numeric_codes(
+    columns: list,
+    categories: list | None,
+    raters: Sequence | None,
+    max_categories: int | None,
+    locate: Callable,
+) -> tuple[np.ndarray, list]:
     """Vectorized encoding of numeric columns of equal length (NaN = missing): codes (n, n_columns).
 
     Small integer labels (the usual case) take a path with no sort and no
@@ -1241,16 +1471,23 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
     """
     cats = None if categories is None else list(categories)
     n = len(columns[0])
-    bounds = [(np.fmin.reduce(c), np.fmax.reduce(c)) if c.dtype.kind == "f" else (c.min(), c.max())
-              for c in columns if c.size]
+    bounds = [
+        (np.fmin.reduce(c), np.fmax.reduce(c)) if c.dtype.kind == "f" else (c.min(), c.max())
+        for c in columns
+        if c.size
+    ]
     present_bounds = [(float(a), float(b)) for a, b in bounds if not math.isnan(float(a))]
     if not present_bounds:  # every cell missing
         cats = cats or []
         return np.full((n, len(columns)), len(cats), dtype=_code_dtype(len(cats) + 1)), cats
     flo, fhi = min(a for a, _ in present_bounds), max(b for _, b in present_bounds)
     shifted = None
-    if (flo.is_integer() and fhi.is_integer() and max(-flo, fhi) < 2.0 ** 53
-            and fhi - flo <= 4 * n * len(columns) + 1024):
+    if (
+        flo.is_integer()
+        and fhi.is_integer()
+        and max(-flo, fhi) < 2.0**53
+        and fhi - flo <= 4 * n * len(columns) + 1024
+    ):
         lo, hi = int(flo), int(fhi)
         width = hi - lo + 1
         shifted, present = [], np.zeros(width, dtype=bool)
@@ -1281,8 +1518,12 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
             bad = lookup[out] < 0
             if bad.any():
                 pos = int(np.flatnonzero(bad)[0])
-                raise _cell_error(_plain(columns[j][pos]), locate(j, pos), raters,
-                                  f"is not one of the declared categories {cats}")
+                raise _cell_error(
+                    _plain(columns[j][pos]),
+                    locate(j, pos),
+                    raters,
+                    f"is not one of the declared categories {cats}",
+                )
         small = lookup.astype(_code_dtype(len(cats) + 1))
         return _stack([small.take(out) for out in shifted]), cats
     # general path: any real numbers, sort-based, on the cells of all columns at once
@@ -1303,16 +1544,25 @@ def _numeric_codes(columns: list, categories: list | None, raters: Sequence | No
     codes = np.where(missing, len(cats), codes)
     if (codes < 0).any():
         j, pos = divmod(int(np.flatnonzero(codes < 0)[0]), n)
-        raise _cell_error(_plain(columns[j][pos]), locate(j, pos), raters,
-                          f"is not one of the declared categories {cats}")
+        raise _cell_error(
+            _plain(columns[j][pos]), locate(j, pos), raters, f"is not one of the declared categories {cats}"
+        )
     codes = codes.astype(_code_dtype(len(cats) + 1))
     return np.ascontiguousarray(codes.reshape(len(columns), n).T), cats
 
 
-def _check_distinct(n: int, max_categories: int | None, labels: str = "measurements to many decimals") -> None:
+def _check_distinct(
+    n: int, max_categories: int | None, labels: str = "measurements to many decimals"
+) -> None:
     """The limit on the distinct labels seen (the categories when none are declared)."""
-    check_limit("number of categories (distinct labels)", n, max_categories, "max_categories", "--max-categories",
-                advice=f"check the labels: {labels} are not categories")
+    check_limit(
+        "number of categories (distinct labels)",
+        n,
+        max_categories,
+        "max_categories",
+        "--max-categories",
+        advice=f"check the labels: {labels} are not categories",
+    )
 
 
 def _stack(columns: list) -> np.ndarray:

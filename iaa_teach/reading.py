@@ -49,8 +49,20 @@ from .validation import (
 )
 
 __all__ = [
-    "MISSING_MARKERS", "SEPARATORS", "parse_categories", "ITEM_NAMES", "RATER_NAMES", "LABEL_NAMES", "FORMATS", "Cells",
-    "read_cells", "check_path", "reads_as_number", "to_number", "file_text", "looks_long",
+    "MISSING_MARKERS",
+    "SEPARATORS",
+    "parse_categories",
+    "ITEM_NAMES",
+    "RATER_NAMES",
+    "LABEL_NAMES",
+    "FORMATS",
+    "Cells",
+    "read_cells",
+    "check_path",
+    "reads_as_number",
+    "to_number",
+    "file_text",
+    "looks_long",
 ]
 
 #: Cells that mean "no rating", in files and in Python (after stripping spaces).
@@ -68,7 +80,11 @@ _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)
 _INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 _CHUNK = 1 << 20
 _EXCEL = (".xlsx", ".xlsm")
-_NOT_SUPPORTED = {".xls": "Excel 97-2003 (.xls)", ".ods": "OpenDocument (.ods)", ".numbers": "Numbers (.numbers)"}
+_NOT_SUPPORTED = {
+    ".xls": "Excel 97-2003 (.xls)",
+    ".ods": "OpenDocument (.ods)",
+    ".numbers": "Numbers (.numbers)",
+}
 
 
 # ======================================================== cells as text
@@ -105,8 +121,7 @@ def looks_long(header: Sequence[str]) -> bool:
     (True, False)
     """
     names = [str(h).strip().lower() for h in header[:3]]
-    return (len(names) == 3 and names[0] in ITEM_NAMES and names[1] in RATER_NAMES
-            and names[2] in LABEL_NAMES)
+    return len(names) == 3 and names[0] in ITEM_NAMES and names[1] in RATER_NAMES and names[2] in LABEL_NAMES
 
 
 # ============================================================ the result
@@ -146,9 +161,16 @@ class Cells:
     locate: Callable[[int | None, int | None], str]
 
 
-def read_cells(path: Any, format: str = "wide", categories: Sequence | None = None, *, sep: str | None = None,
-               encoding: str = "utf-8", max_bytes: int | None = MAX_FILE_BYTES,
-               max_field: int | None = MAX_FIELD_CHARS) -> Cells:
+def read_cells(
+    path: Any,
+    format: str = "wide",
+    categories: Sequence | None = None,
+    *,
+    sep: str | None = None,
+    encoding: str = "utf-8",
+    max_bytes: int | None = MAX_FILE_BYTES,
+    max_field: int | None = MAX_FIELD_CHARS,
+) -> Cells:
     """Read a ratings file (CSV, or .xlsx) into :class:`Cells`.
 
     Raises :class:`~iaa_teach.AgreementError` for anything that is not a
@@ -160,14 +182,17 @@ def read_cells(path: Any, format: str = "wide", categories: Sequence | None = No
     encoding = _check_encoding(encoding)
     max_bytes = check_max("max_bytes", max_bytes)
     max_field = check_max("max_field", max_field)
-    if categories is not None and (isinstance(categories, (str, bytes)) or not hasattr(categories, "__iter__")):
+    if categories is not None and (
+        isinstance(categories, (str, bytes)) or not hasattr(categories, "__iter__")
+    ):
         raise AgreementError(f"categories must be a list of labels in their order, got {categories!r}")
     categories = None if categories is None else list(categories)
     path = check_path(path, max_bytes)[0]
     suffix = os.path.splitext(path)[1].lower()
     if suffix in _NOT_SUPPORTED:
-        raise AgreementError(f"{path}: {_NOT_SUPPORTED[suffix]} files are not read; save the sheet as .xlsx or "
-                             f"as CSV (UTF-8)")
+        raise AgreementError(
+            f"{path}: {_NOT_SUPPORTED[suffix]} files are not read; save the sheet as .xlsx or as CSV (UTF-8)"
+        )
     if suffix in _EXCEL:
         table = _read_xlsx(path, max_bytes)
     else:
@@ -182,8 +207,10 @@ def check_path(path: Any, max_bytes: int | None = MAX_FILE_BYTES) -> tuple[str, 
     directory is refused from its ``stat``.
     """
     if isinstance(path, bool) or not isinstance(path, (str, bytes, os.PathLike)):
-        raise AgreementError(f"path must be a file path (a str or pathlib.Path), got {type(path).__name__} "
-                             f"{path!r}; for a pandas DataFrame use Ratings.from_dataframe")
+        raise AgreementError(
+            f"path must be a file path (a str or pathlib.Path), got {type(path).__name__} "
+            f"{path!r}; for a pandas DataFrame use Ratings.from_dataframe"
+        )
     path = os.fsdecode(os.fspath(path))
     if not path or "\x00" in path:
         raise AgreementError(f"path must name a file, got {path!r}")
@@ -198,12 +225,25 @@ def check_path(path: Any, max_bytes: int | None = MAX_FILE_BYTES) -> tuple[str, 
     if stat.S_ISDIR(info.st_mode):
         raise AgreementError(f"{path}: is a directory, not a ratings file")
     if not stat.S_ISREG(info.st_mode):
-        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode) else "a device" if
-                stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "a socket" if
-                stat.S_ISSOCK(info.st_mode) else "not a regular file")
-        raise AgreementError(f"{path}: is {kind}; only regular files are read (save the ratings to a file first)")
-    check_limit(f"{path}: the file has {info.st_size:,} bytes; file size", info.st_size, max_bytes,
-                "max_bytes", "--max-bytes")
+        kind = (
+            "a FIFO (named pipe)"
+            if stat.S_ISFIFO(info.st_mode)
+            else "a device"
+            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(info.st_mode)
+            else "not a regular file"
+        )
+        raise AgreementError(
+            f"{path}: is {kind}; only regular files are read (save the ratings to a file first)"
+        )
+    check_limit(
+        f"{path}: the file has {info.st_size:,} bytes; file size",
+        info.st_size,
+        max_bytes,
+        "max_bytes",
+        "--max-bytes",
+    )
     if info.st_size == 0:
         raise AgreementError(f"{path}: the file is empty")
     return path, info.st_size
@@ -212,9 +252,11 @@ def check_path(path: Any, max_bytes: int | None = MAX_FILE_BYTES) -> tuple[str, 
 def _check_sep(sep: Any) -> str | None:
     if sep is None:
         return None
-    if not isinstance(sep, str) or len(sep) != 1 or sep in "\"\r\n\x00 " or sep.isalnum() or ord(sep) > 127:
-        raise AgreementError(f"sep must be one character such as ',', ';' or '\\t' (not a quote, space, letter "
-                             f"or digit), got {sep!r}")
+    if not isinstance(sep, str) or len(sep) != 1 or sep in '"\r\n\x00 ' or sep.isalnum() or ord(sep) > 127:
+        raise AgreementError(
+            f"sep must be one character such as ',', ';' or '\\t' (not a quote, space, letter "
+            f"or digit), got {sep!r}"
+        )
     return sep
 
 
@@ -223,8 +265,9 @@ def _check_encoding(encoding: Any) -> str:
     try:
         name = codecs.lookup(encoding).name
     except LookupError:
-        raise AgreementError(f"encoding {encoding!r} is not known; use a name such as 'utf-8', 'cp1252', "
-                             f"'latin-1' or 'utf-16'") from None
+        raise AgreementError(
+            f"encoding {encoding!r} is not known; use a name such as 'utf-8', 'cp1252', 'latin-1' or 'utf-16'"
+        ) from None
     return "utf-8" if name in ("utf-8", "utf-8-sig") else name
 
 
@@ -316,12 +359,16 @@ def _empty_rows(columns: list) -> np.ndarray:
 
 def _check_not_other_encoding(path: str, head: bytes) -> None:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise AgreementError(f"{path}: the file is UTF-16 or UTF-32 (it starts with a byte order mark), not UTF-8; "
-                             f"save it as UTF-8 CSV, or give its encoding with encoding='utf-16' "
-                             f"(--encoding utf-16 on the command line)")
+        raise AgreementError(
+            f"{path}: the file is UTF-16 or UTF-32 (it starts with a byte order mark), not UTF-8; "
+            f"save it as UTF-8 CSV, or give its encoding with encoding='utf-16' "
+            f"(--encoding utf-16 on the command line)"
+        )
     if head.startswith(b"PK\x03\x04"):
-        raise AgreementError(f"{path}: this is a zip archive (an Excel workbook?), not a CSV file; give it the "
-                             f".xlsx extension or export the sheet as CSV (UTF-8)")
+        raise AgreementError(
+            f"{path}: this is a zip archive (an Excel workbook?), not a CSV file; give it the "
+            f".xlsx extension or export the sheet as CSV (UTF-8)"
+        )
 
 
 def _decode_error(path: str, data: bytes, start: int, encoding: str = "utf-8") -> AgreementError:
@@ -329,13 +376,22 @@ def _decode_error(path: str, data: bytes, start: int, encoding: str = "utf-8") -
     line_start = data.rfind(b"\n", 0, start) + 1
     column = len(data[line_start:start].decode(encoding, errors="replace")) + 1
     if encoding == "utf-8":
-        shown, advice = "UTF-8", ("the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): "
-                                  "save it as CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding "
-                                  "cp1252 on the command line)")
+        shown, advice = (
+            "UTF-8",
+            (
+                "the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): "
+                "save it as CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding "
+                "cp1252 on the command line)"
+            ),
+        )
     else:
-        shown, advice = encoding, "give the file's own encoding with encoding= (--encoding on the command line)"
-    return AgreementError(f"{path}, line {line}, column {column}: byte 0x{data[start]:02x} is not valid "
-                          f"{shown}; {advice}")
+        shown, advice = (
+            encoding,
+            "give the file's own encoding with encoding= (--encoding on the command line)",
+        )
+    return AgreementError(
+        f"{path}, line {line}, column {column}: byte 0x{data[start]:02x} is not valid {shown}; {advice}"
+    )
 
 
 def _read_prefix(source: Any, n: int) -> bytes:
@@ -349,7 +405,7 @@ def _chunks(source: Any):
     if isinstance(source, io.BytesIO):
         data = source.getbuffer()
         for start in range(0, len(data), _CHUNK):
-            yield bytes(data[start:start + _CHUNK])
+            yield bytes(data[start : start + _CHUNK])
         return
     with open(source, "rb") as fh:
         while True:
@@ -393,24 +449,33 @@ def _header(path: str, source: Any, sep: str | None, max_field: int | None) -> t
             if complete:
                 break
         if size >= 4 * ((max_field or MAX_FIELD_CHARS) + (1 << 16)):
-            raise AgreementError(f"{path}: the header line is longer than {size:,} bytes; a field is longer than the "
-                                 f"field size limit: check the file, or raise the limit with max_field= "
-                                 f"(--max-field on the command line)")
+            raise AgreementError(
+                f"{path}: the header line is longer than {size:,} bytes; a field is longer than the "
+                f"field size limit: check the file, or raise the limit with max_field= "
+                f"(--max-field on the command line)"
+            )
         size *= 4
     if header is None:
         raise AgreementError(f"{path}, line {skip + 1}: cannot read the header line")
     names = [h.strip() for h in header]
     for j, name in enumerate(names):
         if max_field is not None and len(name) > max_field:
-            check_limit(f"{path}, line {skip + 1}, column {j + 1}: the name has {len(name):,} characters; "
-                        f"field size", len(name), max_field, "max_field", "--max-field")
+            check_limit(
+                f"{path}, line {skip + 1}, column {j + 1}: the name has {len(name):,} characters; field size",
+                len(name),
+                max_field,
+                "max_field",
+                "--max-field",
+            )
     return names, skip, use, sum(line.count(use) for line in lines[:skip])
 
 
 def _too_long(where: str, what: str, max_field: int | None) -> AgreementError:
     """The error for a field that the csv module found longer than the field size limit."""
-    return AgreementError(f"{where}: {what} is longer than the limit of {max_field:,} characters; field size: raise "
-                          f"the limit with max_field= (--max-field on the command line)")
+    return AgreementError(
+        f"{where}: {what} is longer than the limit of {max_field:,} characters; field size: raise "
+        f"the limit with max_field= (--max-field on the command line)"
+    )
 
 
 def _prescan(path: str, source: Any, sep: str) -> tuple[bool, int]:
@@ -420,9 +485,11 @@ def _prescan(path: str, source: Any, sep: str) -> tuple[bool, int]:
     for chunk in _chunks(source):
         if b"\0" in chunk:
             line = _read_prefix(source, offset + chunk.index(b"\0")).count(b"\n") + 1
-            raise AgreementError(f"{path}, line {line}: the file contains a NUL byte, so it is not UTF-8 text "
-                                 f"(UTF-16 without a byte order mark, or a binary file named .csv?); save it as "
-                                 f"CSV UTF-8, or give its encoding with encoding= (--encoding on the command line)")
+            raise AgreementError(
+                f"{path}, line {line}: the file contains a NUL byte, so it is not UTF-8 text "
+                f"(UTF-16 without a byte order mark, or a binary file named .csv?); save it as "
+                f"CSV UTF-8, or give its encoding with encoding= (--encoding on the command line)"
+            )
         quotes = quotes or b'"' in chunk
         separators += chunk.count(token)
         offset += len(chunk)
@@ -479,13 +546,17 @@ def _scan(path: str, source: Any, sep: str, width: int, max_field: int | None, l
             if bad.any():
                 starts = np.concatenate(([0], where[:-1] + 1))
                 firsts = np.flatnonzero(bad)
-                blank = [not _has_content(a[starts[i]:where[i]]) and not (i == 0 and content) and per_line[i] == 0
-                         for i in firsts[:100]]
+                blank = [
+                    not _has_content(a[starts[i] : where[i]])
+                    and not (i == 0 and content)
+                    and per_line[i] == 0
+                    for i in firsts[:100]
+                ]
                 if not all(blank) or len(firsts) > 100:
                     suspect = True
                     break
             carry = int(counts[-1] - counts[where[-1]])
-            content = _has_content(a[where[-1] + 1:])
+            content = _has_content(a[where[-1] + 1 :])
         else:
             carry += int(np.count_nonzero(seps))
             content = content or _has_content(a)
@@ -500,8 +571,9 @@ def _has_content(piece: np.ndarray) -> bool:
     return bool(((piece != 32) & (piece != 9) & (piece != 13) & (piece != 10)).any())
 
 
-def _exact_fields(path: str, source: Any, sep: str, width: int, max_field: int | None,
-                  long: bool = False) -> None:
+def _exact_fields(
+    path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False
+) -> None:
     """Name the first record with a wrong number of fields, read with the csv module (as pandas reads it)."""
     limit = csv.field_size_limit()
     csv.field_size_limit(max(limit, (max_field or 0) + 1))
@@ -526,10 +598,19 @@ def _exact_fields(path: str, source: Any, sep: str, width: int, max_field: int |
                 header_seen = True
             elif len(row) != width:
                 quote = any("\n" in cell for cell in row)
-                raise AgreementError(f"{path}, line {start}: " + (
-                    f"expected 3 columns (item, rater, label), got {len(row)}" if long else
-                    f"{len(row)} cells but the header has {width} columns") + (
-                    " (a quoted cell runs over several lines: is a closing quote missing?)" if quote else ""))
+                raise AgreementError(
+                    f"{path}, line {start}: "
+                    + (
+                        f"expected 3 columns (item, rater, label), got {len(row)}"
+                        if long
+                        else f"{len(row)} cells but the header has {width} columns"
+                    )
+                    + (
+                        " (a quoted cell runs over several lines: is a closing quote missing?)"
+                        if quote
+                        else ""
+                    )
+                )
     finally:
         if isinstance(source, io.BytesIO):
             stream.detach()
@@ -556,7 +637,7 @@ def _line_of_record(source: Any, record: int) -> int:
             record_ends = np.flatnonzero(ends)
         need = record - seen
         if need <= len(record_ends):
-            return lines + int(np.count_nonzero(ends[:int(record_ends[need - 1]) + 1]))
+            return lines + int(np.count_nonzero(ends[: int(record_ends[need - 1]) + 1]))
         seen += len(record_ends)
         lines += int(np.count_nonzero(ends))
     return lines
@@ -568,12 +649,26 @@ def _pandas_csv(path: str, source: Any, sep: str, skip: int, width: int, text_co
     if isinstance(source, io.BytesIO):
         source.seek(0)
     try:
-        with warnings.catch_warnings():  # a row longer than the header: the cells are counted and the error named later
+        with (
+            warnings.catch_warnings()
+        ):  # a row longer than the header: the cells are counted and the error named later
             warnings.simplefilter("ignore", pd.errors.ParserWarning)
-            return pd.read_csv(source, sep=sep, header=0, names=list(range(width)), skiprows=skip,
-                               dtype={c: object for c in text_columns} or None, keep_default_na=False,
-                               na_values=list(MISSING_MARKERS), skip_blank_lines=False, encoding="utf-8",
-                               engine="c", quotechar='"', doublequote=True, index_col=False)
+            return pd.read_csv(
+                source,
+                sep=sep,
+                header=0,
+                names=list(range(width)),
+                skiprows=skip,
+                dtype={c: object for c in text_columns} or None,
+                keep_default_na=False,
+                na_values=list(MISSING_MARKERS),
+                skip_blank_lines=False,
+                encoding="utf-8",
+                engine="c",
+                quotechar='"',
+                doublequote=True,
+                index_col=False,
+            )
     except pd.errors.EmptyDataError:
         raise AgreementError(f"{path}: the file has a header but no items") from None
     except UnicodeDecodeError:
@@ -586,7 +681,7 @@ def _pandas_csv(path: str, source: Any, sep: str, skip: int, width: int, text_co
     except (pd.errors.ParserError, UnicodeError, ValueError, OverflowError) as err:
         message = str(err).replace("Error tokenizing data. C error: ", "").strip()
         if "EOF inside string" in message:
-            message = "a quoted field is never closed (a \" without its closing \")"
+            message = 'a quoted field is never closed (a " without its closing ")'
         raise AgreementError(f"{path}: cannot read the file: {message}") from None
 
 
@@ -614,11 +709,20 @@ def _read_xlsx(path: str, max_bytes: int | None) -> _SheetTable:
         with zipfile.ZipFile(path) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, OSError, ValueError) as err:
-        raise AgreementError(f"{path}: not an Excel workbook (an .xlsx file is a zip archive): {err}") from None
-    check_limit(f"{path}: the workbook unpacks to {unpacked:,} bytes; file size", unpacked, max_bytes,
-                "max_bytes", "--max-bytes")
+        raise AgreementError(
+            f"{path}: not an Excel workbook (an .xlsx file is a zip archive): {err}"
+        ) from None
+    check_limit(
+        f"{path}: the workbook unpacks to {unpacked:,} bytes; file size",
+        unpacked,
+        max_bytes,
+        "max_bytes",
+        "--max-bytes",
+    )
     try:
-        frame = pd.read_excel(path, sheet_name=0, header=None, dtype=object, engine="openpyxl", na_filter=False)
+        frame = pd.read_excel(
+            path, sheet_name=0, header=None, dtype=object, engine="openpyxl", na_filter=False
+        )
     except Exception as err:  # openpyxl raises many kinds of error for a damaged workbook
         raise AgreementError(f"{path}: cannot read the workbook ({type(err).__name__}: {err})") from None
     rows = [[_excel_cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
@@ -635,8 +739,9 @@ def _read_xlsx(path: str, max_bytes: int | None) -> _SheetTable:
     for i in body:
         extra = [j for j, c in enumerate(rows[i][width:], start=width) if c is not None]
         if extra:
-            raise AgreementError(f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's "
-                                 f"{width} columns")
+            raise AgreementError(
+                f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's {width} columns"
+            )
     columns = [np.array([rows[i][j] for i in body], dtype=object) for j in range(width)]
     return _SheetTable(path, header, columns, body, top)
 
@@ -662,23 +767,30 @@ def _interpret(table: Any, format: str, categories: list | None, max_field: int 
     if not table.columns or len(table.columns[0]) == 0:
         raise AgreementError(f"{path}: the file has a header but no items")
     if format == "wide" and looks_long(header):
-        raise AgreementError(f"{path}: the header '{', '.join(header[:3])}' looks like a long file (one rating "
-                             f"per line: item, rater, label); read it with format='long' (--format long on the "
-                             f"command line)")
+        raise AgreementError(
+            f"{path}: the header '{', '.join(header[:3])}' looks like a long file (one rating "
+            f"per line: item, rater, label); read it with format='long' (--format long on the "
+            f"command line)"
+        )
     if format == "long":
         if table.width != 3:
-            raise AgreementError(f"{path}: a long file has 3 columns (item, rater, label), but the header has "
-                                 f"{table.width}")
+            raise AgreementError(
+                f"{path}: a long file has 3 columns (item, rater, label), but the header has {table.width}"
+            )
         first = 0 if header[0].lower() in ITEM_NAMES else 1  # the header is stripped
         if first:  # no header: the first line is a rating too
-            table.columns = [np.concatenate([np.array([header[j]], dtype=object), table.columns[j].astype(object)])
-                             for j in range(3)]
+            table.columns = [
+                np.concatenate([np.array([header[j]], dtype=object), table.columns[j].astype(object)])
+                for j in range(3)
+            ]
 
         def where(row: int | None = None, column: int | None = None) -> str:
             return locate(None if row is None else row - first, column)
 
-        ids = [_id_column(path, table.columns[j], where, j, max_field, what)
-               for j, what in ((0, "item"), (1, "rater"))]
+        ids = [
+            _id_column(path, table.columns[j], where, j, max_field, what)
+            for j, what in ((0, "item"), (1, "rater"))
+        ]
         labels, numeric, cats = _labels(table, [2], categories, where, max_field)
         return Cells(path, "long", ["item", "rater", "label"], None, [*ids, *labels], numeric, cats, where)
     first = 1 if _has_item_column(header) else 0
@@ -686,8 +798,9 @@ def _interpret(table: Any, format: str, categories: list | None, max_field: int 
     names = header[first:]
     for j, name in enumerate(names, start=first):
         if name == "":
-            raise AgreementError(f"{path}: the header has no name for column {j + 1}; every rater column needs a "
-                                 f"name")
+            raise AgreementError(
+                f"{path}: the header has no name for column {j + 1}; every rater column needs a name"
+            )
     labels, numeric, cats = _labels(table, list(range(first, table.width)), categories, locate, max_field)
 
     def where(row: int | None = None, column: int | None = None) -> str:
@@ -696,7 +809,9 @@ def _interpret(table: Any, format: str, categories: list | None, max_field: int 
     return Cells(path, "wide", names, items, labels, numeric, cats, where)
 
 
-def _id_column(path: str, column: np.ndarray, locate: Callable, j: int, max_field: int | None, what: str) -> list:
+def _id_column(
+    path: str, column: np.ndarray, locate: Callable, j: int, max_field: int | None, what: str
+) -> list:
     """Item or rater ids as stripped text, within the field size limit; none may be missing."""
     import pandas as pd
 
@@ -706,18 +821,27 @@ def _id_column(path: str, column: np.ndarray, locate: Callable, j: int, max_fiel
     ids = np.array(texts + [None], dtype=object)[codes]  # code -1 (missing): None
     missing = np.flatnonzero(pd.isna(ids))
     if missing.size:
-        raise AgreementError(f"{locate(int(missing[0]), j)}: the {what} is missing; every row needs its {what}")
+        raise AgreementError(
+            f"{locate(int(missing[0]), j)}: the {what} is missing; every row needs its {what}"
+        )
     return ids.tolist()
 
 
-def _check_field_sizes(texts: list, codes: np.ndarray, locate: Callable, j: int, max_field: int | None) -> None:
+def _check_field_sizes(
+    texts: list, codes: np.ndarray, locate: Callable, j: int, max_field: int | None
+) -> None:
     if max_field is None:
         return
     for u, text in enumerate(texts):
         if isinstance(text, str) and len(text) > max_field:  # a number has no length limit
             row = int(np.flatnonzero(codes == u)[0])
-            check_limit(f"{locate(row, j)}: the cell has {len(text):,} characters; field size", len(text),
-                        max_field, "max_field", "--max-field")
+            check_limit(
+                f"{locate(row, j)}: the cell has {len(text):,} characters; field size",
+                len(text),
+                max_field,
+                "max_field",
+                "--max-field",
+            )
 
 
 def _labels(table: Any, js: list, categories: list | None, locate: Callable, max_field: int | None):
@@ -726,22 +850,36 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
 
     def unique_cells(j: int):
         codes, uniques = pd.factorize(table.columns[j], use_na_sentinel=True)
-        cells = [None if isinstance(v, float) and math.isnan(v) else
-                 (file_text(v) if isinstance(v, str) else _plain_number(v)) for v in uniques]
+        cells = [
+            None
+            if isinstance(v, float) and math.isnan(v)
+            else (file_text(v) if isinstance(v, str) else _plain_number(v))
+            for v in uniques
+        ]
         _check_field_sizes(cells, codes, locate, j, max_field)
         return codes, cells
 
     numeric_columns = [table.columns[j].dtype.kind in "iuf" for j in js]
     factorized = {j: unique_cells(j) for j, num in zip(js, numeric_columns) if not num}
-    numbers = all(not isinstance(c, str) or reads_as_number(c) for codes, cells in factorized.values() for c in cells)
+    numbers = all(
+        not isinstance(c, str) or reads_as_number(c) for codes, cells in factorized.values() for c in cells
+    )
     numbers = numbers and all(
-        (reads_as_number(c.strip()) if isinstance(c, str) else
-         isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool))
-        for c in (categories or []) if not (isinstance(c, str) and c.strip() in _MARKERS))
+        (
+            reads_as_number(c.strip())
+            if isinstance(c, str)
+            else isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool)
+        )
+        for c in (categories or [])
+        if not (isinstance(c, str) and c.strip() in _MARKERS)
+    )
     if not numbers:  # text: read again as written the columns that pandas took as numbers
         again = [j for j, num in zip(js, numeric_columns) if num]
-        again += [j for j, (codes, cells) in factorized.items() if any(not isinstance(c, (str, type(None)))
-                                                                       for c in cells)]
+        again += [
+            j
+            for j, (codes, cells) in factorized.items()
+            if any(not isinstance(c, (str, type(None))) for c in cells)
+        ]
         if again and isinstance(table, _CsvTable):  # a sheet's cells are kept as the sheet holds them
             table.columns = table._read(table.text_columns | set(again))
             factorized = {j: unique_cells(j) for j in js}
@@ -749,10 +887,20 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
             factorized.update({j: unique_cells(j) for j in js if j not in factorized})
     declared = None
     if categories is not None:
-        declared = [c.strip() if isinstance(c, str) and (not numbers or not reads_as_number(c.strip()))
-                    else to_number(c.strip()) if isinstance(c, str)
-                    else (str(_plain_number(c)) if not numbers and isinstance(c, (int, float, np.integer, np.floating))
-                          and not isinstance(c, bool) else c) for c in categories]
+        declared = [
+            c.strip()
+            if isinstance(c, str) and (not numbers or not reads_as_number(c.strip()))
+            else to_number(c.strip())
+            if isinstance(c, str)
+            else (
+                str(_plain_number(c))
+                if not numbers
+                and isinstance(c, (int, float, np.integer, np.floating))
+                and not isinstance(c, bool)
+                else c
+            )
+            for c in categories
+        ]
     out = []
     for j in js:
         if j not in factorized:  # a numeric column, labels are numbers: as it is
@@ -763,7 +911,7 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
             values = [None if c is None else to_number(c) if isinstance(c, str) else c for c in cells]
         else:
             values = [c if c is None or isinstance(c, str) else str(c) for c in cells]  # cells: plain numbers
-        if numbers and all(v is None or isinstance(v, float) or abs(v) < 2 ** 53 for v in values):
+        if numbers and all(v is None or isinstance(v, float) or abs(v) < 2**53 for v in values):
             out.append(np.array([np.nan if v is None else v for v in values] + [np.nan], dtype=float)[codes])
         else:
             out.append(np.array(values + [None], dtype=object)[codes])  # code -1 (missing): None
@@ -774,7 +922,7 @@ def _plain_number(value: Any) -> Any:
     """A number cell (a spreadsheet's, or one pandas parsed): as a Python number."""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return int(value)
     return value
 

@@ -90,7 +90,7 @@ def round_half_up(x: Any, places: int = 3) -> Fraction:
 
 def _digits(q: Fraction, places: int) -> str:
     """q rounded half up to ``places`` decimals, as a decimal string (``-0.563``; ``-0.000`` keeps its sign)."""
-    whole = math.floor(abs(q) * 10 ** places + Fraction(1, 2))
+    whole = math.floor(abs(q) * 10**places + Fraction(1, 2))
     digits = str(whole).rjust(places + 1, "0")
     return ("-" if q < 0 else "") + (f"{digits[:-places]}.{digits[-places:]}" if places else digits)
 

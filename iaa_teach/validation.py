@@ -23,9 +23,24 @@ import numbers
 from typing import Any, Callable, Iterable
 
 __all__ = [
-    "AgreementError", "check_option", "check_int", "check_share", "check_number", "check_text", "check_bool",
-    "check_seed", "check_limit", "check_max", "check_type", "options",
-    "MAX_CATEGORIES", "MAX_PAIRS", "MAX_BOOT", "MAX_FILE_BYTES", "MAX_FIELD_CHARS", "LIMITS",
+    "AgreementError",
+    "check_option",
+    "check_int",
+    "check_share",
+    "check_number",
+    "check_text",
+    "check_bool",
+    "check_seed",
+    "check_limit",
+    "check_max",
+    "check_type",
+    "options",
+    "MAX_CATEGORIES",
+    "MAX_PAIRS",
+    "MAX_BOOT",
+    "MAX_FILE_BYTES",
+    "MAX_FIELD_CHARS",
+    "LIMITS",
 ]
 
 # ------------------------------------------------------------------ limits
@@ -91,14 +106,26 @@ def check_int(name: str, value: Any, lowest: int | None = None, highest: int | N
         raise AgreementError(f"{name} must be a whole number, got {value!r}")
     value = int(value)
     if lowest is not None and value < lowest or highest is not None and value > highest:
-        bounds = (f"between {lowest} and {highest}" if lowest is not None and highest is not None
-                  else f"at least {lowest}" if lowest is not None else f"at most {highest}")
+        bounds = (
+            f"between {lowest} and {highest}"
+            if lowest is not None and highest is not None
+            else f"at least {lowest}"
+            if lowest is not None
+            else f"at most {highest}"
+        )
         raise AgreementError(f"{name} must be {bounds}, got {value}")
     return value
 
 
-def check_number(name: str, value: Any, lowest: float | None = None, highest: float | None = None,
-                 *, open_low: bool = False, open_high: bool = False) -> float:
+def check_number(
+    name: str,
+    value: Any,
+    lowest: float | None = None,
+    highest: float | None = None,
+    *,
+    open_low: bool = False,
+    open_high: bool = False,
+) -> float:
     """``value`` as a finite float within the bounds (open bounds where asked)."""
     if isinstance(value, (bool, str, bytes)):
         raise AgreementError(f"{name} must be a number, got {value!r}")
@@ -140,7 +167,9 @@ def check_seed(name: str, value: Any) -> Any:
     if value is None or isinstance(value, np.random.Generator):
         return value
     if isinstance(value, bool) or not _is_integer(value) or int(value) < 0:
-        raise AgreementError(f"{name} must be None, a whole number >= 0 or a numpy.random.Generator, got {value!r}")
+        raise AgreementError(
+            f"{name} must be None, a whole number >= 0 or a numpy.random.Generator, got {value!r}"
+        )
     return int(value)
 
 
@@ -149,14 +178,17 @@ def check_max(name: str, value: Any) -> int | None:
     return None if value is None else check_int(name, value, 1)
 
 
-def check_limit(what: str, value: int, limit: int | None, keyword: str, option: str | None = None,
-                advice: str = "") -> None:
+def check_limit(
+    what: str, value: int, limit: int | None, keyword: str, option: str | None = None, advice: str = ""
+) -> None:
     """An :class:`AgreementError` if ``value`` exceeds ``limit``, naming the limit and how to raise it."""
     if limit is None or value <= limit:
         return
     how = f"{keyword}=" + (f" ({option} on the command line)" if option else "")
-    err = AgreementError(f"{what}: {value:,} is more than the limit of {limit:,}; raise the limit with {how}"
-                         + (f", or {advice}" if advice else ""))
+    err = AgreementError(
+        f"{what}: {value:,} is more than the limit of {limit:,}; raise the limit with {how}"
+        + (f", or {advice}" if advice else "")
+    )
     err.limit = keyword
     raise err
 
@@ -192,8 +224,9 @@ def check_share(name: str, value: Any) -> float:
 
 def _is_integer(value: Any) -> bool:
     try:
-        return isinstance(value, numbers.Integral) or (hasattr(value, "dtype") and value.dtype.kind in "iu"
-                                                       and getattr(value, "ndim", 1) == 0)
+        return isinstance(value, numbers.Integral) or (
+            hasattr(value, "dtype") and value.dtype.kind in "iu" and getattr(value, "ndim", 1) == 0
+        )
     except Exception:  # pragma: no cover
         return False
 

@@ -65,11 +65,26 @@ KERNEL_TIMEOUT = 90.0  # s, until the kernel is ready
 RUN_TIMEOUT = 180.0  # s, for "run all cells"
 
 __all__ = [
-    "CHROMIUM", "CHROMIUM_ARGS", "NOTEBOOKS", "LabServer",
-    "browser_missing_reason", "require_browser", "free_port",
-    "jupyter_lab", "chromium_page", "open_notebook",
-    "run_all_cells", "wait_for_idle", "cell_errors", "move_slider", "select_option",
-    "shared_lab", "find_cells", "run_cell", "scroll_to_cell", "aria_controls",
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "NOTEBOOKS",
+    "LabServer",
+    "browser_missing_reason",
+    "require_browser",
+    "free_port",
+    "jupyter_lab",
+    "chromium_page",
+    "open_notebook",
+    "run_all_cells",
+    "wait_for_idle",
+    "cell_errors",
+    "move_slider",
+    "select_option",
+    "shared_lab",
+    "find_cells",
+    "run_cell",
+    "scroll_to_cell",
+    "aria_controls",
 ]
 
 
@@ -119,8 +134,9 @@ class LabServer:
 
     def api(self, path: str, method: str = "GET", timeout: float = 5.0):
         """Call the server's REST API; returns the decoded JSON (or None)."""
-        req = urllib.request.Request(f"{self.url}{path}", method=method,
-                                     headers={"Authorization": f"token {self.token}"})
+        req = urllib.request.Request(
+            f"{self.url}{path}", method=method, headers={"Authorization": f"token {self.token}"}
+        )
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             body = resp.read()
         return json.loads(body) if body else None
@@ -134,9 +150,15 @@ class LabServer:
 
 def _lab_command(root_dir: Path, port: int, token: str) -> list[str]:
     cmd = [
-        sys.executable, "-m", "jupyterlab",
-        "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root_dir}",
         "--LabApp.expose_app_in_browser=True",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
     ]
@@ -179,9 +201,13 @@ def jupyter_lab(root_dir: Path | str, *, timeout: float = SERVER_START_TIMEOUT) 
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
-    for var, sub in (("JUPYTER_RUNTIME_DIR", "runtime"), ("JUPYTERLAB_SETTINGS_DIR", "settings"),
-                     ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"), ("JUPYTER_CONFIG_DIR", "config"),
-                     ("IPYTHONDIR", "ipython")):
+    for var, sub in (
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("JUPYTERLAB_SETTINGS_DIR", "settings"),
+        ("JUPYTERLAB_WORKSPACES_DIR", "workspaces"),
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("IPYTHONDIR", "ipython"),
+    ):
         env[var] = str(state / sub)
     # No page_config tricks against the "would you like news?" toast: the environment's
     # own {sys.prefix}/share/jupyter/lab/settings/overrides.json (written by make setup /
@@ -192,8 +218,14 @@ def jupyter_lab(root_dir: Path | str, *, timeout: float = SERVER_START_TIMEOUT) 
         for _attempt in range(3):  # a port taken between free_port() and bind: try another
             port = free_port()
             with open(log_path, "wb") as log:
-                proc = subprocess.Popen(_lab_command(root_dir, port, token), cwd=root_dir, env=env,
-                                        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                proc = subprocess.Popen(
+                    _lab_command(root_dir, port, token),
+                    cwd=root_dir,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                )
             server = LabServer(f"http://127.0.0.1:{port}", token, root_dir, proc, log_path)
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and proc.poll() is None:
@@ -238,7 +270,8 @@ def chromium_page(*, viewport: tuple[int, int] = (1400, 1000)):
 _PANEL_JS = """(path) => Array.from(window.jupyterapp.shell.widgets('main'))
     .find(w => w.context && w.context.path === path && w.content && w.sessionContext)"""
 
-_KERNEL_READY_JS = """async (path) => {
+_KERNEL_READY_JS = (
+    """async (path) => {
     const app = window.jupyterapp;
     if (!app) return false;
     await app.restored;
@@ -248,9 +281,12 @@ _KERNEL_READY_JS = """async (path) => {
     await panel.sessionContext.ready;
     const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
     return !!kernel && kernel.status === 'idle';
-}""" % _PANEL_JS
+}"""
+    % _PANEL_JS
+)
 
-_STATE_JS = """(path) => {
+_STATE_JS = (
+    """(path) => {
     const panel = (%s)(path);
     const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
     const cells = [];
@@ -268,15 +304,20 @@ _STATE_JS = """(path) => {
                     head: source.split('\\n')[0].slice(0, 80), errors: errors});
     }
     return {status: kernel ? kernel.status : 'none', cells: cells};
-}""" % _PANEL_JS
+}"""
+    % _PANEL_JS
+)
 
-_RUN_ALL_JS = """async (path) => {
+_RUN_ALL_JS = (
+    """async (path) => {
     const app = window.jupyterapp;
     const panel = (%s)(path);
     app.shell.activateById(panel.id);
     await app.commands.execute('notebook:clear-all-cell-outputs');
     await app.commands.execute('notebook:run-all-cells');
-}""" % _PANEL_JS
+}"""
+    % _PANEL_JS
+)
 
 
 def _path(page) -> str:
@@ -316,8 +357,10 @@ def wait_for_idle(page, *, timeout: float = RUN_TIMEOUT, settle: float = 0.5) ->
             idle_since = None
         page.wait_for_timeout(100)
     pending = [c["head"] for c in state.get("cells", []) if c["count"] is None and not c["blank"]]
-    raise TimeoutError(f"kernel not idle after {timeout:.0f} s (status {state.get('status')!r}); "
-                       f"cells not run: {pending[:5]}")
+    raise TimeoutError(
+        f"kernel not idle after {timeout:.0f} s (status {state.get('status')!r}); "
+        f"cells not run: {pending[:5]}"
+    )
 
 
 def cell_errors(page) -> list[str]:
@@ -361,9 +404,15 @@ def _stop_kernels(server: LabServer) -> None:
 
 
 @contextlib.contextmanager
-def open_notebook(name: str, *, notebooks_dir: Path | str = NOTEBOOKS, run_all: bool = True,
-                  extra_files: tuple = (), viewport: tuple[int, int] = (1400, 1000),
-                  server: LabServer | None = None):
+def open_notebook(
+    name: str,
+    *,
+    notebooks_dir: Path | str = NOTEBOOKS,
+    run_all: bool = True,
+    extra_files: tuple = (),
+    viewport: tuple[int, int] = (1400, 1000),
+    server: LabServer | None = None,
+):
     """Open ``notebooks_dir/name`` in JupyterLab in headless Chromium; yield the page.
 
     Skips (or fails, see :func:`require_browser`) without a browser. Without
@@ -382,8 +431,10 @@ def open_notebook(name: str, *, notebooks_dir: Path | str = NOTEBOOKS, run_all: 
                 target = work / rel
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(notebooks_dir / rel, target)
-            with jupyter_lab(work) as own, open_notebook(name, run_all=run_all, viewport=viewport,
-                                                         server=own) as page:
+            with (
+                jupyter_lab(work) as own,
+                open_notebook(name, run_all=run_all, viewport=viewport, server=own) as page,
+            ):
                 yield page
         return
     with chromium_page(viewport=viewport) as page:
@@ -407,7 +458,8 @@ def open_notebook(name: str, *, notebooks_dir: Path | str = NOTEBOOKS, run_all: 
 
 
 # ------------------------------------------------------- cells of an open notebook
-_CELL_JS = """async ([path, index, source, run]) => {
+_CELL_JS = (
+    """async ([path, index, source, run]) => {
     const app = window.jupyterapp;
     const panel = (%s)(path);
     const cell = panel.content.model.cells.get(index);
@@ -417,9 +469,12 @@ _CELL_JS = """async ([path, index, source, run]) => {
         await app.commands.execute('notebook:run-cell');
     }
     return null;
-}""" % _PANEL_JS
+}"""
+    % _PANEL_JS
+)
 
-_OUTPUT_JS = """([path, index]) => {
+_OUTPUT_JS = (
+    """([path, index]) => {
     const panel = (%s)(path);
     const cell = panel.content.model.cells.get(index);
     const out = [];
@@ -430,9 +485,12 @@ _OUTPUT_JS = """([path, index]) => {
         if (o.ename) out.push(o.ename + ': ' + o.evalue);
     }
     return {count: cell.executionCount, text: out.map(x => Array.isArray(x) ? x.join('') : x).join('\\n')};
-}""" % _PANEL_JS
+}"""
+    % _PANEL_JS
+)
 
-_FIND_JS = """([path, needle, tag]) => {
+_FIND_JS = (
+    """([path, needle, tag]) => {
     const panel = (%s)(path);
     const cells = panel.content.model.cells;
     const hits = [];
@@ -443,7 +501,9 @@ _FIND_JS = """([path, needle, tag]) => {
             hits.push(i);
     }
     return hits;
-}""" % _PANEL_JS
+}"""
+    % _PANEL_JS
+)
 
 
 def find_cells(page, needle: str | None = None, tag: str | None = None) -> list[int]:
@@ -467,11 +527,15 @@ def run_cell(page, index: int, source: str | None = None, *, timeout: float = 60
 
 def scroll_to_cell(page, index: int) -> None:
     """Bring cell ``index`` into view (JupyterLab renders only the cells near the view)."""
-    page.evaluate("""async ([path, index]) => {
+    page.evaluate(
+        """async ([path, index]) => {
         const panel = (%s)(path);
         panel.content.activeCellIndex = index;
         await panel.content.scrollToItem(index, 'start');
-    }""" % _PANEL_JS, [_path(page), index])
+    }"""
+        % _PANEL_JS,
+        [_path(page), index],
+    )
     page.wait_for_timeout(300)
 
 
@@ -480,8 +544,19 @@ def aria_controls(locator) -> list[tuple[str, str]]:
     browser's accessibility tree (Playwright's ARIA snapshot)."""
     import re
 
-    roles = {"button", "slider", "combobox", "textbox", "spinbutton", "checkbox", "radio", "img",
-             "listbox", "switch", "link"}
+    roles = {
+        "button",
+        "slider",
+        "combobox",
+        "textbox",
+        "spinbutton",
+        "checkbox",
+        "radio",
+        "img",
+        "listbox",
+        "switch",
+        "link",
+    }
     found = []
     for line in locator.aria_snapshot().splitlines():
         # a line is "- role "name"", quoted as a whole in YAML ('...') when the name holds ": "
@@ -513,7 +588,9 @@ def slider_value(slider) -> str:
 
     output = slider.locator("output")
     expect(output).to_have_text(re.compile(r"\S"), timeout=60_000)
-    return (output.text_content() or "").strip()  # textContent: innerText is "" while the cell is not laid out
+    return (
+        output.text_content() or ""
+    ).strip()  # textContent: innerText is "" while the cell is not laid out
 
 
 def slider_named(explorer, name: str):

@@ -17,30 +17,44 @@ from test_report import check_self_contained, write_csv
 
 from iaa_teach import Ratings, datasets, diagnose, fmt
 from iaa_teach.widgets import AnnotationsExplorer
-from iaa_teach.widgets import annotations
 from iaa_teach.widgets.annotations import EXAMPLES
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def upload(explorer: AnnotationsExplorer, name: str, content: bytes) -> None:
-    explorer.upload.value = ({"name": name, "type": "text/csv", "size": len(content), "content": memoryview(content),
-                              "last_modified": datetime.datetime(2026, 12, 1, tzinfo=datetime.timezone.utc)},)
+    explorer.upload.value = (
+        {
+            "name": name,
+            "type": "text/csv",
+            "size": len(content),
+            "content": memoryview(content),
+            "last_modified": datetime.datetime(2026, 12, 1, tzinfo=datetime.timezone.utc),
+        },
+    )
 
 
 def csv_bytes(ratings: Ratings, sep: str = ",") -> bytes:
     lines = [sep.join(["item", *map(str, ratings.raters)])]
-    lines += [sep.join([str(item), *("" if v is None else str(v) for v in row)])
-              for item, row in zip(ratings.items, ratings.rows())]
+    lines += [
+        sep.join([str(item), *("" if v is None else str(v) for v in row)])
+        for item, row in zip(ratings.items, ratings.rows())
+    ]
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def expected_values(ratings: Ratings, level: str = "nominal") -> dict:
     report = diagnose(ratings, level)
     top, item, pair = report.rater_ranking()[0], report.item_ranking()[0], report.confused_pairs()[0]
-    return {"alpha": fmt(report.alpha.exact.alpha), "least in step": str(top["rater"]), "rise": fmt(top["rise"]),
-            "most disputed": str(item["item"]), "disagreement": fmt(item["disagreement"]),
-            "most confused": f"{pair['first']} / {pair['second']}", "ratio": fmt(pair["ratio"])}
+    return {
+        "alpha": fmt(report.alpha.exact.alpha),
+        "least in step": str(top["rater"]),
+        "rise": fmt(top["rise"]),
+        "most disputed": str(item["item"]),
+        "disagreement": fmt(item["disagreement"]),
+        "most confused": f"{pair['first']} / {pair['second']}",
+        "ratio": fmt(pair["ratio"]),
+    }
 
 
 def assert_shows(explorer: AnnotationsExplorer, ratings: Ratings, level: str = "nominal") -> None:
@@ -50,8 +64,11 @@ def assert_shows(explorer: AnnotationsExplorer, ratings: Ratings, level: str = "
     shown = [image for image in explorer.figures.values() if image.layout.display != "none"]
     assert len(shown) == (4 if ratings.n_raters >= 3 else 3)
     assert all(image.value[:8] == PNG for image in shown)
-    captions = [ex_caption.value for name, ex_caption in explorer.captions.items()
-                if explorer.figures[name].layout.display != "none"]
+    captions = [
+        ex_caption.value
+        for name, ex_caption in explorer.captions.items()
+        if explorer.figures[name].layout.display != "none"
+    ]
     assert len(captions) == len(shown) and all(captions)
     assert "Raters: who is out of step?" in explorer.details.value
     assert "How the numbers are computed" in explorer.details.value
@@ -97,8 +114,12 @@ def test_an_instructors_session(tmp_path):
 
     ex.format.value = "long"
     assert "read as long" in ex.status.value
-    long = "item,rater,label\n" + "\n".join(f"{i},{rater},{v}" for i, row in zip(r.items, r.rows())
-                                           for rater, v in zip(r.raters, row) if v is not None)
+    long = "item,rater,label\n" + "\n".join(
+        f"{i},{rater},{v}"
+        for i, row in zip(r.items, r.rows())
+        for rater, v in zip(r.raters, row)
+        if v is not None
+    )
     upload(ex, "long.csv", long.encode())
     assert ex.values()["source"] == "long.csv" and ex.values()["alpha"] == expected_values(read)["alpha"]
     ex.format.value = "wide"

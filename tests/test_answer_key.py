@@ -41,8 +41,7 @@ def assert_floats_match_exact(result, names):
         value = getattr(result, name)
         if isinstance(exact, tuple):
             got = [math.nan if e is None else float(e) for e in exact]
-            np.testing.assert_allclose(np.asarray(value, dtype=float), got, rtol=0, atol=1e-12,
-                                       err_msg=name)
+            np.testing.assert_allclose(np.asarray(value, dtype=float), got, rtol=0, atol=1e-12, err_msg=name)
         else:
             assert float(value) == pytest.approx(float(exact), rel=0, abs=1e-12), name
 
@@ -175,9 +174,11 @@ def test_alpha_complete(complete):
     # every unit has 3 values, so each coincidence is half the hand-counted pair count
     assert ex.coincidences == tuple(tuple(F(int(c), 2) for c in row) for row in res.pair_counts)
     # D_e over n(n - 1) value pairs, as ERRATA 2 writes it out
-    assert ex.d_e == F(30 ** 2 - (15 ** 2 + 10 ** 2 + 5 ** 2), 30 * 29)
+    assert ex.d_e == F(30**2 - (15**2 + 10**2 + 5**2), 30 * 29)
     assert_floats_match_exact(res, ["alpha", "d_o", "d_e", "n_c"])
-    np.testing.assert_allclose(res.coincidences, [[float(x) for x in row] for row in ex.coincidences], atol=1e-12)
+    np.testing.assert_allclose(
+        res.coincidences, [[float(x) for x in row] for row in ex.coincidences], atol=1e-12
+    )
 
 
 def test_alpha_and_fleiss_relation_on_complete_data(complete):

@@ -55,8 +55,10 @@ def windows(path: Path) -> list[str]:
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.name.startswith("_") and not PUBLIC_PROTOCOL.match(alias.name):
-                    found.append(f"{path.name}:{node.lineno} from {'.' * node.level}{node.module or ''} "
-                                 f"import {alias.name}")
+                    found.append(
+                        f"{path.name}:{node.lineno} from {'.' * node.level}{node.module or ''} "
+                        f"import {alias.name}"
+                    )
         elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             if PUBLIC_PROTOCOL.match(node.attr):
                 continue
@@ -92,18 +94,31 @@ def windows_at(path: Path) -> list[str]:
 
 def own_escapes(source: str) -> list[int]:
     """Lines of ``source`` that call the standard library's ``html.escape`` (or import it) themselves."""
-    return sorted(node.lineno for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Attribute) and node.attr == "escape" and isinstance(node.value, ast.Name)
-            and node.value.id == "html"
-            or isinstance(node, ast.ImportFrom) and node.module == "html" and any(a.name == "escape" for a in node.names))
+    return sorted(
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute)
+        and node.attr == "escape"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "html"
+        or isinstance(node, ast.ImportFrom)
+        and node.module == "html"
+        and any(a.name == "escape" for a in node.names)
+    )
 
 
 def test_only_markup_escapes_html():
     """Text and attributes are escaped through markup (``html_escape``, ``attr_escape``), not by hand."""
-    found = [f"{path.relative_to(PACKAGE)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
-             if path.name != "markup.py" for line in own_escapes(path.read_text())]
+    found = [
+        f"{path.relative_to(PACKAGE)}:{line}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.name != "markup.py"
+        for line in own_escapes(path.read_text())
+    ]
     assert found == []
-    assert own_escapes("import html\nx = html.escape(s)\nfrom html import escape\ny = html.unescape(s)\n") == [2, 3]
+    assert own_escapes(
+        "import html\nx = html.escape(s)\nfrom html import escape\ny = html.unescape(s)\n"
+    ) == [2, 3]
 
 
 # ================================================= each formula once
@@ -113,19 +128,36 @@ def _all_three(metric, ratings, name, **kwargs):
     return float(res), getattr(res.exact, name), boot.samples.copy()
 
 
-@pytest.mark.parametrize("metric, name, formula, broken", [
-    # alpha's D_e from twice the expected coincidences
-    (krippendorff_alpha, "alpha", "expected_coincidences",
-     lambda real: lambda n_c, n: real(n_c, n) * 2),
-    # Fleiss' chance term without the squares
-    (fleiss_kappa, "kappa", "fleiss_agreement",
-     lambda real: lambda terms, chance, *weights: (lambda p_a, p_j, p_e: (p_a, p_j, p_e * p_e))(
-         *real(terms, chance, *weights))),
-    # Cohen's observed agreement off by a factor
-    (cohen_kappa, "kappa", "cohen_agreement",
-     lambda real: lambda tables, agreement: (lambda p_o, p_e: (p_o * 9 / 10, p_e))(*real(tables, agreement))),
-])
-def test_one_patched_formula_changes_float_exact_and_bootstrap_together(monkeypatch, metric, name, formula, broken):
+@pytest.mark.parametrize(
+    "metric, name, formula, broken",
+    [
+        # alpha's D_e from twice the expected coincidences
+        (krippendorff_alpha, "alpha", "expected_coincidences", lambda real: lambda n_c, n: real(n_c, n) * 2),
+        # Fleiss' chance term without the squares
+        (
+            fleiss_kappa,
+            "kappa",
+            "fleiss_agreement",
+            lambda real: (
+                lambda terms, chance, *weights: (lambda p_a, p_j, p_e: (p_a, p_j, p_e * p_e))(
+                    *real(terms, chance, *weights)
+                )
+            ),
+        ),
+        # Cohen's observed agreement off by a factor
+        (
+            cohen_kappa,
+            "kappa",
+            "cohen_agreement",
+            lambda real: (
+                lambda tables, agreement: (lambda p_o, p_e: (p_o * 9 / 10, p_e))(*real(tables, agreement))
+            ),
+        ),
+    ],
+)
+def test_one_patched_formula_changes_float_exact_and_bootstrap_together(
+    monkeypatch, metric, name, formula, broken
+):
     r = datasets.sentiment_missing()
     value, exact, samples = _all_three(metric, r, name)
     assert math.isclose(value, float(exact), abs_tol=1e-12)
@@ -146,8 +178,11 @@ def test_leave_one_rater_out_alpha_is_the_one_alpha_rule(monkeypatch):
     report = diagnose(r)
     before = (report.alpha_without, report.exact.alpha_without)  # computed now, before the patch
     real = formulas.alpha_coefficient
-    monkeypatch.setattr(formulas, "alpha_coefficient",
-                        lambda *args, **kwargs: (lambda alpha, *rest: (alpha * 0.5, *rest))(*real(*args, **kwargs)))
+    monkeypatch.setattr(
+        formulas,
+        "alpha_coefficient",
+        lambda *args, **kwargs: (lambda alpha, *rest: (alpha * 0.5, *rest))(*real(*args, **kwargs)),
+    )
     after = diagnose(r)
     for j, name in enumerate(r.raters):
         assert math.isclose(after.alpha_without[j], before[0][j] * 0.5, abs_tol=1e-12)

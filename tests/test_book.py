@@ -1,4 +1,4 @@
-"""The static book's pages (iaa_teach.book), without a browser or Sphinx.
+"""The static book's pages (tools/book.py), without a browser or Sphinx.
 
 What `make book` does to the committed notebooks: which pages there are and in
 what order (from course.LESSONS), how answers are hidden, where the exercise and
@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from iaa_teach import book, course, widgets
+from iaa_teach import course, widgets
 from iaa_teach.widgets import ParadoxExplorer, Quiz
+from tools import book
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -68,8 +69,11 @@ def test_the_start_notebook_splits_at_its_notation_and_glossary_sections():
     parts = book.split_start_page(start)
     assert list(parts) == ["index", "notation", "glossary"]
     firsts = {name: text(nb["cells"][0]["source"]).splitlines()[0] for name, nb in parts.items()}
-    assert firsts == {"index": text(start["cells"][0]["source"]).splitlines()[0],
-                      "notation": "# Notation", "glossary": "# Glossary"}
+    assert firsts == {
+        "index": text(start["cells"][0]["source"]).splitlines()[0],
+        "notation": "# Notation",
+        "glossary": "# Glossary",
+    }
     assert "notation_table()" in "".join(text(c["source"]) for c in parts["notation"]["cells"])
     assert "glossary_table()" in "".join(text(c["source"]) for c in parts["glossary"]["cells"])
     index_text = "".join(text(c["source"]) for c in parts["index"]["cells"])
@@ -80,11 +84,16 @@ def test_the_start_notebook_splits_at_its_notation_and_glossary_sections():
 
 def test_links_point_at_the_books_pages():
     in_book = {"01_cohens_kappa", "03_krippendorff_alpha"}
-    got = book.rewrite_links("see [the glossary](00_start_here.ipynb#Glossary), [notation](00_start_here.ipynb#Notation), "
-                             "[start](00_start_here.ipynb), [lesson 03](03_krippendorff_alpha.ipynb#Step-2), "
-                             "[lesson 06](06_chance_models.ipynb)", in_book)
-    assert got == ("see [the glossary](glossary.ipynb), [notation](notation.ipynb), [start](index.ipynb), "
-                   "[lesson 03](03_krippendorff_alpha.ipynb#step-2), lesson 06 *(coming)*")
+    got = book.rewrite_links(
+        "see [the glossary](00_start_here.ipynb#Glossary), [notation](00_start_here.ipynb#Notation), "
+        "[start](00_start_here.ipynb), [lesson 03](03_krippendorff_alpha.ipynb#Step-2), "
+        "[lesson 06](06_chance_models.ipynb)",
+        in_book,
+    )
+    assert got == (
+        "see [the glossary](glossary.ipynb), [notation](notation.ipynb), [start](index.ipynb), "
+        "[lesson 03](03_krippendorff_alpha.ipynb#step-2), lesson 06 *(coming)*"
+    )
 
 
 def test_answers_are_hidden_exercises_get_a_note_explorers_become_pictures():
@@ -104,47 +113,83 @@ def test_answers_are_hidden_exercises_get_a_note_explorers_become_pictures():
         if course.EXERCISE_TAG in tags(cell):
             assert "Check your answer in JupyterLab" in text(cells[i + 1]["source"])
             assert "03_krippendorff_alpha.ipynb" in text(cells[i + 1]["source"])
-    widget_cells = [i for i, c in enumerate(nb["cells"]) for o in c.get("outputs", []) if book.WIDGET_VIEW in o.get("data", {})]
+    widget_cells = [
+        i
+        for i, c in enumerate(nb["cells"])
+        for o in c.get("outputs", [])
+        if book.WIDGET_VIEW in o.get("data", {})
+    ]
     assert calls == widget_cells and len(calls) == 1
     outputs = [o for c in cells if c["cell_type"] == "code" for o in c["outputs"]]
     assert not any(book.WIDGET_VIEW in o.get("data", {}) for o in outputs)
-    shown = next(i for i, c in enumerate(cells) if c["cell_type"] == "code" and c["outputs"]
-                 and "text/html" in c["outputs"][0].get("data", {}))
+    shown = next(
+        i
+        for i, c in enumerate(cells)
+        if c["cell_type"] == "code" and c["outputs"] and "text/html" in c["outputs"][0].get("data", {})
+    )
     assert "A picture of the explorer" in text(cells[shown + 1]["source"])
     figures = [c for c in cells if any("image/png" in o.get("data", {}) for o in c.get("outputs", []))]
     assert figures and all(c["metadata"]["mystnb"]["image"]["alt"].startswith("Figure: ") for c in figures)
-    assert "[glossary](glossary.ipynb)" in "".join(text(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert "[glossary](glossary.ipynb)" in "".join(
+        text(c["source"]) for c in cells if c["cell_type"] == "markdown"
+    )
     assert nb == load("03_krippendorff_alpha")  # the input is not modified
 
 
 def test_a_solution_whose_output_is_not_folded_is_folded_whole():
-    nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "x", "execution_count": 1,
-                     "outputs": [{"output_type": "stream", "name": "stdout", "text": "42\n"}]}],
-          "metadata": {"widgets": {"state": {}}}, "nbformat": 4, "nbformat_minor": 5}
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {"tags": ["solution"]},
+                "source": "x",
+                "execution_count": 1,
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": "42\n"}],
+            }
+        ],
+        "metadata": {"widgets": {"state": {}}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     page = book.book_notebook(nb, "x.ipynb", set())
     assert tags(page["cells"][0]) == ["solution", "hide-cell"]
-    assert "widgets" not in page["metadata"]  # no widget state: myst-nb would load a widget manager from a CDN
+    assert (
+        "widgets" not in page["metadata"]
+    )  # no widget state: myst-nb would load a widget manager from a CDN
 
 
 def test_figure_alt_text_says_what_the_plots_function_draws():
-    assert book.figure_alt("plots.coverage_chart(ratings)") == \
-        "Figure: Who labelled which item: items across, raters down, each label coloured, gaps left blank."
-    assert book.figure_alt("res = f(x)\nplots.item_agreement_bars(res)").startswith("Figure: P_i of every item")
+    assert (
+        book.figure_alt("plots.coverage_chart(ratings)")
+        == "Figure: Who labelled which item: items across, raters down, each label coloured, gaps left blank."
+    )
+    assert book.figure_alt("res = f(x)\nplots.item_agreement_bars(res)").startswith(
+        "Figure: P_i of every item"
+    )
 
 
 def test_a_widget_cell_is_pictured_with_only_the_imports_before_it():
     nb = load("09_instructor_playground")
-    index = next(i for i, c in enumerate(nb["cells"]) if text(c["source"]).startswith("paradox = ParadoxExplorer()"))
+    index = next(
+        i for i, c in enumerate(nb["cells"]) if text(c["source"]).startswith("paradox = ParadoxExplorer()")
+    )
     html, what = book.widget_picture(nb, index)
     assert what == "explorer" and "Prevalence and the kappa paradox" in html
     quiz_nb = load("10_exam_revision")
-    index = next(i for i, c in enumerate(quiz_nb["cells"]) if "Quiz(" in text(c["source"]) and c.get("outputs"))
+    index = next(
+        i for i, c in enumerate(quiz_nb["cells"]) if "Quiz(" in text(c["source"]) and c.get("outputs")
+    )
     html, what = book.widget_picture(quiz_nb, index)
     assert what == "quiz" and "Question cohen-1" in html
 
 
-EXPLORERS = [name for name in widgets.__all__ if isinstance(getattr(widgets, name), type)
-             and issubclass(getattr(widgets, name), widgets.Explorer) and name != "Explorer"]
+EXPLORERS = [
+    name
+    for name in widgets.__all__
+    if isinstance(getattr(widgets, name), type)
+    and issubclass(getattr(widgets, name), widgets.Explorer)
+    and name != "Explorer"
+]
 
 
 @pytest.mark.parametrize("name", EXPLORERS)
@@ -157,7 +202,9 @@ def test_every_explorer_has_a_still_picture_with_its_readout_and_figures(name):
         assert f'data-q="{key}">{value}<' in html  # the readout, as shown live
     images = re.findall(r'<img class="iaa-picture" src="data:image/png;base64,([^"]+)" alt="([^"]*)"', html)
     assert len(EXPLORERS) >= 7
-    assert images and all(len(alt) > 20 and not alt.endswith(".png") for _, alt in images)  # alt text says what it shows
+    assert images and all(
+        len(alt) > 20 and not alt.endswith(".png") for _, alt in images
+    )  # alt text says what it shows
     assert all(base64.b64decode(data).startswith(b"\x89PNG") for data, _ in images)
     for control in ("<input", "<button", "<select"):
         assert control not in html  # nothing that looks movable

@@ -51,7 +51,9 @@ def naive_replicates(metric, r: Ratings, n_boot: int, seed, **kwargs) -> np.ndar
 def random_table(seed: int, n_items: int, n_raters: int, k: int, p_missing: float) -> Ratings:
     rng = np.random.default_rng(seed)
     truth = rng.integers(0, k, n_items)
-    codes = np.where(rng.random((n_items, n_raters)) < 0.6, truth[:, None], rng.integers(0, k, (n_items, n_raters)))
+    codes = np.where(
+        rng.random((n_items, n_raters)) < 0.6, truth[:, None], rng.integers(0, k, (n_items, n_raters))
+    )
     values = np.where(rng.random(codes.shape) < p_missing, np.nan, codes + 1.0)
     return Ratings.from_rows(values, categories=list(range(1, k + 1)))
 
@@ -106,7 +108,11 @@ def test_replicates_across_several_chunks():
     n_boot = 450
     assert CHUNK_BUDGET // r.n_items == 200  # so three chunks: 200, 200, 50
     indices = list(draw_indices(np.random.default_rng(2), r.n_items, n_boot))
-    for metric, kwargs in [(krippendorff_alpha, {}), (fleiss_kappa, {}), (cohen_kappa, {"weights": "linear"})]:
+    for metric, kwargs in [
+        (krippendorff_alpha, {}),
+        (fleiss_kappa, {}),
+        (cohen_kappa, {"weights": "linear"}),
+    ]:
         ci = bootstrap_ci(metric, r, n_boot=n_boot, seed=2, **kwargs)
         for i in (0, 199, 200, 399, 400, 449):
             assert ci.samples[i] == pytest.approx(one_replicate(metric, r, indices[i], **kwargs), abs=1e-9), i
@@ -144,9 +150,15 @@ def test_metric_by_name_equals_metric_by_function():
 
 
 # ------------------------------------------------------------- the interval
-@pytest.mark.parametrize("metric, kwargs", [
-    (cohen_kappa, {"a": "A", "b": "B"}), (fleiss_kappa, {}), (krippendorff_alpha, {}),
-    (krippendorff_alpha, {"level": "ordinal"})])
+@pytest.mark.parametrize(
+    "metric, kwargs",
+    [
+        (cohen_kappa, {"a": "A", "b": "B"}),
+        (fleiss_kappa, {}),
+        (krippendorff_alpha, {}),
+        (krippendorff_alpha, {"level": "ordinal"}),
+    ],
+)
 def test_interval_contains_the_estimate_on_the_sentiment_data(metric, kwargs):
     r = datasets.sentiment()
     ci = bootstrap_ci(metric, r, n_boot=2000, seed=2024, **kwargs)

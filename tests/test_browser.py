@@ -18,10 +18,17 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from browser_support import move_slider, open_notebook, select_option, slider_named, slider_value
+
 from iaa_teach import (
-    Ratings, brennan_prediger, cohen_kappa, datasets, fleiss_kappa, fmt, gwet_ac, krippendorff_alpha,
+    Ratings,
+    brennan_prediger,
+    cohen_kappa,
+    datasets,
+    fleiss_kappa,
+    fmt,
+    gwet_ac,
+    krippendorff_alpha,
 )
 
 TIMEOUT_MS = 60_000
@@ -33,8 +40,6 @@ def f3(x) -> str:
 
 def readout(explorer, key: str):
     return explorer.locator(f'[data-q="{key}"]')
-
-
 
 
 @pytest.mark.browser
@@ -49,7 +54,9 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
         table = page.locator(".iaa-tableexplorer").first
         table.wait_for(timeout=TIMEOUT_MS)
         table.scroll_into_view_if_needed()
-        expect(readout(table, "Cohen A-B kappa")).to_have_text(f3(cohen_kappa(datasets.sentiment(), "A", "B").kappa))
+        expect(readout(table, "Cohen A-B kappa")).to_have_text(
+            f3(cohen_kappa(datasets.sentiment(), "A", "B").kappa)
+        )
         image = table.locator("img").first
         before = image.get_attribute("src")
 
@@ -80,7 +87,8 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
         expect(readout(missing, "alpha with gaps")).to_have_text(f3(krippendorff_alpha(gappy)))
         expect(readout(missing, "Fleiss pooled with gaps")).to_have_text(f3(fleiss_kappa(gappy)))
         expect(readout(missing, "Fleiss item mean with gaps")).to_have_text(
-            f3(fleiss_kappa(gappy, chance="item_mean")))
+            f3(fleiss_kappa(gappy, chance="item_mean"))
+        )
 
         # ---- explorer 2: one step of prevalence
         paradox = page.locator(".iaa-paradoxexplorer").first
@@ -92,10 +100,14 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
         move_slider(page, prevalence)
         expect(prevalence.locator("output")).not_to_have_text(start, timeout=TIMEOUT_MS)
         setting = {name: slider_value(s) for name, s in zip(names, sliders.all())}
-        simulated = datasets.simulate(int(setting["items"]), int(setting["raters"]),
-                                      accuracy=float(setting["rater accuracy"]),
-                                      prevalence=float(setting["prevalence of category 1"]),
-                                      n_categories=int(setting["categories"]), seed=int(setting["seed"]))
+        simulated = datasets.simulate(
+            int(setting["items"]),
+            int(setting["raters"]),
+            accuracy=float(setting["rater accuracy"]),
+            prevalence=float(setting["prevalence of category 1"]),
+            n_categories=int(setting["categories"]),
+            seed=int(setting["seed"]),
+        )
         res = fleiss_kappa(simulated)
         expect(readout(paradox, "kappa")).to_have_text(f3(res), timeout=TIMEOUT_MS)
         expect(readout(paradox, "P_a")).to_have_text(f3(res.p_a))

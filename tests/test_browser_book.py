@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 from browser_support import chromium_page, require_browser
 
-from iaa_teach import book
 from iaa_teach.course import LESSONS
+from tools import book
 
 TIMEOUT_MS = 60_000
 PHONE = (390, 844)
@@ -47,8 +47,10 @@ _VISIBLE_TEXT_JS = """() => {
     }
     return out.join(' ');
 }"""
-_RAW_TEX = re.compile(r"\$\$|\\(frac|begin|end|sum|cdot|left|right|text|mathrm|approx|times|ne|le|ge)\b|"
-                      r"\$[^$\s][^$\n]{0,80}\$")
+_RAW_TEX = re.compile(
+    r"\$\$|\\(frac|begin|end|sum|cdot|left|right|text|mathrm|approx|times|ne|le|ge)\b|"
+    r"\$[^$\s][^$\n]{0,80}\$"
+)
 
 _IMAGES_JS = """() => Array.from(document.images).map(i => ({
     src: i.getAttribute('src').slice(0, 60), complete: i.complete, width: i.naturalWidth,
@@ -87,8 +89,10 @@ class Visit:
         self.prefix = folder.resolve().as_uri() + "/"
         self.outside: list[str] = []
         self.problems: list[str] = []
-        page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
-                if m.type == "error" else None)
+        page.on(
+            "console",
+            lambda m: self.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None,
+        )
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         page.on("requestfailed", self.failed)
         page.route("**/*", self.route)
@@ -114,8 +118,9 @@ class Visit:
         self.page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
         # MathJax 3 typesets after load (on the pages that have maths): wait until it has finished
         if self.page.locator("script[src*='mathjax']").count():
-            self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
-                                        timeout=TIMEOUT_MS)
+            self.page.wait_for_function(
+                "() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=TIMEOUT_MS
+            )
             self.page.evaluate("() => MathJax.startup.promise")
         self.page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
 
@@ -146,10 +151,17 @@ def test_every_page_of_the_book_reads_offline_in_order(built_book):
                     findings.append(f"{name}: image {image['src']} has no alt text ({image['alt']!r})")
             text = page.evaluate(_VISIBLE_TEXT_JS)
             for match in _RAW_TEX.finditer(text):
-                findings.append(f"{name}: raw TeX visible: ...{text[max(0, match.start() - 40):match.end() + 40]}...")
+                findings.append(
+                    f"{name}: raw TeX visible: ...{text[max(0, match.start() - 40) : match.end() + 40]}..."
+                )
             whole = page.evaluate("() => document.body.textContent")
-            for bad in ("could not be displayed", "Error displaying widget", "Loading widget",
-                        "application/vnd.jupyter.widget-view+json", "<Figure size"):
+            for bad in (
+                "could not be displayed",
+                "Error displaying widget",
+                "Loading widget",
+                "application/vnd.jupyter.widget-view+json",
+                "<Figure size",
+            ):
                 if bad in whole:
                     findings.append(f"{name}: {bad!r} on the page")
             for folded in page.evaluate(_DETAILS_JS):

@@ -17,11 +17,17 @@ from __future__ import annotations
 import statistics
 
 import pytest
+from browser_support import (
+    aria_controls,
+    find_cells,
+    move_slider,
+    open_notebook,
+    run_cell,
+    scroll_to_cell,
+    slider_named,
+)
 from playwright.sync_api import expect
 
-from browser_support import (
-    aria_controls, find_cells, move_slider, open_notebook, run_cell, scroll_to_cell, slider_named,
-)
 from iaa_teach import cohen_kappa, datasets, fmt
 from iaa_teach.course import LESSONS
 
@@ -40,8 +46,11 @@ def test_start_page_link_opens_lesson_01(lab_server):
         link = page.locator(".jp-OutputArea").get_by_role("link", name=title).first
         link.wait_for(timeout=TIMEOUT_MS)
         link.click()
-        page.wait_for_function("""() => Array.from(window.jupyterapp.shell.widgets('main'))
-            .some(w => w.context && w.context.path === '01_cohens_kappa.ipynb')""", timeout=TIMEOUT_MS)
+        page.wait_for_function(
+            """() => Array.from(window.jupyterapp.shell.widgets('main'))
+            .some(w => w.context && w.context.path === '01_cohens_kappa.ipynb')""",
+            timeout=TIMEOUT_MS,
+        )
         assert page.get_by_text("official Jupyter news").count() == 0
 
 
@@ -114,8 +123,10 @@ def test_paradox_explorer_moves_within_budget_at_1000_items_and_is_accessible(la
             explorer.evaluate(_MEASURE_JS, "prevalence of category 1")
             prevalence_handle.press("ArrowRight")
             times.append(page.evaluate("() => window.__iaaMove"))
-        print(f"\nparadox explorer, 1,000 items, prevalence moves (browser, ms): "
-              f"{', '.join(f'{t:.0f}' for t in times)}; median {statistics.median(times):.0f}")
+        print(
+            f"\nparadox explorer, 1,000 items, prevalence moves (browser, ms): "
+            f"{', '.join(f'{t:.0f}' for t in times)}; median {statistics.median(times):.0f}"
+        )
         assert all(t >= 0 for t in times), f"no update seen after a prevalence move: {times}"
         assert statistics.median(times) < MOVE_BUDGET_MS, times
 
@@ -135,15 +146,24 @@ def test_paradox_explorer_moves_within_budget_at_1000_items_and_is_accessible(la
 def test_every_control_of_the_explorers_has_an_accessible_name(lab_server):
     with open_notebook("09_instructor_playground.ipynb", server=lab_server) as page:
         report = {}
-        for name in ("tableexplorer", "paradoxexplorer", "missingdataexplorer", "coverageexplorer",
-                     "weightsexplorer"):
+        for name in (
+            "tableexplorer",
+            "paradoxexplorer",
+            "missingdataexplorer",
+            "coverageexplorer",
+            "weightsexplorer",
+        ):
             explorer = page.locator(f".iaa-{name}").first
             explorer.scroll_into_view_if_needed()
             explorer.wait_for(timeout=TIMEOUT_MS)
             expect(explorer.locator('img[alt^="Figure:"]').first).to_be_attached(timeout=TIMEOUT_MS)
             report[name] = aria_controls(explorer)
-        print("\n" + "\n".join(f"{k}: {len(v)} controls, unnamed: {[r for r, n in v if not n]}"
-                               for k, v in report.items()))
+        print(
+            "\n"
+            + "\n".join(
+                f"{k}: {len(v)} controls, unnamed: {[r for r, n in v if not n]}" for k, v in report.items()
+            )
+        )
         unnamed = {k: [r for r, n in v if not n] for k, v in report.items()}
         assert not any(unnamed.values()), unnamed  # every slider, dropdown, button, box and figure has a name
         for name, controls in report.items():

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from browser_support import aria_controls, open_notebook
+
 from iaa_teach import fmt
 from iaa_teach.exercises import make_question
 

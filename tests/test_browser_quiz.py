@@ -13,8 +13,8 @@ IAA_REQUIRE_BROWSER=1 (then it fails); see tests/browser_support.py.
 from __future__ import annotations
 
 import pytest
-
 from browser_support import aria_controls, open_notebook
+
 from iaa_teach import fmt
 from iaa_teach.exercises import make_question
 

@@ -19,7 +19,7 @@ from browser_support import chromium_page, open_notebook, require_browser
 from test_annotations_explorer import csv_bytes
 from test_report import HOSTILE_RATERS
 
-from iaa_teach import Ratings, datasets, diagnose, fmt, report_files
+from iaa_teach import Ratings, datasets, diagnose, fmt
 
 TIMEOUT_MS = 60_000
 
@@ -27,12 +27,16 @@ TIMEOUT_MS = 60_000
 def open_report(tmp_path, report, name: str, **options) -> dict:
     """Open the written page in Chromium; what it requested, logged and shows."""
     path = tmp_path / name
-    report_files.write_html(report, path, **options)
+    report.write_html(report, path, **options)
     url = path.resolve().as_uri()
     requests, problems = [], []
     with chromium_page(viewport=(1200, 900)) as page:
-        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning")
-                else None)
+        page.on(
+            "console",
+            lambda m: (
+                problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None
+            ),
+        )
         page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
         page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
         page.on("request", lambda r: requests.append(r.url))
@@ -52,7 +56,12 @@ def test_the_html_report_opens_offline_with_every_image(tmp_path):
     assert seen["others"] == [] and seen["problems"] == []
     assert len(seen["images"]) == 4
     for image in seen["images"]:
-        assert image["complete"] and image["width"] > 500 and image["alt"] and image["src"] == "data:image/png;base64,"
+        assert (
+            image["complete"]
+            and image["width"] > 500
+            and image["alt"]
+            and image["src"] == "data:image/png;base64,"
+        )
     assert "Least in step: S27" in seen["text"] and "46/63 ≈ 0.730" in seen["text"]
 
 
@@ -60,8 +69,12 @@ def test_the_html_report_opens_offline_with_every_image(tmp_path):
 def test_hostile_names_stay_text_in_the_browser(tmp_path):
     require_browser()
     rows = [["a", "a", "b", "a"], ["b", "b", "a", "b"], ["a", "b", "b", "b"], ["a", "a", "a", "b"]]
-    r = Ratings.from_rows(rows, raters=HOSTILE_RATERS, categories=["a", "b"],
-                          items=["<script>alert(3)</script>", "<img src=x onerror=alert(4)>", "3", "4"])
+    r = Ratings.from_rows(
+        rows,
+        raters=HOSTILE_RATERS,
+        categories=["a", "b"],
+        items=["<script>alert(3)</script>", "<img src=x onerror=alert(4)>", "3", "4"],
+    )
     seen = open_report(tmp_path, diagnose(r), "hostile.html", source="<script>alert(5)</script>.csv")
     assert seen["others"] == [] and seen["problems"] == []  # no alert, no request for "x"
     assert all(image["complete"] and image["width"] > 0 for image in seen["images"])

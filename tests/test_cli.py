@@ -14,10 +14,18 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from iaa_teach import Ratings, bootstrap_ci, cohen_kappa, datasets, family_intervals, fleiss_kappa, krippendorff_alpha
-from iaa_teach.cli import main
 from rounding import d3
+
+from iaa_teach import (
+    Ratings,
+    bootstrap_ci,
+    cohen_kappa,
+    datasets,
+    family_intervals,
+    fleiss_kappa,
+    krippendorff_alpha,
+)
+from iaa_teach.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,7 +80,9 @@ def test_report_missing_data_names_both_chance_rules(tmp_path, capsys):
     code, out, _ = run(capsys, "report", write_wide(tmp_path / "m.csv", r))
     assert code == 0
     assert "28 ratings, 2 missing" in out.splitlines()[0]
-    assert "0.555" in line_with(out, "chance = pooled") and "ratings = 28" in line_with(out, "chance = pooled")
+    assert "0.555" in line_with(out, "chance = pooled") and "ratings = 28" in line_with(
+        out, "chance = pooled"
+    )
     assert "0.564" in line_with(out, "chance = mean item")
     assert "0.540" in line_with(out, "alpha") and "n = 28" in line_with(out, "alpha")
     assert "items = 9" in line_with(out, "A vs B")
@@ -90,7 +100,9 @@ def test_long_format_gives_the_same_report(tmp_path, capsys):
 def test_weights_option(tmp_path, capsys, weights):
     r = datasets.sentiment()
     path = write_wide(tmp_path / "s.csv", r)
-    code, _, err = run(capsys, "report", path, "--weights", weights)  # text labels: the order must be declared
+    code, _, err = run(
+        capsys, "report", path, "--weights", weights
+    )  # text labels: the order must be declared
     assert code == 2 and "--categories" in err
     code, out, _ = run(capsys, "report", path, "--weights", weights, "--categories", "G,N,P")
     assert code == 0
@@ -115,7 +127,9 @@ def test_level_option_on_numeric_data(tmp_path, capsys, level):
     assert code == 0
     res = krippendorff_alpha(Ratings.from_csv(path), level)
     assert f"Krippendorff's alpha ({level})" in out
-    assert d3(res.exact.alpha) in line_with(out, "alpha") and f"D_e = {d3(res.exact.d_e)}" in line_with(out, "alpha")
+    assert d3(res.exact.alpha) in line_with(out, "alpha") and f"D_e = {d3(res.exact.d_e)}" in line_with(
+        out, "alpha"
+    )
 
 
 def test_categories_option_sets_the_order(tmp_path, capsys):
@@ -137,7 +151,9 @@ def test_undefined_values_say_why(tmp_path, capsys):
         assert re.search(r"\s+undefined\s+\(undefined\)", line), line  # value and band; never a silent 0.000
     family = family_intervals(Ratings.from_csv(path))
     undefined = [row.name for row in family if not row.result.defined]
-    assert undefined and "percent agreement" not in undefined  # P_a = 1 is defined; every chance model gives 0/0
+    assert (
+        undefined and "percent agreement" not in undefined
+    )  # P_a = 1 is defined; every chance model gives 0/0
     for name in undefined:
         assert re.search(r"\s+undefined\s+\(undefined\)", family_line(out, name))
     # Cohen, the mean over pairs, both Fleiss rules, alpha, and each undefined member of the family
@@ -155,14 +171,17 @@ def test_raters_who_never_met_still_get_fleiss_and_alpha(tmp_path, capsys):
     assert "chance = pooled" in out and "alpha" in out
 
 
-@pytest.mark.parametrize("content, args, message", [
-    ("A,B\nP,N\nP\n", [], r"line 3: 1 cells but the header has 2 columns"),
-    ("A,B\nP,N\nN,N\n", ["--level", "interval"], r"level 'interval' needs numeric categories"),
-    ("A,B\nP,N\nz,N\n", ["--categories", "P,N"], r"label 'z' at row 2, rater A"),
-    ("A\nP\nN\n", [], r"at least 2 raters"),
-    ("", [], r"the file is empty"),
-    ("A,B\nP,\n,N\n", [], r"no item has 2 or more ratings"),
-])
+@pytest.mark.parametrize(
+    "content, args, message",
+    [
+        ("A,B\nP,N\nP\n", [], r"line 3: 1 cells but the header has 2 columns"),
+        ("A,B\nP,N\nN,N\n", ["--level", "interval"], r"level 'interval' needs numeric categories"),
+        ("A,B\nP,N\nz,N\n", ["--categories", "P,N"], r"label 'z' at row 2, rater A"),
+        ("A\nP\nN\n", [], r"at least 2 raters"),
+        ("", [], r"the file is empty"),
+        ("A,B\nP,\n,N\n", [], r"no item has 2 or more ratings"),
+    ],
+)
 def test_bad_files_exit_2_with_a_message(tmp_path, capsys, content, args, message):
     path = tmp_path / "bad.csv"
     path.write_text(content)
@@ -178,10 +197,20 @@ def test_missing_file(tmp_path, capsys):
     assert code == 2 and "iaa-teach: error:" in err and "nope.csv" in err
 
 
-@pytest.mark.parametrize("argv", [
-    ["report"], ["report", "x.csv", "--level", "cardinal"], ["report", "x.csv", "--weights", "cubic"],
-    ["report", "x.csv", "--format", "tall"], ["summarise", "x.csv"], ["report", "x.csv", "--ci", "exact"],
-    ["report", "x.csv", "--seed", "-1"], ["report", "x.csv", "--seed", "one"], ["report", "x.csv", "--n-boot", "0"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["report"],
+        ["report", "x.csv", "--level", "cardinal"],
+        ["report", "x.csv", "--weights", "cubic"],
+        ["report", "x.csv", "--format", "tall"],
+        ["summarise", "x.csv"],
+        ["report", "x.csv", "--ci", "exact"],
+        ["report", "x.csv", "--seed", "-1"],
+        ["report", "x.csv", "--seed", "one"],
+        ["report", "x.csv", "--n-boot", "0"],
+    ],
+)
 def test_bad_arguments_are_usage_errors(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
@@ -192,9 +221,17 @@ def test_bad_arguments_are_usage_errors(capsys, argv):
 def test_runs_as_a_module(tmp_path):
     """``python -m iaa_teach.cli`` (what the ``iaa-teach`` console script calls)."""
     path = write_wide(tmp_path / "s.csv", datasets.sentiment())
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.run([sys.executable, "-m", "iaa_teach.cli", "report", str(path)],
-                          capture_output=True, text=True, env=env, timeout=60)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "iaa_teach.cli", "report", str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "0.578" in proc.stdout
 
@@ -220,8 +257,14 @@ def test_report_prints_the_family_with_analytic_intervals(tmp_path, capsys):
     section = family_section(out)
     assert "analytic" in section[0] and "95% interval" in section[0]
     rows = family_intervals(r)
-    assert [row.name for row in rows] == ["percent agreement", "Brennan-Prediger S", "Fleiss' kappa",
-                                          "Conger's kappa", "Gwet's AC1", "Krippendorff's alpha"]
+    assert [row.name for row in rows] == [
+        "percent agreement",
+        "Brennan-Prediger S",
+        "Fleiss' kappa",
+        "Conger's kappa",
+        "Gwet's AC1",
+        "Krippendorff's alpha",
+    ]
     for row in rows:
         line = family_line(out, row.name)
         low, high = row.result.ci()
@@ -261,7 +304,7 @@ def test_bootstrap_intervals_are_seeded_and_match_bootstrap_ci(tmp_path, capsys)
 def test_json_gains_the_family(tmp_path, capsys):
     import json
 
-    from iaa_teach.report_files import family_data
+    from iaa_teach.report import family_data
 
     r = datasets.sentiment_missing()
     out_json = tmp_path / "m.json"
@@ -270,6 +313,7 @@ def test_json_gains_the_family(tmp_path, capsys):
     data = json.loads(out_json.read_text())
     assert data["family"] == json.loads(json.dumps(family_data(family_intervals(r))))
     conger = next(rec for rec in data["family"] if rec["name"] == "Conger's kappa")
-    assert conger["exact"] == str(next(row.result for row in family_intervals(r) if row.metric == "conger_kappa")
-                                  .exact.kappa)
+    assert conger["exact"] == str(
+        next(row.result for row in family_intervals(r) if row.metric == "conger_kappa").exact.kappa
+    )
     assert conger["interval"] == "analytic" and conger["reason"] is None

@@ -16,10 +16,17 @@ import pytest
 
 from iaa_teach import datasets, fleiss_kappa, krippendorff_alpha, markup
 from iaa_teach.course import (
-    GLOSSARY, LAB_OVERRIDES, LESSONS, REMOVED, SOLUTION_TAG, glossary_table, lab_overrides_path, lesson,
-    lesson_table, notation_table, student_notebook, write_lab_overrides, write_student_copies,
+    GLOSSARY,
+    LESSONS,
+    SOLUTION_TAG,
+    glossary_table,
+    lesson,
+    lesson_table,
+    notation_table,
 )
 from iaa_teach.exercises import check_number
+from tools.lab_settings import LAB_OVERRIDES, lab_overrides_path, write_lab_overrides
+from tools.student_copies import REMOVED, student_notebook, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -44,8 +51,10 @@ def test_ready_lessons_have_notebooks_and_coming_ones_do_not():
     """Adding lesson 06 means adding its notebook AND flipping ready=True: this test says which is missing."""
     for les in LESSONS:
         exists = (NOTEBOOKS / les.file).exists()
-        assert exists == les.ready, (f"{les.file}: ready={les.ready} but the notebook "
-                                     f"{'exists' if exists else 'is missing'}; update iaa_teach.course.LESSONS")
+        assert exists == les.ready, (
+            f"{les.file}: ready={les.ready} but the notebook "
+            f"{'exists' if exists else 'is missing'}; update iaa_teach.course.LESSONS"
+        )
     assert [les.number for les in LESSONS] == [f"{i:02d}" for i in range(len(LESSONS))]
     assert all(les.stem.startswith(les.number + "_") for les in LESSONS)
 
@@ -67,8 +76,11 @@ def test_lesson_table_links_ready_lessons_and_marks_the_others_coming():
 
 
 def test_start_page_shows_the_generated_tables():
-    text = "\n".join("".join(o.get("data", {}).get("text/markdown", "")) for c in cells("00_start_here")
-                     for o in c.get("outputs", []))
+    text = "\n".join(
+        "".join(o.get("data", {}).get("text/markdown", ""))
+        for c in cells("00_start_here")
+        for o in c.get("outputs", [])
+    )
     assert lesson_table().markdown() in text
     assert notation_table().markdown() in text
     assert glossary_table().markdown() in text
@@ -80,12 +92,21 @@ def test_one_symbol_per_quantity():
     symbols = [row.symbol.tex for row in markup.NOTATION]
     assert len(set(keys)) == len(keys) and len(set(symbols)) == len(symbols)
     n_i = next(row for row in markup.NOTATION if row.key == "n_i")
-    assert "m_u" in n_i.elsewhere and "k" in n_i.elsewhere  # Krippendorff's and the partial text's names, said once
+    assert (
+        "m_u" in n_i.elsewhere and "k" in n_i.elsewhere
+    )  # Krippendorff's and the partial text's names, said once
     assert all(markup.SYMBOLS[row.key] is row.symbol for row in markup.NOTATION)
 
 
-LESSON_STEMS = ["01_cohens_kappa", "02_fleiss_kappa", "03_krippendorff_alpha", "04_missing_data",
-                "05_partial_coverage", "06_chance_models", "07_how_sure"]
+LESSON_STEMS = [
+    "01_cohens_kappa",
+    "02_fleiss_kappa",
+    "03_krippendorff_alpha",
+    "04_missing_data",
+    "05_partial_coverage",
+    "06_chance_models",
+    "07_how_sure",
+]
 
 
 @pytest.mark.parametrize("stem", LESSON_STEMS)
@@ -102,16 +123,32 @@ def test_lessons_use_the_notation_not_the_sources_other_names(stem):
 
 def test_explain_uses_the_notation():
     from iaa_teach import explain
+
     text = explain(krippendorff_alpha(datasets.sentiment_missing())).text()
     assert "m_u" not in text and "n_i" in text
     assert "per-item n_i" in explain(fleiss_kappa(datasets.partial_coverage())).text()
 
 
 # ============================================================== glossary
-GLOSSARY_TERMS = ["observed agreement", "chance agreement", "Landis-Koch", "Light's kappa", "Scott's pi",
-                  "unit, value, pairable value", "weights", "levels of measurement", "model of chance",
-                  "percent agreement", "Bennett's S", "Conger's kappa", "Gwet's AC1", "rater bias", "standard error",
-                  "confidence interval", "bootstrap"]
+GLOSSARY_TERMS = [
+    "observed agreement",
+    "chance agreement",
+    "Landis-Koch",
+    "Light's kappa",
+    "Scott's pi",
+    "unit, value, pairable value",
+    "weights",
+    "levels of measurement",
+    "model of chance",
+    "percent agreement",
+    "Bennett's S",
+    "Conger's kappa",
+    "Gwet's AC1",
+    "rater bias",
+    "standard error",
+    "confidence interval",
+    "bootstrap",
+]
 
 
 def test_glossary_has_the_terms_the_issue_lists():
@@ -124,16 +161,28 @@ def test_glossary_has_the_terms_the_issue_lists():
     assert "0.667" in text and "0.800" in text and "convention" in text
 
 
-@pytest.mark.parametrize("term, stem", [("Light's kappa", "01_cohens_kappa"), ("Scott's pi", "02_fleiss_kappa"),
-                                        ("Landis and Koch", "01_cohens_kappa"),
-                                        ("family of coefficients", "06_chance_models"),
-                                        ("Bennett's S", "06_chance_models"), ("Conger's kappa", "06_chance_models"),
-                                        ("Gwet's AC1", "06_chance_models"), ("Rater bias", "06_chance_models"),
-                                        ("standard error", "07_how_sure"), ("bootstrap", "07_how_sure")])
+@pytest.mark.parametrize(
+    "term, stem",
+    [
+        ("Light's kappa", "01_cohens_kappa"),
+        ("Scott's pi", "02_fleiss_kappa"),
+        ("Landis and Koch", "01_cohens_kappa"),
+        ("family of coefficients", "06_chance_models"),
+        ("Bennett's S", "06_chance_models"),
+        ("Conger's kappa", "06_chance_models"),
+        ("Gwet's AC1", "06_chance_models"),
+        ("Rater bias", "06_chance_models"),
+        ("standard error", "07_how_sure"),
+        ("bootstrap", "07_how_sure"),
+    ],
+)
 def test_terms_are_introduced_before_use(term, stem):
     """The first markdown cell that names the term also explains it or links to the glossary."""
-    first = next(source(c) for c in cells(stem) if c["cell_type"] == "markdown" and term in source(c)
-                 and "What you'll" not in source(c))
+    first = next(
+        source(c)
+        for c in cells(stem)
+        if c["cell_type"] == "markdown" and term in source(c) and "What you'll" not in source(c)
+    )
     assert "00_start_here.ipynb#Glossary" in first or "**" + term in first
 
 
@@ -144,7 +193,9 @@ def test_every_lesson_has_two_to_four_checked_exercises_with_folded_answers(stem
     exercises = [i for i, c in enumerate(cs) if "exercise" in tags(c)]
     assert 2 <= len(exercises) <= 4, f"{stem}: {len(exercises)} exercises"
     for i in exercises:
-        assert source(cs[i]).lstrip().split("=", 1)[1].strip().startswith("..."), "an exercise starts empty: ..."
+        assert source(cs[i]).lstrip().split("=", 1)[1].strip().startswith("..."), (
+            "an exercise starts empty: ..."
+        )
         check = cs[i + 1]
         assert "check_number(" in source(check)
         shown = "".join("".join(o.get("data", {}).get("text/markdown", "")) for o in check["outputs"])
@@ -162,11 +213,18 @@ def test_check_number_says_right_or_not_yet_and_never_the_answer():
     assert not wrong.correct and "Step 5" in wrong.message
     close = check_number("0.56", right, name="kappa", step="Step 5")
     assert not close.correct and "3 decimals" in close.message
-    mistake = check_number("0.563", right, name="kappa", step="Step 5", mistakes={"you rounded early": Fraction(9, 16)})
+    mistake = check_number(
+        "0.563", right, name="kappa", step="Step 5", mistakes={"you rounded early": Fraction(9, 16)}
+    )
     assert check_number("0.56", right, name="kappa", step="Step 5").message.endswith("hide in the rounding.")
     assert "you rounded early" in mistake.message
-    for check in (wrong, close, mistake, check_number(..., right, name="kappa", step="Step 5"),
-                  check_number("abc", right, name="kappa", step="Step 5")):
+    for check in (
+        wrong,
+        close,
+        mistake,
+        check_number(..., right, name="kappa", step="Step 5"),
+        check_number("abc", right, name="kappa", step="Step 5"),
+    ):
         shown = check._repr_markdown_() + repr(check)
         assert "31/55" not in shown and "0.564" not in shown
     assert check_number(..., right, name="kappa", step="x").status == "empty"
@@ -273,6 +331,7 @@ def test_menu_path_for_simple_interface_matches_the_pinned_jupyterlab():
             if hit:
                 return hit
         return None
+
     views = [m for m in commands["jupyter.lab.menus"]["main"] if m["id"] == "jp-mainmenu-view"]
     ids = [item.get("submenu", {}).get("id") for m in views for item in m["items"]]
     assert "jp-mainmenu-view-appearance" in ids and find(views[0]["items"], []) is not None
@@ -285,8 +344,11 @@ def test_make_lab_installs_only_the_lessons_packages():
     makefile = (ROOT / "Makefile").read_text()
     lab_rule = makefile.split("$(LAB_STAMP): ")[1].split("\n\n")[0]
     assert '".[notebooks]"' in lab_rule and "dev" not in lab_rule and "--quiet" in makefile
-    assert re.search(r"^lab: \$\(LAB_STAMP\)", makefile, re.M) and re.search(r"^test: \$\(STAMP\)", makefile, re.M)
+    assert re.search(r"^lab: \$\(LAB_STAMP\)", makefile, re.M) and re.search(
+        r"^test: \$\(STAMP\)", makefile, re.M
+    )
     import tomllib
+
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     lesson_needs = " ".join(extras["notebooks"])
     for tool in ("pytest", "hypothesis", "nbval", "playwright"):

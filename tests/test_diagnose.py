@@ -18,7 +18,6 @@ import dataclasses
 import json
 import math
 from fractions import Fraction
-from itertools import combinations
 
 import numpy as np
 import pytest
@@ -82,7 +81,9 @@ def check_leave_one_out(r: Ratings, level: str) -> None:
             assert math.isnan(value)
         else:
             assert value == pytest.approx(plain.alpha, abs=1e-12)
-            assert report.exact.rise[j] == (None if report.exact.alpha is None else exact - report.exact.alpha)
+            assert report.exact.rise[j] == (
+                None if report.exact.alpha is None else exact - report.exact.alpha
+            )
 
 
 @settings(max_examples=EXAMPLES)
@@ -108,7 +109,7 @@ def test_leave_one_out_matches_the_krippendorff_package(data, level):
     for j in range(codes.shape[1]):
         ref = krippendorff_oracle(np.delete(codes, j, axis=1), values, level)
         ours = report.alpha_without[j]
-        assert (math.isnan(ours) if ref is None or math.isnan(ref) else ours == pytest.approx(ref, abs=1e-9))
+        assert math.isnan(ours) if ref is None or math.isnan(ref) else ours == pytest.approx(ref, abs=1e-9)
 
 
 def test_leave_one_out_sums_are_the_sums_of_the_left_out_tables():
@@ -132,8 +133,11 @@ def test_leave_one_out_check_would_catch_a_missing_term(monkeypatch):
     real = formulas.coincidences
 
     def without_own_diagonal(size, counts, gram):  # as if c c^T lost one rating per left-out label
-        return real(size, counts, gram - np.eye(counts.shape[-1], dtype=np.int64)) if counts.ndim == 3 \
+        return (
+            real(size, counts, gram - np.eye(counts.shape[-1], dtype=np.int64))
+            if counts.ndim == 3
             else real(size, counts, gram)
+        )
 
     monkeypatch.setattr(formulas, "coincidences", without_own_diagonal)
     with pytest.raises(AssertionError):
@@ -145,8 +149,11 @@ def test_leave_one_out_goes_through_the_formulas(monkeypatch):
     r = datasets.class_annotations(n_students=6, n_reviews=12, seed=4)
     before = diagnose(r).exact.alpha_without
     real = formulas.expected_coincidences
-    monkeypatch.setattr(formulas, "expected_coincidences", lambda n_c, n: real(n_c, n) * Fraction(3, 2)
-                        if np.asarray(n).dtype == object else real(n_c, n) * 1.5)
+    monkeypatch.setattr(
+        formulas,
+        "expected_coincidences",
+        lambda n_c, n: real(n_c, n) * Fraction(3, 2) if np.asarray(n).dtype == object else real(n_c, n) * 1.5,
+    )
     after = diagnose(r).exact.alpha_without
     assert after != before
     for j in range(r.n_raters):
@@ -199,7 +206,9 @@ def test_rater_columns_match_plain_loops_and_sklearn(data):
     for j, name in enumerate(r.raters):
         row = rows[name]
         assert row["ratings"] == (codes[:, j] >= 0).sum()
-        assert (math.isnan(row["bias"]) and math.isnan(bias[j])) or row["bias"] == pytest.approx(bias[j], abs=1e-12)
+        assert (math.isnan(row["bias"]) and math.isnan(bias[j])) or row["bias"] == pytest.approx(
+            bias[j], abs=1e-12
+        )
         kappas = []
         for x in range(r.n_raters):
             both = (codes[:, j] >= 0) & (codes[:, x] >= 0)
@@ -208,11 +217,16 @@ def test_rater_columns_match_plain_loops_and_sklearn(data):
                 if not math.isnan(kappa):
                     kappas.append(kappa)
         assert row["kappa_pairs"] == len(kappas)
-        assert (math.isnan(row["mean_kappa"]) if not kappas else
-                row["mean_kappa"] == pytest.approx(np.mean(kappas), abs=1e-9))
+        assert (
+            math.isnan(row["mean_kappa"])
+            if not kappas
+            else row["mean_kappa"] == pytest.approx(np.mean(kappas), abs=1e-9)
+        )
     rise = table["rise"]
     defined = rise[~np.isnan(rise)]
-    assert (np.diff(defined) <= 0).all() and np.isnan(rise[len(defined):]).all()  # least in step first, NaN last
+    assert (np.diff(defined) <= 0).all() and np.isnan(
+        rise[len(defined) :]
+    ).all()  # least in step first, NaN last
 
 
 def test_bias_on_a_complete_table_is_against_the_pooled_others():
@@ -248,8 +262,12 @@ def plain_item_disagreement(r: Ratings, delta: np.ndarray) -> list[float]:
 def plain_ordinal_delta(n_c: np.ndarray) -> np.ndarray:
     """Krippendorff's ordinal distance, written out: (sum_{g between} n_g - (n_c + n_k) / 2)^2."""
     k = len(n_c)
-    return np.array([[(n_c[min(c, e):max(c, e) + 1].sum() - (n_c[c] + n_c[e]) / 2) ** 2 for e in range(k)]
-                     for c in range(k)])
+    return np.array(
+        [
+            [(n_c[min(c, e) : max(c, e) + 1].sum() - (n_c[c] + n_c[e]) / 2) ** 2 for e in range(k)]
+            for c in range(k)
+        ]
+    )
 
 
 @settings(max_examples=EXAMPLES // 2)
@@ -265,16 +283,21 @@ def test_item_disagreement_is_the_items_own_d_o(case):
         delta = 1 - np.eye(r.n_categories)
     else:
         v = np.array(r.categories, dtype=float)
-        delta = (v[:, None] - v[None, :]) ** 2 if level == "interval" else ((v[:, None] - v[None, :]) / (v[:, None] + v[None, :])) ** 2
+        delta = (
+            (v[:, None] - v[None, :]) ** 2
+            if level == "interval"
+            else ((v[:, None] - v[None, :]) / (v[:, None] + v[None, :])) ** 2
+        )
     plain = dict(zip(r.items, plain_item_disagreement(r, delta)))
     table = report.item_ranking()
     for row in table:
         expected = plain[row["item"]]
-        assert (math.isnan(row["disagreement"]) and math.isnan(expected)) or \
-            row["disagreement"] == pytest.approx(expected, rel=1e-9, abs=1e-12)
+        assert (math.isnan(row["disagreement"]) and math.isnan(expected)) or row[
+            "disagreement"
+        ] == pytest.approx(expected, rel=1e-9, abs=1e-12)
     d, m = table["disagreement"], table["ratings"]
     defined = ~np.isnan(d)
-    assert defined[:defined.sum()].all()  # undefined (fewer than 2 ratings) last
+    assert defined[: defined.sum()].all()  # undefined (fewer than 2 ratings) last
     for a, b in zip(range(defined.sum() - 1), range(1, defined.sum())):
         assert d[a] > d[b] - 1e-12 and (d[a] - d[b] > 1e-12 or m[a] >= m[b])
     if alpha.d_o > 0:
@@ -289,8 +312,9 @@ def test_item_disagreement_at_nominal_is_one_minus_fleiss_p_i():
 
 
 def test_item_columns():
-    r = Ratings.from_rows([["x", "y", "y"], ["x", None, None], ["x", "y", None], ["y", "y", "y"]],
-                          items=["a", "b", "c", "d"])
+    r = Ratings.from_rows(
+        [["x", "y", "y"], ["x", None, None], ["x", "y", None], ["y", "y", "y"]], items=["a", "b", "c", "d"]
+    )
     table = diagnose(r).item_ranking()
     assert list(table["item"]) == ["c", "a", "d", "b"]  # 1 (2 ratings), 2/3, 0, undefined (1 rating)
     first, last = table[0], table[len(table) - 1]
@@ -298,8 +322,11 @@ def test_item_columns():
     assert math.isnan(last["disagreement"]) and last["plurality"] == ("x",) and last["ratings"] == 1
     assert table[1]["plurality"] == ("y",)
     # ties on disagreement are broken by the number of ratings
-    tied = diagnose(Ratings.from_rows([["x", "y", None], ["x", "y", "x"], ["x", "y", "y"], ["y", "x", None]],
-                                      items=["p", "q", "r", "s"])).item_ranking()
+    tied = diagnose(
+        Ratings.from_rows(
+            [["x", "y", None], ["x", "y", "x"], ["x", "y", "y"], ["y", "x", None]], items=["p", "q", "r", "s"]
+        )
+    ).item_ranking()
     assert list(tied["item"]) == ["p", "s", "q", "r"]
 
 
@@ -346,7 +373,10 @@ def test_an_unused_category_is_undefined_with_a_reason():
     assert "'z' against the rest" in z["reason"] and z["values"] == 0
     assert cats["x"]["reason"] is None
     pairs = report.confused_pairs()
-    assert [(row["first"], row["second"]) for row in pairs][-2:] in ([("x", "z"), ("y", "z")], [("y", "z"), ("x", "z")])
+    assert [(row["first"], row["second"]) for row in pairs][-2:] in (
+        [("x", "z"), ("y", "z")],
+        [("y", "z"), ("x", "z")],
+    )
     assert np.isnan(pairs["ratio"][-2:]).all()
 
 
@@ -383,9 +413,10 @@ def test_fleiss_1971_diagnoses():
     table = diagnose(r).category_agreement()
     assert list(table["category"]) == list(datasets.DIAGNOSES_CATEGORIES)
     assert [f"{x:.3f}" for x in table["kappa"]] == ["0.245", "0.245", "0.520", "0.471", "0.566"]
-    assert [fleiss_kappa(Ratings.from_codes((r.codes == c).astype(int), categories=[0, 1])).exact.kappa
-            for c in range(5)] == [Fraction(35, 143), Fraction(35, 143), Fraction(13, 25), Fraction(3239, 6875),
-                                   Fraction(3335, 5891)]
+    assert [
+        fleiss_kappa(Ratings.from_codes((r.codes == c).astype(int), categories=[0, 1])).exact.kappa
+        for c in range(5)
+    ] == [Fraction(35, 143), Fraction(35, 143), Fraction(13, 25), Fraction(3239, 6875), Fraction(3335, 5891)]
     # statsmodels' copy of the table (its test suite) is the same; column sums as Fleiss prints them
     assert (r.counts().sum(axis=0) == [26, 26, 30, 55, 43]).all()
 
@@ -426,7 +457,7 @@ def test_ambiguous_items_fill_the_top_of_the_item_ranking():
     neutral or mixed review, split by the confusion and by slips, outranks one)."""
     for seed in SEEDS:
         report, plan = planted(seed=seed)
-        top = report.item_ranking()["item"][:len(plan.ambiguous)]
+        top = report.item_ranking()["item"][: len(plan.ambiguous)]
         assert set(top) == set(plan.ambiguous), seed
 
 
@@ -438,7 +469,6 @@ def test_a_copier_is_not_out_of_step():
     for seed in SEEDS:
         report, plan = planted(seed=seed)
         names = list(report.rater_ranking()["rater"])
-        copier, copied = report.ratings.raters.index(plan.copier), report.ratings.raters.index(plan.copied)
         rise = report.rater_ranking()["rise"][[names.index(plan.copier), names.index(plan.copied)]]
         assert rise[0] == rise[1], seed  # the same integer sums, the same float steps (exactly: below)
         assert names.index(plan.copier) >= 3, seed
@@ -477,8 +507,12 @@ def test_planted_facts_match_the_table():
 # -------------------------------------------------------- the report
 def test_tables_are_read_only_and_serialise_to_json():
     report = diagnose(datasets.class_annotations())
-    for table in (report.rater_ranking(), report.item_ranking(), report.confused_pairs(),
-                  report.category_agreement()):
+    for table in (
+        report.rater_ranking(),
+        report.item_ranking(),
+        report.confused_pairs(),
+        report.category_agreement(),
+    ):
         text = json.dumps(table.as_records(), allow_nan=False)
         assert json.loads(text)[0].keys() == set(table.columns)
         column = table[table.columns[1]]
@@ -494,7 +528,9 @@ def test_table_text_rounds_half_up():
     assert f"{0.0625:.3f}" == "0.062"  # what Python's formatting would show
     assert table.to_text().splitlines() == ["name  value      n", "a     0.063      3", "b     undefined  4"]
     assert table.head(1).as_records() == table[:1].as_records() == [{"name": "a", "value": 0.0625, "n": 3}]
-    assert len(ReportTable({"x": range(25)}).to_text().splitlines()) == 12  # header, 10 rows, "... (15 more rows)"
+    assert (
+        len(ReportTable({"x": range(25)}).to_text().splitlines()) == 12
+    )  # header, 10 rows, "... (15 more rows)"
     with pytest.raises(ValueError, match="lengths"):
         ReportTable({"a": [1, 2], "b": [1]})
     with pytest.raises(KeyError, match="no column"):

@@ -6,11 +6,10 @@ Also: the caller's data is never modified, whatever the metric.
 from __future__ import annotations
 
 import copy
+import math
 import re
 
 import numpy as np
-import math
-
 import pytest
 
 import iaa_teach
@@ -72,11 +71,14 @@ def test_long_csv_with_wrong_columns_names_the_line(tmp_path):
 
 
 # ------------------------------------------------------- too few raters
-@pytest.mark.parametrize("data", [
-    pytest.param([["a"], ["b"]], id="list"),
-    pytest.param(np.array([[1.0], [2.0]]), id="numpy"),
-    pytest.param(np.array([["a"], ["b"]], dtype=object), id="object"),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param([["a"], ["b"]], id="list"),
+        pytest.param(np.array([[1.0], [2.0]]), id="numpy"),
+        pytest.param(np.array([["a"], ["b"]], dtype=object), id="object"),
+    ],
+)
 def test_fewer_than_two_raters(data):
     with raises(r"at least 2 raters.*1 column"):
         Ratings.from_rows(data)
@@ -91,11 +93,14 @@ def test_one_rater_in_long_records():
 
 # --------------------------------------------- no item with two ratings
 @pytest.mark.parametrize("metric", [fleiss_kappa, krippendorff_alpha])
-@pytest.mark.parametrize("data", [
-    pytest.param([["a", None], [None, "b"]], id="list"),
-    pytest.param(np.array([[1.0, np.nan], [np.nan, 2.0]]), id="numpy"),
-    pytest.param([[None, None], ["", None]], id="all-missing"),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param([["a", None], [None, "b"]], id="list"),
+        pytest.param(np.array([[1.0, np.nan], [np.nan, 2.0]]), id="numpy"),
+        pytest.param([[None, None], ["", None]], id="all-missing"),
+    ],
+)
 def test_no_item_with_two_ratings(metric, data):
     with raises(r"no item has 2 or more ratings"):
         metric(data)
@@ -112,13 +117,18 @@ def test_label_outside_categories_names_label_row_and_rater():
         Ratings.from_rows([["a", "b"], ["a", "z"]], raters=["ann", "bob"], categories=["a", "b"])
 
 
-@pytest.mark.parametrize("arr, label", [
-    pytest.param(np.array([[1, 2], [1, 7]]), "7", id="int"),
-    pytest.param(np.array([[1.0, 2.0], [np.nan, 7.5]]), "7.5", id="float"),
-    pytest.param(np.array([[1, 2], [1, 10 ** 9]]), str(10 ** 9), id="wide-range"),
-])
+@pytest.mark.parametrize(
+    "arr, label",
+    [
+        pytest.param(np.array([[1, 2], [1, 7]]), "7", id="int"),
+        pytest.param(np.array([[1.0, 2.0], [np.nan, 7.5]]), "7.5", id="float"),
+        pytest.param(np.array([[1, 2], [1, 10**9]]), str(10**9), id="wide-range"),
+    ],
+)
 def test_label_outside_categories_numpy(arr, label):
-    with raises(rf"label {re.escape(label)} at row 2, rater bob is not one of the declared categories \[1, 2\]"):
+    with raises(
+        rf"label {re.escape(label)} at row 2, rater bob is not one of the declared categories \[1, 2\]"
+    ):
         Ratings.from_rows(arr, raters=["ann", "bob"], categories=[1, 2])
     with raises(rf"label {re.escape(label)} at row 2, rater B "):  # default rater names
         Ratings.from_rows(arr, categories=[1, 2])
@@ -126,8 +136,9 @@ def test_label_outside_categories_numpy(arr, label):
 
 def test_label_outside_categories_in_long_records_and_csv(tmp_path):
     with raises(r"label 'z' at row 2, rater bob"):
-        Ratings.from_long([(1, "ann", "a"), (1, "bob", "b"), (2, "ann", "a"), (2, "bob", "z")],
-                          categories=["a", "b"])
+        Ratings.from_long(
+            [(1, "ann", "a"), (1, "bob", "b"), (2, "ann", "a"), (2, "bob", "z")], categories=["a", "b"]
+        )
     path = tmp_path / "wide.csv"
     path.write_text("ann,bob\na,b\na,z\n")
     with raises(r"label 'z' at row 2, rater bob"):
@@ -145,8 +156,11 @@ def test_unhashable_label_names_where():
 @pytest.mark.parametrize("bad", ["Z", "a", 3, -4])
 def test_rater_that_does_not_exist(bad):
     r = datasets.sentiment()
-    pattern = r"no rater named 'Z'.*\['A', 'B', 'C'\]" if bad == "Z" else (
-        r"no rater named 'a'" if bad == "a" else rf"rater index {bad} is out of range.*3 raters")
+    pattern = (
+        r"no rater named 'Z'.*\['A', 'B', 'C'\]"
+        if bad == "Z"
+        else (r"no rater named 'a'" if bad == "a" else rf"rater index {bad} is out of range.*3 raters")
+    )
     with raises(pattern):
         cohen_kappa(r, "A", bad)
     with raises(pattern):
@@ -209,11 +223,14 @@ def test_ratio_needs_non_negative_values():
 
 
 # ------------------------------------------------------------------- empty
-@pytest.mark.parametrize("data", [
-    pytest.param([], id="list"),
-    pytest.param(np.empty((0, 3)), id="numpy"),
-    pytest.param(np.empty((0, 3), dtype=object), id="object"),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param([], id="list"),
+        pytest.param(np.empty((0, 3)), id="numpy"),
+        pytest.param(np.empty((0, 3), dtype=object), id="object"),
+    ],
+)
 def test_empty_data(data):
     with raises(r"empty"):
         Ratings.from_rows(data)
@@ -258,7 +275,9 @@ def test_bad_weights(weights):
 
 @pytest.mark.parametrize("level", ["nominl", "Nominal", None, "quadratic"])
 def test_bad_level(level):
-    with raises(rf"level must be one of 'nominal', 'ordinal', 'interval', 'ratio'; got {re.escape(repr(level))}$"):
+    with raises(
+        rf"level must be one of 'nominal', 'ordinal', 'interval', 'ratio'; got {re.escape(repr(level))}$"
+    ):
         krippendorff_alpha(datasets.sentiment(), level)
     with raises(r"level must be one of"):
         bootstrap_ci(krippendorff_alpha, datasets.sentiment(), n_boot=5, level=level)
@@ -280,12 +299,16 @@ def test_bad_bootstrap_options():
         bootstrap_ci(fleiss_kappa, r, n_boot=0)
     with raises(r"n_boot must be a whole number, got 'abc'"):
         bootstrap_ci(fleiss_kappa, r, n_boot="abc")
-    with raises(r"metric must be one of 'cohen_kappa', 'fleiss_kappa', 'krippendorff_alpha', .*'gwet_ac'; "
-                r"got 'pairwise_cohen'"):
+    with raises(
+        r"metric must be one of 'cohen_kappa', 'fleiss_kappa', 'krippendorff_alpha', .*'gwet_ac'; "
+        r"got 'pairwise_cohen'"
+    ):
         bootstrap_ci(pairwise_cohen, r)
     with raises(r"metric must be one of .*; got 'accuracy'"):
         bootstrap_ci("accuracy", r)
-    with raises(r"fleiss_kappa takes no argument\(s\) \['level'\]; it takes \['chance', 'population', 'weights'\]"):
+    with raises(
+        r"fleiss_kappa takes no argument\(s\) \['level'\]; it takes \['chance', 'population', 'weights'\]"
+    ):
         bootstrap_ci(fleiss_kappa, r, level="ordinal")
 
 
@@ -317,14 +340,19 @@ def _inputs():
     floats = np.array([[1.0, 1.0, np.nan], [2.0, 2.0, 2.0], [3.0, np.nan, 1.0], [1.0, 3.0, 1.0]])
     ints = np.array([[0, 1, 1], [1, 1, 1], [2, 0, 2], [0, 0, 1]], dtype=np.intp)
     objects = np.array([["P", None, "N"], ["N", "N", "N"], ["G", "P", ""], ["P", "P", "P"]], dtype=object)
-    wide_ints = np.array([[10 ** 9, 1, 1], [1, 1, 10 ** 9], [10 ** 9, 10 ** 9, 1]])
+    wide_ints = np.array([[10**9, 1, 1], [1, 1, 10**9], [10**9, 10**9, 1]])
     return {"list": rows, "floats": floats, "ints": ints, "objects": objects, "wide-ints": wide_ints}
 
 
 def _same(a, b) -> bool:
     if isinstance(a, np.ndarray):
-        return (isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape
-                and a.flags.writeable and np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+        return (
+            isinstance(b, np.ndarray)
+            and a.dtype == b.dtype
+            and a.shape == b.shape
+            and a.flags.writeable
+            and np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+        )
     return repr(a) == repr(b)  # nested lists; repr sees nan, None and "" apart
 
 
@@ -354,7 +382,14 @@ def test_inputs_are_never_modified(name):
 
 
 def test_long_records_and_categories_are_never_modified():
-    records = [(1, "ann", "x"), (1, "bob", None), (2, "ann", "y"), (2, "bob", "y"), (3, "ann", "x"), (3, "bob", "x")]
+    records = [
+        (1, "ann", "x"),
+        (1, "bob", None),
+        (2, "ann", "y"),
+        (2, "bob", "y"),
+        (3, "ann", "x"),
+        (3, "bob", "x"),
+    ]
     categories = ["y", "x"]
     before = copy.deepcopy((records, categories))
     r = Ratings.from_long(records, categories=categories)
@@ -377,12 +412,16 @@ def test_results_are_read_only():
     assert r.rows()[0][0] == "P" and r.codes[0, 0] == r.categories.index("P") == 2
 
 
-@pytest.mark.parametrize("metric", ["fleiss_kappa", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi"])
+@pytest.mark.parametrize(
+    "metric", ["fleiss_kappa", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi"]
+)
 def test_named_family_weights_need_a_declared_order(metric):
     """Weights over the category order: text labels must come with categories=[...] in their order."""
     rows = [["lo", "hi"], ["mid", "hi"], ["lo", "lo"]]
     fn = getattr(iaa_teach, metric)
-    with raises(r"weights='linear' uses the order of the categories, but \['hi', 'lo', 'mid'\] are only sorted"):
+    with raises(
+        r"weights='linear' uses the order of the categories, but \['hi', 'lo', 'mid'\] are only sorted"
+    ):
         fn(Ratings.from_rows(rows), weights="linear")
     declared = Ratings.from_rows(rows, categories=["lo", "mid", "hi"])
     assert math.isfinite(float(fn(declared, weights="linear")))

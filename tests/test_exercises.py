@@ -35,13 +35,20 @@ from iaa_teach.exercises import (
     worksheet,
     worksheet_questions,
 )
-from iaa_teach.rounding import round_half_up
 from iaa_teach.exercises._mistakes import route_alpha, route_fleiss
+from iaa_teach.rounding import round_half_up
 
 SEEDS = range(200)
 SWEEP_KINDS = ("cohen", "fleiss", "alpha", "partial", "weighted")
-COEFFICIENT = {"cohen": "kappa", "weighted": "kappa", "fleiss": "kappa", "partial": "kappa", "alpha": "alpha",
-               "pi": "pi", "ac1": "ac1"}
+COEFFICIENT = {
+    "cohen": "kappa",
+    "weighted": "kappa",
+    "fleiss": "kappa",
+    "partial": "kappa",
+    "alpha": "alpha",
+    "pi": "pi",
+    "ac1": "ac1",
+}
 CHOOSABLE = ("cohen", "weighted", "fleiss", "alpha")
 THRESHOLDS = {"0.667", "0.800"}  # printed by the interpretation parts whatever the table
 
@@ -70,12 +77,15 @@ def independent(q):
         n = len(pairs)
         idx = {c: i for i, c in enumerate(cats)}
         if q.kind == "weighted":
+
             def w(a, b):
                 d = abs(idx[a] - idx[b])
                 return 1 - F(d, k - 1) if q.weights == "linear" else 1 - F(d * d, (k - 1) ** 2)
         else:
+
             def w(a, b):
                 return F(int(a == b))
+
         p_o = sum((w(a, b) for a, b in pairs), F(0)) / n
         if q.kind in ("cohen", "weighted"):
             row_m = {c: F(sum(1 for a, _ in pairs if a == c), n) for c in cats}
@@ -101,8 +111,13 @@ def independent(q):
         if q.kind == "fleiss":
             out = {"p_a": p_a, "p_e": pooled, "kappa": _kappa(p_a, pooled)}
         elif q.chance == "both":
-            out = {"p_a": p_a, "p_e": pooled, "kappa": _kappa(p_a, pooled), "p_e_mlrd": item_mean,
-                   "kappa_mlrd": _kappa(p_a, item_mean)}
+            out = {
+                "p_a": p_a,
+                "p_e": pooled,
+                "kappa": _kappa(p_a, pooled),
+                "p_e_mlrd": item_mean,
+                "kappa_mlrd": _kappa(p_a, item_mean),
+            }
         else:
             p_e = pooled if q.chance == "pooled" else item_mean
             out = {"p_a": p_a, "n_labels": F(total), "p_e": p_e, "kappa": _kappa(p_a, p_e)}
@@ -141,8 +156,10 @@ def hand_mistakes(q):
         uniform = F(1, len(cats))
         out["uniform_chance"] = {"p_e": uniform, coef: _kappa(p_o, uniform)}
         out["percentages"] = {coef: _kappa(100 * p_o, 100 * right["p_e"])}
-        own = sum(F(sum(1 for row in rows if row[0] == c), n) * F(sum(1 for row in rows if row[1] == c), n)
-                  for c in cats)
+        own = sum(
+            F(sum(1 for row in rows if row[0] == c), n) * F(sum(1 for row in rows if row[1] == c), n)
+            for c in cats
+        )
         pooled = {c: F(sum(1 for row in rows for v in row[:2] if v == c), 2 * n) for c in cats}
         if q.kind == "cohen":
             sq = sum(x * x for x in pooled.values())
@@ -173,7 +190,9 @@ def hand_mistakes(q):
         sizes = [sum(c) for c in counts]
         used = [i for i, m in enumerate(sizes) if m >= 2]
         p_a, p_e = right["p_a"], right["p_e"]
-        self_pairs = sum(F(sum(x * x for x in counts[i]), sizes[i] * (sizes[i] - 1)) for i in used) / len(used)
+        self_pairs = sum(F(sum(x * x for x in counts[i]), sizes[i] * (sizes[i] - 1)) for i in used) / len(
+            used
+        )
         out["self_pairs"] = {"p_a": self_pairs, "kappa": _kappa(self_pairs, p_e)}
         out["percentages"] = {"kappa": _kappa(100 * p_a, 100 * p_e)}
         if q.kind == "fleiss":
@@ -192,9 +211,13 @@ def hand_mistakes(q):
                 kappas.append(_kappa(po, pe))
             out["pairwise_mean"] = {"kappa": sum(kappas) / len(kappas)}
             return out
-        global_k = sum(F(sum(x * x for x in counts[i]) - k_all, k_all * (k_all - 1)) for i in used) / len(used)
+        global_k = sum(F(sum(x * x for x in counts[i]) - k_all, k_all * (k_all - 1)) for i in used) / len(
+            used
+        )
         out["global_k"] = {"p_a": global_k, "kappa": _kappa(global_k, p_e)}
-        every = sum(F(sum(x * (x - 1) for x in counts[i]), sizes[i] * (sizes[i] - 1)) for i in used) / len(rows)
+        every = sum(F(sum(x * (x - 1) for x in counts[i]), sizes[i] * (sizes[i] - 1)) for i in used) / len(
+            rows
+        )
         out["single_in_p_a"] = {"p_a": every, "kappa": _kappa(every, p_e)}
         if q.chance == "pooled":
             pairs_only = sum(sizes[i] for i in used)
@@ -210,7 +233,11 @@ def hand_mistakes(q):
     n = right["n"]
     n_c = {c: F(sum(u.count(c) for u in units if len(u) >= 2)) for c in cats}
     spread = n * n - sum(x * x for x in n_c.values())
-    for mid, pairs in (("fleiss_de", n * n), ("de_n_plus_1", n * (n + 1)), ("de_n_minus_1_squared", (n - 1) ** 2)):
+    for mid, pairs in (
+        ("fleiss_de", n * n),
+        ("de_n_plus_1", n * (n + 1)),
+        ("de_n_minus_1_squared", (n - 1) ** 2),
+    ):
         d_e = spread / pairs
         out[mid] = {"d_e": d_e, "alpha": 1 - right["d_o"] / d_e}
     o, off = F(0), F(0)
@@ -260,20 +287,39 @@ def _sweep(kind, level, seeds):
             v = p.answer
             for form in (fmt(v), str(v)):
                 fb = q.check(p.label, form)
-                assert fb.status == "correct" and fb.marks == p.marks, (kind, level, seed, p.label, form, fb.message)
+                assert fb.status == "correct" and fb.marks == p.marks, (
+                    kind,
+                    level,
+                    seed,
+                    p.label,
+                    form,
+                    fb.message,
+                )
             two = _two_dp(v)
             fb = q.check(p.label, two)
             if F(two) == v and not any(parse_answer(two).matches(m.value) for m in p.mistakes + p.others):
                 assert fb.correct
             else:
-                assert fb.status == "places" and "give 3 dp, as asked" in fb.message, (kind, seed, p.label, fb)
+                assert fb.status == "places" and "give 3 dp, as asked" in fb.message, (
+                    kind,
+                    seed,
+                    p.label,
+                    fb,
+                )
                 assert fb.marks < p.marks
                 if any(parse_answer(two).matches(m.value) for m in p.mistakes):
                     assert fb.marks == 0 and "what you get if you" in fb.message
             for m in p.mistakes:
                 stats["listed"][m.id] = stats["listed"].get(m.id, 0) + 1
                 fb = q.check(p.label, fmt(m.value))
-                assert fb.status == "mistake" and m.id in fb.mistakes, (kind, level, seed, p.label, m.id, fb.message)
+                assert fb.status == "mistake" and m.id in fb.mistakes, (
+                    kind,
+                    level,
+                    seed,
+                    p.label,
+                    m.id,
+                    fb.message,
+                )
                 assert f"{fmt(m.value)} is what you get if you" in fb.message
                 assert not (_shown(v) & {w for w in fb.message.replace(fmt(m.value), "").split()}), fb.message
                 assert not q.check(p.label, _two_dp(m.value)).correct, (kind, level, seed, p.label, m.id)
@@ -299,7 +345,7 @@ def _sweep(kind, level, seeds):
 def _check_concept(q, p, leaks):
     texts = [p.prompt.text(), str(p.model_answer)] + [c.text.text() for c in p.choices]
     if p.form == "choice":
-        for letter in "ABCD"[:len(p.choices)]:
+        for letter in "ABCD"[: len(p.choices)]:
             fb = q.check(p.label, letter)
             texts.append(fb.message)
             assert fb.correct == (letter == p.key) and fb.marks == (p.marks if letter == p.key else 0)
@@ -325,9 +371,11 @@ def test_sweep_answers_marks_mistakes_and_no_leaks(kind, level):
     stats = _sweep(kind, level, SEEDS)
     # each of the kind's mistakes is listed (so recognised) on some seeds at every level where it can happen
     for mid in KIND_MISTAKES[kind]:
-        if (level == 1 and kind == "alpha" and mid in ("unpairable_values", "text_route")) \
-                or (level < 3 and mid in ("missing_as_disagreement", "unshared_marginals")) \
-                or (kind == "partial" and mid == "global_total" and level == 3):
+        if (
+            (level == 1 and kind == "alpha" and mid in ("unpairable_values", "text_route"))
+            or (level < 3 and mid in ("missing_as_disagreement", "unshared_marginals"))
+            or (kind == "partial" and mid == "global_total" and level == 3)
+        ):
             continue
         assert stats["listed"].get(mid, 0) > 0, (kind, level, mid, stats["listed"])
     # the mistakes recomputed by hand are found listed on most seeds
@@ -338,6 +386,7 @@ def test_sweep_answers_marks_mistakes_and_no_leaks(kind, level):
 @pytest.mark.parametrize("kind", ["pi", "ac1"])
 def test_sweep_scott_pi_and_ac1(kind):
     from iaa_teach.metrics import gwet_ac, scott_pi
+
     for level in (1, 2, 3):
         stats = _sweep(kind, level, range(60))
         for mid in KIND_MISTAKES[kind]:
@@ -361,7 +410,7 @@ def test_the_texts_wrong_numbers_come_out_of_the_mistake_routes():
     assert "unweighted_pairs" in routes and routes["fleiss_de"]["alpha"] != F(127, 235)
     routes = route_alpha(r, krippendorff_alpha(r).exact)
     assert routes["alpha_as_fleiss"]["alpha"] == routes["fleiss_de"]["alpha"] == F(31, 55)
-    assert routes["de_n_plus_1"]["d_e"] == F(30 * 30 - (15 ** 2 + 10 ** 2 + 5 ** 2), 30 * 31)
+    assert routes["de_n_plus_1"]["d_e"] == F(30 * 30 - (15**2 + 10**2 + 5**2), 30 * 31)
 
 
 # ============================================================= by hand
@@ -387,7 +436,9 @@ def test_questions_are_solvable_by_hand(kind, level):
         sizes = [int(x) for x in counts.sum(axis=1)]
         if kind in ("cohen", "weighted"):
             n = sum(1 for row in r.rows() if None not in row)
-            assert n >= r.n_items - 2 and (level == 3) == (n < r.n_items), "level 3: one or two labels missing"
+            assert n >= r.n_items - 2 and (level == 3) == (n < r.n_items), (
+                "level 3: one or two labels missing"
+            )
             k = r.n_categories
             scale = 1 if kind == "cohen" else (k - 1 if q.weights == "linear" else (k - 1) ** 2)
             assert (n * scale) % a["p_o"].denominator == 0
@@ -420,7 +471,11 @@ def test_same_seed_same_question_and_seeds_differ(kind):
     for level in (1, 2, 3):
         qs = [make_question(kind, seed, level=level) for seed in range(10)]
         again = make_question(kind, 7, level=level)
-        assert again.ratings == qs[7].ratings and again.text() == qs[7].text() and again.answers() == qs[7].answers()
+        assert (
+            again.ratings == qs[7].ratings
+            and again.text() == qs[7].text()
+            and again.answers() == qs[7].answers()
+        )
         distinct = {tuple(map(tuple, q.ratings.rows())) for q in qs}
         assert len(distinct) >= len(qs) - 1
 
@@ -431,7 +486,7 @@ def test_question_text_has_lettered_parts_marks_and_a_marked_conceptual_part():
         for level in (1, 2, 3):
             q = make_question(kind, 11, level=level)
             labels = [p.label for p in q.parts]
-            assert labels == list("abcdef"[:len(labels)])
+            assert labels == list("abcdef"[: len(labels)])
             assert any(p.form in ("choice", "words") and p.marks >= 1 for p in q.parts)
             for render in (q.text(), q.markdown(), q.html()):
                 for p in q.parts:
@@ -445,7 +500,11 @@ def test_question_text_has_lettered_parts_marks_and_a_marked_conceptual_part():
 
 
 def test_some_level_three_questions_make_the_student_choose_the_coefficient():
-    chosen = [q for q in (make_question(kind, seed, level=3) for kind in CHOOSABLE for seed in range(12)) if q.choose]
+    chosen = [
+        q
+        for q in (make_question(kind, seed, level=3) for kind in CHOOSABLE for seed in range(12))
+        if q.choose
+    ]
     assert 10 <= len(chosen) <= 38
     names = ("Cohen", "Fleiss", "Krippendorff", "eighted")
     for q in chosen:
@@ -496,13 +555,15 @@ def test_partial_question_names_the_coverage_and_asks_about_merging():
     assert f"merge {d} and {e}" in q.text()
     codes = q.ratings.codes
     first, last = q.coverage[d]
-    assert (codes[first - 1:last, -2] >= 0).all() and (codes[:first - 1, -2] < 0).all()
+    assert (codes[first - 1 : last, -2] >= 0).all() and (codes[: first - 1, -2] < 0).all()
     assert "only items" in q.text()
 
 
 def test_alpha_question_has_a_single_rated_unit_and_asks_about_it():
     q = make_question("alpha", 5)
-    single = [item for item, row in zip(q.ratings.items, q.ratings.rows()) if sum(v is not None for v in row) == 1]
+    single = [
+        item for item, row in zip(q.ratings.items, q.ratings.rows()) if sum(v is not None for v in row) == 1
+    ]
     assert len(single) == 1 and f"Item {single[0]} has a single rating" in q.text()
 
 
@@ -516,19 +577,33 @@ def test_sizes_and_weights_can_be_fixed():
     assert make_question("cohen").seed >= 0  # a fresh seed is drawn and kept
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"kind": "kappa"}, "kind must be one of 'cohen', 'fleiss', 'alpha', 'partial', 'weighted', 'pi', 'ac1'; "
-                        "got 'kappa'"),
-    ({"kind": "cohen", "chance": "pooled"}, "only kind='partial' asks for a chance rule"),
-    ({"kind": "partial", "chance": "mean"}, "chance must be one of 'pooled', 'item_mean', 'both'; got 'mean'"),
-    ({"kind": "cohen", "seed": -1}, "seed must be at least 0, got -1"),
-    ({"kind": "cohen", "seed": 1.5}, "seed must be a whole number, got 1.5"),
-    ({"kind": "cohen", "n_raters": 3}, "n_raters for a 'cohen' question must be between 2 and 2, got 3"),
-    ({"kind": "fleiss", "n_items": 2}, "n_items for a 'fleiss' question must be between 4 and 20"),
-    ({"kind": "fleiss", "n_items": 7.0}, "n_items for a 'fleiss' question must be a whole number, got 7.0"),
-    ({"kind": "cohen", "weights": "linear"}, "only kind='weighted' takes weights"),
-    ({"kind": "weighted", "weights": "cubic"}, "weights must be one of None, 'linear', 'quadratic'; got 'cubic'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (
+            {"kind": "kappa"},
+            "kind must be one of 'cohen', 'fleiss', 'alpha', 'partial', 'weighted', 'pi', 'ac1'; got 'kappa'",
+        ),
+        ({"kind": "cohen", "chance": "pooled"}, "only kind='partial' asks for a chance rule"),
+        (
+            {"kind": "partial", "chance": "mean"},
+            "chance must be one of 'pooled', 'item_mean', 'both'; got 'mean'",
+        ),
+        ({"kind": "cohen", "seed": -1}, "seed must be at least 0, got -1"),
+        ({"kind": "cohen", "seed": 1.5}, "seed must be a whole number, got 1.5"),
+        ({"kind": "cohen", "n_raters": 3}, "n_raters for a 'cohen' question must be between 2 and 2, got 3"),
+        ({"kind": "fleiss", "n_items": 2}, "n_items for a 'fleiss' question must be between 4 and 20"),
+        (
+            {"kind": "fleiss", "n_items": 7.0},
+            "n_items for a 'fleiss' question must be a whole number, got 7.0",
+        ),
+        ({"kind": "cohen", "weights": "linear"}, "only kind='weighted' takes weights"),
+        (
+            {"kind": "weighted", "weights": "cubic"},
+            "weights must be one of None, 'linear', 'quadratic'; got 'cubic'",
+        ),
+    ],
+)
 def test_bad_arguments_raise_clear_errors(kwargs, match):
     with pytest.raises(AgreementError, match=match):
         make_question(**kwargs)
@@ -585,7 +660,12 @@ def test_worksheet_writes_a_question_sheet_and_a_separate_answer_sheet(tmp_path)
             assert (fmt(value) if value.denominator > 1 else str(value)) in answers
         assert str(next(p.answer for p in q.parts if p.quantity == COEFFICIENT[q.kind])) not in sheet
     for doc in (sheet, answers):
-        assert doc.startswith("<!DOCTYPE html>") and "<script" not in doc and "http:" not in doc and "https:" not in doc
+        assert (
+            doc.startswith("<!DOCTYPE html>")
+            and "<script" not in doc
+            and "http:" not in doc
+            and "https:" not in doc
+        )
     assert [q.ratings for q in worksheet_questions(5, 40)] == [q.ratings for q in ws.questions]
 
 
@@ -610,6 +690,7 @@ def test_readme_example_holds():
 @pytest.mark.parametrize("level", [1, 2, 3])
 def test_levels_set_the_size_and_every_part_has_marks_and_a_skill(level):
     from iaa_teach.exercises import LEVEL_SIZES, SKILLS
+
     for kind in KINDS:
         for seed in range(5):
             q = make_question(kind, seed, level=level)
@@ -638,8 +719,12 @@ def test_level_two_is_the_default_and_keeps_the_seeds_tables():
 
 def test_mark_a_whole_question_by_part_and_by_skill():
     q = make_question("partial", 6, level=3)
-    right = {p.label: (fmt(p.answer) if p.numeric else p.key if p.form == "choice" else str(p.worked or p.model_answer))
-             for p in q.parts}
+    right = {
+        p.label: (
+            fmt(p.answer) if p.numeric else p.key if p.form == "choice" else str(p.worked or p.model_answer)
+        )
+        for p in q.parts
+    }
     full = q.mark(right)
     assert full.marks == full.out_of == q.total_marks
     assert all(f.correct for f in full.feedback.values())
@@ -652,7 +737,9 @@ def test_mark_a_whole_question_by_part_and_by_skill():
     with pytest.raises(AgreementError, match="answers must map part labels"):
         q.mark(["0.5"])
     boxes = {p.form: p.placeholder for p in q.parts}
-    assert boxes["number"] in ("e.g. 0.492 or 29/59", "a whole number") and boxes["words"] == "a sentence or two"
+    assert (
+        boxes["number"] in ("e.g. 0.492 or 29/59", "a whole number") and boxes["words"] == "a sentence or two"
+    )
     assert make_question("cohen", 0, level=3, choose=True).parts[0].placeholder == "a letter, A-D"
 
 

@@ -1,4 +1,4 @@
-"""iaa_teach.explain (module iaa_teach.words): worked solutions for every result object.
+"""iaa_teach.explain (module iaa_teach.worked): worked solutions for every result object.
 
 The expected numbers come from the metrics (``result.exact``), never typed in,
 except where ERRATA.md's answer key is the specification.
@@ -7,13 +7,13 @@ except where ERRATA.md's answer key is the specification.
 import re
 import subprocess
 import sys
-import time
 from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rounding import d3  # noqa: E402
 
 import iaa_teach
 from iaa_teach import (
@@ -27,14 +27,11 @@ from iaa_teach import (
     krippendorff_alpha,
     pairwise_cohen,
 )
-from iaa_teach.words import Explanation, Hidden, Step, chance_rule, explain, ratings_table
-
-from rounding import d3  # noqa: E402
+from iaa_teach.worked import Explanation, Hidden, Step, chance_rule, explain, ratings_table
 
 SENTIMENT = datasets.sentiment()
 MISSING = datasets.sentiment_missing()
 PARTIAL = datasets.partial_coverage()
-
 
 
 def tex_frac(q):
@@ -125,7 +122,12 @@ def test_cohen_steps_carry_the_answer_key():
     res = RESULTS["cohen"]
     ex = explain(res)
     assert [s.title for s in ex.steps] == [
-        "Agreement table", "Observed agreement P_o", "Marginals", "Chance agreement P_e", "Cohen's kappa"]
+        "Agreement table",
+        "Observed agreement P_o",
+        "Marginals",
+        "Chance agreement P_e",
+        "Cohen's kappa",
+    ]
     assert ex["Observed"].exact == res.exact.p_o == Fraction(7, 10)
     assert ex["Chance"].exact == res.exact.p_e == Fraction(41, 100)
     assert ex["Cohen's kappa"].exact == res.exact.kappa == Fraction(29, 59)
@@ -169,7 +171,9 @@ def test_pairwise_names_the_lowest_and_highest_pair():
     assert [s.exact for s in ex.steps[:-1]] == list(res.exact.kappas)
 
 
-@pytest.mark.parametrize("name", ["fleiss", "fleiss_missing_pooled", "fleiss_missing_item_mean", "fleiss_partial"])
+@pytest.mark.parametrize(
+    "name", ["fleiss", "fleiss_missing_pooled", "fleiss_missing_item_mean", "fleiss_partial"]
+)
 def test_fleiss_names_its_chance_rule_and_reaches_the_exact_value(name):
     res = RESULTS[name]
     ex = explain(res)
@@ -217,7 +221,7 @@ def test_alpha_steps_reach_the_exact_values(name):
     assert ex["Krippendorff's alpha"].exact == res.exact.alpha
     assert f"n = {int(res.exact.n)}" in ex["Coincidence matrix"].text
     assert str(int(res.pair_counts.sum())) in ex["Ordered pairs"].text
-    assert (("Distances" in ex.text()) == (res.level != "nominal"))
+    assert ("Distances" in ex.text()) == (res.level != "nominal")
 
 
 def test_alpha_answer_key():
@@ -234,8 +238,9 @@ def test_bootstrap_explanation_shows_the_interval():
     assert f"{res.n_boot} times" in text
 
 
-@pytest.mark.parametrize("metric", [lambda r: cohen_kappa(r, 0, 1), pairwise_cohen, fleiss_kappa,
-                                    krippendorff_alpha])
+@pytest.mark.parametrize(
+    "metric", [lambda r: cohen_kappa(r, 0, 1), pairwise_cohen, fleiss_kappa, krippendorff_alpha]
+)
 def test_undefined_results_say_why(metric):
     same = Ratings.from_rows([["x", "x", "x"]] * 4)
     res = metric(same)
@@ -248,9 +253,16 @@ def test_undefined_results_say_why(metric):
 
 
 def test_labels_with_latex_and_markdown_specials_are_escaped():
-    r = Ratings.from_rows([["a_b", "x&y", "50%"], ["a_b", "a_b", "x&y"], ["50%", "50%", "50%"], ["x&y", "a_b", "x&y"]],
-                          categories=["50%", "a_b", "x&y"])
-    for res in (cohen_kappa(r, 0, 1), fleiss_kappa(r), krippendorff_alpha(r), krippendorff_alpha(r, "ordinal")):
+    r = Ratings.from_rows(
+        [["a_b", "x&y", "50%"], ["a_b", "a_b", "x&y"], ["50%", "50%", "50%"], ["x&y", "a_b", "x&y"]],
+        categories=["50%", "a_b", "x&y"],
+    )
+    for res in (
+        cohen_kappa(r, 0, 1),
+        fleiss_kappa(r),
+        krippendorff_alpha(r),
+        krippendorff_alpha(r, "ordinal"),
+    ):
         md = explain(res).markdown()
         for block in math_blocks(md):
             assert braces_balance(block)
@@ -271,7 +283,9 @@ def test_item_names_of_a_long_table_are_escaped_in_the_latex():
 
 def test_user_text_is_escaped_in_every_output():
     """Rater and category names are text: HTML-escaped in HTML, Markdown-escaped in Markdown, \\text{} in LaTeX."""
-    r = Ratings.from_rows([["<b>", "a_b"], ["<b>", "<b>"], ["$5", "a_b"], ["a_b", "$5"]], raters=["R&D", "x*y"])
+    r = Ratings.from_rows(
+        [["<b>", "a_b"], ["<b>", "<b>"], ["$5", "a_b"], ["a_b", "$5"]], raters=["R&D", "x*y"]
+    )
     ex = explain(cohen_kappa(r, 0, 1))
     html_out, md = ex.html(), ex.markdown()
     assert '<th scope="row">&lt;b&gt;</th>' in html_out and '<th scope="col">&lt;b&gt;</th>' in html_out
@@ -304,7 +318,7 @@ def test_top_level_explain_is_the_function():
     ex = iaa_teach.explain(res)
     assert isinstance(ex, Explanation) and ex.text() == explain(res).text()
     assert iaa_teach.ratings_table(SENTIMENT).text() == ratings_table(SENTIMENT).text()
-    assert iaa_teach.words.explain is iaa_teach.explain
+    assert iaa_teach.worked.explain is iaa_teach.explain
 
 
 def test_brief_style_keeps_only_result_lines():
@@ -345,26 +359,31 @@ def test_ratings_table_marks_gaps_and_leaves_the_data_alone():
     assert t.text().splitlines()[0].split() == ["item", *MISSING.raters]
 
 
-def test_large_tables_stay_short_and_fast():
+def test_large_tables_stay_short():  # its speed: benchmarks/bench_explain.py
     rng = np.random.default_rng(0)
     big = Ratings.from_rows(rng.integers(0, 4, size=(2000, 6)))
     res = fleiss_kappa(big)
-    start = time.perf_counter()
     ex = explain(res)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 1.0
     assert len(ex.text()) < 20_000  # items are grouped by pattern, not listed one by one
     assert ex["Fleiss' kappa"].exact == res.exact.kappa
 
 
 def test_importing_explain_does_not_import_matplotlib():
-    code = "import sys, iaa_teach; from iaa_teach.words import explain; assert 'matplotlib' not in sys.modules"
+    code = (
+        "import sys, iaa_teach; from iaa_teach.worked import explain; assert 'matplotlib' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-table_strategy = st.integers(2, 5).flatmap(lambda n_raters: st.lists(
-    st.lists(st.one_of(st.none(), st.sampled_from(["G", "N", "P", "X"])), min_size=n_raters, max_size=n_raters),
-    min_size=2, max_size=14))
+table_strategy = st.integers(2, 5).flatmap(
+    lambda n_raters: st.lists(
+        st.lists(
+            st.one_of(st.none(), st.sampled_from(["G", "N", "P", "X"])), min_size=n_raters, max_size=n_raters
+        ),
+        min_size=2,
+        max_size=14,
+    )
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -437,8 +456,11 @@ def test_family_steps_reach_the_exact_values(name):
     res = FAMILY[name]
     ex = explain(res)
     assert ex["Mean observed agreement"].exact == res.exact.p_a
-    assert f"{tex_frac(res.exact.p_a)} \\approx {d3(res.exact.p_a)}" in ex["Mean observed agreement"].markdown \
-        or res.exact.p_a.denominator == 1 or Fraction(d3(res.exact.p_a)) == res.exact.p_a
+    assert (
+        f"{tex_frac(res.exact.p_a)} \\approx {d3(res.exact.p_a)}" in ex["Mean observed agreement"].markdown
+        or res.exact.p_a.denominator == 1
+        or Fraction(d3(res.exact.p_a)) == res.exact.p_a
+    )
     last_value = [s for s in ex.steps if s.symbol not in ("se", None)][-1]
     assert last_value.exact == res.exact_value
     assert d3(res.exact_value) in last_value.text
@@ -514,8 +536,16 @@ def test_weighted_fleiss_uses_its_weights():
         assert line.rstrip().endswith(d3(p)) or line.rstrip().endswith(f"= {p}")
 
 
-@pytest.mark.parametrize("metric", [brennan_prediger, lambda r: scott_pi(r, 0, 1), conger_kappa, gwet_ac,
-                                    lambda r: fleiss_kappa(r, weights="linear")])
+@pytest.mark.parametrize(
+    "metric",
+    [
+        brennan_prediger,
+        lambda r: scott_pi(r, 0, 1),
+        conger_kappa,
+        gwet_ac,
+        lambda r: fleiss_kappa(r, weights="linear"),
+    ],
+)
 def test_undefined_family_results_say_why(metric):
     same = Ratings.from_rows([["x", "x", "x"]] * 4, categories=["x"])
     res = metric(same)
@@ -527,8 +557,11 @@ def test_undefined_family_results_say_why(metric):
 
 
 def test_family_labels_are_escaped_in_html_and_markdown():
-    r = Ratings.from_rows([["<b>", "a_b", "$5"], ["<b>", "<b>", "a_b"], ["$5", "a_b", "$5"], ["a_b", "$5", "<b>"]],
-                          raters=["R&D", "x*y", "z|w"], categories=["<b>", "a_b", "$5"])
+    r = Ratings.from_rows(
+        [["<b>", "a_b", "$5"], ["<b>", "<b>", "a_b"], ["$5", "a_b", "$5"], ["a_b", "$5", "<b>"]],
+        raters=["R&D", "x*y", "z|w"],
+        categories=["<b>", "a_b", "$5"],
+    )
     for res in (conger_kappa(r), gwet_ac(r, weights="ordinal"), scott_pi(r, 0, 1), brennan_prediger(r)):
         ex = explain(res)
         html_out, md = ex.html(), ex.markdown()
@@ -540,15 +573,17 @@ def test_family_labels_are_escaped_in_html_and_markdown():
     assert "R&D" in md and "x\\*y" in md and "z\\|w" in md
 
 
-def test_large_family_tables_stay_short_and_fast():
+def test_large_family_tables_stay_short():  # their speed: benchmarks/bench_explain.py
     rng = np.random.default_rng(0)
     big = Ratings.from_rows(rng.integers(0, 4, size=(2000, 6)))
-    for res in (gwet_ac(big, weights="quadratic"), conger_kappa(big), scott_pi(big), fleiss_kappa(big, weights="linear")):
-        _ = res.exact, res.ci()  # exact values and the interval (scipy imported) before the clock starts
-        start = time.perf_counter()
+    for res in (
+        gwet_ac(big, weights="quadratic"),
+        conger_kappa(big),
+        scott_pi(big),
+        fleiss_kappa(big, weights="linear"),
+    ):
         ex = explain(res)
         text = ex.text()
-        assert time.perf_counter() - start < 1.0
         assert len(text) < 20_000  # items grouped by count row, not listed one by one
         assert ex["Mean observed agreement"].exact == res.exact.p_a
 
@@ -560,7 +595,12 @@ def test_random_family_tables_end_on_the_exact_value(rows, weights):
         r = Ratings.from_rows(rows, categories=["G", "N", "P", "X"])
     except Exception:
         return
-    for metric in (brennan_prediger, conger_kappa, gwet_ac, lambda t, weights: fleiss_kappa(t, weights=weights)):
+    for metric in (
+        brennan_prediger,
+        conger_kappa,
+        gwet_ac,
+        lambda t, weights: fleiss_kappa(t, weights=weights),
+    ):
         try:
             res = metric(r, weights=weights)
         except AgreementError:

@@ -43,6 +43,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
+from test_oracles import note, quiet, tables, to_ratings
 
 from iaa_teach import (
     AgreementError,
@@ -58,14 +59,15 @@ from iaa_teach import (
     scott_pi,
 )
 from iaa_teach import family as FM
-from test_oracles import note, quiet, tables, to_ratings
 
 try:
     from irrCAC.raw import CAC
     from irrCAC.table import CAC as TableCAC
 except ImportError as error:  # pragma: no cover - a broken set-up, not a test result
-    raise ImportError("irrCAC, the test oracle, is missing: `make setup` installs it "
-                      "(or run: pip install --no-deps irrCAC==0.4.4)") from error
+    raise ImportError(
+        "irrCAC, the test oracle, is missing: `make setup` installs it "
+        "(or run: pip install --no-deps irrCAC==0.4.4)"
+    ) from error
 
 TOL, SE_TOL = 1e-9, 1e-6
 # Examples per property test: enough for `make test` to stay quick on 2 cores. For a thorough run
@@ -102,7 +104,9 @@ def check(result, est: dict, se: bool = True) -> None:
     if est.get("too_few_items"):
         assert math.isnan(result.se) and result.se_reason
         return
-    if est.get("undefined") or 1 - float(est["pe"]) <= 1e-12:  # P_e = 1 (irrCAC's floats may land a hair below)
+    if (
+        est.get("undefined") or 1 - float(est["pe"]) <= 1e-12
+    ):  # P_e = 1 (irrCAC's floats may land a hair below)
         assert math.isnan(float(result)) and result.reason
         return
     assert same(float(result), float(est["coefficient_value"]), TOL), (float(result), est)
@@ -124,7 +128,9 @@ def check(result, est: dict, se: bool = True) -> None:
 @st.composite
 def symmetric_weights(draw, k: int) -> np.ndarray:
     """A random valid custom matrix: symmetric, 1 on the diagonal, entries in [0, 1]."""
-    upper = draw(hnp.arrays(np.float64, (k, k), elements=st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, 0.1, 0.3])))
+    upper = draw(
+        hnp.arrays(np.float64, (k, k), elements=st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, 0.1, 0.3]))
+    )
     w = np.triu(upper, 1)
     return w + w.T + np.eye(k)
 
@@ -135,8 +141,11 @@ def family_cases(draw, max_raters: int = 8, missing: bool = True):
     codes, k = draw(tables(missing=missing))
     codes = codes[:, :max_raters]
     numeric = draw(st.booleans())
-    values = (sorted(draw(st.lists(st.integers(1, 40), min_size=k, max_size=k, unique=True))) if numeric
-              else list(range(1, k + 1)))
+    values = (
+        sorted(draw(st.lists(st.integers(1, 40), min_size=k, max_size=k, unique=True)))
+        if numeric
+        else list(range(1, k + 1))
+    )
     choice = draw(st.sampled_from(SCHEMES + ("custom",)))
     weights = draw(symmetric_weights(k)) if choice == "custom" else choice
     return codes, values, weights
@@ -251,8 +260,11 @@ def gwet_r_percent_agreement_se(codes: np.ndarray, w: np.ndarray) -> float:
 
 
 @settings(max_examples=EXAMPLES)
-@given(values=st.lists(st.integers(1, 60), min_size=2, max_size=7, unique=True).map(sorted),
-       scheme=st.sampled_from(FM.WEIGHT_SCHEMES), labels=st.booleans())
+@given(
+    values=st.lists(st.integers(1, 60), min_size=2, max_size=7, unique=True).map(sorted),
+    scheme=st.sampled_from(FM.WEIGHT_SCHEMES),
+    labels=st.booleans(),
+)
 def test_gwet_weights_match_irrcac(values, scheme, labels):
     """Every named scheme, over numeric categories' values or over 1..q for labels, as irrCAC's Weights."""
     from irrCAC.weights import Weights
@@ -339,8 +351,10 @@ def check_cohen_se(codes: np.ndarray, k: int, weights) -> bool:
         return False
     ref = quiet(sm_cohens_kappa, res.table, wt=weights)
     assert abs(res.kappa - ref.kappa) <= TOL
-    for ours, theirs, exact in [(res.se, ref.std_kappa, res.exact.variance),
-                                (res.se_null, ref.std_kappa0, res.exact.variance_null)]:
+    for ours, theirs, exact in [
+        (res.se, ref.std_kappa, res.exact.variance),
+        (res.se_null, ref.std_kappa0, res.exact.variance_null),
+    ]:
         if math.isnan(theirs):  # statsmodels' sqrt of a variance that rounding made a hair below 0
             assert exact == 0 and ours <= SE_TOL
         else:
@@ -361,26 +375,42 @@ def test_cohen_standard_error_matches_statsmodels(data, weights):
 
 # ------------------------------------------------------ published values
 NAN = math.nan
-RAW_4RATERS = np.array([  # Gwet (2014), irrCAC's cac.raw4raters: 12 items, 4 raters, categories 1-5
-    [1, 1, NAN, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
-    [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [NAN, 5, 5, 5], [NAN, NAN, 1, 1], [NAN, NAN, 3, NAN]])
+RAW_4RATERS = np.array(
+    [  # Gwet (2014), irrCAC's cac.raw4raters: 12 items, 4 raters, categories 1-5
+        [1, 1, NAN, 1],
+        [2, 2, 3, 2],
+        [3, 3, 3, 3],
+        [3, 3, 3, 3],
+        [2, 2, 2, 2],
+        [1, 2, 3, 4],
+        [4, 4, 4, 4],
+        [1, 1, 2, 1],
+        [2, 2, 2, 2],
+        [NAN, 5, 5, 5],
+        [NAN, NAN, 1, 1],
+        [NAN, NAN, 3, NAN],
+    ]
+)
 
 
-@pytest.mark.parametrize("function, kwargs, value, p_e, se, low", [
-    # irrCAC for R, README: coefficient, P_e, standard error, lower 95 % limit (all upper limits 1)
-    (percent_agreement, {}, 0.8181818, 0, 0.12561, 0.542),
-    (gwet_ac, {}, 0.77544, 0.1903212, 0.14295, 0.461),
-    (fleiss_kappa, {"chance": "item_mean"}, 0.76117, 0.2387153, 0.15302, 0.424),
-    (krippendorff_alpha, {}, 0.74342, None, 0.14548, 0.423),
-    (conger_kappa, {}, 0.76282, 0.2334252, 0.14917, 0.435),
-    (brennan_prediger, {}, 0.77273, 0.2, 0.14472, 0.454),
-    # irrCAC (Python) docs and tests, weighted
-    (gwet_ac, {"weights": "bipolar"}, 0.90037, 0.68244, 0.10582, 0.66747),
-    (conger_kappa, {"weights": "quadratic"}, 0.858, 0.827, 0.144, 0.541),
-    (conger_kappa, {"weights": "linear"}, 0.814, 0.675, 0.145, 0.494),
-    (gwet_ac, {"weights": "ordinal"}, 0.899, 0.685, 0.107, 0.664),
-    (gwet_ac, {"weights": "circular"}, 0.830, 0.426, 0.133, 0.538),
-])
+@pytest.mark.parametrize(
+    "function, kwargs, value, p_e, se, low",
+    [
+        # irrCAC for R, README: coefficient, P_e, standard error, lower 95 % limit (all upper limits 1)
+        (percent_agreement, {}, 0.8181818, 0, 0.12561, 0.542),
+        (gwet_ac, {}, 0.77544, 0.1903212, 0.14295, 0.461),
+        (fleiss_kappa, {"chance": "item_mean"}, 0.76117, 0.2387153, 0.15302, 0.424),
+        (krippendorff_alpha, {}, 0.74342, None, 0.14548, 0.423),
+        (conger_kappa, {}, 0.76282, 0.2334252, 0.14917, 0.435),
+        (brennan_prediger, {}, 0.77273, 0.2, 0.14472, 0.454),
+        # irrCAC (Python) docs and tests, weighted
+        (gwet_ac, {"weights": "bipolar"}, 0.90037, 0.68244, 0.10582, 0.66747),
+        (conger_kappa, {"weights": "quadratic"}, 0.858, 0.827, 0.144, 0.541),
+        (conger_kappa, {"weights": "linear"}, 0.814, 0.675, 0.145, 0.494),
+        (gwet_ac, {"weights": "ordinal"}, 0.899, 0.685, 0.107, 0.664),
+        (gwet_ac, {"weights": "circular"}, 0.830, 0.426, 0.133, 0.538),
+    ],
+)
 def test_gwets_worked_example(function, kwargs, value, p_e, se, low):
     res = function(Ratings.from_rows(RAW_4RATERS), **kwargs)
     places = len(str(value).split(".")[1])
@@ -395,8 +425,15 @@ def test_gwets_worked_example(function, kwargs, value, p_e, se, low):
 
 def test_gwets_worked_example_custom_weights():
     """irrCAC's custom-weights example is not symmetric: we refuse it, and its symmetric part gives its numbers."""
-    w = np.array([[1.00, 0.75, 0.50, 0.25, 0.00], [0.00, 1.00, 0.75, 0.50, 0.25], [0.25, 0.00, 1.00, 0.75, 0.50],
-                  [0.50, 0.25, 0.00, 1.00, 0.75], [0.75, 0.50, 0.25, 0.00, 1.00]])
+    w = np.array(
+        [
+            [1.00, 0.75, 0.50, 0.25, 0.00],
+            [0.00, 1.00, 0.75, 0.50, 0.25],
+            [0.25, 0.00, 1.00, 0.75, 0.50],
+            [0.50, 0.25, 0.00, 1.00, 0.75],
+            [0.75, 0.50, 0.25, 0.00, 1.00],
+        ]
+    )
     r = Ratings.from_rows(RAW_4RATERS)
     with pytest.raises(AgreementError, match=r"symmetric .* \(w \+ w.T\) / 2"):
         conger_kappa(r, weights=w)
@@ -438,8 +475,12 @@ def test_two_raters_complete_data_identities(case):
     pi = scott_pi(r, weights=weights).exact.pi
     for chance in ("pooled", "item_mean"):
         assert fleiss_kappa(r, chance=chance, weights=weights).exact.kappa == pi
-    if weights is None or isinstance(weights, str) and weights in ("linear", "quadratic") \
-            and values == list(range(1, len(values) + 1)):
+    if (
+        weights is None
+        or isinstance(weights, str)
+        and weights in ("linear", "quadratic")
+        and values == list(range(1, len(values) + 1))
+    ):
         assert conger_kappa(r, weights=weights).exact.kappa == cohen_kappa(r, weights=weights).exact.kappa
     s = brennan_prediger(r).exact
     p_o = Fraction(int((codes[:, 0] == codes[:, 1]).sum()), len(codes))
@@ -518,8 +559,9 @@ def test_exact_totals_from_sums_by_number_of_ratings_are_the_groups_own_sums(cas
     for groups in (FM.pattern_groups(r.count_patterns()), FM.row_groups(r, distinct=True)):
         totals = FM.family_totals(groups, w)
         each = FM.summed(FM.family_terms(groups, w), groups.frequency)
-        assert {key: value.tolist() for key, value in totals.items()} == \
-            {key: value.tolist() for key, value in each.items()}
+        assert {key: value.tolist() for key, value in totals.items()} == {
+            key: value.tolist() for key, value in each.items()
+        }
 
 
 # ---------------------------------------------- the checks can fail
@@ -539,23 +581,30 @@ def broken(real, change):
     return lambda *args, **kwargs: change(real(*args, **kwargs))
 
 
-@pytest.mark.parametrize("formula, change, checks", [
-    ("gwet_chance", lambda p_e: p_e * 1.01, ["gwet"]),
-    ("uniform_chance", lambda p_e: p_e * 1.01, ["bp"]),
-    ("conger_chance", lambda p_e: p_e * 1.01, ["conger"]),
-    ("fleiss_chance", lambda p_e: p_e * 1.01, ["fleiss"]),
-    ("gwet_weights", lambda w: np.where(np.eye(len(w), dtype=bool), w, w * 0.9), ["gwet", "fleiss", "bp", "conger"]),
-    ("linearized_terms", lambda t: t * 1.01, ["gwet", "fleiss", "bp", "conger"]),
-    ("sum_of_squares", lambda s: s * 1.01, ["gwet", "fleiss", "bp", "conger"]),
-    ("linearized_variance", lambda v: v * 1.01, ["gwet", "fleiss", "bp", "conger"]),
-    ("gwet_item_chance", lambda t: t * 1.01, ["gwet"]),
-    ("fleiss_item_chance", lambda t: t * 1.01, ["fleiss"]),
-    ("conger_item_chance", lambda t: t * 1.01, ["conger"]),
-    ("conger_parts", lambda parts: (*parts[:2], parts[2] * 1.01, parts[3]), ["conger"]),
-    ("observed_agreement", lambda p_a: p_a * 0.99, ["gwet", "fleiss", "bp", "conger"]),
-    ("category_shares", lambda p: p * 0.99, ["gwet", "fleiss"]),
-    ("divide", lambda x: x * 1.01, ["gwet", "fleiss", "bp", "conger"]),
-])
+@pytest.mark.parametrize(
+    "formula, change, checks",
+    [
+        ("gwet_chance", lambda p_e: p_e * 1.01, ["gwet"]),
+        ("uniform_chance", lambda p_e: p_e * 1.01, ["bp"]),
+        ("conger_chance", lambda p_e: p_e * 1.01, ["conger"]),
+        ("fleiss_chance", lambda p_e: p_e * 1.01, ["fleiss"]),
+        (
+            "gwet_weights",
+            lambda w: np.where(np.eye(len(w), dtype=bool), w, w * 0.9),
+            ["gwet", "fleiss", "bp", "conger"],
+        ),
+        ("linearized_terms", lambda t: t * 1.01, ["gwet", "fleiss", "bp", "conger"]),
+        ("sum_of_squares", lambda s: s * 1.01, ["gwet", "fleiss", "bp", "conger"]),
+        ("linearized_variance", lambda v: v * 1.01, ["gwet", "fleiss", "bp", "conger"]),
+        ("gwet_item_chance", lambda t: t * 1.01, ["gwet"]),
+        ("fleiss_item_chance", lambda t: t * 1.01, ["fleiss"]),
+        ("conger_item_chance", lambda t: t * 1.01, ["conger"]),
+        ("conger_parts", lambda parts: (*parts[:2], parts[2] * 1.01, parts[3]), ["conger"]),
+        ("observed_agreement", lambda p_a: p_a * 0.99, ["gwet", "fleiss", "bp", "conger"]),
+        ("category_shares", lambda p: p * 0.99, ["gwet", "fleiss"]),
+        ("divide", lambda x: x * 1.01, ["gwet", "fleiss", "bp", "conger"]),
+    ],
+)
 @pytest.mark.parametrize("weights", [None, "quadratic"])
 def test_check_fails_when_a_family_formula_is_broken(monkeypatch, formula, change, checks, weights):
     for name in checks:

@@ -46,11 +46,18 @@ from iaa_teach import (
     ratings_table,
 )
 from iaa_teach.cli import main
-from iaa_teach.reading import parse_categories
 from iaa_teach.exercises import make_question, mistake_info, parse_answer, worksheet, worksheet_html
 from iaa_teach.markup import html_escape, md_escape, mpl_escape, terminal_escape
+from iaa_teach.reading import parse_categories
 from iaa_teach.validation import LIMITS, MAX_CATEGORIES, MAX_PAIRS
-from iaa_teach.widgets import CoverageExplorer, MissingDataExplorer, ParadoxExplorer, Quiz, TableExplorer, WeightsExplorer
+from iaa_teach.widgets import (
+    CoverageExplorer,
+    MissingDataExplorer,
+    ParadoxExplorer,
+    Quiz,
+    TableExplorer,
+    WeightsExplorer,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore:Glyph .* missing from font:UserWarning")
 
@@ -98,94 +105,252 @@ API_ERRORS = [
     ("from_csv(DataFrame)", lambda: Ratings.from_csv(pd.DataFrame({"A": [1]})), r"path must be a file path"),
     ("from_csv('')", lambda: Ratings.from_csv(""), r"path must name a file"),
     ("from_csv(NUL in path)", lambda: Ratings.from_csv("a\x00b"), r"path must name a file"),
-    ("from_csv(format=)", lambda: Ratings.from_csv("x.csv", format="tall"), r"format must be one of 'wide', 'long'"),
-    ("from_csv(encoding=bogus)", lambda: Ratings.from_csv(__file__, encoding="klingon"),
-     r"encoding 'klingon' is not known"),
+    (
+        "from_csv(format=)",
+        lambda: Ratings.from_csv("x.csv", format="tall"),
+        r"format must be one of 'wide', 'long'",
+    ),
+    (
+        "from_csv(encoding=bogus)",
+        lambda: Ratings.from_csv(__file__, encoding="klingon"),
+        r"encoding 'klingon' is not known",
+    ),
     ("from_csv(encoding=5)", lambda: Ratings.from_csv(__file__, encoding=5), r"encoding must be a string"),
     ("from_csv(sep=two chars)", lambda: Ratings.from_csv(__file__, sep=",,"), r"sep must be one character"),
     ("from_csv(sep=quote)", lambda: Ratings.from_csv(__file__, sep='"'), r"sep must be one character"),
     ("from_csv(max_bytes=0)", lambda: Ratings.from_csv(__file__, max_bytes=0), r"max_bytes must be"),
-    ("from_csv(max_field='x')", lambda: Ratings.from_csv(__file__, max_field="x"), r"max_field must be a whole"),
-    ("from_csv(categories='GNP')", lambda: Ratings.from_csv(__file__, categories="GNP"), r"categories must be a list"),
+    (
+        "from_csv(max_field='x')",
+        lambda: Ratings.from_csv(__file__, max_field="x"),
+        r"max_field must be a whole",
+    ),
+    (
+        "from_csv(categories='GNP')",
+        lambda: Ratings.from_csv(__file__, categories="GNP"),
+        r"categories must be a list",
+    ),
     ("from_rows(str)", lambda: Ratings.from_rows("PNG"), r"expected a table"),
     ("from_rows(dict)", lambda: Ratings.from_rows({"A": [1], "B": [2]}), r"from_dataframe"),
     ("from_rows(int)", lambda: Ratings.from_rows(5), r"expected a table"),
     ("from_rows(3-D array)", lambda: Ratings.from_rows(np.zeros((2, 2, 2))), r"2-D table"),
-    ("from_rows(categories=str)", lambda: Ratings.from_rows([["a", "b"]], categories="ab"), r"categories must be a list"),
-    ("from_rows(categories=set)", lambda: Ratings.from_rows([["a", "b"]], categories={"a", "b"}),
-     r"categories must be a list"),
-    ("from_rows(categories=[None])", lambda: Ratings.from_rows([["a", "b"]], categories=["a", None]),
-     r"categories\[1\] = None is empty or a missing-value marker"),
-    ("from_rows(categories=[''])", lambda: Ratings.from_rows([["a", "b"]], categories=["a", ""]),
-     r"categories\[1\] = '' is empty"),
-    ("from_rows(categories=['NA'])", lambda: Ratings.from_rows([["a", "b"]], categories=["NA", "a"]),
-     r"categories\[0\] = 'NA' is empty or a missing-value marker"),
-    ("from_rows(categories=[[1]])", lambda: Ratings.from_rows([["a", "b"]], categories=[[1], "a"]),
-     r"categories\[0\] = \[1\] is not a single label"),
-    ("from_rows(categories dup after strip)", lambda: Ratings.from_rows([["a", "b"]], categories=["a", " a", "b"]),
-     r"categories must be unique.*'a' is categories\[0\] and categories\[1\]"),
-    ("from_rows(raters='AB')", lambda: Ratings.from_rows([["a", "b"]], raters="AB"), r"raters must be a list"),
-    ("from_rows(raters with '')", lambda: Ratings.from_rows([["a", "b"]], raters=["A", " "]),
-     r"rater name of column 2 is empty"),
-    ("from_rows(raters with None)", lambda: Ratings.from_rows([["a", "b"]], raters=[None, "B"]),
-     r"rater name of column 1 is empty"),
-    ("from_rows(raters with a list)", lambda: Ratings.from_rows([["a", "b"]], raters=[["A"], "B"]),
-     r"is not a single name"),
-    ("from_rows(duplicate items)", lambda: Ratings.from_rows([["a", "b"], ["a", "a"]], items=["s1", "s1"]),
-     r"item ids must be unique: 's1' is item 1 and item 2"),
-    ("from_rows(unhashable item)", lambda: Ratings.from_rows([["a", "b"]], items=[["s1"]]), r"not a single id"),
-    ("from_rows(max_categories=0)", lambda: Ratings.from_rows([["a", "b"]], max_categories=0),
-     r"max_categories must be"),
-    ("from_codes(ragged)", lambda: Ratings.from_codes([[0, 1], [0]], ["a", "b"]), r"codes must be a 2-D array"),
-    ("from_codes(floats)", lambda: Ratings.from_codes([[0.5, 1]], ["a", "b"]), r"codes must be a 2-D array of integers"),
-    ("from_codes(out of range)", lambda: Ratings.from_codes([[0, 5]], ["a", "b"]), r"codes must lie in -1..1"),
-    ("from_codes(duplicate categories)", lambda: Ratings.from_codes([[0, 1]], ["a", "a"]), r"categories must be unique"),
+    (
+        "from_rows(categories=str)",
+        lambda: Ratings.from_rows([["a", "b"]], categories="ab"),
+        r"categories must be a list",
+    ),
+    (
+        "from_rows(categories=set)",
+        lambda: Ratings.from_rows([["a", "b"]], categories={"a", "b"}),
+        r"categories must be a list",
+    ),
+    (
+        "from_rows(categories=[None])",
+        lambda: Ratings.from_rows([["a", "b"]], categories=["a", None]),
+        r"categories\[1\] = None is empty or a missing-value marker",
+    ),
+    (
+        "from_rows(categories=[''])",
+        lambda: Ratings.from_rows([["a", "b"]], categories=["a", ""]),
+        r"categories\[1\] = '' is empty",
+    ),
+    (
+        "from_rows(categories=['NA'])",
+        lambda: Ratings.from_rows([["a", "b"]], categories=["NA", "a"]),
+        r"categories\[0\] = 'NA' is empty or a missing-value marker",
+    ),
+    (
+        "from_rows(categories=[[1]])",
+        lambda: Ratings.from_rows([["a", "b"]], categories=[[1], "a"]),
+        r"categories\[0\] = \[1\] is not a single label",
+    ),
+    (
+        "from_rows(categories dup after strip)",
+        lambda: Ratings.from_rows([["a", "b"]], categories=["a", " a", "b"]),
+        r"categories must be unique.*'a' is categories\[0\] and categories\[1\]",
+    ),
+    (
+        "from_rows(raters='AB')",
+        lambda: Ratings.from_rows([["a", "b"]], raters="AB"),
+        r"raters must be a list",
+    ),
+    (
+        "from_rows(raters with '')",
+        lambda: Ratings.from_rows([["a", "b"]], raters=["A", " "]),
+        r"rater name of column 2 is empty",
+    ),
+    (
+        "from_rows(raters with None)",
+        lambda: Ratings.from_rows([["a", "b"]], raters=[None, "B"]),
+        r"rater name of column 1 is empty",
+    ),
+    (
+        "from_rows(raters with a list)",
+        lambda: Ratings.from_rows([["a", "b"]], raters=[["A"], "B"]),
+        r"is not a single name",
+    ),
+    (
+        "from_rows(duplicate items)",
+        lambda: Ratings.from_rows([["a", "b"], ["a", "a"]], items=["s1", "s1"]),
+        r"item ids must be unique: 's1' is item 1 and item 2",
+    ),
+    (
+        "from_rows(unhashable item)",
+        lambda: Ratings.from_rows([["a", "b"]], items=[["s1"]]),
+        r"not a single id",
+    ),
+    (
+        "from_rows(max_categories=0)",
+        lambda: Ratings.from_rows([["a", "b"]], max_categories=0),
+        r"max_categories must be",
+    ),
+    (
+        "from_codes(ragged)",
+        lambda: Ratings.from_codes([[0, 1], [0]], ["a", "b"]),
+        r"codes must be a 2-D array",
+    ),
+    (
+        "from_codes(floats)",
+        lambda: Ratings.from_codes([[0.5, 1]], ["a", "b"]),
+        r"codes must be a 2-D array of integers",
+    ),
+    (
+        "from_codes(out of range)",
+        lambda: Ratings.from_codes([[0, 5]], ["a", "b"]),
+        r"codes must lie in -1..1",
+    ),
+    (
+        "from_codes(duplicate categories)",
+        lambda: Ratings.from_codes([[0, 1]], ["a", "a"]),
+        r"categories must be unique",
+    ),
     ("from_long(str)", lambda: Ratings.from_long("abc"), r"records must be a list"),
-    ("from_long(missing item)", lambda: Ratings.from_long([(None, "a", "x"), (1, "b", "y")]), r"record 1: the item is missing"),
+    (
+        "from_long(missing item)",
+        lambda: Ratings.from_long([(None, "a", "x"), (1, "b", "y")]),
+        r"record 1: the item is missing",
+    ),
     ("from_long(unhashable rater)", lambda: Ratings.from_long([(1, ["a"], "x")]), r"record 1 should be"),
-    ("from_dataframe(list)", lambda: Ratings.from_dataframe([[1, 2]]), r"from_dataframe takes a pandas DataFrame"),
-    ("from_dataframe(duck)", lambda: Ratings.from_dataframe(type("DataFrame", (), {"iloc": 0, "columns": 0})()),
-     r"from_dataframe takes a pandas DataFrame, got DataFrame"),
+    (
+        "from_dataframe(list)",
+        lambda: Ratings.from_dataframe([[1, 2]]),
+        r"from_dataframe takes a pandas DataFrame",
+    ),
+    (
+        "from_dataframe(duck)",
+        lambda: Ratings.from_dataframe(type("DataFrame", (), {"iloc": 0, "columns": 0})()),
+        r"from_dataframe takes a pandas DataFrame, got DataFrame",
+    ),
     ("from_dataframe(empty)", lambda: Ratings.from_dataframe(pd.DataFrame()), r"the ratings table is empty"),
-    ("from_dataframe(long, 2 columns)", lambda: Ratings.from_dataframe(pd.DataFrame({"a": [1], "b": [2]}), "long"),
-     r"a long table needs columns"),
-    ("from_dataframe(format=)", lambda: Ratings.from_dataframe(pd.DataFrame({"a": [1]}), "tall"), r"format must be one of"),
-    ("subset([5])", lambda: SENTIMENT.subset([50]), r"item position 50 is out of range: the table has 10 items"),
+    (
+        "from_dataframe(long, 2 columns)",
+        lambda: Ratings.from_dataframe(pd.DataFrame({"a": [1], "b": [2]}), "long"),
+        r"a long table needs columns",
+    ),
+    (
+        "from_dataframe(format=)",
+        lambda: Ratings.from_dataframe(pd.DataFrame({"a": [1]}), "tall"),
+        r"format must be one of",
+    ),
+    (
+        "subset([5])",
+        lambda: SENTIMENT.subset([50]),
+        r"item position 50 is out of range: the table has 10 items",
+    ),
     ("subset(['a'])", lambda: SENTIMENT.subset(["a"]), r"items must be item positions"),
     ("subset([1.5])", lambda: SENTIMENT.subset([1.5]), r"items must be item positions"),
-    ("subset(short mask)", lambda: SENTIMENT.subset(np.array([True, False])), r"one True/False per item \(10\)"),
+    (
+        "subset(short mask)",
+        lambda: SENTIMENT.subset(np.array([True, False])),
+        r"one True/False per item \(10\)",
+    ),
     ("subset(empty)", lambda: SENTIMENT.subset([]), r"the selection is empty"),
     ("subset(raters='AB')", lambda: SENTIMENT.subset(raters="AB"), r"raters must be a list"),
     ("subset(raters twice)", lambda: SENTIMENT.subset(raters=["A", "A"]), r"lists a rater twice"),
     ("subset(raters=['Z'])", lambda: SENTIMENT.subset(raters=["Z"]), r"no rater named 'Z'"),
     ("with_label(True, ...)", lambda: SENTIMENT.with_label(True, 0, "P"), r"row must be an item position"),
-    ("with_label(99, ...)", lambda: SENTIMENT.with_label(99, 0, "P"), r"row must be an item position from 0 to 9"),
-    ("with_label(label not a category)", lambda: SENTIMENT.with_label(0, 0, "Q"), r"label 'Q' is not one of the categories"),
-    ("with_label(unhashable label)", lambda: SENTIMENT.with_label(0, 0, ["P"]), r"is not one of the categories"),
+    (
+        "with_label(99, ...)",
+        lambda: SENTIMENT.with_label(99, 0, "P"),
+        r"row must be an item position from 0 to 9",
+    ),
+    (
+        "with_label(label not a category)",
+        lambda: SENTIMENT.with_label(0, 0, "Q"),
+        r"label 'Q' is not one of the categories",
+    ),
+    (
+        "with_label(unhashable label)",
+        lambda: SENTIMENT.with_label(0, 0, ["P"]),
+        r"is not one of the categories",
+    ),
     ("with_missing('abc')", lambda: SENTIMENT.with_missing("abc"), r"mask must be a boolean array"),
-    ("with_missing(ragged)", lambda: SENTIMENT.with_missing([[True], [False, True]]), r"mask must be a boolean array"),
+    (
+        "with_missing(ragged)",
+        lambda: SENTIMENT.with_missing([[True], [False, True]]),
+        r"mask must be a boolean array",
+    ),
     ("pair_tables('AB')", lambda: SENTIMENT.pair_tables("AB"), r"pairs must be a list"),
-    ("pair_tables([('A',)])", lambda: SENTIMENT.pair_tables([("A",)]), r"pairs must be a list of \(rater, rater\) pairs"),
+    (
+        "pair_tables([('A',)])",
+        lambda: SENTIMENT.pair_tables([("A",)]),
+        r"pairs must be a list of \(rater, rater\) pairs",
+    ),
     ("rater_index(list)", lambda: SENTIMENT.rater_index(["A"]), r"no rater named \['A'\]"),
     ("rater_index(True)", lambda: SENTIMENT.rater_index(True), r"no rater named True"),
     ("cohen_kappa(a=[1])", lambda: cohen_kappa(SENTIMENT, [1], "B"), r"no rater named \[1\]"),
     ("cohen_kappa(a=1.0)", lambda: cohen_kappa(SENTIMENT, 1.0, "B"), r"no rater named 1.0"),
-    ("pairwise_cohen(max_pairs='x')", lambda: pairwise_cohen(SENTIMENT, max_pairs="x"), r"max_pairs must be a whole"),
-    ("bootstrap(n_boot='abc')", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot="abc"),
-     r"n_boot must be a whole number, got 'abc'"),
-    ("bootstrap(n_boot=1.5)", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=1.5), r"n_boot must be a whole number"),
-    ("bootstrap(n_boot=True)", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=True), r"n_boot must be a whole number"),
-    ("bootstrap(seed='abc')", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, seed="abc"),
-     r"seed must be None, a whole number >= 0 or a numpy.random.Generator"),
-    ("bootstrap(seed=-1)", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, seed=-1), r"seed must be None"),
-    ("bootstrap(seed=1.5)", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, seed=1.5), r"seed must be None"),
-    ("bootstrap(confidence='x')", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, confidence="x"),
-     r"confidence must be a number"),
-    ("bootstrap(confidence=nan)", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, confidence=math.nan),
-     r"confidence must be a finite number"),
+    (
+        "pairwise_cohen(max_pairs='x')",
+        lambda: pairwise_cohen(SENTIMENT, max_pairs="x"),
+        r"max_pairs must be a whole",
+    ),
+    (
+        "bootstrap(n_boot='abc')",
+        lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot="abc"),
+        r"n_boot must be a whole number, got 'abc'",
+    ),
+    (
+        "bootstrap(n_boot=1.5)",
+        lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=1.5),
+        r"n_boot must be a whole number",
+    ),
+    (
+        "bootstrap(n_boot=True)",
+        lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=True),
+        r"n_boot must be a whole number",
+    ),
+    (
+        "bootstrap(seed='abc')",
+        lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, seed="abc"),
+        r"seed must be None, a whole number >= 0 or a numpy.random.Generator",
+    ),
+    (
+        "bootstrap(seed=-1)",
+        lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, seed=-1),
+        r"seed must be None",
+    ),
+    (
+        "bootstrap(seed=1.5)",
+        lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, seed=1.5),
+        r"seed must be None",
+    ),
+    (
+        "bootstrap(confidence='x')",
+        lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, confidence="x"),
+        r"confidence must be a number",
+    ),
+    (
+        "bootstrap(confidence=nan)",
+        lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=5, confidence=math.nan),
+        r"confidence must be a finite number",
+    ),
     ("bootstrap(metric=42)", lambda: bootstrap_ci(42, SENTIMENT), r"metric must be one of"),
     ("bootstrap(max_boot=0)", lambda: bootstrap_ci(fleiss_kappa, SENTIMENT, max_boot=0), r"max_boot must be"),
-    ("interpret('abc')", lambda: interpret("abc"), r"interpret takes a coefficient between -1 and 1, got 'abc'"),
+    (
+        "interpret('abc')",
+        lambda: interpret("abc"),
+        r"interpret takes a coefficient between -1 and 1, got 'abc'",
+    ),
     ("interpret(None)", lambda: interpret(None), r"interpret takes a coefficient"),
     ("interpret(True)", lambda: interpret(True), r"interpret takes a coefficient"),
     ("interpret([0.5])", lambda: interpret([0.5]), r"interpret takes a coefficient"),
@@ -193,12 +358,19 @@ API_ERRORS = [
     ("interpret(85)", lambda: interpret(85), r"got 85 \(a percentage\? divide it by 100\)"),
     ("interpret(-2)", lambda: interpret(-2), r"got -2"),
     ("interpret(inf)", lambda: interpret(math.inf), r"got inf"),
-    ("interpret(10**400)", lambda: interpret(10 ** 400), r"interpret takes a coefficient"),
+    ("interpret(10**400)", lambda: interpret(10**400), r"interpret takes a coefficient"),
     ("explain(0.5)", lambda: explain(0.5), r"explain\(\) takes a result"),
     ("explain(style=)", lambda: explain(fleiss_kappa(SENTIMENT), style="long"), r"style must be one of"),
-    ("explain(items wrong length)", lambda: explain(fleiss_kappa(SENTIMENT), items=[1, 2]),
-     r"items must give one name per item \(10\)"),
-    ("explain(items=str)", lambda: explain(fleiss_kappa(SENTIMENT), items="abc"), r"items must give one name per item"),
+    (
+        "explain(items wrong length)",
+        lambda: explain(fleiss_kappa(SENTIMENT), items=[1, 2]),
+        r"items must give one name per item \(10\)",
+    ),
+    (
+        "explain(items=str)",
+        lambda: explain(fleiss_kappa(SENTIMENT), items="abc"),
+        r"items must give one name per item",
+    ),
     ("ratings_table(caption=5)", lambda: ratings_table(SENTIMENT, caption=5), r"caption must be a string"),
     ("fmt('abc')", lambda: fmt("abc"), r"expected a number, got 'abc'"),
     ("fmt([1])", lambda: fmt([1]), r"expected a number, got \[1\]"),
@@ -206,10 +378,22 @@ API_ERRORS = [
     ("fmt(places='x')", lambda: fmt(0.5, places="x"), r"places must be a whole number"),
     ("simulate(seed='x')", lambda: datasets.simulate(seed="x"), r"seed must be None"),
     ("simulate(n_items='x')", lambda: datasets.simulate(n_items="x"), r"n_items must be a whole number"),
-    ("simulate(accuracy=2)", lambda: datasets.simulate(accuracy=2), r"accuracy must be at least 0 and at most 1"),
-    ("remove_ratings(list)", lambda: datasets.remove_ratings([[1, 2]], 0.5), r"remove_ratings expects a Ratings"),
+    (
+        "simulate(accuracy=2)",
+        lambda: datasets.simulate(accuracy=2),
+        r"accuracy must be at least 0 and at most 1",
+    ),
+    (
+        "remove_ratings(list)",
+        lambda: datasets.remove_ratings([[1, 2]], 0.5),
+        r"remove_ratings expects a Ratings",
+    ),
     ("remove_ratings(share=2)", lambda: datasets.remove_ratings(SENTIMENT, 2), r"share must be"),
-    ("remove_ratings(seed=[])", lambda: datasets.remove_ratings(SENTIMENT, 0.1, seed=[]), r"seed must be None"),
+    (
+        "remove_ratings(seed=[])",
+        lambda: datasets.remove_ratings(SENTIMENT, 0.1, seed=[]),
+        r"seed must be None",
+    ),
 ]
 
 
@@ -220,31 +404,88 @@ def test_bad_arguments_are_agreement_errors(call, match):
 
 
 PLOT_ERRORS = [
-    ("agreement_heatmap(alpha)", lambda a: plots.agreement_heatmap(a), r"agreement_heatmap takes a CohenResult"),
-    ("item_agreement_bars(None)", lambda a: plots.item_agreement_bars(None), r"takes a FleissResult, got NoneType"),
+    (
+        "agreement_heatmap(alpha)",
+        lambda a: plots.agreement_heatmap(a),
+        r"agreement_heatmap takes a CohenResult",
+    ),
+    (
+        "item_agreement_bars(None)",
+        lambda a: plots.item_agreement_bars(None),
+        r"takes a FleissResult, got NoneType",
+    ),
     ("kappa_matrix(alpha)", lambda a: plots.kappa_matrix(a), r"kappa_matrix takes a PairwiseCohenResult"),
-    ("coincidence_heatmap(None)", lambda a: plots.coincidence_heatmap(None),
-     r"^coincidence_heatmap takes an AlphaResult, got NoneType$"),
-    ("coincidence_heatmap(which=)", lambda a: plots.coincidence_heatmap(a, which="pie"), r"which must be one of"),
-    ("coincidence_heatmap(ax='x')", lambda a: plots.coincidence_heatmap(a, ax="x"), r"ax must be a matplotlib Axes"),
-    ("coefficients_with_bands(list)", lambda a: plots.coefficients_with_bands([0.5]), r"values must be a mapping"),
-    ("coefficients_with_bands(text)", lambda a: plots.coefficients_with_bands({"x": "high"}),
-     r"values\['x'\] must be a number or a result, got 'high'"),
-    ("coefficients_with_bands(bool)", lambda a: plots.coefficients_with_bands({"x": True}), r"must be a number"),
-    ("coefficients_with_bands(title=5)", lambda a: plots.coefficients_with_bands({"x": 0.5}, title=5),
-     r"title must be a string"),
-    ("pairwise_bars(reference='x')", lambda a: plots.pairwise_bars(pairwise_cohen(SENTIMENT), reference="x"),
-     r"reference must be a number or a result"),
-    ("item_agreement_bars(items=)", lambda a: plots.item_agreement_bars(fleiss_kappa(SENTIMENT), items=[1]),
-     r"items must give one name per item \(10\)"),
-    ("distance_matrix(not square)", lambda a: plots.distance_matrix(np.zeros((2, 3)), ["a", "b"]),
-     r"matrix must be finite numbers of shape \(k, k\)"),
-    ("distance_matrix(text)", lambda a: plots.distance_matrix([["a"]], ["a"]), r"matrix must be a k x k array"),
-    ("distance_matrix(categories=str)", lambda a: plots.distance_matrix(np.zeros((2, 2)), "ab"),
-     r"categories must be a sequence"),
-    ("paradox_curve(lengths)", lambda a: plots.paradox_curve([0.1, 0.2], {"k": [1.0]}), r"every curve the same shape"),
+    (
+        "coincidence_heatmap(None)",
+        lambda a: plots.coincidence_heatmap(None),
+        r"^coincidence_heatmap takes an AlphaResult, got NoneType$",
+    ),
+    (
+        "coincidence_heatmap(which=)",
+        lambda a: plots.coincidence_heatmap(a, which="pie"),
+        r"which must be one of",
+    ),
+    (
+        "coincidence_heatmap(ax='x')",
+        lambda a: plots.coincidence_heatmap(a, ax="x"),
+        r"ax must be a matplotlib Axes",
+    ),
+    (
+        "coefficients_with_bands(list)",
+        lambda a: plots.coefficients_with_bands([0.5]),
+        r"values must be a mapping",
+    ),
+    (
+        "coefficients_with_bands(text)",
+        lambda a: plots.coefficients_with_bands({"x": "high"}),
+        r"values\['x'\] must be a number or a result, got 'high'",
+    ),
+    (
+        "coefficients_with_bands(bool)",
+        lambda a: plots.coefficients_with_bands({"x": True}),
+        r"must be a number",
+    ),
+    (
+        "coefficients_with_bands(title=5)",
+        lambda a: plots.coefficients_with_bands({"x": 0.5}, title=5),
+        r"title must be a string",
+    ),
+    (
+        "pairwise_bars(reference='x')",
+        lambda a: plots.pairwise_bars(pairwise_cohen(SENTIMENT), reference="x"),
+        r"reference must be a number or a result",
+    ),
+    (
+        "item_agreement_bars(items=)",
+        lambda a: plots.item_agreement_bars(fleiss_kappa(SENTIMENT), items=[1]),
+        r"items must give one name per item \(10\)",
+    ),
+    (
+        "distance_matrix(not square)",
+        lambda a: plots.distance_matrix(np.zeros((2, 3)), ["a", "b"]),
+        r"matrix must be finite numbers of shape \(k, k\)",
+    ),
+    (
+        "distance_matrix(text)",
+        lambda a: plots.distance_matrix([["a"]], ["a"]),
+        r"matrix must be a k x k array",
+    ),
+    (
+        "distance_matrix(categories=str)",
+        lambda a: plots.distance_matrix(np.zeros((2, 2)), "ab"),
+        r"categories must be a sequence",
+    ),
+    (
+        "paradox_curve(lengths)",
+        lambda a: plots.paradox_curve([0.1, 0.2], {"k": [1.0]}),
+        r"every curve the same shape",
+    ),
     ("paradox_curve(text)", lambda a: plots.paradox_curve(["a"], {"k": [1.0]}), r"must be numbers"),
-    ("paradox_curve(curves=list)", lambda a: plots.paradox_curve([0.1], [[1.0]]), r"curves must be a mapping"),
+    (
+        "paradox_curve(curves=list)",
+        lambda a: plots.paradox_curve([0.1], [[1.0]]),
+        r"curves must be a mapping",
+    ),
     ("coverage_chart(text)", lambda a: plots.coverage_chart("abc"), r"expected a table"),
 ]
 
@@ -301,8 +542,10 @@ def test_an_xlsx_that_is_not_a_workbook(tmp_path):
 
 def test_field_size_limit(tmp_path):
     path = write(tmp_path, "long_field.csv", "A,B\n" + "x" * 150_000 + ",y\nx,y\n")
-    with raises(r"long_field\.csv, line 2, column 1: the cell has 150,000 characters; field size: 150,000 is more "
-                r"than the limit of 100,000; raise the limit with max_field= \(--max-field on the command line\)"):
+    with raises(
+        r"long_field\.csv, line 2, column 1: the cell has 150,000 characters; field size: 150,000 is more "
+        r"than the limit of 100,000; raise the limit with max_field= \(--max-field on the command line\)"
+    ):
         Ratings.from_csv(path)
     assert Ratings.from_csv(path, max_field=200_000).n_items == 2
 
@@ -317,27 +560,40 @@ def test_a_400_digit_number(tmp_path):
     path = write(tmp_path, "big.csv", "A,B\n" + "9" * 400 + ",1\n1,1\n")
     r = Ratings.from_csv(path)
     assert r.categories == (1, int("9" * 400))  # read exactly, a number
-    with raises(r"level 'interval' needs finite numbers, but the label 9{20}.* is not finite|cannot hold the label"):
+    with raises(
+        r"level 'interval' needs finite numbers, but the label 9{20}.* is not finite|cannot hold the label"
+    ):
         krippendorff_alpha(r, "interval")
     assert krippendorff_alpha(r).defined  # nominal: just a label
 
 
-@pytest.mark.parametrize("content, message", [
-    pytest.param("", r"the file is empty", id="empty"),
-    pytest.param("\n\n  \n", r"the file is empty", id="blank-lines"),
-    pytest.param("A,B\n", r"the file has a header but no items", id="header-only"),
-    pytest.param("A,B\nx,y\nx\n", r"line 3: 1 cells but the header has 2 columns", id="short-row"),
-    pytest.param("A,B\nx,y\nx,y,z\n", r"line 3: 3 cells but the header has 2 columns", id="long-row"),
-    pytest.param('A,B\n"x,y\nx,y\n', r"line 2: .*closing quote missing", id="open-quote"),
-    pytest.param("A,A\nx,y\n", r"line 1, column 2: rater names must be unique", id="duplicate-raters"),
-    pytest.param("A,,C\nx,y,z\n", r"no name for column 2", id="empty-rater-name"),
-    pytest.param("item,A,B\ns1,x,y\ns1,x,x\n", r"line 3: item ids must be unique: 's1'", id="duplicate-items"),
-    pytest.param("item,A,B\ns1,x,y\n,x,x\n", r"line 3, column 1: the item is missing", id="missing-item-id"),
-    pytest.param("A\nx\ny\n", r"at least 2 raters", id="one-rater"),
-    pytest.param("item\ns1\ns2\n", r"at least 2 raters, but the table has 0 column", id="item-column-only"),
-    pytest.param("item,A\ns1,x\n", r"at least 2 raters, but the table has 1 column", id="item-and-one-rater"),
-    pytest.param("A,B\nx,\n,y\n", r"no item has 2 or more ratings", id="no-pairs"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        pytest.param("", r"the file is empty", id="empty"),
+        pytest.param("\n\n  \n", r"the file is empty", id="blank-lines"),
+        pytest.param("A,B\n", r"the file has a header but no items", id="header-only"),
+        pytest.param("A,B\nx,y\nx\n", r"line 3: 1 cells but the header has 2 columns", id="short-row"),
+        pytest.param("A,B\nx,y\nx,y,z\n", r"line 3: 3 cells but the header has 2 columns", id="long-row"),
+        pytest.param('A,B\n"x,y\nx,y\n', r"line 2: .*closing quote missing", id="open-quote"),
+        pytest.param("A,A\nx,y\n", r"line 1, column 2: rater names must be unique", id="duplicate-raters"),
+        pytest.param("A,,C\nx,y,z\n", r"no name for column 2", id="empty-rater-name"),
+        pytest.param(
+            "item,A,B\ns1,x,y\ns1,x,x\n", r"line 3: item ids must be unique: 's1'", id="duplicate-items"
+        ),
+        pytest.param(
+            "item,A,B\ns1,x,y\n,x,x\n", r"line 3, column 1: the item is missing", id="missing-item-id"
+        ),
+        pytest.param("A\nx\ny\n", r"at least 2 raters", id="one-rater"),
+        pytest.param(
+            "item\ns1\ns2\n", r"at least 2 raters, but the table has 0 column", id="item-column-only"
+        ),
+        pytest.param(
+            "item,A\ns1,x\n", r"at least 2 raters, but the table has 1 column", id="item-and-one-rater"
+        ),
+        pytest.param("A,B\nx,\n,y\n", r"no item has 2 or more ratings", id="no-pairs"),
+    ],
+)
 def test_broken_files(tmp_path, content, message):
     path = write(tmp_path, "bad.csv", content)
     with raises(message):
@@ -391,8 +647,10 @@ def test_missing_file(tmp_path):
 
 def test_file_size_limit(tmp_path):
     path = write(tmp_path, "f.csv", "A,B\n" + "x,y\n" * 100)
-    with raises(r"the file has 404 bytes; file size: 404 is more than the limit of 100; raise the limit with "
-                r"max_bytes= \(--max-bytes on the command line\)"):
+    with raises(
+        r"the file has 404 bytes; file size: 404 is more than the limit of 100; raise the limit with "
+        r"max_bytes= \(--max-bytes on the command line\)"
+    ):
         Ratings.from_csv(path, max_bytes=100)
     assert Ratings.from_csv(path, max_bytes=1000).n_items == 100
 
@@ -410,8 +668,10 @@ def test_workbook_size_is_checked_unpacked(tmp_path):
 
 def test_ten_thousand_categories_are_refused_at_once():
     rows = [[f"label {i}", f"label {i + 1}"] for i in range(10_000)]
-    with raises(r"number of categories \(distinct labels\): 10,001 is more than the limit of 200; raise the limit "
-                r"with max_categories= \(--max-categories on the command line\)"):
+    with raises(
+        r"number of categories \(distinct labels\): 10,001 is more than the limit of 200; raise the limit "
+        r"with max_categories= \(--max-categories on the command line\)"
+    ):
         Ratings.from_rows(rows)
     with raises(r"limit of 200"):
         Ratings.from_rows(np.arange(20_000, dtype=float).reshape(-1, 2))  # the numeric path too
@@ -420,8 +680,10 @@ def test_ten_thousand_categories_are_refused_at_once():
 
 def test_three_thousand_raters_pairwise_is_refused_at_once():
     r = Ratings.from_codes(np.random.default_rng(0).integers(0, 3, (5, 3000)), ["a", "b", "c"])
-    with raises(r"3000 raters make 4,498,500 pairs; rater pairs: 4,498,500 is more than the limit of 1,000; "
-                r"raise the limit with max_pairs= \(--max-pairs on the command line\), or compare some"):
+    with raises(
+        r"3000 raters make 4,498,500 pairs; rater pairs: 4,498,500 is more than the limit of 1,000; "
+        r"raise the limit with max_pairs= \(--max-pairs on the command line\), or compare some"
+    ):
         pairwise_cohen(r)
     assert fleiss_kappa(r).defined  # the multi-rater coefficients are fine with 3000 raters
     assert pairwise_cohen(r.subset(raters=list(range(20)))).pairs[0] == ("A", "B") or True
@@ -429,14 +691,16 @@ def test_three_thousand_raters_pairwise_is_refused_at_once():
 
 def test_n_boot_limit():
     with raises(r"n_boot: 1,000,000,000 is more than the limit of 100,000; raise the limit with max_boot="):
-        bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=10 ** 9)
+        bootstrap_ci(fleiss_kappa, SENTIMENT, n_boot=10**9)
 
 
 def test_bootstrap_memory_is_bounded_for_many_categories():
     rng = np.random.default_rng(0)
     codes = rng.integers(0, 200, (3000, 3))
     r = Ratings.from_codes(codes, list(range(200)))
-    with raises(r"bootstrap_ci\(krippendorff_alpha\): [\d,]+ distinct rows of counts x 200 x 200 categories need"):
+    with raises(
+        r"bootstrap_ci\(krippendorff_alpha\): [\d,]+ distinct rows of counts x 200 x 200 categories need"
+    ):
         bootstrap_ci(krippendorff_alpha, r, n_boot=10, seed=0)
     ci = bootstrap_ci(cohen_kappa, r, n_boot=20, seed=0)  # Cohen's plan is one count per table cell
     assert ci.samples.shape == (20,)
@@ -454,7 +718,10 @@ def test_many_categories_or_raters_stay_quick_and_exact(shape, k):
         np.add.at(direct, (np.flatnonzero(rated), r.codes[rated, j]), 1)
     assert (p.counts[p.item_pattern] == direct).all() and p.frequency.sum() == r.n_items
     small = r.subset(items=list(range(12)), raters=list(range(3)))  # the same table, counted the plain way
-    assert krippendorff_alpha(small).exact.alpha == krippendorff_alpha(Ratings.from_rows(small.rows())).exact.alpha
+    assert (
+        krippendorff_alpha(small).exact.alpha
+        == krippendorff_alpha(Ratings.from_rows(small.rows())).exact.alpha
+    )
     assert krippendorff_alpha(r).n == int(direct.sum(axis=1)[direct.sum(axis=1) >= 2].sum())
 
 
@@ -469,9 +736,9 @@ def test_figures_refuse_too_many_marks():
 
 def test_simulate_is_bounded():
     with raises(r"simulate draws at most 10,000,000 ratings"):
-        datasets.simulate(n_items=10 ** 9, n_raters=10)
+        datasets.simulate(n_items=10**9, n_raters=10)
     with raises(r"n_categories must be between 2 and 200"):
-        datasets.simulate(n_categories=10 ** 6)
+        datasets.simulate(n_categories=10**6)
 
 
 # ====================================================== 3. silent or wrong results
@@ -504,20 +771,31 @@ def test_labels_are_stripped_the_same_in_files_and_python(tmp_path):
 
 
 def test_pandas_na_in_a_dataframe_is_missing():
-    frame = pd.DataFrame({"a": pd.array([1, None, 3], dtype="Int64"), "b": [1.0, 2.0, np.nan],
-                          "c": pd.array(["x", pd.NA, "NA"], dtype="string")})
+    frame = pd.DataFrame(
+        {
+            "a": pd.array([1, None, 3], dtype="Int64"),
+            "b": [1.0, 2.0, np.nan],
+            "c": pd.array(["x", pd.NA, "NA"], dtype="string"),
+        }
+    )
     r = Ratings.from_dataframe(frame.iloc[:, :2])
     assert r.rows() == [[1, 1], [None, 2], [3, None]]
-    assert Ratings.from_dataframe(frame[["c", "c"]].set_axis(["c1", "c2"], axis=1)).rows() == [["x", "x"], [None, None],
-                                                                                              [None, None]]
+    assert Ratings.from_dataframe(frame[["c", "c"]].set_axis(["c1", "c2"], axis=1)).rows() == [
+        ["x", "x"],
+        [None, None],
+        [None, None],
+    ]
 
 
-@pytest.mark.parametrize("table", [
-    pytest.param([[True, 1], [False, 0]], id="list"),
-    pytest.param(np.array([[True, 1], [False, 2]], dtype=object), id="object-array"),
-    pytest.param(pd.DataFrame({"a": [True, 1], "b": [1, 2]}), id="dataframe-column"),
-    pytest.param(pd.DataFrame({"a": [True, False], "b": [1, 2]}), id="dataframe-columns"),
-])
+@pytest.mark.parametrize(
+    "table",
+    [
+        pytest.param([[True, 1], [False, 0]], id="list"),
+        pytest.param(np.array([[True, 1], [False, 2]], dtype=object), id="object-array"),
+        pytest.param(pd.DataFrame({"a": [True, 1], "b": [1, 2]}), id="dataframe-column"),
+        pytest.param(pd.DataFrame({"a": [True, False], "b": [1, 2]}), id="dataframe-columns"),
+    ],
+)
 def test_true_beside_numbers_is_an_error(table):
     with raises(r"is a bool, but other labels are numbers.*True and False would count as 1 and 0"):
         Ratings.from_rows(table)
@@ -535,10 +813,13 @@ def test_true_in_a_file_is_text(tmp_path):
     assert Ratings.from_csv(path).categories == ("0", "1", "False", "True")
 
 
-@pytest.mark.parametrize("declared, expected", [
-    ("1.5,2.5,3", (1.5, 2.5, 3)),
-    ("3, 2.5 ,1.5", (3, 2.5, 1.5)),
-])
+@pytest.mark.parametrize(
+    "declared, expected",
+    [
+        ("1.5,2.5,3", (1.5, 2.5, 3)),
+        ("3, 2.5 ,1.5", (3, 2.5, 1.5)),
+    ],
+)
 def test_categories_read_like_the_cells(tmp_path, capsys, declared, expected):
     path = write(tmp_path, "n.csv", "A,B\n1.5,2.5\n3,1.5\n2.5,2.5\n")
     assert Ratings.from_csv(path, categories=parse_categories(declared)).categories == expected
@@ -568,30 +849,38 @@ def test_long_file_read_as_wide(tmp_path, capsys):
     assert Ratings.from_csv(path, format="long").raters == ("a", "b")
 
 
-@pytest.mark.parametrize("call", [
-    pytest.param(lambda r: cohen_kappa(r, weights="linear"), id="cohen-linear"),
-    pytest.param(lambda r: cohen_kappa(r, weights="quadratic"), id="cohen-quadratic"),
-    pytest.param(lambda r: pairwise_cohen(r, weights="linear"), id="pairwise"),
-    pytest.param(lambda r: krippendorff_alpha(r, "ordinal"), id="ordinal"),
-    pytest.param(lambda r: bootstrap_ci(cohen_kappa, r, n_boot=5, weights="linear"), id="bootstrap"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(lambda r: cohen_kappa(r, weights="linear"), id="cohen-linear"),
+        pytest.param(lambda r: cohen_kappa(r, weights="quadratic"), id="cohen-quadratic"),
+        pytest.param(lambda r: pairwise_cohen(r, weights="linear"), id="pairwise"),
+        pytest.param(lambda r: krippendorff_alpha(r, "ordinal"), id="ordinal"),
+        pytest.param(lambda r: bootstrap_ci(cohen_kappa, r, n_boot=5, weights="linear"), id="bootstrap"),
+    ],
+)
 def test_order_is_declared_not_guessed(call):
     rows = [["low", "high"], ["mid", "high"], ["low", "low"], ["high", "mid"]]
-    with raises(r"uses the order of the categories, but \['high', 'low', 'mid'\] are only sorted, not declared: "
-                r"give them in their order with categories=\[\.\.\.\] \(--categories on the command line\)"):
+    with raises(
+        r"uses the order of the categories, but \['high', 'low', 'mid'\] are only sorted, not declared: "
+        r"give them in their order with categories=\[\.\.\.\] \(--categories on the command line\)"
+    ):
         call(Ratings.from_rows(rows))
     declared = Ratings.from_rows(rows, categories=["low", "mid", "high"])
     assert call(declared) is not None
     assert call(Ratings.from_rows([[1, 3], [2, 3], [1, 1], [3, 2]])) is not None  # numbers have their order
 
 
-@pytest.mark.parametrize("label, message", [
-    pytest.param(math.inf, r"needs finite numbers, but the label inf is not finite", id="inf"),
-    pytest.param(-math.inf, r"the label -inf is not finite", id="-inf"),
-    pytest.param(2 ** 70 + 1, r"cannot hold the label 1180591620717411303425 exactly", id="2**70+1"),
-    pytest.param(10 ** 400, r"is not finite \(infinity, or a number too large for a float\)", id="10**400"),
-    pytest.param(1e200, r"the label 1e\+200 is too large", id="1e200"),
-])
+@pytest.mark.parametrize(
+    "label, message",
+    [
+        pytest.param(math.inf, r"needs finite numbers, but the label inf is not finite", id="inf"),
+        pytest.param(-math.inf, r"the label -inf is not finite", id="-inf"),
+        pytest.param(2**70 + 1, r"cannot hold the label 1180591620717411303425 exactly", id="2**70+1"),
+        pytest.param(10**400, r"is not finite \(infinity, or a number too large for a float\)", id="10**400"),
+        pytest.param(1e200, r"the label 1e\+200 is too large", id="1e200"),
+    ],
+)
 @pytest.mark.parametrize("level", ["interval", "ratio"])
 def test_numbers_stay_honest(label, message, level):
     with raises(message):
@@ -599,7 +888,7 @@ def test_numbers_stay_honest(label, message, level):
 
 
 def test_large_exact_numbers_and_tiny_spreads_are_computed():
-    res = krippendorff_alpha([[2 ** 70, 1], [1, 2 ** 70], [1, 1]], "interval")
+    res = krippendorff_alpha([[2**70, 1], [1, 2**70], [1, 1]], "interval")
     rescaled = krippendorff_alpha([[1, 0], [0, 1], [0, 0]], "interval")  # interval alpha ignores the scale
     assert res.exact.alpha == rescaled.exact.alpha and res.alpha == pytest.approx(rescaled.alpha)
     tiny = krippendorff_alpha([[1e-9, 2e-9], [1e-9, 1e-9], [2e-9, 2e-9]], "interval")
@@ -661,14 +950,28 @@ def test_xlsx(tmp_path):
     assert r.rows() == [[1, 2], [None, None], [3, 3]] and r.items == ("s1", "s2", "s3")
 
 
-@pytest.mark.parametrize("rows, expected", [
-    pytest.param([[None], ["A", "B"], ["x", None], [None, None], ["x", "y"]], [["x", None], ["x", "y"]], id="blank-rows"),
-    pytest.param([["A", "A"], ["x", "y"]], r"row 1, column 2: rater names must be unique", id="duplicate-raters"),
-    pytest.param([["A", "B"], ["x", "y", "z"]], r"row 2, column 3: a cell outside the header's 2 columns",
-                 id="cell-outside"),
-    pytest.param([["A", "B"], [True, 1], [False, 2]], [["TRUE", "1"], ["FALSE", "2"]], id="booleans-are-text"),
-    pytest.param([[None, None]], r"the first sheet is empty", id="empty"),
-])
+@pytest.mark.parametrize(
+    "rows, expected",
+    [
+        pytest.param(
+            [[None], ["A", "B"], ["x", None], [None, None], ["x", "y"]],
+            [["x", None], ["x", "y"]],
+            id="blank-rows",
+        ),
+        pytest.param(
+            [["A", "A"], ["x", "y"]], r"row 1, column 2: rater names must be unique", id="duplicate-raters"
+        ),
+        pytest.param(
+            [["A", "B"], ["x", "y", "z"]],
+            r"row 2, column 3: a cell outside the header's 2 columns",
+            id="cell-outside",
+        ),
+        pytest.param(
+            [["A", "B"], [True, 1], [False, 2]], [["TRUE", "1"], ["FALSE", "2"]], id="booleans-are-text"
+        ),
+        pytest.param([[None, None]], r"the first sheet is empty", id="empty"),
+    ],
+)
 def test_xlsx_cells(tmp_path, rows, expected):
     openpyxl = pytest.importorskip("openpyxl")
     book = openpyxl.Workbook()
@@ -686,15 +989,19 @@ def test_dataframe_and_rows_agree():
     rows = [["P", None, "N"], [" N", "N", "NA"], ["G", "P", ""]]
     frame = pd.DataFrame(rows, columns=["A", "B", "C"])
     assert Ratings.from_dataframe(frame) == Ratings.from_rows(rows)
-    long = pd.DataFrame([(i + 1, "ABC"[j], v) for i, row in enumerate(rows) for j, v in enumerate(row)],
-                        columns=["Item", "Rater", "Label"])
+    long = pd.DataFrame(
+        [(i + 1, "ABC"[j], v) for i, row in enumerate(rows) for j, v in enumerate(row)],
+        columns=["Item", "Rater", "Label"],
+    )
     records = list(long.itertuples(index=False, name=None))
     assert Ratings.from_dataframe(long, "long").rows() == Ratings.from_long(records).rows()
 
 
 def test_ordered_categorical_declares_the_order():
     kind = pd.CategoricalDtype(["low", "mid", "high"], ordered=True)
-    frame = pd.DataFrame({"a": pd.Series(["high", "low"], dtype=kind), "b": pd.Series(["mid", "low"], dtype=kind)})
+    frame = pd.DataFrame(
+        {"a": pd.Series(["high", "low"], dtype=kind), "b": pd.Series(["mid", "low"], dtype=kind)}
+    )
     r = Ratings.from_dataframe(frame)
     assert r.categories == ("low", "mid", "high") and r.ordered
     assert krippendorff_alpha(r, "ordinal").n == 4
@@ -731,45 +1038,70 @@ def hostile_table(name: str = MARKUP, label: str = MARKUP) -> Ratings:
 
 def test_widget_readouts_escape_rater_names_and_labels():
     r = hostile_table()
-    explorers = [TableExplorer(r), MissingDataExplorer(r, share=0.2), WeightsExplorer(r, level="nominal",
-                                                                                      weights=None)]
-    parts = Ratings.from_rows([[x if x else None for x in row] for row in datasets.partial_coverage().rows()],
-                              raters=["A", "B", "C", MARKUP, "E"], categories=datasets.SENTIMENT_CATEGORIES)
+    explorers = [
+        TableExplorer(r),
+        MissingDataExplorer(r, share=0.2),
+        WeightsExplorer(r, level="nominal", weights=None),
+    ]
+    parts = Ratings.from_rows(
+        [[x if x else None for x in row] for row in datasets.partial_coverage().rows()],
+        raters=["A", "B", "C", MARKUP, "E"],
+        categories=datasets.SENTIMENT_CATEGORIES,
+    )
     explorers.append(CoverageExplorer(parts, first=MARKUP, second="E"))
     for ex in explorers:
         found = tags_of(ex.readout.value)
         assert "img" not in found.tags and "onerror" not in found.attrs, type(ex).__name__
-        assert any(MARKUP in t for t in found.text) or any(MARKUP in k for k in ex.values()), type(ex).__name__
+        assert any(MARKUP in t for t in found.text) or any(MARKUP in k for k in ex.values()), type(
+            ex
+        ).__name__
 
 
 @pytest.mark.parametrize("label", [MATHTEXT, "$x$", "a_b^c", "\\", "$"])
 def test_matplotlib_labels_never_start_mathtext(label):
-    r = Ratings.from_rows([[label, "n"], ["n", "n"], [label, label]], raters=[label, "b"],
-                          categories=["n", label])
-    figures = [plots.agreement_heatmap(cohen_kappa(r)), plots.coincidence_heatmap(krippendorff_alpha(r)),
-               plots.pairwise_bars(pairwise_cohen(r), reference=0.2, reference_label=label),
-               plots.coverage_chart(r), plots.coverage_map(r), plots.kappa_matrix(pairwise_cohen(r)),
-               plots.coefficients_with_bands({label: 0.5}, title=label),
-               plots.distance_matrix(np.eye(2), ["n", label], title=label),
-               plots.item_agreement_bars(fleiss_kappa(r), items=[label, 2, 3])]
+    r = Ratings.from_rows(
+        [[label, "n"], ["n", "n"], [label, label]], raters=[label, "b"], categories=["n", label]
+    )
+    figures = [
+        plots.agreement_heatmap(cohen_kappa(r)),
+        plots.coincidence_heatmap(krippendorff_alpha(r)),
+        plots.pairwise_bars(pairwise_cohen(r), reference=0.2, reference_label=label),
+        plots.coverage_chart(r),
+        plots.coverage_map(r),
+        plots.kappa_matrix(pairwise_cohen(r)),
+        plots.coefficients_with_bands({label: 0.5}, title=label),
+        plots.distance_matrix(np.eye(2), ["n", label], title=label),
+        plots.item_agreement_bars(fleiss_kappa(r), items=[label, 2, 3]),
+    ]
     for fig in figures:
         fig.canvas.draw()  # mathtext is parsed when drawing: this would raise
 
 
 @pytest.mark.parametrize("label", [MATHTEXT, "$x$"])
 def test_explorers_draw_hostile_labels(label):
-    r = Ratings.from_rows([[label, "n", "n"], ["n", "n", label], [label, label, "n"]], raters=[label, "b", "c"],
-                          categories=["n", label])
-    for figure in ("coefficients and bands", "per-item agreement P_i", "pairwise kappa", "coincidence matrix (alpha)"):
+    r = Ratings.from_rows(
+        [[label, "n", "n"], ["n", "n", label], [label, label, "n"]],
+        raters=[label, "b", "c"],
+        categories=["n", label],
+    )
+    for figure in (
+        "coefficients and bands",
+        "per-item agreement P_i",
+        "pairwise kappa",
+        "coincidence matrix (alpha)",
+    ):
         ex = TableExplorer(r, figure=figure)
         assert bytes(ex.image.value).startswith(b"\x89PNG")
     WeightsExplorer(r, level="nominal")
 
 
-@pytest.mark.parametrize("label", ["<script>alert(1)</script>", "$x$", "\\(x\\)", "a|b\nc", "`code`", "**b**"])
+@pytest.mark.parametrize(
+    "label", ["<script>alert(1)</script>", "$x$", "\\(x\\)", "a|b\nc", "`code`", "**b**"]
+)
 def test_explanations_escape_labels(label):
-    r = Ratings.from_rows([[label, "n"], ["n", "n"], [label, label], ["n", label]], raters=[label, "b"],
-                          categories=["n", label])
+    r = Ratings.from_rows(
+        [[label, "n"], ["n", "n"], [label, label], ["n", label]], raters=[label, "b"], categories=["n", label]
+    )
     for res in (cohen_kappa(r), fleiss_kappa(r), krippendorff_alpha(r, "ordinal")):
         ex = explain(res)
         found = tags_of(ex.html())
@@ -844,14 +1176,17 @@ def test_worksheet_does_not_follow_a_symlink(tmp_path):
     assert target.read_text() == "keep me"
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"directory": 5}, r"directory must be a path"),
-    ({"overwrite": "yes"}, r"overwrite must be True or False"),
-    ({"n": 0}, r"n must be between 1 and 100"),
-    ({"seed": -1}, r"seed must be between"),
-    ({"kinds": []}, r"len\(kinds\) must be at least 1"),
-    ({"kinds": ["essay"]}, r"kinds must be one of"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"directory": 5}, r"directory must be a path"),
+        ({"overwrite": "yes"}, r"overwrite must be True or False"),
+        ({"n": 0}, r"n must be between 1 and 100"),
+        ({"seed": -1}, r"seed must be between"),
+        ({"kinds": []}, r"len\(kinds\) must be at least 1"),
+        ({"kinds": ["essay"]}, r"kinds must be one of"),
+    ],
+)
 def test_worksheet_arguments(tmp_path, kwargs, match):
     kwargs = {"directory": tmp_path, **kwargs}
     with raises(match):
@@ -874,40 +1209,98 @@ def test_ratings_cannot_be_reassigned(attribute):
 
 
 # ========================================================== 6. the command line
-@pytest.mark.parametrize("argv, words", [
-    pytest.param(["report"], ["the following arguments are required: file", "--help"], id="no-file"),
-    pytest.param(["report", "x.csv", "--format", "tall"], ["argument --format: invalid choice"], id="format"),
-    pytest.param(["report", "x.csv", "--level", "cubic"], ["argument --level"], id="level"),
-    pytest.param(["report", "x.csv", "--weights", "cubic"], ["argument --weights"], id="weights"),
-    pytest.param(["report", "x.csv", "--max-bytes", "0"], ["--max-bytes: must be at least 1"], id="max-bytes-0"),
-    pytest.param(["report", "x.csv", "--max-pairs", "lots"], ["--max-pairs: must be a whole number"], id="max-pairs"),
-    pytest.param(["summarise", "x.csv"], ["invalid choice: 'summarise'"], id="command"),
-    pytest.param(["report", "x.csv", "--nope"], ["unrecognized arguments: --nope"], id="unknown-option"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        pytest.param(["report"], ["the following arguments are required: file", "--help"], id="no-file"),
+        pytest.param(
+            ["report", "x.csv", "--format", "tall"], ["argument --format: invalid choice"], id="format"
+        ),
+        pytest.param(["report", "x.csv", "--level", "cubic"], ["argument --level"], id="level"),
+        pytest.param(["report", "x.csv", "--weights", "cubic"], ["argument --weights"], id="weights"),
+        pytest.param(
+            ["report", "x.csv", "--max-bytes", "0"], ["--max-bytes: must be at least 1"], id="max-bytes-0"
+        ),
+        pytest.param(
+            ["report", "x.csv", "--max-pairs", "lots"],
+            ["--max-pairs: must be a whole number"],
+            id="max-pairs",
+        ),
+        pytest.param(["summarise", "x.csv"], ["invalid choice: 'summarise'"], id="command"),
+        pytest.param(["report", "x.csv", "--nope"], ["unrecognized arguments: --nope"], id="unknown-option"),
+    ],
+)
 def test_cli_usage_errors(capsys, argv, words):
     cli_error(capsys, *argv, words=words)
 
 
-@pytest.mark.parametrize("content, args, words", [
-    pytest.param(b"A,B\nP,caf\xe9\n", [], ["data.csv, line 2, column 6", "not valid UTF-8", "--encoding"], id="latin1"),
-    pytest.param("A,B\nP,N\n".encode("utf-16"), [], ["data.csv: the file is UTF-16", "--encoding utf-16"], id="utf16"),
-    pytest.param(b"A,B\nP,\x00\n", [], ["data.csv, line 2", "NUL byte"], id="nul"),
-    pytest.param("A,B\nP,N\nP\n", [], ["data.csv, line 3", "1 cells but the header has 2 columns"], id="short-row"),
-    pytest.param("A,B\nP,N\nz,N\n", ["--categories", "P,N"], ["data.csv, line 3, column 1", "label 'z'"], id="not-a-category"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--level", "interval"], ["needs numeric categories"], id="interval-text"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--weights", "linear"], ["--categories"], id="weights-undeclared"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--level", "ordinal"], ["--categories"], id="ordinal-undeclared"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--categories", "P,,N"], ["--categories: value 2 is empty"], id="empty-category"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--categories", "P,N,P"], ["'P' is given twice"], id="duplicate-category"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--categories", "P,N,null"], ["'null', a missing-value marker"], id="marker"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--encoding", "klingon"], ["encoding 'klingon' is not known"], id="encoding"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--sep", "ab"], ["sep must be one character"], id="sep"),
-    pytest.param("A,B\nP,N\nN,N\n", ["--max-bytes", "5"], ["data.csv", "file size", "--max-bytes"], id="max-bytes"),
-    pytest.param("A,B\nPPPPPP,N\nN,N\n", ["--max-field", "3"], ["data.csv, line 2, column 1", "--max-field"], id="max-field"),
-    pytest.param("A,B\n1,2\n3,4\n5,6\n", ["--max-categories", "3"], ["--max-categories"], id="max-categories"),
-    pytest.param("item,A,B\ns1,P,N\ns1,N,N\n", [], ["data.csv, line 3", "item ids must be unique"], id="duplicate-items"),
-    pytest.param('A,B\n"P,N\nN,N\n', [], ["data.csv, line 2", "closing quote"], id="open-quote"),
-])
+@pytest.mark.parametrize(
+    "content, args, words",
+    [
+        pytest.param(
+            b"A,B\nP,caf\xe9\n",
+            [],
+            ["data.csv, line 2, column 6", "not valid UTF-8", "--encoding"],
+            id="latin1",
+        ),
+        pytest.param(
+            "A,B\nP,N\n".encode("utf-16"),
+            [],
+            ["data.csv: the file is UTF-16", "--encoding utf-16"],
+            id="utf16",
+        ),
+        pytest.param(b"A,B\nP,\x00\n", [], ["data.csv, line 2", "NUL byte"], id="nul"),
+        pytest.param(
+            "A,B\nP,N\nP\n", [], ["data.csv, line 3", "1 cells but the header has 2 columns"], id="short-row"
+        ),
+        pytest.param(
+            "A,B\nP,N\nz,N\n",
+            ["--categories", "P,N"],
+            ["data.csv, line 3, column 1", "label 'z'"],
+            id="not-a-category",
+        ),
+        pytest.param(
+            "A,B\nP,N\nN,N\n", ["--level", "interval"], ["needs numeric categories"], id="interval-text"
+        ),
+        pytest.param("A,B\nP,N\nN,N\n", ["--weights", "linear"], ["--categories"], id="weights-undeclared"),
+        pytest.param("A,B\nP,N\nN,N\n", ["--level", "ordinal"], ["--categories"], id="ordinal-undeclared"),
+        pytest.param(
+            "A,B\nP,N\nN,N\n",
+            ["--categories", "P,,N"],
+            ["--categories: value 2 is empty"],
+            id="empty-category",
+        ),
+        pytest.param(
+            "A,B\nP,N\nN,N\n", ["--categories", "P,N,P"], ["'P' is given twice"], id="duplicate-category"
+        ),
+        pytest.param(
+            "A,B\nP,N\nN,N\n", ["--categories", "P,N,null"], ["'null', a missing-value marker"], id="marker"
+        ),
+        pytest.param(
+            "A,B\nP,N\nN,N\n", ["--encoding", "klingon"], ["encoding 'klingon' is not known"], id="encoding"
+        ),
+        pytest.param("A,B\nP,N\nN,N\n", ["--sep", "ab"], ["sep must be one character"], id="sep"),
+        pytest.param(
+            "A,B\nP,N\nN,N\n", ["--max-bytes", "5"], ["data.csv", "file size", "--max-bytes"], id="max-bytes"
+        ),
+        pytest.param(
+            "A,B\nPPPPPP,N\nN,N\n",
+            ["--max-field", "3"],
+            ["data.csv, line 2, column 1", "--max-field"],
+            id="max-field",
+        ),
+        pytest.param(
+            "A,B\n1,2\n3,4\n5,6\n", ["--max-categories", "3"], ["--max-categories"], id="max-categories"
+        ),
+        pytest.param(
+            "item,A,B\ns1,P,N\ns1,N,N\n",
+            [],
+            ["data.csv, line 3", "item ids must be unique"],
+            id="duplicate-items",
+        ),
+        pytest.param('A,B\n"P,N\nN,N\n', [], ["data.csv, line 2", "closing quote"], id="open-quote"),
+    ],
+)
 def test_cli_file_errors_name_the_place(tmp_path, capsys, content, args, words):
     path = write(tmp_path, "data.csv", content)
     cli_error(capsys, "report", path, *args, words=words)
@@ -947,7 +1340,11 @@ def test_cli_reads_xlsx_and_tsv(tmp_path, capsys):
     for row in [["A", "B", "C"], *datasets.sentiment().rows()]:
         book.active.append(row)
     book.save(tmp_path / "s.xlsx")
-    write(tmp_path, "s.tsv", "A\tB\tC\n" + "\n".join("\t".join(row) for row in datasets.sentiment().rows()) + "\n")
+    write(
+        tmp_path,
+        "s.tsv",
+        "A\tB\tC\n" + "\n".join("\t".join(row) for row in datasets.sentiment().rows()) + "\n",
+    )
     for name in ("s.xlsx", "s.tsv"):
         code, out, _ = cli(capsys, "report", tmp_path / name, "--categories", "G,N,P", "--weights", "linear")
         assert code == 0 and "0.578" in out
@@ -961,17 +1358,29 @@ def test_cli_sep_names(tmp_path, capsys):
 
 
 def _run(*argv, timeout=60, **kwargs):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    return subprocess.run([sys.executable, "-m", "iaa_teach.cli", *map(str, argv)], capture_output=True, text=True,
-                          env=env, timeout=timeout, **kwargs)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "iaa_teach.cli", *map(str, argv)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        **kwargs,
+    )
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_subprocess_dev_zero():
     proc = _run("report", "/dev/zero", timeout=30)
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr == "iaa-teach: error: /dev/zero: is a device; only regular files are read (save the ratings " \
-                          "to a file first)\n"
+    assert (
+        proc.stderr
+        == "iaa-teach: error: /dev/zero: is a device; only regular files are read (save the ratings "
+        "to a file first)\n"
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -994,8 +1403,14 @@ def test_subprocess_closed_pipe_is_quiet(tmp_path):
     path = tmp_path / "many.csv"
     pd.DataFrame(r.rows(), columns=list(r.raters)).to_csv(path, index=False)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run(f"'{sys.executable}' -m iaa_teach.cli report '{path}' --all-pairs | head -1", shell=True,
-                          capture_output=True, text=True, env=env, timeout=60)
+    proc = subprocess.run(
+        f"'{sys.executable}' -m iaa_teach.cli report '{path}' --all-pairs | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.stdout.startswith("50 items x 20 raters") and "Traceback" not in proc.stderr
 
 
@@ -1005,12 +1420,19 @@ WIDGET_ERRORS = [
     ("Table(page_size=0)", lambda: TableExplorer(page_size=0), r"page_size must be between 1 and 100"),
     ("Table(level=)", lambda: TableExplorer(level="cubic"), r"level must be one of"),
     ("Table(figure=)", lambda: TableExplorer(figure="pie"), r"figure must be one of"),
-    ("Table(font_size css)", lambda: TableExplorer(font_size="1px; } body { display: none"),
-     r"font_size must be a CSS size"),
+    (
+        "Table(font_size css)",
+        lambda: TableExplorer(font_size="1px; } body { display: none"),
+        r"font_size must be a CSS size",
+    ),
     ("Table(font_size=17)", lambda: TableExplorer(font_size=17), r"font_size must be a string"),
     ("Table(ratings='x')", lambda: TableExplorer("x"), r"expected a table"),
     ("Paradox(n_items=5)", lambda: ParadoxExplorer(n_items=5), r"n_items must be between 10 and 1000"),
-    ("Paradox(accuracy=2)", lambda: ParadoxExplorer(accuracy=2), r"accuracy must be at least 0 and at most 1"),
+    (
+        "Paradox(accuracy=2)",
+        lambda: ParadoxExplorer(accuracy=2),
+        r"accuracy must be at least 0 and at most 1",
+    ),
     ("Paradox(prevalence='x')", lambda: ParadoxExplorer(prevalence="x"), r"prevalence must be a number"),
     ("Paradox(seed=-1)", lambda: ParadoxExplorer(seed=-1), r"seed must be between 0 and 99"),
     ("Missing(share=5)", lambda: MissingDataExplorer(share=5), r"share must be at least 0 and at most 0.9"),
@@ -1063,7 +1485,11 @@ EXERCISE_ERRORS = [
     ("make_question(kind)", lambda: make_question("essay"), r"kind must be one of"),
     ("make_question(seed=-1)", lambda: make_question("cohen", -1), r"seed must be at least 0"),
     ("make_question(seed='a')", lambda: make_question("cohen", "a"), r"seed must be a whole number"),
-    ("make_question(n_items=1000)", lambda: make_question("cohen", 1, n_items=1000), r"n_items for a 'cohen' question"),
+    (
+        "make_question(n_items=1000)",
+        lambda: make_question("cohen", 1, n_items=1000),
+        r"n_items for a 'cohen' question",
+    ),
     ("make_question(weights=)", lambda: make_question("cohen", 1, weights="linear"), r"only kind='weighted'"),
     ("check(part)", lambda: make_question("cohen", 1).check("z", "0.5"), r"this question has parts"),
     ("parse_answer(None)", lambda: parse_answer(None), r"an answer must be a number or a string"),
@@ -1075,15 +1501,18 @@ EXERCISE_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("answer, words", [
-    pytest.param([0.5], "an answer must be a number or a string, got list", id="list"),
-    pytest.param(math.inf, "an answer must be a finite number", id="inf"),
-    pytest.param("1/0", "divides by zero", id="1/0"),
-    pytest.param(None, "got NoneType", id="None"),
-    pytest.param("0x1p3", "cannot read '0x1p3' as a number", id="hex"),
-    pytest.param("1e999", "cannot read '1e999' as a number", id="1e999"),
-    pytest.param(MARKUP, "cannot read", id="markup"),
-])
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        pytest.param([0.5], "an answer must be a number or a string, got list", id="list"),
+        pytest.param(math.inf, "an answer must be a finite number", id="inf"),
+        pytest.param("1/0", "divides by zero", id="1/0"),
+        pytest.param(None, "got NoneType", id="None"),
+        pytest.param("0x1p3", "cannot read '0x1p3' as a number", id="hex"),
+        pytest.param("1e999", "cannot read '1e999' as a number", id="1e999"),
+        pytest.param(MARKUP, "cannot read", id="markup"),
+    ],
+)
 def test_unreadable_answers_are_feedback_not_errors(answer, words):
     """A student's answer is never an exception: the quiz says what it could not read."""
     feedback = make_question("cohen", 1).check("a", answer)

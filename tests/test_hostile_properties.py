@@ -21,8 +21,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from iaa_teach import AgreementError, Ratings, cohen_kappa, datasets, explain, fleiss_kappa, krippendorff_alpha
-from iaa_teach import pairwise_cohen, ratings_table
+from iaa_teach import (
+    AgreementError,
+    Ratings,
+    cohen_kappa,
+    datasets,
+    explain,
+    fleiss_kappa,
+    krippendorff_alpha,
+    pairwise_cohen,
+    ratings_table,
+)
 from iaa_teach.cli import main
 from iaa_teach.reading import MISSING_MARKERS
 from iaa_teach.widgets import TableExplorer
@@ -31,8 +40,27 @@ pytestmark = pytest.mark.filterwarnings("ignore:Glyph .* missing from font:UserW
 
 QUICK = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-CSV_ALPHABET = st.sampled_from(list(',;\t"\n\r ') + ["a", "b", "1", "2", "3.5", "NA", "", "é", "\x00", "item", "rater",
-                                                     "label", "-", "1e400", "True", "\ufeff"])
+CSV_ALPHABET = st.sampled_from(
+    list(',;\t"\n\r ')
+    + [
+        "a",
+        "b",
+        "1",
+        "2",
+        "3.5",
+        "NA",
+        "",
+        "é",
+        "\x00",
+        "item",
+        "rater",
+        "label",
+        "-",
+        "1e400",
+        "True",
+        "\ufeff",
+    ]
+)
 
 
 def _read(data: bytes, **kwargs) -> Ratings | None:
@@ -83,15 +111,27 @@ def test_random_csv_text(text, format):
 
 
 @QUICK
-@given(st.lists(st.lists(st.sampled_from(["x", "y", "1", "2", "NA", "", " x ", '"a,b"', "z\"q"]),
-                         min_size=2, max_size=4), min_size=1, max_size=6))
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from(["x", "y", "1", "2", "NA", "", " x ", '"a,b"', 'z"q']), min_size=2, max_size=4
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_random_rectangular_csv_reads_as_the_rows_say(rows):
     width = len(rows[0])
     rows = [row[:width] + [""] * (width - len(row)) for row in rows]
     text = ",".join(f"r{j}" for j in range(width)) + "\n" + "\n".join(",".join(row) for row in rows) + "\n"
     r = _read(text.encode())
-    expected = [[None if c.strip() in MISSING_MARKERS else c.strip().strip('"') if c.startswith('"') else c.strip()
-                 for c in row] for row in rows]
+    expected = [
+        [
+            None if c.strip() in MISSING_MARKERS else c.strip().strip('"') if c.startswith('"') else c.strip()
+            for c in row
+        ]
+        for row in rows
+    ]
     expected = [row for row in expected if any(v is not None for v in row)]
     if r is None:  # nothing to rate, or one label that is a number beside text that is not: still an error
         return
@@ -133,11 +173,32 @@ def _dollars(page: _Page) -> int:
     return sum(len(re.findall(r"(?<!\\)\$", t)) for t in page.text if t != "$")
 
 
-LABELS = st.one_of(
-    st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=10),
-    st.sampled_from(["<img src=x onerror=alert(1)>", "$\\frac{$", "$x$", "\\(x\\)", "</td></tr>", "&amp;", "a|b",
-                     "**", "<!--", "]]>", "\\begin{align}", "{}", "'\"", "\u202e", "x\ny"]),
-).map(str.strip).filter(lambda s: s not in MISSING_MARKERS and s not in ("G", "N", "P", "A", "B", "C"))
+LABELS = (
+    st.one_of(
+        st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=10),
+        st.sampled_from(
+            [
+                "<img src=x onerror=alert(1)>",
+                "$\\frac{$",
+                "$x$",
+                "\\(x\\)",
+                "</td></tr>",
+                "&amp;",
+                "a|b",
+                "**",
+                "<!--",
+                "]]>",
+                "\\begin{align}",
+                "{}",
+                "'\"",
+                "\u202e",
+                "x\ny",
+            ]
+        ),
+    )
+    .map(str.strip)
+    .filter(lambda s: s not in MISSING_MARKERS and s not in ("G", "N", "P", "A", "B", "C"))
+)
 
 
 def _tables(label: str, name: str):
@@ -147,8 +208,12 @@ def _tables(label: str, name: str):
 
 def _renderings(r: Ratings) -> dict[str, str]:
     a = r.raters[0]
-    results = {"cohen": cohen_kappa(r, a, "B", weights="linear"), "pairwise": pairwise_cohen(r),
-               "fleiss": fleiss_kappa(r, chance="item_mean"), "alpha": krippendorff_alpha(r, "ordinal")}
+    results = {
+        "cohen": cohen_kappa(r, a, "B", weights="linear"),
+        "pairwise": pairwise_cohen(r),
+        "fleiss": fleiss_kappa(r, chance="item_mean"),
+        "alpha": krippendorff_alpha(r, "ordinal"),
+    }
     out = {}
     for key, res in results.items():
         ex = explain(res)
@@ -175,7 +240,10 @@ def test_every_html_renderer_escapes_labels_and_names(label, name):
             assert len(lines) == len(neutral), key  # no label starts a line, a row or a block
             for line, plain in zip(lines, neutral):
                 if plain.startswith("|"):  # a table row: the same cells
-                    assert len(re.findall(r"(?<!\\)\|", line)) == len(re.findall(r"(?<!\\)\|", plain)), (key, line)
+                    assert len(re.findall(r"(?<!\\)\|", line)) == len(re.findall(r"(?<!\\)\|", plain)), (
+                        key,
+                        line,
+                    )
             assert not re.search(r"(?<!\\)<[A-Za-z!/]", markup.replace(NEUTRAL[key], "")), key
             continue
         page, plain = _page(markup), _page(NEUTRAL[key])
@@ -192,19 +260,27 @@ def test_widget_readouts_escape_labels_and_names(label, name):
     explorer = TableExplorer(_tables(label, name))
     neutral = TableExplorer(_tables("Q", "Z"))
     assert _page(explorer.readout.value).tags == _page(neutral.readout.value).tags
-    assert set(explorer.values()) == {key.replace("Z", name) for key in neutral.values()}  # names read back whole
+    assert set(explorer.values()) == {
+        key.replace("Z", name) for key in neutral.values()
+    }  # names read back whole
 
 
 # ------------------------------------------------------------- one table, three ways
-CELLS = st.one_of(st.none(), st.sampled_from(["x", " y", "z ", "NA", "", "null", "maybe"]), st.integers(-3, 3))
+CELLS = st.one_of(
+    st.none(), st.sampled_from(["x", " y", "z ", "NA", "", "null", "maybe"]), st.integers(-3, 3)
+)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(2, 4).flatmap(lambda w: st.lists(st.lists(CELLS, min_size=w, max_size=w), min_size=1, max_size=8)))
+@given(
+    st.integers(2, 4).flatmap(
+        lambda w: st.lists(st.lists(CELLS, min_size=w, max_size=w), min_size=1, max_size=8)
+    )
+)
 def test_dataframe_rows_and_long_records_agree(rows):
     try:
         expected = Ratings.from_rows(rows)
-    except AgreementError as err:
+    except AgreementError:
         with pytest.raises(AgreementError):
             Ratings.from_dataframe(pd.DataFrame(rows, columns=[f"r{j}" for j in range(len(rows[0]))]))
         return
@@ -213,5 +289,6 @@ def test_dataframe_rows_and_long_records_agree(rows):
     records = [(i, rater, v) for i, row in enumerate(rows, start=1) for rater, v in zip(expected.raters, row)]
     long = Ratings.from_long(records, raters=list(expected.raters), items=list(range(1, len(rows) + 1)))
     assert long.rows() == expected.rows()
-    assert Ratings.from_dataframe(pd.DataFrame(records, columns=["item", "rater", "label"]), "long").rows() \
-        == [row for row in expected.rows()]
+    assert Ratings.from_dataframe(
+        pd.DataFrame(records, columns=["item", "rater", "label"]), "long"
+    ).rows() == [row for row in expected.rows()]

@@ -53,10 +53,12 @@ def _table(k: int, missing: float, n_raters: int, seed: int) -> tuple[np.ndarray
 
 def _as_labels(codes: np.ndarray, kind: str) -> list[list]:
     """The table as the user would bring it: int, float or text labels, None where missing."""
+
     def label(c: int):
         if c < 0:
             return None
         return {"int": 1000 + 7 * c, "float": c / 4 - 30.0, "str": f"tag{c:03d}"}[kind]
+
     return [[label(int(c)) for c in row] for row in codes]
 
 
@@ -105,7 +107,9 @@ def test_pairwise_cohen_many_categories_matches_sklearn(k, missing):
         assert math.isclose(float(got), want, abs_tol=TOL), (a, b)
     # the mean of the pairs, as the report and the heatmap show it
     wants = [_sklearn_kappa(codes, a, b) for a, b in combinations(range(4), 2)]
-    assert math.isclose(float(np.mean([float(res[p]) for p in res.pairs])), float(np.mean(wants)), abs_tol=TOL)
+    assert math.isclose(
+        float(np.mean([float(res[p]) for p in res.pairs])), float(np.mean(wants)), abs_tol=TOL
+    )
 
 
 @pytest.mark.parametrize("k", [15, 16, 17, 255, 256, 257, 300])

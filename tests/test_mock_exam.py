@@ -78,7 +78,9 @@ def test_start_shows_the_first_question_and_sets_the_deadline():
         assert exam.marks_html[part.label].value.startswith(f"[{part.marks} mark")
     assert exam.previous_button.disabled and not exam.next_button.disabled
     assert exam.start_button.layout.display == "none"
-    assert all(b.layout.display != "none" for b in (exam.previous_button, exam.next_button, exam.finish_button))
+    assert all(
+        b.layout.display != "none" for b in (exam.previous_button, exam.next_button, exam.finish_button)
+    )
 
 
 def test_answers_are_kept_while_moving_between_questions():
@@ -120,7 +122,10 @@ def test_all_right_gives_full_marks_on_the_numerical_parts_and_a_breakdown_by_sk
     shown = _text(exam.result_html.value)
     assert f"Total: {got} / {total} marks" in shown
     assert "Marks per part" in shown and "Marks by skill" in shown
-    assert "<caption>Marks by skill" in exam.result_html.value and '<th scope="col">skill</th>' in exam.result_html.value
+    assert (
+        "<caption>Marks by skill" in exam.result_html.value
+        and '<th scope="col">skill</th>' in exam.result_html.value
+    )
     assert "18:00 left" in _text(exam.status.value)
     assert exam.countdown.ends_at == 0 and exam.countdown.seconds_left == 18 * 60
     assert "Total:" in exam.text() and "Marks by skill" in exam.text()
@@ -168,13 +173,20 @@ def test_countdown_text_and_the_low_time_warning():
 
 def test_durations_read_as_words():
     from iaa_teach.widgets.mock_exam import duration
-    assert [duration(m) for m in (30, 1, 12.5, 0.75)] == ["30 minutes", "1 minute", "12:30 minutes", "0:45 minutes"]
+
+    assert [duration(m) for m in (30, 1, 12.5, 0.75)] == [
+        "30 minutes",
+        "1 minute",
+        "12:30 minutes",
+        "0:45 minutes",
+    ]
 
 
 def test_every_control_has_a_name():
     exam = MockExam(1, seed=1, clock=Clock())
-    assert all(b.description for b in (exam.start_button, exam.previous_button, exam.next_button,
-                                        exam.finish_button))
+    assert all(
+        b.description for b in (exam.start_button, exam.previous_button, exam.next_button, exam.finish_button)
+    )
     assert [exam.answers[x].description for x in "abcdef"] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
     assert exam.countdown.description == "time left"
 
@@ -188,22 +200,26 @@ def test_the_log_records_the_marked_answers(tmp_path):
     exam.finish_button.click()
     saved = MistakeLog.open(log.path).answers
     q = exam.questions[0]
-    assert [(a.kind, a.seed, a.part, a.correct) for a in saved] == \
-        [(q.kind, q.seed, p.label, True) for p in q.parts if p.numeric]
+    assert [(a.kind, a.seed, a.part, a.correct) for a in saved] == [
+        (q.kind, q.seed, p.label, True) for p in q.parts if p.numeric
+    ]
     assert all(a.skill == p.skill for a, p in zip(saved, [p for p in q.parts if p.numeric]))
     assert "Mistake log" in _text(exam.status.value)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"n_questions": 0}, "n_questions"),
-    ({"n_questions": 11}, "n_questions"),
-    ({"level": 4}, "level"),
-    ({"minutes": 0}, "minutes"),
-    ({"kinds": []}, "kinds is empty"),
-    ({"kinds": "cohen"}, "kinds must be a list"),
-    ({"kinds": ["cohen", "kappa"]}, "kinds must be one of"),
-    ({"log": "log.json"}, "log must be a MistakeLog"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"n_questions": 0}, "n_questions"),
+        ({"n_questions": 11}, "n_questions"),
+        ({"level": 4}, "level"),
+        ({"minutes": 0}, "minutes"),
+        ({"kinds": []}, "kinds is empty"),
+        ({"kinds": "cohen"}, "kinds must be a list"),
+        ({"kinds": ["cohen", "kappa"]}, "kinds must be one of"),
+        ({"log": "log.json"}, "log must be a MistakeLog"),
+    ],
+)
 def test_bad_arguments_are_refused(kwargs, match):
     with pytest.raises(AgreementError, match=match):
         MockExam(**kwargs)

@@ -13,8 +13,16 @@ from pathlib import Path
 import pytest
 
 from iaa_teach import (
-    brennan_prediger, cohen_kappa, conger_kappa, datasets, fleiss_kappa, gwet_ac, items_needed, krippendorff_alpha,
-    pairwise_cohen, percent_agreement,
+    brennan_prediger,
+    cohen_kappa,
+    conger_kappa,
+    datasets,
+    fleiss_kappa,
+    gwet_ac,
+    items_needed,
+    krippendorff_alpha,
+    pairwise_cohen,
+    percent_agreement,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,7 +33,6 @@ from rounding import d3  # noqa: E402
 SENTIMENT = datasets.sentiment()
 MISSING = datasets.sentiment_missing()
 PARTIAL = datasets.partial_coverage()
-
 
 
 def texts_rounded_fleiss():
@@ -58,9 +65,12 @@ def partial_single_label_numbers():
     def p_e(rs):
         labels = [x for row in rs for x in row]
         return sum(Fraction(labels.count(c), len(labels)) ** 2 for c in cats)
+
     pairable = [row for row in rows if len(row) >= 2]
-    p_i = [Fraction(sum(row.count(c) * (row.count(c) - 1) for c in cats), len(row) * (len(row) - 1))
-           for row in pairable]
+    p_i = [
+        Fraction(sum(row.count(c) * (row.count(c) - 1) for c in cats), len(row) * (len(row) - 1))
+        for row in pairable
+    ]
     assert len(pairable) < len(rows), "the partial-coverage data should have single-label items"
     return [d3(sum(p_i) / len(p_i)), d3(p_e(rows)), d3(p_e(pairable))]
 
@@ -70,28 +80,50 @@ def expected():
     return {
         "01_cohens_kappa": [d3(k) for k in pairs.exact.kappas]
         + [str(cohen_kappa(SENTIMENT, "A", "B").exact.kappa)],
-        "02_fleiss_kappa": [d3(fleiss_kappa(SENTIMENT).exact.kappa), texts_rounded_fleiss(),
-                            str(fleiss_kappa(SENTIMENT).exact.kappa)],
-        "03_krippendorff_alpha": [d3(krippendorff_alpha(SENTIMENT).exact.alpha),
-                                  str(krippendorff_alpha(SENTIMENT).exact.alpha),
-                                  d3(krippendorff_alpha(SENTIMENT, "ordinal").exact.alpha)],
-        "04_missing_data": [d3(krippendorff_alpha(MISSING).exact.alpha), str(krippendorff_alpha(MISSING).exact.alpha),
-                            texts_missing_alpha(),
-                            d3(fleiss_kappa(MISSING, chance="pooled").exact.kappa),
-                            d3(fleiss_kappa(MISSING, chance="item_mean").exact.kappa)],
-        "05_partial_coverage": [str(PARTIAL.n_ratings), d3(fleiss_kappa(PARTIAL).exact.kappa),
-                                d3(fleiss_kappa(PARTIAL, chance="item_mean").exact.kappa),
-                                *partial_single_label_numbers()],
-        "06_chance_models": [str(res.exact_value) for res in
-                             (brennan_prediger(SENTIMENT), gwet_ac(SENTIMENT), conger_kappa(SENTIMENT))]
-        + [str(conger_kappa(SENTIMENT).exact.p_e), str(gwet_ac(SENTIMENT).exact.p_e),
-           d3(cohen_kappa(datasets.feinstein_cicchetti("a")).exact.kappa),
-           d3(cohen_kappa(datasets.feinstein_cicchetti("b")).exact.kappa),
-           d3(gwet_ac(datasets.feinstein_cicchetti("b")).exact.ac)],
-        "07_how_sure": [d3(percent_agreement(SENTIMENT).se), d3(fleiss_kappa(SENTIMENT).ci()[0]),
-                        d3(fleiss_kappa(SENTIMENT).ci()[1]),
-                        str(items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2],
-                                         half_width=0.1).items)],
+        "02_fleiss_kappa": [
+            d3(fleiss_kappa(SENTIMENT).exact.kappa),
+            texts_rounded_fleiss(),
+            str(fleiss_kappa(SENTIMENT).exact.kappa),
+        ],
+        "03_krippendorff_alpha": [
+            d3(krippendorff_alpha(SENTIMENT).exact.alpha),
+            str(krippendorff_alpha(SENTIMENT).exact.alpha),
+            d3(krippendorff_alpha(SENTIMENT, "ordinal").exact.alpha),
+        ],
+        "04_missing_data": [
+            d3(krippendorff_alpha(MISSING).exact.alpha),
+            str(krippendorff_alpha(MISSING).exact.alpha),
+            texts_missing_alpha(),
+            d3(fleiss_kappa(MISSING, chance="pooled").exact.kappa),
+            d3(fleiss_kappa(MISSING, chance="item_mean").exact.kappa),
+        ],
+        "05_partial_coverage": [
+            str(PARTIAL.n_ratings),
+            d3(fleiss_kappa(PARTIAL).exact.kappa),
+            d3(fleiss_kappa(PARTIAL, chance="item_mean").exact.kappa),
+            *partial_single_label_numbers(),
+        ],
+        "06_chance_models": [
+            str(res.exact_value)
+            for res in (brennan_prediger(SENTIMENT), gwet_ac(SENTIMENT), conger_kappa(SENTIMENT))
+        ]
+        + [
+            str(conger_kappa(SENTIMENT).exact.p_e),
+            str(gwet_ac(SENTIMENT).exact.p_e),
+            d3(cohen_kappa(datasets.feinstein_cicchetti("a")).exact.kappa),
+            d3(cohen_kappa(datasets.feinstein_cicchetti("b")).exact.kappa),
+            d3(gwet_ac(datasets.feinstein_cicchetti("b")).exact.ac),
+        ],
+        "07_how_sure": [
+            d3(percent_agreement(SENTIMENT).se),
+            d3(fleiss_kappa(SENTIMENT).ci()[0]),
+            d3(fleiss_kappa(SENTIMENT).ci()[1]),
+            str(
+                items_needed(
+                    "fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.1
+                ).items
+            ),
+        ],
     }
 
 
@@ -125,7 +157,9 @@ def stored_output_text(nb):
 @pytest.mark.parametrize("stem", sorted(EXPECTED))
 def test_stored_outputs_show_the_answer_key(stem):
     text = stored_output_text(load(stem))
-    missing = [value for value in EXPECTED[stem] if not re.search(rf"(?<![\d.]){re.escape(value)}(?![\d/])", text)]
+    missing = [
+        value for value in EXPECTED[stem] if not re.search(rf"(?<![\d.]){re.escape(value)}(?![\d/])", text)
+    ]
     assert not missing, f"{stem}.ipynb's stored outputs do not show {missing}; run `make sync`"
 
 
@@ -167,7 +201,9 @@ def test_every_notebook_opens_and_closes_as_the_style_asks(stem):
     solutions = [c for c in nb["cells"] if "solution" in c.get("metadata", {}).get("tags", [])]
     assert solutions, "the exercise's answer is a cell tagged 'solution'"
     for cell in solutions:
-        shown = [out["data"]["text/markdown"] for out in cell["outputs"] if "text/markdown" in out.get("data", {})]
+        shown = [
+            out["data"]["text/markdown"] for out in cell["outputs"] if "text/markdown" in out.get("data", {})
+        ]
         assert shown and all(joined(s).startswith("<details>") for s in shown), "the answer stays folded"
 
 
@@ -176,6 +212,10 @@ def test_no_decimal_is_typed_into_the_markdown_of_any_notebook(path):
     """Every notebook, the playground and the exam revision included: decimals come from code."""
     with open(path, encoding="utf-8") as f:
         nb = json.load(f)
-    found = [f"cell {i}: {number}" for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "markdown"
-             for number in DECIMAL.findall(joined(cell["source"]))]
+    found = [
+        f"cell {i}: {number}"
+        for i, cell in enumerate(nb["cells"])
+        if cell["cell_type"] == "markdown"
+        for number in DECIMAL.findall(joined(cell["source"]))
+    ]
     assert not found, f"{path.name}: decimals typed into markdown (print them from code instead): {found}"

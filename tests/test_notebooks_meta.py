@@ -106,4 +106,6 @@ def test_cells_were_executed_top_to_bottom(ipynb):
         for (_, previous), (index, count) in zip(counts, counts[1:])
         if count <= previous
     ]
-    assert not out_of_order, f"{ipynb.name}: re-run it top to bottom (`make sync`):\n" + "\n".join(out_of_order)
+    assert not out_of_order, f"{ipynb.name}: re-run it top to bottom (`make sync`):\n" + "\n".join(
+        out_of_order
+    )

@@ -24,8 +24,8 @@ import krippendorff
 import numpy as np
 import pytest
 from hypothesis import assume, event, given, settings
-from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 from hypothesis.extra import numpy as hnp
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
@@ -38,11 +38,11 @@ from iaa_teach import (
     cohen_kappa,
     datasets,
     fleiss_kappa,
+    formulas,
     interpret,
     krippendorff_alpha,
     pairwise_cohen,
 )
-from iaa_teach import formulas
 
 TOL = 1e-9
 EXAMPLES = 300  # per property test; the whole file stays well under a minute on 2 cores
@@ -117,7 +117,9 @@ def sklearn_kappa(codes: np.ndarray, k: int, a: int, b: int, weights):
     both = (codes[:, a] >= 0) & (codes[:, b] >= 0)
     if not both.any():
         return None
-    return float(quiet(cohen_kappa_score, codes[both, a], codes[both, b], labels=list(range(k)), weights=weights))
+    return float(
+        quiet(cohen_kappa_score, codes[both, a], codes[both, b], labels=list(range(k)), weights=weights)
+    )
 
 
 def check_cohen(codes: np.ndarray, k: int, weights, style: str = "float") -> int:
@@ -144,8 +146,11 @@ def check_cohen(codes: np.ndarray, k: int, weights, style: str = "float") -> int
 
 
 @settings(max_examples=EXAMPLES)
-@given(data=tables(missing=True), weights=st.sampled_from([None, "linear", "quadratic"]),
-       style=st.sampled_from(["float", "list", "object"]))
+@given(
+    data=tables(missing=True),
+    weights=st.sampled_from([None, "linear", "quadratic"]),
+    style=st.sampled_from(["float", "list", "object"]),
+)
 def test_cohen_matches_sklearn(data, weights, style):
     codes, k = data
     assume(check_cohen(codes, k, weights, style) > 0)
@@ -241,8 +246,11 @@ def krippendorff_oracle(codes: np.ndarray, values, level: str) -> float | None:
     vals = np.asarray(values, dtype=float)
     data = np.where(codes >= 0, vals[np.maximum(codes, 0)], np.nan).T
     try:
-        return float(quiet(krippendorff.alpha, reliability_data=data, level_of_measurement=level,
-                           value_domain=list(vals)))
+        return float(
+            quiet(
+                krippendorff.alpha, reliability_data=data, level_of_measurement=level, value_domain=list(vals)
+            )
+        )
     except ValueError:  # no unit with two values
         return None
 
@@ -301,7 +309,9 @@ def test_alpha_check_would_catch_missing_unit_weight(monkeypatch):
     real = formulas.coincidences
 
     def unweighted(size, counts, gram):  # every pair counted once, whatever the unit's size
-        return real(size, counts, gram) * np.where(np.asarray(size) >= 2, np.asarray(size) - 1, 0)[:, None, None]
+        return (
+            real(size, counts, gram) * np.where(np.asarray(size) >= 2, np.asarray(size) - 1, 0)[:, None, None]
+        )
 
     monkeypatch.setattr(formulas, "coincidences", unweighted)
     with pytest.raises(AssertionError):
@@ -316,8 +326,11 @@ def test_cohen_check_would_catch_wrong_weights(monkeypatch):
     codes = np.array([[0, 0], [1, 2], [2, 2], [1, 0], [2, 1], [0, 0], [2, 2], [0, 2]])
     assert check_cohen(codes, 3, "quadratic") == 1
     real = formulas.disagreement_weights
-    monkeypatch.setattr(formulas, "disagreement_weights",
-                        lambda k, weights: real(k, "linear" if weights == "quadratic" else weights))
+    monkeypatch.setattr(
+        formulas,
+        "disagreement_weights",
+        lambda k, weights: real(k, "linear" if weights == "quadratic" else weights),
+    )
     with pytest.raises(AssertionError):
         check_cohen(codes, 3, "quadratic")
 
@@ -413,7 +426,9 @@ def test_exact_agrees_with_floats(data, choice):
         assert exact_close(getattr(res, name), getattr(ex, name)), name
     assert ex.n == res.n
     np.testing.assert_allclose(res.n_c, [float(x) for x in ex.n_c], atol=TOL)
-    np.testing.assert_allclose(res.coincidences, [[float(x) for x in row] for row in ex.coincidences], atol=TOL)
+    np.testing.assert_allclose(
+        res.coincidences, [[float(x) for x in row] for row in ex.coincidences], atol=TOL
+    )
     np.testing.assert_allclose(res.delta, [[float(x) for x in row] for row in ex.delta], rtol=1e-12, atol=TOL)
     for chance in ("pooled", "item_mean"):
         fr = fleiss_kappa(r, chance=chance)

@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
+from rounding import d3  # noqa: E402
 
 import iaa_teach.metrics  # noqa: E402
 from iaa_teach import (  # noqa: E402
@@ -21,18 +22,17 @@ from iaa_teach import (  # noqa: E402
     AgreementError,
     Ratings,
     agreement_family,
-    family_intervals,
-    gwet_ac,
-    percent_agreement,
     cohen_kappa,
     datasets,
+    family_intervals,
     fleiss_kappa,
+    gwet_ac,
     krippendorff_alpha,
     pairwise_cohen,
+    percent_agreement,
+    plots,  # noqa: E402
 )
-from iaa_teach import plots  # noqa: E402
-from iaa_teach.words import chance_rule  # noqa: E402
-from rounding import d3  # noqa: E402
+from iaa_teach.worked import chance_rule  # noqa: E402
 
 SENTIMENT = datasets.sentiment()
 MISSING = datasets.sentiment_missing()
@@ -45,8 +45,11 @@ def texts(ax):
 
 
 def bar_patches(ax):
-    return [p for p in ax.patches if type(p) is Rectangle and p.get_width() > 0 and p.get_height() != 0
-            and p.get_visible()]
+    return [
+        p
+        for p in ax.patches
+        if type(p) is Rectangle and p.get_width() > 0 and p.get_height() != 0 and p.get_visible()
+    ]
 
 
 def figures():
@@ -128,8 +131,9 @@ def test_pairwise_bars_heights_and_reference_line():
     assert any(t.get_text().startswith("target") for t in ax2.get_legend().get_texts())
 
 
-@pytest.mark.parametrize("which,attr", [("coincidences", "coincidences"), ("pair_counts", "pair_counts"),
-                                        ("expected", "expected")])
+@pytest.mark.parametrize(
+    "which,attr", [("coincidences", "coincidences"), ("pair_counts", "pair_counts"), ("expected", "expected")]
+)
 def test_coincidence_heatmap_draws_the_requested_matrix(which, attr):
     res = krippendorff_alpha(MISSING)
     ax = plots.coincidence_heatmap(res, which=which).axes[0]
@@ -142,8 +146,9 @@ def test_coincidence_heatmap_draws_the_requested_matrix(which, attr):
 
 
 def test_coincidence_heatmap_rejects_unknown_matrix():
-    with pytest.raises(AgreementError,
-                       match="which must be one of 'coincidences', 'pair_counts', 'expected'; got 'diagonal'"):
+    with pytest.raises(
+        AgreementError, match="which must be one of 'coincidences', 'pair_counts', 'expected'; got 'diagonal'"
+    ):
         plots.coincidence_heatmap(krippendorff_alpha(SENTIMENT), which="diagonal")
 
 
@@ -165,7 +170,9 @@ def test_coverage_chart_one_cell_per_label():
     assert len(cells) - len(gaps) == PARTIAL.n_ratings
     assert len(gaps) == int(PARTIAL.missing.sum())
     per_item = (~PARTIAL.missing).sum(axis=1)
-    assert [t.get_text() for t in ax.get_xticklabels()] == [f"{i}\nk={k}" for i, k in zip(PARTIAL.items, per_item)]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [
+        f"{i}\nk={k}" for i, k in zip(PARTIAL.items, per_item)
+    ]
     assert str(PARTIAL.n_ratings) in ax.get_title()
 
 
@@ -180,8 +187,12 @@ def test_wrong_result_type_is_a_clear_error():
 
 def test_plots_never_compute_a_coefficient(monkeypatch):
     """Results computed first; then every metric is made to fail: the plots still draw."""
-    results = (cohen_kappa(SENTIMENT, "A", "B"), fleiss_kappa(SENTIMENT), pairwise_cohen(SENTIMENT),
-               krippendorff_alpha(SENTIMENT))
+    results = (
+        cohen_kappa(SENTIMENT, "A", "B"),
+        fleiss_kappa(SENTIMENT),
+        pairwise_cohen(SENTIMENT),
+        krippendorff_alpha(SENTIMENT),
+    )
     _ = [r.exact for r in results]  # exact values are part of the result, computed here
 
     def refuse(*args, **kwargs):
@@ -209,9 +220,11 @@ def test_axes_argument_draws_into_an_existing_figure():
 
 
 def test_metrics_and_package_import_without_matplotlib():
-    code = ("import sys, iaa_teach, iaa_teach.metrics, iaa_teach.words; "
-            "assert 'matplotlib' not in sys.modules; "
-            "from iaa_teach import plots; assert 'matplotlib' in sys.modules")
+    code = (
+        "import sys, iaa_teach, iaa_teach.metrics, iaa_teach.worked; "
+        "assert 'matplotlib' not in sys.modules; "
+        "from iaa_teach import plots; assert 'matplotlib' in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -239,7 +252,8 @@ def test_family_chart_draws_every_coefficient_with_its_interval():
     drawn = interval_segments(ax)
     assert [x for x, _, _ in drawn] == list(range(len(family)))
     assert [y for _, low, high in drawn for y in (low, high)] == pytest.approx(
-        [y for res in family.values() for y in res.ci()])
+        [y for res in family.values() for y in res.ci()]
+    )
     assert {name for _, _, name in BANDS[1:]} <= set(shown)
     ticks = [t.get_text().replace("\n", " ").replace("- ", "-") for t in ax.get_xticklabels()]
     assert ticks == list(family)
@@ -261,11 +275,13 @@ def test_family_chart_draws_bootstrap_intervals_from_family_intervals():
     fig = plots.family_chart(rows)
     ax = fig.axes[0]
     drawn = interval_segments(ax)
-    assert [y for _, low, high in drawn for y in (low, high)] == pytest.approx([y for row in rows
-                                                                                for y in (row.low, row.high)])
+    assert [y for _, low, high in drawn for y in (low, high)] == pytest.approx(
+        [y for row in rows for y in (row.low, row.high)]
+    )
     assert "bootstrap" in ax.get_xlabel() and "bootstrap confidence interval" in plots.alt_text(fig)
-    assert [d3(row.result.exact_value) for row in rows] == [t for t in texts(ax) if t[:1] in "-0123456789"
-                                                           and "." in t]
+    assert [d3(row.result.exact_value) for row in rows] == [
+        t for t in texts(ax) if t[:1] in "-0123456789" and "." in t
+    ]
 
 
 def test_undefined_coefficient_is_shown_as_undefined_with_no_bar_not_zero():
@@ -274,7 +290,9 @@ def test_undefined_coefficient_is_shown_as_undefined_with_no_bar_not_zero():
     undefined = [name for name, res in family.items() if not res.defined]
     assert undefined  # every rating in one category: the kappas are 0/0
     ax = plots.family_chart(family).axes[0]
-    bars = [p for p in ax.patches if type(p) is Rectangle and p.get_zorder() == 2]  # a bar of height 0 counts too
+    bars = [
+        p for p in ax.patches if type(p) is Rectangle and p.get_zorder() == 2
+    ]  # a bar of height 0 counts too
     assert len(bars) == len(family) - len(undefined)
     assert "0.000" not in texts(ax)
     assert texts(ax).count("undefined") == len(undefined)

@@ -60,8 +60,15 @@ def test_round_trip_keeps_every_field(tmp_path):
     assert again.problem is None and "2 answers" in again.status
     data = json.loads(log.path.read_text(encoding="utf-8"))
     assert data["format"] == LOG_FORMAT and data["version"] == LOG_VERSION
-    assert data["answers"][0] == {"when": "2026-12-01T08:00:00Z", "kind": "fleiss", "seed": 48, "part": "c",
-                                  "skill": "kappa", "correct": False, "mistakes": ["self_pairs"]}
+    assert data["answers"][0] == {
+        "when": "2026-12-01T08:00:00Z",
+        "kind": "fleiss",
+        "seed": 48,
+        "part": "c",
+        "skill": "kappa",
+        "correct": False,
+        "mistakes": ["self_pairs"],
+    }
 
 
 def test_bad_arguments_are_refused(tmp_path):
@@ -101,6 +108,7 @@ def test_a_failed_replace_leaves_the_old_file_and_no_temporary_file(tmp_path, mo
 
     def broken(src, dst):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(os, "replace", broken)
     log.record("cohen", part="c", skill="kappa", correct=False)  # never raises
     assert log.path.read_bytes() == before
@@ -137,15 +145,18 @@ log.record("cohen", part="a", skill="p_o", correct=True)
 
 
 # ------------------------------------------------------ damaged, unreadable
-@pytest.mark.parametrize("content, why", [
-    (b'{"format": "iaa-teach mistake log", "version": 1, "answers": [', "damaged"),
-    (b"\xff\xfe not text", "damaged"),
-    (b'{"answers": []}', "not an iaa-teach mistake log"),
-    (b'[1, 2, 3]', "not an iaa-teach mistake log"),
-    (b'{"format": "iaa-teach mistake log", "version": "one", "answers": []}', "no version"),
-    (b'{"format": "iaa-teach mistake log", "version": 1, "answers": {}}', "no list of answers"),
-    (b"", "damaged"),
-])
+@pytest.mark.parametrize(
+    "content, why",
+    [
+        (b'{"format": "iaa-teach mistake log", "version": 1, "answers": [', "damaged"),
+        (b"\xff\xfe not text", "damaged"),
+        (b'{"answers": []}', "not an iaa-teach mistake log"),
+        (b"[1, 2, 3]", "not an iaa-teach mistake log"),
+        (b'{"format": "iaa-teach mistake log", "version": "one", "answers": []}', "no version"),
+        (b'{"format": "iaa-teach mistake log", "version": 1, "answers": {}}', "no list of answers"),
+        (b"", "damaged"),
+    ],
+)
 def test_a_damaged_log_is_set_aside_reported_and_replaced(tmp_path, content, why):
     path = tmp_path / "log.json"
     path.write_bytes(content)
@@ -160,10 +171,22 @@ def test_a_damaged_log_is_set_aside_reported_and_replaced(tmp_path, content, why
 
 def test_bad_entries_are_left_out_and_reported(tmp_path):
     path = tmp_path / "log.json"
-    good = {"when": "2026-12-01T08:00:00Z", "kind": "cohen", "seed": 1, "part": "a", "skill": "p_o",
-            "correct": True, "mistakes": []}
-    bad = [dict(good, correct="yes"), dict(good, seed=True), dict(good, mistakes="rounding"), "text",
-           {k: v for k, v in good.items() if k != "kind"}]
+    good = {
+        "when": "2026-12-01T08:00:00Z",
+        "kind": "cohen",
+        "seed": 1,
+        "part": "a",
+        "skill": "p_o",
+        "correct": True,
+        "mistakes": [],
+    }
+    bad = [
+        dict(good, correct="yes"),
+        dict(good, seed=True),
+        dict(good, mistakes="rounding"),
+        "text",
+        {k: v for k, v in good.items() if k != "kind"},
+    ]
     path.write_text(json.dumps({"format": LOG_FORMAT, "version": 1, "answers": [good, *bad]}))
     log = MistakeLog.open(path)
     assert len(log.answers) == 1 and log.problem.startswith("5 of the entries")
@@ -203,6 +226,7 @@ def test_permission_denied_simulated(tmp_path, monkeypatch):
 
     def denied(self):
         raise PermissionError(13, "Permission denied", str(self))
+
     monkeypatch.setattr(Path, "read_bytes", denied)
     locked = MistakeLog.open(log.path)
     monkeypatch.undo()
@@ -224,6 +248,7 @@ def test_a_path_under_a_file_is_reported(tmp_path):
 def test_a_folder_that_cannot_be_written_is_reported(tmp_path, monkeypatch):
     def denied(**kwargs):
         raise PermissionError(13, "Permission denied")
+
     monkeypatch.setattr("tempfile.mkstemp", denied)
     log = fresh(tmp_path)
     log.record("cohen", part="a", skill="p_o", correct=True)

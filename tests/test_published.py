@@ -50,12 +50,14 @@ from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, krippendorff
 nan = np.nan
 
 # Krippendorff (2011), section C: rows are observers A-D, columns units 1-12.
-KRIPPENDORFF_2011 = np.array([
-    [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
-    [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
-    [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
-    [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],
-])
+KRIPPENDORFF_2011 = np.array(
+    [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+        [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],
+    ]
+)
 
 # Fleiss (1971): 30 patients (rows) x 6 psychiatrists, diagnoses 1-5 (1 depression,
 # 2 personality disorder, 3 schizophrenia, 4 neurosis, 5 other). The one copy of the
@@ -63,18 +65,47 @@ KRIPPENDORFF_2011 = np.array([
 FLEISS_1971 = datasets.diagnoses().codes + 1
 
 # Wikipedia "Fleiss' kappa": how many of the 14 raters put subject i in category j.
-WIKIPEDIA_FLEISS_COUNTS = np.array([
-    [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-    [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
-])
+WIKIPEDIA_FLEISS_COUNTS = np.array(
+    [
+        [0, 0, 0, 0, 14],
+        [0, 2, 6, 4, 2],
+        [0, 0, 3, 5, 6],
+        [0, 3, 9, 2, 0],
+        [2, 2, 8, 1, 1],
+        [7, 7, 0, 0, 0],
+        [3, 2, 6, 3, 0],
+        [2, 5, 3, 2, 2],
+        [6, 5, 2, 1, 0],
+        [0, 2, 2, 3, 7],
+    ]
+)
 WIKIPEDIA_FLEISS_P_I = [1.000, 0.253, 0.308, 0.440, 0.330, 0.462, 0.242, 0.176, 0.286, 0.286]
 
 # R irr `anxiety`: 20 subjects x raters 1-3.
-ANXIETY = np.array([
-    [3, 3, 2], [3, 6, 1], [3, 4, 4], [4, 6, 4], [5, 2, 3], [5, 4, 2], [2, 2, 1], [3, 4, 6], [5, 3, 1],
-    [2, 3, 1], [2, 2, 1], [6, 3, 2], [1, 3, 3], [5, 3, 3], [2, 2, 1], [2, 2, 1], [1, 1, 3], [2, 3, 3],
-    [4, 3, 2], [3, 4, 2],
-])
+ANXIETY = np.array(
+    [
+        [3, 3, 2],
+        [3, 6, 1],
+        [3, 4, 4],
+        [4, 6, 4],
+        [5, 2, 3],
+        [5, 4, 2],
+        [2, 2, 1],
+        [3, 4, 6],
+        [5, 3, 1],
+        [2, 3, 1],
+        [2, 2, 1],
+        [6, 3, 2],
+        [1, 3, 3],
+        [5, 3, 3],
+        [2, 2, 1],
+        [2, 2, 1],
+        [1, 1, 3],
+        [2, 3, 3],
+        [4, 3, 2],
+        [3, 4, 2],
+    ]
+)
 
 
 def oracle(fn, *args, **kwargs):
@@ -95,8 +126,9 @@ def ratings_from_counts(counts) -> Ratings:
 
 
 # ---------------------------------------------------- Krippendorff 2011
-@pytest.mark.parametrize("level, published", [
-    ("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)])
+@pytest.mark.parametrize(
+    "level, published", [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849), ("ratio", 0.797)]
+)
 def test_krippendorff_2011_reliability_data(level, published):
     """Krippendorff (2011), section C: 4 observers x 12 units, missing values."""
     r = Ratings.from_rows(KRIPPENDORFF_2011.T, raters=["A", "B", "C", "D"])
@@ -166,8 +198,9 @@ def test_wikipedia_cohen_example():
     assert res.kappa == pytest.approx(oracle(cohen_kappa_score, y[:, 0], y[:, 1]), abs=1e-12)
 
 
-@pytest.mark.parametrize("weights, published", [
-    (None, -0.006289308), ("linear", 0.1459075), ("quadratic", 0.2520325)])
+@pytest.mark.parametrize(
+    "weights, published", [(None, -0.006289308), ("linear", 0.1459075), ("quadratic", 0.2520325)]
+)
 def test_irr_anxiety_weighted_kappa(weights, published):
     """R irr ``kappa2(anxiety[, 2:3])``: unweighted, "equal" (linear), "squared" (quadratic).
 

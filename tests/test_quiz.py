@@ -118,7 +118,9 @@ def test_solution_is_revealed_step_by_step_then_in_full():
     full = quiz.solution_html.value
     assert all(s.heading.html() in full for s in steps) and "whole solution" in full
     kappa = quiz.question.answers()["c"]
-    assert f"\\frac{{{kappa.numerator}}}{{{kappa.denominator}}}" in full  # the exact kappa, typeset by MathJax
+    assert (
+        f"\\frac{{{kappa.numerator}}}{{{kappa.denominator}}}" in full
+    )  # the exact kappa, typeset by MathJax
     quiz.step_button.click()  # past the end: stays complete
     assert quiz.solution_html.value == full
 
@@ -154,7 +156,7 @@ def test_solution_uses_the_steps_html_renderer():
     assert all(step.html in shown for step in steps)
     table = steps[0].html
     assert '<th scope="col">' in table and '<th scope="row">' in table and "|" not in table
-    assert "<div class=\"iaa-math\">$$" in shown and "\\begin{aligned}" in shown and "&amp;=" in shown
+    assert '<div class="iaa-math">$$' in shown and "\\begin{aligned}" in shown and "&amp;=" in shown
     assert "**" not in shown and "| " not in shown  # no Markdown left in the HTML
 
 
@@ -168,6 +170,7 @@ def test_quiz_rejects_a_kind_it_does_not_know():
 # ------------------------------------------------------------ the mistake log
 def _log(tmp_path):
     from iaa_teach.exercises import MistakeLog
+
     return MistakeLog.open(tmp_path / "log.json")
 
 
@@ -182,6 +185,7 @@ def test_without_a_log_nothing_is_recorded_and_no_log_button(tmp_path, monkeypat
 
 def test_the_first_answer_to_each_part_is_logged_with_its_mistake(tmp_path):
     from iaa_teach.exercises import MistakeLog
+
     log = _log(tmp_path)
     quiz = Quiz("fleiss", seed=8, log=log)
     part = next(p for p in quiz.question.parts if p.numeric and p.mistakes)
@@ -232,7 +236,14 @@ def test_quiz_refuses_a_log_that_is_not_one():
 
 def test_answer_boxes_are_named_by_their_part():
     quiz = Quiz("alpha", seed=1)
-    assert [quiz.answers[label].description for label in "abcdef"] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)"]
+    assert [quiz.answers[label].description for label in "abcdef"] == [
+        "(a)",
+        "(b)",
+        "(c)",
+        "(d)",
+        "(e)",
+        "(f)",
+    ]
 
 
 def test_the_level_list_changes_the_question():

@@ -13,8 +13,16 @@ from hypothesis.extra import numpy as hnp
 from iaa_teach import AgreementError, Ratings, datasets, fleiss_kappa, krippendorff_alpha
 
 SENTIMENT_ROWS = [
-    ["P", "P", "P"], ["P", "P", "N"], ["N", "N", "N"], ["P", "P", "P"], ["N", "P", "N"],
-    ["G", "G", "G"], ["P", "N", "P"], ["N", "N", "N"], ["P", "P", "P"], ["G", "P", "G"],
+    ["P", "P", "P"],
+    ["P", "P", "N"],
+    ["N", "N", "N"],
+    ["P", "P", "P"],
+    ["N", "P", "N"],
+    ["G", "G", "G"],
+    ["P", "N", "P"],
+    ["N", "N", "N"],
+    ["P", "P", "P"],
+    ["G", "P", "G"],
 ]
 
 
@@ -58,9 +66,9 @@ def test_numpy_int_and_non_integral_floats():
 
 
 def test_numpy_wide_range_integers():
-    r = Ratings.from_rows(np.array([[0, 10 ** 12], [10 ** 12, 10 ** 12], [-3, 0]]))
-    assert r.categories == (-3, 0, 10 ** 12)
-    assert r.rows() == [[0, 10 ** 12], [10 ** 12, 10 ** 12], [-3, 0]]
+    r = Ratings.from_rows(np.array([[0, 10**12], [10**12, 10**12], [-3, 0]]))
+    assert r.categories == (-3, 0, 10**12)
+    assert r.rows() == [[0, 10**12], [10**12, 10**12], [-3, 0]]
 
 
 def test_numpy_object_and_string_arrays():
@@ -156,7 +164,9 @@ def test_from_long_duplicates():
     # the same label twice is harmless; two different labels are an error naming record, item, rater
     same = Ratings.from_long([(1, "a", "x"), (1, "b", "y"), (1, "a", "x")])
     assert same.rows() == [["x", "y"]]
-    with pytest.raises(AgreementError, match=r"record 3: item 1 was labelled twice by rater 'a' \('x' and 'z'\)"):
+    with pytest.raises(
+        AgreementError, match=r"record 3: item 1 was labelled twice by rater 'a' \('x' and 'z'\)"
+    ):
         Ratings.from_long([(1, "a", "x"), (1, "b", "y"), (1, "a", "z")])
     # a missing label does not conflict with a real one
     filled = Ratings.from_long([(1, "a", None), (1, "b", "y"), (1, "a", "x")])
@@ -164,7 +174,9 @@ def test_from_long_duplicates():
 
 
 def test_from_long_equals_from_rows_on_the_sentiment_data():
-    records = [(i + 1, rater, label) for i, row in enumerate(SENTIMENT_ROWS) for rater, label in zip("ABC", row)]
+    records = [
+        (i + 1, rater, label) for i, row in enumerate(SENTIMENT_ROWS) for rater, label in zip("ABC", row)
+    ]
     assert Ratings.from_long(records, categories=["G", "N", "P"]) == datasets.sentiment()
 
 
@@ -264,8 +276,13 @@ labels = st.one_of(st.integers(-5, 5), st.sampled_from(["P", "N", "G", "neutral"
 
 
 @settings(max_examples=150)
-@given(st.integers(2, 6).flatmap(lambda w: st.lists(
-    st.lists(st.one_of(labels, st.none()), min_size=w, max_size=w), min_size=1, max_size=12)))
+@given(
+    st.integers(2, 6).flatmap(
+        lambda w: st.lists(
+            st.lists(st.one_of(labels, st.none()), min_size=w, max_size=w), min_size=1, max_size=12
+        )
+    )
+)
 def test_rows_round_trip(table):
     r = Ratings.from_rows(table)
     assert r.rows() == table
@@ -276,9 +293,13 @@ def test_rows_round_trip(table):
 
 @settings(max_examples=200)
 @given(
-    hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=10).filter(
-        lambda s: s[1] >= 2), elements=st.one_of(st.integers(-3, 40).map(float), st.just(np.nan),
-                                                 st.sampled_from([0.25, 2.5, 1e6]))),
+    hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=10).filter(lambda s: s[1] >= 2),
+        elements=st.one_of(
+            st.integers(-3, 40).map(float), st.just(np.nan), st.sampled_from([0.25, 2.5, 1e6])
+        ),
+    ),
     st.sampled_from(["float", "int-if-possible"]),
 )
 def test_numeric_encoder_matches_the_object_path(arr, kind):
@@ -305,10 +326,17 @@ def test_from_agreement_table_gives_back_the_table():
         assert cohen_kappa(r).table.tolist() == [list(row) for row in table]
 
 
-@pytest.mark.parametrize("table, categories", [
-    ([[1, 2]], ["y", "n"]), ([[1, -1], [0, 2]], ["y", "n"]), ([[0, 0], [0, 0]], ["y", "n"]),
-    ([[1.5, 0], [0, 1]], ["y", "n"]), ("ab", ["y", "n"]), ([[1, 0], [0, 1]], "yn"),
-])
+@pytest.mark.parametrize(
+    "table, categories",
+    [
+        ([[1, 2]], ["y", "n"]),
+        ([[1, -1], [0, 2]], ["y", "n"]),
+        ([[0, 0], [0, 0]], ["y", "n"]),
+        ([[1.5, 0], [0, 1]], ["y", "n"]),
+        ("ab", ["y", "n"]),
+        ([[1, 0], [0, 1]], "yn"),
+    ],
+)
 def test_from_agreement_table_rejects_what_is_no_table_of_counts(table, categories):
     with pytest.raises(AgreementError, match="table must be"):
         datasets.from_agreement_table(table, categories)

@@ -7,7 +7,7 @@
 - ``plots.cluster_order`` against ``scipy.cluster.hierarchy`` (average
   linkage), shown to fail against a single-linkage order; the report's four
   figures: fixed size, planted behaviour visible, hostile names escaped.
-- ``report_files``: a self-contained HTML page (no script, every image a data
+- ``report``: a self-contained HTML page (no script, every image a data
   URI, tables with row and column headers, every name escaped); JSON with
   the same numbers, strict (no NaN), every null with a reason; the CLI's
   ``--html`` and ``--json``.
@@ -19,8 +19,8 @@ import base64
 import json
 import math
 import re
-from fractions import Fraction
 from collections.abc import Mapping
+from fractions import Fraction
 from html.parser import HTMLParser
 
 import numpy as np
@@ -29,10 +29,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
-from test_diagnose import cases, pairable, plain_item_disagreement, plain_ordinal_delta
+from test_diagnose import cases, pairable, plain_ordinal_delta
 
 import iaa_teach
-from iaa_teach import Ratings, datasets, diagnose, explain, formulas, krippendorff_alpha, plots, report_files
+from iaa_teach import Ratings, datasets, diagnose, explain, formulas, krippendorff_alpha, plots, report
 from iaa_teach.cli import main
 
 EXAMPLES = 25
@@ -48,10 +48,12 @@ def class_report():
 
 @pytest.fixture(scope="module")
 def hostile_report():
-    rows = [["$x$", "$x$", "<b>bold</b>", "$x$"],
-            ["<b>bold</b>", "<b>bold</b>", "50% & more", "<b>bold</b>"],
-            ["50% & more", "$x$", "50% & more", "50% & more"],
-            ["$x$", "$x$", "$x$", "<b>bold</b>"]]
+    rows = [
+        ["$x$", "$x$", "<b>bold</b>", "$x$"],
+        ["<b>bold</b>", "<b>bold</b>", "50% & more", "<b>bold</b>"],
+        ["50% & more", "$x$", "50% & more", "50% & more"],
+        ["$x$", "$x$", "$x$", "<b>bold</b>"],
+    ]
     r = Ratings.from_rows(rows, raters=HOSTILE_RATERS, categories=HOSTILE_LABELS, items=HOSTILE_ITEMS)
     return diagnose(r)
 
@@ -89,13 +91,20 @@ def check_explanation(report) -> None:
         counts = r.counts()
         m = counts.sum(axis=1)
         use = m >= 2  # o_ck by hand: each item's c-k pairs over (m - 1)
-        o_ck = sum((Fraction(int(a) * int(b), int(s) - 1) for a, b, s in zip(counts[use, c], counts[use, k], m[use])),
-                   Fraction(0))
+        o_ck = sum(
+            (
+                Fraction(int(a) * int(b), int(s) - 1)
+                for a, b, s in zip(counts[use, c], counts[use, k], m[use])
+            ),
+            Fraction(0),
+        )
         n_c, n = counts[use].sum(axis=0), int(m[use].sum())
         e_ck = Fraction(int(n_c[c]) * int(n_c[k]), n - 1)
         ratio = steps["ratio"].exact
         assert ratio == (None if e_ck == 0 else o_ck / e_ck)
-        assert (ratio is None and math.isnan(pair["ratio"])) or float(ratio) == pytest.approx(pair["ratio"], rel=1e-12)
+        assert (ratio is None and math.isnan(pair["ratio"])) or float(ratio) == pytest.approx(
+            pair["ratio"], rel=1e-12
+        )
 
 
 @settings(max_examples=EXAMPLES)
@@ -108,9 +117,11 @@ def test_the_worked_steps_are_the_reports_numbers_recomputed(case):
 
 def scaled(real, factor: Fraction):
     """``real`` with its result multiplied by ``factor`` (as a Fraction on exact numbers)."""
+
     def broken(*args):
         out = real(*args)
         return out * factor if np.asarray(out).dtype == object else out * float(factor)
+
     return broken
 
 
@@ -126,8 +137,12 @@ def test_the_check_fails_when_a_formula_is_broken(monkeypatch, formula):
 
 def test_the_class_report_explained(class_report):
     ex = explain(class_report)
-    assert [s.title for s in ex.steps] == ["Alpha of the whole table", "Alpha without S27",
-                                           "Disagreement on item R35", "Confusion of neutral and mixed"]
+    assert [s.title for s in ex.steps] == [
+        "Alpha of the whole table",
+        "Alpha without S27",
+        "Disagreement on item R35",
+        "Confusion of neutral and mixed",
+    ]
     text = ex.text()
     assert "D_i = (n_i² - Σ_j n_ij²) / (n_i(n_i - 1))" in text
     assert "= (28² - (8² + 10² + 8² + 2²)) / (28 × 27)" in text and "= 46/63 ≈ 0.730" in text
@@ -149,8 +164,11 @@ def test_the_worked_steps_escape_names(hostile_report):
 
 def test_the_fleiss_report_explained():
     ex = explain(diagnose(datasets.diagnoses()))
-    assert [s.title for s in ex.steps][1:] == ["Alpha without rater1", "Disagreement on item 8",
-                                               "Confusion of personality disorder and neurosis"]
+    assert [s.title for s in ex.steps][1:] == [
+        "Alpha without rater1",
+        "Disagreement on item 8",
+        "Confusion of personality disorder and neurosis",
+    ]
 
 
 # ================================================================ ordering
@@ -159,8 +177,9 @@ def scipy_order(d: np.ndarray) -> list[int]:
 
 
 def random_distances(draw, n: int) -> np.ndarray:
-    values = draw(st.lists(st.integers(1, 10**6), min_size=n * (n - 1) // 2, max_size=n * (n - 1) // 2,
-                           unique=True))
+    values = draw(
+        st.lists(st.integers(1, 10**6), min_size=n * (n - 1) // 2, max_size=n * (n - 1) // 2, unique=True)
+    )
     d = np.zeros((n, n))
     d[np.triu_indices(n, 1)] = np.array(values) / 1e4
     return d + d.T
@@ -186,7 +205,9 @@ def single_linkage_order(d: np.ndarray) -> np.ndarray:  # the check must catch a
 
 
 def test_the_order_check_fails_for_another_linkage():
-    d = np.array([[0, 5, 7, 3, 8], [5, 0, 4, 6, 10], [7, 4, 0, 1, 9], [3, 6, 1, 0, 2], [8, 10, 9, 2, 0]], dtype=float)
+    d = np.array(
+        [[0, 5, 7, 3, 8], [5, 0, 4, 6, 10], [7, 4, 0, 1, 9], [3, 6, 1, 0, 2], [8, 10, 9, 2, 0]], dtype=float
+    )
     with pytest.raises(AssertionError):
         check_order(single_linkage_order, d)
     with pytest.raises(AssertionError):
@@ -244,8 +265,11 @@ def test_figures_show_the_planted_behaviour(class_report):
     assert names == list(class_report.item_ranking()["item"][:5]) and set(names) == set(plan.ambiguous)
 
     confusion = plots.confusion_heatmap(class_report)
-    outlined = {(round(p.get_x() + 0.47), round(p.get_y() + 0.47)) for p in confusion.axes[0].patches
-                if p.get_edgecolor()[:3] != (0, 0, 0) and not p.get_fill()}
+    outlined = {
+        (round(p.get_x() + 0.47), round(p.get_y() + 0.47))
+        for p in confusion.axes[0].patches
+        if p.get_edgecolor()[:3] != (0, 0, 0) and not p.get_fill()
+    }
     cats = class_report.ratings.categories
     c, k = cats.index("neutral"), cats.index("mixed")
     assert outlined == {(c, k), (k, c)}  # only the pair above chance
@@ -268,23 +292,33 @@ def test_figures_refuse_other_objects():
     for name in FIGURES:
         with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis of iaa_teach.diagnose"):
             getattr(plots, name)(alpha)
-    for function in (report_files.to_html, report_files.to_data, report_files.to_json, report_files.summary_html,
-                     report_files.sections_html, report_files.figure_texts, report_files.figure_names):
+    for function in (
+        report.to_html,
+        report.to_data,
+        report.to_json,
+        report.summary_html,
+        report.sections_html,
+        report.figure_texts,
+        report.figure_names,
+    ):
         with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis"):
             function(alpha)
     with pytest.raises(iaa_teach.AgreementError, match="top must be between 1 and 30, got 0"):
         plots.item_disagreement_chart(diagnose(datasets.sentiment()), top=0)
     with pytest.raises(iaa_teach.AgreementError, match="top must be a whole number, got 2.5"):
         plots.item_disagreement_chart(diagnose(datasets.sentiment()), top=2.5)
-    for name, option, value in (("rater_agreement_heatmap", "marked", -1), ("confusion_heatmap", "marked", "x"),
-                                ("leave_one_out_bars", "max_raters", 0)):
+    for name, option, value in (
+        ("rater_agreement_heatmap", "marked", -1),
+        ("confusion_heatmap", "marked", "x"),
+        ("leave_one_out_bars", "max_raters", 0),
+    ):
         with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
             getattr(plots, name)(diagnose(datasets.sentiment()), **{option: value})
     with pytest.raises(iaa_teach.AgreementError, match="name must be one of 'leave_one_out'"):
-        report_files.draw(diagnose(datasets.sentiment()), "bogus")
+        report.draw(diagnose(datasets.sentiment()), "bogus")
     for option, value in (("top", "5"), ("max_raters", -2), ("dpi", 0), ("warning", 3)):
         with pytest.raises(iaa_teach.AgreementError, match=f"{option} must be"):
-            report_files.to_html(diagnose(datasets.sentiment()), **{option: value})
+            report.to_html(diagnose(datasets.sentiment()), **{option: value})
 
 
 def test_figures_of_a_larger_table():
@@ -321,15 +355,17 @@ def check_self_contained(page_text: str) -> Page:
     for img in page.all("img"):
         assert img["src"].startswith("data:image/png;base64,") and img["alt"].strip()
         assert base64.b64decode(img["src"].split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
-    assert any(m.get("http-equiv") == "Content-Security-Policy" and "default-src 'none'" in m["content"]
-               for m in page.all("meta"))
+    assert any(
+        m.get("http-equiv") == "Content-Security-Policy" and "default-src 'none'" in m["content"]
+        for m in page.all("meta")
+    )
     for event in ("onerror", "onload", "onclick"):
         assert not any(event in attrs for _, attrs in page.tags)
     return page
 
 
 def test_the_html_report_is_self_contained(class_report):
-    text = report_files.to_html(class_report, source="data/class.csv")
+    text = report.to_html(class_report, source="data/class.csv")
     page = check_self_contained(text)
     assert len(page.all("img")) == 4
     assert page.all("th") and all(th.get("scope") in ("col", "row") for th in page.all("th"))
@@ -342,8 +378,9 @@ def test_the_html_report_is_self_contained(class_report):
 
 
 def test_the_html_report_escapes_every_name(hostile_report):
-    text = report_files.to_html(hostile_report, source="<img src=x onerror=alert(9)>.csv", warning="<b>careful</b>",
-                                dpi=30)
+    text = report.to_html(
+        hostile_report, source="<img src=x onerror=alert(9)>.csv", warning="<b>careful</b>", dpi=30
+    )
     page = check_self_contained(text)
     assert len(page.all("img")) == 4
     words = "".join(page.text)
@@ -356,21 +393,21 @@ def test_the_html_report_escapes_every_name(hostile_report):
 
 
 def test_the_html_report_for_two_raters_and_one_category():
-    two = report_files.to_html(diagnose(datasets.sentiment().subset(raters=["A", "C"])), dpi=30)
+    two = report.to_html(diagnose(datasets.sentiment().subset(raters=["A", "C"])), dpi=30)
     page = check_self_contained(two)
     assert len(page.all("img")) == 3  # no rater heatmap for one pair
     assert "undefined" in two  # alpha without either rater
     one = Ratings.from_rows([["x", "x"], ["x", "x"], ["x", None]])
-    page = check_self_contained(report_files.to_html(diagnose(one), dpi=30))
+    page = check_self_contained(report.to_html(diagnose(one), dpi=30))
     assert "is undefined" in "".join(page.text)
 
 
 # ==================================================================== JSON
 def test_json_round_trip_has_the_same_numbers(class_report):
-    text = report_files.to_json(class_report)
+    text = report.to_json(class_report)
     data = json.loads(text)
-    assert data == json.loads(json.dumps(report_files.to_data(class_report)))
-    assert data["format"] == report_files.FORMAT and data["version"] == report_files.FORMAT_VERSION
+    assert data == json.loads(json.dumps(report.to_data(class_report)))
+    assert data["format"] == report.FORMAT and data["version"] == report.FORMAT_VERSION
     assert Fraction(data["alpha"]["exact"]) == class_report.alpha.exact.alpha
     assert data["alpha"]["value"] == class_report.alpha.alpha
     assert [row["rater"] for row in data["raters"]] == list(class_report.rater_ranking()["rater"])
@@ -391,8 +428,10 @@ def forbid(constant):
 
 def test_json_is_strict_and_every_null_has_a_reason():
     rows = [["x", "y", None], ["x", None, None], ["x", "x", "x"], [None, None, "x"]]
-    r = Ratings.from_rows(rows, raters=["A", "B", "C"], categories=["x", "y", "z"])  # z unused, C alone mostly
-    data = json.loads(report_files.to_json(diagnose(r)), parse_constant=forbid)
+    r = Ratings.from_rows(
+        rows, raters=["A", "B", "C"], categories=["x", "y", "z"]
+    )  # z unused, C alone mostly
+    data = json.loads(report.to_json(diagnose(r)), parse_constant=forbid)
     nulls = 0
     for table in ("raters", "items", "confused_pairs", "categories"):
         for record in data[table]:
@@ -410,8 +449,10 @@ def test_json_is_strict_and_every_null_has_a_reason():
 # ===================================================================== CLI
 def write_csv(path, ratings: Ratings) -> str:
     lines = [",".join(["item", *map(str, ratings.raters)])]
-    lines += [",".join([str(item), *("" if v is None else str(v) for v in row)])
-              for item, row in zip(ratings.items, ratings.rows())]
+    lines += [
+        ",".join([str(item), *("" if v is None else str(v) for v in row)])
+        for item, row in zip(ratings.items, ratings.rows())
+    ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return str(path)
 
@@ -434,7 +475,9 @@ def test_cli_writes_html_and_json_and_prints_the_same_text(tmp_path, capsys):
 def test_cli_report_level_and_errors(tmp_path, capsys):
     path = write_csv(tmp_path / "s.csv", datasets.sentiment())
     out_json = tmp_path / "o.json"
-    assert main(["report", path, "--level", "ordinal", "--categories", "G,N,P", "--json", str(out_json)]) == 0  # no figures
+    assert (
+        main(["report", path, "--level", "ordinal", "--categories", "G,N,P", "--json", str(out_json)]) == 0
+    )  # no figures
     assert json.loads(out_json.read_text())["level"] == "ordinal"
     capsys.readouterr()
     assert main(["report", path, "--html", str(tmp_path / "missing" / "x.html")]) == 2
@@ -446,11 +489,26 @@ def test_cli_report_level_and_errors(tmp_path, capsys):
 
 
 def test_the_report_module_is_public():
-    assert iaa_teach.report_files.write_files.__module__ == "iaa_teach.report_files"
+    assert iaa_teach.report.write_files.__module__ == "iaa_teach.report"
+
+
+@pytest.mark.parametrize(("old", "new"), [("words", "worked"), ("report_files", "report")])
+def test_old_module_paths_still_import_with_a_deprecation_warning(old, new):
+    """Lecturers' adapted notebooks import the old paths: they work for one release, with a warning."""
+    import importlib
+    import sys
+
+    sys.modules.pop(f"iaa_teach.{old}", None)
+    with pytest.warns(DeprecationWarning, match=f"iaa_teach.{old} is now iaa_teach.{new}"):
+        module = importlib.import_module(f"iaa_teach.{old}")
+    fresh = importlib.import_module(f"iaa_teach.{new}")
+    assert module.__all__ == fresh.__all__
+    assert all(getattr(module, name) is getattr(fresh, name) for name in fresh.__all__)
 
 
 def row_by_row(table) -> list[dict]:
     """ReportTable.as_records written the slow, obvious way."""
+
     def plain(v):
         if isinstance(v, np.generic):
             v = v.item()
@@ -461,13 +519,19 @@ def row_by_row(table) -> list[dict]:
         if isinstance(v, Mapping):
             return {plain(k): plain(x) for k, x in v.items()}
         return v
+
     return [{name: plain(value) for name, value in row.items()} for row in table]
 
 
 def test_records_column_by_column_are_the_rows():
     rows = [["x", "y", None], ["x", None, None], ["x", "x", "x"], [None, None, "x"]]
     report = diagnose(Ratings.from_rows(rows, raters=["A", "B", "C"], categories=["x", "y", "z"]))
-    for table in (report.rater_ranking(), report.item_ranking(), report.confused_pairs(),
-                  report.category_agreement(), report.item_ranking()[:0]):
+    for table in (
+        report.rater_ranking(),
+        report.item_ranking(),
+        report.confused_pairs(),
+        report.category_agreement(),
+        report.item_ranking()[:0],
+    ):
         assert table.as_records() == row_by_row(table)
     assert any(None in record.values() for record in report.item_ranking().as_records())

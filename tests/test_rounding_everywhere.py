@@ -22,14 +22,14 @@ import pytest  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
+from rounding import d3  # noqa: E402
 
 from iaa_teach import Ratings, cohen_kappa, explain, fmt, pairwise_cohen, plots  # noqa: E402
-from iaa_teach.cli import report  # noqa: E402
 from iaa_teach.exercises import make_question, show_value  # noqa: E402
+from iaa_teach.report import text_report as report  # noqa: E402
 from iaa_teach.rounding import format_number, round_half_up  # noqa: E402
 from iaa_teach.validation import AgreementError  # noqa: E402
 from iaa_teach.widgets import Quiz, TableExplorer  # noqa: E402
-from rounding import d3  # noqa: E402
 
 TIE = Ratings.from_rows([[1, 2], [2, 2], [0, 0], [1, 1], [2, 2], [2, 0], [0, 0]], raters=["A", "B"])
 NINE_16 = Fraction(9, 16)
@@ -58,9 +58,14 @@ def test_format_spec_of_a_result():
     assert fmt(res.exact.kappa) == HALF_UP and show_value(NINE_16) == f"9/16 ≈ {HALF_UP}"
 
 
-@pytest.mark.parametrize("form, shown", [("text", f"9/16 ≈ {HALF_UP}"),
-                                         ("markdown", rf"\frac{{9}}{{16}} \approx {HALF_UP}"),
-                                         ("html", rf"\frac{{9}}{{16}} \approx {HALF_UP}")])
+@pytest.mark.parametrize(
+    "form, shown",
+    [
+        ("text", f"9/16 ≈ {HALF_UP}"),
+        ("markdown", rf"\frac{{9}}{{16}} \approx {HALF_UP}"),
+        ("html", rf"\frac{{9}}{{16}} \approx {HALF_UP}"),
+    ],
+)
 def test_explain_in_every_output(form, shown):
     ex = explain(tie())
     out = ex.render(form)
@@ -118,14 +123,18 @@ def half_up(q: Fraction, places: int) -> str:
     with decimal.localcontext() as ctx:
         ctx.prec = 300
         d = (decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)).quantize(
-            decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP)
+            decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP
+        )
     return str(abs(d) if d == 0 else d)
 
 
 fractions = st.fractions(max_denominator=10**6).filter(lambda q: abs(q) < 10**9)
 # (q, places) with q exactly halfway between two numbers of ``places`` decimals
-ties = st.builds(lambda k, places: (Fraction(2 * k + 1, 2 * 10**places), places),
-                 st.integers(-10**6, 10**6), st.integers(0, 5))
+ties = st.builds(
+    lambda k, places: (Fraction(2 * k + 1, 2 * 10**places), places),
+    st.integers(-(10**6), 10**6),
+    st.integers(0, 5),
+)
 
 
 @given(st.tuples(fractions, st.integers(0, 6)) | ties)
@@ -143,7 +152,7 @@ def test_ties_round_away_from_zero(tie_and_places):
 
 # exactly representable binary fractions, never a decimal tie at the precision asked:
 # there Python's own formatting is exact, so format_number must agree with it
-binary = st.builds(lambda n, k: n / 2**k, st.integers(-10**7, 10**7), st.integers(0, 12))
+binary = st.builds(lambda n, k: n / 2**k, st.integers(-(10**7), 10**7), st.integers(0, 12))
 SPECS = [".3f", "+8.2f", "08.3f", ",.2f", "<10.1f", "^11.4f", " .0f", ".1%", "=+12.3F"]
 
 
@@ -161,9 +170,15 @@ def test_format_number_agrees_with_python_away_from_ties(x, spec):
     assert format_number(x, spec) == format(x, spec)
 
 
-@pytest.mark.parametrize("value, places, said", [(None, 3, "undefined"), (float("nan"), 3, "undefined"),
-                                                 (0.5, -1, "places must be at least 0"),
-                                                 (0.5, "2", "places must be a whole number")])
+@pytest.mark.parametrize(
+    "value, places, said",
+    [
+        (None, 3, "undefined"),
+        (float("nan"), 3, "undefined"),
+        (0.5, -1, "places must be at least 0"),
+        (0.5, "2", "places must be a whole number"),
+    ],
+)
 def test_round_half_up_refuses_what_it_cannot_round(value, places, said):
     with pytest.raises(AgreementError, match=said):
         round_half_up(value, places)

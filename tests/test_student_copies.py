@@ -14,11 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from iaa_teach.course import EXERCISE_TAG, write_student_copies
+from iaa_teach.course import EXERCISE_TAG
+from tools.student_copies import write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
-LESSONS = ["01_cohens_kappa", "02_fleiss_kappa", "03_krippendorff_alpha", "04_missing_data", "05_partial_coverage",
-           "06_chance_models", "07_how_sure"]
+LESSONS = [
+    "01_cohens_kappa",
+    "02_fleiss_kappa",
+    "03_krippendorff_alpha",
+    "04_missing_data",
+    "05_partial_coverage",
+    "06_chance_models",
+    "07_how_sure",
+]
 
 
 def execute(path: str) -> dict:
@@ -27,8 +35,13 @@ def execute(path: str) -> dict:
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(Path(path).parent)}}).execute()
+    NotebookClient(
+        nb,
+        timeout=300,
+        kernel_name="python3",
+        allow_errors=True,
+        resources={"metadata": {"path": str(Path(path).parent)}},
+    ).execute()
     return json.loads(nbformat.writes(nb))
 
 
@@ -46,8 +59,13 @@ def test_student_copy_runs_up_to_each_exercise(executed, stem):
     cells = executed[stem]["cells"]
     exercises = [i for i, c in enumerate(cells) if EXERCISE_TAG in c["metadata"].get("tags", [])]
     assert exercises
-    errors = [(i, o["ename"], o["evalue"]) for i, c in enumerate(cells) if c["cell_type"] == "code"
-              for o in c["outputs"] if o["output_type"] == "error"]
+    errors = [
+        (i, o["ename"], o["evalue"])
+        for i, c in enumerate(cells)
+        if c["cell_type"] == "code"
+        for o in c["outputs"]
+        if o["output_type"] == "error"
+    ]
     first_error = errors[0][0] if errors else len(cells)
     for i in exercises:
         assert i < first_error, f"{stem}: cell {errors[0]} fails before exercise cell {i}"

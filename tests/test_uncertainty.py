@@ -17,9 +17,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
+from test_bootstrap import TABLES, naive_replicates
+from test_oracles import tables, to_ratings
 
 import iaa_teach
 from iaa_teach import (
@@ -38,8 +40,6 @@ from iaa_teach import (
     percent_agreement,
     scott_pi,
 )
-from test_bootstrap import TABLES, naive_replicates
-from test_oracles import tables, to_ratings
 
 NEW = [percent_agreement, brennan_prediger, scott_pi, conger_kappa, gwet_ac]
 EVERY = NEW + [fleiss_kappa, krippendorff_alpha, cohen_kappa]
@@ -148,13 +148,23 @@ def test_exact_variance_agrees_with_the_float_variance(data, choice):
 
 
 # ---------------------------------------------------------------- bootstrap
-CASES = [(percent_agreement, {}), (brennan_prediger, {"weights": "linear"}), (scott_pi, {"a": "B", "b": "C"}),
-         (conger_kappa, {}), (conger_kappa, {"weights": "quadratic"}), (gwet_ac, {}), (gwet_ac, {"weights": "ordinal"}),
-         (fleiss_kappa, {"weights": "quadratic"}), (fleiss_kappa, {"chance": "item_mean", "weights": "linear"})]
+CASES = [
+    (percent_agreement, {}),
+    (brennan_prediger, {"weights": "linear"}),
+    (scott_pi, {"a": "B", "b": "C"}),
+    (conger_kappa, {}),
+    (conger_kappa, {"weights": "quadratic"}),
+    (gwet_ac, {}),
+    (gwet_ac, {"weights": "ordinal"}),
+    (fleiss_kappa, {"weights": "quadratic"}),
+    (fleiss_kappa, {"chance": "item_mean", "weights": "linear"}),
+]
 
 
 @pytest.mark.parametrize("table", ["sentiment_missing", "random"])
-@pytest.mark.parametrize("case", CASES, ids=[f"{m.__name__}-{'-'.join(map(str, kw.values()))}" for m, kw in CASES])
+@pytest.mark.parametrize(
+    "case", CASES, ids=[f"{m.__name__}-{'-'.join(map(str, kw.values()))}" for m, kw in CASES]
+)
 def test_vectorized_replicates_equal_a_plain_loop(table, case):
     metric, kwargs = case
     r = TABLES[table]
@@ -167,15 +177,18 @@ def test_vectorized_replicates_equal_a_plain_loop(table, case):
 
 
 # ------------------------------------------------------------------ weights
-@pytest.mark.parametrize("weights, message", [
-    ("cubic", r"weights must be one of None, 'linear', 'quadratic', 'ordinal'"),
-    (np.eye(2), r"must be 3 x 3 \(one row and column per category\), got shape \(2, 2\)"),
-    ([[1, 0.5, np.nan], [0.5, 1, 0], [np.nan, 0, 1]], "finite numbers"),
-    ([[1, 1.5, 0], [1.5, 1, 0], [0, 0, 1]], r"between 0 and 1, but w\[0, 1\] = 1.5"),
-    ([[0.9, 0, 0], [0, 1, 0], [0, 0, 1]], r"1 on the diagonal .* w\[0, 0\] = 0.9"),
-    ([[1, 0.5, 0], [0.25, 1, 0], [0, 0, 1]], r"symmetric .* w\[0, 1\] = 0.5 and w\[1, 0\] = 0.25"),
-    ([["a", "b", "c"]] * 3, "a 3 x 3 matrix of numbers"),
-])
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        ("cubic", r"weights must be one of None, 'linear', 'quadratic', 'ordinal'"),
+        (np.eye(2), r"must be 3 x 3 \(one row and column per category\), got shape \(2, 2\)"),
+        ([[1, 0.5, np.nan], [0.5, 1, 0], [np.nan, 0, 1]], "finite numbers"),
+        ([[1, 1.5, 0], [1.5, 1, 0], [0, 0, 1]], r"between 0 and 1, but w\[0, 1\] = 1.5"),
+        ([[0.9, 0, 0], [0, 1, 0], [0, 0, 1]], r"1 on the diagonal .* w\[0, 0\] = 0.9"),
+        ([[1, 0.5, 0], [0.25, 1, 0], [0, 0, 1]], r"symmetric .* w\[0, 1\] = 0.5 and w\[1, 0\] = 0.25"),
+        ([["a", "b", "c"]] * 3, "a 3 x 3 matrix of numbers"),
+    ],
+)
 def test_bad_weights_are_refused(weights, message):
     for metric in [gwet_ac, conger_kappa, fleiss_kappa, brennan_prediger, percent_agreement]:
         with pytest.raises(AgreementError, match=message):
@@ -219,8 +232,13 @@ def test_the_callers_data_is_not_modified():
 # ------------------------------------------------------------------ results
 def test_results_read_well_and_are_frozen():
     r = datasets.sentiment()
-    names = {percent_agreement: "percent agreement", brennan_prediger: "Brennan-Prediger S",
-             scott_pi: "Scott's pi", conger_kappa: "Conger's kappa", gwet_ac: "AC1"}
+    names = {
+        percent_agreement: "percent agreement",
+        brennan_prediger: "Brennan-Prediger S",
+        scott_pi: "Scott's pi",
+        conger_kappa: "Conger's kappa",
+        gwet_ac: "AC1",
+    }
     for metric, name in names.items():
         res = metric(r)
         assert res.name == name and type(res).__name__ in repr(res)
@@ -244,16 +262,26 @@ def test_conger_leaves_out_a_rater_with_no_ratings():
 
 
 # ----------------------------------------------- one formula path (new coefficients)
-@pytest.mark.parametrize("metric, formula", [
-    (gwet_ac, "gwet_chance"), (brennan_prediger, "uniform_chance"), (conger_kappa, "conger_chance"),
-    (percent_agreement, "observed_agreement"), (scott_pi, "category_shares"),
-])
+@pytest.mark.parametrize(
+    "metric, formula",
+    [
+        (gwet_ac, "gwet_chance"),
+        (brennan_prediger, "uniform_chance"),
+        (conger_kappa, "conger_chance"),
+        (percent_agreement, "observed_agreement"),
+        (scott_pi, "category_shares"),
+    ],
+)
 def test_one_patched_formula_changes_float_exact_and_bootstrap_together(monkeypatch, metric, formula):
     r = datasets.sentiment_missing()
 
     def all_three():
         res = metric(r)
-        return float(res), getattr(res.exact, res._main), bootstrap_ci(metric, r, n_boot=30, seed=0).samples.copy()
+        return (
+            float(res),
+            getattr(res.exact, res._main),
+            bootstrap_ci(metric, r, n_boot=30, seed=0).samples.copy(),
+        )
 
     value, exact, samples = all_three()
     assert math.isclose(value, float(exact), abs_tol=1e-12)
@@ -304,27 +332,47 @@ def test_planning_model_gives_the_expected_value():
         assert 3.8 * plan.items <= tighter.items <= 4.2 * plan.items + 4
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"coefficient": "accuracy"}, "coefficient must be one of"),
-    ({"coefficient": "cohen_kappa", "raters": 3}, "cohen_kappa compares two raters, so raters must be 2"),
-    ({"proportions": [0.5, 0.4]}, "sum to 1"),
-    ({"proportions": [1.0]}, "2 or more shares"),
-    ({"expected": -0.9}, r"below what the planning model reaches .*: 0\.0000 \(raters labelling independently\)"),
-    ({"half_width": 0}, "half_width must be above 0"),
-    ({"raters": 1}, "raters must be at least 2"),
-    ({"coefficient": "cohen_kappa", "raters": 2, "weights": "bipolar"}, "weights for cohen_kappa must be one of"),
-    ({"coefficient": "cohen_kappa", "raters": 2, "weights": np.eye(3)}, "weights for cohen_kappa must be one of"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"coefficient": "accuracy"}, "coefficient must be one of"),
+        ({"coefficient": "cohen_kappa", "raters": 3}, "cohen_kappa compares two raters, so raters must be 2"),
+        ({"proportions": [0.5, 0.4]}, "sum to 1"),
+        ({"proportions": [1.0]}, "2 or more shares"),
+        (
+            {"expected": -0.9},
+            r"below what the planning model reaches .*: 0\.0000 \(raters labelling independently\)",
+        ),
+        ({"half_width": 0}, "half_width must be above 0"),
+        ({"raters": 1}, "raters must be at least 2"),
+        (
+            {"coefficient": "cohen_kappa", "raters": 2, "weights": "bipolar"},
+            "weights for cohen_kappa must be one of",
+        ),
+        (
+            {"coefficient": "cohen_kappa", "raters": 2, "weights": np.eye(3)},
+            "weights for cohen_kappa must be one of",
+        ),
+    ],
+)
 def test_bad_planning_arguments(kwargs, message):
-    given = {"coefficient": "fleiss_kappa", "expected": 0.6, "raters": 3, "proportions": [0.5, 0.3, 0.2],
-             "half_width": 0.1}
+    given = {
+        "coefficient": "fleiss_kappa",
+        "expected": 0.6,
+        "raters": 3,
+        "proportions": [0.5, 0.3, 0.2],
+        "half_width": 0.1,
+    }
     given.update(kwargs)
     with pytest.raises(AgreementError, match=message):
         items_needed(**given)
 
 
 def test_planning_accepts_the_function_itself():
-    assert items_needed(gwet_ac, 0.7, 3, [0.5, 0.5], 0.1).items == items_needed("gwet_ac", 0.7, 3, [0.5, 0.5], 0.1).items
+    assert (
+        items_needed(gwet_ac, 0.7, 3, [0.5, 0.5], 0.1).items
+        == items_needed("gwet_ac", 0.7, 3, [0.5, 0.5], 0.1).items
+    )
 
 
 def test_the_readme_example_says_what_items_needed_says():
@@ -339,8 +387,9 @@ def test_reprs_round_the_confidence_half_up():
     """92.5 % shows as 93 % (half up from the exact value), not as Python's float formatting rounds it."""
     plan = items_needed("fleiss_kappa", 0.6, 3, [0.5, 0.5], 0.1, confidence=0.925)
     assert " a 93% interval of half-width " in repr(plan)
-    boot = bootstrap_ci("fleiss_kappa", [[1, 2, 2], [1, 1, 1], [2, 2, 1], [1, 2, 1]], n_boot=20, seed=1,
-                        confidence=0.925)
+    boot = bootstrap_ci(
+        "fleiss_kappa", [[1, 2, 2], [1, 1, 1], [2, 2, 1], [1, 2, 1]], n_boot=20, seed=1, confidence=0.925
+    )
     assert ", 93% CI [" in repr(boot)
 
 

@@ -14,24 +14,22 @@ import ipywidgets as w
 import matplotlib.text
 import numpy as np
 import pytest
+from rounding import d3
 
 from iaa_teach import (
     AgreementError,
     Ratings,
-    items_needed,
-    percent_agreement,
     brennan_prediger,
     cohen_kappa,
     datasets,
     fleiss_kappa,
     gwet_ac,
     interpret,
+    items_needed,
     krippendorff_alpha,
     pairwise_cohen,
+    percent_agreement,
 )
-from rounding import d3
-from iaa_teach.widgets.interval import COEFFICIENTS, CURVE_ITEMS, STUDY_ITEMS
-from iaa_teach.widgets.paradox import CURVES
 from iaa_teach.widgets import (
     CoverageExplorer,
     FloatSlider,
@@ -42,6 +40,8 @@ from iaa_teach.widgets import (
     TableExplorer,
     WeightsExplorer,
 )
+from iaa_teach.widgets.interval import COEFFICIENTS, CURVE_ITEMS, STUDY_ITEMS
+from iaa_teach.widgets.paradox import CURVES
 
 CATS = datasets.SENTIMENT_CATEGORIES
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -70,16 +70,25 @@ def widgets_in(widget):
         yield from widgets_in(child)
 
 
-ALL = [TableExplorer, ParadoxExplorer, MissingDataExplorer, CoverageExplorer, WeightsExplorer,
-       IntervalExplorer]
+ALL = [
+    TableExplorer,
+    ParadoxExplorer,
+    MissingDataExplorer,
+    CoverageExplorer,
+    WeightsExplorer,
+    IntervalExplorer,
+]
 
 
 # ===================================================================== all
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
 def test_every_control_is_labelled_and_keyboard_usable(cls):
     ex = cls()
-    controls = [x for x in widgets_in(ex.widget)
-                if isinstance(x, (w.Dropdown, IntSlider, FloatSlider, w.ToggleButtons, w.Button))]
+    controls = [
+        x
+        for x in widgets_in(ex.widget)
+        if isinstance(x, (w.Dropdown, IntSlider, FloatSlider, w.ToggleButtons, w.Button))
+    ]
     assert controls
     for control in controls:
         assert control.description.strip(), f"{type(control).__name__} without a description"
@@ -162,10 +171,16 @@ def test_table_dropdown_change_updates_every_coefficient():
     v = ex.values()
     for a, b in (("A", "B"), ("A", "C"), ("B", "C")):
         res = cohen_kappa(r, a, b)
-        assert (v[f"Cohen {a}-{b} P_o"], v[f"Cohen {a}-{b} kappa"]) == (f3(res.exact.p_o), f3(res.exact.kappa))
+        assert (v[f"Cohen {a}-{b} P_o"], v[f"Cohen {a}-{b} kappa"]) == (
+            f3(res.exact.p_o),
+            f3(res.exact.kappa),
+        )
     fl = fleiss_kappa(r)
-    assert (v["Fleiss pooled P_a"], v["Fleiss pooled P_e"], v["Fleiss pooled kappa"]) == \
-        (f3(fl.exact.p_a), f3(fl.exact.p_e), f3(fl.exact.kappa))
+    assert (v["Fleiss pooled P_a"], v["Fleiss pooled P_e"], v["Fleiss pooled kappa"]) == (
+        f3(fl.exact.p_a),
+        f3(fl.exact.p_e),
+        f3(fl.exact.kappa),
+    )
     assert v["P_i item 1"] == f3(fl.exact.p_i[0])
     assert v["alpha"] == f3(krippendorff_alpha(r).exact.alpha)
     assert bytes(ex.image.value) != before and bytes(ex.image.value).startswith(PNG)
@@ -259,8 +274,10 @@ def test_table_long_tables_scroll_and_edit_the_right_item():
     assert "P_i item 1" in ex.values()
 
 
-@pytest.mark.parametrize("figure", ["coefficients and bands", "per-item agreement P_i", "pairwise kappa",
-                                    "coincidence matrix (alpha)"])
+@pytest.mark.parametrize(
+    "figure",
+    ["coefficients and bands", "per-item agreement P_i", "pairwise kappa", "coincidence matrix (alpha)"],
+)
 def test_table_every_figure_draws_for_small_and_large_tables(figure):
     for data in (datasets.sentiment(), datasets.simulate(200, 10, seed=1)):
         ex = TableExplorer(data)
@@ -276,7 +293,12 @@ def test_paradox_readouts_match_the_metrics_on_the_same_simulation():
     r = datasets.simulate(300, 4, accuracy=0.8, prevalence=0.9, n_categories=3, seed=7)
     fl, al = fleiss_kappa(r), krippendorff_alpha(r)
     v = ex.values()
-    assert (v["P_a"], v["P_e"], v["kappa"], v["alpha"]) == (f3(fl.exact.p_a), f3(fl.exact.p_e), f3(fl.exact.kappa), f3(al.exact.alpha))
+    assert (v["P_a"], v["P_e"], v["kappa"], v["alpha"]) == (
+        f3(fl.exact.p_a),
+        f3(fl.exact.p_e),
+        f3(fl.exact.kappa),
+        f3(al.exact.alpha),
+    )
     assert v["kappa band"] == interpret(fl.kappa)
 
 
@@ -304,8 +326,9 @@ def test_paradox_ac1_and_s_readouts_and_curves_are_the_public_metrics():
     assert v["alpha 1 - D_e"] == f3(1 - al.exact.d_e)
     curve = ex.curve_values()
     for i in (0, 7, len(curve["prevalence"]) - 1):
-        at = datasets.simulate(120, 3, accuracy=0.8, prevalence=float(curve["prevalence"][i]), n_categories=3,
-                               seed=3)
+        at = datasets.simulate(
+            120, 3, accuracy=0.8, prevalence=float(curve["prevalence"][i]), n_categories=3, seed=3
+        )
         assert curve["AC1"][i] == gwet_ac(at).ac
         assert curve["S"][i] == brennan_prediger(at).s
         assert curve["kappa"][i] == fleiss_kappa(at).kappa
@@ -339,7 +362,10 @@ def test_paradox_shows_only_the_coefficients_asked_for():
     ex = ParadoxExplorer(n_items=200, curves=("kappa", "alpha"))
     assert set(ex.values()) == {"P_a", "P_e", "kappa", "kappa band", "alpha 1 - D_e", "alpha", "alpha band"}
     assert [t.get_text() for t in ex.axes.get_legend().get_texts()] == [
-        "observed agreement P_a", "Fleiss' kappa", "Krippendorff's alpha"]
+        "observed agreement P_a",
+        "Fleiss' kappa",
+        "Krippendorff's alpha",
+    ]
     assert "AC1" not in ex.readout.value and "Bennett" not in ex.readout.value
     assert "AC1" not in ex.image.alt and "alpha 0." in ex.image.alt
     full = ParadoxExplorer(n_items=200)
@@ -372,6 +398,7 @@ def test_figures_are_projector_ready_and_described(explorer):
     from PIL import Image
 
     from iaa_teach.widgets import CSS_DPI, MIN_FONT_PT, PIXEL_RATIO
+
     ex = explorer()
     images = [img for img in (ex.image, getattr(ex, "image_weights", None)) if img is not None]
     for image in images:
@@ -427,8 +454,14 @@ def test_paradox_curve_is_kept_when_only_the_prevalence_moves():
     ex.seed.value = 5
     assert ex.curve_values() is not curve
     ex.n_raters.value = 5
-    r = datasets.simulate(ex.n_items.value, 5, accuracy=ex.accuracy.value, prevalence=0.8,
-                          n_categories=ex.n_categories.value, seed=5)
+    r = datasets.simulate(
+        ex.n_items.value,
+        5,
+        accuracy=ex.accuracy.value,
+        prevalence=0.8,
+        n_categories=ex.n_categories.value,
+        seed=5,
+    )
     assert ex.values()["kappa"] == f3(fleiss_kappa(r).exact.kappa)
 
 
@@ -443,14 +476,20 @@ def test_paradox_perfect_raters_and_one_category_is_undefined():
 
 # ================================================================ interval
 def _study(accuracy=0.8, prevalence=0.5, raters=3, categories=3, seed=0):
-    return datasets.simulate(STUDY_ITEMS, raters, accuracy=accuracy, prevalence=prevalence, n_categories=categories,
-                             seed=seed)
+    return datasets.simulate(
+        STUDY_ITEMS, raters, accuracy=accuracy, prevalence=prevalence, n_categories=categories, seed=seed
+    )
 
 
 @pytest.mark.parametrize("name", list(COEFFICIENTS))
 def test_interval_readout_is_the_public_metric_on_the_first_n_items(name):
-    metric = {"fleiss_kappa": fleiss_kappa, "krippendorff_alpha": krippendorff_alpha, "gwet_ac": gwet_ac,
-              "brennan_prediger": brennan_prediger, "percent_agreement": percent_agreement}[name]
+    metric = {
+        "fleiss_kappa": fleiss_kappa,
+        "krippendorff_alpha": krippendorff_alpha,
+        "gwet_ac": gwet_ac,
+        "brennan_prediger": brennan_prediger,
+        "percent_agreement": percent_agreement,
+    }[name]
     ex = IntervalExplorer(coefficient=name, n_items=30, accuracy=0.75, prevalence=0.6, n_raters=4, seed=5)
     ex.n_items.value = 250
     r = _study(0.75, 0.6, 4, 3, 5).subset(items=list(range(250)))
@@ -474,7 +513,12 @@ def test_interval_curves_are_the_public_metric_at_each_number_of_items():
     for i in (0, 10, len(CURVE_ITEMS) - 1):
         res = gwet_ac(study.subset(items=list(range(int(CURVE_ITEMS[i])))))
         low, high = res.ci()
-        assert (c["value"][i], c["low"][i], c["high"][i], c["half_width"][i]) == (res.ac, low, high, res.ac - low)
+        assert (c["value"][i], c["low"][i], c["high"][i], c["half_width"][i]) == (
+            res.ac,
+            low,
+            high,
+            res.ac - low,
+        )
 
 
 def test_interval_narrows_like_one_over_root_n():
@@ -512,12 +556,22 @@ def test_interval_figure_describes_the_current_point():
         assert box.y1 < ax.get_window_extent().y0 and box.y0 >= 0  # below the axes, inside the figure
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"coefficient": "cohen_kappa"}, "coefficient"), ({"n_items": 5}, "n_items"), ({"n_items": 1001}, "n_items"),
-    ({"n_items": 45}, "multiple of 10"), ({"accuracy": 1.5}, "accuracy"), ({"prevalence": 1.0}, "prevalence"),
-    ({"n_raters": 1}, "n_raters"), ({"n_categories": 6}, "n_categories"), ({"seed": -1}, "seed"),
-    ({"n_items": "40"}, "n_items"), ({"font_size": "big"}, "font_size"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"coefficient": "cohen_kappa"}, "coefficient"),
+        ({"n_items": 5}, "n_items"),
+        ({"n_items": 1001}, "n_items"),
+        ({"n_items": 45}, "multiple of 10"),
+        ({"accuracy": 1.5}, "accuracy"),
+        ({"prevalence": 1.0}, "prevalence"),
+        ({"n_raters": 1}, "n_raters"),
+        ({"n_categories": 6}, "n_categories"),
+        ({"seed": -1}, "seed"),
+        ({"n_items": "40"}, "n_items"),
+        ({"font_size": "big"}, "font_size"),
+    ],
+)
 def test_interval_bad_options_raise_agreement_errors(kwargs, match):
     with pytest.raises(AgreementError, match=match):
         IntervalExplorer(**kwargs)
@@ -587,9 +641,28 @@ def test_coverage_defaults_right_against_merged():
     assert v["labels right"] == "38" and v["labels merged"] == "34"
     assert v["items in P_a right"] == str(right.n_items_used) == "8"  # items 9 and 10 have a single label
     assert "left out of P_a" in ex.readout.value
-    assert (v["P_a right"], v["P_e right"], v["kappa right"]) == (f3(right.exact.p_a), f3(right.exact.p_e), f3(right.exact.kappa))
-    assert (v["P_a merged"], v["P_e merged"], v["kappa merged"]) == (f3(wrong.exact.p_a), f3(wrong.exact.p_e), f3(wrong.exact.kappa))
-    assert [v[f"k right item {i}"] for i in range(1, 11)] == ["4", "4", "5", "5", "5", "5", "4", "4", "1", "1"]
+    assert (v["P_a right"], v["P_e right"], v["kappa right"]) == (
+        f3(right.exact.p_a),
+        f3(right.exact.p_e),
+        f3(right.exact.kappa),
+    )
+    assert (v["P_a merged"], v["P_e merged"], v["kappa merged"]) == (
+        f3(wrong.exact.p_a),
+        f3(wrong.exact.p_e),
+        f3(wrong.exact.kappa),
+    )
+    assert [v[f"k right item {i}"] for i in range(1, 11)] == [
+        "4",
+        "4",
+        "5",
+        "5",
+        "5",
+        "5",
+        "4",
+        "4",
+        "1",
+        "1",
+    ]
     assert [v[f"k merged item {i}"] for i in range(1, 11)] == ["4"] * 8 + ["1", "1"]
 
 
@@ -617,7 +690,18 @@ def test_coverage_sliders_remove_labels():
     assert v["labels right"] == str(r.n_ratings) == "34"
     assert v["kappa right"] == f3(fleiss_kappa(r).exact.kappa)
     assert v["kappa merged"] == f3(fleiss_kappa(r.merge_raters("D", "E", keep="D")).exact.kappa)
-    assert [v[f"k right item {i}"] for i in range(1, 11)] == ["4", "4", "4", "4", "5", "5", "4", "4", "0", "0"]
+    assert [v[f"k right item {i}"] for i in range(1, 11)] == [
+        "4",
+        "4",
+        "4",
+        "4",
+        "5",
+        "5",
+        "4",
+        "4",
+        "0",
+        "0",
+    ]
     assert ex.d_first.description == "first item D labels" and ex.e_last.description == "last item E labels"
 
 
@@ -638,11 +722,17 @@ def test_weights_all_levels_and_weights_against_the_metrics():
     v = ex.values()
     for level in ("nominal", "ordinal"):
         assert v[f"alpha {level}"] == f3(krippendorff_alpha(r, level=level).exact.alpha)
-    scores = Ratings.from_rows([[{"G": 1, "N": 2, "P": 3}[x] for x in row] for row in r.rows()], categories=[1, 2, 3])
+    scores = Ratings.from_rows(
+        [[{"G": 1, "N": 2, "P": 3}[x] for x in row] for row in r.rows()], categories=[1, 2, 3]
+    )
     assert v["alpha interval"] == f3(krippendorff_alpha(scores, level="interval").exact.alpha)
     for name, weights in (("unweighted", None), ("linear", "linear"), ("quadratic", "quadratic")):
         res = cohen_kappa(r, "A", "B", weights=weights)
-        assert (v[f"P_o {name}"], v[f"P_e {name}"], v[f"kappa {name}"]) == (f3(res.exact.p_o), f3(res.exact.p_e), f3(res.exact.kappa))
+        assert (v[f"P_o {name}"], v[f"P_e {name}"], v[f"kappa {name}"]) == (
+            f3(res.exact.p_o),
+            f3(res.exact.p_e),
+            f3(res.exact.kappa),
+        )
     assert "G = 1, N = 2, P = 3" in ex.readout.value
 
 
@@ -650,7 +740,9 @@ def test_weights_controls_redraw_only_what_changed():
     ex = WeightsExplorer()
     alpha_png, cohen_png = bytes(ex.image.value), bytes(ex.image_weights.value)
     ex.rater_b.value = "C"
-    assert ex.values()["kappa linear"] == f3(cohen_kappa(datasets.sentiment(), "A", "C", weights="linear").exact.kappa)
+    assert ex.values()["kappa linear"] == f3(
+        cohen_kappa(datasets.sentiment(), "A", "C", weights="linear").exact.kappa
+    )
     # neither matrix depends on the pair: both figures stay
     assert (bytes(ex.image.value), bytes(ex.image_weights.value)) == (alpha_png, cohen_png)
     ex.level.value = "interval"
@@ -686,9 +778,11 @@ def test_simulate_accuracy_and_prevalence_mean_what_they_say():
     r = datasets.simulate(20000, 2, accuracy=0.75, prevalence=0.8, n_categories=3, seed=2)
     truth_share = np.mean(r.codes == 0)
     assert abs(truth_share - (0.8 * 0.75 + 0.2 * 0.25 / 2)) < 0.01
-    assert abs(cohen_kappa(r).p_o - (0.75 ** 2 + 0.25 ** 2 / 2)) < 0.01
+    assert abs(cohen_kappa(r).p_o - (0.75**2 + 0.25**2 / 2)) < 0.01
     wrong = datasets.simulate(300, 3, accuracy=0.0, n_categories=2, seed=1)
-    assert (wrong.codes[:, 0] == wrong.codes[:, 1]).all()  # both wrong, and with 2 categories wrong is one label
+    assert (
+        wrong.codes[:, 0] == wrong.codes[:, 1]
+    ).all()  # both wrong, and with 2 categories wrong is one label
 
 
 def test_simulate_common_random_numbers_give_a_smooth_curve():
@@ -698,9 +792,14 @@ def test_simulate_common_random_numbers_give_a_smooth_curve():
 
 
 def test_simulate_and_remove_ratings_reject_bad_arguments():
-    for kwargs, match in (({"n_raters": 1}, "n_raters"), ({"accuracy": 1.5}, "accuracy"),
-                          ({"prevalence": -0.1}, "prevalence"), ({"n_categories": 1}, "n_categories"),
-                          ({"n_items": 2.5}, "n_items"), ({"missing": 2}, "missing")):
+    for kwargs, match in (
+        ({"n_raters": 1}, "n_raters"),
+        ({"accuracy": 1.5}, "accuracy"),
+        ({"prevalence": -0.1}, "prevalence"),
+        ({"n_categories": 1}, "n_categories"),
+        ({"n_items": 2.5}, "n_items"),
+        ({"missing": 2}, "missing"),
+    ):
         with pytest.raises(AgreementError, match=match):
             datasets.simulate(**kwargs)
     with pytest.raises(AgreementError, match="share"):
@@ -720,4 +819,3 @@ def test_remove_ratings_is_nested_and_leaves_the_input_alone():
     gappy = datasets.sentiment_missing()
     assert int(datasets.remove_ratings(gappy, 0.1, seed=0).missing.sum()) == 3  # the 2 gaps count
     assert datasets.simulate(100, 4, missing=0.25, seed=1).n_ratings == 300
-

@@ -27,7 +27,7 @@ import pytest
 from iaa_teach import fmt
 from iaa_teach.exercises import KINDS, make_question, worksheet, worksheet_html
 from iaa_teach.markup import tex_mathml, tex_text
-from iaa_teach.report_files import find_chromium, html_to_pdf
+from iaa_teach.report import find_chromium, html_to_pdf
 from iaa_teach.validation import AgreementError
 
 # raw TeX (not a table corner like "A\\B"), MathJax delimiters, ASCII subscripts (p_(I)+, n_i, P_o) of the
@@ -85,7 +85,11 @@ def test_the_paper_has_a_name_line_the_time_and_the_total(printed):
     front = paper[0]
     assert re.search(r"Name\s+Student number", front)
     assert f"Time allowed: {ws.minutes} minutes." in front
-    assert ws.marks == sum(q.total_marks for q in ws.questions) == sum(p.marks for q in ws.questions for p in q.parts)
+    assert (
+        ws.marks
+        == sum(q.total_marks for q in ws.questions)
+        == sum(p.marks for q in ws.questions for p in q.parts)
+    )
     assert f"Total: {ws.marks} marks." in front
     assert "Give numerical answers to 3 decimal places" in front
     assert f"END OF QUESTION PAPER ({ws.marks} marks)" in paper[-1]
@@ -153,9 +157,11 @@ def test_the_answer_key_is_one_page_with_every_exact_answer(printed):
 def test_the_worked_solutions_follow_each_on_its_own_page(printed):
     ws, _, scheme, _ = printed
     for i, q in enumerate(ws.questions, start=1):
-        starts = [k for k, page in enumerate(scheme) if page.lstrip().startswith(f"Question {i}: worked solution")]
+        starts = [
+            k for k, page in enumerate(scheme) if page.lstrip().startswith(f"Question {i}: worked solution")
+        ]
         assert len(starts) == 1
-        rest = "\n".join(scheme[starts[0]:])
+        rest = "\n".join(scheme[starts[0] :])
         for p in q.parts:
             if p.answer is not None:
                 assert _shown(p.answer) in rest

@@ -157,22 +157,70 @@ answer key, then the worked solutions), as HTML pages or, with
 from ..rounding import fmt, round_half_up
 from ._answers import Answer, parse_answer, show_value
 from ._check import Check, check_number
-from ._generate import KINDS, LEVEL_SIZES, LEVELS, SIZE_LIMITS
 from ._concepts import CONCEPTS, Choice, KeyPoint
+from ._generate import KINDS, LEVEL_SIZES, LEVELS, SIZE_LIMITS
 from ._mistakes import KIND_MISTAKES, MISTAKES, RULES, MistakeInfo, mistake_info
-from ._progress import BOXES, LOG_ENV, LogSummary, LoggedAnswer, MistakeCard, MistakeLog, default_log_path
-from ._questions import (CHOOSABLE, MAX_PARTS, OPTIONAL, PARTIAL_RULES, SKILLS, Feedback, Marking, Mistake, Part,
-                         Question, Solution, make_question)
+from ._progress import BOXES, LOG_ENV, LoggedAnswer, LogSummary, MistakeCard, MistakeLog, default_log_path
+from ._questions import (
+    CHOOSABLE,
+    MAX_PARTS,
+    OPTIONAL,
+    PARTIAL_RULES,
+    SKILLS,
+    Feedback,
+    Marking,
+    Mistake,
+    Part,
+    Question,
+    Solution,
+    make_question,
+)
 from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
 
 fmt3 = fmt  # the former name of iaa_teach.fmt, kept for notebooks written with it
 
 __all__ = [
-    "KINDS", "LEVELS", "LEVEL_SIZES", "SKILLS", "MISTAKES", "KIND_MISTAKES", "RULES", "OPTIONAL", "SIZE_LIMITS",
-    "CONCEPTS", "CHOOSABLE", "PARTIAL_RULES", "MAX_PARTS", "Choice", "KeyPoint", "mistake_info",
-    "make_question", "worksheet", "worksheet_html", "worksheet_questions",
-    "Question", "Part", "Mistake", "Marking", "MistakeInfo", "Feedback", "Solution", "Worksheet",
-    "Answer", "parse_answer", "round_half_up", "fmt", "fmt3", "show_value",
-    "Check", "check_number",
-    "MistakeLog", "LoggedAnswer", "MistakeCard", "LogSummary", "default_log_path", "LOG_ENV", "BOXES",
+    "KINDS",
+    "LEVELS",
+    "LEVEL_SIZES",
+    "SKILLS",
+    "MISTAKES",
+    "KIND_MISTAKES",
+    "RULES",
+    "OPTIONAL",
+    "SIZE_LIMITS",
+    "CONCEPTS",
+    "CHOOSABLE",
+    "PARTIAL_RULES",
+    "MAX_PARTS",
+    "Choice",
+    "KeyPoint",
+    "mistake_info",
+    "make_question",
+    "worksheet",
+    "worksheet_html",
+    "worksheet_questions",
+    "Question",
+    "Part",
+    "Mistake",
+    "Marking",
+    "MistakeInfo",
+    "Feedback",
+    "Solution",
+    "Worksheet",
+    "Answer",
+    "parse_answer",
+    "round_half_up",
+    "fmt",
+    "fmt3",
+    "show_value",
+    "Check",
+    "check_number",
+    "MistakeLog",
+    "LoggedAnswer",
+    "MistakeCard",
+    "LogSummary",
+    "default_log_path",
+    "LOG_ENV",
+    "BOXES",
 ]

@@ -94,7 +94,8 @@ def parse_answer(answer: object) -> Answer:
         text = text.replace(",", ".")
     if not _DECIMAL.match(text):
         raise AgreementError(
-            f"cannot read {answer!r} as a number: write a decimal such as 0.492 or a fraction such as 29/59")
+            f"cannot read {answer!r} as a number: write a decimal such as 0.492 or a fraction such as 29/59"
+        )
     parsed = _decimal(text, answer)
     if percent:
         return Answer(parsed.value / 100, None if parsed.decimals is None else parsed.decimals + 2, answer)
@@ -125,7 +126,7 @@ def show_value(x: Fraction | None) -> str:
 @functools.lru_cache(maxsize=8192)
 def decimals_that_match(x: Fraction, places: int = 3) -> tuple[Fraction, ...]:
     """The ``places``-decimal numbers a student could write for ``x`` (1, or 2 at an exact half)."""
-    scale = 10 ** places
+    scale = 10**places
     lo = Fraction(math.floor(x * scale), scale)
     tol = Fraction(1, 2 * scale)
     return tuple(c for c in (lo, lo + Fraction(1, scale)) if abs(c - x) <= tol)

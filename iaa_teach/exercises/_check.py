@@ -24,7 +24,12 @@ from ._answers import parse_answer
 __all__ = ["Check", "check_number"]
 
 _PLACES = 3
-_HEADS = {"right": "Right.", "not yet": "Not yet.", "empty": "Not answered yet.", "unreadable": "Cannot read that."}
+_HEADS = {
+    "right": "Right.",
+    "not yet": "Not yet.",
+    "empty": "Not answered yet.",
+    "unreadable": "Cannot read that.",
+}
 
 
 @dataclass(frozen=True)
@@ -60,15 +65,26 @@ def _one(answer: Any, expected: Any) -> tuple[str, Any]:
         return "unreadable", str(exc)
     target = exact_value(expected)
     if parsed.matches(target):
-        if parsed.decimals is not None and parsed.decimals < _PLACES and round_half_up(target, _PLACES) != target \
-                and parsed.value != target:
+        if (
+            parsed.decimals is not None
+            and parsed.decimals < _PLACES
+            and round_half_up(target, _PLACES) != target
+            and parsed.value != target
+        ):
             return "few places", parsed
         return "right", parsed
     return "not yet", parsed
 
 
-def check_number(answer: Any, expected: Any, *, name: str, step: str,
-                 mistakes: Mapping[str, Any] | None = None, labels: Sequence[Any] | None = None) -> Check:
+def check_number(
+    answer: Any,
+    expected: Any,
+    *,
+    name: str,
+    step: str,
+    mistakes: Mapping[str, Any] | None = None,
+    labels: Sequence[Any] | None = None,
+) -> Check:
     """Check a student's number (or list of numbers) against the expected value, without revealing it.
 
     Parameters
@@ -107,7 +123,9 @@ def check_number(answer: Any, expected: Any, *, name: str, step: str,
     """
     if answer is ... or answer is None:
         return Check("empty", f"Replace ... with your value of {name} and run the cell again.")
-    if isinstance(expected, (list, tuple)) or (hasattr(expected, "shape") and getattr(expected, "ndim", 0) == 1):
+    if isinstance(expected, (list, tuple)) or (
+        hasattr(expected, "shape") and getattr(expected, "ndim", 0) == 1
+    ):
         return _check_list(answer, list(expected), name, step, labels)
     status, parsed = _one(answer, expected)
     if status == "unreadable":
@@ -115,10 +133,17 @@ def check_number(answer: Any, expected: Any, *, name: str, step: str,
     if status == "right":
         return Check("right", f"{name} = {parsed.written}.")
     if status == "few places":
-        return Check("not yet", f"{parsed.written} is close: give {name} to {_PLACES} decimals, or as an exact "
-                                f"fraction, so that a wrong method cannot hide in the rounding.")
+        return Check(
+            "not yet",
+            f"{parsed.written} is close: give {name} to {_PLACES} decimals, or as an exact "
+            f"fraction, so that a wrong method cannot hide in the rounding.",
+        )
     for meaning, value in (mistakes or {}).items():
-        if value is not None and _one(answer, value)[0] == "right" and exact_value(value) != exact_value(expected):
+        if (
+            value is not None
+            and _one(answer, value)[0] == "right"
+            and exact_value(value) != exact_value(expected)
+        ):
             return Check("not yet", f"{parsed.written} is what you get when {meaning}. Look again at {step}.")
     return Check("not yet", f"{parsed.written} is not {name}. Look again at {step}.")
 
@@ -127,8 +152,10 @@ def _check_list(answer: Any, expected: list, name: str, step: str, labels: Seque
     try:
         given = list(answer)
     except TypeError:
-        return Check("unreadable", f"{name} is a list of {len(expected)} numbers: write them in [ ], "
-                                   f"separated by commas.")
+        return Check(
+            "unreadable",
+            f"{name} is a list of {len(expected)} numbers: write them in [ ], separated by commas.",
+        )
     if len(given) != len(expected):
         return Check("not yet", f"{name} has {len(expected)} values; your list has {len(given)}.")
     names = [str(x) for x in (labels if labels is not None else range(1, len(expected) + 1))]
@@ -138,6 +165,9 @@ def _check_list(answer: Any, expected: list, name: str, step: str, labels: Seque
     if unreadable:
         return Check("unreadable", f"cannot read the value(s) at {', '.join(unreadable)} as numbers.")
     if off:
-        return Check("not yet", f"{len(off)} of the {len(expected)} values of {name} are off "
-                                f"(at {', '.join(off)}). Look again at {step}.")
+        return Check(
+            "not yet",
+            f"{len(off)} of the {len(expected)} values of {name} are off "
+            f"(at {', '.join(off)}). Look again at {step}.",
+        )
     return Check("right", f"all {len(expected)} values of {name}.")

@@ -16,7 +16,17 @@ import numpy as np
 from ..ratings import Ratings
 from ..validation import check_int
 
-__all__ = ["KINDS", "LEVELS", "LEVEL_SIZES", "Topic", "Draw", "SIZE_LIMITS", "check_size", "choose_size", "draw"]
+__all__ = [
+    "KINDS",
+    "LEVELS",
+    "LEVEL_SIZES",
+    "Topic",
+    "Draw",
+    "SIZE_LIMITS",
+    "check_size",
+    "choose_size",
+    "draw",
+]
 
 KINDS = ("cohen", "fleiss", "alpha", "partial", "weighted", "pi", "ac1")
 
@@ -111,13 +121,16 @@ class Draw:
     ratings: Ratings
     topic: Topic
     weights: str | None = None
-    coverage: dict = field(default_factory=dict)  # rater -> (first item, last item), 1-based, partial raters only
+    coverage: dict = field(
+        default_factory=dict
+    )  # rater -> (first item, last item), 1-based, partial raters only
 
 
 def check_size(kind: str, n_items, n_raters, n_categories) -> None:
     """Raise AgreementError for a size outside :data:`SIZE_LIMITS`."""
-    for name, value, (lo, hi) in zip(("n_items", "n_raters", "n_categories"),
-                                     (n_items, n_raters, n_categories), SIZE_LIMITS[kind]):
+    for name, value, (lo, hi) in zip(
+        ("n_items", "n_raters", "n_categories"), (n_items, n_raters, n_categories), SIZE_LIMITS[kind]
+    ):
         if value is not None:
             check_int(f"{name} for a {kind!r} question", value, lo, hi)
 
@@ -126,7 +139,9 @@ def _choose(rng: np.random.Generator, given, default: tuple[int, int]) -> int:
     return int(given) if given is not None else int(rng.integers(default[0], default[1] + 1))
 
 
-def choose_size(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, level: int = 2) -> tuple[int, int]:
+def choose_size(
+    kind: str, rng: np.random.Generator, n_items=None, n_raters=None, level: int = 2
+) -> tuple[int, int]:
     """The number of items and of raters: as given, or drawn from the level's ranges."""
     items_range, raters_range, _ = LEVEL_SIZES[level][kind]
     return _choose(rng, n_items, items_range), _choose(rng, n_raters, raters_range)
@@ -137,7 +152,9 @@ def _topic(rng: np.random.Generator, ordinal: bool, k: int | None, level: int = 
     if k is not None:
         topics = tuple(t for t in topics if len(t.categories) == k)
         if not topics:
-            return Topic("scans" if ordinal else "documents", "grade" if ordinal else "document type", ROMAN[:k])
+            return Topic(
+                "scans" if ordinal else "documents", "grade" if ordinal else "document type", ROMAN[:k]
+            )
     return topics[int(rng.integers(len(topics)))]
 
 
@@ -153,12 +170,22 @@ def _labels(rng: np.random.Generator, n_items: int, n_raters: int, k: int, ordin
         noise = np.where((noise < 0) | (noise >= k), truth[:, None] - step, noise)
         noise = np.clip(noise, 0, k - 1)
     else:
-        noise = (truth[:, None] + rng.integers(1, k, size=(n_items, n_raters))) % k if k > 1 else truth[:, None]
+        noise = (
+            (truth[:, None] + rng.integers(1, k, size=(n_items, n_raters))) % k if k > 1 else truth[:, None]
+        )
     return np.where(right, truth[:, None], noise)
 
 
-def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_categories=None,
-         weights=None, level: int = 2, missing: bool = False) -> Draw:
+def draw(
+    kind: str,
+    rng: np.random.Generator,
+    n_items=None,
+    n_raters=None,
+    n_categories=None,
+    weights=None,
+    level: int = 2,
+    missing: bool = False,
+) -> Draw:
     """One candidate table for a question of ``kind`` at ``level`` (not yet checked for quality).
 
     ``missing`` (cohen and weighted): one or two items lack one annotator's label.
@@ -184,13 +211,13 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
         picks = rng.permutation(n)
         n_partial = int(rng.integers(1, 4))
         sizes[picks[0]] = 1
-        sizes[picks[1:1 + n_partial]] = rng.integers(2, m, size=n_partial)
+        sizes[picks[1 : 1 + n_partial]] = rng.integers(2, m, size=n_partial)
         order = rng.random((n, m)).argsort(axis=1).argsort(axis=1)
         present = order < sizes[:, None]
     elif kind == "partial":
         # the last two annotators cover item ranges: the first of them a tail (from item >= 3),
         # the second a head (possibly every item, as E in the partial-annotation text)
-        start = int(rng.integers(2, n // 2 + 1))                       # 0-based first item of the tail
+        start = int(rng.integers(2, n // 2 + 1))  # 0-based first item of the tail
         end = n if rng.random() < 0.4 else int(rng.integers(n // 2 + 1, n))  # head ends before item `end`
         present[:start, -2] = False
         present[end:, -1] = False
@@ -199,6 +226,7 @@ def draw(kind: str, rng: np.random.Generator, n_items=None, n_raters=None, n_cat
         n_single = 1 if level < 3 else int(rng.integers(1, 3))
         single = rng.choice(start, size=min(n_single, start - 1), replace=False)
         present[single, :-2] = False
-    out.ratings = Ratings.from_codes(np.where(present, codes, Ratings.MISSING), categories=topic.categories,
-                                     raters=raters)
+    out.ratings = Ratings.from_codes(
+        np.where(present, codes, Ratings.MISSING), categories=topic.categories, raters=raters
+    )
     return out

@@ -88,8 +88,18 @@ from ..markup import Em, Prose, Shown, Table, render
 from ..validation import AgreementError, check_bool, check_int, check_text
 from ._mistakes import MISTAKES, mistake_info
 
-__all__ = ["MistakeLog", "LoggedAnswer", "MistakeCard", "LogSummary", "default_log_path",
-           "LOG_ENV", "LOG_FORMAT", "LOG_VERSION", "BOXES", "MAX_ANSWERS"]
+__all__ = [
+    "MistakeLog",
+    "LoggedAnswer",
+    "MistakeCard",
+    "LogSummary",
+    "default_log_path",
+    "LOG_ENV",
+    "LOG_FORMAT",
+    "LOG_VERSION",
+    "BOXES",
+    "MAX_ANSWERS",
+]
 
 #: Environment variable that puts the log somewhere else (a file path).
 LOG_ENV = "IAA_TEACH_MISTAKE_LOG"
@@ -176,21 +186,37 @@ class LogSummary(Shown):
         for kind in kinds:
             mine = [a for a in log.answers if a.kind == kind]
             right = sum(a.correct for a in mine)
-            rows.append([kind, str(len(mine)), str(right), str(len(mine) - right), f"{boxes[kind]} of {BOXES}",
-                         mine[-1].when[:10] if mine else "never"])
-        self.kinds = Table(["kind", "answers", "right", "wrong", "Leitner box", "last practised"], rows,
-                           caption="Your answers by kind of question (box 1 comes back most often)",
-                           align="lrrrrl")
+            rows.append(
+                [
+                    kind,
+                    str(len(mine)),
+                    str(right),
+                    str(len(mine) - right),
+                    f"{boxes[kind]} of {BOXES}",
+                    mine[-1].when[:10] if mine else "never",
+                ]
+            )
+        self.kinds = Table(
+            ["kind", "answers", "right", "wrong", "Leitner box", "last practised"],
+            rows,
+            caption="Your answers by kind of question (box 1 comes back most often)",
+            align="lrrrrl",
+        )
         cards = log.to_review()
-        self.mistakes = Table(["kind", "what you get if you ...", "times", "Leitner box", "last time"],
-                              [[c.kind, c.name, str(c.times), f"{c.box} of {BOXES}", c.last[:10]] for c in cards],
-                              caption="Usual mistakes your answers matched (the most frequent first)",
-                              align="llrrl")
+        self.mistakes = Table(
+            ["kind", "what you get if you ...", "times", "Leitner box", "last time"],
+            [[c.kind, c.name, str(c.times), f"{c.box} of {BOXES}", c.last[:10]] for c in cards],
+            caption="Usual mistakes your answers matched (the most frequent first)",
+            align="llrrl",
+        )
         self.empty_mistakes = not cards
 
     def render(self, form: str, math: str = "tex") -> str:
-        blocks = [Prose(Em(self.status)), self.kinds,
-                  Prose("No usual mistake to review.") if self.empty_mistakes else self.mistakes]
+        blocks = [
+            Prose(Em(self.status)),
+            self.kinds,
+            Prose("No usual mistake to review.") if self.empty_mistakes else self.mistakes,
+        ]
         return render(blocks, form, math, sep="\n\n" if form == "text" else None)
 
     def _repr_markdown_(self) -> str:
@@ -235,7 +261,9 @@ class MistakeLog:
         self._load()
 
     @classmethod
-    def open(cls, path: str | os.PathLike | None = None, clock: Callable[[], str] | None = None) -> "MistakeLog":
+    def open(
+        cls, path: str | os.PathLike | None = None, clock: Callable[[], str] | None = None
+    ) -> "MistakeLog":
         """Turn the log on: read the file at ``path`` (default :func:`default_log_path`), or start one."""
         return cls(path, clock)
 
@@ -261,13 +289,15 @@ class MistakeLog:
         self.answers = answers
         self.status = f"Mistake log: {self.path} ({_answers(len(answers))})."
         if skipped:
-            self._trouble(f"{skipped} of the entries in the mistake log {self.path} could not be read and were "
-                          f"left out; the other {_answers(len(answers))} are kept.")
+            self._trouble(
+                f"{skipped} of the entries in the mistake log {self.path} could not be read and were "
+                f"left out; the other {_answers(len(answers))} are kept."
+            )
 
     @staticmethod
     def _parse(data: Any) -> tuple[tuple[LoggedAnswer, ...], int]:
         if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
-            raise AgreementError(f"not an iaa-teach mistake log: no \"format\": \"{LOG_FORMAT}\"")
+            raise AgreementError(f'not an iaa-teach mistake log: no "format": "{LOG_FORMAT}"')
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
             raise AgreementError("no version number")
@@ -293,22 +323,32 @@ class MistakeLog:
         except OSError as exc:
             self._leave_alone(f"{why} and could not be set aside ({_reason(exc)})")
             return
-        self._trouble(f"The mistake log {self.path} {why}. It was set aside as {aside.name} and a new log "
-                      f"starts now.")
+        self._trouble(
+            f"The mistake log {self.path} {why}. It was set aside as {aside.name} and a new log starts now."
+        )
 
     def _leave_alone(self, what: str) -> None:
         """A file that must not be written over: say what is wrong; this session's answers stay in memory."""
         self.saving = False
-        self._trouble(f"The mistake log {self.path} {what}. It is left as it is; your answers this session are "
-                      f"kept in memory only, not saved.")
+        self._trouble(
+            f"The mistake log {self.path} {what}. It is left as it is; your answers this session are "
+            f"kept in memory only, not saved."
+        )
 
     def _trouble(self, message: str) -> None:
         self.problem = message
         self.status = message
 
     # ------------------------------------------------------------ writing
-    def record(self, kind: str, part: str, skill: str, correct: bool, mistakes: Iterable[str] = (),
-               seed: int | None = None) -> LoggedAnswer:
+    def record(
+        self,
+        kind: str,
+        part: str,
+        skill: str,
+        correct: bool,
+        mistakes: Iterable[str] = (),
+        seed: int | None = None,
+    ) -> LoggedAnswer:
         """Add one marked answer and save the log; returns the entry.
 
         Saving never raises: if the file cannot be written, :attr:`problem`
@@ -329,7 +369,11 @@ class MistakeLog:
         """Write the log atomically (a temporary file, then :func:`os.replace`); True if it was written."""
         if not self.saving:
             return False
-        data = {"format": LOG_FORMAT, "version": LOG_VERSION, "answers": [a.as_record() for a in self.answers]}
+        data = {
+            "format": LOG_FORMAT,
+            "version": LOG_VERSION,
+            "answers": [a.as_record() for a in self.answers],
+        }
         text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
         tmp = None
         try:
@@ -342,8 +386,10 @@ class MistakeLog:
             os.replace(tmp, self.path)
             tmp = None
         except OSError as exc:
-            self._trouble(f"The mistake log {self.path} could not be saved ({_reason(exc)}); your answers this "
-                          f"session are kept in memory only.")
+            self._trouble(
+                f"The mistake log {self.path} could not be saved ({_reason(exc)}); your answers this "
+                f"session are kept in memory only."
+            )
             return False
         finally:
             if tmp is not None:
@@ -404,8 +450,11 @@ class MistakeLog:
     def to_review(self, kind: str | None = None) -> tuple[MistakeCard, ...]:
         """The usual mistakes still in a box below :data:`BOXES`: the most made first, then the newest."""
         _, cards = self._cards()
-        out = [MistakeCard(k, m, _mistake_name(k, m), tuple(c["skills"]), c["times"], c["last"], c["box"])
-               for (k, m), c in cards.items() if c["box"] < BOXES and (kind is None or k == kind)]
+        out = [
+            MistakeCard(k, m, _mistake_name(k, m), tuple(c["skills"]), c["times"], c["last"], c["box"])
+            for (k, m), c in cards.items()
+            if c["box"] < BOXES and (kind is None or k == kind)
+        ]
         out.sort(key=lambda c: c.last, reverse=True)
         out.sort(key=lambda c: (c.box, -c.times))
         return tuple(out)

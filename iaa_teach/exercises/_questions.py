@@ -15,20 +15,58 @@ from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorf
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt, round_half_up
 from ..validation import check_bool, check_int, check_option, options
-from ..words import Explanation, Step, explain, ratings_table
+from ..worked import Explanation, Step, explain, ratings_table
 from ._answers import decimals_that_match, parse_answer, show_value
+from ._concepts import (
+    LETTERS,
+    Choice,
+    Concept,
+    KeyPoint,
+    alpha_vs_fleiss,
+    choose_coefficient,
+    dropout,
+    interpret_own,
+    interpretation,
+    merging,
+    paradox,
+    pooling_why,
+    rules_differ,
+    single_value,
+    undefined,
+    weights_why,
+)
 from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
-from ._concepts import (LETTERS, Choice, Concept, KeyPoint, alpha_vs_fleiss, choose_coefficient, dropout,
-                        interpret_own, interpretation, merging, paradox, pooling_why, rules_differ, single_value,
-                        undefined, weights_why)
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
-__all__ = ["Part", "KeyPoint", "Choice", "Mistake", "Marking", "MAX_PARTS", "OPTIONAL", "CHOOSABLE", "PARTIAL_RULES", "Feedback", "Question", "Solution", "make_question", "MAX_DRAWS", "PREFER_ROUNDING",
-           "SKILLS"]
+__all__ = [
+    "Part",
+    "KeyPoint",
+    "Choice",
+    "Mistake",
+    "Marking",
+    "MAX_PARTS",
+    "OPTIONAL",
+    "CHOOSABLE",
+    "PARTIAL_RULES",
+    "Feedback",
+    "Question",
+    "Solution",
+    "make_question",
+    "MAX_DRAWS",
+    "PREFER_ROUNDING",
+    "SKILLS",
+]
 
 #: What a part practises (:attr:`Part.skill`), in the order a mock exam lists them.
-SKILLS = ("counting", "observed agreement", "chance agreement", "coefficient", "interpretation",
-          "choice of coefficient", "concepts")
+SKILLS = (
+    "counting",
+    "observed agreement",
+    "chance agreement",
+    "coefficient",
+    "interpretation",
+    "choice of coefficient",
+    "concepts",
+)
 
 #: Most parts a question has ((a) to (f)).
 MAX_PARTS = 6
@@ -41,28 +79,75 @@ PREFER_ROUNDING = 12
 #: Mistakes that are listed for a part only where they change its 3-decimal answer (where two
 #: give the same answer, feedback names both); every other mistake must change every answer
 #: it touches, distinguishably from the others, or the table is drawn again.
-OPTIONAL = ("rounding", "missing_as_disagreement", "unshared_marginals", "subset_chance", "pairwise_mean", "pairs_over_m", "de_n_plus_1", "de_n_minus_1_squared",
-            "alpha_as_fleiss", "single_in_p_a", "single_out_of_p_e", "kappa_chance", "no_q_minus_1")
+OPTIONAL = (
+    "rounding",
+    "missing_as_disagreement",
+    "unshared_marginals",
+    "subset_chance",
+    "pairwise_mean",
+    "pairs_over_m",
+    "de_n_plus_1",
+    "de_n_minus_1_squared",
+    "alpha_as_fleiss",
+    "single_in_p_a",
+    "single_out_of_p_e",
+    "kappa_chance",
+    "no_q_minus_1",
+)
 #: The coefficient must lie in this range (kappa near 0 or 1 makes a dull question).
 COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
 
 _TOL3 = Fraction(1, 2000)
 
 #: The symbol of each quantity a part asks for (see :data:`iaa_teach.markup.SYMBOLS`).
-QUANTITIES = {"p_o": SYMBOLS["P_o"], "p_e": SYMBOLS["P_e"], "p_a": SYMBOLS["P_a"], "kappa": SYMBOLS["kappa"],
-              "n_labels": SYMBOLS["sum_n_i"], "n": SYMBOLS["n"], "d_o": SYMBOLS["D_o"], "d_e": SYMBOLS["D_e"],
-              "alpha": SYMBOLS["alpha"], "pi": Math(r"\pi", "π"), "ac1": Math(r"\mathrm{AC}_1", "AC1"),
-              "p_e_mlrd": Math(r"P_e^{\mathrm{MLRD}}", "P_e (MLRD rule)"),
-              "kappa_mlrd": Math(r"\kappa^{\mathrm{MLRD}}", "κ (MLRD rule)")}
+QUANTITIES = {
+    "p_o": SYMBOLS["P_o"],
+    "p_e": SYMBOLS["P_e"],
+    "p_a": SYMBOLS["P_a"],
+    "kappa": SYMBOLS["kappa"],
+    "n_labels": SYMBOLS["sum_n_i"],
+    "n": SYMBOLS["n"],
+    "d_o": SYMBOLS["D_o"],
+    "d_e": SYMBOLS["D_e"],
+    "alpha": SYMBOLS["alpha"],
+    "pi": Math(r"\pi", "π"),
+    "ac1": Math(r"\mathrm{AC}_1", "AC1"),
+    "p_e_mlrd": Math(r"P_e^{\mathrm{MLRD}}", "P_e (MLRD rule)"),
+    "kappa_mlrd": Math(r"\kappa^{\mathrm{MLRD}}", "κ (MLRD rule)"),
+}
 PROPORTIONS = ("p_o", "p_e", "p_a", "d_o", "d_e", "p_e_mlrd")
 #: The marks of a numerical part, by quantity (a step with more working is worth more).
-MARKS = {"p_o": 2, "p_a": 3, "p_e": 3, "kappa": 2, "n": 2, "n_labels": 1, "d_o": 2, "d_e": 3, "alpha": 2,
-         "pi": 2, "ac1": 2, "p_e_mlrd": 2, "kappa_mlrd": 1}
+MARKS = {
+    "p_o": 2,
+    "p_a": 3,
+    "p_e": 3,
+    "kappa": 2,
+    "n": 2,
+    "n_labels": 1,
+    "d_o": 2,
+    "d_e": 3,
+    "alpha": 2,
+    "pi": 2,
+    "ac1": 2,
+    "p_e_mlrd": 2,
+    "kappa_mlrd": 1,
+}
 #: The skill (:data:`SKILLS`) of a numerical part, by quantity.
-SKILL_OF = {"p_o": "observed agreement", "p_a": "observed agreement", "d_o": "observed agreement",
-            "p_e": "chance agreement", "d_e": "chance agreement", "kappa": "coefficient", "alpha": "coefficient",
-            "n": "counting", "n_labels": "counting", "pi": "coefficient", "ac1": "coefficient",
-            "p_e_mlrd": "chance agreement", "kappa_mlrd": "coefficient"}
+SKILL_OF = {
+    "p_o": "observed agreement",
+    "p_a": "observed agreement",
+    "d_o": "observed agreement",
+    "p_e": "chance agreement",
+    "d_e": "chance agreement",
+    "kappa": "coefficient",
+    "alpha": "coefficient",
+    "n": "counting",
+    "n_labels": "counting",
+    "pi": "coefficient",
+    "ac1": "coefficient",
+    "p_e_mlrd": "chance agreement",
+    "kappa_mlrd": "coefficient",
+}
 COUNTS = ("n", "n_labels")
 
 
@@ -175,8 +260,15 @@ class Part:
         if self.numeric:
             return Prose(head, " ", QUANTITIES[self.quantity] + " = " + approx(self.answer))
         if self.choices:
-            return Prose(head, " ", Em(self.key, strong=True), ": ", self.choices[LETTERS.index(self.key)].text, ". ",
-                         self.worked or self.model_answer)
+            return Prose(
+                head,
+                " ",
+                Em(self.key, strong=True),
+                ": ",
+                self.choices[LETTERS.index(self.key)].text,
+                ". ",
+                self.worked or self.model_answer,
+            )
         return Prose(head, " ", self.worked or self.model_answer)
 
     def key_line(self) -> Prose:
@@ -186,7 +278,9 @@ class Part:
             return head + (QUANTITIES[self.quantity] + " = " + approx(self.answer))
         if self.choices:
             return head + Em(self.key, strong=True)
-        return head + Prose("; ".join(k.text for k in self.key_points) + f" (a mark each, up to {self.marks})")
+        return head + Prose(
+            "; ".join(k.text for k in self.key_points) + f" (a mark each, up to {self.marks})"
+        )
 
     def choice_lines(self) -> list[Prose]:
         """The options of a multiple-choice part as the question shows them: ``A. ...``."""
@@ -237,10 +331,18 @@ class Feedback:
         return self.message
 
     def html(self) -> str:
-        color = {"correct": "#1a7f37", "mistake": "#8a3b00", "wrong": "#b3261e", "places": "#8a3b00",
-                 "partial": "#8a3b00", "other_rule": "#8a3b00"}.get(self.status, "#444")
-        return (f'<div class="iaa-feedback iaa-{self.status}" style="color:{color}">'
-                f"({html_escape(self.part)}) {html_escape(self.message)}</div>")
+        color = {
+            "correct": "#1a7f37",
+            "mistake": "#8a3b00",
+            "wrong": "#b3261e",
+            "places": "#8a3b00",
+            "partial": "#8a3b00",
+            "other_rule": "#8a3b00",
+        }.get(self.status, "#444")
+        return (
+            f'<div class="iaa-feedback iaa-{self.status}" style="color:{color}">'
+            f"({html_escape(self.part)}) {html_escape(self.message)}</div>"
+        )
 
     def _repr_html_(self) -> str:
         return self.html()
@@ -280,8 +382,18 @@ class Question(Shown):
     an answer and names the usual mistake behind a wrong one.
     """
 
-    def __init__(self, kind: str, seed: int, drawn: Draw, result: Any, parts: tuple, routes: dict,
-                 size: dict, level: int = 2, plan: "_Plan | None" = None):
+    def __init__(
+        self,
+        kind: str,
+        seed: int,
+        drawn: Draw,
+        result: Any,
+        parts: tuple,
+        routes: dict,
+        size: dict,
+        level: int = 2,
+        plan: "_Plan | None" = None,
+    ):
         self.kind = kind
         self.plan = plan or _Plan()
         #: the chance rule a partial-coverage question asks for ("pooled", "item_mean" or "both")
@@ -302,7 +414,11 @@ class Question(Shown):
     # ------------------------------------------------------------ access
     def part(self, label: Any) -> Part:
         """A part by its label (``"a"``, ``"(a)"``, ``"A"``) or position (0, 1, ...)."""
-        if isinstance(label, (int, np.integer)) and not isinstance(label, bool) and 0 <= label < len(self.parts):
+        if (
+            isinstance(label, (int, np.integer))
+            and not isinstance(label, bool)
+            and 0 <= label < len(self.parts)
+        ):
             return self.parts[int(label)]
         elif isinstance(label, str):
             key = label.strip().strip("()").lower()
@@ -341,11 +457,15 @@ class Question(Shown):
         """The question's title; it names the coefficient unless the student is to choose it."""
         if self.choose:
             return "Agreement between annotators"
-        return {"cohen": "Cohen's kappa", "weighted": f"Weighted kappa ({self.weights} weights)",
-                "fleiss": "Fleiss' kappa",
-                "alpha": "Krippendorff's alpha" + (" with missing ratings" if self.ratings.missing.any() else ""),
-                "partial": "Fleiss' kappa with partial annotation", "pi": "Scott's pi",
-                "ac1": "Gwet's AC1"}[self.kind]
+        return {
+            "cohen": "Cohen's kappa",
+            "weighted": f"Weighted kappa ({self.weights} weights)",
+            "fleiss": "Fleiss' kappa",
+            "alpha": "Krippendorff's alpha" + (" with missing ratings" if self.ratings.missing.any() else ""),
+            "partial": "Fleiss' kappa with partial annotation",
+            "pi": "Scott's pi",
+            "ac1": "Gwet's AC1",
+        }[self.kind]
 
     # ------------------------------------------------------------ display
     def _blocks(self) -> list:
@@ -377,8 +497,10 @@ class Question(Shown):
         return self.markdown()
 
     def __repr__(self) -> str:
-        return (f"<Question {self.kind}-{self.seed} (level {self.level}, {self.total_marks} marks): "
-                f"{self.ratings.n_items} items x {self.ratings.n_raters} raters>")
+        return (
+            f"<Question {self.kind}-{self.seed} (level {self.level}, {self.total_marks} marks): "
+            f"{self.ratings.n_items} items x {self.ratings.n_raters} raters>"
+        )
 
     # -------------------------------------------------------------- check
     def mistakes(self, part: Any) -> tuple[Mistake, ...]:
@@ -422,23 +544,49 @@ class Question(Shown):
         if ans.matches(p.answer):
             exact_short = ans.decimals is not None and round_half_up(p.answer, ans.decimals) == p.answer
             if ans.decimals is None or ans.decimals >= _PLACES or (exact_short and not (found or rules)):
-                return Feedback(p.label, "correct", f"Correct: {p.symbol} = {show_value(p.answer)}.", marks=p.marks,
-                                out_of=p.marks)
+                return Feedback(
+                    p.label,
+                    "correct",
+                    f"Correct: {p.symbol} = {show_value(p.answer)}.",
+                    marks=p.marks,
+                    out_of=p.marks,
+                )
             places = f"right to {ans.decimals} dp"
             if found or rules:
                 also = "; or ".join([_if_you(m) for m in found] + [_other_rule(m) for m in rules])
-                return Feedback(p.label, "places", f"{ans.written} is {places}, but so is what you get {also}: "
-                                f"give {_PLACES} dp, as asked.", ids, marks=0, out_of=p.marks)
-            return Feedback(p.label, "places", f"{ans.written} is {places}: give {_PLACES} dp, as asked.",
-                            marks=max(p.marks - 1, 0), out_of=p.marks)
+                return Feedback(
+                    p.label,
+                    "places",
+                    f"{ans.written} is {places}, but so is what you get {also}: give {_PLACES} dp, as asked.",
+                    ids,
+                    marks=0,
+                    out_of=p.marks,
+                )
+            return Feedback(
+                p.label,
+                "places",
+                f"{ans.written} is {places}: give {_PLACES} dp, as asked.",
+                marks=max(p.marks - 1, 0),
+                out_of=p.marks,
+            )
         if found:
             which = "; or ".join(f"{_if_you(m)} (step: {m.info.step})" for m in found)
             advice = " ".join(dict.fromkeys(m.info.advice for m in found))
-            return Feedback(p.label, "mistake", f"Not yet: {ans.written} is what you get {which}. {advice}", ids,
-                            found[0].info.step, out_of=p.marks)
+            return Feedback(
+                p.label,
+                "mistake",
+                f"Not yet: {ans.written} is what you get {which}. {advice}",
+                ids,
+                found[0].info.step,
+                out_of=p.marks,
+            )
         if rules:
-            return Feedback(p.label, "other_rule", f"Not yet: {ans.written} is what you get {_other_rule(rules[0])}.",
-                            out_of=p.marks)
+            return Feedback(
+                p.label,
+                "other_rule",
+                f"Not yet: {ans.written} is what you get {_other_rule(rules[0])}.",
+                out_of=p.marks,
+            )
         return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}", out_of=p.marks)
 
     def mark(self, answers: Mapping[str, Any]) -> "Marking":
@@ -465,10 +613,14 @@ class Question(Shown):
 
     def _hint(self, p: Part, ans) -> str:
         v, x = p.answer, ans.value
-        if ans.decimals is not None and ans.decimals < 2 and abs(x - v) <= Fraction(1, 2 * 10 ** ans.decimals):
+        if ans.decimals is not None and ans.decimals < 2 and abs(x - v) <= Fraction(1, 2 * 10**ans.decimals):
             return "Give the value to 2 or 3 decimals, or as a fraction."
-        if p.quantity in PROPORTIONS and ans.decimals is not None and abs(x / 100 - v) <= Fraction(1, 200) \
-                and x > 1:
+        if (
+            p.quantity in PROPORTIONS
+            and ans.decimals is not None
+            and abs(x / 100 - v) <= Fraction(1, 200)
+            and x > 1
+        ):
             return f"That looks like a percentage: {p.symbol} is a proportion between 0 and 1."
         for other in self.parts:
             if other is not p and other.numeric and ans.matches(other.answer) and other.answer != v:
@@ -478,8 +630,10 @@ class Question(Shown):
         if p.quantity in ("kappa", "alpha", "pi", "ac1", "kappa_mlrd") and x > 1:
             return f"{p.symbol} is at most 1. {p.hint}"
         if ans.decimals is not None and abs(x - v) <= 2 * ans.tolerance():
-            return ("Close, but not right to the decimals you gave: keep the intermediate values exact "
-                    "and round only the final answer (round, don't truncate).")
+            return (
+                "Close, but not right to the decimals you gave: keep the intermediate values exact "
+                "and round only the final answer (round, don't truncate)."
+            )
         return p.hint
 
     # ----------------------------------------------------------- solution
@@ -488,8 +642,10 @@ class Question(Shown):
         return Solution(self)
 
 
-_INSTRUCTIONS = ("Give numerical answers to 3 decimal places or as exact fractions; answer a multiple-choice "
-                 "part with a letter.")
+_INSTRUCTIONS = (
+    "Give numerical answers to 3 decimal places or as exact fractions; answer a multiple-choice "
+    "part with a letter."
+)
 _PLACES = 3
 
 
@@ -505,14 +661,22 @@ def _other_rule(m: "Mistake") -> str:
 
 def _check_choice(p: Part, answer: Any) -> Feedback:
     text = str(answer).strip().strip("().").strip().upper() if answer is not None else ""
-    letters = LETTERS[:len(p.choices)]
+    letters = LETTERS[: len(p.choices)]
     if len(text) != 1 or text not in letters:
-        return Feedback(p.label, "unreadable", f"Answer with one letter, {', '.join(letters[:-1])} or {letters[-1]}.",
-                        out_of=p.marks)
+        return Feedback(
+            p.label,
+            "unreadable",
+            f"Answer with one letter, {', '.join(letters[:-1])} or {letters[-1]}.",
+            out_of=p.marks,
+        )
     if text == p.key:
-        return Feedback(p.label, "correct", f"Correct: {text}. {p.model_answer}", marks=p.marks, out_of=p.marks)
+        return Feedback(
+            p.label, "correct", f"Correct: {text}. {p.model_answer}", marks=p.marks, out_of=p.marks
+        )
     why = p.choices[letters.index(text)].why_not
-    return Feedback(p.label, "wrong", f"Not yet: {text} is not the best answer. {why}".rstrip(), out_of=p.marks)
+    return Feedback(
+        p.label, "wrong", f"Not yet: {text} is not the best answer. {why}".rstrip(), out_of=p.marks
+    )
 
 
 def _check_words(p: Part, answer: Any) -> Feedback:
@@ -521,13 +685,29 @@ def _check_words(p: Part, answer: Any) -> Feedback:
         return Feedback(p.label, "unreadable", "Write your answer in a sentence or two.", out_of=p.marks)
     made = [k for k in p.key_points if k.made_in(text)]
     marks = min(len(made), p.marks)
-    said = ("Points made: " + "; ".join(k.text for k in made) + ".") if made else "None of the key points is there yet."
+    said = (
+        ("Points made: " + "; ".join(k.text for k in made) + ".")
+        if made
+        else "None of the key points is there yet."
+    )
     if marks >= p.marks:
-        return Feedback(p.label, "correct", f"Correct ({marks} of {p.marks} marks). {said}", marks=marks,
-                        out_of=p.marks, points=tuple(k.text for k in made))
+        return Feedback(
+            p.label,
+            "correct",
+            f"Correct ({marks} of {p.marks} marks). {said}",
+            marks=marks,
+            out_of=p.marks,
+            points=tuple(k.text for k in made),
+        )
     todo = " Still missing: " + "; ".join(k.text for k in p.key_points if k not in made) + "."
-    return Feedback(p.label, "partial" if made else "wrong", f"{marks} of {p.marks} marks. {said}{todo}",
-                    marks=marks, out_of=p.marks, points=tuple(k.text for k in made))
+    return Feedback(
+        p.label,
+        "partial" if made else "wrong",
+        f"{marks} of {p.marks} marks. {said}{todo}",
+        marks=marks,
+        out_of=p.marks,
+        points=tuple(k.text for k in made),
+    )
 
 
 _NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
@@ -604,30 +784,44 @@ def _explanation(q: Question) -> Explanation:
     if q.kind == "partial" and q.chance == "both":
         main = explain(q.result)
         other = explain(fleiss_kappa(r, chance="item_mean"))
-        tail = [Step(Prose("Second rule: ", s.heading), s.body, s.symbol, s.value, s.exact)
-                for s in other.steps[-3:]]
-        return Explanation(main.title + "; then the course notes' (MLRD) chance rule", [*main.steps, *tail], q.result)
+        tail = [
+            Step(Prose("Second rule: ", s.heading), s.body, s.symbol, s.value, s.exact)
+            for s in other.steps[-3:]
+        ]
+        return Explanation(
+            main.title + "; then the course notes' (MLRD) chance rule", [*main.steps, *tail], q.result
+        )
     if q.kind not in ("pi", "ac1"):
         return explain(q.result)
     # the agreement table and P_o as for Cohen's kappa; then the coefficient's own p_j, P_e and value
     cohen = explain(cohen_kappa(r, 0, 1))
     family = explain(q.result)
-    own = [s for s in family.steps if s.symbol in ("P_e", "pi", "AC1") or s.heading.text().startswith("Category")]
-    note = Step(prose("Observed agreement of two annotators: {P_a} = {P_o}"),
-                (prose("With two annotators every item has one pair of labels: {P_i} is 1 where they agree and 0 "
-                       "where they do not, so the mean agreement {P_a} of the working below is {P_o}."),))
+    own = [
+        s for s in family.steps if s.symbol in ("P_e", "pi", "AC1") or s.heading.text().startswith("Category")
+    ]
+    note = Step(
+        prose("Observed agreement of two annotators: {P_a} = {P_o}"),
+        (
+            prose(
+                "With two annotators every item has one pair of labels: {P_i} is 1 where they agree and 0 "
+                "where they do not, so the mean agreement {P_a} of the working below is {P_o}."
+            ),
+        ),
+    )
     return Explanation(family.title, [*cohen.steps[:2], note, *own], q.result)
 
 
 # =============================================================== building
 def _distinguishable(a: Fraction, b: Fraction) -> bool:
     """No 3-decimal number a student could write for one is accepted for the other."""
-    return (all(abs(x - b) > _TOL3 for x in decimals_that_match(a))
-            and all(abs(x - a) > _TOL3 for x in decimals_that_match(b)))
+    return all(abs(x - b) > _TOL3 for x in decimals_that_match(a)) and all(
+        abs(x - a) > _TOL3 for x in decimals_that_match(b)
+    )
 
 
-def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = False,
-                   small: bool = False) -> tuple[dict, dict, bool]:
+def _live_mistakes(
+    kind: str, right: dict, routes: dict, complete_alpha: bool = False, small: bool = False
+) -> tuple[dict, dict, bool]:
     """Per quantity, the mistakes to list and the other rules' values; and whether the table is good for them
     (by the rule that :data:`OPTIONAL` states).
 
@@ -670,14 +864,17 @@ def _live_mistakes(kind: str, right: dict, routes: dict, complete_alpha: bool = 
     for qty, ms in listed.items():
         required = [m for m in ms if m.id not in OPTIONAL and not small]
         for i, a in enumerate(required):
-            for b in required[i + 1:]:
+            for b in required[i + 1 :]:
                 if not (complete_alpha and a.value == b.value) and not _distinguishable(a.value, b.value):
                     return listed, others, False
             if any(not _distinguishable(a.value, o.value) for o in others[qty]):
                 return listed, others, False
         # an optional mistake that another rule's value hides is not listed (the rule is named instead)
-        listed[qty] = required + [m for m in ms if m not in required
-                                  and all(_distinguishable(m.value, o.value) for o in others[qty])]
+        listed[qty] = required + [
+            m
+            for m in ms
+            if m not in required and all(_distinguishable(m.value, o.value) for o in others[qty])
+        ]
     return listed, others, True
 
 
@@ -686,8 +883,15 @@ PARTIAL_RULES = ("pooled", "item_mean", "both")
 #: The kinds whose question can make the student choose the coefficient (``choose=True``).
 CHOOSABLE = ("cohen", "weighted", "fleiss", "alpha")
 #: The quantity holding each kind's coefficient.
-COEFFICIENT_OF = {"cohen": "kappa", "weighted": "kappa", "fleiss": "kappa", "partial": "kappa", "alpha": "alpha",
-                  "pi": "pi", "ac1": "ac1"}
+COEFFICIENT_OF = {
+    "cohen": "kappa",
+    "weighted": "kappa",
+    "fleiss": "kappa",
+    "partial": "kappa",
+    "alpha": "alpha",
+    "pi": "pi",
+    "ac1": "ac1",
+}
 
 
 @dataclass(frozen=True)
@@ -705,10 +909,15 @@ def _plan(kind: str, level: int, style: np.random.Generator, choose: bool | None
     chance = rules[int(style.integers(len(rules)))] if kind == "partial" else "pooled"
     if choose is None:
         choose = level == 3 and kind in CHOOSABLE and bool(style.integers(2))
-    bank = {"cohen": ("paradox", "undefined", "interpretation"), "weighted": ("interpretation", "undefined"),
-            "fleiss": ("dropout", "interpretation"), "alpha": ("interpretation", "dropout"),
-            "partial": ("dropout",), "pi": ("paradox", "undefined", "interpretation"),
-            "ac1": ("paradox", "interpretation")}[kind]
+    bank = {
+        "cohen": ("paradox", "undefined", "interpretation"),
+        "weighted": ("interpretation", "undefined"),
+        "fleiss": ("dropout", "interpretation"),
+        "alpha": ("interpretation", "dropout"),
+        "partial": ("dropout",),
+        "pi": ("paradox", "undefined", "interpretation"),
+        "ac1": ("paradox", "interpretation"),
+    }[kind]
     concept = bank[int(style.integers(len(bank)))] if (level == 3 or kind in ("pi", "ac1")) else None
     return _Plan(chance, bool(choose), concept)
 
@@ -735,7 +944,13 @@ def _right_values(kind: str, result, plan: _Plan, r: Ratings) -> dict[str, Fract
         out = {"p_a": ex.p_a, "p_e": ex.p_e, "kappa": ex.kappa}
     elif kind == "partial" and plan.chance == "both":
         other = fleiss_kappa(r, chance="item_mean").exact
-        out = {"p_a": ex.p_a, "p_e": ex.p_e, "kappa": ex.kappa, "p_e_mlrd": other.p_e, "kappa_mlrd": other.kappa}
+        out = {
+            "p_a": ex.p_a,
+            "p_e": ex.p_e,
+            "kappa": ex.kappa,
+            "p_e_mlrd": other.p_e,
+            "kappa_mlrd": other.kappa,
+        }
     elif kind == "partial":
         out = {"p_a": ex.p_a, "n_labels": Fraction(result.n_ratings), "p_e": ex.p_e, "kappa": ex.kappa}
     else:
@@ -755,7 +970,9 @@ def _routes(kind: str, r: Ratings, result, weights, plan: _Plan) -> dict:
     routes = ROUTES[kind](r, result.exact, "pooled")
     mlrd = ROUTES[kind](r, fleiss_kappa(r, chance="item_mean").exact, "item_mean")
     for key, values in mlrd.items():
-        routes.setdefault(key, {}).update({f"{q}_mlrd": v for q, v in values.items() if q in ("p_e", "kappa")})
+        routes.setdefault(key, {}).update(
+            {f"{q}_mlrd": v for q, v in values.items() if q in ("p_e", "kappa")}
+        )
     return routes
 
 
@@ -801,15 +1018,25 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rou
     if rounding_only and not _rounding_can_matter(kind, result, right):
         return _LOOKED  # only a table where rounding matters could replace the one already chosen
     routes = _routes(kind, drawn.ratings, result, drawn.weights, plan)
-    listed, others, ok = _live_mistakes(kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(),
-                                        small=size["level"] == 1)
+    listed, others, ok = _live_mistakes(
+        kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(), small=size["level"] == 1
+    )
     return (drawn, result, right, routes, listed, others) if ok else None
 
 
 @options(kind=KINDS, weights=(None, "linear", "quadratic"), level=LEVELS)
-def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items: int | None = None,
-                  n_raters: int | None = None, n_categories: int | None = None,
-                  weights: str | None = None, choose: bool | None = None, chance: str | None = None) -> Question:
+def make_question(
+    kind: str,
+    seed: int | None = None,
+    *,
+    level: int = 2,
+    n_items: int | None = None,
+    n_raters: int | None = None,
+    n_categories: int | None = None,
+    weights: str | None = None,
+    choose: bool | None = None,
+    chance: str | None = None,
+) -> Question:
     """A fresh exam-style question; the same ``kind``, ``seed`` and ``level`` give the same question.
 
     Parameters
@@ -874,12 +1101,16 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
     """
     check_size(kind, n_items, n_raters, n_categories)
     if weights is not None and kind != "weighted":
-        raise AgreementError(f"weights={weights!r}: only kind='weighted' takes weights, 'linear' or 'quadratic'")
+        raise AgreementError(
+            f"weights={weights!r}: only kind='weighted' takes weights, 'linear' or 'quadratic'"
+        )
     if choose is not None:
         check_bool("choose", choose)
         if choose and kind not in CHOOSABLE:
-            raise AgreementError(f"choose=True: only the kinds {', '.join(CHOOSABLE)} ask to choose the "
-                                 f"coefficient, not {kind!r}")
+            raise AgreementError(
+                f"choose=True: only the kinds {', '.join(CHOOSABLE)} ask to choose the "
+                f"coefficient, not {kind!r}"
+            )
     if chance is not None:
         check_option("chance", chance, PARTIAL_RULES)
         if kind != "partial":
@@ -916,28 +1147,44 @@ def make_question(kind: str, seed: int | None = None, *, level: int = 2, n_items
         if chosen is not None and extra > (PREFER_ROUNDING if level == 2 else PREFER_ROUNDING // 4):
             break
     if chosen is None:
-        raise AgreementError(f"no good {kind!r} table found in {MAX_DRAWS} draws for seed {seed} and "
-                             f"size {size}: try another seed or size")
+        raise AgreementError(
+            f"no good {kind!r} table found in {MAX_DRAWS} draws for seed {seed} and "
+            f"size {size}: try another seed or size"
+        )
     drawn, result, right, routes, listed, others = chosen
     parts = _parts(kind, drawn, result, right, listed, others, plan, style)
     return Question(kind, int(seed), drawn, result, parts, routes, size, level, plan)
 
 
 # ================================================================== parts
-_KAPPA_HINT = ("Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o and P_e as proportions "
-               "and kept exact until the end.")
+_KAPPA_HINT = (
+    "Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o and P_e as proportions "
+    "and kept exact until the end."
+)
 _FLEISS_HINT = _KAPPA_HINT.replace("P_o", "P_a")
 _POOLED_HINT = "p_j = (labels in category j) / (all labels); P_e = sum_j p_j^2."
-_ITEM_MEAN_HINT = "p_j = the mean over the items of n_ij / n_i (every item weighs the same); P_e = sum_j p_j^2."
+_ITEM_MEAN_HINT = (
+    "p_j = the mean over the items of n_ij / n_i (every item weighs the same); P_e = sum_j p_j^2."
+)
 #: The chance rules as a prompt names them (templates: {p_j}, {n_ij}, {n_i} are typeset).
-_RULE_NAME = {"pooled": "pooling all the labels (the partial-annotation text's rule: {p_j} = labels in category j "
-                        "/ all labels)",
-              "item_mean": "the course notes' (MLRD) rule: {p_j} is the mean over the items of each item's "
-                           "proportion {n_ij} / {n_i}"}
+_RULE_NAME = {
+    "pooled": "pooling all the labels (the partial-annotation text's rule: {p_j} = labels in category j "
+    "/ all labels)",
+    "item_mean": "the course notes' (MLRD) rule: {p_j} is the mean over the items of each item's "
+    "proportion {n_ij} / {n_i}",
+}
 
 
-def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: dict, plan: _Plan,
-           style: np.random.Generator) -> tuple[Part, ...]:
+def _parts(
+    kind: str,
+    drawn: Draw,
+    result,
+    right: dict,
+    listed: dict,
+    others: dict,
+    plan: _Plan,
+    style: np.random.Generator,
+) -> tuple[Part, ...]:
     r = drawn.ratings
     a, b = r.raters[0], r.raters[1]
     out: list[Part] = []
@@ -948,13 +1195,35 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
         return prose(wordings[int(style.integers(len(wordings)))], a=a, b=b, **values)
 
     def number(quantity, prompt, hint="", marks=None):
-        out.append(Part(LETTERS[len(out)].lower(), quantity, prompt, right[quantity], tuple(listed[quantity]),
-                        hint=hint, marks=marks or MARKS[quantity], skill=SKILL_OF[quantity],
-                        others=tuple(others.get(quantity, ()))))
+        out.append(
+            Part(
+                LETTERS[len(out)].lower(),
+                quantity,
+                prompt,
+                right[quantity],
+                tuple(listed[quantity]),
+                hint=hint,
+                marks=marks or MARKS[quantity],
+                skill=SKILL_OF[quantity],
+                others=tuple(others.get(quantity, ())),
+            )
+        )
 
     def concept(c: Concept, worked: Prose | None = None):
-        out.append(Part(LETTERS[len(out)].lower(), None, c.prompt, model_answer=c.model, marks=c.marks,
-                        skill=c.skill, choices=c.choices, key=c.key, key_points=c.key_points, worked=worked))
+        out.append(
+            Part(
+                LETTERS[len(out)].lower(),
+                None,
+                c.prompt,
+                model_answer=c.model,
+                marks=c.marks,
+                skill=c.skill,
+                choices=c.choices,
+                key=c.key,
+                key_points=c.key_points,
+                worked=worked,
+            )
+        )
 
     def extra():
         if plan.concept == "paradox":
@@ -970,35 +1239,65 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
         coefficient = COEFFICIENT_OF[kind]
         for c in choose_coefficient(style, kind):  # which coefficient, and why
             concept(c)
-        weights = f" (with {drawn.weights} weights, if your coefficient takes weights)" if kind == "weighted" else ""
-        number(coefficient, say(f"Compute the coefficient you chose{weights}, showing your working.",
-                                f"Compute your chosen coefficient{weights} step by step."),
-               _KAPPA_HINT if coefficient == "kappa" else "alpha = 1 - D_o / D_e from the coincidence matrix.",
-               marks=6)
+        weights = (
+            f" (with {drawn.weights} weights, if your coefficient takes weights)"
+            if kind == "weighted"
+            else ""
+        )
+        number(
+            coefficient,
+            say(
+                f"Compute the coefficient you chose{weights}, showing your working.",
+                f"Compute your chosen coefficient{weights} step by step.",
+            ),
+            _KAPPA_HINT if coefficient == "kappa" else "alpha = 1 - D_o / D_e from the coincidence matrix.",
+            marks=6,
+        )
         extra() if plan.concept else concept(interpretation(style, "the coefficient"))
         return tuple(out)
 
     if kind == "partial":
-        number("p_a", say("Compute the agreement {P_i} of each item, using the number of annotators {n_i} who "
-                          "labelled it, and their mean {P_a}.",
-                          "Using each item's own number of labels {n_i}, compute {P_i} for every item that has a "
-                          "pair of labels, and their mean {P_a}."),
-               "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received; an item with "
-               "one label has no pair and is left out of P_a.")
+        number(
+            "p_a",
+            say(
+                "Compute the agreement {P_i} of each item, using the number of annotators {n_i} who "
+                "labelled it, and their mean {P_a}.",
+                "Using each item's own number of labels {n_i}, compute {P_i} for every item that has a "
+                "pair of labels, and their mean {P_a}.",
+            ),
+            "P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)) with n_i the labels item i received; an item with "
+            "one label has no pair and is left out of P_a.",
+        )
         if plan.chance == "both":
-            number("p_e", prose("Compute the chance agreement {P_e} by " + _RULE_NAME["pooled"] + "."), _POOLED_HINT)
+            number(
+                "p_e",
+                prose("Compute the chance agreement {P_e} by " + _RULE_NAME["pooled"] + "."),
+                _POOLED_HINT,
+            )
             number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), _FLEISS_HINT, marks=1)
-            number("p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT)
+            number(
+                "p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT
+            )
             number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), _FLEISS_HINT, marks=1)
             concept(rules_differ())
             return tuple(out)
-        number("n_labels", say("How many labels does the table hold in all ({sum_n_i})?",
-                               "Count the labels actually given ({sum_n_i})."),
-               "Count the labels actually given: every annotator's items, no missing cells.")
+        number(
+            "n_labels",
+            say(
+                "How many labels does the table hold in all ({sum_n_i})?",
+                "Count the labels actually given ({sum_n_i}).",
+            ),
+            "Count the labels actually given: every annotator's items, no missing cells.",
+        )
         rule = _RULE_NAME[plan.chance]
-        number("p_e", say("Compute the category proportions {p_j} and the chance agreement {P_e} by " + rule + ".",
-                          "Compute the chance agreement {P_e} by " + rule + "."),
-               _POOLED_HINT if plan.chance == "pooled" else _ITEM_MEAN_HINT)
+        number(
+            "p_e",
+            say(
+                "Compute the category proportions {p_j} and the chance agreement {P_e} by " + rule + ".",
+                "Compute the chance agreement {P_e} by " + rule + ".",
+            ),
+            _POOLED_HINT if plan.chance == "pooled" else _ITEM_MEAN_HINT,
+        )
         number("kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give kappa {kappa}."), _FLEISS_HINT)
         if plan.concept == "dropout" and plan.chance == "pooled":
             extra()
@@ -1007,82 +1306,168 @@ def _parts(kind: str, drawn: Draw, result, right: dict, listed: dict, others: di
         return tuple(out)
 
     if kind in ("cohen", "pi", "ac1"):
-        number("p_o", say("Draw the agreement table of {a} against {b} and compute the observed agreement {P_o}.",
-                          "Cross-tabulate {a}'s labels against {b}'s and give the observed agreement {P_o}.",
-                          "On what proportion of the items do {a} and {b} agree ({P_o})?"),
-               "P_o is the share of items on which the two annotators give the same label: the diagonal "
-               "of the agreement table over the number of items.")
+        number(
+            "p_o",
+            say(
+                "Draw the agreement table of {a} against {b} and compute the observed agreement {P_o}.",
+                "Cross-tabulate {a}'s labels against {b}'s and give the observed agreement {P_o}.",
+                "On what proportion of the items do {a} and {b} agree ({P_o})?",
+            ),
+            "P_o is the share of items on which the two annotators give the same label: the diagonal "
+            "of the agreement table over the number of items.",
+        )
         if kind == "cohen":
-            number("p_e", say("Compute each annotator's marginal proportions and the chance agreement {P_e}.",
-                              "From {a}'s and {b}'s own label proportions, compute the chance agreement {P_e} of "
-                              "Cohen's kappa."),
-                   f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
-                   f"total / N^2.")
-            number("kappa", say("Compute Cohen's kappa {kappa}.", "Hence give Cohen's kappa {kappa} for {a} and {b}."),
-                   _KAPPA_HINT)
+            number(
+                "p_e",
+                say(
+                    "Compute each annotator's marginal proportions and the chance agreement {P_e}.",
+                    "From {a}'s and {b}'s own label proportions, compute the chance agreement {P_e} of "
+                    "Cohen's kappa.",
+                ),
+                f"P_e = sum over categories of ({a}'s proportion) x ({b}'s proportion): row total x column "
+                f"total / N^2.",
+            )
+            number(
+                "kappa",
+                say("Compute Cohen's kappa {kappa}.", "Hence give Cohen's kappa {kappa} for {a} and {b}."),
+                _KAPPA_HINT,
+            )
             band = interpret(float(right["kappa"]))
             own = interpret_own(band, "kappa")
-            concept(own, worked=prose("{kappa} = {v} is {band} agreement on the Landis-Koch scale. ", v=fmt(right["kappa"]),
-                                      band=band) + own.model)
+            concept(
+                own,
+                worked=prose(
+                    "{kappa} = {v} is {band} agreement on the Landis-Koch scale. ",
+                    v=fmt(right["kappa"]),
+                    band=band,
+                )
+                + own.model,
+            )
         elif kind == "pi":
-            number("p_e", say("Pool the two annotators' labels into one set of proportions {p_j} and compute "
-                              "Scott's chance agreement {P_e}.",
-                              "Compute the chance agreement {P_e} of Scott's pi from the pooled label proportions "
-                              "{p_j}."),
-                   "p_j = (labels in category j from both annotators) / (2N); P_e = sum_j p_j^2.")
+            number(
+                "p_e",
+                say(
+                    "Pool the two annotators' labels into one set of proportions {p_j} and compute "
+                    "Scott's chance agreement {P_e}.",
+                    "Compute the chance agreement {P_e} of Scott's pi from the pooled label proportions "
+                    "{p_j}.",
+                ),
+                "p_j = (labels in category j from both annotators) / (2N); P_e = sum_j p_j^2.",
+            )
         else:
-            number("p_e", say("Compute the category proportions {p_j} of all the labels and Gwet's chance "
-                              "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories.",
-                              "Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) from the "
-                              "pooled proportions {p_j}."),
-                   "p_j = (labels in j) / (2N); P_e = sum_j p_j (1 - p_j) / (q - 1).")
+            number(
+                "p_e",
+                say(
+                    "Compute the category proportions {p_j} of all the labels and Gwet's chance "
+                    "agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j), q the number of categories.",
+                    "Compute Gwet's AC1 chance agreement {P_e} = (1 / (q - 1)) sum p_j (1 - p_j) from the "
+                    "pooled proportions {p_j}.",
+                ),
+                "p_j = (labels in j) / (2N); P_e = sum_j p_j (1 - p_j) / (q - 1).",
+            )
         if kind != "cohen":  # Scott's pi or Gwet's AC1, from its P_e
             name, symbol = {"pi": ("Scott's pi", "pi"), "ac1": ("Gwet's AC1", "AC1")}[kind]
-            number(kind, say(f"Compute {name}.", f"Hence give {name} for the two annotators."),
-                   _KAPPA_HINT.replace("kappa =", f"{symbol} ="))
+            number(
+                kind,
+                say(f"Compute {name}.", f"Hence give {name} for the two annotators."),
+                _KAPPA_HINT.replace("kappa =", f"{symbol} ="),
+            )
     elif kind == "weighted":
-        form = (Math(r"w_{ij} = 1 - \frac{|i-j|}{k-1}", "w_ij = 1 - |i - j| / (k - 1)") if drawn.weights == "linear"
-                else Math(r"w_{ij} = 1 - \frac{(i-j)^2}{(k-1)^2}", "w_ij = 1 - (i - j)^2 / (k - 1)^2"))
-        number("p_o", prose("Using {weights} agreement weights {form} (here {k}), draw the agreement table of "
-                            "{a} against {b} and compute the weighted observed agreement {P_o}.",
-                            weights=drawn.weights, form=form, k=Math(f"k = {r.n_categories}"), a=a, b=b),
-               "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count partly.")
-        number("p_e", say("Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.",
-                          "With the same weights, compute the chance agreement {P_e} from the two annotators' own "
-                          "marginal proportions."),
-               "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2.")
-        number("kappa", say("Compute the weighted kappa {kappa_w}.", "Hence give the weighted kappa {kappa_w}."),
-               _KAPPA_HINT)
+        form = (
+            Math(r"w_{ij} = 1 - \frac{|i-j|}{k-1}", "w_ij = 1 - |i - j| / (k - 1)")
+            if drawn.weights == "linear"
+            else Math(r"w_{ij} = 1 - \frac{(i-j)^2}{(k-1)^2}", "w_ij = 1 - (i - j)^2 / (k - 1)^2")
+        )
+        number(
+            "p_o",
+            prose(
+                "Using {weights} agreement weights {form} (here {k}), draw the agreement table of "
+                "{a} against {b} and compute the weighted observed agreement {P_o}.",
+                weights=drawn.weights,
+                form=form,
+                k=Math(f"k = {r.n_categories}"),
+                a=a,
+                b=b,
+            ),
+            "P_o = sum of w_ij x n_ij over all cells, divided by N: near misses count partly.",
+        )
+        number(
+            "p_e",
+            say(
+                "Compute the weighted chance agreement {P_e} from {a}'s and {b}'s marginals.",
+                "With the same weights, compute the chance agreement {P_e} from the two annotators' own "
+                "marginal proportions.",
+            ),
+            "P_e = sum of w_ij x (row total i) x (column total j) over all cells, divided by N^2.",
+        )
+        number(
+            "kappa",
+            say("Compute the weighted kappa {kappa_w}.", "Hence give the weighted kappa {kappa_w}."),
+            _KAPPA_HINT,
+        )
         concept(weights_why(), worked=_model_weighted(drawn.weights, result, r))
     elif kind == "fleiss":
-        number("p_a", say("Compute the agreement {P_i} of each item and their mean {P_a}.",
-                          "For each item compute the share {P_i} of its pairs of ratings that agree; then give the "
-                          "mean observed agreement {P_a}."),
-               "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items.")
-        number("p_e", say("Compute the proportion {p_j} of all labels in each category, and the chance agreement "
-                          "{P_e}.",
-                          "Pool all the labels into category proportions {p_j} and compute the chance agreement "
-                          "{P_e}."), _POOLED_HINT)
-        number("kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give Fleiss' kappa {kappa}."), _FLEISS_HINT)
+        number(
+            "p_a",
+            say(
+                "Compute the agreement {P_i} of each item and their mean {P_a}.",
+                "For each item compute the share {P_i} of its pairs of ratings that agree; then give the "
+                "mean observed agreement {P_a}.",
+            ),
+            "P_i = (sum_j n_ij^2 - n) / (n (n - 1)) with n raters per item; P_a is the mean over items.",
+        )
+        number(
+            "p_e",
+            say(
+                "Compute the proportion {p_j} of all labels in each category, and the chance agreement "
+                "{P_e}.",
+                "Pool all the labels into category proportions {p_j} and compute the chance agreement {P_e}.",
+            ),
+            _POOLED_HINT,
+        )
+        number(
+            "kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give Fleiss' kappa {kappa}."), _FLEISS_HINT
+        )
         concept(pooling_why())
     else:  # alpha
         lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
         weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
-        number("n", say("Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. How "
-                        "many pairable values {n} does it hold?",
-                        "Draw up the coincidence matrix (each unit's ordered pairs of values weighted by {w}) and "
-                        "give its total, the number of pairable values {n}.", w=weight),
-               "n counts the values in units with at least two values; it is also the total of the coincidence "
-               "matrix.")
-        number("d_o", say("Compute the observed disagreement {D_o}.",
-                          "From the coincidence matrix, compute the observed disagreement {D_o}."),
-               "D_o = (sum of the off-diagonal coincidences) / n.")
-        number("d_e", say("Compute the expected disagreement {D_e}.",
-                          "From the row totals {n_c}, compute the expected disagreement {D_e}."),
-               "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix.")
-        number("alpha", say("Compute Krippendorff's alpha {alpha} (nominal).",
-                            "Hence give Krippendorff's alpha {alpha} for nominal categories."),
-               "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.")
+        number(
+            "n",
+            say(
+                "Build the coincidence matrix, weighting each unit's ordered pairs of values by {w}. How "
+                "many pairable values {n} does it hold?",
+                "Draw up the coincidence matrix (each unit's ordered pairs of values weighted by {w}) and "
+                "give its total, the number of pairable values {n}.",
+                w=weight,
+            ),
+            "n counts the values in units with at least two values; it is also the total of the coincidence "
+            "matrix.",
+        )
+        number(
+            "d_o",
+            say(
+                "Compute the observed disagreement {D_o}.",
+                "From the coincidence matrix, compute the observed disagreement {D_o}.",
+            ),
+            "D_o = (sum of the off-diagonal coincidences) / n.",
+        )
+        number(
+            "d_e",
+            say(
+                "Compute the expected disagreement {D_e}.",
+                "From the row totals {n_c}, compute the expected disagreement {D_e}.",
+            ),
+            "D_e = (n^2 - sum_c n_c^2) / (n (n - 1)), with n_c the row totals of the coincidence matrix.",
+        )
+        number(
+            "alpha",
+            say(
+                "Compute Krippendorff's alpha {alpha} (nominal).",
+                "Hence give Krippendorff's alpha {alpha} for nominal categories.",
+            ),
+            "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.",
+        )
         concept(single_value(_names(lonely)) if lonely else alpha_vs_fleiss())
     extra()
     return tuple(out)
@@ -1095,10 +1480,12 @@ def _model_weighted(weights: str, result, r: Ratings) -> Prose:
     other_name = "quadratic" if weights == "linear" else "linear"
     other = cohen_kappa(r, 0, 1, weights=other_name).exact.kappa
     k = len(result.categories)
-    return Prose(f"The categories are ordered, so a disagreement between neighbouring categories is less serious "
-                 f"than one between the ends of the scale; weights give near misses partial credit. Here the "
-                 f"{weights}-weighted kappa is {fmt(result.exact.kappa)}, against {fmt(plain)} unweighted (every "
-                 f"disagreement counted in full) and {fmt(other)} with {other_name} weights. Quadratic weights give "
-                 f"a one-step miss more credit than linear ones ({fmt(1 - Fraction(1, (k - 1) ** 2))} against "
-                 f"{fmt(1 - Fraction(1, k - 1))} here) and both give none to a miss across the whole scale; "
-                 f"the choice of weights should be fixed before looking at the data.")
+    return Prose(
+        f"The categories are ordered, so a disagreement between neighbouring categories is less serious "
+        f"than one between the ends of the scale; weights give near misses partial credit. Here the "
+        f"{weights}-weighted kappa is {fmt(result.exact.kappa)}, against {fmt(plain)} unweighted (every "
+        f"disagreement counted in full) and {fmt(other)} with {other_name} weights. Quadratic weights give "
+        f"a one-step miss more credit than linear ones ({fmt(1 - Fraction(1, (k - 1) ** 2))} against "
+        f"{fmt(1 - Fraction(1, k - 1))} here) and both give none to a miss across the whole scale; "
+        f"the choice of weights should be fixed before looking at the data."
+    )

@@ -4,7 +4,7 @@ Every formula is typeset as MathML (``math="mathml"`` of
 :mod:`iaa_teach.markup`, converted in Python by latex2mathml), so a page needs
 no script, font download or network: a browser shows it as it is, and
 ``format="pdf"`` prints it with headless Chromium
-(:func:`iaa_teach.report_files.html_to_pdf`). A Content-Security-Policy in
+(:func:`iaa_teach.report.html_to_pdf`). A Content-Security-Policy in
 each page forbids loading anything.
 """
 
@@ -17,13 +17,23 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..markup import Em, Prose, Table, html_escape
-from ..report_files import html_to_pdf
+from ..report import html_to_pdf
 from ..validation import AgreementError, check_bool, check_int, check_option, check_text
 from ._generate import KINDS
 from ._questions import Question, make_question
 
-__all__ = ["Worksheet", "worksheet", "worksheet_html", "worksheet_questions", "default_minutes", "FORMATS",
-           "MINUTES_PER_MARK", "LINES_PER_MARK", "INSTRUCTIONS", "MARKING"]
+__all__ = [
+    "Worksheet",
+    "worksheet",
+    "worksheet_html",
+    "worksheet_questions",
+    "default_minutes",
+    "FORMATS",
+    "MINUTES_PER_MARK",
+    "LINES_PER_MARK",
+    "INSTRUCTIONS",
+    "MARKING",
+]
 
 #: What :func:`worksheet` writes.
 FORMATS = ("html", "pdf")
@@ -31,10 +41,17 @@ FORMATS = ("html", "pdf")
 MINUTES_PER_MARK = 1.5
 #: How to mark, at the top of the answer key: the rules :meth:`Question.check` marks by.
 MARKING = (
-    Prose(Em("Numbers:", strong=True), " full marks for the value to 3 decimals or as an exact fraction; one mark "
-          "less if it is right only to 2 decimals, and none if a usual mistake gives the same 2 decimals."),
-    Prose(Em("Choices:", strong=True), " all the marks for the right letter. ", Em("Short answers:", strong=True),
-          " a mark for each key point made (the points are separated by semicolons), up to the part's marks."),
+    Prose(
+        Em("Numbers:", strong=True),
+        " full marks for the value to 3 decimals or as an exact fraction; one mark "
+        "less if it is right only to 2 decimals, and none if a usual mistake gives the same 2 decimals.",
+    ),
+    Prose(
+        Em("Choices:", strong=True),
+        " all the marks for the right letter. ",
+        Em("Short answers:", strong=True),
+        " a mark for each key point made (the points are separated by semicolons), up to the part's marks.",
+    ),
 )
 #: The instructions on the front of the question paper.
 INSTRUCTIONS = (
@@ -120,7 +137,9 @@ class Worksheet:
     minutes: int = 0
 
 
-def worksheet_questions(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, level: int = 2) -> list[Question]:
+def worksheet_questions(
+    n: int, seed: int = 0, kinds: Sequence[str] = KINDS, level: int = 2
+) -> list[Question]:
     """The questions of a worksheet: question i is ``make_question(kinds[i % len(kinds)], seed + i, level=level)``.
 
     ``n`` is 1 to 100; ``kinds`` a kind or a non-empty sequence of kinds;
@@ -139,9 +158,11 @@ def worksheet_questions(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, lev
 
 # ============================================================== the pages
 def _page(title: str, body: str) -> str:
-    return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
-            f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
+        f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
 
 
 def _total(n: int) -> str:
@@ -182,9 +203,11 @@ def _answer_space(p) -> str:
 def _part(p) -> str:
     options = "".join(f"<p>{c.html(math='mathml')}</p>" for c in p.choice_lines())
     options = f'<div class="choices">{options}</div>' if options else ""
-    return (f'<div class="part"><p class="prompt"><span class="label">({p.label})</span>'
-            f'<span class="words">{p.prompt.html(math="mathml")}</span><span class="mark">{p.mark_tag}</span>'
-            f"</p>{options}{_answer_space(p)}</div>")
+    return (
+        f'<div class="part"><p class="prompt"><span class="label">({p.label})</span>'
+        f'<span class="words">{p.prompt.html(math="mathml")}</span><span class="mark">{p.mark_tag}</span>'
+        f"</p>{options}{_answer_space(p)}</div>"
+    )
 
 
 def _examiner_grid(questions: Sequence[Question], total: int) -> str:
@@ -194,23 +217,36 @@ def _examiner_grid(questions: Sequence[Question], total: int) -> str:
     """
     if len(questions) > 12:
         return ""
-    table = Table(["Question", *(str(i) for i in range(1, len(questions) + 1)), "Total"],
-                  [["Out of", *(str(q.total_marks) for q in questions), str(total)],
-                   ["Marks given", *([""] * (len(questions) + 1))]], caption="For the marker")
+    table = Table(
+        ["Question", *(str(i) for i in range(1, len(questions) + 1)), "Total"],
+        [
+            ["Out of", *(str(q.total_marks) for q in questions), str(total)],
+            ["Marks given", *([""] * (len(questions) + 1))],
+        ],
+        caption="For the marker",
+    )
     return f'<div class="grid">{table.html(math="mathml")}</div>'
 
 
 def _paper(questions: Sequence[Question], title: str, minutes: int, total: int) -> str:
     rubric = "".join(f"<li>{x.html(math='mathml')}</li>" for x in INSTRUCTIONS)
-    out = [f"<h1>{title}</h1>", f'<p class="paper-id">Question paper. Questions {html_escape(_ids(questions))}</p>',
-           '<table class="candidate"><tr><td>Name</td><td class="write"></td><td>&#x2003;Student number</td>'
-           '<td class="write"></td></tr></table>',
-           f'<div class="rubric"><p class="time"><b>Time allowed: {minutes} minutes.</b> '
-           f"<b>Total: {_total(total)}.</b> {len(questions)} question{'s' if len(questions) != 1 else ''}.</p>"
-           f"<ul>{rubric}</ul></div>", _examiner_grid(questions, total)]
-    out += [f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
-            f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
-            + "".join(_part(p) for p in q.parts) + "</section>" for i, q in enumerate(questions, start=1)]
+    out = [
+        f"<h1>{title}</h1>",
+        f'<p class="paper-id">Question paper. Questions {html_escape(_ids(questions))}</p>',
+        '<table class="candidate"><tr><td>Name</td><td class="write"></td><td>&#x2003;Student number</td>'
+        '<td class="write"></td></tr></table>',
+        f'<div class="rubric"><p class="time"><b>Time allowed: {minutes} minutes.</b> '
+        f"<b>Total: {_total(total)}.</b> {len(questions)} question{'s' if len(questions) != 1 else ''}.</p>"
+        f"<ul>{rubric}</ul></div>",
+        _examiner_grid(questions, total),
+    ]
+    out += [
+        f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
+        f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
+        + "".join(_part(p) for p in q.parts)
+        + "</section>"
+        for i, q in enumerate(questions, start=1)
+    ]
     out.append(f'<p class="end">END OF QUESTION PAPER ({_total(total)})</p>')
     return _page(title, "\n".join(out))
 
@@ -225,25 +261,36 @@ def _mark_scheme(questions: Sequence[Question], title: str, total: int) -> str:
     rows = []
     for i, q in enumerate(questions, start=1):
         first = f'<td class="q" rowspan="{len(q.parts)}"><b>{i}</b><br><span class="muted">{_total(q.total_marks)}</span></td>'
-        body = "".join(f"<tr>{first if j == 0 else ''}<td class=\"p\">({p.label})</td><td>{_key_answer(p)}</td>"
-                       f'<td class="marks">{p.marks}</td></tr>' for j, p in enumerate(q.parts))
+        body = "".join(
+            f'<tr>{first if j == 0 else ""}<td class="p">({p.label})</td><td>{_key_answer(p)}</td>'
+            f'<td class="marks">{p.marks}</td></tr>'
+            for j, p in enumerate(q.parts)
+        )
         rows.append(f"<tbody>{body}</tbody>")
     how = "".join(f"<li>{x.html(math='mathml')}</li>" for x in MARKING)
-    key = (f'<section class="key"><h1>{title}: mark scheme</h1>'
-           f'<p class="paper-id">Questions {html_escape(_ids(questions))}. Numbers are rounded half up from the '
-           f'exact values.</p><h2>Answer key</h2><ul class="how">{how}</ul>'
-           '<table><thead><tr><th class="q">Question</th><th class="p">Part</th><th>Answer</th><th class="marks">Marks</th></tr></thead>'
-           + "".join(rows)
-           + f'<tbody><tr class="qtotal"><td colspan="3">Total</td><td class="marks">{total}</td></tr></tbody>'
-           "</table></section>")
-    worked = [f'<section class="worked"><h2 class="qhead"><span>Question {i}: worked solution '
-              f"<small>({html_escape(q.id)})</small></span><span>[{_total(q.total_marks)}]</span>"
-              f"</h2>{q.solution().html(math='mathml')}</section>" for i, q in enumerate(questions, start=1)]
+    key = (
+        f'<section class="key"><h1>{title}: mark scheme</h1>'
+        f'<p class="paper-id">Questions {html_escape(_ids(questions))}. Numbers are rounded half up from the '
+        f'exact values.</p><h2>Answer key</h2><ul class="how">{how}</ul>'
+        '<table><thead><tr><th class="q">Question</th><th class="p">Part</th><th>Answer</th><th class="marks">Marks</th></tr></thead>'
+        + "".join(rows)
+        + f'<tbody><tr class="qtotal"><td colspan="3">Total</td><td class="marks">{total}</td></tr></tbody>'
+        "</table></section>"
+    )
+    worked = [
+        f'<section class="worked"><h2 class="qhead"><span>Question {i}: worked solution '
+        f"<small>({html_escape(q.id)})</small></span><span>[{_total(q.total_marks)}]</span>"
+        f"</h2>{q.solution().html(math='mathml')}</section>"
+        for i, q in enumerate(questions, start=1)
+    ]
     return _page(title + ": mark scheme", key + "\n" + "\n".join(worked))
 
 
-def worksheet_html(questions: Sequence[Question], title: str = "Inter-annotator agreement: exam practice",
-                   minutes: int | None = None) -> tuple[str, str]:
+def worksheet_html(
+    questions: Sequence[Question],
+    title: str = "Inter-annotator agreement: exam practice",
+    minutes: int | None = None,
+) -> tuple[str, str]:
     """The question paper and the mark scheme of ``questions``, as two HTML documents.
 
     ``minutes`` is the time allowed (default: :func:`default_minutes` of the total marks).
@@ -254,7 +301,9 @@ def worksheet_html(questions: Sequence[Question], title: str = "Inter-annotator 
     questions = list(questions)
     for q in questions:
         if not isinstance(q, Question):
-            raise AgreementError(f"questions must be Question objects (from make_question), got {type(q).__name__}")
+            raise AgreementError(
+                f"questions must be Question objects (from make_question), got {type(q).__name__}"
+            )
     total = sum(q.total_marks for q in questions)
     minutes = default_minutes(total) if minutes is None else check_int("minutes", minutes, 1, 600)
     title = html_escape(title, math="text")
@@ -266,17 +315,27 @@ def _file_stem(name: Any) -> str:
     check_text("name", name)
     bad = [ch for ch in name if ch in "/\\:" or ord(ch) < 32 or ch == "\x7f"]
     if not name.strip() or name.strip(". ") == "" or bad or name.startswith("-"):
-        raise AgreementError(f"name must be a plain file name (no '/', '\\', ':', control characters, '.' or "
-                             f"'..'), got {name!r}")
+        raise AgreementError(
+            f"name must be a plain file name (no '/', '\\', ':', control characters, '.' or "
+            f"'..'), got {name!r}"
+        )
     if len(name.encode("utf-8")) > 200:
         raise AgreementError(f"name is too long ({len(name)} characters; at most 200 bytes)")
     return name
 
 
-def worksheet(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, directory: str | Path = ".",
-              name: str = "worksheet", overwrite: bool = False, format: str = "html",
-              level: int = 2, minutes: int | None = None,
-              title: str = "Inter-annotator agreement: exam practice") -> Worksheet:
+def worksheet(
+    n: int,
+    seed: int = 0,
+    kinds: Sequence[str] = KINDS,
+    directory: str | Path = ".",
+    name: str = "worksheet",
+    overwrite: bool = False,
+    format: str = "html",
+    level: int = 2,
+    minutes: int | None = None,
+    title: str = "Inter-annotator agreement: exam practice",
+) -> Worksheet:
     """Write a question paper of ``n`` questions and its mark scheme, as HTML or PDF.
 
     ``directory/name-questions.EXT`` is the question paper: a name line, the
@@ -308,7 +367,7 @@ def worksheet(n: int, seed: int = 0, kinds: Sequence[str] = KINDS, directory: st
     format : {"html", "pdf"}
         ``"html"``: two self-contained pages to print from a browser.
         ``"pdf"``: two A4 PDF files, printed by headless Chromium
-        (:func:`iaa_teach.report_files.html_to_pdf`; an
+        (:func:`iaa_teach.report.html_to_pdf`; an
         :class:`AgreementError` says what to install if it is missing).
     level : {1, 2, 3}
         Difficulty of the questions (:func:`make_question`): 1 small

@@ -37,8 +37,23 @@ from .table import TableExplorer
 from .weights import WeightsExplorer
 
 __all__ = [
-    "Explorer", "FONT_SIZE", "WIDGET_DPI", "CSS_DPI", "PIXEL_RATIO", "MIN_FONT_PT",
-    "TableExplorer", "ParadoxExplorer", "MissingDataExplorer", "CoverageExplorer", "WeightsExplorer",
-    "Quiz", "MockExam", "IntSlider", "FloatSlider", "Picture", "Countdown", "AnnotationsExplorer",
+    "Explorer",
+    "FONT_SIZE",
+    "WIDGET_DPI",
+    "CSS_DPI",
+    "PIXEL_RATIO",
+    "MIN_FONT_PT",
+    "TableExplorer",
+    "ParadoxExplorer",
+    "MissingDataExplorer",
+    "CoverageExplorer",
+    "WeightsExplorer",
+    "Quiz",
+    "MockExam",
+    "IntSlider",
+    "FloatSlider",
+    "Picture",
+    "Countdown",
+    "AnnotationsExplorer",
     "IntervalExplorer",
 ]

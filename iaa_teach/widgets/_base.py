@@ -37,8 +37,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 import ipywidgets as w
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
@@ -126,7 +126,9 @@ def cell(value: Any) -> str:
     return value if isinstance(value, Html) else attr_escape(value)
 
 
-def table(header: Sequence[Any], rows: Iterable[Sequence[Any]], chosen: Callable[[int], bool] | None = None) -> Html:
+def table(
+    header: Sequence[Any], rows: Iterable[Sequence[Any]], chosen: Callable[[int], bool] | None = None
+) -> Html:
     """An HTML readout table; text cells are escaped, :class:`Html` cells (from :func:`q`) kept."""
     head = "".join(f"<th>{cell(h)}</th>" for h in header)
     body = []
@@ -149,8 +151,9 @@ def heading(text: str) -> Html:
     return Html(f"<b>{attr_escape(text)}</b>")
 
 
-def new_figure(width: float, height: float, ncols: int = 1, widths: Sequence[float] | None = None,
-               **margins: float) -> tuple[Figure, list]:
+def new_figure(
+    width: float, height: float, ncols: int = 1, widths: Sequence[float] | None = None, **margins: float
+) -> tuple[Figure, list]:
     """A matplotlib Figure on an Agg canvas (no pyplot), and its ``ncols`` axes side by side.
 
     Margins are fixed (``left``, ``right``, ``bottom``, ``top``, ``wspace`` as
@@ -174,8 +177,14 @@ def coverage_figure(ax, ratings: Ratings) -> None:
         plots.coverage_map(ratings, ax=ax)
     else:
         ax.set_axis_off()
-        ax.text(0.5, 0.5, f"{ratings.n_items:,} items x {ratings.n_raters} raters: too many cells to draw",
-                ha="center", va="center", transform=ax.transAxes)
+        ax.text(
+            0.5,
+            0.5,
+            f"{ratings.n_items:,} items x {ratings.n_raters} raters: too many cells to draw",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+        )
 
 
 def projector_ready(fig: Figure) -> Figure:
@@ -211,10 +220,20 @@ def canvas_png(canvas: FigureCanvasAgg) -> bytes:
     raw[:, 1:] = rgb.reshape(height, -1)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
+
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw.tobytes(), 3))
-            + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw.tobytes(), 3))
+        + chunk(b"IEND", b"")
+    )
 
 
 def describe_figure(fig: Figure) -> str:
@@ -223,8 +242,11 @@ def describe_figure(fig: Figure) -> str:
     for ax in fig.axes:
         if not ax.get_visible() or not ax.has_data() and not ax.get_title():
             continue
-        bits = [ax.get_title() or "chart", ax.get_xlabel() and f"across: {ax.get_xlabel()}",
-                ax.get_ylabel() and f"up: {ax.get_ylabel()}"]
+        bits = [
+            ax.get_title() or "chart",
+            ax.get_xlabel() and f"across: {ax.get_xlabel()}",
+            ax.get_ylabel() and f"up: {ax.get_ylabel()}",
+        ]
         parts.append("; ".join(" ".join(b.split()) for b in bits if b))
     title = fig.get_suptitle() if hasattr(fig, "get_suptitle") else ""
     return "Figure: " + (title + ". " if title else "") + ". ".join(parts) + "."
@@ -251,7 +273,9 @@ def attempt(func: Callable, *args: Any, **kwargs: Any) -> tuple[Any, str | None]
 
 def numeric_categories(categories: Sequence) -> bool:
     """True if every category is a number (interval and ratio levels need that)."""
-    return all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in categories)
+    return all(
+        isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in categories
+    )
 
 
 def image_widget() -> Picture:
@@ -266,10 +290,26 @@ def slider_layout(width: str = "26em") -> w.Layout:
 
 def rater_sliders(accuracy: Any, prevalence: Any) -> tuple[FloatSlider, FloatSlider]:
     """Sliders for the simulated raters' accuracy (0 to 1) and the prevalence of category 1 (0 to 0.99)."""
-    return (FloatSlider(value=check_number("accuracy", accuracy, 0.0, 1.0), min=0.0, max=1.0, step=0.01,
-                        description="rater accuracy", layout=slider_layout("30em"), readout=".2f"),
-            FloatSlider(value=check_number("prevalence", prevalence, 0.0, 0.99), min=0.0, max=0.99, step=0.01,
-                        description="prevalence of category 1", layout=slider_layout("34em"), readout=".2f"))
+    return (
+        FloatSlider(
+            value=check_number("accuracy", accuracy, 0.0, 1.0),
+            min=0.0,
+            max=1.0,
+            step=0.01,
+            description="rater accuracy",
+            layout=slider_layout("30em"),
+            readout=".2f",
+        ),
+        FloatSlider(
+            value=check_number("prevalence", prevalence, 0.0, 0.99),
+            min=0.0,
+            max=0.99,
+            step=0.01,
+            description="prevalence of category 1",
+            layout=slider_layout("34em"),
+            readout=".2f",
+        ),
+    )
 
 
 def controls_row(*children) -> w.HBox:
@@ -328,8 +368,13 @@ def static_html(widget: w.Widget) -> str:
     if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
         return ""
     if isinstance(widget, w.Box):
-        kind = ("iaa-static-grid" if isinstance(widget, w.GridBox)
-                else "iaa-static-row" if isinstance(widget, w.HBox) else "iaa-static-column")
+        kind = (
+            "iaa-static-grid"
+            if isinstance(widget, w.GridBox)
+            else "iaa-static-row"
+            if isinstance(widget, w.HBox)
+            else "iaa-static-column"
+        )
         inner = "".join(static_html(child) for child in widget.children)
         return f'<div class="{kind}">{inner}</div>' if inner else ""
     if isinstance(widget, Picture):
@@ -337,8 +382,10 @@ def static_html(widget: w.Widget) -> str:
             return ""
         data = base64.b64encode(widget.value).decode("ascii")
         width = f' style="width:{attr_escape(widget.width)}"' if widget.width else ""
-        return (f'<img class="iaa-picture" src="data:image/png;base64,{data}" '
-                f'alt="{attr_escape(widget.alt)}"{width}>')
+        return (
+            f'<img class="iaa-picture" src="data:image/png;base64,{data}" '
+            f'alt="{attr_escape(widget.alt)}"{width}>'
+        )
     if isinstance(widget, (IntSlider, FloatSlider)):
         return _setting(widget.description, attr_escape(widget.readout))
     if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
@@ -349,8 +396,11 @@ def static_html(widget: w.Widget) -> str:
         return _setting(widget.description, "on" if widget.value else "off")
     if isinstance(widget, (w.Text, w.Textarea, w.IntText, w.FloatText, w.BoundedIntText, w.BoundedFloatText)):
         value = str(widget.value)
-        box = (f'<span class="iaa-static-input">{attr_escape(value)}</span>' if value
-               else f'<span class="iaa-static-input" aria-label="empty box">{attr_escape(widget.placeholder)}</span>')
+        box = (
+            f'<span class="iaa-static-input">{attr_escape(value)}</span>'
+            if value
+            else f'<span class="iaa-static-input" aria-label="empty box">{attr_escape(widget.placeholder)}</span>'
+        )
         return _setting(widget.description, box)
     if isinstance(widget, w.HTMLMath):
         # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for it
@@ -358,7 +408,9 @@ def static_html(widget: w.Widget) -> str:
         value = _INLINE_MATH.sub(r"\\(\1\\)", value)
         return f'<div class="widget-html-content mathjax_process">{value}</div>' if value else ""
     if isinstance(widget, w.HTML):
-        return _sized(widget, f'<div class="widget-html-content">{widget.value}</div>') if widget.value else ""
+        return (
+            _sized(widget, f'<div class="widget-html-content">{widget.value}</div>') if widget.value else ""
+        )
     if isinstance(widget, w.Label):
         return _sized(widget, f"<span>{attr_escape(widget.value)}</span>") if widget.value else ""
     return ""  # buttons, file uploads: nothing to show without a kernel
@@ -403,15 +455,19 @@ class Explorer:
 
     def __init__(self, font_size: str | None = None):
         self.font_size = check_font_size(FONT_SIZE if font_size is None else font_size)
-        self.readout = w.HTML(value="", layout=w.Layout(min_width="22em", max_width="46em", flex="0 1 auto",
-                                                        margin="0 1.5em 0 0"))
+        self.readout = w.HTML(
+            value="",
+            layout=w.Layout(min_width="22em", max_width="46em", flex="0 1 auto", margin="0 1.5em 0 0"),
+        )
         self.image = image_widget()
         self.last_update_ms = float("nan")
         self._busy = False
         self._png_cache: dict = {}
         #: The text alternative of each figure on show, by its Image widget's model id.
         self.figure_alt: dict[str, str] = {}
-        self._blit_key = None  # what the kept curves of a blitted figure show (:meth:`_blit`); None: not drawn yet
+        self._blit_key = (
+            None  # what the kept curves of a blitted figure show (:meth:`_blit`); None: not drawn yet
+        )
 
     # ----------------------------------------------------------- structure
     def _finish(self, controls: list, images: list | None = None, watch: Iterable[w.Widget] = ()) -> None:
@@ -422,7 +478,9 @@ class Explorer:
         title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{attr_escape(self.title)}</h3>")
         images = [self.image] if images is None else images
         pictures = images[0] if len(images) == 1 else w.HBox(images)
-        body = w.HBox([self.readout, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
+        body = w.HBox(
+            [self.readout, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start")
+        )
         self.widget = w.VBox([style, title, *controls, body])
         self.widget.add_class("iaa-explorer")
         self.widget.add_class("iaa-" + type(self).__name__.lower())
@@ -465,8 +523,13 @@ class Explorer:
                 self._png_cache.pop(next(iter(self._png_cache)))
         self._set_image(image, *shown)
 
-    def _blit(self, key: Any, curves: Callable[[], Iterable[Artist]], marks: Callable[[], Iterable[Artist]],
-              alt: str) -> None:
+    def _blit(
+        self,
+        key: Any,
+        curves: Callable[[], Iterable[Artist]],
+        marks: Callable[[], Iterable[Artist]],
+        alt: str,
+    ) -> None:
         """Show :meth:`_draw`'s figure in :attr:`image`, drawing again only what changed (blitting).
 
         :meth:`_draw` is called once: its figure (kept as ``figure``) is drawn
@@ -496,7 +559,9 @@ class Explorer:
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""
-        image.width = width  # a trait given the value it has sends nothing to the browser (traitlets compares)
+        image.width = (
+            width  # a trait given the value it has sends nothing to the browser (traitlets compares)
+        )
         image.alt = alt
         self.figure_alt[image.model_id] = alt
         image.value = png

@@ -91,18 +91,34 @@ class _Slider(anywidget.AnyWidget):
     continuous_update = traitlets.Bool(False).tag(sync=True)
     disabled = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, value: Any = None, min: Any = 0, max: Any = 100, step: Any = 1, description: str = "",
-                 readout: Callable[[Any], str] | str | Sequence[str] | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        value: Any = None,
+        min: Any = 0,
+        max: Any = 100,
+        step: Any = 1,
+        description: str = "",
+        readout: Callable[[Any], str] | str | Sequence[str] | None = None,
+        **kwargs: Any,
+    ):
         """``readout``: a format for the value (``".0%"``), a function of it, or one label per value."""
         if isinstance(readout, (list, tuple)) and len(readout) != int(round((max - min) / step)) + 1:
-            raise AgreementError(f"readout gives {len(readout)} labels for the values {min}..{max} in steps of {step}")
+            raise AgreementError(
+                f"readout gives {len(readout)} labels for the values {min}..{max} in steps of {step}"
+            )
         self._readout = readout
         for key in ("style", "layout_width"):
             kwargs.pop(key, None)
         # the value goes in with the rest, so the state the browser first receives carries its readout (a
         # readout set after the comm opened arrives later: until then a new slider showed no number)
-        super().__init__(value=min if value is None else value, min=min, max=max, step=step,
-                         description=description, **kwargs)
+        super().__init__(
+            value=min if value is None else value,
+            min=min,
+            max=max,
+            step=step,
+            description=description,
+            **kwargs,
+        )
         self.observe(self._show_readout, names=["value", "min", "max"])
 
     @traitlets.validate("value")

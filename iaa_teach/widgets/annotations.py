@@ -9,14 +9,15 @@ from typing import Any
 
 import ipywidgets as w
 
-from .. import datasets, plots, report_files
+from .. import datasets, plots
+from .. import report as report_files  # `report` names a Diagnosis in this module
 from ..diagnosis import Diagnosis, diagnose
 from ..markup import attr_escape
 from ..metrics import LEVELS
 from ..ratings import AgreementError, Ratings
-from ..words import explain
 from ..reading import parse_categories, reads_as_number, to_number
 from ..validation import check_option
+from ..worked import explain
 from ._base import Explorer, controls_row, fmt, heading, image_widget, label_style, note, png_bytes, q, table
 
 __all__ = ["AnnotationsExplorer", "EXAMPLES", "FILE_TYPES", "read_ratings_file", "read_upload"]
@@ -31,7 +32,8 @@ EXAMPLES = {
         datasets.diagnoses,
         "Each patient was diagnosed by a different set of six psychiatrists: the columns are not the same "
         "people from patient to patient, so the rater ranking describes the layout of the table, not "
-        "psychiatrists. The items and categories mean what they say."),
+        "psychiatrists. The items and categories mean what they say.",
+    ),
     "the worked example: 10 sentences": (datasets.sentiment, None),
 }
 
@@ -51,6 +53,7 @@ _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-report pre { background: #f6f6f6; padding: 0.4em 0.7em; }
 .iaa-annotationsexplorer .iaa-warning { background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.3em 0.8em; }
 </style>"""
+
 
 def read_ratings_file(path: Any, format: str = "wide") -> Ratings:
     """A ratings file as :class:`~iaa_teach.Ratings`: CSV, TSV (tab-separated) or an Excel ``.xlsx`` sheet.
@@ -103,7 +106,7 @@ class AnnotationsExplorer(Explorer):
     findings, the four figures (leave one rater out, who agrees with whom,
     the disputed items, the confused categories), the four tables and the
     worked steps. "save HTML" writes the same report as one self-contained
-    page (:func:`iaa_teach.report_files.write_html`).
+    page (:func:`iaa_teach.report.write_html`).
 
     Every callback only sets traits (``HTML.value``, ``Image.value``); a file
     that cannot be read, or ratings that cannot be diagnosed, leave the last
@@ -137,38 +140,75 @@ class AnnotationsExplorer(Explorer):
 
     title = "Your own annotations: where does the disagreement come from?"
 
-    def __init__(self, ratings: Any = None, path: Any = None, level: str = "nominal", format: str = "wide",
-                 font_size: str | None = None):
+    def __init__(
+        self,
+        ratings: Any = None,
+        path: Any = None,
+        level: str = "nominal",
+        format: str = "wide",
+        font_size: str | None = None,
+    ):
         super().__init__(font_size)
         check_option("level", level, LEVELS)
         check_option("format", format, ("wide", "long"))
         s = label_style()
-        self.upload = w.FileUpload(accept=",".join(FILE_TYPES), multiple=False, description="upload ratings",
-                                   tooltip="a CSV, TSV or XLSX file: one row per item, one column per rater",
-                                   layout=w.Layout(width="14em"))
-        self.path = w.Text(placeholder="or a path, e.g. my_ratings.csv", description="file", style=s,
-                           layout=w.Layout(width="26em"))
-        self.read_button = w.Button(description="read", tooltip="read the file named in the box",
-                                    layout=w.Layout(width="6em"))
-        self.example = w.Dropdown(options=["(none)", *EXAMPLES], value="(none)", description="or an example",
-                                  style=s, layout=w.Layout(width="30em"))
-        self.format = w.ToggleButtons(options=["wide", "long"], value=format, description="layout", style=s,
-                                      tooltips=["one row per item, one column per rater",
-                                                "one row per rating: item, rater, label"])
-        self.level = w.Dropdown(options=list(LEVELS), value=level, description="level", style=s,
-                                layout=w.Layout(width="14em"))
-        self.save_path = w.Text(value="annotation_report.html", description="save as", style=s,
-                                layout=w.Layout(width="22em"))
-        self.save_button = w.Button(description="save HTML", tooltip="write the report as one HTML page",
-                                    layout=w.Layout(width="8em"))
-        self.order = w.Text(value="", description="category order", style=s, layout=w.Layout(width="28em"),
-                            placeholder="e.g. negative, neutral, positive",
-                            tooltip="the categories in their order, for the ordinal and interval levels")
+        self.upload = w.FileUpload(
+            accept=",".join(FILE_TYPES),
+            multiple=False,
+            description="upload ratings",
+            tooltip="a CSV, TSV or XLSX file: one row per item, one column per rater",
+            layout=w.Layout(width="14em"),
+        )
+        self.path = w.Text(
+            placeholder="or a path, e.g. my_ratings.csv",
+            description="file",
+            style=s,
+            layout=w.Layout(width="26em"),
+        )
+        self.read_button = w.Button(
+            description="read", tooltip="read the file named in the box", layout=w.Layout(width="6em")
+        )
+        self.example = w.Dropdown(
+            options=["(none)", *EXAMPLES],
+            value="(none)",
+            description="or an example",
+            style=s,
+            layout=w.Layout(width="30em"),
+        )
+        self.format = w.ToggleButtons(
+            options=["wide", "long"],
+            value=format,
+            description="layout",
+            style=s,
+            tooltips=["one row per item, one column per rater", "one row per rating: item, rater, label"],
+        )
+        self.level = w.Dropdown(
+            options=list(LEVELS), value=level, description="level", style=s, layout=w.Layout(width="14em")
+        )
+        self.save_path = w.Text(
+            value="annotation_report.html", description="save as", style=s, layout=w.Layout(width="22em")
+        )
+        self.save_button = w.Button(
+            description="save HTML", tooltip="write the report as one HTML page", layout=w.Layout(width="8em")
+        )
+        self.order = w.Text(
+            value="",
+            description="category order",
+            style=s,
+            layout=w.Layout(width="28em"),
+            placeholder="e.g. negative, neutral, positive",
+            tooltip="the categories in their order, for the ordinal and interval levels",
+        )
         self.status = w.HTML(value="")
         self.details = w.HTML(value="", layout=w.Layout(max_width="62em"))
         self.figures = {name: image_widget() for name in report_files.FIGURES}
-        for image in self.figures.values():  # FIGURE_DPI pixels per inch, shown at plots.DPI: sharp when zoomed
-            image.layout.width, image.layout.max_width = "100%", f"{round(plots.REPORT_FIGSIZE[0] * plots.DPI)}px"
+        for (
+            image
+        ) in self.figures.values():  # FIGURE_DPI pixels per inch, shown at plots.DPI: sharp when zoomed
+            image.layout.width, image.layout.max_width = (
+                "100%",
+                f"{round(plots.REPORT_FIGSIZE[0] * plots.DPI)}px",
+            )
         self.captions = {name: w.HTML(value="") for name in report_files.FIGURES}
         self.report: Diagnosis | None = None
         self.source = ""
@@ -184,9 +224,13 @@ class AnnotationsExplorer(Explorer):
         self.save_button.on_click(lambda _button: self.save_html(self.save_path.value))
 
         if path is not None:
-            self._load(lambda: (read_ratings_file(path, self.format.value), os.path.basename(os.fspath(path))))
+            self._load(
+                lambda: (read_ratings_file(path, self.format.value), os.path.basename(os.fspath(path)))
+            )
         elif ratings is not None:
-            self._set_ratings(ratings if isinstance(ratings, Ratings) else Ratings.from_rows(ratings), "your ratings")
+            self._set_ratings(
+                ratings if isinstance(ratings, Ratings) else Ratings.from_rows(ratings), "your ratings"
+            )
         else:
             first = next(iter(EXAMPLES))
             self._busy = True  # choosing the example below loads it once, at _finish
@@ -198,15 +242,27 @@ class AnnotationsExplorer(Explorer):
             cell = w.VBox([image, self.captions[name]])
             cell.add_class(f"iaa-figure-{name}")
             cells.append(cell)
-        grid = w.GridBox(cells,
-                         layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(30em, 44em))",
-                                         grid_gap="0.5em", width="100%"))
-        controls = [controls_row(self.upload, self.path, self.read_button), self.example,
-                    controls_row(self.format, self.level, self.order), self.status]
+        grid = w.GridBox(
+            cells,
+            layout=w.Layout(
+                grid_template_columns="repeat(auto-fill, minmax(30em, 44em))", grid_gap="0.5em", width="100%"
+            ),
+        )
+        controls = [
+            controls_row(self.upload, self.path, self.read_button),
+            self.example,
+            controls_row(self.format, self.level, self.order),
+            self.status,
+        ]
         self._finish(controls, images=[w.VBox([])], watch=(self.level, self.order))
         style = w.HTML(value=_STYLE)
-        self.widget.children = (*self.widget.children, grid, self.details,
-                                controls_row(self.save_path, self.save_button), style)
+        self.widget.children = (
+            *self.widget.children,
+            grid,
+            self.details,
+            controls_row(self.save_path, self.save_button),
+            style,
+        )
 
     # ------------------------------------------------------------- input
     @property
@@ -214,7 +270,9 @@ class AnnotationsExplorer(Explorer):
         """The ratings of the report shown."""
         return self._ratings
 
-    def _set_ratings(self, ratings: Ratings, source: str, warning: str | None = None, update: bool = True) -> None:
+    def _set_ratings(
+        self, ratings: Ratings, source: str, warning: str | None = None, update: bool = True
+    ) -> None:
         self._ratings, self.source, self.warning = ratings, source, warning
         self._loaded += 1
         if update:
@@ -277,7 +335,9 @@ class AnnotationsExplorer(Explorer):
         if not text:
             return ratings
         order = parse_categories(text, "category order")
-        if all(reads_as_number(v) for v in order) and all(isinstance(c, (int, float)) for c in ratings.categories):
+        if all(reads_as_number(v) for v in order) and all(
+            isinstance(c, (int, float)) for c in ratings.categories
+        ):
             order = [to_number(v) for v in order]
         return Ratings.from_rows(ratings.rows(), raters=ratings.raters, items=ratings.items, categories=order)
 
@@ -298,21 +358,29 @@ class AnnotationsExplorer(Explorer):
         self.report = report
         raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
         first = raters[0]
-        rows = [["ratings", q("source", self.source)],
-                ["table", q("shape", f"{r.n_items:,} items x {r.n_raters} raters, {r.n_categories} categories")],
-                [f"alpha ({self.level.value})", q("alpha", fmt(report.alpha.exact.alpha))],
-                ["least in step", q("least in step", first["rater"])],
-                ["alpha rises without them by", q("rise", fmt(first["rise"]))],
-                ["most disputed item", q("most disputed", items[0]["item"])],
-                ["its disagreement", q("disagreement", fmt(items[0]["disagreement"]))]]
+        rows = [
+            ["ratings", q("source", self.source)],
+            ["table", q("shape", f"{r.n_items:,} items x {r.n_raters} raters, {r.n_categories} categories")],
+            [f"alpha ({self.level.value})", q("alpha", fmt(report.alpha.exact.alpha))],
+            ["least in step", q("least in step", first["rater"])],
+            ["alpha rises without them by", q("rise", fmt(first["rise"]))],
+            ["most disputed item", q("most disputed", items[0]["item"])],
+            ["its disagreement", q("disagreement", fmt(items[0]["disagreement"]))],
+        ]
         if len(pairs):
-            rows += [["most confused", q("most confused", f"{pairs[0]['first']} / {pairs[0]['second']}")],
-                     ["observed / expected", q("ratio", fmt(pairs[0]["ratio"]))]]
-        self.details.value = ('<div class="iaa-report">' + heading("What the report finds")
-                              + report_files.summary_html(report)
-                              + report_files.sections_html(report, top=10, max_raters=30)
-                              + "<h2>How the numbers are computed</h2>" + explain(report).html(math="text")
-                              + "</div>")
+            rows += [
+                ["most confused", q("most confused", f"{pairs[0]['first']} / {pairs[0]['second']}")],
+                ["observed / expected", q("ratio", fmt(pairs[0]["ratio"]))],
+            ]
+        self.details.value = (
+            '<div class="iaa-report">'
+            + heading("What the report finds")
+            + report_files.summary_html(report)
+            + report_files.sections_html(report, top=10, max_raters=30)
+            + "<h2>How the numbers are computed</h2>"
+            + explain(report).html(math="text")
+            + "</div>"
+        )
         return table(["", "value"], rows) + (note(self.warning, "iaa-warning") if self.warning else "")
 
     def _redraw(self) -> None:
@@ -326,12 +394,17 @@ class AnnotationsExplorer(Explorer):
                 image.layout.display = caption.layout.display = "none"
                 continue
             image.layout.display = caption.layout.display = None
-            caption.value = (f'<div class="iaa-note" style="font-size: 0.85em">{attr_escape(texts[name][0])}</div>')
+            caption.value = (
+                f'<div class="iaa-note" style="font-size: 0.85em">{attr_escape(texts[name][0])}</div>'
+            )
             image.alt = texts[name][0]  # the figure's text alternative (its words are shown below it too)
             key = (self._loaded, self.level.value, name)
-            if key not in self._pngs:  # drawn once per data and level, at FIGURE_DPI (the base class draws at 80)
-                self._pngs[key] = png_bytes(report_files.draw(report, name, max_raters=30),
-                                            dpi=report_files.FIGURE_DPI)
+            if (
+                key not in self._pngs
+            ):  # drawn once per data and level, at FIGURE_DPI (the base class draws at 80)
+                self._pngs[key] = png_bytes(
+                    report_files.draw(report, name, max_raters=30), dpi=report_files.FIGURE_DPI
+                )
             image.value = self._pngs[key]  # the same picture again sends nothing (traitlets compares)
         while len(self._pngs) > 4 * _KEPT_REPORTS:
             self._pngs.pop(next(iter(self._pngs)))

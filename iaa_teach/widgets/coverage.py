@@ -11,8 +11,21 @@ from .. import datasets
 from ..metrics import fleiss_kappa
 from ..ratings import AgreementError, Ratings
 from ._base import (
-    IntSlider, Explorer, attempt, band, controls_row, coverage_figure, fmt, heading, label_style, new_figure,
-    note, readout_row, slider_layout, table, with_ratings,
+    Explorer,
+    IntSlider,
+    attempt,
+    band,
+    controls_row,
+    coverage_figure,
+    fmt,
+    heading,
+    label_style,
+    new_figure,
+    note,
+    readout_row,
+    slider_layout,
+    table,
+    with_ratings,
 )
 
 __all__ = ["CoverageExplorer"]
@@ -46,14 +59,22 @@ class CoverageExplorer(Explorer):
 
     title = "Partial coverage: keep annotators apart, do not merge them"
 
-    def __init__(self, ratings: Any = None, first: str = "D", second: str = "E", keep: str | None = None,
-                 font_size: str | None = None):
+    def __init__(
+        self,
+        ratings: Any = None,
+        first: str = "D",
+        second: str = "E",
+        keep: str | None = None,
+        font_size: str | None = None,
+    ):
         super().__init__(font_size)
         self.data = with_ratings(ratings, datasets.partial_coverage)
         r = self.data
         self.d, self.e = r.rater_index(first), r.rater_index(second)
         if self.d == self.e:
-            raise AgreementError(f"first and second must be two different annotators, got {first!r} and {second!r}")
+            raise AgreementError(
+                f"first and second must be two different annotators, got {first!r} and {second!r}"
+            )
         if keep is not None and r.rater_index(keep) not in (self.d, self.e):
             raise AgreementError(f"keep must be {first!r} or {second!r}, got {keep!r}")
         d_items = np.flatnonzero(~r.missing[:, self.d])
@@ -64,21 +85,36 @@ class CoverageExplorer(Explorer):
         s = label_style()
         items = list(r.items)
         d_span, e_span = (int(d_items[0]), self._d_last), (self._e_first, int(e_items[-1]))
-        self.d_first = IntSlider(value=d_span[0], min=d_span[0], max=d_span[1], layout=slider_layout(),
-                                 readout=[str(items[i]) for i in range(d_span[0], d_span[1] + 1)],
-                                 description=f"first item {first} labels")
-        self.e_last = IntSlider(value=e_span[1], min=e_span[0], max=e_span[1], layout=slider_layout(),
-                                readout=[str(items[i]) for i in range(e_span[0], e_span[1] + 1)],
-                                description=f"last item {second} labels")
+        self.d_first = IntSlider(
+            value=d_span[0],
+            min=d_span[0],
+            max=d_span[1],
+            layout=slider_layout(),
+            readout=[str(items[i]) for i in range(d_span[0], d_span[1] + 1)],
+            description=f"first item {first} labels",
+        )
+        self.e_last = IntSlider(
+            value=e_span[1],
+            min=e_span[0],
+            max=e_span[1],
+            layout=slider_layout(),
+            readout=[str(items[i]) for i in range(e_span[0], e_span[1] + 1)],
+            description=f"last item {second} labels",
+        )
         names = r.raters
-        self.keep = w.ToggleButtons(options=[(f"keep {names[self.d]}'s label", self.d),
-                                             (f"keep {names[self.e]}'s label", self.e)],
-                                    value=self.d if keep is None else r.rater_index(keep),
-                                    description=f"merge {names[self.d]} and {names[self.e]}:", style=s,
-                                    tooltips=[f"where both labelled an item, the merged annotator keeps "
-                                              f"{names[x]}'s label" for x in (self.d, self.e)])
-        self._finish([controls_row(self.d_first, self.e_last), self.keep],
-                     watch=(self.d_first, self.e_last, self.keep))
+        self.keep = w.ToggleButtons(
+            options=[(f"keep {names[self.d]}'s label", self.d), (f"keep {names[self.e]}'s label", self.e)],
+            value=self.d if keep is None else r.rater_index(keep),
+            description=f"merge {names[self.d]} and {names[self.e]}:",
+            style=s,
+            tooltips=[
+                f"where both labelled an item, the merged annotator keeps {names[x]}'s label"
+                for x in (self.d, self.e)
+            ],
+        )
+        self._finish(
+            [controls_row(self.d_first, self.e_last), self.keep], watch=(self.d_first, self.e_last, self.keep)
+        )
 
     def _window(self) -> Ratings:
         r = self.data
@@ -97,32 +133,67 @@ class CoverageExplorer(Explorer):
         names = r.raters
         merged_name = self.merged.raters[min(self.d, self.e)]
         k_right, k_wrong = r.ratings_per_item(), self.merged.ratings_per_item()
-        p_right, p_wrong = ([None] * r.n_items if res is None else res.exact.p_i for res in (self._right, self._wrong))
+        p_right, p_wrong = (
+            [None] * r.n_items if res is None else res.exact.p_i for res in (self._right, self._wrong)
+        )
         columns = ("k right", "P_i right", "k merged", "P_i merged")
-        per_item = [readout_row(str(item), [f"{x} item {item}" for x in columns],
-                                [int(k_right[i]), fmt(p_right[i], undefined="–"),
-                                 int(k_wrong[i]), fmt(p_wrong[i], undefined="–")])
-                    for i, item in enumerate(r.items)]
+        per_item = [
+            readout_row(
+                str(item),
+                [f"{x} item {item}" for x in columns],
+                [
+                    int(k_right[i]),
+                    fmt(p_right[i], undefined="–"),
+                    int(k_wrong[i]),
+                    fmt(p_wrong[i], undefined="–"),
+                ],
+            )
+            for i, item in enumerate(r.items)
+        ]
         summary = []
         single = [str(item) for item, k in zip(r.items, k_right) if k == 1]
-        for key, label, res, data in (("right", f"{', '.join(names)} kept apart", self._right, r),
-                                      ("merged", f"{merged_name} merged", self._wrong, self.merged)):
-            shown = ([data.n_ratings, "–"] + ["undefined"] * 4 if res is None else
-                     [res.n_ratings, res.n_items_used, fmt(res.exact.p_a), fmt(res.exact.p_e), fmt(res.exact.kappa),
-                      band(res.kappa)])
+        for key, label, res, data in (
+            ("right", f"{', '.join(names)} kept apart", self._right, r),
+            ("merged", f"{merged_name} merged", self._wrong, self.merged),
+        ):
+            shown = (
+                [data.n_ratings, "–"] + ["undefined"] * 4
+                if res is None
+                else [
+                    res.n_ratings,
+                    res.n_items_used,
+                    fmt(res.exact.p_a),
+                    fmt(res.exact.p_e),
+                    fmt(res.exact.kappa),
+                    band(res.kappa),
+                ]
+            )
             columns = ("labels", "items in P_a", "P_a", "P_e", "kappa", "band")
             summary.append(readout_row(label, [f"{x} {key}" for x in columns], shown))
-        parts = [heading("Fleiss' kappa with per-item k (chance: pooled proportions over all labels)"),
-                 table(["method", "labels (in P_e)", "items in P_a", "P_a", "P_e", "kappa", "band"], summary,
-                       chosen=lambda i: i == 0),
-                 heading("per item: k raters and P_i"),
-                 table(["item", "k", "P_i", "k merged", "P_i merged"], per_item)]
+        parts = [
+            heading("Fleiss' kappa with per-item k (chance: pooled proportions over all labels)"),
+            table(
+                ["method", "labels (in P_e)", "items in P_a", "P_a", "P_e", "kappa", "band"],
+                summary,
+                chosen=lambda i: i == 0,
+            ),
+            heading("per item: k raters and P_i"),
+            table(["item", "k", "P_i", "k merged", "P_i merged"], per_item),
+        ]
         if single:
-            parts.append(note(f"Item(s) {', '.join(single)} have a single label: no pair to compare, so they are "
-                              f"left out of P_a, but their labels still count in P_e."))
+            parts.append(
+                note(
+                    f"Item(s) {', '.join(single)} have a single label: no pair to compare, so they are "
+                    f"left out of P_a, but their labels still count in P_e."
+                )
+            )
         parts += [note(f"undefined: {why}", "iaa-why") for why in (why_right, why_wrong) if why]
-        parts.append(note(f"Merging throws away one label on every item both {names[self.d]} and "
-                          f"{names[self.e]} labelled, and which one it keeps changes the answer."))
+        parts.append(
+            note(
+                f"Merging throws away one label on every item both {names[self.d]} and "
+                f"{names[self.e]} labelled, and which one it keeps changes the answer."
+            )
+        )
         return "".join(parts)
 
     def _draw(self):
@@ -132,4 +203,6 @@ class CoverageExplorer(Explorer):
 
     def _redraw(self) -> None:
         r = self.ratings
-        self._show(self.image, ("coverage", r.codes.tobytes(), r.shape, r.raters, r.items, r.categories), self._draw)
+        self._show(
+            self.image, ("coverage", r.codes.tobytes(), r.shape, r.raters, r.items, r.categories), self._draw
+        )

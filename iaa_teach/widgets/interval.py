@@ -6,13 +6,33 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets
-from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, items_needed, krippendorff_alpha, percent_agreement
+from ..metrics import (
+    brennan_prediger,
+    fleiss_kappa,
+    gwet_ac,
+    items_needed,
+    krippendorff_alpha,
+    percent_agreement,
+)
 from ..plots import OKABE_ITO
 from ..ratings import AgreementError
 from ..validation import check_int, check_option
 from ._base import (
-    IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note, projector_ready, q,
-    rater_sliders, slider_layout, table,
+    Explorer,
+    IntSlider,
+    attempt,
+    band,
+    controls_row,
+    fmt,
+    heading,
+    label_style,
+    new_figure,
+    note,
+    projector_ready,
+    q,
+    rater_sliders,
+    slider_layout,
+    table,
 )
 
 __all__ = ["IntervalExplorer", "COEFFICIENTS"]
@@ -84,37 +104,63 @@ class IntervalExplorer(Explorer):
 
     title = "How sure is the number? The interval as items are added"
 
-    def __init__(self, coefficient: str = "fleiss_kappa", n_items: int = 40, accuracy: float = 0.8,
-                 prevalence: float = 0.5, n_raters: int = 3, n_categories: int = 3, seed: int = 0,
-                 font_size: str | None = None):
+    def __init__(
+        self,
+        coefficient: str = "fleiss_kappa",
+        n_items: int = 40,
+        accuracy: float = 0.8,
+        prevalence: float = 0.5,
+        n_raters: int = 3,
+        n_categories: int = 3,
+        seed: int = 0,
+        font_size: str | None = None,
+    ):
         super().__init__(font_size)
         check_option("coefficient", coefficient, tuple(COEFFICIENTS))
         n_items = check_int("n_items", n_items, FIRST_ITEMS, STUDY_ITEMS)
         if n_items % ITEM_STEP:
-            raise AgreementError(f"n_items must be a multiple of {ITEM_STEP} (the slider's step), got {n_items}")
+            raise AgreementError(
+                f"n_items must be a multiple of {ITEM_STEP} (the slider's step), got {n_items}"
+            )
         self.accuracy, self.prevalence = rater_sliders(accuracy, prevalence)
         self._raters = check_int("n_raters", n_raters, 2, 10)
         self._categories = check_int("n_categories", n_categories, 2, 5)
         self._seed = check_int("seed", seed, 0, 99)
-        self.coefficient = w.Dropdown(options=[(label, name) for name, (label, _) in COEFFICIENTS.items()],
-                                      value=coefficient, description="coefficient", style=label_style(),
-                                      layout=w.Layout(margin="0 1.5em 0 0"))
-        self.n_items = IntSlider(value=n_items, min=FIRST_ITEMS, max=STUDY_ITEMS, step=ITEM_STEP,
-                                 description="items rated", layout=slider_layout())
+        self.coefficient = w.Dropdown(
+            options=[(label, name) for name, (label, _) in COEFFICIENTS.items()],
+            value=coefficient,
+            description="coefficient",
+            style=label_style(),
+            layout=w.Layout(margin="0 1.5em 0 0"),
+        )
+        self.n_items = IntSlider(
+            value=n_items,
+            min=FIRST_ITEMS,
+            max=STUDY_ITEMS,
+            step=ITEM_STEP,
+            description="items rated",
+            layout=slider_layout(),
+        )
         self._study_key = None
         self._curve_key = None
-        self._finish([controls_row(self.coefficient, self.n_items),
-                      controls_row(self.accuracy, self.prevalence)],
-                     watch=(self.coefficient, self.n_items, self.accuracy, self.prevalence))
+        self._finish(
+            [controls_row(self.coefficient, self.n_items), controls_row(self.accuracy, self.prevalence)],
+            watch=(self.coefficient, self.n_items, self.accuracy, self.prevalence),
+        )
 
     # ------------------------------------------------------------ the data
     def study(self):
         """The whole simulated study (:data:`STUDY_ITEMS` items), simulated once per setting."""
         key = (self.accuracy.value, self.prevalence.value)
         if key != self._study_key:
-            self._study = datasets.simulate(STUDY_ITEMS, self._raters, accuracy=self.accuracy.value,
-                                            prevalence=self.prevalence.value, n_categories=self._categories,
-                                            seed=self._seed)
+            self._study = datasets.simulate(
+                STUDY_ITEMS,
+                self._raters,
+                accuracy=self.accuracy.value,
+                prevalence=self.prevalence.value,
+                n_categories=self._categories,
+                seed=self._seed,
+            )
             self._study_key = key
         return self._study
 
@@ -130,8 +176,13 @@ class IntervalExplorer(Explorer):
             results = [metric(self.first(int(n))) for n in CURVE_ITEMS]
             value = np.array([float(res) for res in results])
             low, high = (np.array(col) for col in zip(*(res.ci(CONFIDENCE) for res in results)))
-            self._curve = {"items": CURVE_ITEMS.astype(float), "value": value, "low": low, "high": high,
-                           "half_width": value - low}
+            self._curve = {
+                "items": CURVE_ITEMS.astype(float),
+                "value": value,
+                "low": low,
+                "high": high,
+                "half_width": value - low,
+            }
             self._curve_key = key
         return self._curve
 
@@ -145,28 +196,48 @@ class IntervalExplorer(Explorer):
         self.result = res
         low, high = res.ci(CONFIDENCE)
         self._now = (n, float(res), low, high, float(res) - low)
-        rows = [["items rated", q("items", n)],
-                [label, q("value", fmt(res.exact_value))],
-                ["band", q("band", "–" if self.coefficient.value == "percent_agreement" else band(float(res)))],
-                ["standard error SE", q("SE", fmt(res.se))],
-                ["95 % interval", q("interval", f"{fmt(low)} to {fmt(high)}")],
-                ["half-width t x SE", q("half-width", fmt(float(res) - low))]]
+        rows = [
+            ["items rated", q("items", n)],
+            [label, q("value", fmt(res.exact_value))],
+            ["band", q("band", "–" if self.coefficient.value == "percent_agreement" else band(float(res)))],
+            ["standard error SE", q("SE", fmt(res.se))],
+            ["95 % interval", q("interval", f"{fmt(low)} to {fmt(high)}")],
+            ["half-width t x SE", q("half-width", fmt(float(res) - low))],
+        ]
         shares = r.counts().sum(axis=0) / r.n_ratings
-        plan, why = attempt(items_needed, self.coefficient.value, expected=float(res), raters=self._raters,
-                            proportions=shares / shares.sum(), half_width=PLAN_HALF_WIDTH)
-        rows.append([f"items for a half-width of {fmt(PLAN_HALF_WIDTH, 1)} (items_needed)",
-                     q("items needed", plan.items if plan is not None else "–")])
-        parts = [heading(f"the first {n} of {STUDY_ITEMS} simulated items, {self._raters} raters, "
-                         f"{self._categories} categories (seed {self._seed})"),
-                 table(["", "value"], rows)]
+        plan, why = attempt(
+            items_needed,
+            self.coefficient.value,
+            expected=float(res),
+            raters=self._raters,
+            proportions=shares / shares.sum(),
+            half_width=PLAN_HALF_WIDTH,
+        )
+        rows.append(
+            [
+                f"items for a half-width of {fmt(PLAN_HALF_WIDTH, 1)} (items_needed)",
+                q("items needed", plan.items if plan is not None else "–"),
+            ]
+        )
+        parts = [
+            heading(
+                f"the first {n} of {STUDY_ITEMS} simulated items, {self._raters} raters, "
+                f"{self._categories} categories (seed {self._seed})"
+            ),
+            table(["", "value"], rows),
+        ]
         if res.reason or res.se_reason:
             parts.append(note(res.se_reason or res.reason, "iaa-why"))
         if why:
             parts.append(note(f"items_needed: {why}", "iaa-why"))
         if high == 1.0 and float(res) + (float(res) - low) > 1:
             parts.append(note("No coefficient exceeds 1, so the interval's upper end is capped at 1."))
-        parts.append(note("The half-width shrinks like 1/sqrt(n): four times the items for half the width. "
-                          "The first items buy the most certainty."))
+        parts.append(
+            note(
+                "The half-width shrinks like 1/sqrt(n): four times the items for half the width. "
+                "The first items buy the most certainty."
+            )
+        )
         return "".join(parts)
 
     # -------------------------------------------------------------- figure
@@ -176,25 +247,45 @@ class IntervalExplorer(Explorer):
         The curves and markers are animated artists: left out of a full draw,
         drawn over the kept picture of the rest (see :meth:`_blit`).
         """
-        fig, (left, right) = new_figure(9.0, 4.0, ncols=2, left=0.095, right=0.98, bottom=0.27, top=0.89,
-                                        wspace=0.3)
+        fig, (left, right) = new_figure(
+            9.0, 4.0, ncols=2, left=0.095, right=0.98, bottom=0.27, top=0.89, wspace=0.3
+        )
         blue, orange, red = OKABE_ITO["blue"], OKABE_ITO["orange"], OKABE_ITO["vermillion"]
-        self._value_line = left.plot([], [], color=blue, lw=2, label="coefficient", animated=True, zorder=4)[0]
+        self._value_line = left.plot([], [], color=blue, lw=2, label="coefficient", animated=True, zorder=4)[
+            0
+        ]
         self._fill = None
-        band_key = left.fill_between([0, 1], [0, 0], [0, 0], color=blue, alpha=0.25, lw=0, label="95 % interval")
+        band_key = left.fill_between(
+            [0, 1], [0, 0], [0, 0], color=blue, alpha=0.25, lw=0, label="95 % interval"
+        )
         left.set_xlim(0, STUDY_ITEMS)
         left.set_ylim(*LEFT_LIMITS)
         left.axhline(0, color=OKABE_ITO["black"], lw=0.8)
         left.set_xlabel("items rated")
         left.set_ylabel("coefficient")
         left.set_title("the coefficient and its 95 % interval")
-        left.legend(handles=[self._value_line, band_key], loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2,
-                    frameon=False, fontsize=10)
+        left.legend(
+            handles=[self._value_line, band_key],
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.17),
+            ncols=2,
+            frameon=False,
+            fontsize=10,
+        )
         band_key.remove()  # only its legend entry stays
-        self._half_line = right.plot([], [], color=orange, lw=2.5, label="half-width t x SE", animated=True,
-                                     zorder=4)[0]
-        self._root_line = right.plot([], [], color=OKABE_ITO["black"], lw=1.5, ls="--",
-                                     label="1/sqrt(n), from the whole study", animated=True, zorder=5)[0]
+        self._half_line = right.plot(
+            [], [], color=orange, lw=2.5, label="half-width t x SE", animated=True, zorder=4
+        )[0]
+        self._root_line = right.plot(
+            [],
+            [],
+            color=OKABE_ITO["black"],
+            lw=1.5,
+            ls="--",
+            label="1/sqrt(n), from the whole study",
+            animated=True,
+            zorder=5,
+        )[0]
         right.set_xlim(0, STUDY_ITEMS)
         right.set_ylim(0, 0.8 if self._raters == 2 else 0.6)
         right.set_xlabel("items rated")
@@ -215,8 +306,16 @@ class IntervalExplorer(Explorer):
         def curves():
             if self._fill is not None:
                 self._fill.remove()
-            self._fill = self.axes[0].fill_between(c["items"], c["low"], c["high"], color=OKABE_ITO["blue"],
-                                                   alpha=0.25, lw=0, animated=True, zorder=2)
+            self._fill = self.axes[0].fill_between(
+                c["items"],
+                c["low"],
+                c["high"],
+                color=OKABE_ITO["blue"],
+                alpha=0.25,
+                lw=0,
+                animated=True,
+                zorder=2,
+            )
             self._value_line.set_data(c["items"], c["value"])
             self._half_line.set_data(c["items"], c["half_width"])
             self._root_line.set_data(c["items"], c["half_width"][-1] * np.sqrt(STUDY_ITEMS / c["items"]))
@@ -231,8 +330,10 @@ class IntervalExplorer(Explorer):
             return [*self._marks, self._bar, self._dot, self._half]
 
         label = COEFFICIENTS[self.coefficient.value][0]
-        alt = (f"Figure: two line charts against the number of items rated (across, {FIRST_ITEMS} to "
-               f"{STUDY_ITEMS}). Left: {label} with its 95 % interval as a band that narrows as items are "
-               f"added. Right: the interval's half-width, falling like 1/sqrt(n). Marked: {n} items, "
-               f"{label} {fmt(value)}, interval {fmt(low)} to {fmt(high)}, half-width {fmt(half)}.")
+        alt = (
+            f"Figure: two line charts against the number of items rated (across, {FIRST_ITEMS} to "
+            f"{STUDY_ITEMS}). Left: {label} with its 95 % interval as a band that narrows as items are "
+            f"added. Right: the interval's half-width, falling like 1/sqrt(n). Marked: {n} items, "
+            f"{label} {fmt(value)}, interval {fmt(low)} to {fmt(high)}, half-width {fmt(half)}."
+        )
         self._blit(self._curve_key, curves, marks, alt)

@@ -112,9 +112,17 @@ class MockExam:
     ('marked', True)
     """
 
-    def __init__(self, n_questions: int = 3, seed: int = 0, kinds: Sequence[str] = KINDS, level: int = 2,
-                 minutes: float | None = None, log: MistakeLog | bool | None = None,
-                 font_size: str = FONT_SIZE, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        n_questions: int = 3,
+        seed: int = 0,
+        kinds: Sequence[str] = KINDS,
+        level: int = 2,
+        minutes: float | None = None,
+        log: MistakeLog | bool | None = None,
+        font_size: str = FONT_SIZE,
+        clock: Callable[[], float] = time.time,
+    ):
         n_questions = check_int("n_questions", n_questions, 1, MAX_QUESTIONS)
         seed = check_int("seed", seed, 0, 2**31 - 1 - MAX_QUESTIONS)
         kinds = check_kinds(kinds, "the mock exam")
@@ -124,8 +132,9 @@ class MockExam:
         self.clock = clock
         self.seed = seed
         self.kinds = self._choose_kinds(kinds, n_questions, seed)
-        self.questions: list[Question] = [make_question(k, seed + i, level=self.level)
-                                          for i, k in enumerate(self.kinds)]
+        self.questions: list[Question] = [
+            make_question(k, seed + i, level=self.level) for i, k in enumerate(self.kinds)
+        ]
         self.total_marks = sum(q.total_marks for q in self.questions)
         if minutes is None:
             minutes = math.ceil(self.total_marks * MINUTES_PER_MARK)
@@ -156,6 +165,7 @@ class MockExam:
     def _build(self) -> None:
         def wide() -> w.Layout:  # one Layout each: hiding the start button must not hide the others
             return w.Layout(width="auto", min_width="8em")
+
         self.start_button = w.Button(description="start the exam", button_style="primary", layout=wide())
         self.previous_button = w.Button(description="previous question", layout=wide())
         self.next_button = w.Button(description="next question", layout=wide())
@@ -165,16 +175,18 @@ class MockExam:
         self.question_html = w.HTMLMath()
         self.status = w.HTML()
         self.result_html = w.HTMLMath()
-        self._rows = AnswerRows(w.Textarea, ("20em", "44em"), "iaa-mock-answer-{label}", "iaa-marks",
-                                align="center", rows=1)
+        self._rows = AnswerRows(
+            w.Textarea, ("20em", "44em"), "iaa-mock-answer-{label}", "iaa-marks", align="center", rows=1
+        )
         self.answers, self.marks_html = self._rows.boxes, self._rows.sides
         for label, box in self.answers.items():
             box.observe(lambda change, label=label: self._on_typing(label, change["new"]), names="value")
         for name, button, action in (
-                ("start", self.start_button, self.start),
-                ("previous", self.previous_button, lambda: self.go(max(0, self.current - 1))),
-                ("next", self.next_button, lambda: self.go(min(len(self.questions) - 1, self.current + 1))),
-                ("finish", self.finish_button, self.finish)):
+            ("start", self.start_button, self.start),
+            ("previous", self.previous_button, lambda: self.go(max(0, self.current - 1))),
+            ("next", self.next_button, lambda: self.go(min(len(self.questions) - 1, self.current + 1))),
+            ("finish", self.finish_button, self.finish),
+        ):
             button.add_class(f"iaa-mock-{name}")
             button.on_click(lambda _button, action=action: self._timed(action))
         self.question_html.add_class("iaa-mock-question")
@@ -182,8 +194,18 @@ class MockExam:
         self.result_html.add_class("iaa-mock-result")
         top = w.HBox([self.start_button, self.countdown], layout=w.Layout(align_items="center"))
         self.nav = w.HBox([self.previous_button, self.next_button, self.finish_button])
-        self.widget = w.VBox([w.HTML(exam_css(".iaa-mock", self.font_size, **_OWN_CSS)), self.header, top,
-                              self.question_html, *self._rows.rows, self.nav, self.status, self.result_html])
+        self.widget = w.VBox(
+            [
+                w.HTML(exam_css(".iaa-mock", self.font_size, **_OWN_CSS)),
+                self.header,
+                top,
+                self.question_html,
+                *self._rows.rows,
+                self.nav,
+                self.status,
+                self.result_html,
+            ]
+        )
         self.widget.add_class("iaa-mock")
 
     # --------------------------------------------------------------- time
@@ -248,14 +270,18 @@ class MockExam:
     def _size(self) -> str:
         """``3 questions, 30 marks, 45 minutes (level 2)``."""
         n = len(self.questions)
-        return (f"{n} question{'s' if n != 1 else ''}, {self.total_marks} marks, {duration(self.minutes)} "
-                f"(level {self.level})")
+        return (
+            f"{n} question{'s' if n != 1 else ''}, {self.total_marks} marks, {duration(self.minutes)} "
+            f"(level {self.level})"
+        )
 
     def _show_intro(self) -> None:
-        self.header.value = (f"<b>Mock exam</b>: {self._size()}. "
-                             f"Work on paper, type each answer in its box, move between the questions as you like, "
-                             f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
-                             f"when the time is up your answers are marked as they stand.")
+        self.header.value = (
+            f"<b>Mock exam</b>: {self._size()}. "
+            f"Work on paper, type each answer in its box, move between the questions as you like, "
+            f"and press <b>finish and mark</b> when you are done. Nothing is marked before that; "
+            f"when the time is up your answers are marked as they stand."
+        )
         self.question_html.value = ""
         self._rows.hide()
         self.nav.layout.display = "none"
@@ -267,8 +293,10 @@ class MockExam:
             self.current = index
             q = self.questions[index]
             self.nav.layout.display = ""
-            self.question_html.value = (f"<p><b>Question {index + 1} of {len(self.questions)}</b> "
-                                        f"[{q.total_marks} marks]</p>" + q.html())
+            self.question_html.value = (
+                f"<p><b>Question {index + 1} of {len(self.questions)}</b> "
+                f"[{q.total_marks} marks]</p>" + q.html()
+            )
             for part, box in self._rows.show(q.parts):
                 box.value = self.typed[index][part.label]
                 box.rows = 3 if part.form == "words" else 1
@@ -282,15 +310,19 @@ class MockExam:
     def _show_progress(self) -> None:
         answered = sum(1 for answers in self.typed for v in answers.values() if v.strip())
         parts = sum(len(q.parts) for q in self.questions)
-        self.status.value = (f'<span role="status">Question {self.current + 1} of {len(self.questions)}; '
-                             f"{answered} of {parts} parts answered so far.</span>")
+        self.status.value = (
+            f'<span role="status">Question {self.current + 1} of {len(self.questions)}; '
+            f"{answered} of {parts} parts answered so far.</span>"
+        )
 
     # ------------------------------------------------------------ marking
     def _mark(self) -> None:
         self.state = "marked"
         self.finished_at = self.clock()
         self.countdown.ends_at = 0.0
-        self.countdown.seconds_left = int(round(max(0.0, self.started_at + self.minutes * 60 - self.finished_at)))
+        self.countdown.seconds_left = int(
+            round(max(0.0, self.started_at + self.minutes * 60 - self.finished_at))
+        )
         self.markings = [q.mark(typed) for q, typed in zip(self.questions, self.typed)]
         for q, marking in zip(self.questions, self.markings):
             for part in q.parts:
@@ -299,20 +331,27 @@ class MockExam:
         self.nav.layout.display = "none"
         self.question_html.value = ""
         got, total = self.score()
-        why = ("Time is up: your answers were marked as they stood." if self.timed_out
-               else f"Finished with {clock_text(self.countdown.seconds_left)} left.")
+        why = (
+            "Time is up: your answers were marked as they stood."
+            if self.timed_out
+            else f"Finished with {clock_text(self.countdown.seconds_left)} left."
+        )
         log = f" {html_escape(self.log.status)}" if self.log is not None else ""
         self.status.value = f'<span role="status">{why}{log}</span>'
-        self.result_html.value = (f'<p class="iaa-total">Total: {got} / {total} marks '
-                                  f"({percent(got, total)})</p>"
-                                  + f'<div class="iaa-skills">{self.skills_table().html()}</div>'
-                                  + self.marks_table().html())
+        self.result_html.value = (
+            f'<p class="iaa-total">Total: {got} / {total} marks '
+            f"({percent(got, total)})</p>"
+            + f'<div class="iaa-skills">{self.skills_table().html()}</div>'
+            + self.marks_table().html()
+        )
 
     @property
     def results(self) -> list[list[tuple]]:
         """After marking, per question and part: ``(part, feedback, marks)``; empty before."""
-        return [[(p, m.feedback[p.label], m.feedback[p.label].marks) for p in q.parts]
-                for q, m in zip(self.questions, self.markings)]
+        return [
+            [(p, m.feedback[p.label], m.feedback[p.label].marks) for p in q.parts]
+            for q, m in zip(self.questions, self.markings)
+        ]
 
     def score(self) -> tuple[int, int]:
         """(marks gained, marks available); (0, total) before marking."""
@@ -320,24 +359,43 @@ class MockExam:
 
     def marks_table(self) -> Table:
         """Marks per part: question, part, skill, your answer, what the checker says, marks."""
-        rows = [[f"{i + 1}: {q.kind}-{q.seed}", f"({part.label})", part.skill,
-                 self.typed[i][part.label].strip() or "(no answer)", fb.message, f"{got} / {part.marks}"]
-                for i, (q, results) in enumerate(zip(self.questions, self.results)) for part, fb, got in results]
-        return Table(["question", "part", "skill", "your answer", "feedback", "marks"], rows,
-                     caption="Marks per part", align="llllll")
+        rows = [
+            [
+                f"{i + 1}: {q.kind}-{q.seed}",
+                f"({part.label})",
+                part.skill,
+                self.typed[i][part.label].strip() or "(no answer)",
+                fb.message,
+                f"{got} / {part.marks}",
+            ]
+            for i, (q, results) in enumerate(zip(self.questions, self.results))
+            for part, fb, got in results
+        ]
+        return Table(
+            ["question", "part", "skill", "your answer", "feedback", "marks"],
+            rows,
+            caption="Marks per part",
+            align="llllll",
+        )
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
         """Marks gained and available for each skill over the whole exam, in the order of ``SKILLS``."""
         tallies = [marking.by_skill() for marking in self.markings]
-        return {s: (sum(t[s][0] for t in tallies if s in t), sum(t[s][1] for t in tallies if s in t))
-                for s in SKILLS if any(s in t for t in tallies)}
+        return {
+            s: (sum(t[s][0] for t in tallies if s in t), sum(t[s][1] for t in tallies if s in t))
+            for s in SKILLS
+            if any(s in t for t in tallies)
+        }
 
     def skills_table(self) -> Table:
         """Marks by skill: gained, available and the share, weakest first."""
         skills = sorted(self.by_skill().items(), key=lambda kv: Fraction(kv[1][0], kv[1][1] or 1))
-        return Table(["skill", "marks", "out of", "share"],
-                     [[skill, str(got), str(total), percent(got, total)] for skill, (got, total) in skills],
-                     caption="Marks by skill (weakest first)", align="lrrr")
+        return Table(
+            ["skill", "marks", "out of", "share"],
+            [[skill, str(got), str(total), percent(got, total)] for skill, (got, total) in skills],
+            caption="Marks by skill (weakest first)",
+            align="lrrr",
+        )
 
     # -------------------------------------------------------------- display
     def text(self) -> str:
@@ -345,8 +403,13 @@ class MockExam:
         if self.state != "marked":
             return f"Mock exam: {self._size()}"
         got, total = self.score()
-        return "\n\n".join([f"Total: {got} / {total} marks ({percent(got, total)})",
-                            self.skills_table().text(), self.marks_table().text()])
+        return "\n\n".join(
+            [
+                f"Total: {got} / {total} marks ({percent(got, total)})",
+                self.skills_table().text(),
+                self.marks_table().text(),
+            ]
+        )
 
     def static_picture(self) -> str:
         """A still picture of the exam as HTML (what it shows now: before the start, its size and time).

@@ -115,8 +115,15 @@ class Quiz:
     True
     """
 
-    def __init__(self, kind: str = "cohen", seed: int = 0, kinds: Sequence[str] = KINDS,
-                 font_size: str = FONT_SIZE, level: int = 2, log: MistakeLog | bool | None = None):
+    def __init__(
+        self,
+        kind: str = "cohen",
+        seed: int = 0,
+        kinds: Sequence[str] = KINDS,
+        font_size: str = FONT_SIZE,
+        level: int = 2,
+        log: MistakeLog | bool | None = None,
+    ):
         kinds = check_kinds(kinds, "the quiz")
         check_option("kind", kind, kinds)
         seed = check_int("seed", seed, 0, 2**31 - 1)
@@ -124,10 +131,12 @@ class Quiz:
         font_size = check_font_size(font_size)
         self.log = open_log(log)
         self.kind = w.Dropdown(options=list(kinds), value=kind, description="kind")
-        self.seed = w.BoundedIntText(value=int(seed), min=0, max=2**31 - 1, description="seed",
-                                     layout=w.Layout(width="14em"))
-        self.level = w.Dropdown(options=list(LEVELS), value=level, description="level",
-                                layout=w.Layout(width="10em"))
+        self.seed = w.BoundedIntText(
+            value=int(seed), min=0, max=2**31 - 1, description="seed", layout=w.Layout(width="14em")
+        )
+        self.level = w.Dropdown(
+            options=list(LEVELS), value=level, description="level", layout=w.Layout(width="10em")
+        )
         wide = {"layout": w.Layout(width="auto", min_width="9em")}  # the whole label, never cut short
         self.new_button = w.Button(description="new question", button_style="primary", **wide)
         self.check_button = w.Button(description="check", button_style="success", **wide)
@@ -138,8 +147,13 @@ class Quiz:
         self.solution_html = w.HTMLMath()
         self.status = w.HTML()
         self.progress_html = w.HTML()
-        self._rows = AnswerRows(w.Text, ("18.5em", "42.5em"), "iaa-quiz-answer-{label}",
-                                "iaa-quiz-feedback-{label}", placeholder="e.g. 0.492 or 29/59")
+        self._rows = AnswerRows(
+            w.Text,
+            ("18.5em", "42.5em"),
+            "iaa-quiz-answer-{label}",
+            "iaa-quiz-feedback-{label}",
+            placeholder="e.g. 0.492 or 29/59",
+        )
         self.answers, self.feedback = self._rows.boxes, self._rows.sides
 
         self.new_button.on_click(self._on_new)
@@ -149,18 +163,38 @@ class Quiz:
         self.progress_button.on_click(self._on_progress)
         for control in (self.kind, self.seed, self.level):
             control.observe(self._on_change, names="value")
-        for name, widget in (("new", self.new_button), ("check", self.check_button),
-                             ("step", self.step_button), ("solution", self.solution_button),
-                             ("progress", self.progress_button), ("seed", self.seed), ("level", self.level),
-                             ("question", self.question_html), ("solution", self.solution_html)):
+        for name, widget in (
+            ("new", self.new_button),
+            ("check", self.check_button),
+            ("step", self.step_button),
+            ("solution", self.solution_button),
+            ("progress", self.progress_button),
+            ("seed", self.seed),
+            ("level", self.level),
+            ("question", self.question_html),
+            ("solution", self.solution_html),
+        ):
             widget.add_class(f"iaa-quiz-{name}")
 
-        controls = w.HBox([self.kind, self.seed, self.level, self.new_button],
-                          layout=w.Layout(flex_flow="row wrap"))
-        actions = w.HBox([self.check_button, self.step_button, self.solution_button]
-                         + ([self.progress_button] if self.log is not None else []))
-        self.widget = w.VBox([w.HTML(exam_css(".iaa-quiz", font_size, **_OWN_CSS)), controls, self.question_html,
-                              *self._rows.rows, actions, self.status, self.progress_html, self.solution_html])
+        controls = w.HBox(
+            [self.kind, self.seed, self.level, self.new_button], layout=w.Layout(flex_flow="row wrap")
+        )
+        actions = w.HBox(
+            [self.check_button, self.step_button, self.solution_button]
+            + ([self.progress_button] if self.log is not None else [])
+        )
+        self.widget = w.VBox(
+            [
+                w.HTML(exam_css(".iaa-quiz", font_size, **_OWN_CSS)),
+                controls,
+                self.question_html,
+                *self._rows.rows,
+                actions,
+                self.status,
+                self.progress_html,
+                self.solution_html,
+            ]
+        )
         self.widget.add_class("iaa-quiz")
         self.show(kind, int(seed))
 
@@ -179,9 +213,10 @@ class Quiz:
             box.value = ""
         self.solution_html.value = ""
         self.progress_html.value = ""
-        self.status.value = (f"<i>Question {html_escape(kind)}-{seed} (level {self.level.value}). Type your answers, press "
-                             f"<b>check</b>; reveal the worked solution step by step.</i>"
-                             + log_note(self.log, kind))
+        self.status.value = (
+            f"<i>Question {html_escape(kind)}-{seed} (level {self.level.value}). Type your answers, press "
+            f"<b>check</b>; reveal the worked solution step by step.</i>" + log_note(self.log, kind)
+        )
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
     def _on_change(self, change: Any = None) -> None:
@@ -205,8 +240,11 @@ class Quiz:
                 self.feedback[part.label].value = ""
                 continue
             fb = self.question.check(part.label, answer)
-            self.feedback[part.label].value = (f'<span class="iaa-{fb.status}" data-status="{fb.status}">'
-                                               f"{html_escape(fb.message)}</span>")
+            self.feedback[
+                part.label
+            ].value = (
+                f'<span class="iaa-{fb.status}" data-status="{fb.status}">{html_escape(fb.message)}</span>'
+            )
             if part.label not in self._logged and record_answer(self.log, self.question, part, fb):
                 self._logged.add(part.label)
         if self.log is not None and self.log.problem:
@@ -223,9 +261,12 @@ class Quiz:
         start = time.perf_counter()
         steps = self._steps()
         self.revealed = min(n, len(steps))
-        body = "".join(step.numbered(i, "html") for i, step in enumerate(steps[:self.revealed], start=1))
-        more = (f"<p><i>Step {self.revealed} of {len(steps)}.</i></p>" if self.revealed < len(steps)
-                else "<p><i>That is the whole solution.</i></p>")
+        body = "".join(step.numbered(i, "html") for i, step in enumerate(steps[: self.revealed], start=1))
+        more = (
+            f"<p><i>Step {self.revealed} of {len(steps)}.</i></p>"
+            if self.revealed < len(steps)
+            else "<p><i>That is the whole solution.</i></p>"
+        )
         self.solution_html.value = body + more
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
 
@@ -281,12 +322,21 @@ class AnswerRows:
         Part label -> its box, and its HTML.
     """
 
-    def __init__(self, kind: type, widths: tuple[str, str], box_class: str, side_class: str,
-                 align: str | None = None, **options: Any):
+    def __init__(
+        self,
+        kind: type,
+        widths: tuple[str, str],
+        box_class: str,
+        side_class: str,
+        align: str | None = None,
+        **options: Any,
+    ):
         self.widths = widths
         self.rows, self.boxes, self.sides = [], {}, {}
         for label in _LABELS:
-            box = kind(description=f"({label})", style=ANSWER_STYLE, layout=w.Layout(width=widths[0]), **options)
+            box = kind(
+                description=f"({label})", style=ANSWER_STYLE, layout=w.Layout(width=widths[0]), **options
+            )
             box.add_class(box_class.format(label=label))
             side = w.HTML()
             side.add_class(side_class.format(label=label))
@@ -340,8 +390,14 @@ def record_answer(log: MistakeLog | None, question: Question, part: Any, feedbac
     """Record one marked answer in ``log`` (if any); True if it was recorded."""
     if log is None or feedback.status in UNMARKED:
         return False
-    log.record(question.kind, part=part.label, skill=part.skill, correct=feedback.correct,
-               mistakes=feedback.mistakes, seed=question.seed)
+    log.record(
+        question.kind,
+        part=part.label,
+        skill=part.skill,
+        correct=feedback.correct,
+        mistakes=feedback.mistakes,
+        seed=question.seed,
+    )
     return True
 
 
@@ -356,5 +412,7 @@ def log_note(log: MistakeLog | None, kind: str) -> str:
         return ""
     times = {1: "once", 2: "twice"}
     names = "; or ".join(f"{c.name} ({times.get(c.times, f'{c.times} times')})" for c in cards)
-    return (f'<div class="iaa-log-review">From your mistake log: in this kind of question your answers '
-            f"have matched what you get if you {html_escape(names)}.</div>")
+    return (
+        f'<div class="iaa-log-review">From your mistake log: in this kind of question your answers '
+        f"have matched what you get if you {html_escape(names)}.</div>"
+    )

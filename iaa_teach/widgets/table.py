@@ -12,8 +12,23 @@ from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from ..ratings import AgreementError, Ratings, is_missing
 from ..validation import check_int, check_option
 from ._base import (
-    IntSlider, Explorer, attempt, band, controls_row, fmt, heading, label_style, new_figure, note,
-    numeric_categories, q, readout_row, slider_layout, table, values_in, with_ratings,
+    Explorer,
+    IntSlider,
+    attempt,
+    band,
+    controls_row,
+    fmt,
+    heading,
+    label_style,
+    new_figure,
+    note,
+    numeric_categories,
+    q,
+    readout_row,
+    slider_layout,
+    table,
+    values_in,
+    with_ratings,
 )
 
 __all__ = ["TableExplorer"]
@@ -81,8 +96,14 @@ class TableExplorer(Explorer):
 
     title = "Edit the table: every coefficient responds"
 
-    def __init__(self, ratings: Any = None, level: str = "nominal", page_size: int = 10,
-                 figure: str = "coefficients and bands", font_size: str | None = None):
+    def __init__(
+        self,
+        ratings: Any = None,
+        level: str = "nominal",
+        page_size: int = 10,
+        figure: str = "coefficients and bands",
+        font_size: str | None = None,
+    ):
         super().__init__(font_size)
         self.initial = with_ratings(ratings, datasets.sentiment)
         r = self.initial
@@ -94,12 +115,25 @@ class TableExplorer(Explorer):
         levels = [lv for lv in LEVELS if lv in ("nominal", "ordinal") or numeric_categories(r.categories)]
         if level not in levels:
             raise AgreementError(f"level must be one of {levels} for these categories, got {level!r}")
-        self.level = w.Dropdown(options=levels, value=level, description="alpha level",
-                                style=label_style(), tooltip="level of measurement for Krippendorff's alpha")
-        self.figure = w.Dropdown(options=list(FIGURES), value=check_option("figure", figure, FIGURES),
-                                 description="figure", style=label_style())
-        self.reset_button = w.Button(description="reset", tooltip="restore the starting table",
-                                     icon="undo", layout=w.Layout(width="8em"))
+        self.level = w.Dropdown(
+            options=levels,
+            value=level,
+            description="alpha level",
+            style=label_style(),
+            tooltip="level of measurement for Krippendorff's alpha",
+        )
+        self.figure = w.Dropdown(
+            options=list(FIGURES),
+            value=check_option("figure", figure, FIGURES),
+            description="figure",
+            style=label_style(),
+        )
+        self.reset_button = w.Button(
+            description="reset",
+            tooltip="restore the starting table",
+            icon="undo",
+            layout=w.Layout(width="8em"),
+        )
 
         cell = w.Layout(width="6.5em")
         head = [w.Label(str(text), layout=cell) for text in ["item", *r.raters, "P_i"]]
@@ -107,22 +141,34 @@ class TableExplorer(Explorer):
         for row in range(self.page_size):
             dds = []
             for j, rater in enumerate(r.raters):
-                dd = w.Dropdown(options=options, value=int(self._codes[row, j]), description=str(rater),
-                                style={"description_width": "0px"}, layout=cell,
-                                tooltip=f"item {r.items[row]}, rater {rater}")
+                dd = w.Dropdown(
+                    options=options,
+                    value=int(self._codes[row, j]),
+                    description=str(rater),
+                    style={"description_width": "0px"},
+                    layout=cell,
+                    tooltip=f"item {r.items[row]}, rater {rater}",
+                )
                 dd.add_class(f"iaa-cell-{row}-{j}")  # grid row (of the window) and rater column
                 dd.observe(self._cell_changed(row, j), names="value")
                 dds.append(dd)
             self.cells.append(dds)
         self.item_labels = [w.Label(str(r.items[row]), layout=cell) for row in range(self.page_size)]
         self.p_i_labels = [w.HTML(layout=cell) for _ in range(self.page_size)]
-        rows = [head] + [[item, *dds, p_i] for item, dds, p_i in zip(self.item_labels, self.cells, self.p_i_labels)]
+        rows = [head] + [
+            [item, *dds, p_i] for item, dds, p_i in zip(self.item_labels, self.cells, self.p_i_labels)
+        ]
         self.grid = w.VBox([w.HBox(row, layout=w.Layout(align_items="center")) for row in rows])
         controls = [self.grid, controls_row(self.level, self.figure, self.reset_button)]
         self.first_item = None
         if r.n_items > self.page_size:
-            self.first_item = IntSlider(value=1, min=1, max=r.n_items - self.page_size + 1,
-                                        description="first item shown", layout=slider_layout())
+            self.first_item = IntSlider(
+                value=1,
+                min=1,
+                max=r.n_items - self.page_size + 1,
+                description="first item shown",
+                layout=slider_layout(),
+            )
             self.first_item.observe(self._page_changed, names="value")
             controls.insert(1, self.first_item)
         self.reset_button.on_click(lambda _button: self.reset())
@@ -169,6 +215,7 @@ class TableExplorer(Explorer):
                 return
             self._codes[self._first + row, j] = change["new"]
             self.update()
+
         return handler
 
     def _page_changed(self, change: dict) -> None:
@@ -213,22 +260,47 @@ class TableExplorer(Explorer):
         self._fleiss_mean = None
         if r.missing.any() and self._fleiss is not None:
             self._fleiss_mean = fleiss_kappa(r, chance="item_mean")
-        rows = [readout_row(f"chance: {name}", [f"Fleiss {name} {x}" for x in ("P_a", "P_e", "kappa", "band")],
-                            [fmt(res.exact.p_a), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)])
-                for name, res in (("pooled", self._fleiss), ("item mean", self._fleiss_mean)) if res is not None]
-        parts.append(_section("Fleiss' kappa (per-item number of raters)", ["", "P_a", "P_e", "kappa", "band"], rows,
-                              self._fleiss, why))
+        rows = [
+            readout_row(
+                f"chance: {name}",
+                [f"Fleiss {name} {x}" for x in ("P_a", "P_e", "kappa", "band")],
+                [fmt(res.exact.p_a), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)],
+            )
+            for name, res in (("pooled", self._fleiss), ("item mean", self._fleiss_mean))
+            if res is not None
+        ]
+        parts.append(
+            _section(
+                "Fleiss' kappa (per-item number of raters)",
+                ["", "P_a", "P_e", "kappa", "band"],
+                rows,
+                self._fleiss,
+                why,
+            )
+        )
         self._show_p_i()
 
         level = self.level.value
         self._alpha, why = attempt(krippendorff_alpha, r, level=level)
         a = self._alpha
-        rows = [] if a is None else [
-            readout_row(f"n = {a.n} values", ["alpha D_o", "alpha D_e", "alpha", "alpha band"],
-                        [fmt(a.exact.d_o), fmt(a.exact.d_e), fmt(a.exact.alpha), band(a.alpha)])]
-        parts.append(_section(f"Krippendorff's alpha ({level})", ["", "D_o", "D_e", "alpha", "band"], rows, a, why))
+        rows = (
+            []
+            if a is None
+            else [
+                readout_row(
+                    f"n = {a.n} values",
+                    ["alpha D_o", "alpha D_e", "alpha", "alpha band"],
+                    [fmt(a.exact.d_o), fmt(a.exact.d_e), fmt(a.exact.alpha), band(a.alpha)],
+                )
+            ]
+        )
+        parts.append(
+            _section(f"Krippendorff's alpha ({level})", ["", "D_o", "D_e", "alpha", "band"], rows, a, why)
+        )
         missing = int(r.missing.sum())
-        parts.append(note(f"{r.n_items} items x {r.n_raters} raters, {r.n_ratings} ratings, {missing} missing"))
+        parts.append(
+            note(f"{r.n_items} items x {r.n_raters} raters, {r.n_ratings} ratings, {missing} missing")
+        )
         return "".join(parts)
 
     def _cohen_html(self, r: Ratings) -> str:
@@ -236,8 +308,13 @@ class TableExplorer(Explorer):
         rows, reasons = [], []
         for res in self._pairwise.results:
             pair = f"{res.rater_a}-{res.rater_b}"
-            rows.append(readout_row(pair, [f"Cohen {pair} {x}" for x in ("P_o", "P_e", "kappa", "band")],
-                                    [fmt(res.exact.p_o), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)]))
+            rows.append(
+                readout_row(
+                    pair,
+                    [f"Cohen {pair} {x}" for x in ("P_o", "P_e", "kappa", "band")],
+                    [fmt(res.exact.p_o), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)],
+                )
+            )
             if res.reason:
                 reasons.append(f"{pair}: {res.reason}")
         html = heading("Cohen's kappa, every pair") + table(["pair", "P_o", "P_e", "kappa", "band"], rows)
@@ -262,9 +339,14 @@ class TableExplorer(Explorer):
         elif kind == "coincidences" and self._alpha is not None:
             plots.coincidence_heatmap(self._alpha, ax=ax)
         else:
-            pairs = self._pairwise  # set by _compute: every table has two raters or more, so at least one pair
-            coefficients = ({f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)} if len(pairs.pairs) <= 6
-                            else {f"Cohen, mean\nof {len(pairs.pairs)} pairs": pairs.mean_kappa})
+            pairs = (
+                self._pairwise
+            )  # set by _compute: every table has two raters or more, so at least one pair
+            coefficients = (
+                {f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)}
+                if len(pairs.pairs) <= 6
+                else {f"Cohen, mean\nof {len(pairs.pairs)} pairs": pairs.mean_kappa}
+            )
             if self._fleiss is not None:
                 coefficients["Fleiss"] = self._fleiss.kappa
             if self._alpha is not None:

@@ -11,8 +11,20 @@ from ..metrics import cohen_kappa, krippendorff_alpha
 from ..ratings import Ratings
 from ..validation import check_option
 from ._base import (
-    Explorer, attempt, band, controls_row, fmt, heading, image_widget, label_style, new_figure,
-    note, numeric_categories, readout_row, table, with_ratings,
+    Explorer,
+    attempt,
+    band,
+    controls_row,
+    fmt,
+    heading,
+    image_widget,
+    label_style,
+    new_figure,
+    note,
+    numeric_categories,
+    readout_row,
+    table,
+    with_ratings,
 )
 
 __all__ = ["WeightsExplorer", "scored"]
@@ -29,7 +41,9 @@ def scored(ratings: Ratings) -> Ratings:
     """
     if numeric_categories(ratings.categories):
         return ratings
-    return Ratings.from_codes(ratings.codes, range(1, ratings.n_categories + 1), ratings.raters, ratings.items)
+    return Ratings.from_codes(
+        ratings.codes, range(1, ratings.n_categories + 1), ratings.raters, ratings.items
+    )
 
 
 class WeightsExplorer(Explorer):
@@ -57,8 +71,15 @@ class WeightsExplorer(Explorer):
 
     title = "Weights and levels: how far apart are two labels?"
 
-    def __init__(self, ratings: Any = None, a: Any = 0, b: Any = 1, level: str = "ordinal",
-                 weights: str = "linear", font_size: str | None = None):
+    def __init__(
+        self,
+        ratings: Any = None,
+        a: Any = 0,
+        b: Any = 1,
+        level: str = "ordinal",
+        weights: str = "linear",
+        font_size: str | None = None,
+    ):
         super().__init__(font_size)
         check_option("level", level, ALPHA_LEVELS)
         check_option("weights", weights, [w for w in WEIGHT_NAMES.values()] + ["unweighted"])
@@ -66,15 +87,25 @@ class WeightsExplorer(Explorer):
         self.data = with_ratings(ratings, datasets.sentiment)
         r = self.data
         raters = list(r.raters)
-        self.rater_a = w.Dropdown(options=raters, value=r.raters[r.rater_index(a)], description="rater 1", style=s)
-        self.rater_b = w.Dropdown(options=raters, value=r.raters[r.rater_index(b)], description="rater 2", style=s)
+        self.rater_a = w.Dropdown(
+            options=raters, value=r.raters[r.rater_index(a)], description="rater 1", style=s
+        )
+        self.rater_b = w.Dropdown(
+            options=raters, value=r.raters[r.rater_index(b)], description="rater 2", style=s
+        )
         self.level = w.ToggleButtons(options=ALPHA_LEVELS, value=level, description="alpha level", style=s)
-        self.weights = w.ToggleButtons(options=list(WEIGHT_NAMES), value="unweighted" if weights is None else weights,
-                                       description="Cohen weights", style=s)
+        self.weights = w.ToggleButtons(
+            options=list(WEIGHT_NAMES),
+            value="unweighted" if weights is None else weights,
+            description="Cohen weights",
+            style=s,
+        )
         self.image_weights = image_widget()
-        self._finish([controls_row(self.rater_a, self.rater_b), self.level, self.weights],
-                     images=[self.image, self.image_weights],
-                     watch=(self.rater_a, self.rater_b, self.level, self.weights))
+        self._finish(
+            [controls_row(self.rater_a, self.rater_b), self.level, self.weights],
+            images=[self.image, self.image_weights],
+            watch=(self.rater_a, self.rater_b, self.level, self.weights),
+        )
 
     def set_ratings(self, ratings: Any) -> None:
         """Use another table (keeps the chosen raters if they exist there)."""
@@ -98,12 +129,23 @@ class WeightsExplorer(Explorer):
         for level in ALPHA_LEVELS:
             res, why = attempt(krippendorff_alpha, numbers if level == "interval" else r, level=level)
             self._alphas[level] = res
-            rows.append(readout_row(level, [f"{x} {level}" for x in ("alpha D_o", "alpha D_e", "alpha", "alpha band")],
-                                    None if res is None else [fmt(res.exact.d_o), fmt(res.exact.d_e),
-                                                              fmt(res.exact.alpha), band(res.alpha)]))
-        parts = [heading("Krippendorff's alpha, all raters"),
-                 table(["level", "D_o", "D_e", "alpha", "band"], rows,
-                       chosen=lambda i: ALPHA_LEVELS[i] == self.level.value)]
+            rows.append(
+                readout_row(
+                    level,
+                    [f"{x} {level}" for x in ("alpha D_o", "alpha D_e", "alpha", "alpha band")],
+                    None
+                    if res is None
+                    else [fmt(res.exact.d_o), fmt(res.exact.d_e), fmt(res.exact.alpha), band(res.alpha)],
+                )
+            )
+        parts = [
+            heading("Krippendorff's alpha, all raters"),
+            table(
+                ["level", "D_o", "D_e", "alpha", "band"],
+                rows,
+                chosen=lambda i: ALPHA_LEVELS[i] == self.level.value,
+            ),
+        ]
         if not numeric_categories(r.categories):
             scores = ", ".join(f"{c} = {i + 1}" for i, c in enumerate(r.categories))
             parts.append(note(f"interval level: labels scored {scores}"))
@@ -116,13 +158,24 @@ class WeightsExplorer(Explorer):
         for name, weights in WEIGHT_NAMES.items():
             res, why = (None, None) if a == b else attempt(cohen_kappa, r, a, b, weights=weights)
             self._kappas[name] = res
-            rows.append(readout_row(name, [f"{x} {name}" for x in ("P_o", "P_e", "kappa", "kappa band")],
-                                    None if res is None else [fmt(res.exact.p_o), fmt(res.exact.p_e),
-                                                              fmt(res.exact.kappa), band(res.kappa)]))
+            rows.append(
+                readout_row(
+                    name,
+                    [f"{x} {name}" for x in ("P_o", "P_e", "kappa", "kappa band")],
+                    None
+                    if res is None
+                    else [fmt(res.exact.p_o), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)],
+                )
+            )
             whys.append(why if res is None else res.reason)
-        parts += [heading(f"Cohen's kappa, {a} vs {b}"),
-                  table(["weights", "P_o", "P_e", "kappa", "band"], rows,
-                        chosen=lambda i: list(WEIGHT_NAMES)[i] == self.weights.value)]
+        parts += [
+            heading(f"Cohen's kappa, {a} vs {b}"),
+            table(
+                ["weights", "P_o", "P_e", "kappa", "band"],
+                rows,
+                chosen=lambda i: list(WEIGHT_NAMES)[i] == self.weights.value,
+            ),
+        ]
         parts += [note(x, "iaa-why") for x in dict.fromkeys(whys) if x]
         parts.append(note("Weighted P_o and P_e give partial credit: agreement weight 1 - w / max(w)."))
         return "".join(parts)
@@ -132,11 +185,17 @@ class WeightsExplorer(Explorer):
         level, weights = self.level.value, self.weights.value
         alpha, kappa = self._alphas[level], self._kappas[weights]
         if alpha is not None:
-            self._show(self.image, ("alpha", level, alpha.delta.tobytes(), categories),
-                       lambda: self._matrix(alpha.delta, f"alpha, {level}: squared distance"))
+            self._show(
+                self.image,
+                ("alpha", level, alpha.delta.tobytes(), categories),
+                lambda: self._matrix(alpha.delta, f"alpha, {level}: squared distance"),
+            )
         if kappa is not None:
-            self._show(self.image_weights, ("cohen", weights, kappa.weight_matrix.tobytes(), categories),
-                       lambda: self._matrix(kappa.weight_matrix, f"Cohen, {weights}: disagreement weight"))
+            self._show(
+                self.image_weights,
+                ("cohen", weights, kappa.weight_matrix.tobytes(), categories),
+                lambda: self._matrix(kappa.weight_matrix, f"Cohen, {weights}: disagreement weight"),
+            )
 
     def _matrix(self, matrix, title: str):
         fig, (ax,) = new_figure(3.7, 3.5, left=0.16, right=0.97, bottom=0.14, top=0.88)

@@ -37,7 +37,7 @@ import numpy as np
 from iaa_teach import Ratings, cohen_kappa, datasets, explain, fmt, interpret, pairwise_cohen, plots, ratings_table
 from iaa_teach.course import landis_koch_table
 from iaa_teach.exercises import check_number
-from iaa_teach.words import Hidden, matrix_table
+from iaa_teach.worked import Hidden, matrix_table
 
 # %% [markdown]
 # ## The data

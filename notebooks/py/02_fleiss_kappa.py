@@ -40,7 +40,7 @@ from iaa_teach import Ratings, cohen_kappa, datasets, explain, fleiss_kappa, fmt
 from iaa_teach import plots, ratings_table
 from iaa_teach.exercises import check_number
 from iaa_teach.rounding import round_half_up
-from iaa_teach.words import Hidden, matrix_table
+from iaa_teach.worked import Hidden, matrix_table
 
 # %% [markdown]
 # ## The data

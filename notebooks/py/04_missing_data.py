@@ -38,7 +38,7 @@ import numpy as np
 from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from iaa_teach import explain, fmt, plots, ratings_table
 from iaa_teach.exercises import check_number
-from iaa_teach.words import Hidden, matrix_table
+from iaa_teach.worked import Hidden, matrix_table
 
 # %% [markdown]
 # ## The data, with gaps

@@ -41,7 +41,7 @@ import numpy as np
 
 from iaa_teach import Ratings, datasets, explain, fleiss_kappa, fmt, krippendorff_alpha, plots, ratings_table
 from iaa_teach.exercises import check_number
-from iaa_teach.words import Hidden, matrix_table
+from iaa_teach.worked import Hidden, matrix_table
 
 # %% [markdown]
 # ## The data

@@ -46,7 +46,7 @@ from iaa_teach import (
 from iaa_teach.exercises import check_number
 from iaa_teach.markup import Math, Table, with_symbols
 from iaa_teach.widgets import ParadoxExplorer
-from iaa_teach.words import Hidden, matrix_table
+from iaa_teach.worked import Hidden, matrix_table
 
 # %% [markdown]
 # ## One formula

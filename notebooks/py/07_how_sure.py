@@ -44,7 +44,7 @@ from iaa_teach import (
 from iaa_teach.exercises import check_number
 from iaa_teach.markup import Table
 from iaa_teach.widgets import IntervalExplorer
-from iaa_teach.words import Hidden
+from iaa_teach.worked import Hidden
 
 # %% [markdown]
 # ## The family, each with its interval

@@ -53,7 +53,7 @@ import numpy as np
 from iaa_teach import datasets, diagnose, explain, fleiss_kappa, fmt, krippendorff_alpha, plots
 from iaa_teach import ratings_table
 from iaa_teach.markup import Table, prose
-from iaa_teach.words import Hidden
+from iaa_teach.worked import Hidden
 
 # %% [markdown]
 # ## The class exercise
@@ -302,12 +302,12 @@ AnnotationsExplorer()
 # The same from code, for a file you name and a report you keep:
 #
 # ```python
-# from iaa_teach import Ratings, diagnose, report_files
+# from iaa_teach import Ratings, diagnose, report
 #
 # mine = diagnose(Ratings.from_csv("my_ratings.csv"), level="nominal")
 # mine.rater_ranking(), mine.item_ranking(), mine.confused_pairs()
-# report_files.write_html(mine, "my_report.html", source="my_ratings.csv")
-# report_files.write_json(mine, "my_report.json")  # the same numbers, for a program
+# report.write_html(mine, "my_report.html", source="my_ratings.csv")
+# report.write_json(mine, "my_report.json")  # the same numbers, for a program
 # ```
 #
 # or from a terminal: `iaa-teach report my_ratings.csv --html my_report.html --json my_report.json`.

@@ -43,7 +43,7 @@ from iaa_teach import fmt
 from iaa_teach.exercises import KINDS, MistakeLog, make_question, worksheet
 from iaa_teach.markup import Prose, Table
 from iaa_teach.widgets import MockExam, Quiz
-from iaa_teach.words import Hidden
+from iaa_teach.worked import Hidden
 
 # %% [markdown]
 # ## How to use it

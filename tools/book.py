@@ -26,7 +26,7 @@ committed notebooks into the book's pages, changing nothing in ``notebooks/``:
 
 :func:`build` then runs Sphinx with the configuration in ``book/conf.py``
 (MathJax bundled by sphinx-mathjax-offline: the pages load nothing from the
-network). Run it as ``python -m iaa_teach.book [OUTDIR]``.
+network). Run it as ``python -m tools.book [OUTDIR]``.
 """
 
 from __future__ import annotations
@@ -42,13 +42,26 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .course import EXERCISE_TAG, LESSONS, SOLUTION_TAG, Lesson
-from .rounding import format_number
+from iaa_teach.course import EXERCISE_TAG, LESSONS, SOLUTION_TAG, Lesson
+from iaa_teach.rounding import format_number
 
 __all__ = [
-    "START_PAGES", "STACKED_TABLES", "BOOK_NOTE", "WIDGET_VIEW", "EXERCISE_NOTE", "LIVE_NOTE",
-    "book_lessons", "split_start_page", "book_notebook", "reading_page", "rewrite_links", "figure_alt", "widget_picture",
-    "write_sources", "build", "main",
+    "START_PAGES",
+    "STACKED_TABLES",
+    "BOOK_NOTE",
+    "WIDGET_VIEW",
+    "EXERCISE_NOTE",
+    "LIVE_NOTE",
+    "book_lessons",
+    "split_start_page",
+    "book_notebook",
+    "reading_page",
+    "rewrite_links",
+    "figure_alt",
+    "widget_picture",
+    "write_sources",
+    "build",
+    "main",
 ]
 
 #: The pages the start notebook is split into: a level-2 heading -> the page it opens.
@@ -57,18 +70,24 @@ START_PAGES = {"Notation": "notation", "Glossary": "glossary"}
 #: Tables too wide for a phone in columns (functions of :mod:`iaa_teach.course`): one row under another there.
 STACKED_TABLES = ("notation_table", "glossary_table")
 #: The note at the top of the book's start page.
-BOOK_NOTE = ("```{note}\nThis is the **book** of the course: every lesson as a page to read, with the "
-             "outputs of its cells, on any computer, tablet or phone. To do the exercises and move the "
-             "explorers, run the lessons in JupyterLab: get the course, then `make lab` (see its README).\n```")
+BOOK_NOTE = (
+    "```{note}\nThis is the **book** of the course: every lesson as a page to read, with the "
+    "outputs of its cells, on any computer, tablet or phone. To do the exercises and move the "
+    "explorers, run the lessons in JupyterLab: get the course, then `make lab` (see its README).\n```"
+)
 #: The output mimetype of a widget: replaced by a still picture in the book.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: The note after every exercise cell (``{stem}``: the lesson's notebook file).
-EXERCISE_NOTE = ("```{{admonition}} Check your answer in JupyterLab\n:class: tip\n"
-                 "This page is read-only. Run the lesson (`make lab`, open `{file}`), put your answer "
-                 "in place of `...`, then run this cell and the check below it.\n```")
+EXERCISE_NOTE = (
+    "```{{admonition}} Check your answer in JupyterLab\n:class: tip\n"
+    "This page is read-only. Run the lesson (`make lab`, open `{file}`), put your answer "
+    "in place of `...`, then run this cell and the check below it.\n```"
+)
 #: The line under every still picture of an explorer.
-LIVE_NOTE = ("```{{admonition}} A picture of the {what}\n:class: note\n"
-             "To move its controls, run the lesson live: `make lab`, open `{file}`, *Run > Run All Cells*.\n```")
+LIVE_NOTE = (
+    "```{{admonition}} A picture of the {what}\n:class: note\n"
+    "To move its controls, run the lesson live: `make lab`, open `{file}`, *Run > Run All Cells*.\n```"
+)
 
 _ROOT = Path(__file__).resolve().parent.parent
 _LINK = re.compile(r"\]\((?P<stem>\d\d_\w+)\.ipynb(?:#(?P<anchor>[^)\s]*))?\)")
@@ -167,8 +186,12 @@ def _plots_function(source: str) -> str | None:
     if not tree.body or not isinstance(tree.body[-1], ast.Expr):
         return None
     call = tree.body[-1].value
-    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-            and call.func.value.id == "plots":
+    if (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == "plots"
+    ):
         return call.func.attr
     return None
 
@@ -181,7 +204,7 @@ def figure_alt(source: str) -> str:
     >>> figure_alt("x = 1\\nshow(x)")
     'Figure: the output of show(x).'
     """
-    from . import plots
+    from iaa_teach import plots
 
     name = _plots_function(source)
     doc = inspect.getdoc(getattr(plots, name, None)) if name and name in plots.__all__ + dir(plots) else None
@@ -229,14 +252,22 @@ def widget_picture(notebook: dict, index: int) -> tuple[str, str]:
             exec(head, namespace)
             shown = eval(last, namespace)
             break
-        except NameError as error:  # a name set by a cell the book does not run: None (lesson 10's opt-in log: off)
-            if error.name is None or error.name in namespace or len(namespace.get("__unset__", ())) >= MAX_UNSET_NAMES:
+        except (
+            NameError
+        ) as error:  # a name set by a cell the book does not run: None (lesson 10's opt-in log: off)
+            if (
+                error.name is None
+                or error.name in namespace
+                or len(namespace.get("__unset__", ())) >= MAX_UNSET_NAMES
+            ):
                 raise
             namespace.setdefault("__unset__", []).append(error.name)
             namespace[error.name] = None
     picture = getattr(shown, "static_picture", None)
     if picture is None:
-        raise ValueError(f"cell {index} shows {type(shown).__name__}, which has no static_picture():\n{source}")
+        raise ValueError(
+            f"cell {index} shows {type(shown).__name__}, which has no static_picture():\n{source}"
+        )
     what = "quiz" if type(shown).__name__ in ("Quiz", "MockExam") else "explorer"
     return picture(), what
 
@@ -251,8 +282,12 @@ def _add_tag(cell: dict, tag: str) -> None:
         tags.append(tag)
 
 
-def book_notebook(notebook: dict, file: str, in_book: set[str],
-                  picture: Callable[[dict, int], tuple[str, str]] = widget_picture) -> dict:
+def book_notebook(
+    notebook: dict,
+    file: str,
+    in_book: set[str],
+    picture: Callable[[dict, int], tuple[str, str]] = widget_picture,
+) -> dict:
     """One page of the book from a notebook (its JSON as a dict); the input is not modified.
 
     ``file`` is the lesson's notebook file (named in the notes), ``in_book`` the
@@ -275,20 +310,31 @@ def book_notebook(notebook: dict, file: str, in_book: set[str],
             data = out.get("data", {})
             if WIDGET_VIEW in data:
                 html, what = picture(notebook, index)
-                outputs.append({"output_type": "display_data", "metadata": {},
-                                "data": {"text/html": html, "text/plain": _text(data.get("text/plain", ""))}})
+                outputs.append(
+                    {
+                        "output_type": "display_data",
+                        "metadata": {},
+                        "data": {"text/html": html, "text/plain": _text(data.get("text/plain", ""))},
+                    }
+                )
                 after.append(_markdown_cell(LIVE_NOTE.format(what=what, file=file)))
                 continue
             if "text/markdown" in data:
                 data["text/markdown"] = rewrite_links(_text(data["text/markdown"]), in_book)
             if "image/png" in data:
-                cell["metadata"].setdefault("mystnb", {}).setdefault("image", {})["alt"] = \
-                    figure_alt(_text(cell["source"]))
+                cell["metadata"].setdefault("mystnb", {}).setdefault("image", {})["alt"] = figure_alt(
+                    _text(cell["source"])
+                )
             outputs.append(out)
         cell["outputs"] = outputs
         if SOLUTION_TAG in tags:
-            folded = all(_text(o.get("data", {}).get("text/markdown", "")).lstrip().startswith("<details")
-                         for o in outputs) and outputs
+            folded = (
+                all(
+                    _text(o.get("data", {}).get("text/markdown", "")).lstrip().startswith("<details")
+                    for o in outputs
+                )
+                and outputs
+            )
             _add_tag(cell, "remove-input" if folded else "hide-cell")
         if EXERCISE_TAG in tags:
             after.append(_markdown_cell(EXERCISE_NOTE.format(file=file)))
@@ -324,21 +370,31 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
     lessons = book_lessons(notebooks)
     in_book = {les.stem for les in lessons}
     start = json.loads((notebooks / LESSONS[0].file).read_text(encoding="utf-8"))
-    pages = {name: reading_page(book_notebook(nb, LESSONS[0].file, in_book))
-             for name, nb in split_start_page(start).items()}
+    pages = {
+        name: reading_page(book_notebook(nb, LESSONS[0].file, in_book))
+        for name, nb in split_start_page(start).items()
+    }
     pages["index"]["cells"][1:1] = [_markdown_cell(BOOK_NOTE)]
     for les in lessons:
         nb = json.loads((notebooks / les.file).read_text(encoding="utf-8"))
         pages[les.stem] = book_notebook(nb, les.file, in_book)
     order = ["index", *START_PAGES.values(), *(les.stem for les in lessons)]
-    toctree = ["```{toctree}", ":hidden:", ":maxdepth: 1", "", *START_PAGES.values(),
-               *(f"{les.number} {les.title} <{les.stem}>" for les in lessons), "```"]
+    toctree = [
+        "```{toctree}",
+        ":hidden:",
+        ":maxdepth: 1",
+        "",
+        *START_PAGES.values(),
+        *(f"{les.number} {les.title} <{les.stem}>" for les in lessons),
+        "```",
+    ]
     pages["index"]["cells"].append(_markdown_cell("\n".join(toctree)))
     for name in order:
         for i, cell in enumerate(pages[name]["cells"]):
             cell.setdefault("id", f"book-{i}")
-        (target / f"{name}.ipynb").write_text(json.dumps(pages[name], indent=1, ensure_ascii=False) + "\n",
-                                              encoding="utf-8")
+        (target / f"{name}.ipynb").write_text(
+            json.dumps(pages[name], indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     return order
 
 
@@ -355,8 +411,19 @@ def build(out: str | Path = "build/book", notebooks: str | Path | None = None, q
     write_sources(notebooks, sources)
     if out.exists():
         shutil.rmtree(out)
-    args = ["-b", "html", "-c", str(_ROOT / "book"), "-d", str(doctrees), "-W", "--keep-going", "-n",
-            str(sources), str(out)]
+    args = [
+        "-b",
+        "html",
+        "-c",
+        str(_ROOT / "book"),
+        "-d",
+        str(doctrees),
+        "-W",
+        "--keep-going",
+        "-n",
+        str(sources),
+        str(out),
+    ]
     if quiet:
         args.insert(0, "-q")
     code = build_main(args)
@@ -366,7 +433,7 @@ def build(out: str | Path = "build/book", notebooks: str | Path | None = None, q
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m iaa_teach.book [OUTDIR]``: build the book (default ``build/book``)."""
+    """``python -m tools.book [OUTDIR]``: build the book (default ``build/book``)."""
     argv = sys.argv[1:] if argv is None else argv
     out = argv[0] if argv else "build/book"
     seconds = build(out)

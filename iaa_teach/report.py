@@ -1,0 +1,978 @@
+"""The report on a ratings table: as text for a terminal, one self-contained HTML page for people, JSON for machines.
+
+:func:`text_report` is what ``iaa-teach report FILE`` prints: every
+coefficient with its working, each pair of raters, and the chance-corrected
+family with standard errors and intervals.
+
+:func:`to_html` writes what :func:`iaa_teach.diagnose` found as one HTML page:
+a summary, the four tables (raters, items, confused pairs, categories), the
+four figures of :mod:`iaa_teach.plots` and the worked steps of
+:func:`iaa_teach.explain`. The page needs nothing from anywhere: the figures
+are PNG data URIs, the style sheet is inline, there is no script and no web
+font, and a Content-Security-Policy forbids loading anything else, so it
+opens offline and can be mailed or put on a course page as it is. Every text
+from the data (rater, item and category names, the file name) is escaped;
+every number is rounded half up from its value (:func:`iaa_teach.fmt`).
+
+:func:`to_data` gives the same numbers as plain Python for :func:`to_json`:
+every row of every table (all items, not only the top ones), NaN written as
+``null`` next to a ``reason``, and the alphas also as exact fractions
+(``"159/275"``). ``json.dumps(..., allow_nan=False)``: the file is strict
+JSON that any parser reads.
+
+The command line writes both: ``iaa-teach report FILE --html OUT.html --json OUT.json``.
+
+:func:`html_to_pdf` prints a self-contained page to PDF with headless Chromium
+(the printable worksheets of :mod:`iaa_teach.exercises` use it).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, check_diagnosis, diagnose, format_cell
+from .markup import Table, attr_escape, html_escape, terminal_escape
+from .metrics import (
+    INTERVAL_METHODS,
+    family_intervals,
+    fleiss_kappa,
+    interpret,
+    krippendorff_alpha,
+    pairwise_cohen,
+)
+from .ratings import Ratings
+from .rounding import fmt, format_number
+from .validation import (
+    MAX_PAIRS,
+    AgreementError,
+    check_bool,
+    check_int,
+    check_option,
+    check_text,
+    check_type,
+    options,
+)
+from .worked import explain, kappa_label
+
+__all__ = [
+    "text_report",
+    "LIST_PAIRS",
+    "N_BOOT",
+    "SEED",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "FIGURE_DPI",
+    "FIGURES",
+    "READING",
+    "figure_names",
+    "draw",
+    "figure_texts",
+    "summary_html",
+    "sections_html",
+    "to_html",
+    "write_html",
+    "to_data",
+    "to_json",
+    "write_json",
+    "write_files",
+    "family_data",
+    "CHROMIUM_NAMES",
+    "find_chromium",
+    "html_to_pdf",
+]
+
+#: Up to this many rater pairs the report lists each; beyond, a summary (``--all-pairs`` lists them all).
+LIST_PAIRS = 15
+_SHOW_NAMES = 12  # rater names and categories listed in the first line
+#: Bootstrap replicates and seed of ``--ci bootstrap`` (``--n-boot``, ``--seed``): the same file, the same interval.
+N_BOOT = 1000
+SEED = 0
+
+
+def _line(name: str, result: Any, exact: Any, details: str, reason: str | None) -> list[str]:
+    """One coefficient: its name, its value (from ``exact``), its band, its working (and why undefined)."""
+    band = (
+        interpret(result) if exact is None else interpret(max(float(exact), -1.0))
+    )  # exact: 3/5 is moderate
+    lines = [f"  {name:<32} {fmt(exact):>9}  ({band})  {details}".rstrip()]
+    if reason:
+        lines.append(f"  {'':<32} why undefined: {reason}")
+    return lines
+
+
+def _listed(values: Sequence[Any]) -> str:
+    shown = ", ".join(map(str, values[:_SHOW_NAMES]))
+    return shown + (f", ... ({len(values)} in all)" if len(values) > _SHOW_NAMES else "")
+
+
+def _pair(res: Any) -> str:
+    return f"{res.rater_a} vs {res.rater_b}"
+
+
+def _cohen_lines(res: Any, name: str | None = None) -> list[str]:
+    ex = res.exact
+    return _line(
+        name or _pair(res),
+        res,
+        ex.kappa,
+        f"P_o = {fmt(ex.p_o)}, P_e = {fmt(ex.p_e)}, items = {res.n_items}",
+        res.reason,
+    )
+
+
+def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
+    """The family section: each coefficient, its P_a and P_e, its standard error and interval (or why not)."""
+    first = rows[0]
+    share = format_number(first.confidence, ".0%")
+    if first.method == "analytic":
+        how = "analytic: Gwet's variances, t with n - 1 degrees of freedom; Cohen's kappa: Fleiss, Cohen and Everitt"
+    else:
+        how = f"bootstrap: {first.bootstrap.n_boot} resamples of the items, seed {seed}, percentile interval"
+    weights = getattr(first.result, "weights", None)
+    weighted = "" if weights is None else f", {weights} weights"
+    out = [
+        "",
+        f"The chance-corrected family, (P_a - P_e) / (1 - P_e){weighted}: SE and {share} interval ({how})",
+    ]
+    for row in rows:
+        res = row.result
+        ex = res.exact
+        if hasattr(res, "p_e"):
+            parts = [
+                f"P_a = {fmt(ex.p_a)}" if hasattr(ex, "p_a") else f"P_o = {fmt(ex.p_o)}",
+                f"P_e = {fmt(ex.p_e)}",
+            ]
+        else:  # Krippendorff's alpha: 1 - D_o / D_e
+            parts = [
+                f"1 - D_o = {fmt(None if ex.d_o is None else 1 - ex.d_o)}",
+                f"1 - D_e = {fmt(None if ex.d_e is None else 1 - ex.d_e)}",
+            ]
+        if res.defined:
+            parts.append(f"SE = {fmt(row.se)}, {share} CI [{fmt(row.low)}, {fmt(row.high)}]")
+            if row.bootstrap is not None and row.bootstrap.n_undefined:
+                parts.append(f"{row.bootstrap.n_undefined} undefined replicates left out")
+        reason = res.reason if not res.defined else (None if row.reason is None else f"SE: {row.reason}")
+        out += _line(row.name, res, res.exact_value, ", ".join(parts), reason)
+    return out
+
+
+def text_report(
+    ratings: Ratings,
+    level: str = "nominal",
+    weights: str | None = None,
+    all_pairs: bool = False,
+    max_pairs: int | None = MAX_PAIRS,
+    ci: str = "analytic",
+    n_boot: int = N_BOOT,
+    seed: int = SEED,
+    family: Sequence[Any] | None = None,
+) -> str:
+    """The text that ``iaa-teach report`` prints for ``ratings``.
+
+    With more than :data:`LIST_PAIRS` rater pairs, Cohen's kappa is
+    summarised (the lowest and highest pair, their spread, the mean) unless
+    ``all_pairs``; with more than ``max_pairs`` it is not computed, and the
+    report says which limit to raise. Text from the data is escaped for a
+    terminal.
+
+    The last section is the chance-corrected family
+    (:func:`iaa_teach.family_intervals`): each coefficient with its standard
+    error and 95 % interval, ``ci="analytic"`` (the coefficients' own
+    variances) or ``"bootstrap"`` (``n_boot`` resamples of the items,
+    ``seed``). ``family``: those rows, if already computed.
+
+    >>> from iaa_teach import datasets
+    >>> print(text_report(datasets.sentiment()).splitlines()[0])
+    10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing
+    """
+    check_type("report", ratings, Ratings, "a Ratings table")
+    check_bool("all_pairs", all_pairs)
+    check_option("ci", ci, INTERVAL_METHODS)
+    n_boot = check_int("n_boot", n_boot, 1)
+    seed = check_int("seed", seed, 0)
+    alpha = krippendorff_alpha(
+        ratings, level=level
+    )  # first: a level that needs declared categories fails here
+    n_missing = ratings.n_items * ratings.n_raters - ratings.n_ratings
+    out = [
+        f"{ratings.n_items} items x {ratings.n_raters} raters ({_listed(ratings.raters)}); "
+        f"categories {_listed(ratings.categories)}; {ratings.n_ratings} ratings, {n_missing} missing",
+        "",
+        kappa_label(weights, "Cohen's kappa, every pair of raters") + ": P_o observed, P_e chance agreement",
+    ]
+    try:
+        pairs = pairwise_cohen(ratings, weights=weights, max_pairs=max_pairs)
+    except AgreementError as err:
+        if err.limit is None:
+            raise
+        out.append(f"  not computed: {err}")
+    else:
+        results = list(pairs)
+        undefined = [_pair(res) for res in results if not res.defined]
+        mean_reason = f"kappa is undefined for {_listed(undefined)}" if undefined else None
+        if all_pairs or len(results) <= LIST_PAIRS:
+            for res in results:
+                out += _cohen_lines(res)
+        else:
+            defined = [res for res in results if res.defined]
+            out.append(
+                f"  {len(results)} pairs of {ratings.n_raters} raters: the lowest and the highest "
+                f"(every pair with --all-pairs)"
+            )
+            if defined:
+                low = min(defined, key=lambda res: res.exact.kappa)
+                high = max(defined, key=lambda res: res.exact.kappa)
+                out += _cohen_lines(low, f"lowest: {_pair(low)}")
+                out += _cohen_lines(high, f"highest: {_pair(high)}")
+                out.append(
+                    f"  {'spread (highest - lowest)':<32} {fmt(high.exact.kappa - low.exact.kappa):>9}"
+                )
+            if undefined:
+                out.append(f"  {'undefined':<32} {len(undefined)} pair(s): {_listed(undefined)}")
+        out += _line("mean over pairs (Light)", pairs, pairs.exact.mean_kappa, "", mean_reason)
+    out += ["", "Fleiss' kappa, per-item number of raters: P_a observed, P_e chance agreement"]
+    for chance, label in (("pooled", "pooled proportions"), ("item_mean", "mean item proportions")):
+        res = fleiss_kappa(ratings, chance=chance)
+        ex = res.exact
+        out += _line(
+            f"chance = {label}",
+            res,
+            ex.kappa,
+            f"P_a = {fmt(ex.p_a)}, P_e = {fmt(ex.p_e)}, items used = {res.n_items_used}, "
+            f"ratings = {res.n_ratings}",
+            res.reason,
+        )
+    ex = alpha.exact
+    out += ["", f"Krippendorff's alpha ({level}): D_o observed, D_e expected disagreement"]
+    out += _line(
+        "alpha",
+        alpha,
+        ex.alpha,
+        f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)}, pairable values n = {alpha.n}",
+        alpha.reason,
+    )
+    if family is None:
+        family = family_intervals(ratings, weights=weights, level=level, method=ci, n_boot=n_boot, seed=seed)
+    out += _family_lines(family, seed)
+    return "\n".join(terminal_escape(line) for line in out)
+
+
+#: What a JSON file written here says it is, and the version of its layout.
+FORMAT = "iaa-teach diagnosis"
+FORMAT_VERSION = 1
+#: Resolution of the embedded figures: 1.5 pixels per CSS pixel, sharp on most high-density screens.
+FIGURE_DPI = 150
+
+_CSS = """
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       font-size: 17px; line-height: 1.5; color: #1a1a1a; background: #fff; margin: 0; }
+main { max-width: 62rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
+h1 { font-size: 1.7rem; margin: 0 0 0.3rem; }
+h2 { font-size: 1.35rem; margin: 2.2rem 0 0.6rem; padding-bottom: 0.2rem; border-bottom: 2px solid #0072B2; }
+h3 { font-size: 1.1rem; margin: 1.4rem 0 0.4rem; }
+h4 { font-size: 1rem; margin: 1.2rem 0 0.3rem; }
+p.meta { color: #444; margin: 0 0 1rem; }
+.summary { background: #f3f7fb; border-left: 4px solid #0072B2; padding: 0.6rem 1rem; }
+.summary ul { margin: 0.3rem 0; padding-left: 1.2rem; }
+.note { color: #444; font-size: 0.95rem; }
+.warning { background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.5rem 1rem; }
+nav ul { display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; list-style: none; padding: 0; margin: 0.8rem 0; }
+a { color: #0060a0; }
+figure { margin: 1rem 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption { font-size: 0.92rem; color: #444; }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.93rem; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; white-space: nowrap; }
+th, td { padding: 0.2rem 0.65rem; border-bottom: 1px solid #d0d0d0; vertical-align: top; }
+thead th { border-bottom: 2px solid #555; text-align: right; }
+thead th:first-child, tbody th { text-align: left; }
+td { text-align: right; }
+.last-text td:nth-last-child(-n+2), .last-text th:nth-last-child(-n+2) { text-align: left; }
+details { margin: 0 0 1rem; }
+summary { cursor: pointer; color: #0060a0; }
+tbody tr:nth-child(even) { background: #f7f7f7; }
+pre { background: #f6f6f6; padding: 0.5rem 0.8rem; overflow-x: auto; font-size: 0.92rem; }
+.iaa-explanation > p:first-child { display: none; }
+footer { margin-top: 2.5rem; font-size: 0.85rem; color: #555; }
+"""
+
+_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
+
+# ================================================================ cells
+def _text(value: Any) -> str:
+    """A cell as a reader sees it: numbers rounded half up to 3 decimals, NaN as "undefined", None as "–"."""
+    if value is None:
+        return "–"
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return f"{int(value):,}"
+    if isinstance(value, tuple):
+        return " / ".join(str(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {n}" for key, n in value.items() if n)
+    return format_cell(value)
+
+
+def _table(
+    table: ReportTable, columns: Mapping[str, str], caption: str, rows: int | None = None, kind: str = ""
+) -> str:
+    """Some columns of a report table as an HTML table (first column as row headers), escaped.
+
+    The ``reason`` column is left out when no row has one.
+    """
+    shown = table if rows is None else table.head(rows)
+    keep = {
+        name: head
+        for name, head in columns.items()
+        if name != "reason" or any(v is not None for v in shown["reason"])
+    }
+    body = [[_text(row[name]) for name in keep] for row in shown]
+    return (
+        f'<div class="table-wrap {kind}">'
+        + Table(list(keep.values()), body, caption).html(math="text")
+        + "</div>"
+    )
+
+
+def _long_table(
+    table: ReportTable,
+    columns: Mapping[str, str],
+    caption: str,
+    first: int,
+    most: int,
+    what: str,
+    kind: str = "",
+) -> str:
+    """The first ``first`` rows, then (folded) the first ``most`` rows, when there are more than ``first``."""
+    if len(table) <= first:
+        return _table(table, columns, caption, kind=kind)
+    shown = min(len(table), most)
+    every = f"all {shown}" if shown == len(table) else f"the first {shown} of {len(table):,}"
+    return (
+        _table(table, columns, f"{caption} (the first {first} of {len(table):,})", rows=first, kind=kind)
+        + f"<details><summary>Show {every} {_esc(what)}</summary>"
+        + _table(table, columns, caption, rows=shown, kind=kind)
+        + "</details>"
+    )
+
+
+def _esc(value: Any) -> str:
+    """Text for the page (:func:`~iaa_teach.markup.html_escape`; no maths: the page runs no MathJax)."""
+    return html_escape(value, math="text")
+
+
+# =============================================================== figures
+def _figure(fig: Any, alt: str, caption: str, dpi: int) -> str:
+    """A figure as an <img> with a data URI; ``alt`` is plain text, ``caption`` HTML.
+
+    ``alt`` is an attribute, so its quotes are escaped too (:func:`~iaa_teach.markup.attr_escape`).
+    """
+    from . import plots  # matplotlib on first use: the text report does not need it
+
+    width, height = (round(x * plots.DPI) for x in fig.get_size_inches())
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=dpi, metadata={"Software": None})
+    return (
+        f'<figure><img src="data:image/png;base64,{base64.b64encode(png.getvalue()).decode("ascii")}" '
+        f'width="{width}" height="{height}" '
+        f'alt="{attr_escape(alt)}"><figcaption>{caption}</figcaption></figure>'
+    )
+
+
+# ================================================================== HTML
+_RATER_COLUMNS = {
+    "rater": "rater",
+    "alpha_without": "alpha without",
+    "rise": "rise",
+    "mean_kappa": "mean kappa",
+    "kappa_pairs": "kappa pairs",
+    "ratings": "ratings",
+    "bias": "bias",
+    "overused": "overused",
+    "overuse": "by",
+    "reason": "why undefined",
+}
+_ITEM_COLUMNS = {
+    "item": "item",
+    "disagreement": "disagreement",
+    "share_of_d_o": "share of D_o",
+    "ratings": "ratings",
+    "plurality": "plurality",
+    "label_counts": "labels",
+}
+_PAIR_COLUMNS = {
+    "first": "first",
+    "second": "second",
+    "observed": "observed o_ck",
+    "expected": "expected e_ck",
+    "ratio": "o/e",
+    "pairs": "pairs",
+}
+_CATEGORY_COLUMNS = {
+    "category": "category",
+    "values": "values",
+    "agreement": "agreement",
+    "expected": "expected",
+    "kappa": "kappa",
+    "alpha": "alpha",
+    "reason": "why undefined",
+}
+
+
+#: The report's figures: name -> the function of :mod:`iaa_teach.plots` that draws it.
+FIGURES = {
+    "leave_one_out": "leave_one_out_bars",
+    "raters": "rater_agreement_heatmap",
+    "items": "item_disagreement_chart",
+    "confusion": "confusion_heatmap",
+}
+
+
+def figure_names(report: Diagnosis) -> tuple[str, ...]:
+    """The :data:`FIGURES` a report has: all four, without the rater heatmap for 2 raters (one number)."""
+    check_diagnosis("figure_names", report)
+    return tuple(name for name in FIGURES if name != "raters" or report.ratings.n_raters >= 3)
+
+
+@options(name=tuple(FIGURES))
+def draw(report: Diagnosis, name: str, max_raters: int = 100) -> Any:
+    """One of the report's :data:`FIGURES` as a matplotlib Figure."""
+    check_diagnosis("draw", report)
+    from . import plots  # matplotlib on first use: the text report does not need it
+
+    if name == "leave_one_out":
+        return plots.leave_one_out_bars(report, max_raters=max_raters)
+    if name == "items":
+        return plots.item_disagreement_chart(report, top=min(10, report.ratings.n_items))
+    return getattr(plots, FIGURES[name])(report)
+
+
+def figure_texts(report: Diagnosis) -> dict[str, tuple[str, str]]:
+    """Each figure's text alternative (plain text: what it shows, with its main numbers) and caption (HTML)."""
+    check_diagnosis("figure_texts", report)
+    r = report.ratings
+    raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
+    kappa_name = kappa_label(KAPPA_WEIGHTS[report.level])
+    rises = ", ".join(f"{row['rater']} ({fmt(row['rise'])})" for row in raters.head(3))
+    least = [str(row["rater"]) for row in raters.head(2) if row["rise"] > 0]  # NaN is not above 0
+    disputed = ", ".join(f"{row['item']} ({fmt(row['disagreement'])})" for row in items.head(3))
+    if len(pairs):
+        top = pairs[0]
+        confusion = (
+            f"Heatmap of the coincidences between the {r.n_categories} categories; the most confused pair: "
+            f"{top['first']} and {top['second']}, observed / expected {fmt(top['ratio'])}."
+        )
+    else:
+        confusion = "Heatmap of the coincidences of the one category."
+    return {
+        "leave_one_out": (
+            f"Bar chart of the rise of alpha when each rater is left out, largest first: {rises}.",
+            "Leave one rater out. Bars to the right: alpha rises without the rater.",
+        ),
+        "raters": (
+            f"Heatmap of {kappa_name} between every two of the {r.n_raters} raters, ordered so that raters "
+            f"who agree sit together" + (f"; highlighted: {', '.join(least)}." if least else "."),
+            f"{_esc(kappa_name)} of every pair of raters, ordered by average-linkage clustering: blocks of "
+            f"dark cells are raters who agree with each other; a pale row is a rater who agrees with no one.",
+        ),
+        "items": (
+            f"Disagreement of all {r.n_items} items, most disputed first, and the label shares of the most "
+            f"disputed: {disputed}.",
+            "Left: every item's disagreement in ranking order. Right: how the ratings of the most disputed "
+            "items split between the categories.",
+        ),
+        "confusion": (
+            confusion,
+            "Coincidences o<sub>ck</sub>: the diagonal is agreement, the rest confusion. "
+            "Outlined: the pairs confused more often than chance.",
+        ),
+    }
+
+
+def summary_html(report: Diagnosis) -> str:
+    """The report's findings in a few sentences, as an HTML list (names escaped)."""
+    check_diagnosis("summary_html", report)
+    alpha, level = report.alpha, report.level
+    raters, items = report.rater_ranking(), report.item_ranking()
+    pairs, categories = report.confused_pairs(), report.category_agreement()
+    findings = []
+    if alpha.defined:
+        findings.append(
+            f"Krippendorff's alpha ({_esc(level)}) of the whole table: <b>{fmt(alpha.exact.alpha)}</b> "
+            f"({_esc(interpret(alpha.alpha))} on the Landis and Koch scale)."
+        )
+    else:
+        findings.append(f"Krippendorff's alpha ({_esc(level)}) is undefined: {_esc(alpha.reason)}.")
+    if len(raters) and raters[0]["rise"] > 0:  # NaN (undefined) is not above 0
+        findings.append(
+            f"Least in step: <b>{_esc(raters[0]['rater'])}</b>; without them alpha rises by "
+            f"{fmt(raters[0]['rise'])} to {fmt(raters[0]['alpha_without'])}."
+        )
+    else:
+        findings.append(
+            "Leaving out any one rater does not raise alpha: no single rater holds the others back."
+        )
+    disputed = [row for row in items.head(3) if not math.isnan(row["disagreement"])]
+    if disputed:
+        findings.append(
+            "Most disputed items: "
+            + ", ".join(f"<b>{_esc(row['item'])}</b> ({fmt(row['disagreement'])})" for row in disputed)
+            + "."
+        )
+    if len(pairs) and not math.isnan(pairs[0]["ratio"]):
+        first = pairs[0]
+        how = "more often than chance" if first["ratio"] > 1 else "the closest to chance of all pairs"
+        findings.append(
+            f"Most confused: <b>{_esc(first['first'])}</b> and <b>{_esc(first['second'])}</b> "
+            f"(observed / expected coincidences {fmt(first['ratio'])}, {how})."
+        )
+    kappas = np.asarray(categories["kappa"], dtype=float)
+    if np.isfinite(kappas).any():
+        worst = int(np.nanargmin(kappas))
+        findings.append(
+            f"Hardest category: <b>{_esc(categories[worst]['category'])}</b> "
+            f"(kappa for that category alone {fmt(categories[worst]['kappa'])})."
+        )
+    return '<ul class="findings">' + "".join(f"<li>{f}</li>" for f in findings) + "</ul>"
+
+
+def sections_html(
+    report: Diagnosis, figures: Mapping[str, str] | None = None, top: int = 20, max_raters: int = 100
+) -> str:
+    """The report's three sections (raters, items, categories): text, tables and, if given, figures.
+
+    ``figures`` maps names of :data:`FIGURES` to the HTML to put in their
+    place (the page embeds images; the notebook explorer shows its own).
+    """
+    check_diagnosis("sections_html", report)
+    figures = figures or {}
+    top, max_raters = check_int("top", top, 0), check_int("max_raters", max_raters, 1)
+    raters, items = report.rater_ranking(), report.item_ranking()
+    pairs, categories = report.confused_pairs(), report.category_agreement()
+    out = [
+        '<section id="raters"><h2>Raters: who is out of step?</h2>',
+        "<p>Each rater is left out in turn and alpha computed again on the others. If alpha <em>rises</em> "
+        "without a rater, the others agree better without them: a rater to talk to, or whose guidelines "
+        "differ. A rater who copies another is not out of step: they agree with the one they copy.</p>",
+        figures.get("leave_one_out", ""),
+        _long_table(raters, _RATER_COLUMNS, "The raters, least in step first", 10, max_raters, "raters"),
+        f'<p class="note"><b>alpha without</b>: alpha of the table without the rater; <b>rise</b>: alpha '
+        f"without the rater minus alpha; <b>mean kappa</b>: the mean {_esc(kappa_label(KAPPA_WEIGHTS[report.level]))} of the rater "
+        f"with each other rater (over <b>kappa pairs</b> pairs where it is defined); <b>bias</b>: how far the "
+        f"rater's label shares are from the other raters' on the same items (total variation distance: "
+        f"0 = the same mix, 1 = nothing in common); <b>overused</b>: the category the rater uses "
+        f"most above the others, and <b>by</b> how much (a share).</p>",
+        figures.get("raters", ""),
+        "</section>",
+        '<section id="items"><h2>Items: which should the class discuss?</h2>',
+        "<p>An item's <b>disagreement</b> is the share of the pairs of its ratings that disagree (at the "
+        "nominal level; at other levels the mean distance between them). Items near the top are worth "
+        "discussing or adjudicating: genuinely ambiguous items, or guidelines that do not cover them.</p>",
+        figures.get("items", ""),
+        _table(
+            items,
+            _ITEM_COLUMNS,
+            f"The {min(top, len(items))} most disputed items (of {len(items):,})",
+            rows=top,
+            kind="last-text",
+        ),
+        "<p class=\"note\"><b>share of D_o</b>: the item's part of the table's observed disagreement "
+        "(items with more ratings weigh more; the column sums to 1 over all items). <b>plurality</b>: "
+        "the most frequent label(s).</p>",
+        "</section>",
+        '<section id="categories"><h2>Categories: which are confused?</h2>',
+        "<p>The coincidence matrix counts, for every two categories, the pairs of ratings of the same item "
+        "that are one and the other (each item's pairs weighted by 1/(n<sub>i</sub> - 1), so that every "
+        "rating counts once). Observed against expected (values paired at random): a ratio near or above 1 "
+        "means the raters cannot tell the two categories apart.</p>",
+        figures.get("confusion", ""),
+    ]
+    if len(pairs):
+        out.append(
+            _table(pairs, _PAIR_COLUMNS, "Pairs of categories, most confused first", rows=max(top, 10))
+        )
+    out += [
+        _table(categories, _CATEGORY_COLUMNS, "Agreement on each category"),
+        '<p class="note"><b>values</b>: pairable ratings in the category; <b>agreement</b>: of those, the '
+        "share whose partner (another rating of the same item) is the same category; <b>expected</b>: the "
+        "same for values paired at random; <b>kappa</b>, <b>alpha</b>: Fleiss' kappa and Krippendorff's "
+        'alpha of the table recoded to "this category" against "any other".</p>',
+        "</section>",
+    ]
+    return "\n".join(part for part in out if part)
+
+
+#: Cautions printed with every report.
+READING = (
+    "A ranking says where to look, not who is wrong: a rater out of step may be the one who read the "
+    "guidelines right.",
+    "Leaving a rater out compares raters only if each column is one person. In a table where each item was "
+    "rated by different people (as in Fleiss' 1971 diagnoses), the rater ranking describes the layout of "
+    "the file, not people; the items and categories still mean what they say.",
+    "With few items, one item moves every number: read differences in the third decimal as noise.",
+)
+
+
+def to_html(
+    report: Diagnosis,
+    source: str | None = None,
+    top: int = 20,
+    max_raters: int = 100,
+    dpi: int = FIGURE_DPI,
+    warning: str | None = None,
+) -> str:
+    """The whole report as one self-contained HTML page.
+
+    Parameters
+    ----------
+    report : Diagnosis
+        From :func:`iaa_teach.diagnose`.
+    source : str, optional
+        Where the ratings came from (a file name), shown in the title.
+    top : int
+        Rows of the item table (all items are in the JSON).
+    max_raters : int
+        Rows of the rater table and bars of the leave-one-out chart.
+    dpi : int
+        Resolution of the embedded figures.
+    warning : str, optional
+        A caution shown above the findings (plain text), e.g. that the
+        columns are not the same people from item to item.
+
+    Returns
+    -------
+    str
+        An HTML5 document: no script, no external style sheet, image or font.
+
+    Examples
+    --------
+    >>> from iaa_teach import datasets, diagnose
+    >>> page = to_html(diagnose(datasets.sentiment()), source="sentiment.csv")
+    >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count('<img src="data:image/png;base64,')
+    (True, False, 4)
+    """
+    check_diagnosis("to_html", report)
+    dpi = check_int("dpi", dpi, 1)
+    check_text("warning", warning, none=True)
+    r = report.ratings
+    name = "your ratings" if source is None else os.path.basename(str(source))
+    missing = r.n_items * r.n_raters - r.n_ratings
+    texts = figure_texts(report)
+    figures = {
+        key: _figure(draw(report, key, max_raters=max_raters), *texts[key], dpi)
+        for key in figure_names(report)
+    }
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Agreement report: {_esc(name)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        f"<h1>Where the disagreement comes from: {_esc(name)}</h1>",
+        f'<p class="meta">{r.n_items:,} items &times; {r.n_raters:,} raters; {r.n_categories} categories '
+        f"({_esc(', '.join(str(c) for c in r.categories))}); {r.n_ratings:,} ratings, {missing:,} missing. "
+        f"Level of measurement: {_esc(report.level)}.</p>",
+        f'<p class="warning">{_esc(warning)}</p>' if warning else "",
+        f'<section class="summary" aria-label="Summary">{summary_html(report)}</section>',
+        '<nav aria-label="Contents"><ul><li><a href="#raters">Raters</a></li><li><a href="#items">Items</a>'
+        '</li><li><a href="#categories">Categories</a></li><li><a href="#working">How the numbers are '
+        'computed</a></li><li><a href="#reading">How to read this report</a></li></ul></nav>',
+        sections_html(report, figures, top=top, max_raters=max_raters),
+        '<section id="working"><h2>How the numbers are computed</h2>',
+        explain(report).html(math="text"),
+        "</section>",
+        '<section id="reading"><h2>How to read this report</h2><ul>'
+        + "".join(f"<li>{_esc(line)}</li>" for line in READING)
+        + "</ul></section>",
+        "<footer>Made by iaa-teach with <code>iaa-teach report --html</code>. Numbers are rounded half up "
+        "to 3 decimals from their exact values.</footer>",
+        "</main>",
+        "</body>",
+        "</html>",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _write(path: Any, text: str) -> str:
+    """Write ``text`` to ``path`` (UTF-8, ``\\n`` line ends); returns the path."""
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+    return os.fspath(path)
+
+
+def write_html(report: Diagnosis, path: Any, source: str | None = None, **options: Any) -> str:
+    """Write :func:`to_html` to ``path`` (UTF-8); returns the path."""
+    return _write(path, to_html(report, source=source, **options))
+
+
+# =================================================================== PDF
+#: Where :func:`find_chromium` looks, in order, after ``$IAA_CHROMIUM``: Debian's
+#: package first (the one the browser tests and CI use).
+CHROMIUM_NAMES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+# no profile, network, extension or crash-report traffic: the page is printed and nothing else
+_CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-extensions",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-quic",
+    "--no-pdf-header-footer",
+    "--print-to-pdf-no-header",
+)
+
+
+def find_chromium() -> str | None:
+    """The Chromium that :func:`html_to_pdf` runs: ``$IAA_CHROMIUM``, else the first of
+    :data:`CHROMIUM_NAMES` that is an executable; None if there is none."""
+    own = os.environ.get("IAA_CHROMIUM")
+    for name in (own,) if own else CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def html_to_pdf(page: str, path: Any, timeout: float = 180) -> str:
+    """Print an HTML page to a PDF file with headless Chromium; returns the path.
+
+    Why Chromium: Debian's package is kept up to date with security fixes,
+    it is what the browser tests already need (``.ci/run`` installs it), and
+    it typesets MathML Core natively, follows CSS paged media (``@page``
+    size, margins and margin boxes with page numbers, ``break-inside``) and
+    prints with no script. The page must be self-contained (inline style,
+    MathML, data URIs): it is loaded from a temporary file with networking
+    off, so nothing is fetched while printing.
+
+    Raises
+    ------
+    AgreementError
+        Chromium is not installed (with what to install), or it failed.
+    """
+    chromium = find_chromium()
+    if chromium is None:
+        raise AgreementError(
+            "printing a PDF needs headless Chromium, which was not found: install Debian's "
+            "package (`apt-get install chromium`) or set IAA_CHROMIUM to a Chromium executable; "
+            "or write HTML (format='html') and print it from a browser"
+        )
+    target = os.path.abspath(os.fspath(path))
+    with tempfile.TemporaryDirectory(prefix="iaa-pdf-") as tmp:
+        source = _write(os.path.join(tmp, "page.html"), page)
+        printed = os.path.join(tmp, "page.pdf")
+        cmd = [
+            chromium,
+            *_CHROMIUM_FLAGS,
+            f"--user-data-dir={os.path.join(tmp, 'profile')}",
+            f"--print-to-pdf={printed}",
+            "file://" + source,
+        ]
+        try:
+            done = subprocess.run(
+                cmd,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, "HOME": tmp},
+            )
+        except subprocess.TimeoutExpired:
+            raise AgreementError(f"Chromium did not print the page within {timeout:g} s") from None
+        except OSError as err:
+            raise AgreementError(f"cannot run {chromium}: {err.strerror or err}") from None
+        if not os.path.isfile(printed) or os.path.getsize(printed) == 0:
+            tail = (done.stderr or "").strip().splitlines()[-3:]
+            raise AgreementError(
+                f"Chromium ({chromium}) wrote no PDF (exit code {done.returncode}): " + " | ".join(tail)
+            )
+        shutil.move(printed, target)
+    return target
+
+
+# ================================================================== JSON
+def _exact(q: Fraction | None) -> str | None:
+    return None if q is None else str(q)
+
+
+def _reasons(records: list[dict], why: Any) -> list[dict]:
+    """Give every record with a null number a ``reason``: its own, or ``why(record)``."""
+    for record in records:
+        if record.get("reason") is None and any(
+            v is None for k, v in record.items() if k not in ("reason", "overused")
+        ):
+            record["reason"] = why(record)
+    return records
+
+
+def _number(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def family_data(rows: Any) -> list[dict]:
+    """The rows of :func:`iaa_teach.family_intervals` as plain Python records (NaN as None, with a reason).
+
+    >>> from iaa_teach import datasets, family_intervals
+    >>> record = family_data(family_intervals(datasets.sentiment()))[2]
+    >>> record["name"], record["exact"], record["interval"]
+    ("Fleiss' kappa", '31/55', 'analytic')
+    """
+    return [
+        {
+            "name": row.name,
+            "metric": row.metric,
+            "value": _number(float(row.result)),
+            "exact": _exact(row.result.exact_value),
+            "se": _number(row.se),
+            "low": _number(row.low),
+            "high": _number(row.high),
+            "confidence": row.confidence,
+            "interval": row.method,
+            "n_boot": None if row.bootstrap is None else row.bootstrap.n_boot,
+            "reason": row.reason,
+        }
+        for row in rows
+    ]
+
+
+def to_data(report: Diagnosis, family: Any = None) -> dict:
+    """The report's numbers as plain Python: every row of every table, NaN as None with a reason.
+
+    ``family``: the rows of :func:`iaa_teach.family_intervals`, added as
+    ``"family"`` (:func:`family_data`) when given.
+
+    Examples
+    --------
+    >>> from iaa_teach import datasets, diagnose
+    >>> data = to_data(diagnose(datasets.sentiment()))
+    >>> data["alpha"]["exact"], data["raters"][0]["rater"], data["raters"][0]["alpha_without_exact"]
+    ('159/275', 'B', '108/127')
+    """
+    check_diagnosis("to_data", report)
+    r, alpha = report.ratings, report.alpha
+    position = {name: j for j, name in enumerate(r.raters)}
+    raters = report.rater_ranking().as_records()
+    for record in raters:
+        j = position[record["rater"]]
+        record["alpha_without_exact"] = _exact(report.exact.alpha_without[j])
+        record["rise_exact"] = _exact(report.exact.rise[j])
+    _reasons(raters, lambda rec: f"{rec['rater']} labelled no item that another rater labelled")
+    d_o_zero = alpha.d_o == 0
+    items = _reasons(
+        report.item_ranking().as_records(),
+        lambda rec: (
+            "fewer than 2 ratings: no pair of ratings to compare"
+            if rec["disagreement"] is None
+            else "the table's observed disagreement D_o is 0, so no item has a share of it"
+            if d_o_zero
+            else "undefined"
+        ),
+    )
+    pairs = _reasons(
+        report.confused_pairs().as_records(),
+        lambda rec: f"no pairable value in {rec['first']!r} or {rec['second']!r}, so nothing is expected",
+    )
+    categories = _reasons(
+        report.category_agreement().as_records(), lambda rec: f"no pairable value in {rec['category']!r}"
+    )
+    ex = alpha.exact
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "table": {
+            "items": r.n_items,
+            "raters": list(r.raters),
+            "categories": list(r.categories),
+            "ratings": r.n_ratings,
+            "missing": r.n_items * r.n_raters - r.n_ratings,
+        },
+        "level": report.level,
+        "kappa_weights": KAPPA_WEIGHTS[report.level],
+        "alpha": {
+            "value": _number(alpha.alpha),
+            "exact": _exact(ex.alpha),
+            "d_o": alpha.d_o,
+            "d_e": alpha.d_e,
+            "d_o_exact": _exact(ex.d_o),
+            "d_e_exact": _exact(ex.d_e),
+            "n": alpha.n,
+            "reason": alpha.reason,
+        },
+        "raters": raters,
+        "items": items,
+        "confused_pairs": pairs,
+        "categories": categories,
+        **({} if family is None else {"family": family_data(family)}),
+    }
+
+
+def to_json(report: Diagnosis, indent: int | None = None, family: Any = None) -> str:
+    """:func:`to_data` as strict JSON (``allow_nan=False``: no NaN or Infinity, undefined is ``null``).
+
+    Compact by default (a table of 100,000 items gives one record per item);
+    ``indent=1`` for a file to read.
+    """
+    separators = (",", ":") if indent is None else None
+    return json.dumps(
+        to_data(report, family), indent=indent, separators=separators, ensure_ascii=False, allow_nan=False
+    )
+
+
+def write_json(report: Diagnosis, path: Any, indent: int | None = None, family: Any = None) -> str:
+    """Write :func:`to_json` to ``path`` (UTF-8), with the family's rows if given; returns the path."""
+    return _write(path, to_json(report, indent=indent, family=family) + "\n")
+
+
+def write_files(
+    ratings: Any,
+    level: str = "nominal",
+    html_path: Any = None,
+    json_path: Any = None,
+    source: str | None = None,
+    family: Any = None,
+) -> Diagnosis:
+    """Diagnose ``ratings`` once and write the HTML page and/or the JSON file (what the command line does).
+
+    ``family``: the rows of :func:`iaa_teach.family_intervals`, written into the JSON file too.
+
+    Raises
+    ------
+    AgreementError
+        For ratings that cannot be diagnosed, or a file that cannot be
+        written (naming it and why).
+    """
+    report = diagnose(ratings, level)
+    for path, write in (
+        (html_path, lambda p: write_html(report, p, source=source)),
+        (json_path, lambda p: write_json(report, p, family=family)),
+    ):
+        if path is None:
+            continue
+        try:
+            write(path)
+        except OSError as err:
+            raise AgreementError(f"cannot write {path}: {err.strerror or err}") from None
+    return report
