@@ -20,6 +20,7 @@ from test_annotations_explorer import csv_bytes
 from test_report import HOSTILE_RATERS
 
 from iaa_teach import Ratings, datasets, diagnose, fmt
+from iaa_teach.report import write_html
 
 TIMEOUT_MS = 60_000
 
@@ -27,7 +28,7 @@ TIMEOUT_MS = 60_000
 def open_report(tmp_path, report, name: str, **options) -> dict:
     """Open the written page in Chromium; what it requested, logged and shows."""
     path = tmp_path / name
-    report.write_html(report, path, **options)
+    write_html(report, path, **options)
     url = path.resolve().as_uri()
     requests, problems = [], []
     with chromium_page(viewport=(1200, 900)) as page:

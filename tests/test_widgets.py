@@ -282,8 +282,7 @@ def test_table_every_figure_draws_for_small_and_large_tables(figure):
     for data in (datasets.sentiment(), datasets.simulate(200, 10, seed=1)):
         ex = TableExplorer(data)
         ex.figure.value = figure
-        assert bytes(ex.image.value).startswith(PNG)
-        assert ex.last_update_ms < 2000  # a figure with a bar or a label per item would take seconds
+        assert bytes(ex.image.value).startswith(PNG)  # its time: benchmarks/bench_widgets.py
 
 
 # ================================================================= paradox
