@@ -289,8 +289,8 @@ def test_student_notebook_does_not_modify_its_input():
 def test_student_copies_are_git_ignored_and_documented():
     ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
     assert "student/" in ignored and "notebooks/worksheets/" in ignored
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "make student" in readme and '"solution"' in readme and '"exercise"' in readme
+    guide = (ROOT / "docs" / "setup.md").read_text(encoding="utf-8")
+    assert "make student" in guide and '"solution"' in guide and '"exercise"' in guide
 
 
 # ============================================================== first minutes

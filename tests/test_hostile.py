@@ -1529,8 +1529,8 @@ def test_exercise_arguments(call, match):
         call()
 
 
-def test_limits_are_documented_in_the_readme():
-    readme = (ROOT / "README.md").read_text()
+def test_limits_are_documented_in_the_user_guide():
+    readme = (ROOT / "docs" / "own-data.md").read_text()
     for what, (default, keyword, option) in LIMITS.items():
         assert keyword in readme and f"{default:,}" in readme, what
         if option:

@@ -375,10 +375,10 @@ def test_planning_accepts_the_function_itself():
     )
 
 
-def test_the_readme_example_says_what_items_needed_says():
+def test_the_user_guide_example_says_what_items_needed_says():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "own-data.md").read_text()
     plan = items_needed("gwet_ac", expected=0.7, raters=3, proportions=[0.6, 0.3, 0.1], half_width=0.1)
     assert f"# {plan.items} items for a 95 % interval of +/- 0.1" in readme
 
