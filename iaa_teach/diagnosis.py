@@ -54,7 +54,7 @@ from .formulas import LEVELS
 from .metrics import AlphaResult, Exact, PairwiseCohenResult, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from .ratings import Ratings, as_ratings
 from .rounding import fmt
-from .validation import AgreementError, check_type, options
+from .validation import AgreementError, check_int, check_number, check_type, options
 
 __all__ = [
     "KAPPA_WEIGHTS",
@@ -65,6 +65,9 @@ __all__ = [
     "check_diagnosis",
     "LeaveOneOutSums",
     "leave_one_out_sums",
+    "RaterIntervals",
+    "N_BOOT_RANKING",
+    "MAX_BOOT_CELLS",
 ]
 
 #: The weights of the Cohen's kappa column of the rater ranking, by level of
@@ -228,12 +231,19 @@ def leave_one_out_sums(ratings: Ratings) -> LeaveOneOutSums:
     One integer product per number of ratings; no loop over items or raters.
     """
     patterns = ratings.count_patterns()
-    c, f = patterns.counts, patterns.frequency
-    m = c.sum(axis=1)
-    k, n_raters = ratings.n_categories, ratings.n_raters
     by_rater = ratings.rater_counts_by(
-        patterns.item_pattern, len(f)
+        patterns.item_pattern, len(patterns.frequency)
     )  # (R, P, k): rater r's labels per count row
+    return _sums_of(patterns.counts, patterns.frequency, by_rater)[0]
+
+
+def _sums_of(c: np.ndarray, f: np.ndarray, by_rater: np.ndarray) -> tuple[LeaveOneOutSums, LeaveOneOutSums]:
+    """The sums without each rater, and the whole table's (as one "rater" row), from count rows ``c``
+    (P, k) taken ``f`` times each and each rater's labels on them, ``by_rater`` (R, P, k) (already
+    taken ``f`` times): a bootstrap replicate is the same sums with items as rows and their
+    multiplicities as ``f``."""
+    m = c.sum(axis=1)
+    k, n_raters = c.shape[1], by_rater.shape[0]
     rated = by_rater.sum(axis=2)  # (R, P): items of each count row that rater r labelled
     outer = (c[:, :, None] * c[:, None, :]).reshape(len(c), k * k)
     n_sizes = n_raters + 1
@@ -259,7 +269,9 @@ def leave_one_out_sums(ratings: Ratings) -> LeaveOneOutSums:
     counts = full_counts[None] - own_counts[:, :-1] + own_counts[:, 1:] - labels[:, 1:]
     gram = (full_gram[None] - own_gram[:, :-1] + own_gram[:, 1:]).reshape(n_raters, n_sizes, k, k)
     gram = gram - cross[:, 1:] - cross[:, 1:].transpose(0, 1, 3, 2) + labels[:, 1:, :, None] * eye
-    return LeaveOneOutSums(np.arange(n_sizes), counts, gram)
+    size = np.arange(n_sizes)
+    whole = LeaveOneOutSums(size, full_counts[None], full_gram.reshape(1, n_sizes, k, k))
+    return LeaveOneOutSums(size, counts, gram), whole
 
 
 def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray:
@@ -333,6 +345,33 @@ def _order(primary: np.ndarray, *more: np.ndarray) -> np.ndarray:
     """Positions sorted by ``primary`` descending, then each of ``more`` descending, NaN last, then position."""
     keys = [np.where(np.isnan(k), -np.inf, k) for k in (primary, *more)]
     return np.lexsort([np.arange(len(primary))] + [-k for k in reversed(keys)])
+
+
+#: Bootstrap replicates of :meth:`Diagnosis.rater_intervals`.
+N_BOOT_RANKING = 500
+#: Tables with more cells (items x raters) than this are not resampled for the ranking's intervals.
+MAX_BOOT_CELLS = 400_000
+
+
+class RaterIntervals(NamedTuple):
+    """:meth:`Diagnosis.rater_intervals`: each rater's rise with its bootstrap interval, in ranking order.
+
+    ``low``, ``high``: the percentile interval of the rise; ``se``: the
+    standard deviation of its defined replicates; ``n_undefined``:
+    replicates where it was undefined (left out); ``alike_first``: the
+    raters (first included) that cannot be told apart from the first;
+    ``reason``: why there are no intervals, if there are none.
+    """
+
+    raters: tuple
+    low: np.ndarray
+    high: np.ndarray
+    se: np.ndarray
+    n_undefined: np.ndarray
+    alike_first: tuple
+    confidence: float
+    n_boot: int
+    reason: str | None
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -507,6 +546,85 @@ class Diagnosis:
             Why a number in the row is undefined, if one is.
         """
         return self._rater_table
+
+    def rater_intervals(
+        self, n_boot: int = N_BOOT_RANKING, seed: int = 0, confidence: float = 0.95
+    ) -> RaterIntervals:
+        """How sure the rater ranking is: a bootstrap over the items of each rater's rise.
+
+        Each replicate draws ``n_items`` items with replacement (the same
+        draws for every rater, ``seed``), recomputes alpha of the whole
+        table and without each rater from the replicate's integer sums (as
+        :meth:`rater_ranking` does), and keeps each rise. The interval is
+        the percentile interval of the defined replicates. Two raters
+        cannot be told apart when the percentile interval of the
+        difference of their alphas without them (the same replicates)
+        holds 0: :attr:`RaterIntervals.apart_from_first` lists, in ranking
+        order, the raters that cannot be told apart from the first.
+
+        Tables of more than :data:`MAX_BOOT_CELLS` cells (items x raters)
+        are not resampled: the intervals are NaN and ``reason`` says why.
+
+        Examples
+        --------
+        >>> from iaa_teach import datasets
+        >>> sure = diagnose(datasets.sentiment()).rater_intervals()
+        >>> sure.raters, sure.alike_first
+        (('B', 'C', 'A'), ('B', 'C'))
+        """
+        n_boot = check_int("n_boot", n_boot, 2)
+        seed = check_int("seed", seed, 0)
+        confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
+        r = self.ratings
+        ranking = self.rater_ranking()
+        order = np.array([r.rater_index(name) for name in ranking["rater"]], dtype=np.intp)
+        n = len(order)
+        nan = np.full(n, np.nan)
+        cells = r.n_items * r.n_raters
+        reason = None
+        if cells > MAX_BOOT_CELLS:
+            reason = (
+                f"the table has {cells:,} cells (items x raters), more than the {MAX_BOOT_CELLS:,} that "
+                f"are resampled; with this many items a bootstrap interval would be narrow"
+            )
+        elif r.n_items < 2:
+            reason = "one item: nothing to resample"
+        if reason is not None:
+            return RaterIntervals(
+                tuple(ranking["rater"]), nan, nan, nan, np.zeros(n, int), (), confidence, 0, reason
+            )
+        counts = r.counts()
+        by_item = r.rater_counts_by(np.arange(r.n_items), r.n_items)  # (R, N, k)
+        rng = np.random.default_rng(seed)
+        rises = np.full((n_boot, r.n_raters), np.nan)
+        without = np.full((n_boot, r.n_raters), np.nan)
+        for b in range(n_boot):
+            w = np.bincount(rng.integers(0, r.n_items, r.n_items), minlength=r.n_items)
+            loo, whole = _sums_of(counts, w, by_item * w[None, :, None])
+            a_without = _alphas(loo, self.alpha, exact=False).astype(float)
+            a_whole = float(_alphas(whole, self.alpha, exact=False)[0])
+            without[b] = a_without
+            rises[b] = a_without - a_whole
+        tail = (1 - confidence) / 2 * 100
+        rises, without = rises[:, order], without[:, order]
+        ok = ~np.isnan(rises)
+        low, high = nan.copy(), nan.copy()
+        for j in range(n):
+            if ok[:, j].sum() >= 2:
+                low[j], high[j] = np.percentile(rises[ok[:, j], j], [tail, 100 - tail])
+        se = np.array(
+            [np.std(rises[ok[:, j], j], ddof=1) if ok[:, j].sum() >= 2 else np.nan for j in range(n)]
+        )
+        alike = [0]
+        for j in range(1, n):
+            diff = without[:, 0] - without[:, j]
+            diff = diff[~np.isnan(diff)]
+            if len(diff) < 2 or np.percentile(diff, tail) <= 0 <= np.percentile(diff, 100 - tail):
+                alike.append(j)
+        names = tuple(ranking["rater"])
+        return RaterIntervals(
+            names, low, high, se, (~ok).sum(axis=0), tuple(names[j] for j in alike), confidence, n_boot, None
+        )
 
     # ---------------------------------------------------------- items
     @cached_property

@@ -41,7 +41,15 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .diagnosis import KAPPA_WEIGHTS, Diagnosis, ReportTable, check_diagnosis, diagnose, format_cell
+from .diagnosis import (
+    KAPPA_WEIGHTS,
+    Diagnosis,
+    RaterIntervals,
+    ReportTable,
+    check_diagnosis,
+    diagnose,
+    format_cell,
+)
 from .markup import Table, attr_escape, html_escape, terminal_escape
 from .metrics import (
     INTERVAL_METHODS,
@@ -87,6 +95,15 @@ __all__ = [
     "write_json",
     "write_files",
     "family_data",
+    "MIN_ITEMS",
+    "family_html",
+    "pairs_html",
+    "cross_table",
+    "least_agreeing_pair",
+    "disputed_text",
+    "raters_text",
+    "pairwise_data",
+    "rater_intervals_data",
     "CHROMIUM_NAMES",
     "find_chromium",
     "html_to_pdf",
@@ -98,14 +115,77 @@ _SHOW_NAMES = 12  # rater names and categories listed in the first line
 #: Bootstrap replicates and seed of ``--ci bootstrap`` (``--n-boot``, ``--seed``): the same file, the same interval.
 N_BOOT = 1000
 SEED = 0
+#: A coefficient from fewer shared items than this is shown as "too few items" with the count.
+MIN_ITEMS = 5
 
 
-def _line(name: str, result: Any, exact: Any, details: str, reason: str | None) -> list[str]:
-    """One coefficient: its name, its value (from ``exact``), its band, its working (and why undefined)."""
-    band = (
-        interpret(result) if exact is None else interpret(max(float(exact), -1.0))
-    )  # exact: 3/5 is moderate
-    lines = [f"  {name:<32} {fmt(exact):>9}  ({band})  {details}".rstrip()]
+def _few(n_items: int) -> str | None:
+    """ "too few items (n)" below :data:`MIN_ITEMS`, else None."""
+    return f"too few items: {n_items}, at least {MIN_ITEMS} for a band" if n_items < MIN_ITEMS else None
+
+
+def _floor_of(metric: str, value: float) -> float:
+    """The lowest value a coefficient is read at: 0 for percent agreement (a share), -1 for the rest."""
+    return 0.0 if metric == "percent_agreement" else min(-1.0, value)
+
+
+def _clipped(metric: str, value: float, low: float, high: float, analytic: bool) -> tuple[float, float, bool]:
+    """An interval kept within the coefficient's range, and whether it was cut there.
+
+    An analytic interval is value -/+ a half-width (its upper end already
+    capped at 1 by ``ci()``): cut where it runs past 1 or below the floor
+    (:func:`_floor_of`). A percentile (bootstrap) interval lies within the
+    values the coefficient took, so it is never cut.
+    """
+    if not analytic or math.isnan(low) or math.isnan(high):
+        return low, high, False
+    floor = _floor_of(metric, value)
+    top_cut = value + (value - low) > 1.0 + 1e-12
+    return max(low, floor), min(high, 1.0), top_cut or low < floor
+
+
+def _interval_text(metric: str, value: float, low: float, high: float, analytic: bool) -> str:
+    low, high, cut = _clipped(metric, value, low, high, analytic)
+    floor = _floor_of(metric, value)
+    return f"[{fmt(low)}, {fmt(high)}]" + (
+        f" (cut to the range {format_number(floor, 'g')} to 1)" if cut else ""
+    )
+
+
+def _items_used(result: Any) -> int | None:
+    """How many items a coefficient was computed from (alpha: the items with 2 or more ratings)."""
+    for name in ("n_items_used", "n_items"):
+        if hasattr(result, name):
+            return int(getattr(result, name))
+    counts = getattr(result, "counts", None)
+    return None if counts is None else int((np.asarray(counts).sum(axis=1) >= 2).sum())
+
+
+def _line(
+    name: str,
+    result: Any,
+    exact: Any,
+    details: str,
+    reason: str | None,
+    band: bool = True,
+    items: int | None = None,
+) -> list[str]:
+    """One coefficient: its name, its value (from ``exact``), its band, its working (and why undefined).
+
+    ``band=False``: no Landis and Koch band (percent agreement is not
+    chance-corrected); from fewer than :data:`MIN_ITEMS` ``items``, no band
+    either but "too few items" with the count.
+    """
+    few = None if items is None or exact is None else _few(items)
+    if few:
+        words = few
+    elif not band:
+        words = "not chance-corrected: no band"
+    else:
+        words = (
+            interpret(result) if exact is None else interpret(max(float(exact), -1.0))
+        )  # exact: 3/5 is moderate
+    lines = [f"  {name:<32} {fmt(exact):>9}  ({words})  {details}".rstrip()]
     if reason:
         lines.append(f"  {'':<32} why undefined: {reason}")
     return lines
@@ -128,6 +208,7 @@ def _cohen_lines(res: Any, name: str | None = None) -> list[str]:
         ex.kappa,
         f"P_o = {fmt(ex.p_o)}, P_e = {fmt(ex.p_e)}, items = {res.n_items}",
         res.reason,
+        items=res.n_items,
     )
 
 
@@ -153,17 +234,28 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
                 f"P_a = {fmt(ex.p_a)}" if hasattr(ex, "p_a") else f"P_o = {fmt(ex.p_o)}",
                 f"P_e = {fmt(ex.p_e)}",
             ]
-        else:  # Krippendorff's alpha: 1 - D_o / D_e
+        elif res.level == "nominal":  # Krippendorff's alpha: 1 - D_o / D_e, shares of pairs
             parts = [
                 f"1 - D_o = {fmt(None if ex.d_o is None else 1 - ex.d_o)}",
                 f"1 - D_e = {fmt(None if ex.d_e is None else 1 - ex.d_e)}",
             ]
+        else:  # D_o, D_e are mean squared distances, not shares: 1 - D_o means nothing
+            parts = [f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)} ({res.level} distances)"]
         if res.defined:
-            parts.append(f"SE = {fmt(row.se)}, {share} CI [{fmt(row.low)}, {fmt(row.high)}]")
+            interval = _interval_text(row.metric, float(res), row.low, row.high, row.method == "analytic")
+            parts.append(f"SE = {fmt(row.se)}, {share} CI {interval}")
             if row.bootstrap is not None and row.bootstrap.n_undefined:
                 parts.append(f"{row.bootstrap.n_undefined} undefined replicates left out")
         reason = res.reason if not res.defined else (None if row.reason is None else f"SE: {row.reason}")
-        out += _line(row.name, res, res.exact_value, ", ".join(parts), reason)
+        out += _line(
+            row.name,
+            res,
+            res.exact_value,
+            ", ".join(parts),
+            reason,
+            band=row.metric != "percent_agreement",
+            items=_items_used(res),
+        )
     return out
 
 
@@ -240,7 +332,8 @@ def text_report(
                 )
             if undefined:
                 out.append(f"  {'undefined':<32} {len(undefined)} pair(s): {_listed(undefined)}")
-        out += _line("mean over pairs (Light)", pairs, pairs.exact.mean_kappa, "", mean_reason)
+        fewest = min((res.n_items for res in results), default=None)
+        out += _line("mean over pairs (Light)", pairs, pairs.exact.mean_kappa, "", mean_reason, items=fewest)
     out += ["", "Fleiss' kappa, per-item number of raters: P_a observed, P_e chance agreement"]
     for chance, label in (("pooled", "pooled proportions"), ("item_mean", "mean item proportions")):
         res = fleiss_kappa(ratings, chance=chance)
@@ -252,6 +345,7 @@ def text_report(
             f"P_a = {fmt(ex.p_a)}, P_e = {fmt(ex.p_e)}, items used = {res.n_items_used}, "
             f"ratings = {res.n_ratings}",
             res.reason,
+            items=res.n_items_used,
         )
     ex = alpha.exact
     out += ["", f"Krippendorff's alpha ({level}): D_o observed, D_e expected disagreement"]
@@ -261,6 +355,7 @@ def text_report(
         ex.alpha,
         f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)}, pairable values n = {alpha.n}",
         alpha.reason,
+        items=_items_used(alpha),
     )
     if family is None:
         family = family_intervals(ratings, weights=weights, level=level, method=ci, n_boot=n_boot, seed=seed)
@@ -301,6 +396,7 @@ thead th { border-bottom: 2px solid #555; text-align: right; }
 thead th:first-child, tbody th { text-align: left; }
 td { text-align: right; }
 .last-text td:nth-last-child(-n+2), .last-text th:nth-last-child(-n+2) { text-align: left; }
+.last-note td:last-child, .last-note th:last-child { text-align: left; }
 details { margin: 0 0 1rem; }
 summary { cursor: pointer; color: #0060a0; }
 tbody tr:nth-child(even) { background: #f7f7f7; }
@@ -416,8 +512,8 @@ _ITEM_COLUMNS = {
 _PAIR_COLUMNS = {
     "first": "first",
     "second": "second",
-    "observed": "observed o_ck",
-    "expected": "expected e_ck",
+    "observed": "observed",
+    "expected": "expected",
     "ratio": "o/e",
     "pairs": "pairs",
 }
@@ -442,9 +538,11 @@ FIGURES = {
 
 
 def figure_names(report: Diagnosis) -> tuple[str, ...]:
-    """The :data:`FIGURES` a report has: all four, without the rater heatmap for 2 raters (one number)."""
+    """The :data:`FIGURES` a report has: all four; for 2 raters neither the rater heatmap (one number)
+    nor the leave-one-out bars (one rater left has no one to agree with)."""
     check_diagnosis("figure_names", report)
-    return tuple(name for name in FIGURES if name != "raters" or report.ratings.n_raters >= 3)
+    two = report.ratings.n_raters < 3
+    return tuple(name for name in FIGURES if not (two and name in ("raters", "leave_one_out")))
 
 
 @options(name=tuple(FIGURES))
@@ -496,48 +594,145 @@ def figure_texts(report: Diagnosis) -> dict[str, tuple[str, str]]:
         ),
         "confusion": (
             confusion,
-            "Coincidences o<sub>ck</sub>: the diagonal is agreement, the rest confusion. "
-            "Outlined: the pairs confused more often than chance.",
+            "How often the raters gave two categories to the same item (Krippendorff's coincidences "
+            "o<sub>ck</sub>): the diagonal is agreement, the rest confusion. Outlined: the pairs confused "
+            "more often than chance.",
         ),
     }
 
 
-def summary_html(report: Diagnosis) -> str:
-    """The report's findings in a few sentences, as an HTML list (names escaped)."""
+def _tie_groups(table: ReportTable, column: str) -> list[list[dict]]:
+    """Rows grouped by equal values of ``column`` (NaN rows left out), in ranking order."""
+    groups: list[list[dict]] = []
+    for row in table:
+        value = row[column]
+        if isinstance(value, float) and math.isnan(value):
+            break  # NaN is ranked last
+        if groups and groups[-1][0][column] == value:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return groups
+
+
+def _names(rows: Sequence[Mapping[str, Any]], key: str, most: int = 6) -> str:
+    """Names in bold, "a, b and c"; beyond ``most``, "a, b, ... and 5 more"."""
+    names = [f"<b>{_esc(row[key])}</b>" for row in rows[:most]]
+    if len(rows) > most:
+        return ", ".join(names) + f" and {len(rows) - most:,} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def disputed_text(report: Diagnosis, least: int = 3) -> str:
+    """The most disputed items in words, ties named as ties: "5 items tied at 0.733: 2, 3, ..." (HTML)."""
+    check_diagnosis("disputed_text", report)
+    parts, shown = [], 0
+    for group in _tie_groups(report.item_ranking(), "disagreement"):
+        if shown >= least:
+            break
+        value = fmt(group[0]["disagreement"])
+        if len(group) == 1:
+            parts.append(f"<b>{_esc(group[0]['item'])}</b> ({value})")
+        else:
+            parts.append(f"{len(group):,} items tied at {value}: {_names(group, 'item')}")
+        shown += len(group)
+    return "; then ".join(parts)
+
+
+def _interval_words(low: float, high: float, share: str) -> str:
+    return f"{share} bootstrap interval {fmt(low)} to {fmt(high)}"
+
+
+def raters_text(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
+    """What the rater ranking can say, with its uncertainty (HTML): a rater named only when the
+    bootstrap tells them apart from the next and their rise from 0."""
+    check_diagnosis("raters_text", report)
+    r, raters = report.ratings, report.rater_ranking()
+    if r.n_raters == 2:
+        return (
+            "With 2 raters there is no ranking of raters: leaving one out leaves a single rater, with "
+            "no one to agree with. The two are compared directly: their kappa and where they part ways "
+            'are in <a href="#pairs">Pairs of raters</a>.'
+        )
+    first = raters[0]
+    if not first["rise"] > 0:  # NaN is not above 0
+        return "Leaving out any one rater does not raise alpha: no single rater holds the others back."
+    rise = f"alpha rises by {fmt(first['rise'])} to {fmt(first['alpha_without'])}"
+    if sure is None or sure.reason is not None:
+        why = "" if sure is None else f" (no interval: {_esc(sure.reason)})"
+        return f"Least in step: <b>{_esc(first['rater'])}</b>; without them {rise}{why}."
+    share = format_number(sure.confidence, ".0%")
+    interval = _interval_words(sure.low[0], sure.high[0], share)
+    if len(sure.alike_first) == 1 and sure.low[0] > 0:
+        return (
+            f"Least in step: <b>{_esc(first['rater'])}</b>; without them {rise} ({interval}: above 0, and "
+            f"apart from the next rater)."
+        )
+    alike = [{"rater": name} for name in sure.alike_first]
+    if len(alike) > 1:
+        who = f"{_names(alike, 'rater')} cannot be told apart"
+    else:
+        who = f"<b>{_esc(first['rater'])}</b>'s rise cannot be told from 0"
+    return (
+        f"No rater stands out: with {r.n_items:,} items, {who} (the largest rise, "
+        f"{_esc(first['rater'])}'s {fmt(first['rise'])}, has a {interval}, which holds 0"
+        + (")." if sure.low[0] <= 0 else "; the others' overlap it).")
+    )
+
+
+def _bias_text(report: Diagnosis) -> str | None:
+    """The rater whose mix of labels differs most from the others' on the same items (HTML), if any."""
+    raters = report.rater_ranking()
+    bias = np.asarray(raters["bias"], dtype=float)
+    if report.ratings.n_raters < 2 or not np.isfinite(bias).any():
+        return None
+    j = int(np.nanargmax(bias))
+    row = raters[j]
+    if row["overused"] is None:
+        return None
+    r = report.ratings
+    own = int(r.rater_counts()[r.rater_index(row["rater"]), r.category_index(row["overused"])])
+    return (
+        f"Most different mix of labels: <b>{_esc(row['rater'])}</b> gave "
+        f"<b>{_esc(row['overused'])}</b> {own:,} of their {int(row['ratings']):,} labels, a share "
+        f"{fmt(row['overuse'])} above {'the other rater' if r.n_raters == 2 else 'the other raters'} on "
+        f"the same items."
+    )
+
+
+def summary_html(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
+    """The report's findings in a few sentences, as an HTML list (names escaped).
+
+    ``sure``: :meth:`Diagnosis.rater_intervals`, so that the rater named is
+    one the bootstrap tells apart (without it, the ranking's first rater).
+    """
     check_diagnosis("summary_html", report)
     alpha, level = report.alpha, report.level
-    raters, items = report.rater_ranking(), report.item_ranking()
+    items = report.item_ranking()
     pairs, categories = report.confused_pairs(), report.category_agreement()
     findings = []
     if alpha.defined:
+        few = _few(_items_used(alpha))
+        band = f"{_esc(few)}" if few else f"{_esc(interpret(alpha.alpha))} on the Landis and Koch scale"
         findings.append(
             f"Krippendorff's alpha ({_esc(level)}) of the whole table: <b>{fmt(alpha.exact.alpha)}</b> "
-            f"({_esc(interpret(alpha.alpha))} on the Landis and Koch scale)."
+            f"({band})."
         )
     else:
         findings.append(f"Krippendorff's alpha ({_esc(level)}) is undefined: {_esc(alpha.reason)}.")
-    if len(raters) and raters[0]["rise"] > 0:  # NaN (undefined) is not above 0
-        findings.append(
-            f"Least in step: <b>{_esc(raters[0]['rater'])}</b>; without them alpha rises by "
-            f"{fmt(raters[0]['rise'])} to {fmt(raters[0]['alpha_without'])}."
-        )
-    else:
-        findings.append(
-            "Leaving out any one rater does not raise alpha: no single rater holds the others back."
-        )
-    disputed = [row for row in items.head(3) if not math.isnan(row["disagreement"])]
+    findings.append(raters_text(report, sure))
+    bias = _bias_text(report)
+    if bias:
+        findings.append(bias)
+    disputed = disputed_text(report) if len(items) else ""
     if disputed:
-        findings.append(
-            "Most disputed items: "
-            + ", ".join(f"<b>{_esc(row['item'])}</b> ({fmt(row['disagreement'])})" for row in disputed)
-            + "."
-        )
+        findings.append(f"Most disputed items: {disputed}.")
     if len(pairs) and not math.isnan(pairs[0]["ratio"]):
         first = pairs[0]
         how = "more often than chance" if first["ratio"] > 1 else "the closest to chance of all pairs"
         findings.append(
-            f"Most confused: <b>{_esc(first['first'])}</b> and <b>{_esc(first['second'])}</b> "
-            f"(observed / expected coincidences {fmt(first['ratio'])}, {how})."
+            f"Most confused: <b>{_esc(first['first'])}</b> and <b>{_esc(first['second'])}</b>: paired on "
+            f"the same item {fmt(first['ratio'])} times as often as labels paired at random ({how})."
         )
     kappas = np.asarray(categories["kappa"], dtype=float)
     if np.isfinite(kappas).any():
@@ -549,38 +744,113 @@ def summary_html(report: Diagnosis) -> str:
     return '<ul class="findings">' + "".join(f"<li>{f}</li>" for f in findings) + "</ul>"
 
 
+def _rater_columns(report: Diagnosis, sure: RaterIntervals | None) -> dict[str, str]:
+    if report.ratings.n_raters == 2:  # no one left to agree with: no alpha without a rater
+        return {k: v for k, v in _RATER_COLUMNS.items() if k not in ("alpha_without", "rise", "reason")}
+    if sure is None or sure.reason is not None:
+        return dict(_RATER_COLUMNS)
+    share = format_number(sure.confidence, ".0%")
+    out = {}
+    for key, head in _RATER_COLUMNS.items():
+        out[key] = head
+        if key == "rise":
+            out["rise_interval"] = f"{share} interval of rise"
+    return out
+
+
+def _with_intervals(raters: ReportTable, sure: RaterIntervals | None) -> ReportTable:
+    if sure is None or sure.reason is not None:
+        return raters
+    cells = ["–" if math.isnan(lo) else _span(lo, hi) for lo, hi in zip(sure.low, sure.high)]
+    return ReportTable({**{c: raters[c] for c in raters.columns}, "rise_interval": cells})
+
+
 def sections_html(
-    report: Diagnosis, figures: Mapping[str, str] | None = None, top: int = 20, max_raters: int = 100
+    report: Diagnosis,
+    figures: Mapping[str, str] | None = None,
+    top: int = 20,
+    max_raters: int = 100,
+    sure: RaterIntervals | None = None,
 ) -> str:
     """The report's three sections (raters, items, categories): text, tables and, if given, figures.
 
     ``figures`` maps names of :data:`FIGURES` to the HTML to put in their
-    place (the page embeds images; the notebook explorer shows its own).
+    place (the page embeds images; the notebook explorer shows its own);
+    ``sure``: :meth:`Diagnosis.rater_intervals`, shown in the rater table.
+    Each section says what it shows in plain words; the statistics behind
+    each column are in a fold under its table.
     """
     check_diagnosis("sections_html", report)
     figures = figures or {}
     top, max_raters = check_int("top", top, 0), check_int("max_raters", max_raters, 1)
     raters, items = report.rater_ranking(), report.item_ranking()
     pairs, categories = report.confused_pairs(), report.category_agreement()
+    two = report.ratings.n_raters == 2
+    kappa_name = _esc(kappa_label(KAPPA_WEIGHTS[report.level]))
+    if two:
+        raters_intro = (
+            "<p>With 2 raters, leaving one out leaves a single rater with no one to agree with, so the "
+            "raters are not ranked: the table says how each one's labels differ from the other's. Where "
+            'they part ways is in the cross-table of <a href="#pairs">Pairs of raters</a>.</p>'
+        )
+    else:
+        raters_intro = (
+            "<p>Each rater is left out in turn and alpha computed again on the others. If alpha "
+            "<em>rises</em> without a rater, the others agree better without them: a rater to talk to, or "
+            "whose guidelines differ. A rater who copies another is not out of step: they agree with the one "
+            "they copy. With few items a rise can be chance: the interval says how far it could move, and a "
+            "rater whose interval holds 0 is not shown to be out of step.</p>"
+            f"<p>{raters_text(report, sure)}</p>"
+        )
+    tied = _tie_groups(items, "disagreement")
+    tie_note = ""
+    if tied and len(tied[0]) > 1:
+        tie_note = (
+            f"<p>{disputed_text(report, least=1)}: tied items are listed in table order, so their order "
+            f"says nothing.</p>"
+        )
     out = [
         '<section id="raters"><h2>Raters: who is out of step?</h2>',
-        "<p>Each rater is left out in turn and alpha computed again on the others. If alpha <em>rises</em> "
-        "without a rater, the others agree better without them: a rater to talk to, or whose guidelines "
-        "differ. A rater who copies another is not out of step: they agree with the one they copy.</p>",
-        figures.get("leave_one_out", ""),
-        _long_table(raters, _RATER_COLUMNS, "The raters, least in step first", 10, max_raters, "raters"),
-        f'<p class="note"><b>alpha without</b>: alpha of the table without the rater; <b>rise</b>: alpha '
-        f"without the rater minus alpha; <b>mean kappa</b>: the mean {_esc(kappa_label(KAPPA_WEIGHTS[report.level]))} of the rater "
-        f"with each other rater (over <b>kappa pairs</b> pairs where it is defined); <b>bias</b>: how far the "
-        f"rater's label shares are from the other raters' on the same items (total variation distance: "
-        f"0 = the same mix, 1 = nothing in common); <b>overused</b>: the category the rater uses "
-        f"most above the others, and <b>by</b> how much (a share).</p>",
+        raters_intro,
+        "" if two else figures.get("leave_one_out", ""),
+        _long_table(
+            _with_intervals(raters, sure),
+            _rater_columns(report, sure),
+            "The raters, least in step first" if not two else "The two raters",
+            10,
+            max_raters,
+            "raters",
+        ),
+        '<p class="note">'
+        + (
+            ""
+            if two
+            else "<b>alpha without</b>: alpha of the table without the rater; <b>rise</b>: alpha without "
+            "the rater minus alpha; "
+        )
+        + f"<b>mean kappa</b>: the mean {kappa_name} of the rater with each other rater (over <b>kappa "
+        "pairs</b> pairs where it is defined); <b>bias</b>: the share of the rater's labels that would have "
+        "to change category to match the other raters' mix of labels on the same items (0 = the same mix, "
+        "1 = no label in common); <b>overused</b>: the category the rater uses most above the others, and "
+        "<b>by</b> how much (a share).</p>",
+        '<details><summary>The statistics behind these columns</summary><p class="note">'
+        + (
+            ""
+            if two
+            else "The rise and its interval: alpha without the rater minus alpha, recomputed on bootstrap "
+            "resamples of the items (the same resamples for every rater; two raters cannot be told apart "
+            "when the interval of the difference of their alphas without them holds 0). "
+        )
+        + "Bias is the total variation distance sum<sub>j</sub> |p<sub>j</sub> - q<sub>j</sub>| / 2 "
+        "between the rater's label shares p and the others' shares q on the same items.</p></details>",
         figures.get("raters", ""),
         "</section>",
         '<section id="items"><h2>Items: which should the class discuss?</h2>',
         "<p>An item's <b>disagreement</b> is the share of the pairs of its ratings that disagree (at the "
-        "nominal level; at other levels the mean distance between them). Items near the top are worth "
-        "discussing or adjudicating: genuinely ambiguous items, or guidelines that do not cover them.</p>",
+        "nominal level; at other levels the mean squared distance between them): 0 when every rater gave "
+        "the same label. Items near the top are worth discussing or adjudicating: genuinely ambiguous "
+        "items, or guidelines that do not cover them.</p>",
+        tie_note,
         figures.get("items", ""),
         _table(
             items,
@@ -589,15 +859,14 @@ def sections_html(
             rows=top,
             kind="last-text",
         ),
-        "<p class=\"note\"><b>share of D_o</b>: the item's part of the table's observed disagreement "
-        "(items with more ratings weigh more; the column sums to 1 over all items). <b>plurality</b>: "
-        "the most frequent label(s).</p>",
+        '<p class="note"><b>share of D_o</b>: the item\'s part of all the disagreement in the table (items '
+        "with more ratings weigh more; the column sums to 1 over all items). <b>plurality</b>: the most "
+        "frequent label(s).</p>",
         "</section>",
         '<section id="categories"><h2>Categories: which are confused?</h2>',
-        "<p>The coincidence matrix counts, for every two categories, the pairs of ratings of the same item "
-        "that are one and the other (each item's pairs weighted by 1/(n<sub>i</sub> - 1), so that every "
-        "rating counts once). Observed against expected (values paired at random): a ratio near or above 1 "
-        "means the raters cannot tell the two categories apart.</p>",
+        "<p>For every two categories: how often the raters put the same item in one and the other, against "
+        "how often that would happen if the labels were handed out at random with the same totals. A ratio "
+        "near or above 1 means the raters cannot tell the two categories apart.</p>",
         figures.get("confusion", ""),
     ]
     if len(pairs):
@@ -606,13 +875,331 @@ def sections_html(
         )
     out += [
         _table(categories, _CATEGORY_COLUMNS, "Agreement on each category"),
-        '<p class="note"><b>values</b>: pairable ratings in the category; <b>agreement</b>: of those, the '
-        "share whose partner (another rating of the same item) is the same category; <b>expected</b>: the "
-        "same for values paired at random; <b>kappa</b>, <b>alpha</b>: Fleiss' kappa and Krippendorff's "
-        'alpha of the table recoded to "this category" against "any other".</p>',
+        '<p class="note"><b>values</b>: the ratings of the category on items with at least 2 ratings (an '
+        "item with one rating has no partner to agree with); <b>agreement</b>: of those, the share whose "
+        "partner (another rating of the same item) is the same category; <b>expected</b>: the same if the "
+        "labels were paired at random; <b>kappa</b>, <b>alpha</b>: Fleiss' kappa and Krippendorff's alpha "
+        'of the table recoded to "this category" against "any other".</p>',
+        '<details><summary>The statistics behind these tables</summary><p class="note">The counts are '
+        "Krippendorff's coincidences o<sub>ck</sub>: the ordered pairs of ratings of the same item that are c "
+        "and k, each item's pairs weighted by 1/(m<sub>u</sub> - 1) so that every rating counts once "
+        "(<b>pairs</b>: the same unweighted). Expected: e<sub>ck</sub> = n<sub>c</sub> n<sub>k</sub> / (n - 1) "
+        "from the n<sub>c</sub> pairable values (ratings on items with 2 or more) in each category. "
+        "<b>share of D_o</b>: m<sub>u</sub> d<sub>u</sub> / (n D<sub>o</sub>).</p></details>",
         "</section>",
     ]
     return "\n".join(part for part in out if part)
+
+
+# ======================================================== whole table, pairs
+_FAMILY_HEAD = ["coefficient", "value", "95% interval", "SE", "band", "observed", "chance", "items", "note"]
+_NBSP = "\u00a0"
+
+
+def _span(low: Any, high: Any) -> str:
+    """An interval as one unbreakable cell, "-0.172 to 0.430"."""
+    return f"{fmt(low)}{_NBSP}to{_NBSP}{fmt(high)}"
+
+
+def _family_rows(family: Sequence[Any]) -> list[dict]:
+    """Each row of :func:`iaa_teach.family_intervals` as the cells a reader sees, and its numbers."""
+    out = []
+    for row in family:
+        res = row.result
+        ex = res.exact
+        value = float(res)
+        items = _items_used(res)
+        few = None if items is None else _few(items)
+        low, high, cut = _clipped(row.metric, value, row.low, row.high, row.method == "analytic")
+        if hasattr(res, "p_e"):
+            observed, chance = (ex.p_a if hasattr(ex, "p_a") else ex.p_o), ex.p_e
+            note = ""
+        elif res.level == "nominal":
+            observed = None if ex.d_o is None else 1 - ex.d_o
+            chance = None if ex.d_e is None else 1 - ex.d_e
+            note = ""
+        else:
+            observed = chance = None
+            note = f"D_o = {fmt(ex.d_o)} and D_e = {fmt(ex.d_e)}: mean squared {res.level} distances"
+        if not res.defined:
+            band, note = "undefined", f"undefined: {res.reason}"
+        elif row.metric == "percent_agreement":
+            band = "–"
+            note = "a raw share, not chance-corrected: no band"
+        elif few:
+            band = few
+        else:
+            band = interpret(max(float(res.exact_value), -1.0))
+        if res.defined and row.reason:
+            note = "; ".join(x for x in (note, f"SE: {row.reason}") if x)
+        if cut:
+            floor = format_number(_floor_of(row.metric, value), "g")
+            note = "; ".join(x for x in (note, f"interval cut to the range {floor} to 1") if x)
+        out.append(
+            {
+                "cells": [
+                    row.name,
+                    fmt(res.exact_value),
+                    "–" if math.isnan(low) else _span(low, high),
+                    fmt(row.se),
+                    band,
+                    fmt(observed),
+                    fmt(chance),
+                    "–" if items is None else f"{items:,}",
+                    note,
+                ],
+                "low": low,
+                "high": high,
+                "cut": cut,
+                "band": band,
+                "items": items,
+            }
+        )
+    return out
+
+
+def _without_empty_notes(head: list, body: list) -> tuple[list, list]:
+    """Header and rows without the last ("note") column when no row has a note."""
+    if any(row[-1] for row in body):
+        return head, body
+    return head[:-1], [row[:-1] for row in body]
+
+
+def family_html(family: Sequence[Any], dpi: int = FIGURE_DPI) -> str:
+    """The section on the whole table: every coefficient of the family with its SE and interval, and two charts."""
+    from . import plots
+
+    first = family[0]
+    share = format_number(first.confidence, ".0%")
+    how = (
+        "the coefficients' own standard errors (Gwet's; Cohen's kappa: Fleiss, Cohen and Everitt's), "
+        "t with n - 1 degrees of freedom"
+        if first.method == "analytic"
+        else f"{first.bootstrap.n_boot} bootstrap resamples of the items (percentile intervals)"
+    )
+    rows = _family_rows(family)
+    head, body = _without_empty_notes(
+        [h.replace("95%", share) for h in _FAMILY_HEAD], [row["cells"] for row in rows]
+    )
+    table = Table(
+        head,
+        body,
+        f"The whole table: each coefficient with its {share} interval",
+    ).html(math="text")
+    chart = plots.family_chart([row for row in family if row.metric != "percent_agreement"])
+    shares = {  # alpha's 1 - D_e is a share of pairs only at the nominal level
+        row.name: row.result
+        for row in family
+        if row.metric != "krippendorff_alpha" or row.result.level == "nominal"
+    }
+    chance = plots.chance_chart(shares)
+    return "\n".join(
+        [
+            '<section id="agreement"><h2>The whole table: how much do the raters agree?</h2>',
+            "<p>Every coefficient below but percent agreement is (observed - chance) / (1 - chance): the "
+            "share of the agreement beyond chance that was reached. They differ only in what they take chance agreement to be. "
+            f"The interval is where the coefficient of a table of this many items would lie {share} of the "
+            f"time ({_esc(how)}): a wide interval says the table is too small to tell bands apart.</p>",
+            f'<div class="table-wrap last-note">{table}</div>',
+            '<p class="note"><b>observed</b>: the share of pairs of ratings of an item that agree (for '
+            "Krippendorff's alpha at the nominal level, 1 - D<sub>o</sub>); "
+            "<b>chance</b>: the share expected if raters labelled at random with the shares they used (each "
+            "coefficient its own model of chance; alpha: 1 - D<sub>e</sub>); <b>band</b>: Landis and Koch's words for the value (percent "
+            "agreement has none: it counts agreements that chance alone would give). "
+            f"Below {MIN_ITEMS} items a value is shown but not given a band.</p>",
+            _figure(
+                chart,
+                plots.alt_text(chart),
+                "Each chance-corrected coefficient with its interval, over the Landis and Koch bands.",
+                dpi,
+            ),
+            _figure(
+                chance,
+                plots.alt_text(chance),
+                "One observed agreement, and the chance agreement each coefficient takes away from it.",
+                dpi,
+            ),
+            "</section>",
+        ]
+    )
+
+
+def _pairs_lowest_first(report: Diagnosis) -> list[Any]:
+    """The pairs' Cohen results, lowest kappa first, undefined last (then table order)."""
+    results = list(report.pairwise)
+    return sorted(results, key=lambda res: (not res.defined, float(res) if res.defined else 0.0))
+
+
+def _pair_record(res: Any) -> dict:
+    """One pair's Cohen's kappa as plain Python: its working, SE and interval (cut to -1 to 1, and said)."""
+    kappa = float(res)
+    low, high = res.ci()
+    low, high, cut = _clipped("cohen_kappa", kappa, low, high, True)
+    ex = res.exact
+    return {
+        "rater_a": res.rater_a,
+        "rater_b": res.rater_b,
+        "items": res.n_items,
+        "p_o": _number(float(res.p_o)),
+        "p_e": _number(float(res.p_e)),
+        "kappa": _number(kappa),
+        "p_o_exact": _exact(ex.p_o),
+        "p_e_exact": _exact(ex.p_e),
+        "kappa_exact": _exact(ex.kappa),
+        "se": _number(res.se),
+        "low": _number(low),
+        "high": _number(high),
+        "interval_cut": cut,
+        "too_few_items": res.n_items < MIN_ITEMS,
+        "reason": res.reason,
+    }
+
+
+def _pair_records(report: Diagnosis) -> list[dict]:
+    return [_pair_record(res) for res in _pairs_lowest_first(report)]
+
+
+def _fraction(text: str | None) -> Fraction | None:
+    return None if text is None else Fraction(text)
+
+
+def _cut_note(record: Mapping[str, Any]) -> str:
+    notes = []
+    if record["reason"]:
+        notes.append(f"undefined: {record['reason']}")
+    elif record["too_few_items"]:
+        notes.append(f"too few items: {record['items']}")
+    if record["interval_cut"]:
+        notes.append("interval cut to -1 to 1")
+    return "; ".join(notes)
+
+
+def least_agreeing_pair(report: Diagnosis) -> tuple[Any, Any] | None:
+    """The pair of raters with the lowest defined Cohen's kappa, preferring pairs with at least
+    :data:`MIN_ITEMS` shared items; None when no pair's kappa is defined."""
+    check_diagnosis("least_agreeing_pair", report)
+    records = [rec for rec in _pair_records(report) if rec["kappa"] is not None]
+    enough = [rec for rec in records if not rec["too_few_items"]] or records
+    return (enough[0]["rater_a"], enough[0]["rater_b"]) if enough else None
+
+
+def _check_pair(report: Diagnosis, pair: Any) -> tuple[Any, Any] | None:
+    if pair is None:
+        return least_agreeing_pair(report)
+    raters = list(report.ratings.raters)
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        raise AgreementError(
+            f"pair must be two rater names, e.g. ({raters[0]!r}, {raters[-1]!r}), got {pair!r}"
+        )
+    for name in pair:
+        if name not in raters:
+            raise AgreementError(f"pair: there is no rater {name!r}; the raters are {_listed(raters)}")
+    if pair[0] == pair[1]:
+        raise AgreementError(f"pair must be two different raters, got {pair[0]!r} twice")
+    return pair[0], pair[1]
+
+
+def cross_table(report: Diagnosis, pair: Any = None) -> dict:
+    """Rater A's labels against rater B's on the items both labelled: rows A's label, columns B's.
+
+    ``pair``: (A, B) by name; default :func:`least_agreeing_pair`. Returns
+    ``{"rater_a", "rater_b", "categories", "counts" (k x k lists), "items",
+    "agree"}``, or an empty dict when no pair is defined.
+    """
+    check_diagnosis("cross_table", report)
+    pair = _check_pair(report, pair)
+    if pair is None:
+        return {}
+    a, b = pair
+    table = report.ratings.pair_tables([(a, b)])[0]
+    return {
+        "rater_a": a,
+        "rater_b": b,
+        "categories": list(report.ratings.categories),
+        "counts": table.tolist(),
+        "items": int(table.sum()),
+        "agree": int(np.trace(table)),
+    }
+
+
+def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
+    """The section on pairs of raters: every pair's Cohen's kappa with its working and interval, and the
+    directed cross-table of one pair (``pair``, default the least agreeing)."""
+    check_diagnosis("pairs_html", report)
+    records = _pair_records(report)
+    label = kappa_label(KAPPA_WEIGHTS[report.level])
+    head = ["rater A", "rater B", "kappa", "95% interval", "SE", "P_o", "P_e", "shared items", "note"]
+    body = [
+        [
+            str(rec["rater_a"]),
+            str(rec["rater_b"]),
+            fmt(_fraction(rec["kappa_exact"])),
+            "–" if rec["low"] is None else _span(rec["low"], rec["high"]),
+            fmt(rec["se"]),
+            fmt(_fraction(rec["p_o_exact"])),
+            fmt(_fraction(rec["p_e_exact"])),
+            f"{rec['items']:,}",
+            _cut_note(rec),
+        ]
+        for rec in records
+    ]
+
+    head, body = _without_empty_notes(head, body)
+
+    def table(n: int | None, caption: str) -> str:
+        return (
+            '<div class="table-wrap last-note">'
+            + Table(head, body if n is None else body[:n], caption).html(math="text")
+            + "</div>"
+        )
+
+    what = f"{_esc(label)} of every pair of raters, lowest first"
+    parts = [
+        '<section id="pairs"><h2>Pairs of raters: who agrees with whom?</h2>',
+        f"<p>{_esc(label)} compares two raters on the items both labelled: P<sub>o</sub> is the share "
+        "of those items they gave the same label, P<sub>e</sub> the share they would agree on by chance "
+        "with the label shares each used, and kappa = (P<sub>o</sub> - P<sub>e</sub>) / "
+        "(1 - P<sub>e</sub>). The pair at the top is where to look first.</p>",
+    ]
+    if len(body) <= rows:
+        parts.append(table(None, what))
+    else:
+        parts += [
+            table(rows, f"{what} (the first {rows} of {len(body):,})"),
+            f"<details><summary>Show all {len(body):,} pairs</summary>{table(None, what)}</details>",
+        ]
+    cross = cross_table(report, pair)
+    if cross:
+        a, b, cats = cross["rater_a"], cross["rater_b"], cross["categories"]
+        counts = np.array(cross["counts"])
+        body = [
+            [f"{a}: {c}", *[f"{int(x):,}" for x in counts[i]], f"{int(counts[i].sum()):,}"]
+            for i, c in enumerate(cats)
+        ]
+        body.append(["total", *[f"{int(x):,}" for x in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
+        chosen = (
+            "the only pair"
+            if report.ratings.n_raters == 2
+            else "the chosen pair"
+            if pair is not None
+            else "the least agreeing pair"
+        )
+        parts += [
+            f"<h3>Where {_esc(a)} and {_esc(b)} part ways ({chosen})</h3>",
+            f"<p>Each row is a label {_esc(a)} gave, each column a label {_esc(b)} gave, on the "
+            f"{cross['items']:,} items both labelled; the diagonal (same label) holds the "
+            f"{cross['agree']:,} items they agree on, every other cell a kind of disagreement. A row much "
+            f"fuller than its column: {_esc(a)} uses that label more than {_esc(b)} does.</p>",
+            '<div class="table-wrap">'
+            + Table(
+                [f"{a} (rows) \\ {b} (columns)", *[f"{b}: {c}" for c in cats], "total"],
+                body,
+                f"{a}'s labels against {b}'s",
+            ).html(math="text")
+            + "</div>",
+        ]
+    parts.append("</section>")
+    return "\n".join(parts)
 
 
 #: Cautions printed with every report.
@@ -633,6 +1220,9 @@ def to_html(
     max_raters: int = 100,
     dpi: int = FIGURE_DPI,
     warning: str | None = None,
+    family: Sequence[Any] | None = None,
+    pair: Any = None,
+    sure: RaterIntervals | None = None,
 ) -> str:
     """The whole report as one self-contained HTML page.
 
@@ -651,6 +1241,13 @@ def to_html(
     warning : str, optional
         A caution shown above the findings (plain text), e.g. that the
         columns are not the same people from item to item.
+    family : list of FamilyInterval, optional
+        The rows of :func:`iaa_teach.family_intervals` (default: computed,
+        analytic intervals, unweighted).
+    pair : (rater, rater), optional
+        The pair whose cross-table is shown (default: the least agreeing).
+    sure : RaterIntervals, optional
+        :meth:`Diagnosis.rater_intervals` (default: computed).
 
     Returns
     -------
@@ -662,12 +1259,17 @@ def to_html(
     >>> from iaa_teach import datasets, diagnose
     >>> page = to_html(diagnose(datasets.sentiment()), source="sentiment.csv")
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count('<img src="data:image/png;base64,')
-    (True, False, 4)
+    (True, False, 6)
     """
     check_diagnosis("to_html", report)
     dpi = check_int("dpi", dpi, 1)
     check_text("warning", warning, none=True)
+    _check_pair(report, pair)
     r = report.ratings
+    if family is None:
+        family = family_intervals(r, level=report.level)
+    if sure is None:
+        sure = report.rater_intervals()
     name = "your ratings" if source is None else os.path.basename(str(source))
     missing = r.n_items * r.n_raters - r.n_ratings
     texts = figure_texts(report)
@@ -692,11 +1294,14 @@ def to_html(
         f"({_esc(', '.join(str(c) for c in r.categories))}); {r.n_ratings:,} ratings, {missing:,} missing. "
         f"Level of measurement: {_esc(report.level)}.</p>",
         f'<p class="warning">{_esc(warning)}</p>' if warning else "",
-        f'<section class="summary" aria-label="Summary">{summary_html(report)}</section>',
-        '<nav aria-label="Contents"><ul><li><a href="#raters">Raters</a></li><li><a href="#items">Items</a>'
-        '</li><li><a href="#categories">Categories</a></li><li><a href="#working">How the numbers are '
-        'computed</a></li><li><a href="#reading">How to read this report</a></li></ul></nav>',
-        sections_html(report, figures, top=top, max_raters=max_raters),
+        f'<section class="summary" aria-label="Summary">{summary_html(report, sure)}</section>',
+        '<nav aria-label="Contents"><ul><li><a href="#agreement">The whole table</a></li><li><a '
+        'href="#pairs">Pairs of raters</a></li><li><a href="#raters">Raters</a></li><li><a href="#items">'
+        'Items</a></li><li><a href="#categories">Categories</a></li><li><a href="#working">How the numbers '
+        'are computed</a></li><li><a href="#reading">How to read this report</a></li></ul></nav>',
+        family_html(family, dpi),
+        pairs_html(report, pair),
+        sections_html(report, figures, top=top, max_raters=max_raters, sure=sure),
         '<section id="working"><h2>How the numbers are computed</h2>',
         explain(report).html(math="text"),
         "</section>",
@@ -840,29 +1445,67 @@ def family_data(rows: Any) -> list[dict]:
     >>> record["name"], record["exact"], record["interval"]
     ("Fleiss' kappa", '31/55', 'analytic')
     """
-    return [
-        {
-            "name": row.name,
-            "metric": row.metric,
-            "value": _number(float(row.result)),
-            "exact": _exact(row.result.exact_value),
-            "se": _number(row.se),
-            "low": _number(row.low),
-            "high": _number(row.high),
-            "confidence": row.confidence,
-            "interval": row.method,
-            "n_boot": None if row.bootstrap is None else row.bootstrap.n_boot,
-            "reason": row.reason,
-        }
-        for row in rows
-    ]
+    out = []
+    for row, shown in zip(rows, _family_rows(rows)):
+        out.append(
+            {
+                "name": row.name,
+                "metric": row.metric,
+                "value": _number(float(row.result)),
+                "exact": _exact(row.result.exact_value),
+                "se": _number(row.se),
+                "low": _number(shown["low"]),
+                "high": _number(shown["high"]),
+                "interval_cut": shown["cut"],
+                "confidence": row.confidence,
+                "interval": row.method,
+                "n_boot": None if row.bootstrap is None else row.bootstrap.n_boot,
+                "items": shown["items"],
+                "band": shown["band"],
+                "reason": row.reason,
+            }
+        )
+    return out
 
 
-def to_data(report: Diagnosis, family: Any = None) -> dict:
+def pairwise_data(report: Diagnosis) -> dict:
+    """Cohen's kappa of every pair as plain Python: the raters x raters ``matrix`` (None on the diagonal
+    and where undefined) and one record per pair, lowest kappa first (:func:`pairs_html`'s rows)."""
+    check_diagnosis("pairwise_data", report)
+    m = np.asarray(report.pairwise.matrix, dtype=float)
+    return {
+        "raters": list(report.pairwise.raters),
+        "weights": KAPPA_WEIGHTS[report.level],
+        "matrix": [[_number(x) for x in row] for row in m.tolist()],
+        "pairs": _pair_records(report),
+    }
+
+
+def rater_intervals_data(sure: RaterIntervals) -> dict:
+    """:meth:`Diagnosis.rater_intervals` as plain Python."""
+    return {
+        "confidence": sure.confidence,
+        "n_boot": sure.n_boot,
+        "raters": [
+            {"rater": name, "low": _number(lo), "high": _number(hi), "se": _number(se), "n_undefined": int(u)}
+            for name, lo, hi, se, u in zip(sure.raters, sure.low, sure.high, sure.se, sure.n_undefined)
+        ],
+        "cannot_be_told_from_first": list(sure.alike_first),
+        "reason": sure.reason,
+    }
+
+
+def to_data(
+    report: Diagnosis, family: Any = None, sure: RaterIntervals | None = None, pair: Any = None
+) -> dict:
     """The report's numbers as plain Python: every row of every table, NaN as None with a reason.
 
     ``family``: the rows of :func:`iaa_teach.family_intervals`, added as
-    ``"family"`` (:func:`family_data`) when given.
+    ``"family"`` (:func:`family_data`) when given. Always: ``"pairwise"``
+    (:func:`pairwise_data`), ``"cross_table"`` (:func:`cross_table` of
+    ``pair``, default the least agreeing pair) and ``"rater_intervals"``
+    (:meth:`Diagnosis.rater_intervals`, or ``sure``); each rater record
+    also carries ``rise_low`` and ``rise_high``.
 
     Examples
     --------
@@ -879,7 +1522,21 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
         j = position[record["rater"]]
         record["alpha_without_exact"] = _exact(report.exact.alpha_without[j])
         record["rise_exact"] = _exact(report.exact.rise[j])
-    _reasons(raters, lambda rec: f"{rec['rater']} labelled no item that another rater labelled")
+    if sure is None:
+        sure = report.rater_intervals()
+    bounds = dict(zip(sure.raters, zip(sure.low.tolist(), sure.high.tolist())))
+    for record in raters:
+        low, high = bounds[record["rater"]]
+        record["rise_low"], record["rise_high"] = _number(low), _number(high)
+
+    def rater_reason(rec: dict) -> str:
+        if rec["rise_low"] is None and sure.reason:
+            return f"no interval for the rise: {sure.reason}"
+        if rec["rise_low"] is None and rec["rise"] is not None:
+            return "no interval for the rise: it was undefined in all but one bootstrap resample or fewer"
+        return f"{rec['rater']} labelled no item that another rater labelled"
+
+    _reasons(raters, rater_reason)
     d_o_zero = alpha.d_o == 0
     items = _reasons(
         report.item_ranking().as_records(),
@@ -925,11 +1582,20 @@ def to_data(report: Diagnosis, family: Any = None) -> dict:
         "items": items,
         "confused_pairs": pairs,
         "categories": categories,
+        "pairwise": pairwise_data(report),
+        "cross_table": cross_table(report, pair),
+        "rater_intervals": rater_intervals_data(sure),
         **({} if family is None else {"family": family_data(family)}),
     }
 
 
-def to_json(report: Diagnosis, indent: int | None = None, family: Any = None) -> str:
+def to_json(
+    report: Diagnosis,
+    indent: int | None = None,
+    family: Any = None,
+    sure: RaterIntervals | None = None,
+    pair: Any = None,
+) -> str:
     """:func:`to_data` as strict JSON (``allow_nan=False``: no NaN or Infinity, undefined is ``null``).
 
     Compact by default (a table of 100,000 items gives one record per item);
@@ -937,13 +1603,21 @@ def to_json(report: Diagnosis, indent: int | None = None, family: Any = None) ->
     """
     separators = (",", ":") if indent is None else None
     return json.dumps(
-        to_data(report, family), indent=indent, separators=separators, ensure_ascii=False, allow_nan=False
+        to_data(report, family, sure, pair),
+        indent=indent,
+        separators=separators,
+        ensure_ascii=False,
+        allow_nan=False,
     )
 
 
-def write_json(report: Diagnosis, path: Any, indent: int | None = None, family: Any = None) -> str:
-    """Write :func:`to_json` to ``path`` (UTF-8), with the family's rows if given; returns the path."""
-    return _write(path, to_json(report, indent=indent, family=family) + "\n")
+def write_json(
+    report: Diagnosis, path: Any, indent: int | None = None, family: Any = None, **more: Any
+) -> str:
+    """Write :func:`to_json` to ``path`` (UTF-8), with the family's rows if given; returns the path.
+
+    ``more``: ``sure`` and ``pair``, as for :func:`to_data`."""
+    return _write(path, to_json(report, indent=indent, family=family, **more) + "\n")
 
 
 def write_files(
@@ -965,9 +1639,10 @@ def write_files(
         written (naming it and why).
     """
     report = diagnose(ratings, level)
+    sure = report.rater_intervals() if html_path is not None or json_path is not None else None
     for path, write in (
-        (html_path, lambda p: write_html(report, p, source=source)),
-        (json_path, lambda p: write_json(report, p, family=family)),
+        (html_path, lambda p: write_html(report, p, source=source, family=family, sure=sure)),
+        (json_path, lambda p: write_json(report, p, family=family, sure=sure)),
     ):
         if path is None:
             continue

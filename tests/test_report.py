@@ -367,7 +367,7 @@ def check_self_contained(page_text: str) -> Page:
 def test_the_html_report_is_self_contained(class_report):
     text = report.to_html(class_report, source="data/class.csv")
     page = check_self_contained(text)
-    assert len(page.all("img")) == 4
+    assert len(page.all("img")) == 6  # 4 of the diagnosis, 2 of the family
     assert page.all("th") and all(th.get("scope") in ("col", "row") for th in page.all("th"))
     assert {th["scope"] for th in page.all("th")} == {"col", "row"}
     words = re.sub(r"\s+", " ", "".join(page.text))
@@ -382,7 +382,7 @@ def test_the_html_report_escapes_every_name(hostile_report):
         hostile_report, source="<img src=x onerror=alert(9)>.csv", warning="<b>careful</b>", dpi=30
     )
     page = check_self_contained(text)
-    assert len(page.all("img")) == 4
+    assert len(page.all("img")) == 6
     words = "".join(page.text)
     for name in HOSTILE_RATERS + HOSTILE_LABELS + HOSTILE_ITEMS + ["<b>careful</b>"]:
         if any(ch in name for ch in "<>&"):
@@ -395,8 +395,8 @@ def test_the_html_report_escapes_every_name(hostile_report):
 def test_the_html_report_for_two_raters_and_one_category():
     two = report.to_html(diagnose(datasets.sentiment().subset(raters=["A", "C"])), dpi=30)
     page = check_self_contained(two)
-    assert len(page.all("img")) == 3  # no rater heatmap for one pair
-    assert "undefined" in two  # alpha without either rater
+    assert len(page.all("img")) == 4  # the family's 2; no rater heatmap for one pair, no leave-one-out bars
+    assert "With 2 raters there is no ranking of raters" in two
     one = Ratings.from_rows([["x", "x"], ["x", "x"], ["x", None]])
     page = check_self_contained(report.to_html(diagnose(one), dpi=30))
     assert "is undefined" in "".join(page.text)

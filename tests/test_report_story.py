@@ -1,0 +1,259 @@
+"""The HTML report tells the whole story, with its uncertainty (issue 24).
+
+- the whole table: every coefficient of the family with its SE and interval,
+  the numbers irrCAC gives; no band on percent agreement; intervals kept in
+  the coefficient's range and said so;
+- pairs of raters: every pair's Cohen's kappa, P_o, P_e and SE as sklearn and
+  statsmodels give them, the pairwise matrix in the JSON, and the directed
+  cross-table of the least agreeing (or a chosen) pair as sklearn's
+  confusion matrix;
+- rankings: the rater ranking's bootstrap is the plain recomputation of
+  each resample (against the krippendorff package); a 15-item table says
+  which raters cannot be told apart instead of naming one; ties named;
+- 2 raters: no empty chart, no claim about a rater holding others back;
+- small print: a kappa from too few items gets no band, ordinal alpha shows
+  its disagreements rather than "1 - D_o".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import irrCAC.datasets as irr_data
+import krippendorff
+import numpy as np
+import pytest
+from irrCAC.raw import CAC
+from rounding import d3
+from sklearn.metrics import cohen_kappa_score, confusion_matrix
+from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
+from test_report import Page, check_self_contained
+
+from iaa_teach import Ratings, datasets, diagnose, family_intervals
+from iaa_teach.cli import main
+from iaa_teach.report import MIN_ITEMS, text_report, to_data, to_html
+
+
+def gender() -> Ratings:
+    """irrCAC's raw_gender: 15 items x 4 raters, categories a, b, c."""
+    table = irr_data.raw_gender().reset_index(drop=True)
+    return Ratings.from_dataframe(table)
+
+
+def ben_gerry() -> Ratings:
+    """irrCAC's raw_ben_gerry: 12 items x 2 raters, one rating missing."""
+    return Ratings.from_dataframe(irr_data.raw_ben_gerry().reset_index(drop=True))
+
+
+def words(page_text: str) -> str:
+    return re.sub(r"\s+", " ", "".join(Page(page_text).text)).replace("\u00a0", " ")
+
+
+def table_rows(page_text: str, caption: str) -> list[list[str]]:
+    """The body rows of the table with ``caption`` (cell texts)."""
+    start = page_text.index(f"<caption>{caption}")
+    body = page_text[start : page_text.index("</table>", start)]
+    rows = re.findall(r"<tr>(.*?)</tr>", body.split("<tbody>", 1)[1])
+    return [
+        [
+            re.sub(r"<[^>]+>", "", cell).replace("\u00a0", " ")
+            for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row)
+        ]
+        for row in rows
+    ]
+
+
+@pytest.fixture(scope="module")
+def gender_page():
+    report = diagnose(gender())
+    return report, to_html(report, source="gender.csv", dpi=30)
+
+
+# ====================================================== the whole table
+def test_the_family_section_is_irrcacs_numbers(gender_page):
+    report, page = gender_page
+    check_self_contained(page)
+    rows = {row[0]: row for row in table_rows(page, "The whole table: each coefficient")}
+    cac = CAC(irr_data.raw_gender().reset_index(drop=True), digits=15)
+    for name, est in (("Fleiss' kappa", cac.fleiss()["est"]), ("Gwet's AC1", cac.gwet()["est"])):
+        low, high = est["confidence_interval"]
+        assert rows[name][1:4] == [d3(est["coefficient_value"]), f"{d3(low)} to {d3(high)}", d3(est["se"])]
+        assert rows[name][5:7] == [d3(est["pa"]), d3(est["pe"])]
+    assert rows["percent agreement"][4] == "–"  # no Landis-Koch band on a raw share
+    assert "slight" in rows["Fleiss' kappa"] and "fair" in rows["Gwet's AC1"]
+
+
+def test_intervals_stay_in_range_and_say_so():
+    r = ben_gerry()
+    page = to_html(diagnose(r), dpi=30)
+    rows = {row[0]: row for row in table_rows(page, "The whole table: each coefficient")}
+    assert rows["Gwet's AC1"][2].endswith("to 1.000") and "cut to the range -1 to 1" in rows["Gwet's AC1"][-1]
+    assert "cut" not in rows["Cohen's kappa"][-1]  # 0.340 to 0.972: inside
+    # a tiny table whose analytic intervals run below -1 and 0
+    tiny = Ratings.from_rows([["x", "y"], ["y", "x"], ["x", "x"], ["y", "x"], ["x", "y"], ["y", "y"]])
+    data = to_data(diagnose(tiny), family=family_intervals(tiny))
+    raw = {row.metric: row for row in family_intervals(tiny)}
+    assert raw["cohen_kappa"].low < -1  # the analytic interval runs past the range...
+    for rec in data["family"]:
+        floor = 0 if rec["metric"] == "percent_agreement" else -1
+        assert rec["low"] is None or floor <= rec["low"] <= rec["high"] <= 1  # ...the report's does not
+    cohen = next(rec for rec in data["family"] if rec["metric"] == "cohen_kappa")
+    assert cohen["low"] == -1 and cohen["interval_cut"]
+    assert all(rec["low"] >= -1 for rec in data["pairwise"]["pairs"])
+    text = text_report(tiny)
+    assert "cut to the range -1 to 1" in text and "-1.0" not in text.replace("-1.000", "")
+
+
+# ================================================================= pairs
+def test_every_pair_is_sklearn_and_statsmodels(gender_page):
+    report, page = gender_page
+    r = report.ratings
+    labels = np.array(r.rows(), dtype=object)
+    data = to_data(report)
+    records = data["pairwise"]["pairs"]
+    assert len(records) == 6 and [rec["kappa"] for rec in records] == sorted(rec["kappa"] for rec in records)
+    shown = {(row[0], row[1]): row for row in table_rows(page, "Cohen's kappa of every pair of raters")}
+    for rec in records:
+        a, b = r.raters.index(rec["rater_a"]), r.raters.index(rec["rater_b"])
+        kappa = cohen_kappa_score(labels[:, a], labels[:, b])
+        table = confusion_matrix(labels[:, a], labels[:, b], labels=list(r.categories))
+        sm = sm_cohens_kappa(table)
+        assert rec["kappa"] == pytest.approx(kappa, abs=1e-12) == data["pairwise"]["matrix"][a][b]
+        assert data["pairwise"]["matrix"][b][a] == rec["kappa"]
+        assert rec["se"] == pytest.approx(sm.std_kappa, rel=1e-9)
+        assert (rec["low"], rec["high"]) == pytest.approx((sm.kappa_low, sm.kappa_upp), rel=1e-9)
+        row = shown[(rec["rater_a"], rec["rater_b"])]
+        assert row[2:5] == [d3(kappa), f"{d3(sm.kappa_low)} to {d3(sm.kappa_upp)}", d3(sm.std_kappa)]
+    assert data["pairwise"]["matrix"][0][0] is None
+
+
+def test_the_cross_table_is_sklearns_confusion_matrix(gender_page):
+    report, page = gender_page
+    r = report.ratings
+    labels = np.array(r.rows(), dtype=object)
+    cross = to_data(report)["cross_table"]
+    assert (cross["rater_a"], cross["rater_b"]) == ("Rater2", "Rater4")  # the lowest kappa, -0.025
+    a, b = r.raters.index("Rater2"), r.raters.index("Rater4")
+    expected = confusion_matrix(labels[:, a], labels[:, b], labels=["a", "b", "c"])
+    assert cross["counts"] == expected.tolist() and cross["agree"] == 4
+    rows = table_rows(page, "Rater2's labels against Rater4's")
+    assert rows[0] == ["Rater2: a", "2", "0", "8", "10"] and rows[-1] == ["total", "4", "2", "9", "15"]
+    assert "Rater2 (rows) \\ Rater4 (columns)" in page
+    chosen = to_data(report, pair=("Rater4", "Rater3"))["cross_table"]
+    assert chosen["counts"] == confusion_matrix(labels[:, 3], labels[:, 2], labels=["a", "b", "c"]).tolist()
+    with pytest.raises(Exception, match="no rater 'Rater9'"):
+        to_html(report, pair=("Rater1", "Rater9"))
+
+
+def test_missing_ratings_leave_the_item_out_of_the_pair():
+    r = ben_gerry()
+    cross = to_data(diagnose(r))["cross_table"]
+    rows = [row for row in r.rows() if None not in row]
+    expected = confusion_matrix([x for x, _ in rows], [y for _, y in rows], labels=list(r.categories))
+    assert cross["counts"] == expected.tolist() and cross["items"] == 11
+
+
+# ============================================================== rankings
+def test_the_bootstrap_is_the_plain_recomputation_of_each_resample():
+    r = gender()
+    report = diagnose(r)
+    n_boot, seed = 7, 3
+    sure = report.rater_intervals(n_boot=n_boot, seed=seed)
+    rng = np.random.default_rng(seed)
+    codes = r.codes.astype(float)
+    codes[codes < 0] = np.nan
+    rises = []
+    for _ in range(n_boot):
+        take = codes[rng.integers(0, r.n_items, r.n_items)]
+        whole = krippendorff.alpha(take.T, level_of_measurement="nominal")
+        rises.append(
+            [
+                krippendorff.alpha(
+                    np.delete(take, r.raters.index(name), axis=1).T, level_of_measurement="nominal"
+                )
+                - whole
+                for name in sure.raters
+            ]
+        )
+    rises = np.array(rises)
+    assert sure.low == pytest.approx(np.percentile(rises, 2.5, axis=0), abs=1e-12)
+    assert sure.high == pytest.approx(np.percentile(rises, 97.5, axis=0), abs=1e-12)
+    assert sure.se == pytest.approx(rises.std(axis=0, ddof=1), abs=1e-12)
+
+
+def test_fifteen_items_say_which_raters_cannot_be_told_apart(gender_page):
+    report, page = gender_page
+    said = words(page)
+    assert "Least in step" not in said
+    assert (
+        "No rater stands out: with 15 items, Rater2, Rater4, Rater1 and Rater3 cannot be told apart" in said
+    )
+    assert "4 items tied at 0.833: 2, 3, 11 and 12" in said  # not "3 items at 0.833"
+    assert "Rater4 gave c 9 of their 15 labels" in said
+    data = to_data(report)
+    assert data["rater_intervals"]["cannot_be_told_from_first"] == ["Rater2", "Rater4", "Rater1", "Rater3"]
+    first = data["raters"][0]
+    assert first["rise_low"] < 0 < first["rise"] < first["rise_high"]
+
+
+def test_a_rater_who_stands_out_is_still_named():
+    report = diagnose(datasets.class_annotations())
+    sure = report.rater_intervals()
+    assert sure.alike_first == ("S27",) and sure.low[0] > 0
+    said = words(to_html(report, dpi=20))
+    assert "Least in step: S27" in said and "apart from the next rater" in said
+
+
+# ============================================================== 2 raters
+def test_two_raters_get_the_pair_and_no_empty_ranking():
+    r = ben_gerry()
+    page = to_html(diagnose(r), dpi=30)
+    said = words(page)
+    assert "no single rater holds the others back" not in said
+    assert "With 2 raters there is no ranking of raters" in said
+    assert "Where Ben and Gerry part ways (the only pair)" in said
+    assert "Leave one rater out" not in page and "alpha without" not in said
+    data = to_data(diagnose(r))
+    assert data["pairwise"]["matrix"] == [
+        [None, data["pairwise"]["pairs"][0]["kappa"]],
+        [data["pairwise"]["pairs"][0]["kappa"], None],
+    ]
+
+
+# ============================================================ small print
+def test_too_few_items_get_no_band():
+    one = Ratings.from_rows([["x", "y"], ["x", None], [None, "y"]])  # one shared item: kappa 0
+    text = text_report(one)
+    line = next(line for line in text.splitlines() if line.strip().startswith("A vs B"))
+    assert "too few items: 1" in line and "slight" not in line
+    data = to_data(diagnose(one))
+    assert data["pairwise"]["pairs"][0]["too_few_items"] and MIN_ITEMS > 1
+    said = words(to_html(diagnose(one), dpi=20))
+    assert "too few items: 1" in said
+
+
+def test_percent_agreement_has_no_band_in_the_text():
+    text = text_report(datasets.sentiment())
+    line = next(line for line in text.splitlines() if line.strip().startswith("percent agreement"))
+    assert "not chance-corrected: no band" in line and "moderate" not in line
+
+
+def test_ordinal_alpha_shows_its_disagreements():
+    r = Ratings.from_rows([[1, 2], [3, 3], [5, 1], [2, 2], [4, 5], [1, 1]], categories=[1, 2, 3, 4, 5])
+    text = text_report(r, level="ordinal")
+    line = next(line for line in text.splitlines() if "Krippendorff's alpha" in line and "SE =" in line)
+    assert "1 - D_o" not in line and "(ordinal distances)" in line
+    alpha = diagnose(r, "ordinal").alpha
+    assert f"D_o = {d3(alpha.d_o)}" in line
+
+
+def test_the_cli_json_has_the_pairwise_matrix(tmp_path):
+    from test_report import write_csv
+
+    path = write_csv(tmp_path / "g.csv", gender())
+    out = tmp_path / "g.json"
+    assert main(["report", path, "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert len(data["pairwise"]["matrix"]) == 4 and data["cross_table"]["rater_a"] == "Rater2"
+    assert data["family"][0]["band"] == "–"
