@@ -55,7 +55,7 @@ def test_the_html_report_opens_offline_with_every_image(tmp_path):
     require_browser()
     seen = open_report(tmp_path, diagnose(datasets.class_annotations()), "class.html", source="class.csv")
     assert seen["others"] == [] and seen["problems"] == []
-    assert len(seen["images"]) == 4
+    assert len(seen["images"]) == 6  # the family's 2 and the diagnosis' 4
     for image in seen["images"]:
         assert (
             image["complete"]
