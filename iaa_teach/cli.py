@@ -1,11 +1,19 @@
 """Command line: ``iaa-teach report FILE`` prints every coefficient for a class's own data.
 
 Files: CSV or TSV (separator sniffed, or ``--sep``), UTF-8 (or ``--encoding``),
-or the first sheet of an ``.xlsx`` workbook. Wide (default): a header of rater
-names (optionally an ``item`` column first), one row per item, empty cells (or
-``NA``, ``N/A``, ``NaN``, ``nan``, ``None``, ``null``) for missing ratings.
-Long (``--format long``): ``item, rater, label`` rows. Every number is
-rounded half up from its exact value (:func:`iaa_teach.fmt`).
+or the first sheet of an ``.xlsx`` workbook. Wide: a header of rater names
+(and a first column of item IDs when it has no name or an ID's name), one row
+per item. Long: one rating per row, in an item, a rater and a label column
+(recognised by a header such as ``item,rater,label``, or ``--format long``).
+Empty cells and pandas' missing markers (``NA``, ``N/A``, ``n/a``, ``#N/A``,
+``NULL``, ``null``, ``NaN``, ``None``...) are missing ratings. The report's
+first line says how the file was read, then every guess made (a note) and
+whatever looks wrong (a warning), each naming the option that says otherwise:
+``--item-column``/``--no-item-column``, ``--rater-column``, ``--label-column``,
+``--raters-as-rows`` (a form's export), ``--drop-column``, ``--skip-rows``,
+``--keep-label``, ``--fold-case``. Every number is rounded half up from its
+exact value (:func:`iaa_teach.fmt`). ``--json -`` writes the JSON to standard
+output (and the text report to standard error).
 
 Errors (a file that cannot be read, a label outside ``--categories``, a limit
 exceeded...) print one line, ``iaa-teach: error: ...``, naming the file, line
@@ -20,13 +28,14 @@ import argparse
 import contextlib
 import os
 import sys
+import warnings
 from typing import Any, Callable, Sequence
 
 from .markup import terminal_escape
 from .metrics import INTERVAL_METHODS, LEVELS, WEIGHTS, family_intervals
 from .ratings import AgreementError, Ratings
 from .reading import parse_categories
-from .report import LIST_PAIRS, N_BOOT, SEED, text_report, write_files
+from .report import LIST_PAIRS, N_BOOT, SEED, text_report, to_json, write_files
 from .validation import LIMITS
 
 __all__ = ["main"]
@@ -72,8 +81,56 @@ def _parser() -> _Parser:
     rep.add_argument(
         "--format",
         choices=["wide", "long"],
-        default="wide",
-        help="wide: one row per item, one column per rater; long: item,rater,label rows",
+        default=None,
+        help="wide: one row per item, one column per rater; long: one rating per row (item, rater, "
+        "label); default: long if the header is item,rater,label (or like it), else wide",
+    )
+    what = rep.add_argument_group("what the file is (where the guesses would be wrong)")
+    items = what.add_mutually_exclusive_group()
+    items.add_argument(
+        "--item-column",
+        metavar="NAME",
+        dest="item",
+        default=None,
+        help="the column of item IDs (default: the first column, if it has no name or an ID's name: "
+        "item, id, unit, subject, patient, case, doc, text, #, index...)",
+    )
+    items.add_argument(
+        "--no-item-column",
+        dest="item",
+        action="store_false",
+        help="no column holds item IDs: every column is a rater, items are numbered 1..n",
+    )
+    what.add_argument(
+        "--rater-column",
+        metavar="NAME",
+        help="a long file's rater column (or, with "
+        "--raters-as-rows, the column that names the raters, such as the e-mail)",
+    )
+    what.add_argument("--label-column", metavar="NAME", help="a long file's label column")
+    what.add_argument(
+        "--raters-as-rows",
+        action="store_true",
+        help="one row per rater, one column per item (a form's export: one row per respondent); "
+        "timestamp columns are left out",
+    )
+    what.add_argument(
+        "--drop-column", metavar="NAME", action="append", default=[], help="leave a column out (repeatable)"
+    )
+    what.add_argument(
+        "--skip-rows", metavar="N", type=_seed, default=0, help="lines (sheet rows) above the header to skip"
+    )
+    what.add_argument(
+        "--keep-label",
+        metavar="VALUE",
+        action="append",
+        default=[],
+        help="read a missing marker (NA, N/A, None, null...) as a label (repeatable)",
+    )
+    what.add_argument(
+        "--fold-case",
+        action="store_true",
+        help="merge labels that differ only in letter case (Yes, yes, YES)",
     )
     rep.add_argument(
         "--sep",
@@ -102,7 +159,12 @@ def _parser() -> _Parser:
     rep.add_argument(
         "--html", metavar="OUT.html", help="also write the diagnostic report as one self-contained HTML page"
     )
-    rep.add_argument("--json", metavar="OUT.json", help="also write the diagnostic report's numbers as JSON")
+    rep.add_argument(
+        "--json",
+        metavar="OUT.json",
+        help="also write the diagnostic report's numbers as JSON ('-': to standard output, and the text "
+        "report to standard error)",
+    )
     rep.add_argument(
         "--ci",
         choices=INTERVAL_METHODS,
@@ -156,16 +218,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(f"{err} (see iaa-teach report --help)")
     try:
         categories = None if args.categories is None else parse_categories(args.categories)
-        ratings = Ratings.from_csv(
-            args.file,
-            format=args.format,
-            categories=categories,
-            sep=args.sep,
-            encoding=args.encoding,
-            max_bytes=args.max_bytes,
-            max_field=args.max_field,
-            max_categories=args.max_categories,
-        )
+        with warnings.catch_warnings():  # the report's first lines show them
+            warnings.simplefilter("ignore", UserWarning)
+            ratings = Ratings.from_csv(
+                args.file,
+                format=args.format,
+                categories=categories,
+                item=args.item,
+                rater=args.rater_column,
+                label=args.label_column,
+                raters_as_rows=args.raters_as_rows,
+                drop=args.drop_column,
+                skip_rows=args.skip_rows,
+                keep_labels=args.keep_label,
+                fold_case=args.fold_case,
+                sep=args.sep,
+                encoding=args.encoding,
+                max_bytes=args.max_bytes,
+                max_field=args.max_field,
+                max_categories=args.max_categories,
+            )
         family = family_intervals(
             ratings,
             weights=args.weights,
@@ -185,10 +257,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             family=family,
         )
+        to_stdout = args.json == "-"
         if args.html or args.json:  # the diagnostic report as files, beside the text
-            write_files(
-                ratings, args.level, html_path=args.html, json_path=args.json, source=args.file, family=family
+            report = write_files(
+                ratings,
+                args.level,
+                html_path=args.html,
+                json_path=None if to_stdout else args.json,
+                source=args.file,
+                family=family,
             )
+            json_text = to_json(report, family=family) if to_stdout else None
     except AgreementError as err:
         return _error(err)
     except KeyboardInterrupt:
@@ -201,7 +280,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     try:
-        print(text)
+        if to_stdout:  # standard output holds the JSON only
+            print(text, file=sys.stderr)
+            print(json_text)
+        else:
+            print(text)
         sys.stdout.flush()
     except BrokenPipeError:  # `iaa-teach report big.csv | head`: the reader left
         devnull = os.open(os.devnull, os.O_WRONLY)

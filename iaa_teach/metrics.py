@@ -2006,6 +2006,7 @@ def family_intervals(
     """
     confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
     r = as_ratings(ratings)
+    _category_values_of(r.categories, level)  # a level that needs finite numbers fails here, naming the label
     rows = []
     for call in family_calls(r, weights, level):
         result = _METRICS[call.metric](r, **call.kwargs)

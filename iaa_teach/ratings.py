@@ -28,6 +28,7 @@ import decimal
 import math
 import numbers
 import string
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable, NamedTuple
 
@@ -297,7 +298,16 @@ class Ratings:
     [['P', 'P'], ['N', None], ['G', 'P']]
     """
 
-    __slots__ = ("_codes", "_categories", "_raters", "_items", "_patterns", "_rater_counts", "_ordered")
+    __slots__ = (
+        "_codes",
+        "_categories",
+        "_raters",
+        "_items",
+        "_patterns",
+        "_rater_counts",
+        "_ordered",
+        "_reading",
+    )
 
     #: The code of a missing cell in :attr:`codes` and :meth:`from_codes`.
     MISSING = -1
@@ -339,7 +349,7 @@ class Ratings:
         if len(items) != n_items:
             raise AgreementError(f"{len(items)} item names given for {n_items} rows")
         self._codes = codes
-        self._patterns = self._rater_counts = None
+        self._patterns = self._rater_counts = self._reading = None
         self._categories = categories
         self._raters = raters
         self._items = items if isinstance(items, range) else tuple(items)
@@ -360,6 +370,15 @@ class Ratings:
         )
 
     # ------------------------------------------------------------------ names
+    @property
+    def reading(self) -> Any:
+        """How the table was read from a file (:class:`iaa_teach.reading.Reading`): None if not from a file.
+
+        Only the table that :meth:`from_csv` returns has it; an edited copy
+        (a subset, a changed label) does not.
+        """
+        return self._reading
+
     @property
     def categories(self) -> tuple:
         """The labels in their order."""
@@ -911,9 +930,17 @@ class Ratings:
     def from_csv(
         cls,
         path: Any,
-        format: str = "wide",
+        format: str | None = None,
         categories: Sequence | None = None,
         *,
+        item: str | bool | None = None,
+        rater: str | None = None,
+        label: str | None = None,
+        raters_as_rows: bool = False,
+        drop: Sequence[str] = (),
+        skip_rows: int = 0,
+        keep_labels: Sequence[str] = (),
+        fold_case: bool = False,
         sep: str | None = None,
         encoding: str = "utf-8",
         max_bytes: int | None = MAX_FILE_BYTES,
@@ -922,19 +949,50 @@ class Ratings:
     ) -> "Ratings":
         """Read a ratings file: CSV (or TSV), or the first sheet of an ``.xlsx`` workbook.
 
+        How the file was read (its layout, where the item IDs came from,
+        every guess, the missing cells by marker) is in :attr:`reading`, and
+        is the first line of the report; whatever looks wrong is also given
+        as a :class:`UserWarning` naming the option that fixes it.
+
         Parameters
         ----------
         path : str or pathlib.Path
             A regular file (not a FIFO or a device), at most ``max_bytes`` long.
-        format : {"wide", "long"}
-            ``"wide"``: a header row of rater names, then one row per item. A
-            first column named ``item`` (or ``id``, ``unit``), or with an empty
-            name (as pandas' ``to_csv`` writes the index), holds item ids.
-            ``"long"``: columns ``item, rater, label``, one rating per line
-            (a header row naming them is optional). A wide file whose header
-            starts ``item, rater, label`` is an error suggesting ``format="long"``.
+        format : {None, "wide", "long"}
+            ``"wide"``: a header row of rater names, then one row per item.
+            ``"long"``: one rating per line, in an item, a rater and a label
+            column (a header row naming them is optional in a 3-column file;
+            without one, it is recognised when its names do not fit the
+            data). None (default): long if the header is three columns whose
+            second and third are named like a rater and a label
+            (``item, rater, label``; ``Wine, Judge, Scores``), else wide.
         categories : sequence, optional
             All labels in their order; strings are read as the file's cells are.
+        item : str or False, optional
+            The column of item IDs. By default, in a wide file, the first
+            column is the item IDs when it has no name or an ID's name (item,
+            id, unit(s), subject, patient, case, doc, text, sentence, example,
+            #, index...: :func:`iaa_teach.reading.item_like`); False: no such
+            column (items numbered 1..n).
+        rater, label : str, optional
+            A long file's rater and label columns, to pick three columns out
+            of a wider export (Label Studio's CSV); ``rater`` also names the
+            raters' column with ``raters_as_rows``.
+        raters_as_rows : bool
+            One row per rater and one column per item (a form's export: one
+            row per respondent). The raters are named by ``rater``, or by a
+            column named like e-mail, name, respondent... (or holding e-mail
+            addresses); timestamp columns are left out.
+        drop : list of str
+            Columns to leave out, by name.
+        skip_rows : int
+            Lines (sheet rows) above the header to skip: a title row.
+        keep_labels : list of str
+            Missing markers to read as labels here (``["NA"]`` where NA means
+            "not applicable", a category).
+        fold_case : bool
+            Merge labels that differ only in letter case (``Yes``, ``yes``,
+            ``YES``) into the most frequent spelling (or the declared one).
         sep : str, optional
             The separator; by default the most frequent of comma, semicolon and
             tab in the header line.
@@ -945,38 +1003,74 @@ class Ratings:
             The limits on the file's size, a cell's length and the number of
             categories (:data:`iaa_teach.validation.LIMITS`).
 
-        Cells are stripped; empty cells and the markers ``NA``, ``N/A``,
-        ``NaN``, ``nan``, ``None``, ``null`` are missing. The labels are
-        numbers if every label (and every declared category) reads as a
-        decimal number; otherwise all of them are text as written. Rows
-        without any cell are skipped. Errors name the file, and the line and
+        Cells are stripped; empty cells and pandas' missing markers
+        (:data:`MISSING_MARKERS`: ``NA``, ``N/A``, ``n/a``, ``#N/A``,
+        ``NULL``, ``null``, ``NaN``, ``nan``, ``None``, ``<NA>``...) are
+        missing. The labels are numbers if every label (and every declared
+        category) reads as a decimal number; otherwise all of them are text as
+        written. Rows without any cell are skipped; unnamed empty columns at
+        the right end are left out. Errors name the file, and the line and
         column where there is one.
         """
-        check_option("format", format, FORMATS)
         max_categories = check_max("max_categories", max_categories)
+        layout = {"item": item, "rater": rater, "label": label, "raters_as_rows": raters_as_rows}
+        layout |= {"drop": drop, "skip_rows": skip_rows, "keep_labels": keep_labels, "fold_case": fold_case}
         cells = read_cells(
-            path, format, categories, sep=sep, encoding=encoding, max_bytes=max_bytes, max_field=max_field
+            path,
+            format,
+            categories,
+            sep=sep,
+            encoding=encoding,
+            max_bytes=max_bytes,
+            max_field=max_field,
+            **layout,
         )
         try:
             if cells.format == "long":
                 items, raters, labels = cells.columns
                 item_idx, item_ids = _first_seen(items)
                 rater_idx, rater_ids = _first_seen(raters)
-                return _assemble_long(
-                    cls, item_idx, rater_idx, item_ids, rater_ids, labels, cells.categories, max_categories
+                ratings = _assemble_long(
+                    cls,
+                    item_idx,
+                    rater_idx,
+                    item_ids,
+                    rater_ids,
+                    _kept(labels, cells.kept),
+                    cells.categories,
+                    max_categories,
                 )
-            _check_size((len(cells.columns[0] if cells.columns else cells.items or ()), len(cells.columns)))
-            raters = _check_raters(cells.names)
-            codes, cats = _encode_columns(
-                cells.columns,
-                None if cells.categories is None else _category_list(cells.categories, max_categories),
-                raters,
-                max_categories,
-            )
-            items = range(1, codes.shape[0] + 1) if cells.items is None else cells.items
-            return cls(codes, cats, raters, items, _trusted=True, _declared=cells.categories is not None)
+            else:
+                _check_size(
+                    (len(cells.columns[0] if cells.columns else cells.items or ()), len(cells.columns))
+                )
+                raters = _check_raters(cells.names)
+                codes, cats = _encode_columns(
+                    [_kept(c, cells.kept) for c in cells.columns],
+                    None if cells.categories is None else _category_list(cells.categories, max_categories),
+                    raters,
+                    max_categories,
+                )
+                items = range(1, codes.shape[0] + 1) if cells.items is None else cells.items
+                ratings = cls(
+                    codes, cats, raters, items, _trusted=True, _declared=cells.categories is not None
+                )
         except AgreementError as err:  # locate(None, None) is the path
             raise AgreementError(f"{cells.locate(err.row, err.column)}: {err}") from None
+        ratings._reading = cells.reading
+        for message in cells.reading.warnings:
+            warnings.warn(f"{cells.path}: {message}", UserWarning, stacklevel=2)
+        return ratings
+
+
+def _kept(column: Any, kept: frozenset) -> Any:
+    """A file's text column with missing markers kept as labels (``keep_labels``), as codes that keep them."""
+    if not kept or column.dtype != object:
+        return column
+    import pandas as pd
+
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)  # the reader made the other markers None
+    return _Column(codes.astype(np.intp, copy=False), list(uniques))
 
 
 def as_ratings(data: Any) -> Ratings:

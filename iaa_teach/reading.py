@@ -42,6 +42,8 @@ from .validation import (
     MAX_FIELD_CHARS,
     MAX_FILE_BYTES,
     AgreementError,
+    check_bool,
+    check_int,
     check_limit,
     check_max,
     check_option,
@@ -63,16 +65,61 @@ __all__ = [
     "to_number",
     "file_text",
     "looks_long",
+    "item_like",
+    "rater_like",
+    "label_like",
+    "ID_WORDS",
+    "RATER_WORDS",
+    "LABEL_WORDS",
+    "Reading",
 ]
 
-#: Cells that mean "no rating", in files and in Python (after stripping spaces).
-MISSING_MARKERS = ("", "NA", "N/A", "NaN", "nan", "None", "null")
+#: Cells that mean "no rating", in files and in Python (after stripping spaces): pandas' own defaults
+#: (``read_csv``'s ``keep_default_na``), so a file reads here as it reads in pandas.
+MISSING_MARKERS = (
+    "",
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "-1.#IND",
+    "-1.#QNAN",
+    "-NaN",
+    "-nan",
+    "1.#IND",
+    "1.#QNAN",
+    "<NA>",
+    "N/A",
+    "NA",
+    "NULL",
+    "NaN",
+    "None",
+    "n/a",
+    "nan",
+    "null",
+)
 #: Separators that are sniffed from the header line when none is given.
 SEPARATORS = (",", ";", "\t")
 #: Header names (any letter case) of an item column: first column of a wide file, or of a long one.
 ITEM_NAMES = frozenset({"item", "items", "id", "item_id", "unit", "unit_id"})
 RATER_NAMES = frozenset({"rater", "raters", "annotator", "coder", "judge", "rater_id", "annotator_id"})
 LABEL_NAMES = frozenset({"label", "labels", "category", "rating", "code", "value", "annotation"})
+#: Words of a column name that say "item IDs" (every word of the name one of these, or of a few
+#: such as "id", "no", "#"): "Units", "Patient ID", "doc_id", "#". See :func:`item_like`.
+ID_WORDS = frozenset(
+    "item items unit units subject subjects patient patients case cases doc docs document documents "
+    "text texts sentence sentences example examples index # id ids key row task review image uid".split()
+)
+#: Words of a column name that say "who rated" (:func:`rater_like`).
+RATER_WORDS = frozenset(
+    "rater raters annotator annotators coder coders judge judges user username respondent participant "
+    "student worker observer assessor reviewer completed email mail name".split()
+)
+#: Words of a column name that say "the label" (:func:`label_like`).
+LABEL_WORDS = frozenset(
+    "label labels category categories class rating ratings score scores code codes value values "
+    "annotation annotations answer answers choice choices response responses grade grades tag tags".split()
+)
+_NAME_EXTRA = frozenset("id ids no nr number num # by address e name".split())
 FORMATS = ("wide", "long")
 
 _MARKERS = frozenset(MISSING_MARKERS)
@@ -88,16 +135,16 @@ _NOT_SUPPORTED = {
 
 
 # ======================================================== cells as text
-def file_text(value: Any) -> Any:
-    """A cell as a file's reader sees it: stripped text, or None where it is a missing marker.
+def file_text(value: Any, keep: frozenset = frozenset()) -> Any:
+    """A cell as a file's reader sees it: stripped text, or None where it is a missing marker (not in ``keep``).
 
-    >>> file_text("  P "), file_text("NA"), file_text(" "), file_text(None)
-    ('P', None, None, None)
+    >>> file_text("  P "), file_text("NA"), file_text(" "), file_text(None), file_text("NA", {"NA"})
+    ('P', None, None, None, 'NA')
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     text = value.strip() if isinstance(value, str) else str(value).strip()
-    return None if text in _MARKERS else text
+    return None if text in _MARKERS and text not in keep else text
 
 
 def reads_as_number(text: str) -> bool:
@@ -114,17 +161,114 @@ def to_number(text: str) -> int | float:
     return int(text) if _INTEGER.fullmatch(text) else float(text)
 
 
-def looks_long(header: Sequence[str]) -> bool:
-    """True if the first three names of a header are an item, a rater and a label column.
+def _words(name: Any) -> list[str]:
+    """A column name as lower-case words: ``"Patient ID"`` -> ``["patient", "id"]``, ``"itemId"`` -> ``["item", "id"]``."""
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name).strip())
+    return [w for w in re.split(r"[\s_\-.:/()]+", text.lower()) if w]
 
-    >>> looks_long(["Item", "rater", "label"]), looks_long(["item", "ann", "bob"])
-    (True, False)
+
+def _named(name: Any, words: frozenset, extra: frozenset = frozenset()) -> bool:
+    """Whether every word of ``name`` is one of ``words`` or ``extra``, and one at least of ``words``."""
+    parts = _words(name)
+    return bool(parts) and all(w in words or w in extra for w in parts) and any(w in words for w in parts)
+
+
+def item_like(name: Any) -> bool:
+    """A name that says "item IDs": item, id, unit(s), subject, patient, case, doc, text, sentence, #, index...
+
+    >>> [item_like(n) for n in ("Units", "Patient ID", "#", "doc_id", "Wine", "R1")]
+    [True, True, True, True, False, False]
     """
-    names = [str(h).strip().lower() for h in header[:3]]
-    return len(names) == 3 and names[0] in ITEM_NAMES and names[1] in RATER_NAMES and names[2] in LABEL_NAMES
+    return _named(name, ID_WORDS, _NAME_EXTRA)
+
+
+def rater_like(name: Any) -> bool:
+    """A name that says "who rated": rater, annotator, coder, judge, completed_by, Email Address...
+
+    >>> [rater_like(n) for n in ("Judge", "annotator", "_annotator_id", "Email Address", "R1")]
+    [True, True, True, True, False]
+    """
+    return _named(name, RATER_WORDS, _NAME_EXTRA)
+
+
+def label_like(name: Any) -> bool:
+    """A name that says "the label": label, category, rating, score(s), code, value, answer, choice...
+
+    >>> [label_like(n) for n in ("Scores", "label", "category", "Wine", "annotation_id")]
+    [True, True, True, False, False]
+    """
+    words = _words(name)
+    return _named(name, LABEL_WORDS, _NAME_EXTRA) and words[-1] not in _NAME_EXTRA  # "annotation_id": an ID
+
+
+def looks_long(header: Sequence[str]) -> bool:
+    """True if a header of three names reads as a long file's: an item (any name), a rater and a label column.
+
+    >>> looks_long(["Item", "rater", "label"]), looks_long(["Wine", "Judge", "Scores"]), looks_long(["item", "ann", "bob"])
+    (True, True, False)
+    """
+    return len(header) == 3 and rater_like(header[1]) and label_like(header[2])
+
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+_TIMESTAMP = re.compile(
+    r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T]\d{1,2}:\d{2}.*|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4},? \d{1,2}:\d{2}.*"
+)
+
+
+def _looks(values: Any, pattern: re.Pattern) -> bool:
+    """Whether the first (up to 20) values present are all text matching ``pattern``."""
+    seen = 0
+    for v in values:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            continue
+        if not isinstance(v, str) or not pattern.fullmatch(v.strip()):
+            return False
+        seen += 1
+        if seen == 20:
+            break
+    return seen > 0
 
 
 # ============================================================ the result
+@dataclass(frozen=True)
+class Reading:
+    """How a file was read: its layout, where the item IDs, raters and labels came from, and every guess.
+
+    :func:`iaa_teach.report.summary_lines` shows it as the report's first
+    lines (the command line, the HTML and JSON report, notebook 08).
+
+    Attributes
+    ----------
+    path : str
+    layout : {"wide", "long", "raters as rows"}
+    items_from : str or None
+        The column that holds the item IDs (``""``: a column with no name);
+        None: the rows are numbered 1..n (wide) or the items are the
+        columns (raters as rows).
+    raters_from : str or None
+        The column that names the raters (long, raters as rows).
+    labels_from : str or None
+        The column of the labels (long).
+    notes : tuple of str
+        What was guessed or left out, and how to say otherwise.
+    warnings : tuple of str
+        What looks wrong in the file, and the option that fixes it.
+    missing : tuple of (str, int)
+        How many cells were read as missing, by what they held (``""``:
+        empty or blank).
+    """
+
+    path: str
+    layout: str
+    items_from: str | None = None
+    raters_from: str | None = None
+    labels_from: str | None = None
+    notes: tuple = ()
+    warnings: tuple = ()
+    missing: tuple = ()
+
+
 @dataclass
 class Cells:
     """A ratings file read into columns.
@@ -133,11 +277,11 @@ class Cells:
     ----------
     path : str
     format : {"wide", "long"}
+        How the columns are laid out (a file with raters as rows is turned into wide columns).
     names : list of str
-        Wide: the rater names (the header without the item column). Long:
-        ``["item", "rater", "label"]``.
+        Wide: the rater names. Long: ``["item", "rater", "label"]``.
     items : list of str or None
-        Wide: the item column's ids (None if the file has none).
+        Wide: the item ids (None: rows numbered 1..n).
     columns : list of ndarray
         Wide: one per rater; long: item ids, rater names, labels. Label
         columns hold numbers (a numeric array, NaN where missing) when
@@ -149,6 +293,10 @@ class Cells:
     locate : callable
         ``locate(row, column)`` -> ``"file, line 3, column 2"`` for a data
         row and a column of ``columns`` (0-based).
+    reading : Reading
+        How the file was read.
+    kept : frozenset
+        Missing markers kept as labels (``keep_labels``).
     """
 
     path: str
@@ -159,25 +307,32 @@ class Cells:
     numeric: bool
     categories: list | None
     locate: Callable[[int | None, int | None], str]
+    reading: Reading | None = None
+    kept: frozenset = frozenset()
 
 
 def read_cells(
     path: Any,
-    format: str = "wide",
+    format: str | None = None,
     categories: Sequence | None = None,
     *,
     sep: str | None = None,
     encoding: str = "utf-8",
     max_bytes: int | None = MAX_FILE_BYTES,
     max_field: int | None = MAX_FIELD_CHARS,
+    **layout: Any,
 ) -> Cells:
     """Read a ratings file (CSV, or .xlsx) into :class:`Cells`.
 
+    ``layout``: what the file is, where the guesses would be wrong (``item``,
+    ``rater``, ``label``, ``raters_as_rows``, ``drop``, ``skip_rows``,
+    ``keep_labels``, ``fold_case``: see :meth:`iaa_teach.Ratings.from_csv`).
     Raises :class:`~iaa_teach.AgreementError` for anything that is not a
     readable ratings file, naming the file (and the line and column where
     there is one) and what to do.
     """
-    check_option("format", format, FORMATS)
+    if format is not None:
+        check_option("format", format, FORMATS)
     sep = _check_sep(sep)
     encoding = _check_encoding(encoding)
     max_bytes = check_max("max_bytes", max_bytes)
@@ -187,17 +342,19 @@ def read_cells(
     ):
         raise AgreementError(f"categories must be a list of labels in their order, got {categories!r}")
     categories = None if categories is None else list(categories)
+    plan = _Plan(format, **layout)
     path = check_path(path, max_bytes)[0]
+    plan.path = path
     suffix = os.path.splitext(path)[1].lower()
     if suffix in _NOT_SUPPORTED:
         raise AgreementError(
             f"{path}: {_NOT_SUPPORTED[suffix]} files are not read; save the sheet as .xlsx or as CSV (UTF-8)"
         )
     if suffix in _EXCEL:
-        table = _read_xlsx(path, max_bytes)
+        table = _read_xlsx(path, max_bytes, plan.skip_rows, plan)
     else:
-        table = _CsvTable(path, format, sep, encoding, max_field)
-    return _interpret(table, format, categories, max_field)
+        table = _CsvTable(path, sep, encoding, max_field, plan.skip_rows, plan)
+    return _interpret(table, plan, categories, max_field)
 
 
 def check_path(path: Any, max_bytes: int | None = MAX_FILE_BYTES) -> tuple[str, int]:
@@ -275,13 +432,24 @@ def _check_encoding(encoding: Any) -> str:
 class _CsvTable:
     """A CSV file checked and read with pandas: header, columns, and where each row came from."""
 
-    def __init__(self, path: str, format: str, sep: str | None, encoding: str, max_field: int | None):
+    def __init__(
+        self,
+        path: str,
+        sep: str | None,
+        encoding: str,
+        max_field: int | None,
+        skip_rows: int,
+        plan: Callable[[list], tuple[list, set, bool]],
+    ):
         self.path = path
         self.max_field = max_field
+        self.markers = getattr(plan, "keep", frozenset())
+        head = _read_prefix(path, 1 << 16)
         if encoding == "utf-8":
-            _check_not_other_encoding(path, _read_prefix(path, 1 << 16))
-            self.source: Any = path
-        else:  # decode in Python (files in other encodings are small), then read as UTF-8
+            _check_not_other_encoding(path, head)
+        if encoding != "utf-8" or (b"\r" in head and b"\n" not in head):
+            # decode in Python (files in other encodings are small), then read as UTF-8;
+            # old Mac line ends (CR only) become LF, so every line keeps its number
             with open(path, "rb") as fh:
                 raw = fh.read()
             try:
@@ -289,14 +457,18 @@ class _CsvTable:
             except UnicodeDecodeError as err:
                 raise _decode_error(path, raw, err.start, encoding) from None
             del raw
-            self.source = io.BytesIO(text.lstrip("\ufeff").encode("utf-8"))
-        self.header, self.skip, self.sep, before = _header(path, self.source, sep, max_field)
-        self.width = len(self.header)
-        self.long = format == "long"
+            if "\n" not in text:
+                text = text.replace("\r", "\n")
+            self.source: Any = io.BytesIO(text.lstrip("\ufeff").encode("utf-8"))
+        else:
+            self.source = path
+        self.file_header, self.skip, self.sep, before = _header(path, self.source, sep, max_field, skip_rows)
+        self.file_width = len(self.file_header)
+        # which columns are read (the others dropped), which as text, and whether the file is long
+        self.positions, self.text_columns, self.long = plan(self.file_header)
+        self.header = [self.file_header[p] for p in self.positions]
+        self.width = len(self.positions)
         quotes, separators = _prescan(path, self.source, self.sep)
-        self.text_columns = set(range(self.width)) if format == "long" else set()
-        if format == "wide" and _has_item_column(self.header):
-            self.text_columns.add(0)
         self.columns = self._read(self.text_columns)
         bools = {j for j, c in enumerate(self.columns) if c.dtype == bool}
         if bools:  # True/False in a file are text, as written ("TRUE", "yes"...), never numbers
@@ -305,21 +477,30 @@ class _CsvTable:
         # pandas pads a short row with missing cells: make sure there is none. Without quotes or
         # blank rows, every row has all its fields exactly when the separators add up (a row with
         # too many fields is an error in pandas); otherwise count them line by line.
-        if quotes or self.blank_rows or separators - before != (self.n_rows + 1) * (self.width - 1):
-            _scan(path, self.source, self.sep, self.width, max_field, self.long)
+        if quotes or self.blank_rows or separators - before != (self.n_rows + 1) * (self.file_width - 1):
+            _scan(path, self.source, self.sep, self.file_width, max_field, self.long, self.skip)
 
     def _read(self, text_columns: set) -> list:
+        """The columns kept (``positions``), those in ``text_columns`` (0-based among them) as text."""
         try:
-            frame = _pandas_csv(self.path, self.source, self.sep, self.skip, self.width, text_columns)
+            frame = _pandas_csv(
+                self.path,
+                self.source,
+                self.sep,
+                self.skip,
+                self.file_width,
+                {self.positions[j] for j in text_columns},
+                None if len(self.positions) == self.file_width else self.positions,
+            )
         except AgreementError:
-            _scan(self.path, self.source, self.sep, self.width, self.max_field, self.long)
+            _scan(self.path, self.source, self.sep, self.file_width, self.max_field, self.long, self.skip)
             raise
         if not len(frame):
             raise AgreementError(f"{self.path}: the file has a header but no items")
         self.n_rows = len(frame)
-        columns = [frame[c].to_numpy() for c in range(self.width)]
+        columns = [frame[p].to_numpy() for p in self.positions]
         del frame
-        empty = _empty_rows(columns)
+        empty = _empty_rows(columns, self.markers)
         self.blank_rows = bool(empty.any())
         self.keep = np.flatnonzero(~empty) if self.blank_rows else np.arange(self.n_rows)
         return [c[self.keep] for c in columns] if self.blank_rows else columns
@@ -331,30 +512,34 @@ class _CsvTable:
             record = self.skip + (0 if row < 0 else 1 + int(self.keep[row]))
             where += f", line {_line_of_record(self.source, record)}"
         if column is not None:
-            where += f", column {column + 1}"
+            where += f", column {self.positions[column] + 1}"
         return where
 
 
-def _empty_rows(columns: list) -> np.ndarray:
-    """Rows in which every cell is missing or blank (a column of whole numbers has none)."""
+def _empty_rows(columns: list, markers: frozenset = frozenset()) -> np.ndarray:
+    """Rows in which every cell is missing, blank or a missing marker (a column of whole numbers has none)."""
+    n = len(columns[0])
+    if any(c.dtype.kind in "iub" for c in columns):
+        return np.zeros(n, dtype=bool)
+    rows = np.arange(n)
+    for c in sorted(columns, key=lambda c: c.dtype.kind != "f"):  # numbers first: they narrow the rows fast
+        rows = rows[_missing_cells(c[rows], markers)]
+        if not rows.size:
+            break
+    empty = np.zeros(n, dtype=bool)
+    empty[rows] = True
+    return empty
+
+
+def _missing_cells(values: np.ndarray, markers: frozenset = frozenset()) -> np.ndarray:
+    """Which cells are missing: NaN, None, blank text or a missing marker (``markers``: those kept as labels)."""
     import pandas as pd
 
-    if any(c.dtype.kind in "iu" for c in columns):
-        return np.zeros(len(columns[0]), dtype=bool)
-    if all(c.dtype.kind == "f" for c in columns):  # numbers: follow the rows missing so far, column by column
-        rows = np.flatnonzero(np.isnan(columns[0]))
-        for c in columns[1:]:
-            rows = rows[np.isnan(c[rows])]
-        empty = np.zeros(len(columns[0]), dtype=bool)
-        empty[rows] = True
-        return empty
-    missing = [np.isnan(c) if c.dtype.kind == "f" else pd.isna(c) for c in columns]
-    count = np.sum(missing, axis=0)
-    empty = count == len(columns)
-    for row in np.flatnonzero(count == len(columns) - 1):  # one cell left: blank text (a line of spaces)?
-        cell = next(c[row] for c, m in zip(columns, missing) if not m[row])
-        empty[row] = isinstance(cell, str) and not cell.strip()
-    return empty
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    flags = [file_text(u, markers) is None for u in uniques.tolist()]
+    return np.array(flags + [True], dtype=bool)[codes]
 
 
 def _check_not_other_encoding(path: str, head: bytes) -> None:
@@ -415,8 +600,11 @@ def _chunks(source: Any):
             yield chunk
 
 
-def _header(path: str, source: Any, sep: str | None, max_field: int | None) -> tuple[list[str], int, str]:
-    """The header (first record that is not blank) as stripped names, the lines before it, the separator."""
+def _header(
+    path: str, source: Any, sep: str | None, max_field: int | None, skip_rows: int = 0
+) -> tuple[list[str], int, str, int]:
+    """The header (first record that is not blank, after ``skip_rows`` lines) as stripped names, the
+    lines before it, the separator and the number of separators before it."""
     size = 1 << 16
     while True:
         data = _read_prefix(source, size)
@@ -427,7 +615,11 @@ def _header(path: str, source: Any, sep: str | None, max_field: int | None) -> t
             raise _decode_error(path, data, err.start) from None
         text = text[1:] if text.startswith("\ufeff") else text
         lines = text.splitlines(keepends=True)
-        skip = 0
+        if skip_rows >= len(lines) and whole:
+            raise AgreementError(
+                f"{path}: skip_rows={skip_rows} (--skip-rows) skips every line of the file ({len(lines)})"
+            )
+        skip = min(skip_rows, len(lines))
         while skip < len(lines) and not lines[skip].strip(" \t\r\n,;"):
             skip += 1
         if skip == len(lines) and whole:
@@ -503,22 +695,20 @@ def _sniff(line: str) -> str:
     return SEPARATORS[counts.index(max(counts))] if max(counts) else ","
 
 
-def _has_item_column(header: Sequence[str]) -> bool:
-    """The first column holds item ids: named item (id, unit...) or unnamed (as pandas' to_csv writes the index)."""
-    return len(header) > 0 and (header[0].lower() in ITEM_NAMES or header[0] == "")
-
-
-def _scan(path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False) -> None:
+def _scan(
+    path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False, skip: int = 0
+) -> None:
     """Check that every record has ``width`` fields (blank lines aside), naming the first that has not.
 
     One vectorized pass per megabyte: separators and line ends outside
     quotes (known from the parity of the quotes before them) counted per
     line. A count that does not match (or a stray quote that confuses the
     count) is looked at again exactly, with Python's csv module (which
-    reads as pandas does), to name the line.
+    reads as pandas does), to name the line. The ``skip`` lines above the
+    header are not counted.
     """
     sep_byte = ord(sep)
-    offset = parity = carry = 0
+    offset = parity = carry = lines = 0
     content = False  # the unfinished line holds something other than spaces
     suspect = False
     newline = 10
@@ -543,6 +733,9 @@ def _scan(path: str, source: Any, sep: str, width: int, max_field: int | None, l
             per_line = np.diff(counts[where], prepend=0)
             per_line[0] += carry
             bad = per_line != width - 1
+            if lines < skip:
+                bad[: skip - lines] = False
+            lines += len(where)
             if bad.any():
                 starts = np.concatenate(([0], where[:-1] + 1))
                 firsts = np.flatnonzero(bad)
@@ -564,7 +757,7 @@ def _scan(path: str, source: Any, sep: str, width: int, max_field: int | None, l
     if not suspect and (carry or content) and carry != width - 1:
         suspect = True
     if suspect or parity:
-        _exact_fields(path, source, sep, width, max_field, long)
+        _exact_fields(path, source, sep, width, max_field, long, skip)
 
 
 def _has_content(piece: np.ndarray) -> bool:
@@ -572,7 +765,7 @@ def _has_content(piece: np.ndarray) -> bool:
 
 
 def _exact_fields(
-    path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False
+    path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False, skip: int = 0
 ) -> None:
     """Name the first record with a wrong number of fields, read with the csv module (as pandas reads it)."""
     limit = csv.field_size_limit()
@@ -581,7 +774,7 @@ def _exact_fields(
     stream = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
     try:
         reader = csv.reader(stream, delimiter=sep)
-        line, header_seen = 1, False
+        line, header_seen, data_rows = 1, 0, 0  # header_seen: the header's line
         while True:
             try:
                 row = next(reader)
@@ -592,22 +785,28 @@ def _exact_fields(
                     raise _too_long(f"{path}, line {line}", "a cell", max_field) from None
                 raise AgreementError(f"{path}, line {line}: cannot read the line ({err})") from None
             start, line = line, reader.line_num + 1
-            if not any(cell.strip(" \t\r\n,;") for cell in row):
+            if start <= skip or not any(cell.strip(" \t\r\n,;") for cell in row):
                 continue
             if not header_seen:
-                header_seen = True
-            elif len(row) != width:
+                header_seen = start
+                continue
+            data_rows += 1
+            if len(row) != width:
                 quote = any("\n" in cell for cell in row)
+                title = header_seen if len(row) > width and data_rows == 1 else 0
                 raise AgreementError(
                     f"{path}, line {start}: "
                     + (
                         f"expected 3 columns (item, rater, label), got {len(row)}"
-                        if long
+                        if long and width == 3
                         else f"{len(row)} cells but the header has {width} columns"
                     )
                     + (
                         " (a quoted cell runs over several lines: is a closing quote missing?)"
                         if quote
+                        else f"; if line {title} is a title above the header, skip it with skip_rows={title} "
+                        f"(--skip-rows {title} on the command line)"
+                        if title
                         else ""
                     )
                 )
@@ -643,7 +842,9 @@ def _line_of_record(source: Any, record: int) -> int:
     return lines
 
 
-def _pandas_csv(path: str, source: Any, sep: str, skip: int, width: int, text_columns: set):
+def _pandas_csv(
+    path: str, source: Any, sep: str, skip: int, width: int, text_columns: set, usecols: list | None = None
+):
     import pandas as pd
 
     if isinstance(source, io.BytesIO):
@@ -658,10 +859,11 @@ def _pandas_csv(path: str, source: Any, sep: str, skip: int, width: int, text_co
                 sep=sep,
                 header=0,
                 names=list(range(width)),
+                usecols=usecols,
                 skiprows=skip,
                 dtype={c: object for c in text_columns} or None,
                 keep_default_na=False,
-                na_values=list(MISSING_MARKERS),
+                na_values=[""],  # the other markers are read as text, counted, and made missing here
                 skip_blank_lines=False,
                 encoding="utf-8",
                 engine="c",
@@ -689,8 +891,9 @@ def _pandas_csv(path: str, source: Any, sep: str, skip: int, width: int, text_co
 class _SheetTable:
     """The first sheet of a workbook: header, columns of cells, and the sheet row of each data row."""
 
-    def __init__(self, path: str, header: list, columns: list, rows: list, top: int):
+    def __init__(self, path: str, header: list, columns: list, rows: list, top: int, positions: list):
         self.path, self.header, self.columns, self.rows, self.top = path, header, columns, rows, top
+        self.positions = positions
         self.width = len(header)
 
     def locate(self, row: int | None = None, column: int | None = None) -> str:
@@ -698,11 +901,11 @@ class _SheetTable:
         if row is not None:
             where += f", row {(self.rows[row] if row >= 0 else self.top) + 1}"
         if column is not None:
-            where += f", column {column + 1}"
+            where += f", column {self.positions[column] + 1}"
         return where
 
 
-def _read_xlsx(path: str, max_bytes: int | None) -> _SheetTable:
+def _read_xlsx(path: str, max_bytes: int | None, skip_rows: int, plan: Callable) -> _SheetTable:
     import pandas as pd
 
     try:
@@ -727,9 +930,12 @@ def _read_xlsx(path: str, max_bytes: int | None) -> _SheetTable:
         raise AgreementError(f"{path}: cannot read the workbook ({type(err).__name__}: {err})") from None
     rows = [[_excel_cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
     del frame
-    filled = [i for i, row in enumerate(rows) if any(c is not None for c in row)]
+    filled = [i for i, row in enumerate(rows) if i >= skip_rows and any(c is not None for c in row)]
     if not filled:
-        raise AgreementError(f"{path}: the first sheet is empty")
+        raise AgreementError(
+            f"{path}: the first sheet is empty"
+            + (f" below the {skip_rows} rows skipped (skip_rows, --skip-rows)" if skip_rows else "")
+        )
     top = filled[0]
     header = ["" if c is None else str(c).strip() for c in rows[top]]
     while header and header[-1] == "":
@@ -739,11 +945,18 @@ def _read_xlsx(path: str, max_bytes: int | None) -> _SheetTable:
     for i in body:
         extra = [j for j, c in enumerate(rows[i][width:], start=width) if c is not None]
         if extra:
-            raise AgreementError(
-                f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's {width} columns"
+            title = (
+                f"; if row {top + 1} is a title above the header, skip it with skip_rows={top + 1} "
+                f"(--skip-rows {top + 1} on the command line)"
+                if i == body[0]
+                else ""
             )
-    columns = [np.array([rows[i][j] for i in body], dtype=object) for j in range(width)]
-    return _SheetTable(path, header, columns, body, top)
+            raise AgreementError(
+                f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's {width} columns{title}"
+            )
+    positions, _text, _long = plan(header)
+    columns = [np.array([rows[i][j] for i in body], dtype=object) for j in positions]
+    return _SheetTable(path, [header[j] for j in positions], columns, body, top, positions)
 
 
 def _excel_cell(value: Any) -> Any:
@@ -761,52 +974,441 @@ def _excel_cell(value: Any) -> Any:
 
 
 # ======================================================== interpretation
-def _interpret(table: Any, format: str, categories: list | None, max_field: int | None) -> Cells:
-    """The cells of a file as ids and labels: the item column, the long file's header, numbers or text."""
-    header, path, locate = table.header, table.path, table.locate
+def _quoted(names: Sequence[Any]) -> str:
+    shown = ", ".join(f'"{n}"' for n in list(names)[:12])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > 12 else "")
+
+
+def _name_list(values: Any, what: str) -> tuple:
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        values = [values]
+    if not hasattr(values, "__iter__") or any(not isinstance(v, str) for v in values):
+        raise AgreementError(f"{what} must be a list of strings, got {values!r}")
+    return tuple(v.strip() for v in values)
+
+
+class _Plan:
+    """What the caller said about a file, checked; once the header is read, which columns to read, and how.
+
+    Called with the header (stripped names): returns the positions of the
+    columns kept, those (0-based among them) to read as text, and whether
+    the file is long. ``notes`` and ``warnings`` collect what the summary says.
+    """
+
+    def __init__(
+        self,
+        format: str | None,
+        item: Any = None,
+        rater: Any = None,
+        label: Any = None,
+        raters_as_rows: Any = False,
+        drop: Any = (),
+        skip_rows: Any = 0,
+        keep_labels: Any = (),
+        fold_case: Any = False,
+    ):
+        if item is not None and item is not False and not isinstance(item, str):
+            raise AgreementError(
+                f"item must be the name of the column of item IDs, or False (no such column: rows are "
+                f"numbered 1..n), got {item!r}"
+            )
+        for name, value in (("item", item), ("rater", rater), ("label", label)):
+            if value is not None and value is not False and (not isinstance(value, str) or not value.strip()):
+                raise AgreementError(f"{name} must be a column name, got {value!r}")
+        self.format, self.item = format, item.strip() if isinstance(item, str) else item
+        self.rater = rater.strip() if isinstance(rater, str) else None
+        self.label = label.strip() if isinstance(label, str) else None
+        self.raters_as_rows = check_bool("raters_as_rows", raters_as_rows)
+        self.fold_case = check_bool("fold_case", fold_case)
+        self.drop = _name_list(drop, "drop")
+        self.skip_rows = check_int("skip_rows", skip_rows, 0)
+        keep = _name_list(keep_labels, "keep_labels")
+        for value in keep:
+            if value not in _MARKERS or not value:
+                raise AgreementError(
+                    f"keep_labels: {value!r} is not a missing marker (an empty cell cannot be kept); "
+                    f"the markers are {', '.join(repr(m) for m in MISSING_MARKERS if m)}"
+                )
+        self.keep = frozenset(keep)
+        if self.raters_as_rows and (format == "long" or self.label):
+            raise AgreementError(
+                "raters_as_rows (--raters-as-rows) reads one row per rater and one column per item; it "
+                "takes no format='long' and no label column"
+            )
+        self.path, self.kind, self.names = "", "wide", []
+        self.item_j: int | None = None
+        self.rater_j: int | None = None
+        self.missing: dict[str, int] = {}
+        self.notes: list[str] = []
+        self.warnings: list[str] = []
+
+    def column(self, name: str, what: str, option: str, names: Sequence[str] | None = None) -> int:
+        """The position of the column called ``name`` (given as ``what=``), or an error listing the header."""
+        names = self.names if names is None else names
+        if name in names:
+            return list(names).index(name)
+        folded = [j for j, n in enumerate(names) if n.casefold() == name.casefold()]
+        if len(folded) == 1:
+            return folded[0]
+        raise AgreementError(
+            f"{self.path}: {what}={name!r} ({option}) names no column of the header, which has "
+            f"{_quoted(names)}"
+        )
+
+    def __call__(self, header: list) -> tuple[list, set, bool]:
+        positions = list(range(len(header)))
+        if self.drop:
+            for name in self.drop:
+                self.column(name, "drop", "--drop-column", header)
+            gone = {self.column(name, "drop", "--drop-column", header) for name in self.drop}
+            positions = [p for p in positions if p not in gone]
+            self.notes.append(f"left out as asked (drop, --drop-column): {_quoted(self.drop)}")
+        names = self.names = [header[p] for p in positions]
+        if self.raters_as_rows:
+            self.kind = "raters as rows"
+        elif self.format is not None:
+            self.kind = self.format
+            if self.format == "wide" and looks_long(names):
+                raise AgreementError(
+                    f"{self.path}: the header '{', '.join(names)}' looks like a long file (one rating per "
+                    f"line: item, rater, label); read it with format='long' (--format long on the "
+                    f"command line)"
+                )
+        elif self.rater or self.label:
+            self.kind = "long"
+        elif looks_long(names):
+            self.kind = "long"
+            self.notes.append(
+                f'read as long (one rating per row) because the header "{", ".join(names)}" names an item, '
+                f"a rater and a label column; format='wide' (--format wide) would refuse it"
+            )
+        else:
+            self.kind = "wide"
+        if self.kind == "long":
+            return positions, set(range(len(names))), True
+        if self.kind == "raters as rows":
+            if self.rater:
+                self.rater_j = self.column(self.rater, "rater", "--rater-column")
+            else:
+                found = [j for j, n in enumerate(names) if rater_like(n)]
+                mail = [j for j in found if {"email", "mail"} & set(_words(names[j]))]
+                self.rater_j = (mail or found or [None])[0]
+            return positions, set() if self.rater_j is None else {self.rater_j}, False
+        if isinstance(self.item, str):
+            self.item_j = self.column(self.item, "item", "--item-column")
+        elif self.item is None and names and (names[0] == "" or item_like(names[0])):
+            self.item_j = 0
+        return positions, set() if self.item_j is None else {self.item_j}, False
+
+
+def _interpret(table: Any, plan: _Plan, categories: list | None, max_field: int | None) -> Cells:
+    """The cells of a file as ids and labels, as the plan says; every guess noted, every oddity warned about."""
+    path, notes = table.path, plan.notes
     if not table.columns or len(table.columns[0]) == 0:
         raise AgreementError(f"{path}: the file has a header but no items")
-    if format == "wide" and looks_long(header):
-        raise AgreementError(
-            f"{path}: the header '{', '.join(header[:3])}' looks like a long file (one rating "
-            f"per line: item, rater, label); read it with format='long' (--format long on the "
-            f"command line)"
-        )
-    if format == "long":
-        if table.width != 3:
-            raise AgreementError(
-                f"{path}: a long file has 3 columns (item, rater, label), but the header has {table.width}"
+    _drop_empty_tail(table, plan)
+    if plan.kind == "long":
+        return _interpret_long(table, plan, categories, max_field)
+    if plan.kind == "raters as rows":
+        return _interpret_rows(table, plan, categories, max_field)
+    header, locate = table.header, table.locate
+    j_item = plan.item_j
+    items = (
+        _id_column(path, table.columns[j_item], locate, j_item, max_field, "item")
+        if j_item is not None
+        else None
+    )
+    if j_item is not None and plan.item is None:
+        name = header[j_item]
+        notes.append(
+            (
+                "the first column has no name: read as the item IDs (as pandas' to_csv writes the index)"
+                if name == ""
+                else f'the first column, "{name}", read as the item IDs (its name says so)'
             )
-        first = 0 if header[0].lower() in ITEM_NAMES else 1  # the header is stripped
+            + "; item=False (--no-item-column) reads it as a rater"
+        )
+    if items is not None:
+        _check_unique(
+            items,
+            lambda i, k: (
+                f"{locate(k)}: item ids must be unique: {items[k]!r} is item {i + 1} and item {k + 1}; "
+                f"one rating per row? read the file with format='long' (--format long); if the column "
+                f'"{header[j_item]}" is a rater, give item=False (--no-item-column)'
+            ),
+        )
+    js = [j for j in range(table.width) if j != j_item]
+    names = [header[j] for j in js]
+    for j, name in zip(js, names):
+        if name == "":
+            raise AgreementError(
+                f"{path}: the header has no name for column {table.positions[j] + 1}; every rater column "
+                f"needs a name"
+            )
+    labels, numeric, cats = _labels(table, js, categories, locate, max_field, plan)
+    _warn_columns(plan, names, labels, items is None and plan.item is None and bool(js) and js[0] == 0)
+
+    def where(row: int | None = None, column: int | None = None) -> str:
+        return locate(row, None if column is None else js[column])
+
+    reading = _reading(plan, path, "wide", items_from=None if j_item is None else header[j_item])
+    return Cells(path, "wide", names, items, labels, numeric, cats, where, reading, plan.keep)
+
+
+def _reading(plan: _Plan, path: str, layout: str, **where: Any) -> Reading:
+    return Reading(
+        path,
+        layout,
+        notes=tuple(plan.notes),
+        warnings=tuple(plan.warnings),
+        missing=tuple(sorted(plan.missing.items(), key=lambda kv: (kv[0] != "", -kv[1], kv[0]))),
+        **where,
+    )
+
+
+def _check_unique(values: Sequence, message: Callable[[int, int], str]) -> None:
+    """An error, ``message(i, k)``, if value ``k`` repeats value ``i``."""
+    seen: dict = {}
+    for k, v in enumerate(values):
+        if v in seen:
+            raise AgreementError(message(seen[v], k))
+        seen[v] = k
+
+
+def _drop_empty_tail(table: Any, plan: _Plan) -> None:
+    """Leave out the unnamed columns at the right end that hold nothing (``a,b,,`` as spreadsheets save)."""
+    n = table.width
+    while n > 1 and table.header[n - 1] == "" and _missing_cells(table.columns[n - 1], plan.keep).all():
+        n -= 1
+    if n < table.width:
+        dropped = table.width - n
+        plan.notes.append(
+            f"{dropped} empty column{'s' if dropped > 1 else ''} with no name at the right end left out"
+        )
+        table.header, table.columns, table.positions = (
+            table.header[:n],
+            table.columns[:n],
+            table.positions[:n],
+        )
+        table.width = n
+        if isinstance(table, _CsvTable):
+            table.text_columns = {j for j in table.text_columns if j < n}
+
+
+def _all_distinct(values: np.ndarray) -> int:
+    """The number of values if every value present differs from the others (5 at least), else 0.
+
+    The first 2,000 cells are looked at first, so a rater's column (with
+    repeats among its first cells) costs nothing.
+    """
+    import pandas as pd
+
+    def present(part: np.ndarray) -> np.ndarray:
+        if part.dtype.kind == "f":
+            return part[~np.isnan(part)]
+        return part[~pd.isna(part)]
+
+    head = present(values[:2000])
+    if len(head) < 5 or len(pd.unique(head)) < len(head):
+        return 0
+    whole = present(values)
+    return len(whole) if len(pd.unique(whole)) == len(whole) else 0
+
+
+def _warn_columns(plan: _Plan, names: list, labels: list, first_is_rater: bool) -> None:
+    """A warning for each rater column that does not look like one: named like raters, e-mails,
+    timestamps, or a different value in every row (item IDs?)."""
+    import pandas as pd
+
+    distinct = {j: _all_distinct(c) for j, c in enumerate(labels)}
+    others = None
+    for j, (name, column) in enumerate(zip(names, labels)):
+        drop = f'drop=["{name}"] (--drop-column "{name}")'
+        if plan.format is None and rater_like(name) and not _looks(column, _EMAIL):
+            plan.warnings.append(
+                f'column "{name}" is named like a column of rater names: if the file has one rating per row, '
+                f"read it with format='long' and name its columns with item=, rater=, label= (--format long "
+                f"--item-column ... --rater-column ... --label-column ...)"
+            )
+        elif _looks(column, _EMAIL) or _looks(column, _TIMESTAMP):
+            what = "e-mail addresses" if _looks(column, _EMAIL) else "timestamps"
+            plan.warnings.append(
+                f'column "{name}" holds {what}, not labels: a form\'s export (one row per respondent)? read '
+                f"it with raters_as_rows=True (--raters-as-rows); or leave the column out with {drop}"
+            )
+        elif distinct[j]:
+            if others is None:
+                rest = [len(pd.unique(c[~pd.isna(c)])) for k, c in enumerate(labels) if not distinct[k]]
+                others = max(rest, default=0)
+            if 0 < others < distinct[j]:  # measurements may all differ in every column: then no warning
+                first = " (the first column)" if first_is_rater and j == 0 else ""
+                plan.warnings.append(
+                    f'column "{name}"{first} has a different value in each of its {distinct[j]} rows, unlike '
+                    f'a rater\'s labels: if it holds the item IDs, read it with item="{name}" '
+                    f'(--item-column "{name}"); to leave it out, {drop}'
+                )
+
+
+def _interpret_long(table: Any, plan: _Plan, categories: list | None, max_field: int | None) -> Cells:
+    """A long file: the item, rater and label columns (picked, guessed by name, or the only three)."""
+    path, header, locate, notes = table.path, table.header, table.locate, plan.notes
+    given = {
+        "item": plan.item if isinstance(plan.item, str) else None,
+        "rater": plan.rater,
+        "label": plan.label,
+    }
+    options = {"item": "--item-column", "rater": "--rater-column", "label": "--label-column"}
+    if table.width == 3 and not any(given.values()):
+        picks = {"item": 0, "rater": 1, "label": 2}
+        first = 0 if _long_header(header, table.columns) else 1
         if first:  # no header: the first line is a rating too
             table.columns = [
                 np.concatenate([np.array([header[j]], dtype=object), table.columns[j].astype(object)])
                 for j in range(3)
             ]
-
-        def where(row: int | None = None, column: int | None = None) -> str:
-            return locate(None if row is None else row - first, column)
-
-        ids = [
-            _id_column(path, table.columns[j], where, j, max_field, what)
-            for j, what in ((0, "item"), (1, "rater"))
-        ]
-        labels, numeric, cats = _labels(table, [2], categories, where, max_field)
-        return Cells(path, "long", ["item", "rater", "label"], None, [*ids, *labels], numeric, cats, where)
-    first = 1 if _has_item_column(header) else 0
-    items = _id_column(path, table.columns[0], locate, 0, max_field, "item") if first else None
-    names = header[first:]
-    for j, name in enumerate(names, start=first):
-        if name == "":
-            raise AgreementError(
-                f"{path}: the header has no name for column {j + 1}; every rater column needs a name"
+            notes.append(
+                f'no header: the first line ("{", ".join(header)}") is read as a rating (its names are no '
+                f"item, rater or label names and fit the data); name the columns item, rater, label to "
+                f"make it a header"
             )
-    labels, numeric, cats = _labels(table, list(range(first, table.width)), categories, locate, max_field)
+    else:
+        first = 0
+        picks = {what: plan.column(name, what, options[what]) for what, name in given.items() if name}
+        for what, test in (("item", item_like), ("rater", rater_like), ("label", label_like)):
+            if what in picks:
+                continue
+            found = [j for j, n in enumerate(header) if test(n) and j not in picks.values()]
+            if len(found) > 1:  # "id" and "text": the plainest name wins
+                found = [j for j in found if header[j].lower() in ITEM_NAMES | RATER_NAMES | LABEL_NAMES]
+            if len(found) == 1:
+                picks[what] = found[0]
+        missing = [what for what in ("item", "rater", "label") if what not in picks]
+        if missing:
+            raise AgreementError(
+                f"{path}: a long file has an item, a rater and a label column; among the header's "
+                f"{table.width} columns ({_quoted(header)}) no single one is named as the "
+                f"{' or the '.join(missing)} column: name "
+                + ("it" if len(missing) == 1 else "them")
+                + " with "
+                + ", ".join(f"{w}= ({options[w]})" for w in missing)
+            )
+        rest = [n for j, n in enumerate(header) if j not in picks.values()]
+        notes.append(
+            f'item IDs from column "{header[picks["item"]]}", raters from "{header[picks["rater"]]}", labels '
+            f'from "{header[picks["label"]]}"' + (f"; left out: {_quoted(rest)}" if rest else "")
+        )
+    order = [picks["item"], picks["rater"], picks["label"]]
 
     def where(row: int | None = None, column: int | None = None) -> str:
-        return locate(row, None if column is None else column + first)
+        return locate(None if row is None else row - first, None if column is None else order[column])
 
-    return Cells(path, "wide", names, items, labels, numeric, cats, where)
+    ids = [
+        _id_column(path, table.columns[order[k]], where, k, max_field, what)
+        for k, what in ((0, "item"), (1, "rater"))
+    ]
+    view = _View(table, order)
+    labels, numeric, cats = _labels(view, [2], categories, where, max_field, plan)
+    reading = _reading(
+        plan,
+        path,
+        "long",
+        items_from=header[order[0]] if first == 0 else None,
+        raters_from=header[order[1]] if first == 0 else None,
+        labels_from=header[order[2]] if first == 0 else None,
+    )
+    return Cells(
+        path,
+        "long",
+        ["item", "rater", "label"],
+        None,
+        [*ids, *labels],
+        numeric,
+        cats,
+        where,
+        reading,
+        plan.keep,
+    )
+
+
+class _View:
+    """Columns of a table in another order (a long file's item, rater, label), as :func:`_labels` reads them."""
+
+    def __init__(self, table: Any, order: list):
+        self.table, self.order = table, order
+        self.path = table.path
+        self.columns = [table.columns[j] for j in order]
+
+
+def _long_header(names: list, columns: list) -> bool:
+    """Whether the first line of a 3-column long file is a header: by its names, or by not fitting the data."""
+    if item_like(names[0]) or rater_like(names[1]) or label_like(names[2]):
+        return True
+    labels = [file_text(v) for v in columns[2][:2000]]
+    labels = [v for v in labels if v is not None]
+    if labels and all(reads_as_number(v) for v in labels) and not reads_as_number(names[2]):
+        return True  # numbers below a name
+    raters = {file_text(v) for v in columns[1]}
+    return len(raters) < len(columns[1]) and names[1] not in raters and names[2] not in set(labels)
+
+
+def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field: int | None) -> Cells:
+    """One row per rater (a form's export): a column naming the rater, timestamps left out, items as columns."""
+    path, header, locate, notes = table.path, table.header, table.locate, plan.notes
+    j_rater = plan.rater_j
+    if j_rater is None:
+        mails = [j for j, c in enumerate(table.columns) if c.dtype == object and _looks(c, _EMAIL)]
+        j_rater = mails[0] if mails else None
+    times = [
+        j
+        for j, (n, c) in enumerate(zip(header, table.columns))
+        if j != j_rater
+        and ({"timestamp", "time", "date", "submitted"} & set(_words(n)) or _looks(c, _TIMESTAMP))
+    ]
+    if times:
+        notes.append(f"left out, as times of the answers: {_quoted([header[j] for j in times])}")
+    js = [j for j in range(table.width) if j != j_rater and j not in times]
+    if not js:
+        raise AgreementError(
+            f"{path}: no column is left for the items (every column names the rater or a time)"
+        )
+    for j in js:
+        if header[j] == "":
+            raise AgreementError(
+                f"{path}: the header has no name for column {table.positions[j] + 1}; with raters as rows "
+                f"every column is an item and needs its name"
+            )
+    n_rows = len(table.columns[0])
+    if j_rater is None:
+        raters = [f"R{i + 1}" for i in range(n_rows)]
+        notes.append(
+            f"no column names the raters: named R1..R{n_rows} in row order; name the column with rater= "
+            f"(--rater-column)"
+        )
+    else:
+        raters = _id_column(path, table.columns[j_rater], locate, j_rater, max_field, "rater")
+        _check_unique(
+            raters,
+            lambda i, k: (
+                f"{locate(k, j_rater)}: rater {raters[k]!r} has two rows (rows {i + 1} and {k + 1} of "
+                f"the data): one row per rater; remove the extra answer from the file"
+            ),
+        )
+        if plan.rater is None:
+            notes.append(
+                f'the raters named by column "{header[j_rater]}"; rater= (--rater-column) names another'
+            )
+    labels, numeric, cats = _labels(table, js, categories, locate, max_field, plan)
+    matrix = np.column_stack(labels)  # raters x items
+    columns = [matrix[i].copy() for i in range(n_rows)]
+
+    def where(row: int | None = None, column: int | None = None) -> str:  # row: an item, column: a rater
+        return locate(None if column is None else column, None if row is None else js[row])
+
+    reading = _reading(plan, path, "raters as rows", raters_from=None if j_rater is None else header[j_rater])
+    items = [header[j] for j in js]
+    return Cells(path, "wide", raters, items, columns, numeric, cats, where, reading, plan.keep)
 
 
 def _id_column(
@@ -844,25 +1446,35 @@ def _check_field_sizes(
             )
 
 
-def _labels(table: Any, js: list, categories: list | None, locate: Callable, max_field: int | None):
-    """Label columns ``js`` as numbers (when every label and category reads as one) or as text."""
+def _labels(
+    table: Any, js: list, categories: list | None, locate: Callable, max_field: int | None, plan: _Plan
+):
+    """Label columns ``js`` as numbers (when every label and category reads as one) or as text.
+
+    Counts the missing cells by what they held (into ``plan.missing``);
+    warns about labels that differ only in letter case (or merges them, with
+    ``plan.fold_case``) and about cells that look like several labels.
+    """
     import pandas as pd
+
+    keep = plan.keep
 
     def unique_cells(j: int):
         codes, uniques = pd.factorize(table.columns[j], use_na_sentinel=True)
+        raw = uniques.tolist()
         cells = [
             None
             if isinstance(v, float) and math.isnan(v)
-            else (file_text(v) if isinstance(v, str) else _plain_number(v))
-            for v in uniques
+            else (file_text(v, keep) if isinstance(v, str) else _plain_number(v))
+            for v in raw
         ]
         _check_field_sizes(cells, codes, locate, j, max_field)
-        return codes, cells
+        return codes, cells, raw
 
     numeric_columns = [table.columns[j].dtype.kind in "iuf" for j in js]
     factorized = {j: unique_cells(j) for j, num in zip(js, numeric_columns) if not num}
     numbers = all(
-        not isinstance(c, str) or reads_as_number(c) for codes, cells in factorized.values() for c in cells
+        not isinstance(c, str) or reads_as_number(c) for codes, cells, _ in factorized.values() for c in cells
     )
     numbers = numbers and all(
         (
@@ -877,7 +1489,7 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         again = [j for j, num in zip(js, numeric_columns) if num]
         again += [
             j
-            for j, (codes, cells) in factorized.items()
+            for j, (codes, cells, _) in factorized.items()
             if any(not isinstance(c, (str, type(None))) for c in cells)
         ]
         if again and isinstance(table, _CsvTable):  # a sheet's cells are kept as the sheet holds them
@@ -885,6 +1497,7 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
             factorized = {j: unique_cells(j) for j in js}
         else:
             factorized.update({j: unique_cells(j) for j in js if j not in factorized})
+    _count_missing(table, js, factorized, plan)
     declared = None
     if categories is not None:
         declared = [
@@ -901,12 +1514,14 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
             )
             for c in categories
         ]
+    if not numbers:
+        _text_hygiene(js, factorized, declared, plan)
     out = []
     for j in js:
         if j not in factorized:  # a numeric column, labels are numbers: as it is
             out.append(table.columns[j])
             continue
-        codes, cells = factorized[j]
+        codes, cells, _ = factorized[j]
         if numbers:
             values = [None if c is None else to_number(c) if isinstance(c, str) else c for c in cells]
         else:
@@ -916,6 +1531,80 @@ def _labels(table: Any, js: list, categories: list | None, locate: Callable, max
         else:
             out.append(np.array(values + [None], dtype=object)[codes])  # code -1 (missing): None
     return out, numbers, declared
+
+
+def _count_missing(table: Any, js: list, factorized: dict, plan: _Plan) -> None:
+    """Add the missing cells of columns ``js`` to ``plan.missing``, by what they held ("" empty or blank)."""
+    counts = plan.missing
+    for j in js:
+        if j not in factorized:
+            column = table.columns[j]
+            if column.dtype.kind == "f":
+                counts[""] = counts.get("", 0) + int(np.count_nonzero(np.isnan(column)))
+            continue
+        codes, cells, raw = factorized[j]
+        counts[""] = counts.get("", 0) + int(np.count_nonzero(codes == -1))
+        marks = [u for u, (c, v) in enumerate(zip(cells, raw)) if c is None and isinstance(v, str)]
+        if marks:
+            per = np.bincount(codes[codes >= 0], minlength=len(cells))
+            for u in marks:
+                text = raw[u].strip()
+                counts[text] = counts.get(text, 0) + int(per[u])
+    for text in [t for t, n in counts.items() if n == 0 and t]:
+        del counts[text]
+
+
+_SEPARATED = re.compile(r"\s*[,;|]\s*")
+
+
+def _text_hygiene(js: list, factorized: dict, declared: list | None, plan: _Plan) -> None:
+    """Labels that differ only in letter case (warned about, or merged with fold_case); cells that hold several labels."""
+    totals: dict = {}
+    for j in js:
+        codes, cells, _ = factorized[j]
+        per = np.bincount(codes[codes >= 0], minlength=len(cells))
+        for c, n in zip(cells, per):
+            if isinstance(c, str):
+                totals[c] = totals.get(c, 0) + int(n)
+    groups: dict = {}
+    for label in totals:
+        groups.setdefault(label.casefold(), []).append(label)
+    clashes = [sorted(g, key=lambda v: (-totals[v], v)) for g in groups.values() if len(g) > 1]
+    if clashes and plan.fold_case:
+        named = {c.casefold(): c for c in declared or [] if isinstance(c, str)}
+        mapping = {}
+        for group in clashes:
+            target = named.get(group[0].casefold(), group[0])
+            mapping.update({v: target for v in group if v != target})
+        for j in js:
+            codes, cells, raw = factorized[j]
+            factorized[j] = (codes, [mapping.get(c, c) for c in cells], raw)
+        plan.notes.append(
+            "labels that differ only in letter case merged (fold_case): "
+            + "; ".join(
+                f'{_quoted([v for v in g if mapping.get(v)])} into "{mapping[next(v for v in g if mapping.get(v))]}"'
+                for g in clashes
+            )
+        )
+    elif clashes:
+        shown = "; ".join(", ".join(f'"{v}" ({totals[v]} cells)' for v in g) for g in clashes[:5])
+        plan.warnings.append(
+            f"labels that differ only in letter case are read as different categories: {shown}"
+            + (f"; and {len(clashes) - 5} more groups" if len(clashes) > 5 else "")
+            + "; merge them with fold_case=True (--fold-case)"
+        )
+    multi = []
+    for label in totals:
+        parts = [p for p in _SEPARATED.split(label) if p]
+        if len(parts) >= 2 and all(p in totals for p in parts):
+            multi.append(label)
+    if multi:
+        n = sum(totals[v] for v in multi)
+        plan.warnings.append(
+            f"{n} cell{'s' if n > 1 else ''} look like several labels in one ({_quoted(multi[:5])}: each part "
+            f"is a label of other cells); each such cell is read as a category of its own: agreement "
+            f"needs one label per cell (split the table by label, or keep one label per cell)"
+        )
 
 
 def _plain_number(value: Any) -> Any:

@@ -75,6 +75,7 @@ from .worked import explain, kappa_label
 
 __all__ = [
     "text_report",
+    "summary_lines",
     "LIST_PAIRS",
     "N_BOOT",
     "SEED",
@@ -259,6 +260,66 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
     return out
 
 
+_LAYOUTS = {"wide": "wide", "long": "long (one rating per row)", "raters as rows": "one row per rater"}
+
+
+def summary_lines(ratings: Ratings) -> list[str]:
+    """What the table is: its first line, then, for a table read from a file, each note and warning.
+
+    The first line of a table read by :meth:`iaa_teach.Ratings.from_csv`
+    says how the file was read: its layout, which column holds the item IDs
+    (or "rows numbered 1..n"), the raters, the categories in their order and
+    the missing cells by what they held, e.g. ``Read scores.csv as wide: 30
+    items (IDs from column "patient") x 6 raters (R1, ..., R6); categories 1,
+    2, 3, 4, 5; 176 ratings, 4 missing (3 empty, 1 "n/a")``. The notes (what
+    was guessed, and how to say otherwise) and warnings (what looks wrong,
+    and the option that fixes it) follow, one a line. The command line's
+    text report, the HTML and JSON report and notebook 08 show these lines.
+
+    >>> from iaa_teach import datasets
+    >>> summary_lines(datasets.sentiment())
+    ['10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing']
+    """
+    r = ratings
+    n_missing = r.n_items * r.n_raters - r.n_ratings
+    shape = f"{r.n_items} items x {r.n_raters} raters ({_listed(r.raters)})"
+    tail = f"categories {_listed(r.categories)}; {r.n_ratings} ratings, {n_missing} missing"
+    read = r.reading
+    if read is None:
+        return [f"{shape}; {tail}"]
+    if read.items_from is not None:
+        items = (
+            f'IDs from column "{read.items_from}"' if read.items_from else "IDs from the unnamed first column"
+        )
+    elif read.layout == "raters as rows":
+        items = "the columns"
+    elif read.layout == "long":
+        items = "from the first column"
+    else:
+        items = f"rows numbered 1..{r.n_items}"
+    raters = _listed(r.raters)
+    if read.raters_from is not None:
+        raters = f'named in column "{read.raters_from}": {raters}'
+    parts = []
+    counted = 0
+    for marker, n in read.missing:
+        if marker:
+            parts.append(f'{n} "{marker}"')
+            counted += n
+    empty = dict(read.missing).get("", 0)
+    if read.layout == "long":
+        absent = n_missing - counted - empty
+        parts = ([f"{empty} empty"] if empty else []) + parts + ([f"{absent} with no row"] if absent else [])
+    elif parts:
+        parts.insert(0, f"{n_missing - counted} empty")
+    detail = f" ({', '.join(parts)})" if parts and n_missing else ""
+    first = (
+        f"Read {os.path.basename(read.path)} as {_LAYOUTS[read.layout]}: {r.n_items} items ({items}) x "
+        f"{r.n_raters} raters ({raters}); {tail}{detail}"
+    )
+    return [first, *(f"  note: {n}" for n in read.notes), *(f"  warning: {w}" for w in read.warnings)]
+
+
 def text_report(
     ratings: Ratings,
     level: str = "nominal",
@@ -284,6 +345,9 @@ def text_report(
     variances) or ``"bootstrap"`` (``n_boot`` resamples of the items,
     ``seed``). ``family``: those rows, if already computed.
 
+    The first lines are :func:`summary_lines`: what the table is, and, for
+    a table read from a file, how the file was read.
+
     >>> from iaa_teach import datasets
     >>> print(text_report(datasets.sentiment()).splitlines()[0])
     10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing
@@ -296,10 +360,8 @@ def text_report(
     alpha = krippendorff_alpha(
         ratings, level=level
     )  # first: a level that needs declared categories fails here
-    n_missing = ratings.n_items * ratings.n_raters - ratings.n_ratings
     out = [
-        f"{ratings.n_items} items x {ratings.n_raters} raters ({_listed(ratings.raters)}); "
-        f"categories {_listed(ratings.categories)}; {ratings.n_ratings} ratings, {n_missing} missing",
+        *summary_lines(ratings),
         "",
         kappa_label(weights, "Cohen's kappa, every pair of raters") + ": P_o observed, P_e chance agreement",
     ]
@@ -1293,6 +1355,7 @@ def to_html(
         f'<p class="meta">{r.n_items:,} items &times; {r.n_raters:,} raters; {r.n_categories} categories '
         f"({_esc(', '.join(str(c) for c in r.categories))}); {r.n_ratings:,} ratings, {missing:,} missing. "
         f"Level of measurement: {_esc(report.level)}.</p>",
+        _reading_html(r),
         f'<p class="warning">{_esc(warning)}</p>' if warning else "",
         f'<section class="summary" aria-label="Summary">{summary_html(report, sure)}</section>',
         '<nav aria-label="Contents"><ul><li><a href="#agreement">The whole table</a></li><li><a '
@@ -1315,6 +1378,18 @@ def to_html(
         "</html>",
         "",
     ]
+    return "\n".join(out)
+
+
+def _reading_html(ratings: Ratings) -> str:
+    """How the file was read (:func:`summary_lines`), for the HTML page: the first line, then notes and warnings."""
+    if ratings.reading is None:
+        return ""
+    first, *rest = summary_lines(ratings)
+    out = [f'<p class="meta">{_esc(first)}</p>']
+    for line in rest:
+        kind, text = line.strip().split(": ", 1)
+        out.append(f'<p class="{"warning" if kind == "warning" else "note"}">{_esc(kind)}: {_esc(text)}</p>')
     return "\n".join(out)
 
 
@@ -1566,6 +1641,7 @@ def to_data(
             "ratings": r.n_ratings,
             "missing": r.n_items * r.n_raters - r.n_ratings,
         },
+        **({} if r.reading is None else {"reading": _reading_data(r)}),
         "level": report.level,
         "kappa_weights": KAPPA_WEIGHTS[report.level],
         "alpha": {
@@ -1586,6 +1662,22 @@ def to_data(
         "cross_table": cross_table(report, pair),
         "rater_intervals": rater_intervals_data(sure),
         **({} if family is None else {"family": family_data(family)}),
+    }
+
+
+def _reading_data(ratings: Ratings) -> dict:
+    """How the file was read, for the JSON file: the summary lines, and the same as fields."""
+    read = ratings.reading
+    return {
+        "summary": summary_lines(ratings),
+        "path": os.path.basename(read.path),
+        "layout": read.layout,
+        "items_from": read.items_from,
+        "raters_from": read.raters_from,
+        "labels_from": read.labels_from,
+        "notes": list(read.notes),
+        "warnings": list(read.warnings),
+        "missing": {marker: n for marker, n in read.missing},
     }
 
 

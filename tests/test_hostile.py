@@ -756,7 +756,7 @@ def test_missing_markers_in_python(marker):
     assert Ratings.from_rows([["P", marker], ["P", "N"]]).rows() == [["P", None], ["P", "N"]]
 
 
-@pytest.mark.parametrize("label", ["na", "NULL", "none", "-", "?", "n/a", "#N/A", "<NA>"])
+@pytest.mark.parametrize("label", ["na", "none", "-", "?", "N.A.", "nil"])
 def test_everything_else_is_a_label(tmp_path, label):
     path = write(tmp_path, "l.csv", f"A,B\nP,{label}\nP,N\n")
     assert Ratings.from_csv(path).rows()[0] == ["P", label]
@@ -842,10 +842,13 @@ def test_numbers_stay_numbers_in_files(tmp_path):
 
 
 def test_long_file_read_as_wide(tmp_path, capsys):
+    # issue 21: a header item,rater,label is read as long without format='long', and the summary says so;
+    # asked for as wide, it is still refused
     path = write(tmp_path, "long.csv", "item,rater,label\n1,a,x\n1,b,y\n2,a,x\n")
     with raises(r"looks like a long file .*format='long' \(--format long on the command line\)"):
-        Ratings.from_csv(path)
-    cli_error(capsys, "report", path, words=["--format long"])
+        Ratings.from_csv(path, format="wide")
+    assert Ratings.from_csv(path).reading.layout == "long"
+    cli_error(capsys, "report", path, "--format", "wide", words=["--format long"])
     assert Ratings.from_csv(path, format="long").raters == ("a", "b")
 
 
@@ -1354,7 +1357,7 @@ def test_cli_sep_names(tmp_path, capsys):
     path = write(tmp_path, "t.txt", "A\tB\nP\tN\nN\tN\n")
     for sep in ("\\t", "tab", "\t"):
         code, out, _ = cli(capsys, "report", path, "--sep", sep)
-        assert code == 0 and "2 items x 2 raters" in out
+        assert code == 0 and "2 items (rows numbered 1..2) x 2 raters" in out
 
 
 def _run(*argv, timeout=60, **kwargs):
@@ -1411,7 +1414,8 @@ def test_subprocess_closed_pipe_is_quiet(tmp_path):
         env=env,
         timeout=60,
     )
-    assert proc.stdout.startswith("50 items x 20 raters") and "Traceback" not in proc.stderr
+    assert proc.stdout.startswith("Read many.csv as wide: 50 items (rows numbered 1..50) x 20 raters")
+    assert "Traceback" not in proc.stderr
 
 
 # ============================================================ 7. widgets and exercises
