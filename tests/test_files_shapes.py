@@ -379,3 +379,15 @@ def test_options_are_checked():
     ]:
         with pytest.raises(AgreementError, match=message):
             Ratings.from_csv(__file__, **kwargs)
+
+
+def test_the_checker_refuses_absurdly_long_answers():
+    from iaa_teach.exercises import parse_answer
+
+    with pytest.raises(
+        AgreementError, match=r"the answer has 100,002 characters; an answer is a number of at most"
+    ):
+        parse_answer("1/" + "9" * 100_000)  # was Python's ValueError on int() of more than 4,300 digits
+    with pytest.raises(AgreementError, match="more than 100 digits"):
+        parse_answer(1e300)
+    assert parse_answer("29/59").value == pytest.approx(29 / 59)

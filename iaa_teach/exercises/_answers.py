@@ -49,6 +49,11 @@ class Answer:
         return abs(self.value - Fraction(target)) <= self.tolerance()
 
 
+#: The longest answer read (in characters, and in digits before or after the point): an answer
+#: of 100,000 digits is refused with a message, not converted (Python limits int() to 4,300 digits).
+MAX_ANSWER_CHARS = 100
+
+
 def parse_answer(answer: object) -> Answer:
     """An :class:`Answer` from what a student typed (or passed as a number).
 
@@ -81,6 +86,11 @@ def parse_answer(answer: object) -> Answer:
     text = answer.strip().replace("\u2212", "-").replace(" ", "")
     if not text:
         raise AgreementError("the answer is empty")
+    if len(text) > MAX_ANSWER_CHARS:
+        raise AgreementError(
+            f"the answer has {len(text):,} characters; an answer is a number of at most {MAX_ANSWER_CHARS} "
+            f"characters, such as 0.492 or 29/59"
+        )
     percent = text.endswith("%")
     text = text.removesuffix("%")
     m = _FRACTION.match(text)
@@ -107,6 +117,11 @@ def _decimal(text: str, written: str) -> Answer:
         d = Decimal(text)
     except InvalidOperation:
         raise AgreementError(f"cannot read {written!r} as a number") from None
+    if d.is_finite() and abs(d.adjusted()) > MAX_ANSWER_CHARS:
+        raise AgreementError(
+            f"{written!r} is a number with more than {MAX_ANSWER_CHARS} digits before or after the point; "
+            f"an answer is a number such as 0.492 or 29/59"
+        )
     places = max(0, -int(d.as_tuple().exponent))
     value = Fraction(d)
     if places == 0 and "." not in text and "E" not in text.upper():
