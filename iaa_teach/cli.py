@@ -31,6 +31,7 @@ import sys
 import warnings
 from typing import Any, Callable, Sequence
 
+from .diagnosis import compare_with_gold
 from .markup import terminal_escape
 from .metrics import INTERVAL_METHODS, LEVELS, WEIGHTS, family_intervals
 from .ratings import AgreementError, Ratings
@@ -166,6 +167,17 @@ def _parser() -> _Parser:
         "report to standard error)",
     )
     rep.add_argument(
+        "--items-csv",
+        metavar="OUT.csv",
+        help="also write the items to adjudicate (ratings that disagree) as CSV, most disputed first",
+    )
+    rep.add_argument(
+        "--gold",
+        metavar="COLUMN",
+        help="the column of gold (adjudicated) labels: left out of the agreement, and each other "
+        "column compared with it (accuracy, Cohen's kappa)",
+    )
+    rep.add_argument(
         "--ci",
         choices=INTERVAL_METHODS,
         default="analytic",
@@ -238,6 +250,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 max_field=args.max_field,
                 max_categories=args.max_categories,
             )
+        gold = None
+        if args.gold is not None:
+            gold = compare_with_gold(ratings, args.gold)
+            ratings = gold.annotators
         family = family_intervals(
             ratings,
             weights=args.weights,
@@ -256,9 +272,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             n_boot=args.n_boot,
             seed=args.seed,
             family=family,
+            gold=gold,
         )
         to_stdout = args.json == "-"
-        if args.html or args.json:  # the diagnostic report as files, beside the text
+        if args.html or args.json or args.items_csv:  # the diagnostic report as files, beside the text
             report = write_files(
                 ratings,
                 args.level,
@@ -266,8 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 json_path=None if to_stdout else args.json,
                 source=args.file,
                 family=family,
+                gold=gold,
+                items_csv=args.items_csv,
             )
-            json_text = to_json(report, family=family) if to_stdout else None
+            json_text = to_json(report, family=family, gold=gold) if to_stdout else None
     except AgreementError as err:
         return _error(err)
     except KeyboardInterrupt:

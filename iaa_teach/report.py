@@ -44,6 +44,7 @@ import numpy as np
 from .diagnosis import (
     KAPPA_WEIGHTS,
     Diagnosis,
+    GoldComparison,
     RaterIntervals,
     ReportTable,
     check_diagnosis,
@@ -105,6 +106,13 @@ __all__ = [
     "raters_text",
     "pairwise_data",
     "rater_intervals_data",
+    "adjudication_records",
+    "adjudication_csv",
+    "write_adjudication_csv",
+    "adjudication_html",
+    "gold_records",
+    "gold_html",
+    "gold_lines",
     "CHROMIUM_NAMES",
     "find_chromium",
     "html_to_pdf",
@@ -330,6 +338,7 @@ def text_report(
     n_boot: int = N_BOOT,
     seed: int = SEED,
     family: Sequence[Any] | None = None,
+    gold: GoldComparison | None = None,
 ) -> str:
     """The text that ``iaa-teach report`` prints for ``ratings``.
 
@@ -343,7 +352,9 @@ def text_report(
     (:func:`iaa_teach.family_intervals`): each coefficient with its standard
     error and 95 % interval, ``ci="analytic"`` (the coefficients' own
     variances) or ``"bootstrap"`` (``n_boot`` resamples of the items,
-    ``seed``). ``family``: those rows, if already computed.
+    ``seed``). ``family``: those rows, if already computed. ``gold``: each
+    annotator against the gold labels
+    (:func:`iaa_teach.diagnosis.compare_with_gold`), a last section.
 
     The first lines are :func:`summary_lines`: what the table is, and, for
     a table read from a file, how the file was read.
@@ -422,7 +433,10 @@ def text_report(
     if family is None:
         family = family_intervals(ratings, weights=weights, level=level, method=ci, n_boot=n_boot, seed=seed)
     out += _family_lines(family, seed)
-    return "\n".join(terminal_escape(line) for line in out)
+    out = [terminal_escape(line) for line in out]
+    if gold is not None:  # escaped there
+        out += gold_lines(gold)
+    return "\n".join(out)
 
 
 #: What a JSON file written here says it is, and the version of its layout.
@@ -1184,6 +1198,17 @@ def cross_table(report: Diagnosis, pair: Any = None) -> dict:
     }
 
 
+def _cross_html(counts: np.ndarray, cats: Sequence[Any], a: Any, b: Any, caption: str) -> str:
+    """A k x k table of counts, rows ``a``'s labels, columns ``b``'s, with totals (escaped)."""
+    body = [
+        [f"{a}: {c}", *[f"{int(x):,}" for x in counts[i]], f"{int(counts[i].sum()):,}"]
+        for i, c in enumerate(cats)
+    ]
+    body.append(["total", *[f"{int(x):,}" for x in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
+    head = [f"{a} (rows) \\ {b} (columns)", *[f"{b}: {c}" for c in cats], "total"]
+    return '<div class="table-wrap">' + Table(head, body, caption).html(math="text") + "</div>"
+
+
 def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
     """The section on pairs of raters: every pair's Cohen's kappa with its working and interval, and the
     directed cross-table of one pair (``pair``, default the least agreeing)."""
@@ -1234,11 +1259,6 @@ def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
     if cross:
         a, b, cats = cross["rater_a"], cross["rater_b"], cross["categories"]
         counts = np.array(cross["counts"])
-        body = [
-            [f"{a}: {c}", *[f"{int(x):,}" for x in counts[i]], f"{int(counts[i].sum()):,}"]
-            for i, c in enumerate(cats)
-        ]
-        body.append(["total", *[f"{int(x):,}" for x in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
         chosen = (
             "the only pair"
             if report.ratings.n_raters == 2
@@ -1252,16 +1272,224 @@ def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
             f"{cross['items']:,} items both labelled; the diagonal (same label) holds the "
             f"{cross['agree']:,} items they agree on, every other cell a kind of disagreement. A row much "
             f"fuller than its column: {_esc(a)} uses that label more than {_esc(b)} does.</p>",
-            '<div class="table-wrap">'
-            + Table(
-                [f"{a} (rows) \\ {b} (columns)", *[f"{b}: {c}" for c in cats], "total"],
-                body,
-                f"{a}'s labels against {b}'s",
-            ).html(math="text")
-            + "</div>",
+            _cross_html(counts, cats, a, b, f"{a}'s labels against {b}'s"),
         ]
     parts.append("</section>")
     return "\n".join(parts)
+
+
+# ============================================================ what to act on
+_ADJUDICATE_FIXED = ("item", "disagreement", "ratings", "plurality", "labels", "why")
+_CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _why(counts: Mapping[Any, int]) -> str:
+    """Why an item needs a decision, from its label counts: a tie, a split majority, or no majority."""
+    used = sorted(((n, c) for c, n in counts.items() if n), key=lambda x: -x[0])
+    m = sum(n for n, _ in used)
+    top = used[0][0]
+    leaders = [str(c) for n, c in used if n == top]
+    rest = ", ".join(f"{c} {n}" for n, c in used if n != top)
+    if len(leaders) > 1:
+        tied = ", ".join(leaders[:-1]) + " and " + leaders[-1]
+        return f"tie: {tied} have {top} each of {m} ratings" + (f"; {rest}" if rest else "")
+    if 2 * top > m:
+        return f"majority {leaders[0]} ({top} of {m}); the others: {rest}"
+    return f"no majority: {leaders[0]} {top} of {m}; {rest}"
+
+
+def adjudication_records(report: Diagnosis) -> list[dict]:
+    """The items to adjudicate: every item whose ratings disagree, most disputed first.
+
+    Each record: ``item``, ``disagreement``, ``ratings``, ``plurality``
+    (the most frequent labels), ``labels`` (counts), ``why`` (a tie, a
+    majority with dissent, or no majority) and ``by_rater`` (each rater's
+    label in the table's rater order, None where missing). Items whose ratings all agree, and items
+    with fewer than 2 ratings, are not listed.
+    """
+    check_diagnosis("adjudication_records", report)
+    r = report.ratings
+    position = {item: i for i, item in enumerate(r.items)}
+    rows = r.rows()
+    out = []
+    for row in report.item_ranking():
+        d = row["disagreement"]
+        if math.isnan(d) or d == 0:
+            continue
+        out.append(
+            {
+                "item": row["item"],
+                "disagreement": d,
+                "ratings": int(row["ratings"]),
+                "plurality": list(row["plurality"]),
+                "labels": {str(c): int(n) for c, n in row["label_counts"].items() if n},
+                "why": _why(row["label_counts"]),
+                "by_rater": list(rows[position[row["item"]]]),
+            }
+        )
+    return out
+
+
+def _csv_cell(value: Any) -> str:
+    """A cell for a spreadsheet: numbers as they are; text that a spreadsheet would run as a formula
+    (starting with =, +, -, @) prefixed with ' so it stays text."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return fmt(value)
+    text = str(value)
+    if text.startswith(_CSV_FORMULA):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
+
+
+def adjudication_csv(report: Diagnosis) -> str:
+    """:func:`adjudication_records` as CSV text: one row per item, a column per rater's label last."""
+    import csv
+
+    records = adjudication_records(report)
+    raters = [str(name) for name in report.ratings.raters]
+    heads = [f"rater {name}" if name in _ADJUDICATE_FIXED else name for name in raters]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([_csv_cell(h) for h in (*_ADJUDICATE_FIXED, *heads)])
+    for rec in records:
+        writer.writerow(
+            [
+                _csv_cell(rec["item"]),
+                _csv_cell(rec["disagreement"]),
+                rec["ratings"],
+                _csv_cell(" / ".join(map(str, rec["plurality"]))),
+                _csv_cell("; ".join(f"{c} {n}" for c, n in rec["labels"].items())),
+                _csv_cell(rec["why"]),
+                *[_csv_cell(v) for v in rec["by_rater"]],
+            ]
+        )
+    return buffer.getvalue()
+
+
+def write_adjudication_csv(report: Diagnosis, path: Any) -> str:
+    """Write :func:`adjudication_csv` to ``path`` (UTF-8 with a byte-order mark, which spreadsheets
+    need to read it as UTF-8); returns the path."""
+    try:
+        with open(path, "w", encoding="utf-8-sig", newline="") as fh:
+            fh.write(adjudication_csv(report))
+    except OSError as err:
+        raise AgreementError(f"cannot write {path}: {err.strerror or err}") from None
+    return os.fspath(path)
+
+
+def adjudication_html(report: Diagnosis, name: str = "items_to_adjudicate.csv") -> str:
+    """A section with the number of items to adjudicate and the CSV as a download (a data URI)."""
+    check_diagnosis("adjudication_html", report)
+    records = adjudication_records(report)
+    if not records:
+        return (
+            '<section id="adjudicate"><h2>Items to adjudicate</h2><p>None: on every item with 2 or '
+            "more ratings, the ratings agree.</p></section>"
+        )
+    data = base64.b64encode(("\ufeff" + adjudication_csv(report)).encode("utf-8")).decode("ascii")
+    kinds = {
+        "tie": "a tie between labels",
+        "no majority": "no majority",
+        "majority": "a majority and dissent",
+    }
+    counts = {kind: sum(rec["why"].startswith(kind) for rec in records) for kind in kinds}
+    parts = [f"{n:,} with {kinds[kind]}" for kind, n in counts.items() if n]
+    return (
+        '<section id="adjudicate"><h2>Items to adjudicate</h2>'
+        f"<p>{len(records):,} of {report.ratings.n_items:,} items have ratings that disagree: "
+        + ", ".join(parts)
+        + ". The file lists them most disputed first, each with its labels, why it needs a decision "
+        "and every rater's label, to fill in an adjudicated label.</p>"
+        f'<p><a class="download" download="{attr_escape(name)}" href="data:text/csv;charset=utf-8;base64,'
+        f'{data}">Download the {len(records):,} items as CSV</a> (<code>iaa-teach report FILE '
+        "--items-csv OUT.csv</code> writes the same file).</p></section>"
+    )
+
+
+def gold_records(comparison: GoldComparison) -> list[dict]:
+    """:func:`iaa_teach.diagnosis.compare_with_gold` as plain Python: one record per annotator, least
+    accurate first, with its confusion table (rows the gold label, columns the annotator's)."""
+    records = comparison.table.as_records()
+    for rec in records:
+        rec["confusion"] = comparison.confusion[rec["annotator"]].tolist()
+        rec["too_few_items"] = rec["items"] < MIN_ITEMS
+        rec["interval_cut"] = False
+        if rec["low"] is not None:
+            low, high, cut = _clipped("cohen_kappa", rec["kappa"], rec["low"], rec["high"], True)
+            rec["low"], rec["high"], rec["interval_cut"] = low, high, cut
+    return _reasons(
+        records, lambda rec: f"{rec['annotator']} labelled no item that {comparison.gold} labelled"
+    )
+
+
+def gold_html(comparison: GoldComparison) -> str:
+    """The section comparing each annotator with the gold labels: accuracy, Cohen's kappa with the gold,
+    its interval, and the confusion table of the least accurate annotator."""
+    gold = comparison.gold
+    head = ["annotator", "accuracy", "correct", "items", "kappa with gold", "95% interval", "note"]
+    body = []
+    for rec in gold_records(comparison):
+        note = rec["reason"] or "; ".join(
+            x
+            for x in (
+                f"too few items: {rec['items']}" if rec["too_few_items"] else "",
+                "interval cut to -1 to 1" if rec["interval_cut"] else "",
+            )
+            if x
+        )
+        body.append(
+            [
+                str(rec["annotator"]),
+                fmt(rec["accuracy"]),
+                f"{rec['correct']:,}",
+                f"{rec['items']:,}",
+                fmt(rec["kappa"]),
+                "–" if rec["low"] is None else _span(rec["low"], rec["high"]),
+                note,
+            ]
+        )
+    head, body = _without_empty_notes(head, body)
+    out = [
+        '<section id="gold"><h2>Against the gold labels</h2>',
+        f"<p>The column <b>{_esc(gold)}</b> holds the gold (adjudicated) labels; it is left out of every "
+        "other section. Each annotator is compared with it on the items both labelled: <b>accuracy</b> is "
+        "the share with the gold label, <b>kappa with gold</b> Cohen's kappa of the annotator against the "
+        "gold (agreement beyond what the two label shares give by chance). Least accurate first.</p>",
+        '<div class="table-wrap last-note">'
+        + Table(head, body, f"Each annotator against {gold}").html(math="text")
+        + "</div>",
+    ]
+    first = next(iter(comparison.confusion), None)
+    if first is not None:
+        counts, cats = comparison.confusion[first], comparison.categories
+        out += [
+            f"<h3>Where {_esc(first)} departs from the gold</h3>",
+            f"<p>Rows: the gold label; columns: {_esc(first)}'s label; the diagonal is correct.</p>",
+            _cross_html(counts, cats, gold, first, f"{first}'s labels against the gold"),
+        ]
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def gold_lines(comparison: GoldComparison) -> list[str]:
+    """The gold comparison as lines of the text report."""
+    out = ["", f"Against the gold labels in column {comparison.gold} (least accurate first)"]
+    for rec in gold_records(comparison):
+        if rec["reason"]:
+            out.append(f"  {rec['annotator']!s:<32} undefined: {rec['reason']}")
+            continue
+        few = f" ({_few(rec['items'])})" if rec["too_few_items"] else ""
+        interval = "" if rec["low"] is None else f", 95% CI [{fmt(rec['low'])}, {fmt(rec['high'])}]"
+        out.append(
+            f"  {rec['annotator']!s:<32} accuracy {fmt(rec['accuracy'])} ({rec['correct']} of "
+            f"{rec['items']}), kappa with gold {fmt(rec['kappa'])}{interval}{few}"
+        )
+    return [terminal_escape(line) for line in out]
 
 
 #: Cautions printed with every report.
@@ -1285,6 +1513,7 @@ def to_html(
     family: Sequence[Any] | None = None,
     pair: Any = None,
     sure: RaterIntervals | None = None,
+    gold: GoldComparison | None = None,
 ) -> str:
     """The whole report as one self-contained HTML page.
 
@@ -1310,6 +1539,9 @@ def to_html(
         The pair whose cross-table is shown (default: the least agreeing).
     sure : RaterIntervals, optional
         :meth:`Diagnosis.rater_intervals` (default: computed).
+    gold : GoldComparison, optional
+        :func:`iaa_teach.diagnosis.compare_with_gold`: each annotator against
+        the gold labels, a section of its own.
 
     Returns
     -------
@@ -1360,11 +1592,16 @@ def to_html(
         f'<section class="summary" aria-label="Summary">{summary_html(report, sure)}</section>',
         '<nav aria-label="Contents"><ul><li><a href="#agreement">The whole table</a></li><li><a '
         'href="#pairs">Pairs of raters</a></li><li><a href="#raters">Raters</a></li><li><a href="#items">'
-        'Items</a></li><li><a href="#categories">Categories</a></li><li><a href="#working">How the numbers '
+        'Items</a></li><li><a href="#categories">Categories</a></li><li><a href="#adjudicate">To adjudicate</a>'
+        "</li>"
+        + ("" if gold is None else '<li><a href="#gold">Against the gold</a></li>')
+        + '<li><a href="#working">How the numbers '
         'are computed</a></li><li><a href="#reading">How to read this report</a></li></ul></nav>',
         family_html(family, dpi),
         pairs_html(report, pair),
         sections_html(report, figures, top=top, max_raters=max_raters, sure=sure),
+        adjudication_html(report),
+        "" if gold is None else gold_html(gold),
         '<section id="working"><h2>How the numbers are computed</h2>',
         explain(report).html(math="text"),
         "</section>",
@@ -1571,7 +1808,11 @@ def rater_intervals_data(sure: RaterIntervals) -> dict:
 
 
 def to_data(
-    report: Diagnosis, family: Any = None, sure: RaterIntervals | None = None, pair: Any = None
+    report: Diagnosis,
+    family: Any = None,
+    sure: RaterIntervals | None = None,
+    pair: Any = None,
+    gold: GoldComparison | None = None,
 ) -> dict:
     """The report's numbers as plain Python: every row of every table, NaN as None with a reason.
 
@@ -1580,7 +1821,9 @@ def to_data(
     (:func:`pairwise_data`), ``"cross_table"`` (:func:`cross_table` of
     ``pair``, default the least agreeing pair) and ``"rater_intervals"``
     (:meth:`Diagnosis.rater_intervals`, or ``sure``); each rater record
-    also carries ``rise_low`` and ``rise_high``.
+    also carries ``rise_low`` and ``rise_high``; ``"adjudicate"``
+    (:func:`adjudication_records`). With ``gold``, ``"gold"``
+    (:func:`gold_records`).
 
     Examples
     --------
@@ -1661,7 +1904,9 @@ def to_data(
         "pairwise": pairwise_data(report),
         "cross_table": cross_table(report, pair),
         "rater_intervals": rater_intervals_data(sure),
+        "adjudicate": adjudication_records(report),
         **({} if family is None else {"family": family_data(family)}),
+        **({} if gold is None else {"gold": {"column": gold.gold, "annotators": gold_records(gold)}}),
     }
 
 
@@ -1687,6 +1932,7 @@ def to_json(
     family: Any = None,
     sure: RaterIntervals | None = None,
     pair: Any = None,
+    gold: GoldComparison | None = None,
 ) -> str:
     """:func:`to_data` as strict JSON (``allow_nan=False``: no NaN or Infinity, undefined is ``null``).
 
@@ -1695,7 +1941,7 @@ def to_json(
     """
     separators = (",", ":") if indent is None else None
     return json.dumps(
-        to_data(report, family, sure, pair),
+        to_data(report, family, sure, pair, gold),
         indent=indent,
         separators=separators,
         ensure_ascii=False,
@@ -1708,7 +1954,7 @@ def write_json(
 ) -> str:
     """Write :func:`to_json` to ``path`` (UTF-8), with the family's rows if given; returns the path.
 
-    ``more``: ``sure`` and ``pair``, as for :func:`to_data`."""
+    ``more``: ``sure``, ``pair`` and ``gold``, as for :func:`to_data`."""
     return _write(path, to_json(report, indent=indent, family=family, **more) + "\n")
 
 
@@ -1719,10 +1965,16 @@ def write_files(
     json_path: Any = None,
     source: str | None = None,
     family: Any = None,
+    gold: GoldComparison | None = None,
+    items_csv: Any = None,
 ) -> Diagnosis:
-    """Diagnose ``ratings`` once and write the HTML page and/or the JSON file (what the command line does).
+    """Diagnose ``ratings`` once and write the HTML page, the JSON file and/or the items to adjudicate
+    as CSV (what the command line does).
 
-    ``family``: the rows of :func:`iaa_teach.family_intervals`, written into the JSON file too.
+    ``family``: the rows of :func:`iaa_teach.family_intervals`, written into
+    the page and the JSON file too; ``gold``: the annotators against the
+    gold labels (:func:`iaa_teach.diagnosis.compare_with_gold`), likewise;
+    ``items_csv``: where to write :func:`adjudication_csv`.
 
     Raises
     ------
@@ -1733,8 +1985,9 @@ def write_files(
     report = diagnose(ratings, level)
     sure = report.rater_intervals() if html_path is not None or json_path is not None else None
     for path, write in (
-        (html_path, lambda p: write_html(report, p, source=source, family=family, sure=sure)),
-        (json_path, lambda p: write_json(report, p, family=family, sure=sure)),
+        (html_path, lambda p: write_html(report, p, source=source, family=family, sure=sure, gold=gold)),
+        (json_path, lambda p: write_json(report, p, family=family, sure=sure, gold=gold)),
+        (items_csv, lambda p: write_adjudication_csv(report, p)),
     ):
         if path is None:
             continue

@@ -110,3 +110,28 @@ def test_the_lesson_renders_and_an_upload_changes_the_report(tmp_path):
         expect(explorer.locator('[data-q="alpha"]')).to_have_text(fmt(expected.alpha.exact.alpha))
         loaded = images.evaluate_all("els => els.filter(i => i.complete && i.naturalWidth > 0).length")
         assert loaded == 4
+
+
+@pytest.mark.browser
+def test_the_items_to_adjudicate_download_from_the_page(tmp_path):
+    """The CSV is a data URI inside the page: the Content-Security-Policy lets it download, offline."""
+    from iaa_teach.report import adjudication_csv
+
+    require_browser()
+    r = datasets.class_annotations(n_students=6, n_reviews=12, seed=5)
+    report = diagnose(r)
+    path = tmp_path / "act.html"
+    write_html(report, path)
+    url = path.resolve().as_uri()
+    with chromium_page(viewport=(1200, 900)) as page:
+        page.route("**/*", lambda route: route.continue_() if route.request.url == url else route.abort())
+        page.goto(url, wait_until="load")
+        link = page.locator("a.download")
+        link.scroll_into_view_if_needed()
+        with page.expect_download(timeout=TIMEOUT_MS) as download:
+            link.click()
+        got = download.value
+        assert got.suggested_filename == "items_to_adjudicate.csv"
+        with open(got.path(), encoding="utf-8-sig", newline="") as fh:
+            assert fh.read() == adjudication_csv(report)
+        assert page.locator("#pairs table").first.is_visible()

@@ -28,7 +28,7 @@ from irrCAC.raw import CAC
 from rounding import d3
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
-from test_report import Page, check_self_contained
+from test_report import Page, check_self_contained, write_csv
 
 from iaa_teach import Ratings, datasets, diagnose, family_intervals
 from iaa_teach.cli import main
@@ -249,11 +249,103 @@ def test_ordinal_alpha_shows_its_disagreements():
 
 
 def test_the_cli_json_has_the_pairwise_matrix(tmp_path):
-    from test_report import write_csv
-
     path = write_csv(tmp_path / "g.csv", gender())
     out = tmp_path / "g.json"
     assert main(["report", path, "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     assert len(data["pairwise"]["matrix"]) == 4 and data["cross_table"]["rater_a"] == "Rater2"
     assert data["family"][0]["band"] == "–"
+
+
+# ======================================================= something to act on
+def test_gold_comparison_is_sklearns(tmp_path):
+    from sklearn.metrics import accuracy_score
+
+    from iaa_teach.diagnosis import compare_with_gold
+
+    r = gender()
+    labels = np.array(r.rows(), dtype=object)
+    out = compare_with_gold(r, "Rater1")
+    assert out.annotators.raters == ("Rater2", "Rater3", "Rater4")
+    gold = labels[:, 0]
+    for row in out.table:
+        j = r.raters.index(row["annotator"])
+        assert row["accuracy"] == pytest.approx(accuracy_score(gold, labels[:, j]), abs=1e-15)
+        assert row["kappa"] == pytest.approx(cohen_kappa_score(gold, labels[:, j]), abs=1e-12)
+        expected = confusion_matrix(gold, labels[:, j], labels=["a", "b", "c"])
+        assert out.confusion[row["annotator"]].tolist() == expected.tolist()
+    assert list(out.table["accuracy"]) == sorted(out.table["accuracy"])  # least accurate first
+    # the command line: the gold column leaves the agreement and gets its own section everywhere
+    path = write_csv(tmp_path / "g.csv", r)
+    html, js = tmp_path / "g.html", tmp_path / "g.json"
+    assert main(["report", path, "--gold", "Rater1", "--html", str(html), "--json", str(js)]) == 0
+    data = json.loads(js.read_text())
+    assert data["table"]["raters"] == ["Rater2", "Rater3", "Rater4"]
+    worst = data["gold"]["annotators"][0]
+    assert worst["annotator"] == "Rater4" and worst["correct"] == 5 and worst["items"] == 15
+    page = html.read_text()
+    rows = table_rows(page, "Each annotator against Rater1")
+    assert rows[0][:4] == ["Rater4", d3(accuracy_score(gold, labels[:, 3])), "5", "15"]
+    assert "Where Rater4 departs from the gold" in words(page)
+    assert main(["report", path, "--gold", "Rater9"]) == 2
+
+
+def test_messy_gold_column_with_missing_labels():
+    from iaa_teach.diagnosis import compare_with_gold
+
+    r = Ratings.from_rows(
+        [
+            ["x", "x", None],
+            ["y", None, "y"],
+            [None, "x", "y"],
+            ["x", "y", "y"],
+            ["y", "y", "x"],
+            ["x", "x", "x"],
+        ],
+        raters=["gold", "P1", "P2"],
+    )
+    out = compare_with_gold(r, "gold")
+    by = {row["annotator"]: row for row in out.table}
+    shared = [(g, a) for g, a, _ in r.rows() if g is not None and a is not None]
+    assert by["P1"]["items"] == len(shared) == 4
+    assert by["P1"]["kappa"] == pytest.approx(cohen_kappa_score(*zip(*shared)), abs=1e-12)
+
+
+def test_items_to_adjudicate_as_csv(tmp_path):
+    import csv
+
+    r = gender()
+    report = diagnose(r)
+    path = write_csv(tmp_path / "g.csv", r)
+    out = tmp_path / "adjudicate.csv"
+    assert main(["report", path, "--items-csv", str(out)]) == 0
+    with open(out, encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    counts = r.counts()
+    disputed = [str(item) for item, row in zip(r.items, counts) if (row > 0).sum() > 1]
+    assert sorted(row["item"] for row in rows) == sorted(disputed) and len(rows) == 13
+    assert [row["item"] for row in rows[:4]] == ["2", "3", "11", "12"]
+    first = rows[0]
+    assert first["why"] == "no majority: a 2 of 4; b 1, c 1" and first["labels"] == "a 2; b 1; c 1"
+    assert [first[name] for name in r.raters] == list(r.rows()[r.items.index(2)])
+    tie = next(row for row in rows if row["item"] == "4")
+    assert tie["why"] == "tie: a and c have 2 each of 4 ratings"
+    page = to_html(report, dpi=20)
+    assert 'download="items_to_adjudicate.csv"' in page and "13 of 15 items" in words(page)
+
+
+def test_the_csv_keeps_hostile_text_as_text():
+    import csv
+    import io
+
+    from iaa_teach.report import adjudication_csv
+
+    r = Ratings.from_rows(
+        [["=cmd|' /C calc'!A0", "-1"], ["@SUM(A1)", "+x"], ["-1", "-1"]],
+        raters=["=A", "B"],
+        items=["=HYPERLINK(1)", "i2", "i3"],
+    )
+    rows = list(csv.reader(io.StringIO(adjudication_csv(diagnose(r)))))
+    cells = [cell for row in rows for cell in row]
+    assert not any(cell.startswith(("=", "+", "@")) for cell in cells)
+    assert "'=cmd|' /C calc'!A0" in cells and "'=HYPERLINK(1)" in cells and "-1" in cells
