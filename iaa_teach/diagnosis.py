@@ -940,7 +940,8 @@ class GoldComparison(NamedTuple):
     (Cohen's, annotator against gold), ``se``, ``low``, ``high`` and
     ``reason``; ``confusion``: annotator name -> (k, k) counts, rows the
     gold label, columns the annotator's; ``gold``: the gold column's name;
-    ``annotators``: the table without it (the one to diagnose).
+    ``annotators``: the table without it (the one to diagnose); ``whole``:
+    the table as given (with how it was read from its file).
     """
 
     gold: Any
@@ -948,6 +949,7 @@ class GoldComparison(NamedTuple):
     confusion: Mapping
     categories: tuple
     annotators: Ratings
+    whole: Ratings
 
 
 def compare_with_gold(ratings: Any, gold: Any) -> GoldComparison:
@@ -1007,6 +1009,7 @@ def compare_with_gold(ratings: Any, gold: Any) -> GoldComparison:
         MappingProxyType({names[i]: confusion[names[i]] for i in order}),
         tuple(r.categories),
         r.subset(raters=names),
+        r,
     )
 
 

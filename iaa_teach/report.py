@@ -372,7 +372,15 @@ def text_report(
         ratings, level=level
     )  # first: a level that needs declared categories fails here
     out = [
-        *summary_lines(ratings),
+        *summary_lines(ratings if gold is None else gold.whole),
+        *(
+            []
+            if gold is None
+            else [
+                f"  note: column {gold.gold} holds the gold labels: it is left out, and the agreement below "
+                f"is among the other {ratings.n_raters} raters"
+            ]
+        ),
         "",
         kappa_label(weights, "Cohen's kappa, every pair of raters") + ": P_o observed, P_e chance agreement",
     ]
@@ -1587,7 +1595,7 @@ def to_html(
         f'<p class="meta">{r.n_items:,} items &times; {r.n_raters:,} raters; {r.n_categories} categories '
         f"({_esc(', '.join(str(c) for c in r.categories))}); {r.n_ratings:,} ratings, {missing:,} missing. "
         f"Level of measurement: {_esc(report.level)}.</p>",
-        _reading_html(r),
+        _reading_html(r if gold is None else gold.whole),
         f'<p class="warning">{_esc(warning)}</p>' if warning else "",
         f'<section class="summary" aria-label="Summary">{summary_html(report, sure)}</section>',
         '<nav aria-label="Contents"><ul><li><a href="#agreement">The whole table</a></li><li><a '
@@ -1834,6 +1842,7 @@ def to_data(
     """
     check_diagnosis("to_data", report)
     r, alpha = report.ratings, report.alpha
+    whole = r if gold is None else gold.whole
     position = {name: j for j, name in enumerate(r.raters)}
     raters = report.rater_ranking().as_records()
     for record in raters:
@@ -1884,7 +1893,7 @@ def to_data(
             "ratings": r.n_ratings,
             "missing": r.n_items * r.n_raters - r.n_ratings,
         },
-        **({} if r.reading is None else {"reading": _reading_data(r)}),
+        **({} if whole.reading is None else {"reading": _reading_data(whole)}),
         "level": report.level,
         "kappa_weights": KAPPA_WEIGHTS[report.level],
         "alpha": {

@@ -258,7 +258,7 @@ def test_the_cli_json_has_the_pairwise_matrix(tmp_path):
 
 
 # ======================================================= something to act on
-def test_gold_comparison_is_sklearns(tmp_path):
+def test_gold_comparison_is_sklearns(tmp_path, capsys):
     from sklearn.metrics import accuracy_score
 
     from iaa_teach.diagnosis import compare_with_gold
@@ -279,7 +279,13 @@ def test_gold_comparison_is_sklearns(tmp_path):
     path = write_csv(tmp_path / "g.csv", r)
     html, js = tmp_path / "g.html", tmp_path / "g.json"
     assert main(["report", path, "--gold", "Rater1", "--html", str(html), "--json", str(js)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Read g.csv as wide: 15 items") and "x 4 raters" in text.splitlines()[0]
+    assert (
+        "column Rater1 holds the gold labels" in text and "Rater4      " in text.split("gold labels in")[-1]
+    )
     data = json.loads(js.read_text())
+    assert data["reading"]["summary"][0] == text.splitlines()[0]
     assert data["table"]["raters"] == ["Rater2", "Rater3", "Rater4"]
     worst = data["gold"]["annotators"][0]
     assert worst["annotator"] == "Rater4" and worst["correct"] == 5 and worst["items"] == 15
