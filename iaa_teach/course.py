@@ -34,7 +34,12 @@ __all__ = [
     "GLOSSARY",
     "glossary_table",
     "KRIPPENDORFF_GUIDANCE",
+    "alpha_verdict",
+    "alpha_guidance",
     "landis_koch_table",
+    "RECALL",
+    "recall_questions",
+    "recall_answers",
     "SOLUTION_TAG",
     "EXERCISE_TAG",
 ]
@@ -106,15 +111,15 @@ LESSONS: tuple[Lesson, ...] = (
         "06",
         "06_chance_models",
         "Models of chance: the family of coefficients",
-        45,
-        "percent agreement, Bennett's S, Scott's pi, Conger's kappa, Gwet's AC1 side by side; the two paradoxes; "
+        70,
+        "percent agreement, Brennan-Prediger S, Scott's pi, Conger's kappa, Gwet's AC1 side by side; the two paradoxes; "
         "which coefficient when",
     ),
     Lesson(
         "07",
         "07_how_sure",
         "How sure is the number?",
-        40,
+        50,
         "standard errors and confidence intervals by formula and bootstrap; what 10 items can tell; "
         "planning the number of items",
     ),
@@ -207,6 +212,20 @@ class Term:
 
 #: Krippendorff's guidance for alpha (2004, sec. 11.4): a convention, not a law.
 KRIPPENDORFF_GUIDANCE = ((0.800, "rely on the data"), (0.667, "draw tentative conclusions at most"))
+#: What the guidance says below its lower threshold.
+KRIPPENDORFF_BELOW = "do not rely on the data"
+
+
+def alpha_verdict(value: object) -> str:
+    """What Krippendorff's guidance says of an alpha: the verdict for alpha, as Landis-Koch's bands are for kappa.
+
+    >>> alpha_verdict(0.578), alpha_verdict(0.7), alpha_verdict(0.8), alpha_verdict(float("nan"))
+    ('do not rely on the data', 'draw tentative conclusions at most', 'rely on the data', 'undefined')
+    """
+    v = float("nan") if value is None else float(value)  # type: ignore[arg-type]
+    if v != v:
+        return "undefined"
+    return next((what for threshold, what in KRIPPENDORFF_GUIDANCE if v >= threshold), KRIPPENDORFF_BELOW)
 
 
 def _bands_in_words() -> str:
@@ -214,11 +233,12 @@ def _bands_in_words() -> str:
     return f"{BANDS[0][2]} below {fmt(BANDS[0][1], 2)}; " + "; ".join(parts)
 
 
-def _guidance_in_words() -> str:
+def alpha_guidance() -> str:
+    """Krippendorff's guidance for alpha in words, its thresholds from :data:`KRIPPENDORFF_GUIDANCE`."""
     (hi, what_hi), (lo, what_lo) = KRIPPENDORFF_GUIDANCE
     return (
         f"alpha ≥ {fmt(hi)}: {what_hi}; {fmt(lo)} ≤ alpha < {fmt(hi)}: {what_lo}; "
-        f"below {fmt(lo)}: do not rely on the data"
+        f"below {fmt(lo)}: {KRIPPENDORFF_BELOW}"
     )
 
 
@@ -307,7 +327,7 @@ GLOSSARY: tuple[Term, ...] = (
         "Krippendorff's alpha",
         "{alpha} = 1 - {D_o} / {D_e}: observed disagreement over the disagreement "
         "expected when two values are drawn, without replacement, from all {n} pairable values. "
-        "Krippendorff's guidance (2004): " + _guidance_in_words() + ". A convention, like the bands.",
+        "Krippendorff's guidance (2004): " + alpha_guidance() + ". A convention, like the bands.",
         "03",
     ),
     Term(
@@ -357,7 +377,7 @@ GLOSSARY: tuple[Term, ...] = (
         "06",
     ),
     Term(
-        "Bennett's S",
+        "Brennan-Prediger S",
         "Bennett, Alpert and Goldstein's S (1954), for more raters Brennan and Prediger's "
         "coefficient (1981): chance agreement {P_e} = 1/{q}, every category equally likely whatever the data.",
         "06",
@@ -416,6 +436,169 @@ def landis_koch_table() -> Table:
     rows = [[first_name, "–", f"below {fmt(first_top, 2)}"]]
     rows += [[name, fmt(lo, 2), fmt(hi, 2)] for lo, hi, name in rest]
     return Table(["band", "from", "to"], rows, align="lrr")
+
+
+# ================================================================== recall
+#: Questions to answer from memory at the end of each lesson, with their answers (shown folded).
+RECALL: dict[str, tuple[tuple[str, str], ...]] = {
+    "01": (
+        (
+            "What does the diagonal of two annotators' agreement table hold?",
+            "The items on which they agree; {P_o} is its total over {N}.",
+        ),
+        (
+            "Whose proportions does Cohen's chance agreement {P_e} use?",
+            "Each annotator's own: the row shares of one times the column shares of the other, summed over the "
+            "categories.",
+        ),
+        (
+            "What do kappa = 1, kappa = 0 and kappa < 0 mean?",
+            "Perfect agreement; agreement no better than chance; worse than chance.",
+        ),
+        (
+            "Why do the pairs A-B, A-C and B-C get different kappas?",
+            "Each pair has its own observed agreement and, through its two annotators' own proportions, its own "
+            "chance agreement.",
+        ),
+        (
+            "Why keep exact fractions until the last step?",
+            "Rounding on the way can move the third decimal of the answer.",
+        ),
+    ),
+    "02": (
+        (
+            "What is {P_i}, in words?",
+            "The share of item i's ordered pairs of ratings that agree: agreeing pairs over {n_i}({n_i} - 1).",
+        ),
+        (
+            "How does Fleiss' {P_e} differ from Cohen's?",
+            "It pools every annotator's ratings into one set of proportions {p_j} and sums their squares; Cohen's "
+            "keeps each annotator's own.",
+        ),
+        ("What is Scott's pi?", "Fleiss' kappa for two annotators: chance from their pooled proportions."),
+        (
+            "What should the helper do when every rating falls in one category, and why?",
+            "Say that kappa is undefined: {P_e} = 1 makes it 0/0, which is not 0.",
+        ),
+    ),
+    "03": (
+        (
+            "Why are each item's pairs divided by {n_i} - 1 in the coincidence matrix?",
+            "So that every pairable value counts once, however many values share its item.",
+        ),
+        (
+            "How does alpha's {D_e} draw two values, and how does that differ from the worked example's?",
+            "Without replacement from the {n} pairable values, over {n}({n} - 1) pairs; the worked example draws "
+            "with replacement (1 - Σ {p_j}²), which gives Fleiss' kappa again.",
+        ),
+        (
+            "On complete data, which is larger, alpha or Fleiss' kappa, and why?",
+            "Alpha, a little: 1 - alpha = (1 - kappa)({n} - 1)/{n}, so the gap shrinks as {n} grows.",
+        ),
+        (
+            "What does ordinal alpha change?",
+            "The distance {delta2} between two labels: far-apart labels cost more than neighbours.",
+        ),
+        (
+            "How do you put alpha into words?",
+            "With Krippendorff's own guidance (its thresholds are in the glossary), not with the Landis-Koch "
+            "bands of kappa.",
+        ),
+    ),
+    "04": (
+        (
+            "Why does alpha need no change for missing ratings?",
+            "Its 1/({n_i} - 1) weight already makes every pairable value count once, whatever the item's size.",
+        ),
+        (
+            "Which items does Cohen's kappa use for a pair when ratings are missing?",
+            "Only the items both annotators rated: each pair has its own set of items.",
+        ),
+        (
+            "What must you say when you report Fleiss' kappa on a table with gaps?",
+            "The chance rule: pooled proportions over all ratings, or the mean of each item's proportions. With "
+            "gaps they give different numbers.",
+        ),
+        (
+            "What does listwise deletion throw away?",
+            "Every other rating of each incomplete item, and the agreement or disagreement in them.",
+        ),
+    ),
+    "05": (
+        (
+            "Why is merging two annotators into one column wrong?",
+            "Where both labelled an item one label must be thrown away, and the choice is arbitrary and moves "
+            "the result; it also mixes two people into one rater.",
+        ),
+        (
+            "Which items enter {P_a}, and which enter {P_e}?",
+            "{P_a}: only the items with at least two labels. {P_e}: every label, single ones included.",
+        ),
+        (
+            "What does the partial-annotation text call {n_i}?",
+            "Per-item k: the number of annotators who labelled that item.",
+        ),
+        (
+            "Why does a single-label item have no {P_i}?",
+            "It has no pair of labels to compare: {P_i} would be 0/0.",
+        ),
+    ),
+    "06": (
+        (
+            "What do all the coefficients of the family share, and where do they differ?",
+            "The formula ({P_a} - {P_e}) / (1 - {P_e}) and the observed agreement; they differ only in {P_e}, "
+            "their model of chance.",
+        ),
+        (
+            "Which chance model ignores the data entirely?",
+            "Brennan-Prediger S: {P_e} = 1/{q}, every category equally likely.",
+        ),
+        (
+            "What is Feinstein and Cicchetti's first paradox?",
+            "High observed agreement but low kappa when one category dominates: {P_e} is large.",
+        ),
+        (
+            "Which coefficient rises when raters differ in how often they use a category?",
+            "Cohen's (and Conger's) kappa: each rater's own shares lower {P_e} (the second paradox).",
+        ),
+        (
+            "What should you report beside any coefficient?",
+            "{P_a} and the category shares, so that a reader can see whether a paradox is at work.",
+        ),
+    ),
+    "07": (
+        (
+            "What does a standard error measure?",
+            "How much the coefficient would vary from one sample of items to another of the same kind.",
+        ),
+        (
+            "How does the standard error change with four times the items?",
+            "It halves: it shrinks like 1 / √{N}.",
+        ),
+        (
+            "Why Student's t rather than the normal's 1.96 for ten items?",
+            "The standard error is itself estimated from the same few items; t with {N} - 1 degrees of freedom "
+            "allows for that and is larger.",
+        ),
+        (
+            "What can ten items tell you, and what not?",
+            "That the annotators agree more than chance (the lower end is above 0), not which band their "
+            "agreement is in.",
+        ),
+    ),
+}
+
+
+def recall_questions(number: str) -> Table:
+    """A lesson's recall questions (:data:`RECALL`), numbered, to answer from memory."""
+    rows = [[str(i), prose(question)] for i, (question, _) in enumerate(RECALL[number], 1)]
+    return Table(["", "question"], rows, caption=f"Recall: lesson {number}", align="rl")
+
+
+def recall_answers(number: str) -> Table:
+    """The answers to a lesson's recall questions (shown folded, under the questions)."""
+    rows = [[str(i), prose(answer)] for i, (_, answer) in enumerate(RECALL[number], 1)]
+    return Table(["", "answer"], rows, caption=f"Recall: lesson {number}, answers", align="rl")
 
 
 # =========================================================== student copies

@@ -413,7 +413,7 @@ NOTATION: tuple[Notation, ...] = (
         Math("n_i"),
         "number of ratings of item i",
         "Fleiss writes n (every item has the same number); Krippendorff m_u; "
-        "the partial-annotation text per-item k",
+        "the partial-annotation text k (per-item k)",
         "02",
     ),
     Notation(
@@ -477,25 +477,18 @@ NOTATION: tuple[Notation, ...] = (
         "06",
     ),
     Notation(
-        "w_jk",
-        Math("w_{jk}", "w_jk"),
-        "agreement weight of categories j and k: 1 on the diagonal, partial "
-        "credit between 0 and 1 for near misses (weighted coefficients)",
-        "",
-        "06",
-    ),
-    Notation(
-        "p_gj",
-        Math("p_{gj}", "p_gj"),
-        "rater g's share of their own ratings in category j (Conger's kappa)",
+        "p_rj",
+        Math("p_{rj}", "p_rj"),
+        "rater r's share of their own ratings in category j (Cohen's and Conger's chance models); "
+        "for two raters A and B, p_Aj is p_j+ and p_Bj is p_+j",
         "",
         "06",
     ),
     Notation(
         "S",
         Math("S"),
-        "Brennan and Prediger's S (Bennett's S for two raters): chance agreement 1/q",
-        "also called free-marginal kappa",
+        "Brennan-Prediger S: chance agreement 1/q, every category equally likely",
+        "Bennett, Alpert and Goldstein's S for two raters; also called free-marginal kappa",
         "06",
     ),
     Notation(
@@ -515,6 +508,14 @@ NOTATION: tuple[Notation, ...] = (
         "",
         "07",
     ),
+    Notation(
+        "w_jk",
+        Math("w_{jk}", "w_jk"),
+        "agreement weight of categories j and k: 1 on the diagonal, partial "
+        "credit between 0 and 1 for near misses (weighted coefficients, in explain's working)",
+        "",
+        "09",
+    ),
 )
 
 
@@ -523,6 +524,15 @@ NOTATION: tuple[Notation, ...] = (
 SYMBOLS: dict[str, Math] = {
     **{row.key: row.symbol for row in NOTATION},
     "p_+j": Math("p_{+j}", "p_+j"),
+    "n_jj": Math("n_{jj}", "n_jj"),
+    "p_Aj": Math("p_{Aj}", "p_Aj"),
+    "p_Bj": Math("p_{Bj}", "p_Bj"),
+    "N_a": Math("N_a"),
+    "P_a,i": Math("P_{a,i}", "P_a,i"),
+    "n_uc": Math("n_{uc}", "n_uc"),
+    "P_P": Math("P_P"),
+    "P_N": Math("P_N"),
+    "P_G": Math("P_G"),
     "kappa_w": Math(r"\kappa_w", "κ_w"),
     "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
     # Krippendorff's own name for n_i, kept for the exam texts that still use it
@@ -546,7 +556,9 @@ def prose(template: str, **values: Any) -> Prose:
 
 _NAMED = re.compile(
     r"(?<![\w$])("
-    + "|".join(n for n in SYMBOLS if "_" in n and "{" not in SYMBOLS[n].tex and n == SYMBOLS[n].txt)
+    + "|".join(
+        re.escape(n) for n in sorted(SYMBOLS, key=len, reverse=True) if "_" in n and n == SYMBOLS[n].txt
+    )
     + r")(?![\w$])"
 )
 

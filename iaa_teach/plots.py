@@ -653,7 +653,7 @@ def _chance_of(res: Any) -> tuple[Any, str] | None:
     if isinstance(res, GwetResult):
         return res.exact.p_e, "$p_j (1 - p_j)$"
     if isinstance(res, (CohenResult, CongerResult)):
-        return res.exact.p_e, "own $p_{gj}$\nper rater"
+        return res.exact.p_e, "own $p_{rj}$\nper rater"
     if isinstance(res, FleissResult):
         return res.exact.p_e, "pooled $p_j$" if res.chance == "pooled" else "mean $p_j$"
     if isinstance(res, ScottResult):
@@ -760,7 +760,8 @@ def _label_handles(r: Any, colors: list[str], **gap: Any) -> list[Patch]:
 def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     """Who labelled which item: items across, raters down, each label coloured, gaps left blank.
 
-    The x tick labels give each item's number of ratings (the per-item k).
+    The x tick labels give each item's number of ratings, its n_i. The title
+    states no count: a lesson asks the student to count the labels.
     """
     r = as_ratings(ratings)
     _too_many(
@@ -799,16 +800,16 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     ax.set_ylim(n_raters - 0.5, -0.5)
     ax.set_xticks(
         range(n_items),
-        [f"{mpl_escape(it)}\nk={m}" for it, m in zip(r.items, per_item)],
+        [f"{mpl_escape(it)}\n$n_i$={m}" for it, m in zip(r.items, per_item)],
         fontsize=9 if n_items <= 20 else 6,
     )
     ax.set_yticks(range(n_raters), _texts(r.raters))
     ax.tick_params(length=0)
     ax.set_aspect("equal" if n_items <= 20 else "auto")
     ax.spines[:].set_visible(False)
-    ax.set_xlabel("item (k = how many raters labelled it)")
+    ax.set_xlabel("item ($n_i$ = how many raters labelled it)")
     ax.set_ylabel("rater")
-    ax.set_title(f"Who labelled which item: {r.n_ratings} labels")
+    ax.set_title("Who labelled which item")
     ax.legend(
         handles=_label_handles(r, colors, hatch="..", label="not labelled"),
         loc="center left",

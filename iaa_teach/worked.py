@@ -34,6 +34,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .course import alpha_guidance, alpha_verdict
 from .diagnosis import Diagnosis
 from .markup import (
     SYMBOLS,
@@ -438,6 +439,17 @@ def _band_note(exact: Fraction, sym: Math) -> Prose:
         value=fmt(exact),
         band=Em(interpret(max(float(exact), -1.0))),
     )  # Fleiss' kappa can fall below -1: poor
+
+
+def _alpha_note(exact: Fraction) -> Prose:
+    """Alpha's verdict from Krippendorff's own thresholds (0.800, 0.667), not the Landis-Koch bands of kappa."""
+    return prose(
+        "{sym} = {value}: Krippendorff's guidance ({guidance}) says {verdict}.",
+        guidance=alpha_guidance(),
+        sym=_ALPHA,
+        value=fmt(exact),
+        verdict=Em(alpha_verdict(exact)),
+    )
 
 
 def _rounding_note(exact: Fraction, rounded: Fraction | None, first: str, second: str) -> Prose | None:
@@ -947,13 +959,18 @@ def _mean_agreement_step(
     n_used = len(p_is)
     chain = Chain(
         Math("P_a"),
-        Math(r"\frac{1}{N}\sum_i P_i", "Σ P_i / N", False),
+        Math(r"\frac{1}{N_a}\sum_i P_i", "Σ P_i / N_a", False),
         _scaled(_ratio(1, n_used), _q_sum(p_is)) if n_used <= _MAX_TERMS else None,
         _scaled(_ratio(1, n_used), _grouped(p_is)),
         _over(sum(p_is, Fraction(0)), n_used),
         approx(p_a),
     )
-    intro = prose("The mean of {P_i} over the {N} items with at least 2 ratings.", N=Math(f"N = {n_used}"))
+    intro = prose(
+        "The mean of {P_i} over the {N_a} items with at least 2 ratings ({N} = {n} items in all).",
+        N_a=Math(f"N_a = {n_used}"),
+        N=Math("N"),
+        n=len(p_i),
+    )
     return _step(
         "Mean observed agreement {P_a}",
         intro=intro,
@@ -1218,13 +1235,13 @@ def _conger_steps(
     idle = [raters[g] for g in range(len(raters)) if g not in active]
     table = _grid([props[g] for g in active], [raters[g] for g in active], lab.names, "rater")
     intro = prose(
-        "{p_gj}: rater {g}'s share of their own ratings in category {j} (over the items they rated).",
-        p_gj=Math("p_{gj}", "p_gj"),
-        g=Math("g"),
+        "{p_rj}: rater {r}'s share of their own ratings in category {j} (over the items they rated).",
+        p_rj=Math("p_{rj}", "p_rj"),
+        r=Math("r"),
         j=Math("j"),
     )
     notes = [prose("Left out, with no rating at all: {names}.", names=", ".join(idle))] if idle else []
-    proportions = _step("Each rater's proportions {p_gj}", intro=intro, table=table, notes=notes, brief=brief)
+    proportions = _step("Each rater's proportions {p_rj}", intro=intro, table=table, notes=notes, brief=brief)
     pairs = [(g, h) for x, g in enumerate(active) for h in active[x + 1 :]]
 
     def pair_value(g: int, h: int) -> Fraction:
@@ -1235,11 +1252,11 @@ def _conger_steps(
         )
 
     each = (
-        Math(r"\sum_j p_{gj}\, p_{hj}", "Σ_j p_gj p_hj")
+        Math(r"\sum_j p_{rj}\, p_{sj}", "Σ_j p_rj p_sj")
         if agreement is None
-        else Math(r"\sum_{j,k} w_{jk}\, p_{gj}\, p_{hk}", "Σ_jk w_jk p_gj p_hk")
+        else Math(r"\sum_{j,k} w_{jk}\, p_{rj}\, p_{sk}", "Σ_jk w_jk p_rj p_sk")
     )
-    chains = [Chain(Math("P_{e,gh}", "P_e,gh"), each)]
+    chains = [Chain(Math("P_{e,rs}", "P_e,rs"), each)]
     values = [pair_value(g, h) for g, h in pairs]
     if len(pairs) <= _MAX_TERMS:
         for (g, h), v in zip(pairs, values):
@@ -1259,7 +1276,7 @@ def _conger_steps(
     chains.append(
         Chain(
             Math("P_e"),
-            Math(r"\frac{1}{\text{pairs}}\sum_{g < h} P_{e,gh}", "Σ_{g<h} P_e,gh / pairs", False),
+            Math(r"\frac{1}{\text{pairs}}\sum_{r < s} P_{e,rs}", "Σ_{r<s} P_e,rs / pairs", False),
             _scaled(_ratio(1, n_pairs), _q_sum(values)) if n_pairs <= _MAX_TERMS else None,
             approx(ex.p_e),
         )
@@ -1515,7 +1532,7 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
         notes = [_undefined_note(res.reason)]
     else:
         rounded = 1 - round_half_up(ex.d_o) / round_half_up(ex.d_e) if round_half_up(ex.d_e) else None
-        notes = [_band_note(ex.alpha, _ALPHA), _rounding_note(ex.alpha, rounded, "D_o", "D_e")]
+        notes = [_alpha_note(ex.alpha), _rounding_note(ex.alpha, rounded, "D_o", "D_e")]
     steps.append(
         _step(
             "Krippendorff's alpha",
@@ -1597,7 +1614,9 @@ def _bootstrap_steps(res: BootstrapResult, brief: bool) -> tuple[str, list[Step]
 
 # ================================================================= entry
 @options(style=STYLES)
-def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None) -> Explanation:
+def explain(
+    result: Any, style: str = "full", items: Sequence[Any] | None = None, se: bool = True
+) -> Explanation:
     """The worked solution of a result object, step by step.
 
     Parameters
@@ -1618,6 +1637,10 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
         result line.
     items : sequence, optional
         Item names for the count table of Fleiss' kappa and the family (default 1, 2, ...).
+    se : bool
+        Show the standard error and confidence interval step where the result
+        has one (the family, weighted Fleiss' kappa). ``se=False`` leaves it
+        out, for a lesson that has not taught standard errors yet (lesson 07 does).
 
     Returns
     -------
@@ -1672,6 +1695,8 @@ def explain(result: Any, style: str = "full", items: Sequence[Any] | None = None
     )
     build = next(build for kind, build in builders.items() if isinstance(result, kind))
     title, steps = build(result, style == "brief")
+    if not check_type("explain()", se, bool, "se=True or se=False"):
+        steps = [step for step in steps if step is None or step.symbol != "se"]
     return Explanation(title, [step for step in steps if step is not None and step.body], result)
 
 

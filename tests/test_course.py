@@ -141,7 +141,7 @@ GLOSSARY_TERMS = [
     "levels of measurement",
     "model of chance",
     "percent agreement",
-    "Bennett's S",
+    "Brennan-Prediger S",  # issue 22: one name for S (was "Bennett's S")
     "Conger's kappa",
     "Gwet's AC1",
     "rater bias",
@@ -168,7 +168,7 @@ def test_glossary_has_the_terms_the_issue_lists():
         ("Scott's pi", "02_fleiss_kappa"),
         ("Landis and Koch", "01_cohens_kappa"),
         ("family of coefficients", "06_chance_models"),
-        ("Bennett's S", "06_chance_models"),
+        ("Brennan-Prediger S", "06_chance_models"),
         ("Conger's kappa", "06_chance_models"),
         ("Gwet's AC1", "06_chance_models"),
         ("Rater bias", "06_chance_models"),
@@ -197,7 +197,8 @@ def test_every_lesson_has_two_to_four_checked_exercises_with_folded_answers(stem
             "an exercise starts empty: ..."
         )
         check = cs[i + 1]
-        assert "check_number(" in source(check)
+        # issue 22: the check names the exercise, it does not show the expression that computes the answer
+        assert re.fullmatch(r'check\("\d\d\.\d+", \w+\)', source(check).strip())
         shown = "".join("".join(o.get("data", {}).get("text/markdown", "")) for o in check["outputs"])
         assert "Not answered yet" in shown
     solutions = [c for c in cs if SOLUTION_TAG in tags(c)]

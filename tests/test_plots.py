@@ -171,9 +171,10 @@ def test_coverage_chart_one_cell_per_label():
     assert len(gaps) == int(PARTIAL.missing.sum())
     per_item = (~PARTIAL.missing).sum(axis=1)
     assert [t.get_text() for t in ax.get_xticklabels()] == [
-        f"{i}\nk={k}" for i, k in zip(PARTIAL.items, per_item)
+        f"{i}\n$n_i$={k}" for i, k in zip(PARTIAL.items, per_item)
     ]
-    assert str(PARTIAL.n_ratings) in ax.get_title()
+    # issue 22: n_i, not k (a category elsewhere); no count in the title (lesson 05 asks for it)
+    assert str(PARTIAL.n_ratings) not in ax.get_title()
 
 
 def test_wrong_result_type_is_a_clear_error():

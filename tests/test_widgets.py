@@ -30,6 +30,7 @@ from iaa_teach import (
     pairwise_cohen,
     percent_agreement,
 )
+from iaa_teach.course import alpha_verdict
 from iaa_teach.widgets import (
     CoverageExplorer,
     FloatSlider,
@@ -359,13 +360,23 @@ def test_paradox_five_curves_each_visible_and_the_legend_clear_of_them():
 def test_paradox_shows_only_the_coefficients_asked_for():
     """Lesson 02 has not met AC1 and S: it shows kappa and alpha beside P_a, nothing else."""
     ex = ParadoxExplorer(n_items=200, curves=("kappa", "alpha"))
-    assert set(ex.values()) == {"P_a", "P_e", "kappa", "kappa band", "alpha 1 - D_e", "alpha", "alpha band"}
+    # alpha's verdict is Krippendorff's guidance, not a Landis-Koch band (issue 22: one verdict per number)
+    assert set(ex.values()) == {
+        "P_a",
+        "P_e",
+        "kappa",
+        "kappa band",
+        "alpha 1 - D_e",
+        "alpha",
+        "alpha verdict",
+    }
+    assert ex.values()["alpha verdict"] == alpha_verdict(krippendorff_alpha(ex.ratings).alpha)
     assert [t.get_text() for t in ex.axes.get_legend().get_texts()] == [
         "observed agreement P_a",
         "Fleiss' kappa",
         "Krippendorff's alpha",
     ]
-    assert "AC1" not in ex.readout.value and "Bennett" not in ex.readout.value
+    assert "AC1" not in ex.readout.value and "Brennan" not in ex.readout.value
     assert "AC1" not in ex.image.alt and "alpha 0." in ex.image.alt
     full = ParadoxExplorer(n_items=200)
     assert ex.values()["kappa"] == full.values()["kappa"]

@@ -14,6 +14,7 @@ own answer and never the expected one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from ..markup import md_escape
@@ -57,22 +58,34 @@ class Check:
         return f"{_HEADS[self.status]} {self.message}"
 
 
-def _one(answer: Any, expected: Any) -> tuple[str, Any]:
-    """("right" | "not yet" | "few places" | "unreadable", parsed or message) for one number."""
+def _one(answer: Any, expected: Any, places: int = _PLACES) -> tuple[str, Any]:
+    """("right" | "not yet" | "few places" | "unreadable", parsed or message) for one number.
+
+    A decimal is right when it is within half a unit of the ``places``-th
+    decimal of the exact value (more places written are fine); fewer places
+    that round the same are "few places"; a fraction must be exact.
+    """
     try:
         parsed = parse_answer(answer)
     except AgreementError as exc:
         return "unreadable", str(exc)
     target = exact_value(expected)
-    if parsed.matches(target):
-        if (
-            parsed.decimals is not None
-            and parsed.decimals < _PLACES
-            and round_half_up(target, _PLACES) != target
-            and parsed.value != target
-        ):
-            return "few places", parsed
-        return "right", parsed
+    decimals = parsed.decimals
+    if decimals is not None and decimals >= places > _PLACES:  # finer than Answer.matches goes
+        close = abs(parsed.value - target) <= Fraction(1, 2 * 10**places)
+    else:
+        close = parsed.matches(target)  # half a unit of the last place written, 3 places at the finest
+    rounded_differs = round_half_up(target, places) != target and parsed.value != target
+    if close:
+        few = decimals is not None and decimals < places and rounded_differs
+        return ("few places" if few else "right"), parsed
+    if (
+        decimals is not None
+        and 2 <= decimals < places
+        and rounded_differs
+        and abs(parsed.value - target) <= Fraction(1, 2 * 10**decimals)
+    ):
+        return "few places", parsed
     return "not yet", parsed
 
 
@@ -84,6 +97,7 @@ def check_number(
     step: str,
     mistakes: Mapping[str, Any] | None = None,
     labels: Sequence[Any] | None = None,
+    places: int = _PLACES,
 ) -> Check:
     """Check a student's number (or list of numbers) against the expected value, without revealing it.
 
@@ -105,6 +119,9 @@ def check_number(
     labels : sequence, optional
         For a list: the name of each position (item numbers...), used to say
         which entries are off.
+    places : int
+        Decimals a decimal answer needs (3 unless a known mistake differs from
+        the answer only in the fourth); an exact fraction is always accepted.
 
     Returns
     -------
@@ -126,8 +143,8 @@ def check_number(
     if isinstance(expected, (list, tuple)) or (
         hasattr(expected, "shape") and getattr(expected, "ndim", 0) == 1
     ):
-        return _check_list(answer, list(expected), name, step, labels)
-    status, parsed = _one(answer, expected)
+        return _check_list(answer, list(expected), name, step, labels, places)
+    status, parsed = _one(answer, expected, places)
     if status == "unreadable":
         return Check("unreadable", parsed)
     if status == "right":
@@ -135,20 +152,22 @@ def check_number(
     if status == "few places":
         return Check(
             "not yet",
-            f"{parsed.written} is close: give {name} to {_PLACES} decimals, or as an exact "
+            f"{parsed.written} is close: give {name} to {places} decimals, or as an exact "
             f"fraction, so that a wrong method cannot hide in the rounding.",
         )
     for meaning, value in (mistakes or {}).items():
         if (
             value is not None
-            and _one(answer, value)[0] == "right"
+            and _one(answer, value, places)[0] == "right"
             and exact_value(value) != exact_value(expected)
         ):
             return Check("not yet", f"{parsed.written} is what you get when {meaning}. Look again at {step}.")
     return Check("not yet", f"{parsed.written} is not {name}. Look again at {step}.")
 
 
-def _check_list(answer: Any, expected: list, name: str, step: str, labels: Sequence[Any] | None) -> Check:
+def _check_list(
+    answer: Any, expected: list, name: str, step: str, labels: Sequence[Any] | None, places: int = _PLACES
+) -> Check:
     try:
         given = list(answer)
     except TypeError:
@@ -159,7 +178,7 @@ def _check_list(answer: Any, expected: list, name: str, step: str, labels: Seque
     if len(given) != len(expected):
         return Check("not yet", f"{name} has {len(expected)} values; your list has {len(given)}.")
     names = [str(x) for x in (labels if labels is not None else range(1, len(expected) + 1))]
-    statuses = [_one(a, e)[0] for a, e in zip(given, expected)]
+    statuses = [_one(a, e, places)[0] for a, e in zip(given, expected)]
     unreadable = [label for label, status in zip(names, statuses) if status == "unreadable"]
     off = [label for label, status in zip(names, statuses) if status not in ("right", "unreadable")]
     if unreadable:

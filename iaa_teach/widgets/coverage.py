@@ -171,7 +171,7 @@ class CoverageExplorer(Explorer):
             columns = ("labels", "items in P_a", "P_a", "P_e", "kappa", "band")
             summary.append(readout_row(label, [f"{x} {key}" for x in columns], shown))
         parts = [
-            heading("Fleiss' kappa with per-item k (chance: pooled proportions over all labels)"),
+            heading("Fleiss' kappa with per-item n_i (chance: pooled proportions over all labels)"),
             table(
                 ["method", "labels (in P_e)", "items in P_a", "P_a", "P_e", "kappa", "band"],
                 summary,

@@ -6,6 +6,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets
+from ..course import alpha_verdict
 from ..metrics import (
     brennan_prediger,
     fleiss_kappa,
@@ -42,7 +43,7 @@ COEFFICIENTS = {
     "fleiss_kappa": ("Fleiss' kappa", fleiss_kappa),
     "krippendorff_alpha": ("Krippendorff's alpha", krippendorff_alpha),
     "gwet_ac": ("Gwet's AC1", gwet_ac),
-    "brennan_prediger": ("Bennett's S (Brennan-Prediger)", brennan_prediger),
+    "brennan_prediger": ("Brennan-Prediger S", brennan_prediger),
     "percent_agreement": ("percent agreement P_a", percent_agreement),
 }
 
@@ -199,7 +200,19 @@ class IntervalExplorer(Explorer):
         rows = [
             ["items rated", q("items", n)],
             [label, q("value", fmt(res.exact_value))],
-            ["band", q("band", "–" if self.coefficient.value == "percent_agreement" else band(float(res)))],
+            [
+                "Krippendorff's guidance"
+                if self.coefficient.value == "krippendorff_alpha"
+                else "Landis-Koch band",
+                q(
+                    "band",
+                    "–"
+                    if self.coefficient.value == "percent_agreement"
+                    else alpha_verdict(float(res))
+                    if self.coefficient.value == "krippendorff_alpha"
+                    else band(float(res)),
+                ),
+            ],
             ["standard error SE", q("SE", fmt(res.se))],
             ["95 % interval", q("interval", f"{fmt(low)} to {fmt(high)}")],
             ["half-width t x SE", q("half-width", fmt(float(res) - low))],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import datasets, plots
+from ..course import alpha_verdict
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha
 from ..validation import AgreementError, check_int, check_option
 from ._base import (
@@ -36,7 +37,7 @@ CURVES = (
     ("kappa", "Fleiss' kappa"),
     ("alpha", "Krippendorff's alpha"),
     ("AC1", "Gwet's AC1"),
-    ("S", "Bennett's S"),
+    ("S", "Brennan-Prediger S"),
 )
 
 
@@ -49,7 +50,7 @@ class ParadoxExplorer(Explorer):
     of category 1 among the true categories, and the seed
     (:func:`iaa_teach.datasets.simulate`). The readout shows observed
     agreement P_a and, for each coefficient, its chance agreement and its
-    value: Fleiss' kappa, Krippendorff's alpha, Gwet's AC1 and Bennett's S
+    value: Fleiss' kappa, Krippendorff's alpha, Gwet's AC1 and Brennan-Prediger S
     (:func:`iaa_teach.brennan_prediger`); the figure shows all five against
     prevalence, with the current setting marked: observed agreement stays
     put while kappa and alpha drop as one category comes to dominate (the
@@ -196,7 +197,7 @@ class ParadoxExplorer(Explorer):
                         "Krippendorff's alpha",
                         q("alpha 1 - D_e", fmt(1 - al.exact.d_e)),
                         q("alpha", fmt(al.exact.alpha)),
-                        q("alpha band", band(al.alpha)),
+                        q("alpha verdict", alpha_verdict(al.alpha)),
                     ],
                 ),
                 (
@@ -211,7 +212,7 @@ class ParadoxExplorer(Explorer):
                 (
                     "S",
                     [
-                        "Bennett's S",
+                        "Brennan-Prediger S",
                         q("S P_e", fmt(s.exact.p_e)),
                         q("S", fmt(s.exact.s)),
                         q("S band", band(s.s)),
@@ -222,7 +223,7 @@ class ParadoxExplorer(Explorer):
         ]
         parts = [
             heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {fmt(self.prevalence.value, 2)}"),
-            table(["", "chance P_e", "value", "band"], rows),
+            table(["", "chance P_e", "value", "Landis-Koch band (alpha: Krippendorff's guidance)"], rows),
             note(f"label proportions {props}"),
         ]
         parts += [

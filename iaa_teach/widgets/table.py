@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as w
 
 from .. import datasets, plots
+from ..course import alpha_verdict
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from ..ratings import AgreementError, Ratings, is_missing
 from ..validation import check_int, check_option
@@ -31,7 +32,12 @@ from ._base import (
     with_ratings,
 )
 
-__all__ = ["TableExplorer"]
+__all__ = ["TableExplorer", "COEFFICIENTS"]
+
+#: What the readout can show: a lesson shows only what it has taught (lesson 01: ``("cohen",)``).
+COEFFICIENTS = ("cohen", "fleiss", "alpha")
+#: The coefficient each figure needs (a figure whose coefficient is not shown is not offered).
+_FIGURE_NEEDS = {"items": "fleiss", "coincidences": "alpha"}
 
 
 MISSING_LABEL = "missing"
@@ -83,6 +89,10 @@ class TableExplorer(Explorer):
         The figure shown first, one of :data:`FIGURES`.
     font_size : str
         CSS font size of controls and readouts.
+    coefficients : sequence of str
+        Which of :data:`COEFFICIENTS` the readout, the figures and the grid's
+        P_i column show (all by default; lesson 01, which has taught only
+        Cohen's kappa, shows ``("cohen",)``).
 
     Examples
     --------
@@ -103,8 +113,16 @@ class TableExplorer(Explorer):
         page_size: int = 10,
         figure: str = "coefficients and bands",
         font_size: str | None = None,
+        coefficients: Any = COEFFICIENTS,
     ):
         super().__init__(font_size)
+        coefficients = (coefficients,) if isinstance(coefficients, str) else tuple(coefficients)
+        if not coefficients:
+            raise AgreementError(f"coefficients: name at least one of {COEFFICIENTS}")
+        self.shown = tuple(check_option("coefficients", c, COEFFICIENTS) for c in coefficients)
+        figures = [
+            name for name, kind in FIGURES.items() if _FIGURE_NEEDS.get(kind, self.shown[0]) in self.shown
+        ]
         self.initial = with_ratings(ratings, datasets.sentiment)
         r = self.initial
         self._codes = r.codes  # a copy the grid edits: category positions, Ratings.MISSING where missing
@@ -123,8 +141,8 @@ class TableExplorer(Explorer):
             tooltip="level of measurement for Krippendorff's alpha",
         )
         self.figure = w.Dropdown(
-            options=list(FIGURES),
-            value=check_option("figure", figure, FIGURES),
+            options=figures,
+            value=check_option("figure", figure, figures),
             description="figure",
             style=label_style(),
         )
@@ -158,6 +176,11 @@ class TableExplorer(Explorer):
         rows = [head] + [
             [item, *dds, p_i] for item, dds, p_i in zip(self.item_labels, self.cells, self.p_i_labels)
         ]
+        if "fleiss" not in self.shown:  # P_i is Fleiss' per-item agreement
+            for label in [head[-1], *self.p_i_labels]:
+                label.layout = w.Layout(width="6.5em", display="none")
+        if "alpha" not in self.shown:
+            self.level.layout.display = "none"
         self.grid = w.VBox([w.HBox(row, layout=w.Layout(align_items="center")) for row in rows])
         controls = [self.grid, controls_row(self.level, self.figure, self.reset_button)]
         self.first_item = None
@@ -255,7 +278,8 @@ class TableExplorer(Explorer):
     # ----------------------------------------------------------- compute
     def _compute(self) -> str:
         r = self.ratings
-        parts = [self._cohen_html(r)]
+        cohen = self._cohen_html(r)  # the pairs feed the figures even when the readout leaves them out
+        parts = [cohen] if "cohen" in self.shown else []
         self._fleiss, why = attempt(fleiss_kappa, r, chance="pooled")
         self._fleiss_mean = None
         if r.missing.any() and self._fleiss is not None:
@@ -269,19 +293,24 @@ class TableExplorer(Explorer):
             for name, res in (("pooled", self._fleiss), ("item mean", self._fleiss_mean))
             if res is not None
         ]
-        parts.append(
-            _section(
-                "Fleiss' kappa (per-item number of raters)",
-                ["", "P_a", "P_e", "kappa", "band"],
-                rows,
-                self._fleiss,
-                why,
+        if "fleiss" in self.shown:
+            parts.append(
+                _section(
+                    "Fleiss' kappa (per-item number of raters)",
+                    ["", "P_a", "P_e", "kappa", "band"],
+                    rows,
+                    self._fleiss,
+                    why,
+                )
             )
-        )
-        self._show_p_i()
+            self._show_p_i()
+        else:
+            self._fleiss = self._fleiss_mean = None
 
         level = self.level.value
-        self._alpha, why = attempt(krippendorff_alpha, r, level=level)
+        self._alpha, why = (
+            attempt(krippendorff_alpha, r, level=level) if "alpha" in self.shown else (None, "")
+        )
         a = self._alpha
         rows = (
             []
@@ -289,14 +318,21 @@ class TableExplorer(Explorer):
             else [
                 readout_row(
                     f"n = {a.n} values",
-                    ["alpha D_o", "alpha D_e", "alpha", "alpha band"],
-                    [fmt(a.exact.d_o), fmt(a.exact.d_e), fmt(a.exact.alpha), band(a.alpha)],
+                    ["alpha D_o", "alpha D_e", "alpha", "alpha verdict"],
+                    [fmt(a.exact.d_o), fmt(a.exact.d_e), fmt(a.exact.alpha), alpha_verdict(a.alpha)],
                 )
             ]
         )
-        parts.append(
-            _section(f"Krippendorff's alpha ({level})", ["", "D_o", "D_e", "alpha", "band"], rows, a, why)
-        )
+        if "alpha" in self.shown:
+            parts.append(
+                _section(
+                    f"Krippendorff's alpha ({level})",
+                    ["", "D_o", "D_e", "alpha", "Krippendorff's guidance"],
+                    rows,
+                    a,
+                    why,
+                )
+            )
         missing = int(r.missing.sum())
         parts.append(
             note(f"{r.n_items} items x {r.n_raters} raters, {r.n_ratings} ratings, {missing} missing")
@@ -351,5 +387,10 @@ class TableExplorer(Explorer):
                 coefficients["Fleiss"] = self._fleiss.kappa
             if self._alpha is not None:
                 coefficients["alpha"] = self._alpha.alpha
-            plots.coefficients_with_bands(coefficients, title="Cohen (pairs), Fleiss, alpha", ax=ax)
+            if "cohen" not in self.shown:
+                coefficients = {k: v for k, v in coefficients.items() if k in ("Fleiss", "alpha")}
+            names = {"cohen": "Cohen (pairs)", "fleiss": "Fleiss", "alpha": "alpha"}
+            plots.coefficients_with_bands(
+                coefficients, title=", ".join(names[c] for c in COEFFICIENTS if c in self.shown), ax=ax
+            )
         return fig

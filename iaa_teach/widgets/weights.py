@@ -7,6 +7,7 @@ from typing import Any
 import ipywidgets as w
 
 from .. import datasets, plots
+from ..course import alpha_verdict
 from ..metrics import cohen_kappa, krippendorff_alpha
 from ..ratings import Ratings
 from ..validation import check_option
@@ -61,6 +62,10 @@ class WeightsExplorer(Explorer):
         ordinal level and the weights use.
     a, b : str
         The pair of raters for Cohen's kappa.
+    levels, kappa_weights : sequence of str
+        The alpha levels (of :data:`ALPHA_LEVELS`) and Cohen weights (of
+        :data:`WEIGHT_NAMES`) offered, all by default; lesson 03, which teaches
+        nominal and ordinal alpha and unweighted kappa, offers only those.
 
     Examples
     --------
@@ -79,10 +84,16 @@ class WeightsExplorer(Explorer):
         level: str = "ordinal",
         weights: str = "linear",
         font_size: str | None = None,
+        levels: Any = ALPHA_LEVELS,
+        kappa_weights: Any = tuple(WEIGHT_NAMES),
     ):
         super().__init__(font_size)
-        check_option("level", level, ALPHA_LEVELS)
-        check_option("weights", weights, [w for w in WEIGHT_NAMES.values()] + ["unweighted"])
+        self.levels = tuple(check_option("levels", x, ALPHA_LEVELS) for x in levels)
+        self.kappa_weights = tuple(check_option("kappa_weights", x, WEIGHT_NAMES) for x in kappa_weights)
+        check_option("level", level, self.levels)
+        check_option(
+            "weights", weights, [w for w in WEIGHT_NAMES.values() if w in self.kappa_weights] + ["unweighted"]
+        )
         s = label_style()
         self.data = with_ratings(ratings, datasets.sentiment)
         r = self.data
@@ -93,9 +104,9 @@ class WeightsExplorer(Explorer):
         self.rater_b = w.Dropdown(
             options=raters, value=r.raters[r.rater_index(b)], description="rater 2", style=s
         )
-        self.level = w.ToggleButtons(options=ALPHA_LEVELS, value=level, description="alpha level", style=s)
+        self.level = w.ToggleButtons(options=self.levels, value=level, description="alpha level", style=s)
         self.weights = w.ToggleButtons(
-            options=list(WEIGHT_NAMES),
+            options=list(self.kappa_weights),
             value="unweighted" if weights is None else weights,
             description="Cohen weights",
             style=s,
@@ -126,27 +137,32 @@ class WeightsExplorer(Explorer):
         numbers = scored(r)
         self._alphas = {}
         rows = []
-        for level in ALPHA_LEVELS:
+        for level in self.levels:
             res, why = attempt(krippendorff_alpha, numbers if level == "interval" else r, level=level)
             self._alphas[level] = res
             rows.append(
                 readout_row(
                     level,
-                    [f"{x} {level}" for x in ("alpha D_o", "alpha D_e", "alpha", "alpha band")],
+                    [f"{x} {level}" for x in ("alpha D_o", "alpha D_e", "alpha", "alpha verdict")],
                     None
                     if res is None
-                    else [fmt(res.exact.d_o), fmt(res.exact.d_e), fmt(res.exact.alpha), band(res.alpha)],
+                    else [
+                        fmt(res.exact.d_o),
+                        fmt(res.exact.d_e),
+                        fmt(res.exact.alpha),
+                        alpha_verdict(res.alpha),
+                    ],
                 )
             )
         parts = [
             heading("Krippendorff's alpha, all raters"),
             table(
-                ["level", "D_o", "D_e", "alpha", "band"],
+                ["level", "D_o", "D_e", "alpha", "Krippendorff's guidance"],
                 rows,
-                chosen=lambda i: ALPHA_LEVELS[i] == self.level.value,
+                chosen=lambda i: self.levels[i] == self.level.value,
             ),
         ]
-        if not numeric_categories(r.categories):
+        if "interval" in self.levels and not numeric_categories(r.categories):
             scores = ", ".join(f"{c} = {i + 1}" for i, c in enumerate(r.categories))
             parts.append(note(f"interval level: labels scored {scores}"))
 
@@ -156,6 +172,8 @@ class WeightsExplorer(Explorer):
         if a == b:
             whys.append("choose two different raters for Cohen's kappa")
         for name, weights in WEIGHT_NAMES.items():
+            if name not in self.kappa_weights:
+                continue
             res, why = (None, None) if a == b else attempt(cohen_kappa, r, a, b, weights=weights)
             self._kappas[name] = res
             rows.append(
@@ -171,13 +189,14 @@ class WeightsExplorer(Explorer):
         parts += [
             heading(f"Cohen's kappa, {a} vs {b}"),
             table(
-                ["weights", "P_o", "P_e", "kappa", "band"],
+                ["weights", "P_o", "P_e", "kappa", "Landis-Koch band"],
                 rows,
-                chosen=lambda i: list(WEIGHT_NAMES)[i] == self.weights.value,
+                chosen=lambda i: self.kappa_weights[i] == self.weights.value,
             ),
         ]
         parts += [note(x, "iaa-why") for x in dict.fromkeys(whys) if x]
-        parts.append(note("Weighted P_o and P_e give partial credit: agreement weight 1 - w / max(w)."))
+        if set(self.kappa_weights) - {"unweighted"}:
+            parts.append(note("Weighted P_o and P_e give partial credit: agreement weight 1 - w / max(w)."))
         return "".join(parts)
 
     def _redraw(self) -> None:

@@ -32,9 +32,12 @@
 # - basic probability (the chance of two independent events) and fractions;
 # - a little Python and numpy: arrays, sums, indexing. Every step is shown.
 #
-# **How to run a lesson.** Open it (click its title below), then
-# *Run > Run All Cells*. Work from top to bottom; each lesson takes the time
-# given below, exercises included.
+# **How to run a lesson.** Open it (click its title below) and run its cells
+# **one at a time**, from the top: click a cell, press *Shift+Enter*, read what
+# it shows, then go on. Stop at each exercise and try it before you run on.
+# *Run > Run All Cells* is safe too: no output above an exercise's worked answer
+# gives its answer away (the answers sit below, folded). Each lesson takes the
+# time given below, exercises included.
 
 # %%
 from iaa_teach.course import glossary_table, landis_koch_table, lesson_table, notation_table
@@ -67,7 +70,10 @@ lesson_table()
 #   need a running kernel. Every control works from the keyboard (Tab moves
 #   between controls, arrow keys change a value).
 # - **Where the course texts go wrong**, a lesson shows the text's number, why
-#   it comes out that way, and the right one.
+#   it comes out that way, and the right one. The texts, and every book and
+#   paper the lessons cite, are listed under [Sources](#Sources) below.
+# - **Recall.** Each lesson ends with a few questions to answer from memory
+#   (answers folded) and a link to the next lesson.
 #
 # For a class on a projector: zoom the browser (Ctrl and +) and choose
 # *View > Appearance > Simple Interface* to hide the side panels.
@@ -102,6 +108,91 @@ glossary_table()
 landis_koch_table()
 
 # %% [markdown]
+# ## Sources
+#
+# The lessons teach from three short course texts, and correct them where they
+# go wrong; they cite the books and papers below. Each lesson that corrects or
+# cites one links here.
+#
+# ### The worked example
+#
+# *Inter-Annotator Agreement: Worked Example*, a section of the chapter
+# "Inter-Annotator Agreement" of Michael Brenndoerfer's online *Language AI
+# Handbook* (2026). Three annotators A, B, C label ten sentences Positive (P),
+# Neutral (N) or Negative (G); it works Cohen's kappa for A and B, Fleiss' kappa
+# item by item and a coincidence count by hand. Lessons 01-03 reproduce its
+# numbers where they are right and show where it slips: its Fleiss' kappa
+# (rounded on the way, lesson 02) and its "alpha", which is Fleiss' kappa again
+# (lesson 03).
+#
+# ### The code walkthrough
+#
+# *Inter-Annotator Agreement: Code Implementation*, section 7 of the same
+# chapter (Brenndoerfer, *Language AI Handbook*, 8 March 2026): the same example
+# in numpy, its figures, and a missing-data case (item 3 of B and item 8 of C
+# removed). Corrected in lesson 01 (the lowest pair), lesson 03 (its alpha),
+# lesson 04 (its alpha with gaps, and "Fleiss' kappa cannot handle missing
+# data") and lessons 02-03 (its code returns 0 where a coefficient is undefined).
+#
+# ### The partial-annotation text
+#
+# *Handling Partial Annotation*, a short text (no author given in the course's
+# copy) on five annotators who cover different items, the setting of Cambridge's
+# Computer Science Tripos, Part IA, 2023, Paper 3, Question 7 (an exam question
+# of the MLRD course below). It argues against merging two annotators and adapts
+# Fleiss' kappa with a per-item number of annotators (it writes $k$ where the
+# course writes $n_i$), $P_a$ over items with two or more labels and $P_e$ from
+# all labels. Lessons 04 and 05 follow it and name its chance rule ("pooled").
+#
+# ### The MLRD notes
+#
+# *Machine Learning and Real-world Data* (MLRD), University of Cambridge,
+# Department of Computer Science and Technology, Computer Science Tripos Part
+# IA; principal lecturer Simone Teufel. Course materials:
+# <https://www.cl.cam.ac.uk/teaching/current/MLRD/>; the session "Uncertainty
+# and human agreement" teaches kappa. Lesson 04 cites it for the item-mean chance
+# rule.
+#
+# ### Gwet 2014
+#
+# Kilem Li Gwet, *Handbook of Inter-Rater Reliability: The Definitive Guide to
+# Measuring the Extent of Agreement Among Raters*, 4th edition. Gaithersburg,
+# MD: Advanced Analytics, LLC, 2014. ISBN 978-0970806284. Lessons 04 and 06 use
+# its chance rules and coefficients (AC1, Brennan-Prediger S, Conger's kappa);
+# lesson 07 its standard errors (linearization) and its t critical value.
+#
+# ### Krippendorff 2011
+#
+# Klaus Krippendorff, "Computing Krippendorff's Alpha-Reliability".
+# Departmental Papers (ASC), Annenberg School for Communication, University of
+# Pennsylvania, 2011. <https://repository.upenn.edu/asc_papers/43>. Lessons 03
+# and 04 compute alpha as it does: coincidences weighted by $1/(n_i - 1)$.
+#
+# ### Fleiss 1971
+#
+# Joseph L. Fleiss, "Measuring nominal scale agreement among many raters".
+# *Psychological Bulletin* 76(5), 378-382, 1971. doi:10.1037/h0031619. Lesson 02.
+#
+# ### Artstein and Poesio 2008
+#
+# Ron Artstein and Massimo Poesio, "Inter-Coder Agreement for Computational
+# Linguistics". *Computational Linguistics* 34(4), 555-596, 2008. A survey of
+# kappa, pi and alpha for corpus annotation, and the source of the view of
+# lesson 06 that the coefficients differ only in their model of chance.
+#
+# ### Feinstein and Cicchetti 1990
+#
+# Alvan R. Feinstein and Domenic V. Cicchetti, "High agreement but low kappa:
+# I. The problems of two paradoxes". *Journal of Clinical Epidemiology* 43(6),
+# 543-549, 1990. doi:10.1016/0895-4356(90)90158-L. Lesson 06: its two
+# paradoxes and tables.
+#
+# ### Landis and Koch 1977
+#
+# J. Richard Landis and Gary G. Koch, "The measurement of observer agreement
+# for categorical data". *Biometrics* 33(1), 159-174, 1977. The bands that put a
+# kappa into words, from lesson 01 on.
+#
 # ## Where to go next
 #
 # Open [lesson 01: Cohen's kappa](01_cohens_kappa.ipynb). Instructors: the

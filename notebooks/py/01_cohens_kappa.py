@@ -35,8 +35,8 @@
 import numpy as np
 
 from iaa_teach import Ratings, cohen_kappa, datasets, explain, fmt, interpret, pairwise_cohen, plots, ratings_table
-from iaa_teach.course import landis_koch_table
-from iaa_teach.exercises import check_number
+from iaa_teach.course import landis_koch_table, recall_answers, recall_questions
+from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.worked import Hidden, matrix_table
 
 # %% [markdown]
@@ -83,9 +83,10 @@ matrix_table(table, ratings.categories, corner="A \\ B",
 answer = ...
 
 # %%
-check_number(answer, cohen_kappa(ratings, "A", "B").exact.p_o, name="P_o",
-             step="the diagonal of the agreement table, divided by N",
-             mistakes={"you counted the items off the diagonal": 1 - cohen_kappa(ratings, "A", "B").exact.p_o})
+check("01.1", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(cohen_kappa(ratings, "A", "B"))["Observed agreement"], "Show the worked answer")
 
 # %% [markdown]
 # ## Step 2: observed agreement $P_o$
@@ -153,8 +154,8 @@ print(f"exact: P_o = {res.exact.p_o}, P_e = {res.exact.p_e}, kappa = {res.exact.
 # %% [markdown]
 # ## Naming a kappa: the Landis and Koch bands
 #
-# Papers often put a kappa into words with the bands of Landis and Koch
-# (1977). They are a convention for talking about numbers, not a law: the
+# Papers often put a kappa into words with the bands of
+# [Landis and Koch (1977)](00_start_here.ipynb#Landis-and-Koch-1977). They are a convention for talking about numbers, not a law: the
 # authors called their own divisions arbitrary (see the
 # [glossary](00_start_here.ipynb#Glossary)).
 
@@ -196,9 +197,7 @@ matrix_table(table_ac, ratings.categories, corner="A \\ C",
 p_e_ac = ...  # e.g. np.sum(...)
 
 # %%
-check_number(p_e_ac, cohen_kappa(ratings, "A", "C").exact.p_e, name="P_e for A and C",
-             step="Step 3 (row and column totals over N) and Step 4 (multiply, then add)",
-             mistakes={"you used the diagonal (that is P_o)": cohen_kappa(ratings, "A", "C").exact.p_o})
+check("01.2", p_e_ac)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 Hidden(explain(cohen_kappa(ratings, "A", "C"))["Chance agreement"], "Show the worked answer")
@@ -257,7 +256,7 @@ explain(pairs)
 # %% [markdown]
 # ## Where the text goes wrong
 #
-# The code walkthrough's caption for this bar chart says that A vs B shows the
+# The [code walkthrough](00_start_here.ipynb#The-code-walkthrough)'s caption for this bar chart says that A vs B shows the
 # lowest agreement of the three pairs. The numbers say otherwise:
 
 # %%
@@ -298,10 +297,7 @@ exercise = Ratings.from_rows(changed, raters=ratings.raters, categories=ratings.
 answer = ...
 
 # %%
-check_number(answer, cohen_kappa(exercise, "A", "B").exact.kappa, name="kappa for A and B",
-             step="the agreement table (item 10 moves to the diagonal), then P_o, the marginals and P_e",
-             mistakes={"you kept the old P_e (B's marginals change too)":
-                       (cohen_kappa(exercise, "A", "B").exact.p_o - res.exact.p_e) / (1 - res.exact.p_e)})
+check("01.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 explain(cohen_kappa(exercise, "A", "B")).hidden("Show the worked answer")
@@ -312,10 +308,28 @@ explain(cohen_kappa(exercise, "A", "B")).hidden("Show the worked answer")
 # Change any label in the grid, or make it "missing", and watch $P_o$, $P_e$ and
 # $\kappa$ of every pair follow; the figure shows the three pairs. Check
 # Exercise 3 by giving item 10 a **G** from B; "reset" brings the worked
-# example back. (The controls need a running kernel.) The readout also shows
-# Fleiss' kappa and alpha, which lessons 02 and 03 introduce.
+# example back. (The controls need a running kernel.) It shows Cohen's kappa
+# only; the [playground](09_instructor_playground.ipynb) adds the coefficients
+# of the next lessons.
 
 # %%
 from iaa_teach.widgets import TableExplorer
 
-TableExplorer(datasets.sentiment(), figure="pairwise kappa")
+TableExplorer(datasets.sentiment(), figure="pairwise kappa", coefficients=("cohen",))
+
+# %% [markdown]
+# ## Recall
+#
+# Answer these from memory, without scrolling up; then open the answers.
+
+# %%
+recall_questions("01")
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(recall_answers("01"), "Show the answers")
+
+# %% [markdown]
+# ## Next
+#
+# Go on to [lesson 02: Fleiss' kappa](02_fleiss_kappa.ipynb). The [start page](00_start_here.ipynb) has the notation, the
+# glossary and the sources.

@@ -38,7 +38,8 @@ import numpy as np
 
 from iaa_teach import Ratings, cohen_kappa, datasets, explain, fleiss_kappa, fmt, interpret, pairwise_cohen
 from iaa_teach import plots, ratings_table
-from iaa_teach.exercises import check_number
+from iaa_teach.course import recall_answers, recall_questions
+from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.rounding import round_half_up
 from iaa_teach.worked import Hidden, matrix_table
 
@@ -55,8 +56,9 @@ ratings_table(ratings)
 # ## Step 1: the count table
 #
 # $n_{ij}$ is how many annotators put item $i$ in category $j$. Each row sums
-# to $n_i$, the item's number of ratings (here 3 for every item: Fleiss writes
-# $n$). Who said what no longer matters, only how many.
+# to $n_i$, the item's number of ratings (here the same for every item:
+# [Fleiss (1971)](00_start_here.ipynb#Fleiss-1971) writes $n$). Who said what
+# no longer matters, only how many.
 
 # %%
 codes = ratings.codes  # 0 = G, 1 = N, 2 = P
@@ -76,7 +78,7 @@ matrix_table(counts, ratings.items, ratings.categories, corner="item",
 #
 # $$P_i = \frac{\sum_j n_{ij}(n_{ij} - 1)}{n_i(n_i - 1)} = \frac{\sum_j n_{ij}^2 - n_i}{n_i(n_i - 1)}$$
 #
-# (the second form is how the worked example writes it).
+# (the second form is how the [worked example](00_start_here.ipynb#The-worked-example) writes it).
 #
 # ### Exercise 1: $P_i$ of item 10
 #
@@ -86,10 +88,10 @@ matrix_table(counts, ratings.items, ratings.categories, corner="item",
 answer = ...
 
 # %%
-check_number(answer, fleiss_kappa(ratings).exact.p_i[9], name="P_10",
-             step="Step 2: count the agreeing ordered pairs, divide by n_i(n_i - 1)",
-             mistakes={"you counted unordered agreeing pairs over ordered pairs": Fraction(1, 6),
-                       "you kept the self-pairs (the squares without subtracting n_i)": Fraction(5, 6)})
+check("02.1", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(fleiss_kappa(ratings), items=ratings.items)["Agreement on each item"], "Show the worked answer")
 
 # %% [markdown]
 # Now every item:
@@ -150,8 +152,7 @@ plots.item_agreement_bars(res)
 p_j = ...  # e.g. counts.sum(axis=...) / ...
 
 # %%
-check_number(p_j, list(res.exact.p_j), name="p_j", labels=ratings.categories,
-             step="Step 4: column totals of the count table, over the number of all ratings")
+check("02.2", p_j)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 Hidden(explain(res)["Category proportions"], "Show the worked answer")
@@ -254,7 +255,7 @@ print(f"Fleiss' kappa:                                     {res:.3f}")
 # ## When kappa is undefined
 #
 # If every rating is in one category, $P_e = 1$ and kappa is $0/0$. The code in
-# the text returns 0 there, as if agreement were merely at chance level. It
+# the [code walkthrough](00_start_here.ipynb#The-code-walkthrough) returns 0 there, as if agreement were merely at chance level. It
 # is not a number at all:
 
 # %%
@@ -290,9 +291,7 @@ exercise = Ratings.from_rows(changed, raters=ratings.raters, categories=ratings.
 answer = ...
 
 # %%
-check_number(answer, fleiss_kappa(exercise).exact.kappa, name="Fleiss' kappa",
-             step="Step 2 (P_10 is now 1), Step 4 (p_G and p_P change) and Step 5",
-             mistakes={"you kept the old P_e": (fleiss_kappa(exercise).exact.p_a - res.exact.p_e) / (1 - res.exact.p_e)})
+check("02.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
@@ -301,14 +300,32 @@ explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer"
 # ## Explore it yourself: prevalence and the kappa paradox
 #
 # Chance agreement $P_e = \sum_j p_j^2$ depends only on how the labels spread over
-# the categories. The explorer simulates annotators of fixed accuracy: move the
-# prevalence of category 1 (how common it is) and watch $P_e$ grow and kappa fall
-# while the observed agreement $P_a$ stays where it was: the **kappa paradox**
-# (see the [glossary](00_start_here.ipynb#Glossary)). The figure also shows
-# Krippendorff's alpha, the subject of lesson 03; lesson 06 comes back to this
-# explorer with two more coefficients. (The controls need a running kernel.)
+# the categories. The explorer leaves the sentiment example for simulated data:
+# annotators of fixed accuracy label items whose categories are simply numbered
+# 1, 2, ... (two by default). Move the prevalence of category 1 (how common it
+# is) and watch $P_e$ grow and kappa fall while the observed agreement $P_a$
+# stays where it was: the **kappa paradox** (see the
+# [glossary](00_start_here.ipynb#Glossary)). Lesson 06 comes back to this
+# explorer with more coefficients. (The controls need a running kernel.)
 
 # %%
 from iaa_teach.widgets import ParadoxExplorer
 
-ParadoxExplorer(curves=("kappa", "alpha"))
+ParadoxExplorer(curves=("kappa",))
+
+# %% [markdown]
+# ## Recall
+#
+# Answer these from memory, without scrolling up; then open the answers.
+
+# %%
+recall_questions("02")
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(recall_answers("02"), "Show the answers")
+
+# %% [markdown]
+# ## Next
+#
+# Go on to [lesson 03: Krippendorff's alpha](03_krippendorff_alpha.ipynb). The [start page](00_start_here.ipynb) has the notation, the
+# glossary and the sources.

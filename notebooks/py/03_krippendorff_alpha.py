@@ -19,7 +19,7 @@
 # Krippendorff's alpha measures disagreement rather than agreement:
 # $\alpha = 1 - D_o / D_e$, observed disagreement over the disagreement chance
 # would give. It works for any number of annotators, for missing ratings, and for
-# ordered categories. The worked example computes something it calls alpha, but
+# ordered categories. The [worked example](00_start_here.ipynb#The-worked-example) computes something it calls alpha, but
 # it is Fleiss' kappa again; this lesson shows why and computes the real one.
 #
 # **What you'll learn**
@@ -40,7 +40,8 @@ import numpy as np
 
 from iaa_teach import Ratings, cohen_kappa, datasets, explain, fleiss_kappa, fmt, krippendorff_alpha, plots
 from iaa_teach import ratings_table
-from iaa_teach.exercises import check_number
+from iaa_teach.course import alpha_guidance, alpha_verdict, recall_answers, recall_questions
+from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.rounding import round_half_up
 from iaa_teach.worked import Hidden, matrix_table
 
@@ -89,10 +90,10 @@ matrix_table(pairs_item_2, ratings.categories, corner="item 2",
 answer = ...
 
 # %%
-check_number(answer, int((n_i * (n_i - 1)).sum()), name="the number of ordered pairs",
-             step="Step 1: 6 pairs for an item with 3 values, for each of the items",
-             mistakes={"you counted unordered pairs": int((n_i * (n_i - 1)).sum()) // 2,
-                       "you included the self-pairs (n_i squared)": int((n_i**2).sum())})
+check("03.1", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(krippendorff_alpha(ratings))["Ordered pairs within items"], "Show the worked answer")
 
 # %% [markdown]
 # ## Step 2: all items, as the worked example counts them
@@ -106,8 +107,10 @@ pairs = counts.T @ counts - np.diag(counts.sum(axis=0))
 matrix_table(pairs, ratings.categories, caption="Ordered pairs of values within items, all items")
 
 # %% [markdown]
-# These are the worked example's counts ($o_{PP}$, $o_{NN}$ and so on, before any
-# weighting). Its observed disagreement is the share of pairs off the diagonal:
+# These are the worked example's counts of P-P, N-N, P-N... pairs, before any
+# weighting. (It names them with the letter $o$, as if they were coincidences;
+# this course keeps $o_{ck}$ for the weighted coincidences of Step 3.) Its
+# observed disagreement is the share of pairs off the diagonal:
 #
 # $$D_o = \frac{\text{pairs off the diagonal}}{\text{all pairs}}$$
 
@@ -146,7 +149,7 @@ print(f"text's 'alpha' {fmt(alpha_text, 4)}   Fleiss' kappa (pooled) {fleiss:.4f
 # ## Step 3: the coincidence matrix, pairs weighted by $1/(n_i - 1)$
 #
 # Each value in an item with $n_i$ values is paired with the $n_i - 1$ others.
-# Krippendorff divides each item's pairs by $n_i - 1$, so that every value counts
+# [Krippendorff (2011)](00_start_here.ipynb#Krippendorff-2011) divides each item's pairs by $n_i - 1$, so that every value counts
 # exactly once, whatever the size of its item:
 #
 # $$o_{ck} = \sum_i \frac{\text{number of } c\text{-}k \text{ pairs in item } i}{n_i - 1}$$
@@ -160,9 +163,10 @@ print(f"text's 'alpha' {fmt(alpha_text, 4)}   Fleiss' kappa (pooled) {fleiss:.4f
 answer = ...
 
 # %%
-check_number(answer, krippendorff_alpha(ratings).exact.n, name="n",
-             step="Step 3: each item's pairs divided by n_i - 1 count each of its values once",
-             mistakes={"you counted pairs, not values (the worked example's total)": int(pairs.sum())})
+check("03.2", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(krippendorff_alpha(ratings))["Pairable values"], "Show the worked answer")
 
 # %%
 weighted = counts / (n_i - 1)[:, None]
@@ -191,13 +195,10 @@ matrix_table(o, ratings.categories, caption="Coincidence matrix o_ck (row totals
 answer = ...
 
 # %%
-res = krippendorff_alpha(ratings, level="nominal")
-check_number(answer, res.exact.d_e, name="D_e", step="Step 4: n² minus the sum of the n_c², over n(n - 1)",
-             mistakes={"you drew with replacement, as the text does (1 - sum of p_c²)":
-                       1 - sum(Fraction(int(x), int(pairs.sum())) ** 2 for x in pairs.sum(axis=1))})
+check("03.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
-Hidden(explain(res)["Expected disagreement"], "Show the worked answer")
+Hidden(explain(krippendorff_alpha(ratings))["Expected disagreement"], "Show the worked answer")
 
 # %%
 d_o = (n - np.trace(o)) / n
@@ -212,6 +213,7 @@ print(f"D_o = {fmt(d_o)}, D_e = {fmt(d_e)}, alpha = {fmt(alpha)}")
 # ## The helper does the same
 
 # %%
+res = krippendorff_alpha(ratings, level="nominal")
 print(f"helper {res:.3f}, by hand {fmt(alpha)}, same: {np.isclose(res.alpha, alpha)}")
 print(f"exact: D_o = {res.exact.d_o}, D_e = {res.exact.d_e}, alpha = {res.exact.alpha}")
 
@@ -245,8 +247,23 @@ print(f"1 - alpha = {left},  (1 - kappa)(n - 1)/n = {right},  equal: {left == ri
 # [glossary](00_start_here.ipynb#Glossary)): nominal labels are just names,
 # ordinal ones are ordered, G < N < P. Nominal alpha counts every disagreement
 # the same; ordinal alpha makes a G-P disagreement cost more than a G-N or N-P
-# one. Its squared distance $\delta^2_{ck}$ depends on how many values lie
-# between $c$ and $k$:
+# one. Its squared distance between labels $c$ and $k$ adds up the pairable
+# values from $c$ to $k$ in the label order, counting the two ends half:
+#
+# $$\delta^2_{ck} = \Big(\sum_{g = c}^{k} n_g - \frac{n_c + n_k}{2}\Big)^2$$
+#
+# So two neighbouring labels are as far apart as half their values together,
+# and G and P also have all the N values between them. From the row totals
+# $n_c$ of the coincidence matrix:
+
+# %%
+for c, k in [(0, 1), (1, 2), (0, 2)]:
+    between = n_c[c:k + 1].sum() - (n_c[c] + n_c[k]) / 2
+    print(f"delta²({ratings.categories[c]}, {ratings.categories[k]}) = "
+          f"({' + '.join(str(int(x)) for x in n_c[c:k + 1])} - ({int(n_c[c])} + {int(n_c[k])})/2)² = {Fraction(between**2)}")
+
+# %% [markdown]
+# The helper's distances, as a table (exact fractions):
 
 # %%
 ordinal = krippendorff_alpha(ratings, level="ordinal")
@@ -270,8 +287,9 @@ explain(ordinal)
 # %% [markdown]
 # ## The three coefficients side by side
 #
-# Over the Landis and Koch bands (lesson 01). For alpha, Krippendorff suggests
-# his own cut-offs (glossary); both are conventions.
+# Over the Landis and Koch bands (lesson 01), which name a kappa. Alpha has a
+# verdict of its own, from Krippendorff's guidance (glossary); both are
+# conventions, not laws.
 
 # %%
 plots.coefficients_with_bands({
@@ -280,6 +298,11 @@ plots.coefficients_with_bands({
     "alpha\n(nominal)": res,
     "alpha\n(ordinal)": ordinal,
 }, title="The sentiment example: three coefficients")
+
+# %%
+print(f"Krippendorff's guidance: {alpha_guidance()}")
+for name, a in [("nominal", res), ("ordinal", ordinal)]:
+    print(f"alpha ({name}) {a:.3f}: {alpha_verdict(a.alpha)}")
 
 # %% [markdown]
 # ## When alpha is undefined
@@ -318,10 +341,7 @@ a_and_b = ratings.subset(raters=["A", "B"])
 answer = ...
 
 # %%
-check_number(answer, krippendorff_alpha(a_and_b).exact.alpha, name="alpha for A and B",
-             step="Step 3 (with n_i = 2 the weight is 1) and Step 4",
-             mistakes={"you computed Cohen's kappa": cohen_kappa(ratings, "A", "B").exact.kappa,
-                       "you computed Scott's pi (Fleiss' kappa for two)": fleiss_kappa(a_and_b).exact.kappa})
+check("03.4", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 explain(krippendorff_alpha(a_and_b)).hidden("Show the worked answer")
@@ -329,13 +349,30 @@ explain(krippendorff_alpha(a_and_b)).hidden("Show the worked answer")
 # %% [markdown]
 # ## Explore it yourself
 #
-# The same data at three levels of measurement: nominal, ordinal and interval
-# alpha (and Cohen's kappa unweighted, with linear and with quadratic
-# **weights**, partial credit for near misses: see the
-# [glossary](00_start_here.ipynb#Glossary)), with the distance each one puts
-# between two labels. (The controls need a running kernel.)
+# The same data at the two levels of measurement of this lesson, nominal and
+# ordinal alpha, beside Cohen's kappa for a pair of annotators you choose, with
+# the distance alpha puts between two labels. The
+# [playground](09_instructor_playground.ipynb) adds the interval level and
+# weighted kappa. (The controls need a running kernel.)
 
 # %%
 from iaa_teach.widgets import WeightsExplorer
 
-WeightsExplorer()
+WeightsExplorer(levels=("nominal", "ordinal"), kappa_weights=("unweighted",), weights="unweighted")
+
+# %% [markdown]
+# ## Recall
+#
+# Answer these from memory, without scrolling up; then open the answers.
+
+# %%
+recall_questions("03")
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(recall_answers("03"), "Show the answers")
+
+# %% [markdown]
+# ## Next
+#
+# Go on to [lesson 04: missing ratings](04_missing_data.ipynb). The [start page](00_start_here.ipynb) has the notation, the
+# glossary and the sources.

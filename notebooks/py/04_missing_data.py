@@ -17,7 +17,7 @@
 # # Handle missing ratings: what each coefficient does with a gap
 #
 # Real annotation tables have holes. Here two ratings of the sentiment example
-# are removed: annotator B's label for item 3 and annotator C's label for item 8.
+# are removed, as in the [code walkthrough](00_start_here.ipynb#The-code-walkthrough): annotator B's label for item 3 and annotator C's label for item 8.
 # How do alpha, Cohen's kappa and Fleiss' kappa cope?
 #
 # **What you'll learn**
@@ -37,7 +37,8 @@ import numpy as np
 
 from iaa_teach import Ratings, datasets, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from iaa_teach import explain, fmt, plots, ratings_table
-from iaa_teach.exercises import check_number
+from iaa_teach.course import recall_answers, recall_questions
+from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.worked import Hidden, matrix_table
 
 # %% [markdown]
@@ -68,9 +69,10 @@ plots.coverage_chart(ratings)
 answer = ...
 
 # %%
-check_number(answer, krippendorff_alpha(ratings).exact.n, name="n",
-             step="lesson 03, Step 3: every rating of an item with n_i of at least 2 counts once",
-             mistakes={"you counted every cell, missing ones included": ratings.n_items * ratings.n_raters})
+check("04.1", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(krippendorff_alpha(ratings))["Pairable values"], "Show the worked answer")
 
 # %%
 counts = ratings.counts()
@@ -102,7 +104,7 @@ explain(alpha)
 # %% [markdown]
 # ## The text's alpha for this table, and why it is wrong
 #
-# The code walkthrough prints a different number for this table. Its function
+# The [code walkthrough](00_start_here.ipynb#The-code-walkthrough) prints a different number for this table. Its function
 # counts every ordered pair once, with no $1/(n_i - 1)$ weight, and takes
 # $D_e = 1 - \sum_c p_c^2$. Reproduced:
 
@@ -156,9 +158,10 @@ print(f"correct:   complete {alpha_complete:.3f} -> with gaps {alpha:.3f}")
 answer = ...
 
 # %%
-check_number(answer, pairwise_cohen(ratings)["B", "C"].n_items, name="the items B and C both rated",
-             step="the table with gaps: an item counts for a pair only if both of them rated it",
-             mistakes={"you dropped only one of the two gaps": ratings.n_items - 1})
+check("04.2", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(pairwise_cohen(ratings))["B vs C"], "Show the worked answer")
 
 # %%
 pairs_cohen = pairwise_cohen(ratings)
@@ -171,15 +174,17 @@ explain(pairs_cohen)
 # %% [markdown]
 # ## Fleiss' kappa with a per-item number of raters
 #
-# The code walkthrough says Fleiss' kappa cannot handle missing data. It can:
-# use each item's own number of ratings $n_i$ in
+# The [code walkthrough](00_start_here.ipynb#The-code-walkthrough) says Fleiss'
+# kappa cannot handle missing data. It can: use each item's own number of
+# ratings $n_i$ in
 # $P_i = \left(\sum_j n_{ij}^2 - n_i\right) / \left(n_i(n_i - 1)\right)$, as the
-# partial-annotation text does. $P_a$ is unchanged by the gaps here (items 3 and 8
+# [partial-annotation text](00_start_here.ipynb#The-partial-annotation-text) does. $P_a$ is unchanged by the gaps here (items 3 and 8
 # were unanimous and still are). The chance term depends on the rule:
 #
 # - **pooled**: $p_j$ = share of all ratings in category $j$ (the partial-annotation text's rule);
 # - **item mean**: $p_j$ = mean over items of $n_{ij}/n_i$ (the rule in the Cambridge
-#   MLRD notes and in Gwet's book): every item weighs the same.
+#   [MLRD notes](00_start_here.ipynb#The-MLRD-notes) and in
+#   [Gwet's handbook](00_start_here.ipynb#Gwet-2014)): every item weighs the same.
 
 # %%
 pooled = fleiss_kappa(ratings, chance="pooled")
@@ -256,9 +261,7 @@ exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.cat
 answer = ...
 
 # %%
-check_number(answer, krippendorff_alpha(exercise).exact.alpha, name="alpha",
-             step="the n_i of item 5 (now 2), its weight, then n_c, D_o and D_e",
-             mistakes={"you used the text's function (no weights, D_e with replacement)": text_alpha(exercise)})
+check("04.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 explain(krippendorff_alpha(exercise)).hidden("Show the worked answer")
@@ -275,3 +278,20 @@ explain(krippendorff_alpha(exercise)).hidden("Show the worked answer")
 from iaa_teach.widgets import MissingDataExplorer
 
 MissingDataExplorer()
+
+# %% [markdown]
+# ## Recall
+#
+# Answer these from memory, without scrolling up; then open the answers.
+
+# %%
+recall_questions("04")
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(recall_answers("04"), "Show the answers")
+
+# %% [markdown]
+# ## Next
+#
+# Go on to [lesson 05: partial coverage](05_partial_coverage.ipynb). The [start page](00_start_here.ipynb) has the notation, the
+# glossary and the sources.

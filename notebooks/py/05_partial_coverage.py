@@ -33,14 +33,17 @@
 #
 # **What you'll need**
 # - lessons 02 (Fleiss' kappa) and 04 (missing ratings). About 40 minutes.
-#   The partial-annotation text writes $k$ for $n_i$ (per-item $k$); see the
+#   The [partial-annotation text](00_start_here.ipynb#The-partial-annotation-text)
+#   writes $k$ for $n_i$ (per-item $k$); see the
 #   [notation table](00_start_here.ipynb#Notation).
 
 # %%
 import numpy as np
 
 from iaa_teach import Ratings, datasets, explain, fleiss_kappa, fmt, krippendorff_alpha, plots, ratings_table
-from iaa_teach.exercises import check_number
+from iaa_teach.course import recall_answers, recall_questions
+from iaa_teach.exercises.lesson_exercises import check
+from iaa_teach.markup import Table
 from iaa_teach.worked import Hidden, matrix_table
 
 # %% [markdown]
@@ -73,19 +76,18 @@ plots.coverage_chart(ratings)
 answer = ...
 
 # %%
-check_number(answer, ratings.n_ratings, name="the number of labels",
-             step="the table: count each annotator's labels, then add",
-             mistakes={"you multiplied annotators by items, as if the table were full":
-                       ratings.n_raters * ratings.n_items,
-                       "you counted every annotator on items 1-8": ratings.n_raters * 8})
+check("05.1", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+per_rater = (~ratings.missing).sum(axis=0)
+Hidden(Table(["annotator", "labels"], [[r, str(c)] for r, c in zip(ratings.raters, per_rater)]
+             + [["all", f"{' + '.join(str(c) for c in per_rater)} = {per_rater.sum()}"]],
+             caption="Labels per annotator, then their sum"), "Show the worked answer")
 
 # %%
 n_i = (~ratings.missing).sum(axis=1)
 print("n_i per item:", dict(zip(ratings.items, n_i.tolist())))
-per_rater = (~ratings.missing).sum(axis=0)
-terms = " + ".join(f"{r} {c}" for r, c in zip(ratings.raters, per_rater))
-print(f"{terms} = {per_rater.sum()} labels")
-print(f"not {ratings.n_raters} x {ratings.n_items} = {ratings.n_raters * ratings.n_items}")
+print(f"{ratings.n_ratings} labels, not {ratings.n_raters} x {ratings.n_items} = {ratings.n_raters * ratings.n_items}")
 
 # %% [markdown]
 # ## Why merging D and E is wrong
@@ -165,12 +167,7 @@ for item, k, p in zip(ratings.items, n_i, p_i):
 answer = ...
 
 # %%
-sum_p_i = sum(p for p in right.exact.p_i if p is not None)  # exact fractions
-check_number(answer, right.exact.p_a, name="P_a",
-             step="rule 2: the mean over the items that have a P_i, not over all the items",
-             mistakes={"you divided by all the items, single-label ones included": sum_p_i / len(n_i),
-                       "you counted each single-label item as full agreement (P_i = 1)":
-                       (sum_p_i + int((~pairable).sum())) / len(n_i)})
+check("05.2", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 Hidden(explain(right)["Mean observed agreement"], "Show the worked answer")
@@ -190,9 +187,10 @@ print(f"P_a = {fmt(p_a)}, the mean over {pairable.sum()} of the {len(n_i)} items
 answer = ...
 
 # %%
-pairable_only = fleiss_kappa(ratings.subset(items=pairable))
-check_number(answer, right.exact.p_e, name="P_e", step="rule 3: p_j over all the labels, single ones included",
-             mistakes={"you left the single-label items out of p_j": pairable_only.exact.p_e})
+check("05.3", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(explain(right)["Chance agreement"], "Show the worked answer")
 
 # %% [markdown]
 # Now the effect of the rule for single-label items, with numbers: the right
@@ -202,7 +200,7 @@ check_number(answer, right.exact.p_e, name="P_e", step="rule 3: p_j over all the
 # %%
 p_j = counts.sum(axis=0) / counts.sum()
 p_e = np.sum(p_j**2)
-p_e_pairable = pairable_only.p_e
+p_e_pairable = fleiss_kappa(ratings.subset(items=pairable)).p_e
 p_a_all_items = np.nansum(p_i) / len(n_i)
 print(f"p_j = {', '.join(f'{c} {fmt(x)}' for c, x in zip(ratings.categories, p_j))} from {counts.sum()} labels")
 for name, pa, pe in [("right: P_a over pairable items, P_e from all labels", p_a, p_e),
@@ -264,7 +262,9 @@ plots.coefficients_with_bands({
 #
 # Suppose D had labelled only items 5-8 (items 3 and 4 left blank as well).
 # Count the labels, find each item's $n_i$, and compute $P_a$, $P_e$ (pooled over
-# all labels) and Fleiss' kappa by hand. Then check your kappa.
+# all labels) and Fleiss' kappa by hand. Then check your kappa, as a fraction
+# or to **4 decimals**: here a wrong method lands within a thousandth of the
+# right answer, so 3 decimals cannot tell them apart.
 
 # %%
 rows = ratings.rows()
@@ -275,10 +275,7 @@ exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.cat
 answer = ...
 
 # %%
-check_number(answer, fleiss_kappa(exercise).exact.kappa, name="Fleiss' kappa",
-             step=f"n_i of items 3 and 4 (now 4), their P_i, then p_j over the {exercise.n_ratings} labels",
-             mistakes={"you kept the old P_e": (fleiss_kappa(exercise).exact.p_a - right.exact.p_e)
-                       / (1 - right.exact.p_e)})
+check("05.4", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
@@ -295,3 +292,20 @@ explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer"
 from iaa_teach.widgets import CoverageExplorer
 
 CoverageExplorer()
+
+# %% [markdown]
+# ## Recall
+#
+# Answer these from memory, without scrolling up; then open the answers.
+
+# %%
+recall_questions("05")
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(recall_answers("05"), "Show the answers")
+
+# %% [markdown]
+# ## Next
+#
+# Go on to [lesson 06: models of chance](06_chance_models.ipynb). The [start page](00_start_here.ipynb) has the notation, the
+# glossary and the sources.

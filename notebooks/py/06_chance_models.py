@@ -22,7 +22,7 @@
 # table, by hand and then with the helper, and shows where the choice matters.
 #
 # **What you'll learn**
-# - percent agreement, Bennett's S, Scott's pi (Fleiss' kappa), Conger's kappa,
+# - percent agreement, Brennan-Prediger S, Scott's pi (Fleiss' kappa), Conger's kappa,
 #   Gwet's AC1 and Krippendorff's alpha as one formula with five chance models;
 # - to compute each $P_e$ by hand from the category shares;
 # - Feinstein and Cicchetti's two paradoxes of kappa, with numbers: high
@@ -43,7 +43,8 @@ from iaa_teach import (
     agreement_family, brennan_prediger, cohen_kappa, conger_kappa, datasets, explain, fmt, gwet_ac, percent_agreement,
     plots, ratings_table, scott_pi,
 )
-from iaa_teach.exercises import check_number
+from iaa_teach.course import recall_answers, recall_questions
+from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.markup import Math, Table, with_symbols
 from iaa_teach.widgets import ParadoxExplorer
 from iaa_teach.worked import Hidden, matrix_table
@@ -58,7 +59,9 @@ from iaa_teach.worked import Hidden, matrix_table
 #
 # Every member starts from the same observed agreement $P_a$ and corrects it for
 # a chance agreement $P_e$. They differ only in their **model of chance**: how a
-# rater who labels at random would pick a label.
+# rater who labels at random would pick a label. (This view of the coefficients
+# is the one of [Artstein and Poesio (2008)](00_start_here.ipynb#Artstein-and-Poesio-2008);
+# the formulas for the chance agreements are [Gwet's](00_start_here.ipynb#Gwet-2014).)
 #
 # ## The data
 #
@@ -103,11 +106,11 @@ print(f"P_a = {p_a} = {fmt(p_a)}")
 
 # %%
 Table(["coefficient", "a rater labelling at random...", with_symbols("chance agreement P_e")], [
-    ["Bennett's S (Brennan-Prediger)", "picks each of the q categories equally often", Math(r"1/q", "1/q")],
+    ["Brennan-Prediger S", "picks each of the q categories equally often", Math(r"1/q", "1/q")],
     ["Scott's pi (Fleiss' kappa)", "picks with the pooled shares, the same for every rater",
      Math(r"\sum_j p_j^2", "Σ p_j²")],
     ["Cohen's kappa (Conger's for more raters)", "picks with their own shares",
-     Math(r"\operatorname{mean}_{a<b} \sum_j p_{aj}\, p_{bj}", "mean over pairs a, b of Σ p_aj p_bj")],
+     Math(r"\operatorname{mean}_{r<s} \sum_j p_{rj}\, p_{sj}", "mean over pairs r, s of Σ p_rj p_sj")],
     ["Gwet's AC1", "does so only on the hard items",
      Math(r"\frac{1}{q - 1}\sum_j p_j (1 - p_j)", "Σ p_j (1 - p_j) / (q - 1)")],
     ["Krippendorff's alpha", "draws two of the n pairable values without replacement",
@@ -115,9 +118,9 @@ Table(["coefficient", "a rater labelling at random...", with_symbols("chance agr
 ], caption="Five models of chance, one formula: coefficient = (P_a - P_e) / (1 - P_e)", align="lll")
 
 # %% [markdown]
-# ### Bennett's S: every category equally likely
+# ### Brennan-Prediger S: every category equally likely
 #
-# **Bennett's S** (see the [glossary](00_start_here.ipynb#Glossary)) ignores
+# **Brennan-Prediger S** (see the [glossary](00_start_here.ipynb#Glossary)) ignores
 # the data: a random rater picks each of the $q$ categories with probability
 # $1/q$, so two random ratings agree with probability $P_e = 1/q$.
 #
@@ -130,18 +133,14 @@ Table(["coefficient", "a rater labelling at random...", with_symbols("chance agr
 answer = ...
 
 # %%
-s_result = brennan_prediger(ratings)
-check_number(answer, s_result.exact.s, name="Bennett's S",
-             step="P_e = 1/q with q = 3 categories, then (P_a - P_e) / (1 - P_e)",
-             mistakes={"you left out the chance correction: that is P_a": p_a,
-                       "you took P_e = 1/2, as if there were two categories": (p_a - Fraction(1, 2)) / Fraction(1, 2)})
+check("06.1", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 s_pe = Fraction(1, q)
 Hidden(Table(["quantity", "working", "value"], [
     ["P_e", f"1/q = 1/{q}", str(s_pe)],
     ["S", f"({p_a} - {s_pe}) / (1 - {s_pe})", f"{(p_a - s_pe) / (1 - s_pe)} = {fmt((p_a - s_pe) / (1 - s_pe))}"],
-], caption="Bennett's S by hand"), "Show the worked answer")
+], caption="Brennan-Prediger S by hand"), "Show the worked answer")
 
 # %% [markdown]
 # ### Scott's pi and Fleiss' kappa: one set of shares for everyone
@@ -157,9 +156,10 @@ print(f"P_e (pi) = {' + '.join(f'({p})²' for p in p_j)} = {pi_pe} = {fmt(pi_pe)
 # %% [markdown]
 # ### Cohen's and Conger's kappa: each rater their own shares
 #
-# Cohen's chance model keeps each rater's own shares: two raters $a$ and $b$
-# agree by chance with probability $\sum_j p_{aj}\, p_{bj}$, $p_{aj}$ being the
-# share of $a$'s labels in category $j$. **Conger's kappa** (see the
+# Cohen's chance model keeps each rater's own shares: two raters $r$ and $s$
+# agree by chance with probability $\sum_j p_{rj}\, p_{sj}$, $p_{rj}$ being the
+# share of $r$'s labels in category $j$ (lesson 01 wrote A's shares $p_{j+}$ and
+# B's $p_{+j}$). **Conger's kappa** (see the
 # [glossary](00_start_here.ipynb#Glossary)) is Cohen's kappa for more raters:
 # its $P_e$ is the mean of that over every pair of raters.
 #
@@ -173,10 +173,7 @@ print(f"P_e (pi) = {' + '.join(f'({p})²' for p in p_j)} = {pi_pe} = {fmt(pi_pe)
 answer = ...
 
 # %%
-conger = conger_kappa(ratings)
-check_number(answer, conger.exact.p_e, name="Conger's P_e",
-             step="for each pair of annotators, sum over categories of the product of their shares; then the mean",
-             mistakes={"you used the pooled shares: that is Scott's pi's (Fleiss') P_e": pi_pe})
+check("06.2", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 shares = {r: [Fraction(int(x), int(row.sum())) for x in row] for r, row in zip(ratings.raters, own)}
@@ -187,11 +184,11 @@ for a, b in pairs:
     pair_rows.append([f"{a}-{b}", " + ".join(f"{x}·{y}" for x, y in zip(shares[a], shares[b])), str(chance)])
 conger_pe = sum(Fraction(row[2]) for row in pair_rows) / len(pair_rows)
 pair_rows.append(["mean", f"({' + '.join(row[2] for row in pair_rows)}) / {len(pairs)}", f"{conger_pe} = {fmt(conger_pe)}"])
-Hidden(Table(["pair", "Σ p_aj p_bj (G, N, P)", "chance agreement"], pair_rows,
+Hidden(Table(["pair", "Σ p_rj p_sj (G, N, P)", "chance agreement"], pair_rows,
              caption="Conger's P_e: Cohen's chance agreement of each pair, then the mean"), "Show the worked answer")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
-Hidden(explain(conger)["Chance agreement P_e"], "Show the helper's working")
+Hidden(explain(conger_kappa(ratings))["Chance agreement P_e"], "Show the helper's working")
 
 # %% [markdown]
 # ### Gwet's AC1: chance only on the hard items
@@ -210,10 +207,7 @@ Hidden(explain(conger)["Chance agreement P_e"], "Show the helper's working")
 answer = ...
 
 # %%
-ac1 = gwet_ac(ratings)
-check_number(answer, ac1.exact.p_e, name="AC1's P_e", step="Σ p_j (1 - p_j), then divide by q - 1",
-             mistakes={"you did not divide by q - 1": sum(p * (1 - p) for p in p_j),
-                       "you took Σ p_j²: that is Scott's pi's (Fleiss') P_e": pi_pe})
+check("06.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
 terms = [p * (1 - p) for p in p_j]
@@ -225,7 +219,7 @@ Hidden(Table(["quantity", "working", "value"], [
 ], caption="Gwet's AC1 chance agreement by hand"), "Show the worked answer")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
-Hidden(explain(ac1)["Chance agreement P_e"], "Show the helper's working")
+Hidden(explain(gwet_ac(ratings))["Chance agreement P_e"], "Show the helper's working")
 
 # %% [markdown]
 # ### Krippendorff's alpha: drawing without replacement
@@ -249,8 +243,11 @@ print(f"P_e (alpha) = ({' + '.join(f'{int(x)}·{int(x) - 1}' for x in n_c)}) / (
 
 # %%
 family = agreement_family(ratings)
-by_hand = {"Brennan-Prediger S": Fraction(1, q), "Fleiss' kappa": pi_pe, "Conger's kappa": conger.exact.p_e,
-           "Gwet's AC1": ac1.exact.p_e, "Krippendorff's alpha": alpha_pe}
+shares = [[Fraction(int(x), int(row.sum())) for x in row] for row in own]  # each annotator's own shares
+pair_chance = [sum(x * y for x, y in zip(shares[a], shares[b])) for a in range(3) for b in range(a + 1, 3)]
+by_hand = {"Brennan-Prediger S": Fraction(1, q), "Fleiss' kappa": pi_pe,
+           "Conger's kappa": sum(pair_chance) / len(pair_chance),
+           "Gwet's AC1": sum(p * (1 - p) for p in p_j) / (q - 1), "Krippendorff's alpha": alpha_pe}
 rows = []
 for name, chance in by_hand.items():
     res = family[name]
@@ -262,11 +259,11 @@ Table(["coefficient", "P_e by hand", "P_e helper", "(P_a - P_e) / (1 - P_e) by h
 
 # %% [markdown]
 # `explain` lays out any member's whole calculation, the way to write it on
-# paper; here Conger's kappa, with each rater's shares $p_{gj}$ (rater $g$'s share
+# paper; here Conger's kappa, with each rater's shares $p_{rj}$ (rater $r$'s share
 # of category $j$):
 
 # %%
-explain(conger)
+explain(family["Conger's kappa"], se=False)  # se=False: the standard error is lesson 07's
 
 # %% [markdown]
 # The same, as a picture: observed agreement and each model's chance agreement.
@@ -282,7 +279,7 @@ plots.chance_chart(family)
 #
 # ## Paradox 1: high agreement, low kappa
 #
-# Feinstein and Cicchetti (1990) gave two tables of two raters saying "yes" or
+# [Feinstein and Cicchetti (1990)](00_start_here.ipynb#Feinstein-and-Cicchetti-1990) gave two tables of two raters saying "yes" or
 # "no" about 100 items. **Predict first:** both tables have the same observed
 # agreement. In table (b) most items are "yes". Will kappa be the same?
 
@@ -291,6 +288,30 @@ for name in "ab":
     display(matrix_table(np.array(datasets.FEINSTEIN_CICCHETTI[name]), ["yes", "no"], corner="A \\ B",
                          caption=f"Table ({name}): rows rater A, columns rater B"))
 
+# %% [markdown]
+# ### Exercise 4: AC1 on table (b)
+#
+# Before the answer, one coefficient by hand. Compute Gwet's AC1 for Feinstein and Cicchetti's table (b) by hand: the pooled
+# share of "yes" is the mean of the two raters' shares. **Predict first:** will
+# AC1 be above or below $P_o$ of table (b)? Write a fraction or 3 decimals.
+
+# %% tags=["exercise"]
+answer = ...
+
+# %%
+check("06.4", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+table_b = datasets.feinstein_cicchetti("b")
+ac1_b = gwet_ac(table_b)
+yes = Fraction(90 + 85, 200)
+pe_b = 2 * yes * (1 - yes) / (2 - 1)
+Hidden(Table(["quantity", "working", "value"], [
+    ["p_yes", "(90 + 85) / 200", str(yes)],
+    ["P_e", f"(p_yes (1 - p_yes) + p_no (1 - p_no)) / (2 - 1) = 2 · {yes} · {1 - yes}", str(pe_b)],
+    ["AC1", f"({ac1_b.exact.p_a} - {pe_b}) / (1 - {pe_b})", f"{ac1_b.exact.ac} = {fmt(ac1_b.exact.ac)}"],
+], caption="Gwet's AC1 on table (b) by hand"), "Show the worked answer")
+
 # %%
 def family_rows(names):
     """The family on each of Feinstein and Cicchetti's tables, one row per table."""
@@ -298,7 +319,9 @@ def family_rows(names):
     for name in names:
         results = agreement_family(datasets.feinstein_cicchetti(name))
         out.append([f"({name})"] + [fmt(res.exact_value) for res in results.values()])
-    return Table(["table"] + list(results), out, caption="Each coefficient on Feinstein and Cicchetti's tables")
+    # agreement_family names S "Bennett's S" for two raters; the course calls it Brennan-Prediger S throughout
+    names = [name.replace("Bennett's S", "Brennan-Prediger S") for name in results]
+    return Table(["table"] + names, out, caption="Each coefficient on Feinstein and Cicchetti's tables")
 
 
 family_rows("ab")
@@ -307,7 +330,7 @@ family_rows("ab")
 # Same observed agreement, kappa cut by more than half. In table (b) both raters
 # say "yes" to most items, so two random ratings would agree most of the time:
 # $P_e$ is large, and little room is left above it. Scott's pi and alpha fall with
-# kappa (their chance models use the same shares). Bennett's S does not move: its
+# kappa (their chance models use the same shares). Brennan-Prediger S does not move: its
 # $P_e = 1/q$ ignores the shares. Gwet's AC1 even rises: its $P_e$ *shrinks* when
 # one category dominates. Which behaviour is right depends on whether you think
 # the raters' agreement on the common "yes" is skill or luck.
@@ -350,7 +373,7 @@ for name in "cd":
 Table(["coefficient", "one category dominates (paradox 1)", "raters differ in their shares (paradox 2)",
        "also"], [[with_symbols(cell) for cell in row] for row in [
     ["percent agreement", "stays high: no chance correction", "no effect", "agreement by luck counts as agreement"],
-    ["Bennett's S", "moves only with P_a", "no effect", "depends on q: an unused category raises it"],
+    ["Brennan-Prediger S", "moves only with P_a", "no effect", "depends on q: an unused category raises it"],
     ["Scott's pi, Fleiss' kappa", "falls", "no reward for bias", "one set of shares for all raters"],
     ["Cohen's, Conger's kappa", "falls", "rises with bias", "each rater's own shares"],
     ["Gwet's AC1", "holds up, may rise", "no reward for bias", "low P_e when one category dominates"],
@@ -377,7 +400,7 @@ Table(["your situation", "consider", "why", "watch out"], [[with_symbols(cell) f
      "one set of shares: bias earns no reward (paradox 2)", "the bias is a finding: report each rater's shares"],
     ["two raters, and how they differ matters", "Cohen's kappa with its agreement table",
      "each rater's own shares, the table shows who says what", "rewards bias; not comparable with pi"],
-    ["the q categories are equally likely by design", "Bennett's S", "its chance model is then true",
+    ["the q categories are equally likely by design", "Brennan-Prediger S", "its chance model is then true",
      "otherwise it depends on how many categories you offer"],
 ]], caption="Choosing a coefficient: situations, candidates and reasons", align="llll")
 
@@ -407,29 +430,25 @@ ParadoxExplorer(n_categories=2, accuracy=0.9)
 #
 # ## Try it yourself
 #
-# ### Exercise 4: AC1 on table (b)
-#
-# Compute Gwet's AC1 for Feinstein and Cicchetti's table (b) by hand: the pooled
-# share of "yes" is the mean of the two raters' shares. **Predict first:** will
-# AC1 be above or below $P_o$ of table (b)? Write a fraction or 3 decimals.
+# With the explorer above, make one category dominate: move the prevalence of
+# category 1 to the right end of its slider. **Predict first:** which
+# coefficient stays nearest to $P_a$, and which falls furthest? Then compare
+# the readout's chance agreements $P_e$ and explain the order with the models
+# of chance of this lesson.
 
-# %% tags=["exercise"]
-answer = ...
+# %% [markdown]
+# ## Recall
+#
+# Answer these from memory, without scrolling up; then open the answers.
 
 # %%
-table_b = datasets.feinstein_cicchetti("b")
-ac1_b = gwet_ac(table_b)
-check_number(answer, ac1_b.exact.ac, name="AC1 of table (b)",
-             step="shares of 'yes' 90/100 (A) and 85/100 (B); P_e = Σ p_j (1 - p_j) / (q - 1) with q = 2",
-             mistakes={"you used Cohen's chance agreement: that is Cohen's kappa": cohen_kappa(table_b).exact.kappa,
-                       "you used the pooled shares squared: that is Scott's pi": scott_pi(table_b).exact.pi,
-                       "you left out the chance correction: that is P_o": ac1_b.exact.p_a})
+recall_questions("06")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
-yes = Fraction(90 + 85, 200)
-pe_b = 2 * yes * (1 - yes) / (2 - 1)
-Hidden(Table(["quantity", "working", "value"], [
-    ["p_yes", "(90 + 85) / 200", str(yes)],
-    ["P_e", f"(p_yes (1 - p_yes) + p_no (1 - p_no)) / (2 - 1) = 2 · {yes} · {1 - yes}", str(pe_b)],
-    ["AC1", f"({ac1_b.exact.p_a} - {pe_b}) / (1 - {pe_b})", f"{ac1_b.exact.ac} = {fmt(ac1_b.exact.ac)}"],
-], caption="Gwet's AC1 on table (b) by hand"), "Show the worked answer")
+Hidden(recall_answers("06"), "Show the answers")
+
+# %% [markdown]
+# ## Next
+#
+# Go on to [lesson 07: how sure is the number?](07_how_sure.ipynb). The [start page](00_start_here.ipynb) has the notation, the
+# glossary and the sources.

@@ -41,54 +41,32 @@ from iaa_teach import (
     BANDS, Ratings, agreement_family, bootstrap_ci, datasets, explain, family_intervals, fleiss_kappa, fmt,
     interpret, items_needed, percent_agreement, plots,
 )
-from iaa_teach.exercises import check_number
+from iaa_teach.course import recall_answers, recall_questions
+from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.markup import Table
 from iaa_teach.widgets import IntervalExplorer
 from iaa_teach.worked import Hidden
 
 # %% [markdown]
-# ## The family, each with its interval
+# ## The data
 #
-# The sentiment example again: every coefficient of lesson 06 with its
-# **standard error** $\mathrm{SE}$ (how much it would vary from one sample of items
-# to the next) and its 95 % **confidence interval** (see the
-# [glossary](00_start_here.ipynb#Glossary) for both).
+# The sentiment example again: ten items, three annotators, and every
+# coefficient of lesson 06 on it.
 
 # %%
 ratings = datasets.sentiment()
 family = agreement_family(ratings)
 
-
-def family_table(results, caption):
-    """Each coefficient with its standard error and 95 % interval, as a labelled table."""
-    rows = []
-    for name, res in results.items():
-        low, high = res.ci()
-        rows.append([name, fmt(res.exact_value), fmt(res.se), f"{fmt(low)} to {fmt(high)}", fmt(float(res) - low)])
-    return Table(["coefficient", "value", "SE", "95 % interval", "half-width"], rows, caption=caption)
-
-
-family_table(family, "The sentiment example (10 items, 3 annotators)")
-
-# %%
-plots.family_chart(family)
-
 # %% [markdown]
-# Every interval stretches over several Landis-Koch bands. Where does such a
-# standard error come from?
-#
 # ## The standard error by formula
 #
-# Start with the simplest member, percent agreement. $P_a$ is a mean over the
-# $N$ items of $P_i$, and the standard error of a mean is the spread of the
-# values over $\sqrt{N}$:
+# The **standard error** $\mathrm{SE}$ of a coefficient is how much it would
+# vary from one sample of items to the next (see the
+# [glossary](00_start_here.ipynb#Glossary)). Start with the simplest member of
+# the family, percent agreement. $P_a$ is a mean over the $N$ items of $P_i$,
+# and the standard error of a mean is the spread of the values over $\sqrt{N}$:
 #
 # $$\mathrm{SE}(P_a) = \sqrt{\frac{\sum_i (P_i - P_a)^2}{N (N - 1)}}$$
-#
-# For the chance-corrected coefficients Gwet's formula does the same with each
-# item's *linearized* coefficient in place of $P_i$: the item's own agreement,
-# corrected by its share of the chance agreement. The arithmetic is longer, the
-# idea the same: the standard error is the spread between items, over $\sqrt{N}$.
 
 # %%
 p_i = fleiss_kappa(ratings).exact.p_i
@@ -104,17 +82,12 @@ print("P_i per item:", ", ".join(str(p) for p in p_i))
 answer = ...
 
 # %%
+check("07.1", answer)
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
 pa = percent_agreement(ratings)
 squares = sum((p - pa.exact.p_a) ** 2 for p in p_i)
 n_items = len(p_i)
-check_number(answer, pa.se, name="SE of P_a", step="the squared deviations of P_i from P_a, over N (N - 1), "
-             "then the square root",
-             mistakes={"you divided by N² (the spread of the items, not of the mean)":
-                       float(squares / n_items ** 2) ** 0.5,
-                       "you forgot the square root (that is the variance)": float(squares / (n_items * (n_items - 1))),
-                       "you took the spread of the items, not of their mean": float(squares / (n_items - 1)) ** 0.5})
-
-# %% jupyter={"source_hidden": true} tags=["solution"]
 variance = squares / (n_items * (n_items - 1))
 Hidden(Table(["quantity", "working", "value"], [
     ["P_a", "the mean of the P_i", str(pa.exact.p_a)],
@@ -124,17 +97,37 @@ Hidden(Table(["quantity", "working", "value"], [
 ], caption="The standard error of percent agreement by hand"), "Show the worked answer")
 
 # %% [markdown]
+# ### The chance-corrected coefficients: linearization
+#
+# Kappa is not a plain mean over items: its $P_e$ depends on all the items at
+# once. [Gwet's](00_start_here.ipynb#Gwet-2014) formula gets round that by **linearization**: it replaces the
+# coefficient by its straight-line approximation, how much it moves when one
+# item changes a little. That gives each item its own *linearized* value (the
+# item's agreement, corrected by its share of the chance agreement), and the
+# coefficient is about the mean of those values. The standard error is then
+# found exactly as for $P_a$: the spread of the items' values over $\sqrt{N}$.
+#
 # ## From the standard error to an interval
 #
-# The 95 % interval is the value minus and plus a critical value times the
-# standard error. With $N$ items the critical value is Student's t with $N - 1$
-# degrees of freedom (Gwet's choice, and irrCAC's), a little larger than the
-# normal distribution's for small $N$. No coefficient exceeds 1, so the upper
-# end is capped there.
+# A 95 % **confidence interval** (see the [glossary](00_start_here.ipynb#Glossary))
+# is the value minus and plus a **critical value** times the standard error.
+# The critical value says how many standard errors to go each side so that 95 %
+# of such intervals hold the true value: for a bell-shaped (normal) spread it
+# is a little under 2 (printed below).
+#
+# With few items the standard error is itself estimated from those few items,
+# so it may be too small; **Student's t distribution** allows for that. It is a
+# bell curve with wider tails, set by its **degrees of freedom**: how many
+# independent pieces of information the spread was estimated from, here
+# $N - 1$ (the $N$ items, less one used up by their mean). The fewer the degrees
+# of freedom, the larger t; as $N$ grows, t comes down to the normal's value.
+# Gwet (and irrCAC) take t with $N - 1$ degrees of freedom. No coefficient
+# exceeds 1, so the upper end is capped there.
 
 # %%
 from scipy import stats  # noqa: E402  (only for the critical value shown here)
 
+n_items = ratings.n_items
 kappa = family["Fleiss' kappa"]
 t = stats.t.ppf(0.975, n_items - 1)
 print(f"t with {n_items - 1} degrees of freedom: {fmt(t)}; normal: {fmt(stats.norm.ppf(0.975))}")
@@ -150,23 +143,44 @@ print(f"Fleiss' kappa {fmt(kappa.exact.kappa)}, SE {fmt(kappa.se, 4)}")
 answer = ...
 
 # %%
-low, high = kappa.ci()
-check_number(answer, low, name="the lower end of the interval", step="kappa minus t times SE",
-             mistakes={"you used the normal's 1.96 instead of t with N - 1 degrees of freedom":
-                       kappa.kappa - stats.norm.ppf(0.975) * kappa.se,
-                       "you subtracted SE alone, without the critical value": kappa.kappa - kappa.se})
+check("07.2", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+lower_end, upper_end = kappa.ci()
 Hidden(Table(["quantity", "working", "value"], [
     ["half-width", f"t · SE = {fmt(t)} · {fmt(kappa.se, 4)}", fmt(t * kappa.se)],
-    ["lower end", f"{fmt(kappa.kappa, 4)} - {fmt(t * kappa.se, 4)}", fmt(low)],
-    ["upper end", f"{fmt(kappa.kappa, 4)} + {fmt(t * kappa.se, 4)}, capped at 1", fmt(high)],
+    ["lower end", f"{fmt(kappa.kappa, 4)} - {fmt(t * kappa.se, 4)}", fmt(lower_end)],
+    ["upper end", f"{fmt(kappa.kappa, 4)} + {fmt(t * kappa.se, 4)}, capped at 1", fmt(upper_end)],
 ], caption="Fleiss' kappa's 95 % interval by hand"), "Show the worked answer")
 
 # %% [markdown]
-# `explain` shows the standard error's working for every member of the family;
-# here Gwet's AC1, whose per-item values $\mathrm{AC1}^*_i$ play the part $P_i$
-# played for percent agreement:
+# ## The family, each with its interval
+#
+# Every coefficient of lesson 06 with its standard error and its 95 % interval:
+
+
+# %%
+def family_table(results, caption):
+    """Each coefficient with its standard error and 95 % interval, as a labelled table."""
+    rows = []
+    for name, res in results.items():
+        low, high = res.ci()
+        rows.append([name, fmt(res.exact_value), fmt(res.se), f"{fmt(low)} to {fmt(high)}", fmt(float(res) - low)])
+    return Table(["coefficient", "value", "SE", "95 % interval", "half-width"], rows, caption=caption)
+
+
+family_table(family, "The sentiment example (10 items, 3 annotators)")
+
+# %%
+plots.family_chart(family)
+
+# %% [markdown]
+# Every interval stretches over several Landis-Koch bands.
+#
+# `explain` shows the standard error's working for any member of the family
+# (lesson 06 left it out with `se=False`); here Gwet's AC1, whose linearized
+# per-item values $\mathrm{AC1}^*_i$ play the part $P_i$ played for percent
+# agreement:
 
 # %%
 explain(family["Gwet's AC1"])["Standard error and 95% interval"]
@@ -181,6 +195,7 @@ explain(family["Gwet's AC1"])["Standard error and 95% interval"]
 
 # %%
 boot = bootstrap_ci(fleiss_kappa, ratings, n_boot=2000, seed=1)
+low, high = kappa.ci()
 print(f"formula:   {fmt(low)} to {fmt(high)}")
 print(f"bootstrap: {fmt(boot.low)} to {fmt(boot.high)} (2,000 resamples, seed 1)")
 
@@ -246,11 +261,10 @@ plots.family_chart(by_bootstrap)
 answer = ...
 
 # %%
-se_400 = next(f.se for f in by_formula if f.name == "Fleiss' kappa")
-check_number(answer, se_400 / 2, name="the SE with 1,600 items", step="SE times √(400 / 1600)",
-             mistakes={"you divided by 4: the variance shrinks fourfold, the SE only twofold": se_400 / 4})
+check("07.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+se_400 = next(f.se for f in by_formula if f.name == "Fleiss' kappa")
 bigger = datasets.simulate(1600, 3, accuracy=0.8, prevalence=0.6, n_categories=3, seed=7)
 Hidden(Table(["quantity", "working", "value"], [
     ["SE with 400 items", "from the table above", fmt(se_400)],
@@ -315,6 +329,7 @@ Table(["", "value"], [
 # %%
 IntervalExplorer()
 
+
 # %% [markdown]
 # ## Recap
 #
@@ -338,13 +353,29 @@ IntervalExplorer()
 answer = ...
 
 # %%
-tighter = items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.05)
-check_number(answer, tighter.items, name="the number of items", step="items_needed with half_width=0.05",
-             mistakes={"you doubled the items: halving the width takes four times as many": 2 * plan.items})
+check("07.4", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+tighter = items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.05)
 Hidden(Table(["half-width", "items", "ratio"], [
     [fmt(plan.target, 2), str(plan.items), ""],
     [fmt(tighter.target, 2), str(tighter.items), fmt(tighter.items / plan.items, 2)],
 ], caption="Half the width, about four times the items (a little fewer: with more items t is smaller)"),
        "Show the worked answer")
+
+# %% [markdown]
+# ## Recall
+#
+# Answer these from memory, without scrolling up; then open the answers.
+
+# %%
+recall_questions("07")
+
+# %% jupyter={"source_hidden": true} tags=["solution"]
+Hidden(recall_answers("07"), "Show the answers")
+
+# %% [markdown]
+# ## Next
+#
+# Go on to [lesson 08: your own annotations](08_your_own_annotations.ipynb). The [start page](00_start_here.ipynb) has the notation, the
+# glossary and the sources.

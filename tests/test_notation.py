@@ -1,0 +1,160 @@
+"""One notation across lessons 00-07: retired symbols and names appear nowhere a student reads.
+
+Scanned: the lessons' markdown and stored text outputs (00-07), ``explain``'s
+text and Markdown for every result kind on the course's data sets, the text of
+every figure the lessons draw (titles, axis and tick labels, legends) and every
+explorer's readout, control labels and figure alt text.
+
+Retired (issue 22): ``p_aj``, ``p_bj``, ``p_gj`` for a rater's share (the course
+writes ``p_rj``); ``o_PP`` for unweighted pair counts (``o_ck`` is the weighted
+coincidences); "Bennett's S" (one name: Brennan-Prediger S); ``k`` for the
+number of labels an item got (the course's ``n_i``; ``k`` is a category); and
+``N`` for the items P_a averages over when that is not all the items
+(explain writes ``N_a``).
+"""
+
+import json
+import re
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+from iaa_teach import (  # noqa: E402
+    agreement_family,
+    cohen_kappa,
+    conger_kappa,
+    datasets,
+    explain,
+    fleiss_kappa,
+    krippendorff_alpha,
+    pairwise_cohen,
+    plots,
+)
+from iaa_teach import widgets  # noqa: E402
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+LESSONS = [f"{n:02d}" for n in range(8)]
+
+RETIRED = {
+    "a rater's share written p_aj, p_bj or p_gj": re.compile(r"p_\{?[abgh]j\}?"),
+    "unweighted pair counts written o_PP": re.compile(r"o_\{?(PP|NN|GG|PN|NP|PG|GP|NG|GN)\}?"),
+    "Bennett's S (the course's name is Brennan-Prediger S)": re.compile(r"Bennett's S"),
+    "k for the labels an item got (the course writes n_i)": re.compile(
+        r"(?<![\w$\\])k\s*=\s*(\d|how many)|per-item k\b(?![$)])"
+    ),
+    "N for the items P_a uses when it is not every item": re.compile(r"over the N = \d+ items"),
+}
+
+
+def _text(x) -> str:
+    return "".join(x) if isinstance(x, list) else (x or "")
+
+
+def retired_in(text: str) -> list[str]:
+    return [f"{what}: {m.group(0)!r}" for what, pattern in RETIRED.items() for m in pattern.finditer(text)]
+
+
+def lesson_texts(stem: str) -> list[tuple[str, str]]:
+    (path,) = NOTEBOOKS.glob(f"{stem}_*.ipynb")
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] == "markdown":
+            out.append((f"{path.name} cell {i} (markdown)", _text(cell["source"])))
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            for kind in ("text/plain", "text/markdown", "text/html"):
+                if kind in data and "application/vnd.jupyter.widget-view+json" not in data:
+                    out.append((f"{path.name} cell {i} ({kind})", _text(data[kind])))
+            if o.get("output_type") == "stream":
+                out.append((f"{path.name} cell {i} (stream)", _text(o.get("text"))))
+    return out
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_lessons_use_no_retired_notation(stem):
+    found = [f"{where}: {hit}" for where, text in lesson_texts(stem) for hit in retired_in(text)]
+    assert not found, "\n".join(found)
+
+
+def results():
+    s, m, p = datasets.sentiment(), datasets.sentiment_missing(), datasets.partial_coverage()
+    out = [
+        cohen_kappa(s, "A", "B"),
+        pairwise_cohen(m),
+        fleiss_kappa(p),
+        fleiss_kappa(p, chance="item_mean"),
+        krippendorff_alpha(m, level="ordinal"),
+        conger_kappa(p),
+    ]
+    out += list(agreement_family(p).values())
+    out += list(agreement_family(datasets.feinstein_cicchetti("b")).values())  # two raters
+    return out
+
+
+def test_explain_uses_no_retired_notation():
+    found = []
+    for res in results():
+        ex = explain(res)
+        found += [f"{type(res).__name__}: {hit}" for hit in retired_in(ex.text() + ex.markdown())]
+    assert not found, "\n".join(found)
+
+
+def test_explain_names_the_items_p_a_uses_n_a():
+    text = explain(fleiss_kappa(datasets.partial_coverage())).text()
+    assert "N_a = 8" in text and "N = 10 items in all" in text
+
+
+def figure_texts(fig) -> str:
+    texts = [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
+    return "\n".join(texts)
+
+
+def test_figures_use_no_retired_notation():
+    s, m, p = datasets.sentiment(), datasets.sentiment_missing(), datasets.partial_coverage()
+    figures = [
+        plots.coverage_chart(p),
+        plots.coverage_chart(m),
+        plots.agreement_heatmap(cohen_kappa(s, "A", "B")),
+        plots.pairwise_bars(pairwise_cohen(s)),
+        plots.item_agreement_bars(fleiss_kappa(p)),
+        plots.coincidence_heatmap(krippendorff_alpha(s)),
+        plots.chance_chart(agreement_family(s)),
+        plots.family_chart(agreement_family(s)),
+        plots.coefficients_with_bands({"alpha": krippendorff_alpha(s), "Fleiss": fleiss_kappa(s)}),
+    ]
+    found = [hit for fig in figures for hit in retired_in(figure_texts(fig))]
+    assert not found, "\n".join(found)
+    ticks = [t.get_text() for t in plots.coverage_chart(p).axes[0].get_xticklabels()]
+    assert all("$n_i$=" in t for t in ticks)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: widgets.TableExplorer(),
+        lambda: widgets.ParadoxExplorer(n_items=100),
+        lambda: widgets.MissingDataExplorer(),
+        lambda: widgets.CoverageExplorer(),
+        lambda: widgets.WeightsExplorer(),
+        lambda: widgets.IntervalExplorer(),
+    ],
+    ids=["table", "paradox", "missing", "coverage", "weights", "interval"],
+)
+def test_explorers_use_no_retired_notation(make):
+    ex = make()
+    parts = [ex.readout.value, getattr(ex.image, "alt", "") or ""]
+    parts += [str(c.description) for c in ex.widget.children if hasattr(c, "description")]
+    found = retired_in("\n".join(parts))
+    assert not found, "\n".join(found)
+
+
+def test_the_scan_can_fail():
+    """Each retired form is caught; the course's own forms are not."""
+    for text in ("p_aj", "p_{gj}", "o_{PP}", "Bennett's S", "1\nk=3", "item (k = how many raters)"):
+        assert retired_in(text), text
+    for text in ("p_rj", "p_{rj}", "o_{ck}", "Brennan-Prediger S", "n_i=3", "per-item $k$", "N_a = 8"):
+        assert not retired_in(text), text
