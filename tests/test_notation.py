@@ -32,8 +32,8 @@ from iaa_teach import (  # noqa: E402
     krippendorff_alpha,
     pairwise_cohen,
     plots,
+    widgets,  # noqa: E402
 )
-from iaa_teach import widgets  # noqa: E402
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 LESSONS = [f"{n:02d}" for n in range(8)]
