@@ -36,6 +36,8 @@ html_theme = "sphinx_book_theme"
 html_title = "Inter-annotator agreement"
 html_static_path = ["_static"]
 html_css_files = ["iaa-book.css"]
+# the lesson-list and page-contents buttons made to open their drawers (a theme bug; see the script)
+html_js_files = ["iaa-book.js"]
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None

@@ -225,3 +225,51 @@ def test_no_page_scrolls_sideways_on_a_phone(built_book):
                 wide.append((name, width))
         assert visit.outside == [] and visit.problems == []
     assert wide == []
+
+
+# The reader's buttons are sphinx-book-theme's, in the article header (the theme's own header
+# buttons are hidden); below 992 px each opens a drawer (a <dialog>), above it the menu button
+# collapses the sidebar. See book/_static/iaa-book.js for the theme bug this checks.
+_MENU = ".bd-header-article .primary-toggle"
+_CONTENTS = ".bd-header-article .secondary-toggle"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 820])
+def test_the_menu_and_contents_buttons_open_their_drawers_on_a_phone_and_a_tablet(built_book, width):
+    with chromium_page(viewport=(width, 844)) as page:
+        visit = Visit(page, built_book)
+        visit.open((built_book / "03_krippendorff_alpha.html").resolve().as_uri())
+        menu = page.locator("#pst-primary-sidebar-modal")
+        assert not menu.is_visible()
+        page.locator(_MENU).click()
+        menu.wait_for(state="visible", timeout=TIMEOUT_MS)
+        lessons = menu.locator("a.reference", has_text="Krippendorff")
+        lessons.first.wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert menu.locator("a.reference").count() == len(expected_pages())  # every page of the book
+        page.keyboard.press("Escape")
+        menu.wait_for(state="hidden", timeout=TIMEOUT_MS)
+        contents = page.locator("#pst-secondary-sidebar-modal")
+        page.locator(_CONTENTS).click()
+        contents.wait_for(state="visible", timeout=TIMEOUT_MS)
+        contents.locator("nav.page-toc a", has_text="Step 2").first.wait_for(
+            state="visible", timeout=TIMEOUT_MS
+        )
+        page.keyboard.press("Escape")
+        contents.wait_for(state="hidden", timeout=TIMEOUT_MS)
+        assert visit.outside == [] and visit.problems == []
+
+
+@pytest.mark.browser
+def test_the_menu_button_collapses_the_sidebar_on_a_desktop(built_book):
+    with chromium_page(viewport=(1400, 900)) as page:
+        visit = Visit(page, built_book)
+        visit.open((built_book / "03_krippendorff_alpha.html").resolve().as_uri())
+        sidebar = page.locator("#pst-primary-sidebar")
+        assert sidebar.is_visible()
+        page.locator(_MENU).click()
+        sidebar.wait_for(state="hidden", timeout=TIMEOUT_MS)
+        assert not page.locator("#pst-primary-sidebar-modal").is_visible()  # collapsed, no drawer
+        page.locator(_MENU).click()
+        sidebar.wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert visit.outside == [] and visit.problems == []
