@@ -68,6 +68,7 @@ __all__ = [
     "RaterIntervals",
     "N_BOOT_RANKING",
     "MAX_BOOT_CELLS",
+    "BOOT_BUDGET",
     "GoldComparison",
     "compare_with_gold",
 ]
@@ -260,12 +261,15 @@ def _sums_of(c: np.ndarray, f: np.ndarray, by_rater: np.ndarray) -> tuple[LeaveO
         rows = np.flatnonzero(m == s)
         if len(rows) == 0:
             continue
-        full_counts[s] = f[rows] @ c[rows]
-        full_gram[s] = f[rows] @ outer[rows]
-        own_counts[:, s] = rated[:, rows] @ c[rows]
-        own_gram[:, s] = rated[:, rows] @ outer[rows]
-        cross[:, s] = by_rater[:, rows, :].transpose(0, 2, 1) @ c[rows]
-        labels[:, s] = by_rater[:, rows, :].sum(axis=1)
+        every = len(rows) == len(m)  # a complete table: one size, no copies
+        c_s, outer_s = (c, outer) if every else (c[rows], outer[rows])
+        rated_s, by_s = (rated, by_rater) if every else (rated[:, rows], by_rater[:, rows, :])
+        full_counts[s] = f[rows] @ c_s
+        full_gram[s] = f[rows] @ outer_s
+        own_counts[:, s] = rated_s @ c_s
+        own_gram[:, s] = rated_s @ outer_s
+        cross[:, s] = by_s.transpose(0, 2, 1) @ c_s
+        labels[:, s] = by_s.sum(axis=1)
     # without r: items r left unrated keep size s; items of size s + 1 that r labelled x become c - e_x
     eye = np.eye(k, dtype=np.int64)
     counts = full_counts[None] - own_counts[:, :-1] + own_counts[:, 1:] - labels[:, 1:]
@@ -353,6 +357,8 @@ def _order(primary: np.ndarray, *more: np.ndarray) -> np.ndarray:
 N_BOOT_RANKING = 500
 #: Tables with more cells (items x raters) than this are not resampled for the ranking's intervals.
 MAX_BOOT_CELLS = 400_000
+#: Replicates x cells that :meth:`Diagnosis.rater_intervals` resamples at most (100 replicates at least).
+BOOT_BUDGET = 20_000_000
 
 
 class RaterIntervals(NamedTuple):
@@ -566,6 +572,8 @@ class Diagnosis:
 
         Tables of more than :data:`MAX_BOOT_CELLS` cells (items x raters)
         are not resampled: the intervals are NaN and ``reason`` says why.
+        Large tables get fewer replicates: at most :data:`BOOT_BUDGET` /
+        cells, and at least 100 (their intervals are narrow anyway).
 
         Examples
         --------
@@ -595,13 +603,15 @@ class Diagnosis:
             return RaterIntervals(
                 tuple(ranking["rater"]), nan, nan, nan, np.zeros(n, int), (), confidence, 0, reason
             )
-        counts = r.counts()
-        by_item = r.rater_counts_by(np.arange(r.n_items), r.n_items)  # (R, N, k)
+        n_boot = min(n_boot, max(100, BOOT_BUDGET // cells))
+        # floats for BLAS products: the sums are integers far below 2**53, so exact
+        counts = r.counts().astype(float)
+        by_item = r.rater_counts_by(np.arange(r.n_items), r.n_items).astype(float)  # (R, N, k)
         rng = np.random.default_rng(seed)
         rises = np.full((n_boot, r.n_raters), np.nan)
         without = np.full((n_boot, r.n_raters), np.nan)
         for b in range(n_boot):
-            w = np.bincount(rng.integers(0, r.n_items, r.n_items), minlength=r.n_items)
+            w = np.bincount(rng.integers(0, r.n_items, r.n_items), minlength=r.n_items).astype(float)
             loo, whole = _sums_of(counts, w, by_item * w[None, :, None])
             a_without = _alphas(loo, self.alpha, exact=False).astype(float)
             a_whole = float(_alphas(whole, self.alpha, exact=False)[0])

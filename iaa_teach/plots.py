@@ -1121,7 +1121,9 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     (:func:`cluster_order` on 1 - kappa; an undefined kappa counts as the
     largest distance, 2). The first ``marked`` raters of the rater ranking
     with a rise above 0 are highlighted (bold, vermillion). Cells are
-    written up to 12 raters.
+    written up to 12 raters; above 15 raters the figure is square, and above
+    40 every n-th name is written so that 40 at most are (the report's pair
+    table names every pair).
 
     Parameters
     ----------
@@ -1132,7 +1134,9 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     """
     check_diagnosis("rater_agreement_heatmap", report)
     marked = check_int("marked", marked, 0)
-    fig, ax = _figure(ax, REPORT_FIGSIZE)
+    n = report.ratings.n_raters
+    # more than 15 raters: a square figure (a name every 15 px or more up to 40 raters, at 100 %)
+    fig, ax = _figure(ax, REPORT_FIGSIZE if n <= 15 else (REPORT_FIGSIZE[0], REPORT_FIGSIZE[0]))
     pairwise = report.pairwise
     m = np.asarray(pairwise.matrix, dtype=float)
     distance = np.where(np.isnan(m), 2.0, 1.0 - m)
@@ -1140,21 +1144,22 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     order = cluster_order(distance)
     m = m[np.ix_(order, order)]
     names = [_mpl_text(pairwise.raters[j]) for j in order]
-    n = len(names)
     im = _kappa_image(
         ax,
         m,
         (lambda i, j, v: "–" if np.isnan(v) else fmt(v, 2)) if n <= _MAX_CELL_TEXT else None,
         fontsize=9,
     )
-    size = 9 if n <= 15 else 7 if n <= 35 else 5
-    ax.set_xticks(range(n), names, rotation=90, fontsize=size)
-    ax.set_yticks(range(n), names, fontsize=size)
+    size = 9 if n <= 15 else 8 if n <= 40 else 7
+    step = max(1, -(-n // 40))  # beyond 40 raters, every step-th name (the table lists them all)
+    shown = range(0, n, step)
+    ax.set_xticks(shown, [names[i] for i in shown], rotation=90, fontsize=size)
+    ax.set_yticks(shown, [names[i] for i in shown], fontsize=size)
     flagged = {
         row["rater"] for row in report.rater_ranking().head(marked) if row["rise"] > 0
     }  # NaN: not above 0
     for labels in (ax.get_xticklabels(), ax.get_yticklabels()):
-        for tick, j in zip(labels, order):
+        for tick, j in zip(labels, order[::step]):
             if pairwise.raters[j] in flagged:
                 tick.set_color(_OUT_OF_STEP)
                 tick.set_fontweight("bold")

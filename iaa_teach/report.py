@@ -630,10 +630,17 @@ def figure_names(report: Diagnosis) -> tuple[str, ...]:
 
 
 @options(name=tuple(FIGURES))
-def draw(report: Diagnosis, name: str, max_raters: int = 100) -> Any:
-    """One of the report's :data:`FIGURES` as a matplotlib Figure."""
+def draw(report: Diagnosis, name: str, max_raters: int = 100, sure: RaterIntervals | None = None) -> Any:
+    """One of the report's :data:`FIGURES` as a matplotlib Figure.
+
+    ``sure`` (:meth:`Diagnosis.rater_intervals`): the rater heatmap highlights
+    only a rater the bootstrap tells apart (none when it tells none apart).
+    """
     check_diagnosis("draw", report)
     from . import plots  # matplotlib on first use: the text report does not need it
+
+    if name == "raters" and sure is not None and sure.reason is None:
+        return plots.rater_agreement_heatmap(report, marked=int(_stands_out(sure)))
 
     if name == "leave_one_out":
         return plots.leave_one_out_bars(report, max_raters=max_raters)
@@ -642,14 +649,18 @@ def draw(report: Diagnosis, name: str, max_raters: int = 100) -> Any:
     return getattr(plots, FIGURES[name])(report)
 
 
-def figure_texts(report: Diagnosis) -> dict[str, tuple[str, str]]:
-    """Each figure's text alternative (plain text: what it shows, with its main numbers) and caption (HTML)."""
+def figure_texts(report: Diagnosis, sure: RaterIntervals | None = None) -> dict[str, tuple[str, str]]:
+    """Each figure's text alternative (plain text: what it shows, with its main numbers) and caption (HTML).
+
+    ``sure``: as for :func:`draw` (which raters the heatmap highlights)."""
     check_diagnosis("figure_texts", report)
     r = report.ratings
     raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
     kappa_name = kappa_label(KAPPA_WEIGHTS[report.level])
     rises = ", ".join(f"{row['rater']} ({fmt(row['rise'])})" for row in raters.head(3))
     least = [str(row["rater"]) for row in raters.head(2) if row["rise"] > 0]  # NaN is not above 0
+    if sure is not None and sure.reason is None:
+        least = least[:1] if _stands_out(sure) else []
     disputed = ", ".join(f"{row['item']} ({fmt(row['disagreement'])})" for row in items.head(3))
     if len(pairs):
         top = pairs[0]
@@ -727,6 +738,11 @@ def _interval_words(low: float, high: float, share: str) -> str:
     return f"{share} bootstrap interval {fmt(low)} to {fmt(high)}"
 
 
+def _stands_out(sure: RaterIntervals) -> bool:
+    """Whether the first rater is told apart: from the next rater, and their rise from 0."""
+    return sure.reason is None and len(sure.alike_first) == 1 and bool(sure.low[0] > 0)
+
+
 def raters_text(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
     """What the rater ranking can say, with its uncertainty (HTML): a rater named only when the
     bootstrap tells them apart from the next and their rise from 0."""
@@ -747,7 +763,7 @@ def raters_text(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
         return f"Least in step: <b>{_esc(first['rater'])}</b>; without them {rise}{why}."
     share = format_number(sure.confidence, ".0%")
     interval = _interval_words(sure.low[0], sure.high[0], share)
-    if len(sure.alike_first) == 1 and sure.low[0] > 0:
+    if _stands_out(sure):
         return (
             f"Least in step: <b>{_esc(first['rater'])}</b>; without them {rise} ({interval}: above 0, and "
             f"apart from the next rater)."
@@ -1574,9 +1590,9 @@ def to_html(
         sure = report.rater_intervals()
     name = "your ratings" if source is None else os.path.basename(str(source))
     missing = r.n_items * r.n_raters - r.n_ratings
-    texts = figure_texts(report)
+    texts = figure_texts(report, sure)
     figures = {
-        key: _figure(draw(report, key, max_raters=max_raters), *texts[key], dpi)
+        key: _figure(draw(report, key, max_raters=max_raters, sure=sure), *texts[key], dpi)
         for key in figure_names(report)
     }
     out = [

@@ -355,3 +355,27 @@ def test_the_csv_keeps_hostile_text_as_text():
     cells = [cell for row in rows for cell in row]
     assert not any(cell.startswith(("=", "+", "@")) for cell in cells)
     assert "'=cmd|' /C calc'!A0" in cells and "'=HYPERLINK(1)" in cells and "-1" in cells
+
+
+# ======================================================== 40 raters' heatmap
+@pytest.mark.parametrize("n_raters, shown", [(40, 40), (45, 23)])  # 45: the pair limit (990 of 1,000)
+def test_the_heatmap_names_stay_readable(n_raters, shown):
+    from iaa_teach import plots
+
+    report = diagnose(datasets.simulate(n_items=60, n_raters=n_raters, seed=2))
+    fig = plots.rater_agreement_heatmap(report)
+    ax = fig.axes[0]
+    labels = [t for t in ax.get_yticklabels() if t.get_text()]
+    assert len(labels) == shown and min(t.get_fontsize() for t in labels) >= 7
+    width, height = fig.get_size_inches()
+    assert width == height  # square: every name at least 15 px apart at 100 %
+    assert height * 100 * 0.75 / shown >= 13
+
+
+def test_the_heatmap_highlights_only_a_rater_told_apart(gender_page):
+    from iaa_teach.report import draw
+
+    report, _ = gender_page
+    fig = draw(report, "raters", sure=report.rater_intervals())
+    assert not any(t.get_fontweight() == "bold" for t in fig.axes[0].get_yticklabels())
+    assert "highlighted" not in fig.axes[0].get_title()
