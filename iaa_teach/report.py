@@ -77,6 +77,7 @@ from .worked import explain, kappa_label
 __all__ = [
     "text_report",
     "summary_lines",
+    "reading_html",
     "LIST_PAIRS",
     "N_BOOT",
     "SEED",
@@ -271,7 +272,7 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
 _LAYOUTS = {"wide": "wide", "long": "long (one rating per row)", "raters as rows": "one row per rater"}
 
 
-def summary_lines(ratings: Ratings) -> list[str]:
+def summary_lines(ratings: Ratings, source: str | None = None) -> list[str]:
     """What the table is: its first line, then, for a table read from a file, each note and warning.
 
     The first line of a table read by :meth:`iaa_teach.Ratings.from_csv`
@@ -283,6 +284,7 @@ def summary_lines(ratings: Ratings) -> list[str]:
     was guessed, and how to say otherwise) and warnings (what looks wrong,
     and the option that fixes it) follow, one a line. The command line's
     text report, the HTML and JSON report and notebook 08 show these lines.
+    ``source``: the file's name to show (default: the name of the file read).
 
     >>> from iaa_teach import datasets
     >>> summary_lines(datasets.sentiment())
@@ -322,7 +324,7 @@ def summary_lines(ratings: Ratings) -> list[str]:
         parts.insert(0, f"{n_missing - counted} empty")
     detail = f" ({', '.join(parts)})" if parts and n_missing else ""
     first = (
-        f"Read {os.path.basename(read.path)} as {_LAYOUTS[read.layout]}: {r.n_items} items ({items}) x "
+        f"Read {os.path.basename(read.path) if source is None else source} as {_LAYOUTS[read.layout]}: {r.n_items} items ({items}) x "
         f"{r.n_raters} raters ({raters}); {tail}{detail}"
     )
     return [first, *(f"  note: {n}" for n in read.notes), *(f"  warning: {w}" for w in read.warnings)]
@@ -1611,7 +1613,9 @@ def to_html(
         f'<p class="meta">{r.n_items:,} items &times; {r.n_raters:,} raters; {r.n_categories} categories '
         f"({_esc(', '.join(str(c) for c in r.categories))}); {r.n_ratings:,} ratings, {missing:,} missing. "
         f"Level of measurement: {_esc(report.level)}.</p>",
-        _reading_html(r if gold is None else gold.whole),
+        reading_html(
+            r if gold is None else gold.whole, None if source is None else os.path.basename(str(source))
+        ),
         f'<p class="warning">{_esc(warning)}</p>' if warning else "",
         f'<section class="summary" aria-label="Summary">{summary_html(report, sure)}</section>',
         '<nav aria-label="Contents"><ul><li><a href="#agreement">The whole table</a></li><li><a '
@@ -1642,11 +1646,14 @@ def to_html(
     return "\n".join(out)
 
 
-def _reading_html(ratings: Ratings) -> str:
-    """How the file was read (:func:`summary_lines`), for the HTML page: the first line, then notes and warnings."""
+def reading_html(ratings: Ratings, source: str | None = None) -> str:
+    """How the file was read (:func:`summary_lines`) as HTML: the first line, then notes and warnings (escaped).
+
+    Empty for a table that was not read from a file.
+    """
     if ratings.reading is None:
         return ""
-    first, *rest = summary_lines(ratings)
+    first, *rest = summary_lines(ratings, source)
     out = [f'<p class="meta">{_esc(first)}</p>']
     for line in rest:
         kind, text = line.strip().split(": ", 1)

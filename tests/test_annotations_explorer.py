@@ -99,10 +99,16 @@ def test_an_instructors_session(tmp_path):
     assert ex.values()["source"] == "tabs.tsv"
     assert_shows(ex, datasets.sentiment_missing())
 
-    before = ex.values()  # bad files: the report stays, the status line says why
+    assert (
+        html.unescape(ex.readout.value).count('Read tabs.tsv as wide: 10 items (IDs from column "item")') == 1
+    )
+
+    # bad files (issue 21): the report of the file before is cleared, the readout says why and what to change
     upload(ex, "ragged.csv", b"A,B,C\nx,y\nx,y,z\n")
     assert "Not read" in ex.status.value and "ragged.csv" in ex.status.value and "line 2" in ex.status.value
     assert "iaa-upload" not in ex.status.value  # the temporary copy is not named
+    assert ex.report is None and "Not read" in ex.readout.value and ex.details.value == ""
+    assert all(image.layout.display == "none" for image in ex.figures.values())
     upload(ex, "notes.pdf", b"%PDF")
     assert "upload a .csv" in ex.status.value
     ex.read_path("")
@@ -110,7 +116,22 @@ def test_an_instructors_session(tmp_path):
     ex.path.value = str(tmp_path / "nothing.csv")
     ex.read_button.click()
     assert "Not read" in ex.status.value and "nothing.csv" in ex.status.value
-    assert ex.values() == before
+    studio = (
+        "annotation_id,annotator,id,sentiment\n1,ann,1,pos\n2,bob,1,pos\n3,ann,2,neg\n4,bob,2,pos\n"
+        "5,ann,3,neg\n6,bob,3,neg\n"
+    ).encode()
+    upload(ex, "project.csv", studio)  # guessed wide: read, with warnings that name the controls
+    shown = html.unescape(ex.readout.value)
+    assert 'warning: column "annotator" is named like a column of rater names' in shown
+    assert 'In this explorer: the layout ("wide" / "long")' in shown
+    ex.format.value = "long"
+    upload(ex, "project.csv", studio)
+    assert ex.report is None and 'the "label column" box' in html.unescape(ex.readout.value)
+    ex.label_column.value = "sentiment"  # the file is read again with it
+    assert "read with the new 'label column': project.csv read again." in html.unescape(ex.status.value)
+    assert ex.report is not None and ex.ratings.raters == ("ann", "bob")
+    assert "Read project.csv as long (one rating per row): 3 items" in html.unescape(ex.readout.value)
+    ex.label_column.value, ex.format.value = "", "guess"
 
     ex.format.value = "long"
     assert "read as long" in ex.status.value
@@ -122,7 +143,7 @@ def test_an_instructors_session(tmp_path):
     )
     upload(ex, "long.csv", long.encode())
     assert ex.values()["source"] == "long.csv" and ex.values()["alpha"] == expected_values(read)["alpha"]
-    ex.format.value = "wide"
+    ex.format.value = "guess"
 
     path = write_csv(tmp_path / "sentiment.csv", datasets.sentiment())
     ex.read_path(path)

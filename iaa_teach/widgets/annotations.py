@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,15 @@ from ..validation import check_option
 from ..worked import explain
 from ._base import Explorer, controls_row, fmt, heading, image_widget, label_style, note, png_bytes, q, table
 
-__all__ = ["AnnotationsExplorer", "EXAMPLES", "FILE_TYPES", "read_ratings_file", "read_upload"]
+__all__ = [
+    "AnnotationsExplorer",
+    "EXAMPLES",
+    "FILE_TYPES",
+    "LAYOUTS",
+    "read_ratings_file",
+    "read_upload",
+    "what_to_change",
+]
 
 #: The files the upload accepts (by suffix).
 FILE_TYPES = (".csv", ".tsv", ".txt", ".xlsx")
@@ -52,30 +61,61 @@ _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-report .note { color: #555; font-size: 0.9em; }
 .iaa-annotationsexplorer .iaa-report pre { background: #f6f6f6; padding: 0.4em 0.7em; }
 .iaa-annotationsexplorer .iaa-warning { background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.3em 0.8em; }
+.iaa-annotationsexplorer .iaa-reading p { margin: 0.2em 0; }
+.iaa-annotationsexplorer .iaa-reading .warning {
+    background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.3em 0.8em; }
+.iaa-annotationsexplorer .iaa-reading .note { color: #444; font-size: 0.95em; }
 </style>"""
 
 
-def read_ratings_file(path: Any, format: str = "wide") -> Ratings:
+#: The explorer's layouts, and the ``format`` / ``raters_as_rows`` each stands for.
+LAYOUTS = {
+    "guess": {},
+    "wide": {"format": "wide"},
+    "long": {"format": "long"},
+    "raters as rows": {"raters_as_rows": True},
+}
+
+#: What to change in the explorer for each option an error or a warning names.
+_CONTROLS = {
+    "format=": 'the layout ("wide" / "long")',
+    "raters_as_rows": 'the layout "raters as rows"',
+    "item=": 'the "item column" box (type "none" for no item column)',
+    "rater=": 'the "rater column" box',
+    "label=": 'the "label column" box',
+    "drop=": 'the "leave out" box',
+    "skip_rows": 'the "skip rows" box',
+    "fold_case": 'the "merge letter case" box',
+    "keep_labels": 'the "keep as labels" box',
+}
+
+
+def read_ratings_file(path: Any, format: str | None = None, **options: Any) -> Ratings:
     """A ratings file as :class:`~iaa_teach.Ratings`: CSV, TSV (tab-separated) or an Excel ``.xlsx`` sheet.
 
-    ``format="wide"``: a header row of rater names (optionally an ``item``
-    column first), one row per item, empty cells for missing ratings.
-    ``format="long"``: ``item, rater, label`` rows.
+    ``format``: None (guess), ``"wide"`` (a header row of rater names, one
+    row per item) or ``"long"`` (one rating per row: item, rater, label);
+    ``options``: the other keyword arguments of
+    :meth:`~iaa_teach.Ratings.from_csv` (``item``, ``raters_as_rows``,
+    ``drop``, ``skip_rows``, ``fold_case``...). Warnings about the file are
+    in ``ratings.reading`` (not raised as Python warnings here).
 
     Raises
     ------
     AgreementError
         Naming the file and what is wrong with it.
     """
-    return Ratings.from_csv(os.fspath(path), format=format)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return Ratings.from_csv(os.fspath(path), format=format, **options)
 
 
-def read_upload(upload: Any, format: str = "wide") -> tuple[Ratings, str]:
+def read_upload(upload: Any, format: str | None = None, **options: Any) -> tuple[Ratings, str]:
     """The file of a ``FileUpload`` value (one file: a dict with ``name`` and ``content``) as Ratings, and its name.
 
     The bytes go to a temporary file with the upload's suffix, which is
-    read by :func:`read_ratings_file` and removed; error messages name the
-    uploaded file.
+    read by :func:`read_ratings_file` (with ``format`` and ``options``) and
+    removed; error messages name the uploaded file.
     """
     files = list(upload)
     if len(files) != 1:
@@ -90,11 +130,17 @@ def read_upload(upload: Any, format: str = "wide") -> tuple[Ratings, str]:
         with os.fdopen(handle, "wb") as fh:
             fh.write(bytes(entry["content"]))
         try:
-            return read_ratings_file(path, format=format), name
+            return read_ratings_file(path, format=format, **options), name
         except AgreementError as err:
             raise AgreementError(str(err).replace(path, name)) from None
     finally:
         os.unlink(path)
+
+
+def what_to_change(message: str) -> str:
+    """The explorer's controls that answer the options a message names (empty if it names none)."""
+    found = [control for option, control in _CONTROLS.items() if option in message]
+    return f" In this explorer: {'; '.join(found)}, then read the file again." if found else ""
 
 
 class AnnotationsExplorer(Explorer):
@@ -108,9 +154,16 @@ class AnnotationsExplorer(Explorer):
     worked steps. "save HTML" writes the same report as one self-contained
     page (:func:`iaa_teach.report.write_html`).
 
-    Every callback only sets traits (``HTML.value``, ``Image.value``); a file
-    that cannot be read, or ratings that cannot be diagnosed, leave the last
-    report in place and say why in the status line.
+    How files are read: the layout ("guess", "wide", "long", "raters as
+    rows"), the "item column" (``none``: no such column), the rater and
+    label columns of a long file, the columns to "leave out", the "skip
+    rows" above the header and "merge letter case" (the options of
+    :meth:`iaa_teach.Ratings.from_csv`). Above the report: how the file was
+    read, every guess and every warning (:func:`iaa_teach.report.summary_lines`).
+
+    Every callback only sets traits (``HTML.value``, ``Image.value``). A
+    file that cannot be read clears the report shown and says why, and
+    which control to change; ratings that cannot be diagnosed say why.
 
     Parameters
     ----------
@@ -120,8 +173,8 @@ class AnnotationsExplorer(Explorer):
         A ratings file to start with (instead of ``ratings``).
     level : str
         Level of measurement.
-    format : {"wide", "long"}
-        How files are laid out.
+    format : {"guess", "wide", "long", "raters as rows"}
+        How files are laid out (:data:`LAYOUTS`).
 
     Attributes
     ----------
@@ -145,12 +198,12 @@ class AnnotationsExplorer(Explorer):
         ratings: Any = None,
         path: Any = None,
         level: str = "nominal",
-        format: str = "wide",
+        format: str = "guess",
         font_size: str | None = None,
     ):
         super().__init__(font_size)
         check_option("level", level, LEVELS)
-        check_option("format", format, ("wide", "long"))
+        check_option("format", format, tuple(LAYOUTS))
         s = label_style()
         self.upload = w.FileUpload(
             accept=",".join(FILE_TYPES),
@@ -176,12 +229,38 @@ class AnnotationsExplorer(Explorer):
             layout=w.Layout(width="30em"),
         )
         self.format = w.ToggleButtons(
-            options=["wide", "long"],
+            options=list(LAYOUTS),
             value=format,
             description="layout",
             style=s,
-            tooltips=["one row per item, one column per rater", "one row per rating: item, rater, label"],
+            tooltips=[
+                "wide or long, from the header (the report says which)",
+                "one row per item, one column per rater",
+                "one row per rating: item, rater, label",
+                "one row per rater (a form's export), one column per item",
+            ],
         )
+
+        def box(description: str, placeholder: str, width: str = "15em") -> w.Text:
+            """A file control's text box: it reads the file again on Enter, not at every key."""
+            layout = w.Layout(width=width)
+            return w.Text(
+                description=description,
+                placeholder=placeholder,
+                style=s,
+                layout=layout,
+                continuous_update=False,
+            )
+
+        self.item_column = box("item column", "guess (none: no such column)")
+        self.rater_column = box("rater column", "guess")
+        self.label_column = box("label column", "guess")
+        self.leave_out = box("leave out", "columns, comma-separated", "20em")
+        self.keep_labels = box("keep as labels", "e.g. NA")
+        self.skip_rows = w.BoundedIntText(
+            value=0, min=0, max=1000, description="skip rows", style=s, layout=w.Layout(width="10em")
+        )
+        self.fold_case = w.Checkbox(value=False, description="merge letter case (Yes, yes)", indent=False)
         self.level = w.Dropdown(
             options=list(LEVELS), value=level, description="level", style=s, layout=w.Layout(width="14em")
         )
@@ -213,6 +292,8 @@ class AnnotationsExplorer(Explorer):
         self.report: Diagnosis | None = None
         self.source = ""
         self.warning: str | None = None
+        self.failure: str | None = None  # why the last file was not read
+        self._again: Any = None  # reads the last file again (with the file controls as they are then)
         self._ratings: Ratings | None = None
         self._loaded = 0
         self._pngs: dict = {}
@@ -220,12 +301,24 @@ class AnnotationsExplorer(Explorer):
         self.upload.observe(self._uploaded, names="value")
         self.read_button.on_click(lambda _button: self.read_path(self.path.value))
         self.example.observe(self._example_chosen, names="value")
-        self.format.observe(self._format_changed, names="value")
+        self.file_controls = (
+            self.format,
+            self.item_column,
+            self.rater_column,
+            self.label_column,
+            self.leave_out,
+            self.skip_rows,
+            self.fold_case,
+            self.keep_labels,
+        )
+        for control in self.file_controls:
+            control.observe(self._format_changed, names="value")
         self.save_button.on_click(lambda _button: self.save_html(self.save_path.value))
 
         if path is not None:
             self._load(
-                lambda: (read_ratings_file(path, self.format.value), os.path.basename(os.fspath(path)))
+                lambda: (read_ratings_file(path, **self.read_options()), os.path.basename(os.fspath(path))),
+                os.path.basename(os.fspath(path)),
             )
         elif ratings is not None:
             self._set_ratings(
@@ -251,7 +344,10 @@ class AnnotationsExplorer(Explorer):
         controls = [
             controls_row(self.upload, self.path, self.read_button),
             self.example,
-            controls_row(self.format, self.level, self.order),
+            controls_row(self.format),
+            controls_row(self.item_column, self.rater_column, self.label_column, self.leave_out),
+            controls_row(self.skip_rows, self.keep_labels, self.fold_case),
+            controls_row(self.level, self.order),
             self.status,
         ]
         self._finish(controls, images=[w.VBox([])], watch=(self.level, self.order))
@@ -271,21 +367,43 @@ class AnnotationsExplorer(Explorer):
         return self._ratings
 
     def _set_ratings(
-        self, ratings: Ratings, source: str, warning: str | None = None, update: bool = True
+        self, ratings: Ratings | None, source: str, warning: str | None = None, update: bool = True
     ) -> None:
         self._ratings, self.source, self.warning = ratings, source, warning
         self._loaded += 1
         if update:
             self.update()
 
-    def _load(self, read) -> None:
-        """Read with ``read()`` -> (ratings, source); on failure keep the report shown and say why."""
+    def read_options(self) -> dict:
+        """The keyword arguments of :meth:`~iaa_teach.Ratings.from_csv` that the file controls set."""
+        options: dict = dict(LAYOUTS[self.format.value])
+        item = self.item_column.value.strip()
+        if item:
+            options["item"] = False if item.lower() == "none" else item
+        for key, box in (("rater", self.rater_column), ("label", self.label_column)):
+            if box.value.strip():
+                options[key] = box.value.strip()
+        for key, box in (("drop", self.leave_out), ("keep_labels", self.keep_labels)):
+            if box.value.strip():
+                options[key] = parse_categories(box.value, f'"{box.description}"')
+        options["skip_rows"], options["fold_case"] = self.skip_rows.value, self.fold_case.value
+        return options
+
+    def _load(self, read, source: str = "") -> None:
+        """Read with ``read()`` -> (ratings, source); on failure clear the report and say why, and what to change."""
+        self._again = (read, source)
         try:
             ratings, source = read()
         except AgreementError as err:
             self.status.value = note(f"Not read: {err}", "iaa-why")
+            self.failure = f"Not read: {err}." + what_to_change(str(err))
+            self._busy = True
+            self.example.value = "(none)"
+            self._busy = False
+            self._set_ratings(None, source)
             return
         self.status.value = ""
+        self.failure = None
         self._busy = True
         self.example.value = "(none)"
         self._busy = False
@@ -293,7 +411,8 @@ class AnnotationsExplorer(Explorer):
 
     def _uploaded(self, change: dict) -> None:
         if change["new"]:
-            self._load(lambda: read_upload(change["new"], self.format.value))
+            name = os.path.basename(str(list(change["new"])[0].get("name", ""))) if len(change["new"]) else ""
+            self._load(lambda: read_upload(change["new"], **self.read_options()), name)
 
     def read_path(self, path: Any) -> None:
         """Read the ratings file at ``path`` (what the "read" button does)."""
@@ -301,17 +420,32 @@ class AnnotationsExplorer(Explorer):
         if not path:
             self.status.value = note("Type the path of a ratings file first.", "iaa-why")
             return
-        self._load(lambda: (read_ratings_file(path, self.format.value), os.path.basename(path)))
+        self._load(
+            lambda: (read_ratings_file(path, **self.read_options()), os.path.basename(path)),
+            os.path.basename(path),
+        )
 
     def _example_chosen(self, change: dict) -> None:
         if self._busy or change["new"] not in EXAMPLES:
             return
         data, warning = EXAMPLES[change["new"]]
         self.status.value = ""
+        self.failure = self._again = None
         self._set_ratings(data(), change["new"], warning)
 
     def _format_changed(self, change: dict) -> None:
-        self.status.value = note(f"Files are now read as {change['new']}: upload or read the file again.")
+        """A file control changed: the last file is read again with it (an example stays as it is)."""
+        what = change["owner"].description
+        now = f"as {change['new']}" if change["owner"] is self.format else f"with the new {what!r}"
+        if self._again is None or self.example.value != "(none)":
+            self.status.value = note(f"Files are now read {now}: upload or read a file.")
+            return
+        self._load(*self._again)
+        source = self._again[1]
+        outcome = f"{source} read again." if self.failure is None else f"{self.failure}"
+        self.status.value = note(
+            f"Files are now read {now}: {outcome}", "iaa-why" if self.failure else "iaa-note"
+        )
 
     def save_html(self, path: Any) -> str | None:
         """Write the report shown as one HTML page at ``path``; returns the absolute path (None on failure)."""
@@ -346,7 +480,10 @@ class AnnotationsExplorer(Explorer):
         if r is None:
             self.report = None
             self.details.value = ""
+            if self.failure:
+                return note(self.failure, "iaa-why")
             return note("Upload a ratings file, give its path, or choose an example.")
+        how = report_files.reading_html(r, self.source)
         try:
             r = self.ordered(r)
             report = diagnose(r, self.level.value)
@@ -381,7 +518,13 @@ class AnnotationsExplorer(Explorer):
             + explain(report).html(math="text")
             + "</div>"
         )
-        return table(["", "value"], rows) + (note(self.warning, "iaa-warning") if self.warning else "")
+        warned = [w for w in (r.reading.warnings if r.reading is not None else ())]
+        hints = "".join(note(what_to_change(w).strip(), "iaa-warning") for w in warned if what_to_change(w))
+        return (
+            (f'<div class="iaa-reading">{how}</div>{hints}' if how else "")
+            + table(["", "value"], rows)
+            + (note(self.warning, "iaa-warning") if self.warning else "")
+        )
 
     def _redraw(self) -> None:
         report = self.report

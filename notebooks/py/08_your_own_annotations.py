@@ -285,12 +285,26 @@ fleiss.rater_ranking().head(3)
 # ## Your own annotations
 #
 # Upload a file with the button, type its path and press "read", or pick an
-# example. The file: a header row with the raters' names (optionally an `item`
-# column first), then one row per item, an empty cell where a rater gave no
-# label; comma- or tab-separated (CSV, TSV) or an Excel sheet (XLSX). A file
-# with one rating per line (`item, rater, label`) is read with the layout
-# "long". The report follows: the findings, the four figures, the tables and
-# the worked steps. "save HTML" writes the whole report as one page that opens
+# example. The file: a header row with the raters' names, then one row per
+# item, an empty cell (or `NA`, `n/a`, `#N/A`...) where a rater gave no label;
+# comma- or tab-separated (CSV, TSV) or an Excel sheet (XLSX). A first column
+# with no name or an ID's name (`item`, `id`, `patient`, `subject`, `#`...)
+# holds the item IDs. A file with one rating per line (`item, rater, label`)
+# is recognised as "long".
+#
+# **Check how it was read first.** Above the report, one line says what the
+# file was taken to be: the layout, which column holds the item IDs, the
+# raters, the categories in their order and the missing cells. Every guess
+# follows as a note, and anything that looks wrong (a "rater" whose values are
+# all different, e-mail addresses or timestamps as labels, `Yes` beside `yes`)
+# as a warning naming the control that fixes it: the layout ("raters as rows"
+# for a form's export, one row per respondent), the item, rater and label
+# columns, the columns to leave out, the title rows to skip, "merge letter
+# case". Changing one reads the file again. A file that cannot be read clears
+# the report and says why, and what to change.
+#
+# The report follows: the findings, the four figures, the tables and the
+# worked steps. "save HTML" writes the whole report as one page that opens
 # anywhere, offline. (The controls need a running kernel.)
 
 # %%
@@ -304,7 +318,9 @@ AnnotationsExplorer()
 # ```python
 # from iaa_teach import Ratings, diagnose, report
 #
-# mine = diagnose(Ratings.from_csv("my_ratings.csv"), level="nominal")
+# ratings = Ratings.from_csv("my_ratings.csv")  # item=, raters_as_rows=, drop=... if a guess is wrong
+# print(ratings.reading)  # how it was read; report.summary_lines(ratings) says it in words
+# mine = diagnose(ratings, level="nominal")
 # mine.rater_ranking(), mine.item_ranking(), mine.confused_pairs()
 # report.write_html(mine, "my_report.html", source="my_ratings.csv")
 # report.write_json(mine, "my_report.json")  # the same numbers, for a program
