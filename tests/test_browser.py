@@ -135,6 +135,40 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
         assert size >= 16
 
 
+# Where each explorer's figure and the control nearest above it are, once the figure's bottom is
+# scrolled to the bottom of the notebook's visible area: both must be inside it.
+_IN_VIEW_JS = """(explorer) => {
+  const img = explorer.querySelector('img.iaa-picture');
+  img.scrollIntoView({block: 'end'});
+  const area = explorer.closest('.jp-WindowedPanel-outer, .jp-Notebook').getBoundingClientRect();
+  const pic = img.getBoundingClientRect();
+  const controls = Array.from(explorer.querySelectorAll(
+      '.iaa-controls input[type=range], .iaa-controls select, .iaa-controls button'))
+    .map(c => c.getBoundingClientRect()).filter(r => r.bottom <= pic.top + 1);
+  const near = controls.reduce((a, r) => (a === null || r.bottom > a.bottom ? r : a), null);
+  return {top: area.top, bottom: area.bottom, picTop: pic.top, picBottom: pic.bottom,
+          picHeight: pic.height, control: near === null ? null : near.top,
+          kind: explorer.className.split(' ').filter(c => c.startsWith('iaa-') && c !== 'iaa-explorer')[0]};
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_every_explorer_fits_a_projector_at_150_percent():
+    """1280 x 720 at 150 % zoom is 853 x 480 CSS px; the side panel open (the narrowest case)."""
+    with open_notebook("09_instructor_playground.ipynb", viewport=(853, 480)) as page:
+        explorers = page.locator(".iaa-explorer")
+        explorers.first.wait_for(timeout=TIMEOUT_MS)
+        assert explorers.count() == 6
+        for i in range(6):
+            explorer = explorers.nth(i)
+            explorer.locator("img.iaa-picture").first.wait_for(timeout=TIMEOUT_MS)
+            seen = explorer.evaluate(_IN_VIEW_JS)
+            assert seen["picHeight"] > 150, seen  # a figure, not a thumbnail
+            assert seen["top"] - 1 <= seen["picTop"] and seen["picBottom"] <= seen["bottom"] + 1, seen
+            assert seen["control"] is not None and seen["control"] >= seen["top"] - 1, seen
+
+
 # ------------------------------------------------ without a browser: skip, or fail on CI
 def test_missing_browser_skips_with_the_reason(monkeypatch):
     import browser_support

@@ -76,8 +76,23 @@ _CSS = """<style>
 .iaa-explorer .iaa-note {{ color: #555; }}
 .iaa-explorer .iaa-why {{ color: #8a3b00; }}
 .iaa-explorer tr.iaa-chosen td {{ font-weight: bold; background: #eef4fb; }}
+{projector}
 {wrap}
 </style>"""
+
+#: The projector layout: the controls beside the figure when there is room, the figure under the
+#: controls (before the readout) when there is not, and the figure no taller than about half the
+#: window, so that at 1280 x 720 and 150 % zoom a slider and the figure it moves are on screen together.
+PROJECTOR_CSS = """.iaa-explorer .iaa-top { gap: 0 1.2em; }
+.iaa-explorer .iaa-controls { flex: 0 1 auto; min-width: 0; max-width: 100%; }
+.iaa-explorer .iaa-figures { flex: 1 1 22em; min-width: 0; max-width: 100%; }
+.iaa-explorer .iaa-picture { max-height: max(12em, 46vh); width: auto; height: auto; }
+.iaa-explorer .widget-html-content { overflow-x: auto; }
+.iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { white-space: normal;
+    padding-left: 0.4em; padding-right: 0.4em; }
+.iaa-explorer .widget-toggle-button.mod-active, .iaa-explorer .jupyter-button.mod-active {
+    background: #0072b2; color: #fff; font-weight: bold; box-shadow: inset 0 0 0 2px #003a5c; }
+.iaa-explorer .widget-toggle-button, .iaa-explorer .jupyter-button { border: 1px solid #888; }"""
 
 #: Text in readouts and feedback wraps between words, never inside one.
 WRAP_CSS = """.iaa-explorer .widget-html-content, .iaa-quiz .widget-html-content { white-space: normal; }
@@ -284,8 +299,9 @@ def image_widget() -> Picture:
 
 
 def slider_layout(width: str = "26em") -> w.Layout:
-    """Sliders wide enough for their description and a usable track."""
-    return w.Layout(width=width, margin="0 1em 0 0")
+    """Sliders up to ``width`` wide, narrower on a narrow screen (the track shrinks, the readout stays
+    on the slider's line)."""
+    return w.Layout(width="auto", max_width=width, min_width="0", flex="0 1 auto", margin="0 1em 0 0")
 
 
 def rater_sliders(accuracy: Any, prevalence: Any) -> tuple[FloatSlider, FloatSlider]:
@@ -474,14 +490,17 @@ class Explorer:
         """Lay out the title, ``controls``, readout and ``images``; recompute on every change of ``watch``."""
         for control in watch:
             control.observe(self.update, names="value")
-        style = w.HTML(value=_CSS.format(size=self.font_size, wrap=WRAP_CSS))
+        style = w.HTML(value=_CSS.format(size=self.font_size, projector=PROJECTOR_CSS, wrap=WRAP_CSS))
         title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{attr_escape(self.title)}</h3>")
         images = [self.image] if images is None else images
-        pictures = images[0] if len(images) == 1 else w.HBox(images)
-        body = w.HBox(
-            [self.readout, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start")
-        )
-        self.widget = w.VBox([style, title, *controls, body])
+        pictures = w.HBox(images, layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
+        pictures.add_class("iaa-figures")
+        panel = w.VBox(list(controls))
+        panel.add_class("iaa-controls")
+        # the controls beside the figure when wide; the figure right under them when narrow
+        top = w.HBox([panel, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
+        top.add_class("iaa-top")
+        self.widget = w.VBox([style, title, top, self.readout])
         self.widget.add_class("iaa-explorer")
         self.widget.add_class("iaa-" + type(self).__name__.lower())
         self.update()

@@ -73,11 +73,12 @@ export default { render };
 """
 
 _SLIDER_CSS = """
-.iaa-slider { display: flex; align-items: center; gap: 0.6em; flex-wrap: wrap; margin: 0.15em 1em 0.15em 0; }
-.iaa-slider label { white-space: nowrap; display: flex; align-items: center; gap: 0.6em; }
-.iaa-slider input[type=range] { width: 14em; accent-color: #0072b2; }
+.iaa-slider { display: flex; align-items: center; gap: 0.6em; flex-wrap: nowrap; margin: 0.15em 1em 0.15em 0; }
+.iaa-slider label { white-space: nowrap; display: flex; align-items: center; gap: 0.6em; flex: 1 1 auto;
+                    min-width: 0; }
+.iaa-slider input[type=range] { width: 14em; flex: 1 1 14em; min-width: 5em; accent-color: #0072b2; }
 .iaa-slider input[type=range]:focus-visible { outline: 3px solid #e69f00; outline-offset: 2px; }
-.iaa-slider output { min-width: 3.5em; font-variant-numeric: tabular-nums; }
+.iaa-slider output { min-width: 3.5em; flex: none; font-variant-numeric: tabular-nums; }
 """
 
 
@@ -174,7 +175,9 @@ function render({ model, el }) {
     url = data && data.byteLength ? URL.createObjectURL(new Blob([data], { type: "image/png" })) : null;
     if (url) img.src = url; else img.removeAttribute("src");
     img.alt = model.get("alt");
-    img.style.width = model.get("width") || "";
+    // the figure's true size is its largest: it shrinks (keeping its shape) to the page's width and,
+    // by the explorer's style, to about half the window's height
+    img.style.maxWidth = model.get("width") ? `min(100%, ${model.get("width")})` : "100%";
   };
   show();
   const names = ["value", "alt", "width"];
@@ -189,7 +192,7 @@ class Picture(anywidget.AnyWidget):
     """A PNG figure with a text alternative: ``value`` (PNG bytes), ``alt``, ``width`` (CSS)."""
 
     _esm = _PICTURE_ESM
-    _css = ".iaa-picture { max-width: 100%; height: auto; display: block; }"
+    _css = ".iaa-picture { max-width: 100%; width: auto; height: auto; display: block; }"
     value = traitlets.Bytes(b"").tag(sync=True)
     alt = traitlets.Unicode("").tag(sync=True)
     width = traitlets.Unicode("").tag(sync=True)

@@ -42,8 +42,11 @@
 # - a running kernel: the controls do nothing in a static copy of this page.
 #
 # **In class.** Run all cells, then zoom the browser (Ctrl and +) until the back
-# row can read the numbers; *View > Appearance > Simple Interface* hides the
-# side panels.
+# row can read the numbers, and close the side panel with *Ctrl+B* (*View >
+# Appearance > Show Left Sidebar*): each explorer then puts its figure right
+# under (or, on a wide screen, beside) its controls, so a slider and the figure
+# it moves are on screen together. *View > Appearance > Simple Interface* shows
+# one notebook at a time; it does not close the side panel.
 # Every control works from the keyboard: Tab moves between controls, the arrow
 # keys move a slider or change a dropdown, Space or Enter presses a button.
 
