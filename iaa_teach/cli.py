@@ -78,7 +78,9 @@ def _parser() -> _Parser:
     parser = _Parser(prog="iaa-teach", description="Inter-annotator agreement for your own data.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     rep = sub.add_parser("report", help="print every coefficient with its key intermediate values")
-    rep.add_argument("file", help="ratings file: CSV/TSV (UTF-8) or .xlsx")
+    rep.add_argument(
+        "file", help="ratings file: CSV/TSV (UTF-8), .xlsx, Label Studio .json or Prodigy .jsonl"
+    )
     rep.add_argument(
         "--format",
         choices=["wide", "long"],
@@ -232,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         categories = None if args.categories is None else parse_categories(args.categories)
         with warnings.catch_warnings():  # the report's first lines show them
             warnings.simplefilter("ignore", UserWarning)
-            ratings = Ratings.from_csv(
+            ratings = Ratings.from_file(
                 args.file,
                 format=args.format,
                 categories=categories,

@@ -1062,6 +1062,23 @@ class Ratings:
             warnings.warn(f"{cells.path}: {message}", UserWarning, stacklevel=2)
         return ratings
 
+    @classmethod
+    def from_file(cls, path: Any, *args: Any, **kwargs: Any) -> "Ratings":
+        """Read any ratings file this package reads: what :meth:`from_csv` reads (CSV, TSV, ``.xlsx``), and
+        annotation tools' exports, by suffix.
+
+        - ``.json``: Label Studio's JSON export (tasks with ``annotations``;
+          one table per control tag, named with ``label=`` when there are
+          several; predictions and cancelled annotations left out);
+        - ``.jsonl``: Prodigy's answers (``_annotator_id`` or
+          ``_session_id`` for the rater; the options chosen, ``accept``, per
+          ``_input_hash``; or the binary ``answer`` per ``_task_hash``;
+          ``ignore`` is missing).
+
+        The arguments are :meth:`from_csv`'s.
+        """
+        return cls.from_csv(path, *args, **kwargs)
+
 
 def _kept(column: Any, kept: frozenset) -> Any:
     """A file's text column with missing markers kept as labels (``keep_labels``), as codes that keep them."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import dataclasses
 import io
 import math
 import os
@@ -127,6 +128,8 @@ _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)
 _INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 _CHUNK = 1 << 20
 _EXCEL = (".xlsx", ".xlsm")
+#: Annotation tools' exports, by suffix: what they are, and their reader (defined below).
+_TOOLS: dict = {}
 _NOT_SUPPORTED = {
     ".xls": "Excel 97-2003 (.xls)",
     ".ods": "OpenDocument (.ods)",
@@ -350,6 +353,17 @@ def read_cells(
         raise AgreementError(
             f"{path}: {_NOT_SUPPORTED[suffix]} files are not read; save the sheet as .xlsx or as CSV (UTF-8)"
         )
+    if suffix in _TOOLS:
+        if plan.raters_as_rows or plan.format == "wide":
+            raise AgreementError(
+                f"{path}: {_TOOLS[suffix][0]} holds one answer per record: it is read as long"
+            )
+        plan.kind, plan.format = "long", "long"
+        table = _TOOLS[suffix][1](path, plan)
+        plan.label = None  # the control tag named, not a column
+        cells = _interpret_long(table, plan, categories, max_field)
+        cells.reading = dataclasses.replace(cells.reading, layout=_TOOLS[suffix][0])
+        return cells
     if suffix in _EXCEL:
         table = _read_xlsx(path, max_bytes, plan.skip_rows, plan)
     else:
@@ -971,6 +985,158 @@ def _excel_cell(value: Any) -> Any:
         return value.isoformat()
     text = str(value)
     return text if text.strip() else None  # an empty cell (pandas gives "" when it does not filter NA)
+
+
+# ==================================================== annotation tools' exports
+class _RecordTable:
+    """Ratings gathered from an annotation tool's export: item, rater and label per record."""
+
+    def __init__(self, path: str, header: list, rows: list, where: list):
+        self.path, self.header, self.where = path, header, where
+        self.columns = [np.array([row[j] for row in rows], dtype=object) for j in range(3)]
+        self.width, self.positions = 3, [0, 1, 2]
+
+    def locate(self, row: int | None = None, column: int | None = None) -> str:
+        return self.path if row is None or row < 0 else f"{self.path}, {self.where[row]}"
+
+
+def _load_json(path: str, lines: bool) -> list:
+    import json
+
+    with open(path, encoding="utf-8-sig") as fh:
+        text = fh.read()
+    try:
+        if not lines:
+            return [json.loads(text)]
+        return [json.loads(line) if line.strip() else None for line in text.splitlines()]
+    except json.JSONDecodeError as err:
+        line = (
+            err.lineno
+            if not lines
+            else next(i for i, row in enumerate(text.splitlines(), 1) if row.strip() and not _parses(row))
+        )
+        raise AgreementError(f"{path}, line {line}: not valid JSON ({err.msg})") from None
+
+
+def _parses(text: str) -> bool:
+    import json
+
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def _one_label(values: Any) -> Any:
+    """A tool's answer as one label: a list of one is its element, several are joined with ", " (and warned about)."""
+    if isinstance(values, list):
+        values = [v for v in values if v is not None]
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else ", ".join(map(str, values))
+    return values
+
+
+def _read_label_studio(path: str, plan: _Plan) -> _RecordTable:
+    """Label Studio's JSON export: tasks (``id``, ``data``) with ``annotations`` (``completed_by``, ``result``)."""
+    (tasks,) = _load_json(path, lines=False)
+    if not isinstance(tasks, list) or not all(isinstance(t, dict) and "annotations" in t for t in tasks):
+        raise AgreementError(
+            f"{path}: not a Label Studio JSON export (a list of tasks, each with its annotations); "
+            f"export the project as JSON, or save the ratings as CSV"
+        )
+    controls: dict = {}
+    for task in tasks:
+        for ann in task.get("annotations") or []:
+            for region in ann.get("result") or []:
+                if isinstance(region, dict) and "from_name" in region:
+                    controls.setdefault(region["from_name"], region.get("type"))
+    if not controls:
+        raise AgreementError(f"{path}: the tasks have no annotation results (no choices, labels or ratings)")
+    name = plan.label
+    if name is None:
+        if len(controls) > 1:
+            raise AgreementError(
+                f"{path}: the project has {len(controls)} control tags ({_quoted(controls)}): one table per "
+                f"tag; name one with label= (--label-column)"
+            )
+        name = next(iter(controls))
+    elif name not in controls:
+        raise AgreementError(
+            f"{path}: label={name!r} (--label-column) is no control tag; the tags: {_quoted(controls)}"
+        )
+    rows, where, cancelled = [], [], 0
+    for t, task in enumerate(tasks):
+        for a, ann in enumerate(task.get("annotations") or []):
+            if ann.get("was_cancelled"):
+                cancelled += 1
+                continue
+            who = ann.get("completed_by")
+            if isinstance(who, dict):
+                who = who.get("email") or who.get("id")
+            for region in ann.get("result") or []:
+                if region.get("from_name") == name:
+                    value = region.get("value") or {}
+                    label = _one_label(value.get(region.get("type"), next(iter(value.values()), None)))
+                    rows.append([task.get("id", t + 1), who, label])
+                    where.append(f"task {t + 1}, annotation {a + 1}")
+    plan.notes.append(
+        f'a Label Studio JSON export: {len(tasks)} tasks, the control "{name}" ({controls[name]}); the '
+        f"annotators' answers only (predictions left out)"
+        + (f"; {cancelled} cancelled annotation{'s' if cancelled > 1 else ''} left out" if cancelled else "")
+    )
+    if not rows:
+        raise AgreementError(f'{path}: no annotation answers the control "{name}"')
+    return _RecordTable(path, ["task id", "annotator", name], rows, where)
+
+
+def _read_prodigy(path: str, plan: _Plan) -> _RecordTable:
+    """Prodigy's JSONL: one answer a line; ``_annotator_id`` (or ``_session_id``), ``answer``, and the
+    chosen options (``accept``) or a binary ``label``."""
+    records = _load_json(path, lines=True)
+    rows, where, ignored, choice = [], [], 0, False
+    for n, rec in enumerate(records, 1):
+        if rec is None:
+            continue
+        if not isinstance(rec, dict) or "answer" not in rec:
+            raise AgreementError(f'{path}, line {n}: not a Prodigy answer (a JSON object with an "answer")')
+        who = rec.get("_annotator_id") or rec.get("_session_id")
+        if who is None:
+            raise AgreementError(f"{path}, line {n}: no _annotator_id or _session_id names who answered")
+        if "accept" in rec and "options" in rec:  # the choice interface: the options chosen
+            choice = True
+            label = None if rec["answer"] != "accept" else _one_label(rec["accept"])
+            item = rec.get("_input_hash")
+        else:  # binary: the answer to "is this <label>?"
+            label = None if rec["answer"] == "ignore" else rec["answer"]
+            item = rec.get("_task_hash", rec.get("_input_hash"))
+        if rec["answer"] == "ignore":
+            ignored += 1
+        if item is None:
+            raise AgreementError(f"{path}, line {n}: no _input_hash or _task_hash names the item")
+        rows.append([item, who, label])
+        where.append(f"line {n}")
+    if not rows:
+        raise AgreementError(f"{path}: the file has no answers")
+    plan.notes.append(
+        "a Prodigy JSONL file: "
+        + (
+            "the options chosen (accept) per _input_hash"
+            if choice
+            else "accept / reject per _task_hash (binary)"
+        )
+        + (f"; {ignored} ignored answer{'s' if ignored > 1 else ''} read as missing" if ignored else "")
+    )
+    return _RecordTable(path, ["input" if choice else "task", "annotator", "answer"], rows, where)
+
+
+_TOOLS.update(
+    {
+        ".json": ("a Label Studio JSON export", _read_label_studio),
+        ".jsonl": ("a Prodigy JSONL file", _read_prodigy),
+    }
+)
 
 
 # ======================================================== interpretation

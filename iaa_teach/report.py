@@ -303,7 +303,7 @@ def summary_lines(ratings: Ratings, source: str | None = None) -> list[str]:
         )
     elif read.layout == "raters as rows":
         items = "the columns"
-    elif read.layout == "long":
+    elif read.layout not in ("wide", "raters as rows"):
         items = "from the first column"
     else:
         items = f"rows numbered 1..{r.n_items}"
@@ -317,14 +317,14 @@ def summary_lines(ratings: Ratings, source: str | None = None) -> list[str]:
             parts.append(f'{n} "{marker}"')
             counted += n
     empty = dict(read.missing).get("", 0)
-    if read.layout == "long":
+    if read.layout not in ("wide", "raters as rows"):  # long, or a tool's export: one rating per record
         absent = n_missing - counted - empty
         parts = ([f"{empty} empty"] if empty else []) + parts + ([f"{absent} with no row"] if absent else [])
     elif parts:
         parts.insert(0, f"{n_missing - counted} empty")
     detail = f" ({', '.join(parts)})" if parts and n_missing else ""
     first = (
-        f"Read {os.path.basename(read.path) if source is None else source} as {_LAYOUTS[read.layout]}: {r.n_items} items ({items}) x "
+        f"Read {os.path.basename(read.path) if source is None else source} as {_LAYOUTS.get(read.layout, read.layout)}: {r.n_items} items ({items}) x "
         f"{r.n_raters} raters ({raters}); {tail}{detail}"
     )
     return [first, *(f"  note: {n}" for n in read.notes), *(f"  warning: {w}" for w in read.warnings)]

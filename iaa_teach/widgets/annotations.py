@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: The files the upload accepts (by suffix).
-FILE_TYPES = (".csv", ".tsv", ".txt", ".xlsx")
+FILE_TYPES = (".csv", ".tsv", ".txt", ".xlsx", ".json", ".jsonl")
 
 #: The examples the explorer offers: label -> (data set, a caution shown with its report or None).
 EXAMPLES = {
@@ -107,7 +107,7 @@ def read_ratings_file(path: Any, format: str | None = None, **options: Any) -> R
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        return Ratings.from_csv(os.fspath(path), format=format, **options)
+        return Ratings.from_file(os.fspath(path), format=format, **options)
 
 
 def read_upload(upload: Any, format: str | None = None, **options: Any) -> tuple[Ratings, str]:
