@@ -771,14 +771,19 @@ def raters_text(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
             f"apart from the next rater)."
         )
     alike = [{"rater": name} for name in sure.alike_first]
+    if sure.low[0] > 0:  # a rise clear of 0, but others the bootstrap cannot tell from it
+        return (
+            f"Least in step, and not to be told apart with {r.n_items:,} items: {_names(alike, 'rater')} "
+            f"({_esc(first['rater'])}'s rise {fmt(first['rise'])}, {interval}; the others' rises are "
+            f"within noise of it)."
+        )
     if len(alike) > 1:
         who = f"{_names(alike, 'rater')} cannot be told apart"
     else:
         who = f"<b>{_esc(first['rater'])}</b>'s rise cannot be told from 0"
     return (
         f"No rater stands out: with {r.n_items:,} items, {who} (the largest rise, "
-        f"{_esc(first['rater'])}'s {fmt(first['rise'])}, has a {interval}, which holds 0"
-        + (")." if sure.low[0] <= 0 else "; the others' overlap it).")
+        f"{_esc(first['rater'])}'s {fmt(first['rise'])}, has a {interval}, which holds 0)."
     )
 
 

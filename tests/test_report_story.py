@@ -379,3 +379,12 @@ def test_the_heatmap_highlights_only_a_rater_told_apart(gender_page):
     fig = draw(report, "raters", sure=report.rater_intervals())
     assert not any(t.get_fontweight() == "bold" for t in fig.axes[0].get_yticklabels())
     assert "highlighted" not in fig.axes[0].get_title()
+
+
+def test_a_clear_rise_shared_by_two_raters_names_both():
+    report = diagnose(datasets.diagnoses())  # Fleiss 1971: rater1's rise is clear of 0, rater6's close
+    sure = report.rater_intervals()
+    assert sure.low[0] > 0 and len(sure.alike_first) > 1
+    said = words(to_html(report, dpi=20, sure=sure))
+    assert "Least in step, and not to be told apart with 30 items: rater1 and rater6" in said
+    assert "which holds 0" not in said and "No rater stands out" not in said
