@@ -1398,7 +1398,7 @@ def scott_pi(
     if ia == ib:
         raise AgreementError(f"Scott's pi compares two different raters, but both are {r.raters[ia]!r}")
     groups = _pair_groups(r, ia, ib)
-    table = _frozen(groups.frequency[: r.n_categories**2].reshape(r.n_categories, r.n_categories))
+    table = _frozen(r.pair_tables([(ia, ib)])[0])
     return _family_result(
         ScottResult, r, weights, population, groups, rater_a=r.raters[ia], rater_b=r.raters[ib], table=table
     )
