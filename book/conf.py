@@ -5,19 +5,33 @@ the theme's own fonts and scripts, the figures. Nothing is fetched from the netw
 neither while building nor while reading.
 """
 
+import re
+from importlib.metadata import metadata
+
+# the project's own metadata (pyproject.toml, as installed): the package's name, version and description
+_INSTALLED = metadata("iaa-teach")
+_META = {"name": _INSTALLED["Name"], "version": _INSTALLED["Version"], "description": _INSTALLED["Summary"]}
+
 project = "Inter-annotator agreement: a course"
-author = "iaa-teach"
-copyright = "iaa-teach authors"
+author = _META["name"]
+version = release = _META["version"]
 language = "en"
+html_show_copyright = False  # the project states no copyright holder or licence: the footer claims none
 
 extensions = [
     "myst_nb",  # notebooks as pages, from their stored outputs
     "sphinx-mathjax-offline",  # MathJax 3 copied into _static/mathjax (its module name has dashes)
     "sphinx.ext.githubpages",  # writes .nojekyll: GitHub Pages then serves _static/ and _images/ as they are
+    "sphinx_copybutton",  # a copy button on each cell's code
 ]
 
 root_doc = "index"
-exclude_patterns = ["**.ipynb_checkpoints"]
+# _notebooks/: the lessons' notebooks, offered for download on their pages (tools/book.py), not pages themselves
+exclude_patterns = ["**.ipynb_checkpoints", "_notebooks"]
+
+# copy buttons on the code of a cell, not on what it printed; the ">>> " of a doctest is left out
+copybutton_selector = "div.cell_input div.highlight pre, div.highlight-python div.highlight pre"
+copybutton_prompt_text = ">>> "
 
 # ---------------------------------------------------------------- notebooks
 nb_execution_mode = "off"  # never re-run a lesson: the committed outputs are the book
@@ -41,6 +55,8 @@ html_js_files = ["iaa-book.js"]
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
+html_use_index = False  # no index entries in the book: no empty "Index" page
+html_favicon = "_static/favicon.svg"
 html_theme_options = {
     "home_page_in_toc": True,
     "show_prev_next": True,
@@ -51,6 +67,12 @@ html_theme_options = {
     "show_toc_level": 2,
     "search_bar_text": "Search the course...",
     "navigation_with_keys": False,
+    "footer_content_items": ["extra-footer"],
+    "extra_footer": (
+        f"<p>{project}: the book of the course, from the stored outputs of the notebooks of "
+        f"<code>{_META['name']}</code> {_META['version']} ({_META['description'].split(' (')[0]}). "
+        "Every page works offline; each lesson can be downloaded as a notebook from its top.</p>"
+    ),
 }
 # Light unless the reader chooses otherwise (the figures are drawn on white); also stops the
 # theme's console error "Got invalid theme mode" when no mode is stored yet.
@@ -58,3 +80,14 @@ html_context = {"default_mode": "light"}
 # Search results without page summaries: a summary is fetched with fetch(), which browsers
 # refuse for pages opened from files (file://); the result list itself works everywhere.
 html_show_search_summary = False
+
+
+# ------------------------------------------------------------- page titles
+def _plain_title(app, pagename, templatename, context, doctree) -> None:
+    """The window title (``<title>``) without TeX: ``\\(P_a\\)`` in a heading becomes ``P_a``."""
+    if context.get("title"):
+        context["title"] = re.sub(r"\\\((.*?)\\\)", r"\1", context["title"])
+
+
+def setup(app):
+    app.connect("html-page-context", _plain_title)

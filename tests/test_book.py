@@ -227,3 +227,85 @@ def test_the_quizs_picture_has_its_question_empty_boxes_no_solution_and_typeset_
     assert "\\(P_o\\)" in html and "$P_o$" not in html
     quiz.solution_button.click()
     assert "That is the whole solution" in quiz.static_picture()  # a picture shows what is on screen
+
+
+def test_the_start_page_is_written_for_a_reader_of_the_book(pages):
+    _, target = pages
+    start = "".join(text(c["source"]) for c in load("00_start_here")["cells"] if c["cell_type"] == "markdown")
+    for key in book.START_TEXT:  # every sentence to rewrite is still in the notebook: none is missed silently
+        assert key in start, key
+    index = "".join(
+        text(c["source"])
+        for c in json.loads((target / "index.ipynb").read_text())["cells"]
+        if c["cell_type"] == "markdown"
+    )
+    for jupyterlab_only in (
+        "Run All Cells",
+        "Shift+Enter",
+        "Simple Interface",
+        "*(coming)* are being written",
+    ):
+        assert jupyterlab_only not in index
+    assert "**How to read a lesson.**" in index
+
+
+def test_every_page_offers_its_notebook_for_download(pages):
+    order, target = pages
+    files = {"index": course.LESSONS[0].file, **{les.stem: les.file for les in course.LESSONS[1:]}}
+    for name in order:
+        if name in book.START_PAGES.values():
+            continue
+        cells = json.loads((target / f"{name}.ipynb").read_text())["cells"]
+        note = text(cells[1]["source"])
+        assert f"<{book.NOTEBOOK_FOLDER}/{files[name]}>" in note and "{download}" in note
+        copied = target / book.NOTEBOOK_FOLDER / files[name]
+        assert copied.read_bytes() == (NOTEBOOKS / files[name]).read_bytes()  # the lesson as committed
+
+
+def test_two_figures_on_one_page_never_share_an_alt_text(pages):
+    order, target = pages
+    for name in order:
+        cells = json.loads((target / f"{name}.ipynb").read_text())["cells"]
+        alts = [c["metadata"]["mystnb"]["image"]["alt"] for c in cells if "mystnb" in c.get("metadata", {})]
+        assert len(alts) == len(set(alts)), (name, alts)
+    lesson07 = json.loads((target / "07_how_sure.ipynb").read_text())["cells"]
+    alts = [c["metadata"]["mystnb"]["image"]["alt"] for c in lesson07 if "mystnb" in c.get("metadata", {})]
+    assert len(alts) == 2 and 'In the section "A larger study".' in alts[1]
+
+
+def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
+    static = tmp_path / "_static"
+    files = {
+        "mathjax/tex-chtml.js": "mathjax",
+        "mathjax/input/tex/extensions/cancel.js": "x",
+        "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff": "f",
+        "mathjax/tex-svg.js": "svg",
+        "mathjax/sre/mathmaps/en.json": "sre",
+        "scripts/fontawesome.js": "fa",
+        "scripts/bootstrap.js": "code\n//# sourceMappingURL=bootstrap.js.map\n",
+        "scripts/bootstrap.js.map": "{}",
+        "styles/theme.css": "a{}\n/*# sourceMappingURL=theme.css.map*/\n",
+        "locales/fr/LC_MESSAGES/x.mo": "fr",
+    }
+    for rel, body in files.items():
+        (static / rel).parent.mkdir(parents=True, exist_ok=True)
+        (static / rel).write_text(body)
+    (tmp_path / "page.html").write_text(
+        '<head>\n  <script defer src="_static/scripts/fontawesome.js?digest=1"></script>\n</head>'
+        '<img alt="a" src="_images/f.png"><img src="data:image/png;base64,AA" alt="b">'
+    )
+    sizes = book.slim_site(tmp_path)
+    left = sorted(p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file())
+    assert left == [
+        "mathjax/input/tex/extensions/cancel.js",
+        "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff",
+        "mathjax/tex-chtml.js",
+        "scripts/bootstrap.js",
+        "styles/theme.css",
+    ]
+    assert (static / "scripts/bootstrap.js").read_text() == "code"
+    assert (static / "styles/theme.css").read_text() == "a{}"
+    page = (tmp_path / "page.html").read_text()
+    assert "fontawesome" not in page
+    assert '<img loading="lazy" alt="a" src="_images/f.png">' in page and '<img src="data:' in page
+    assert sizes["after"] < sizes["before"]

@@ -24,9 +24,14 @@ committed notebooks into the book's pages, changing nothing in ``notebooks/``:
   ``00_start_here.ipynb#Glossary``) point at the book's pages; a link to a lesson
   not in the book becomes its title with "(coming)".
 
+- each page that comes from a notebook starts with a link to download that
+  notebook (``.ipynb``), to run in JupyterLab; the start page's JupyterLab
+  instructions are rewritten for a reader of the book (:data:`START_TEXT`).
+
 :func:`build` then runs Sphinx with the configuration in ``book/conf.py``
 (MathJax bundled by sphinx-mathjax-offline: the pages load nothing from the
-network). Run it as ``python -m tools.book [OUTDIR]``.
+network) and :func:`slim_site` removes what no page loads (most of MathJax,
+FontAwesome's script, source maps). Run it as ``python -m tools.book [OUTDIR]``.
 """
 
 from __future__ import annotations
@@ -60,6 +65,10 @@ __all__ = [
     "figure_alt",
     "widget_picture",
     "write_sources",
+    "START_TEXT",
+    "for_readers",
+    "MATHJAX_KEPT",
+    "slim_site",
     "build",
     "main",
 ]
@@ -69,11 +78,29 @@ __all__ = [
 START_PAGES = {"Notation": "notation", "Glossary": "glossary"}
 #: Tables too wide for a phone in columns (functions of :mod:`iaa_teach.course`): one row under another there.
 STACKED_TABLES = ("notation_table", "glossary_table")
+#: The start page's table of lessons: on a phone, one block per lesson (tag ``book-lessons``).
+LESSON_TABLE = "lesson_table"
+#: The start notebook's sentences written for JupyterLab, and what a reader of the book reads instead.
+#: Each key must be in the start notebook (tests/test_book.py): a changed sentence fails the test
+#: rather than leaving JupyterLab instructions on the book's first page.
+START_TEXT = {
+    "**How to run a lesson.**": (
+        "**How to read a lesson.** Open it from the list below (or from the menu: the button at the "
+        "top left, on a phone). Each page shows every cell's code and what it printed, in order. At "
+        "each exercise, work out your answer first, then open *Show the worked answer* under it. To "
+        "run the code and move the explorers yourself, download the lesson as a notebook (the link at "
+        "the top of each lesson) and open it in JupyterLab with the course installed (its README). "
+        "Each lesson takes the time given below, exercises included."
+    ),
+    "Lessons marked\n*(coming)* are being written.": "",
+    "For a class on a projector:": (
+        "For a class on a projector: zoom the browser (Ctrl and +); the book's pages reflow to fit."
+    ),
+}
 #: The note at the top of the book's start page.
 BOOK_NOTE = (
     "```{note}\nThis is the **book** of the course: every lesson as a page to read, with the "
-    "outputs of its cells, on any computer, tablet or phone. To do the exercises and move the "
-    "explorers, run the lessons in JupyterLab: get the course, then `make lab` (see its README).\n```"
+    "outputs of its cells, on any computer, tablet or phone, with or without a network.\n```"
 )
 #: The output mimetype of a widget: replaced by a still picture in the book.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -89,7 +116,16 @@ LIVE_NOTE = (
     "To move its controls, run the lesson live: `make lab`, open `{file}`, *Run > Run All Cells*.\n```"
 )
 
+#: The line at the top of every page that comes from a notebook: that notebook, to run in JupyterLab.
+DOWNLOAD_NOTE = (
+    "```{{container}} iaa-download\n"
+    "{{download}}`Download this {what} as a notebook ({file}) <{folder}/{file}>` to run it in JupyterLab\n```"
+)
+#: Where the lessons' notebooks go among the book's sources (Sphinx copies each into ``_downloads/``).
+NOTEBOOK_FOLDER = "_notebooks"
+
 _ROOT = Path(__file__).resolve().parent.parent
+_ANCHOR = re.compile(r"\]\(#(?P<anchor>[^)\s]+)\)")
 _LINK = re.compile(r"\]\((?P<stem>\d\d_\w+)\.ipynb(?:#(?P<anchor>[^)\s]*))?\)")
 
 
@@ -171,14 +207,16 @@ def rewrite_links(text: str, in_book: set[str]) -> str:
         return f"]({stem}.ipynb{'#' + _slug(anchor) if anchor else ''})"
 
     text = _LINK.sub(one, text)
+    # a link within the page, JupyterLab's way (#Sources): the book's anchor of that heading (#sources)
+    text = _ANCHOR.sub(lambda m: f"](#{_slug(m.group('anchor'))})", text)
     for les in LESSONS[1:]:
         if les.stem not in in_book:
             text = re.sub(r"\[([^\]]*)\]\(" + re.escape(les.stem) + r"\.ipynb\)", r"\1 *(coming)*", text)
     return text
 
 
-def _plots_function(source: str) -> str | None:
-    """The :mod:`iaa_teach.plots` function a cell's last expression calls, if any."""
+def _plots_call(source: str) -> ast.Call | None:
+    """The call of an :mod:`iaa_teach.plots` function that is a cell's last expression, if any."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -192,29 +230,49 @@ def _plots_function(source: str) -> str | None:
         and isinstance(call.func.value, ast.Name)
         and call.func.value.id == "plots"
     ):
-        return call.func.attr
+        return call
     return None
 
 
-def figure_alt(source: str) -> str:
+def _plain(markdown: str) -> str:
+    """A heading's text as plain words: no maths dollars, emphasis or code marks."""
+    return re.sub(r"[$*`]", "", markdown).strip()
+
+
+def figure_alt(source: str, heading: str | None = None) -> str:
     """Alt text for a figure a cell stored: what the :mod:`iaa_teach.plots` function it calls draws.
 
-    >>> figure_alt("plots.agreement_heatmap(res)")
-    'Figure: The agreement table of two raters as a heatmap, diagonal outlined.'
+    The first sentence of the function's docstring, then the figure's own title when the
+    call gives one (``title="..."``), then the section of the page it is in (``heading``:
+    the nearest heading above the cell), so that two figures of one kind on a page differ.
+
+    >>> figure_alt("plots.agreement_heatmap(res)", "Step 2: the table")
+    'Figure: The agreement table of two raters as a heatmap, diagonal outlined. In the section "Step 2: the table".'
+    >>> figure_alt("plots.coefficients_with_bands(x, title='Two ratings missing')")
+    'Figure: Coefficients as bars over the Landis and Koch bands, titled "Two ratings missing".'
     >>> figure_alt("x = 1\\nshow(x)")
     'Figure: the output of show(x).'
     """
     from iaa_teach import plots
 
-    name = _plots_function(source)
+    call = _plots_call(source)
+    name = call.func.attr if call is not None else None
     doc = inspect.getdoc(getattr(plots, name, None)) if name and name in plots.__all__ + dir(plots) else None
-    if doc:
-        first = doc.split("\n\n")[0].replace("\n", " ")
-        first = re.sub(r"\s*\(``[^`]*``\)", "", first).replace("``", "")
-        first = first.split(". ")[0].rstrip(".:")
-        return f"Figure: {first}."
-    last = source.strip().split("\n")[-1].strip()
-    return f"Figure: the output of {last}."
+    if not doc:
+        last = source.strip().split("\n")[-1].strip()
+        return f"Figure: the output of {last}."
+    first = doc.split("\n\n")[0].replace("\n", " ")
+    first = re.sub(r"\s*\(``[^`]*``\)", "", first).replace("``", "")
+    text = "Figure: " + first.split(". ")[0].rstrip(".:")
+    title = next(
+        (k.value.value for k in call.keywords if k.arg == "title" and isinstance(k.value, ast.Constant)), None
+    )
+    if isinstance(title, str) and title.strip():
+        text += f', titled "{" ".join(title.split())}"'
+    text += "."
+    if heading:
+        text += f' In the section "{_plain(heading)}".'
+    return text
 
 
 #: How many names a widget cell may take from cells the book does not run (each is None in the picture).
@@ -297,10 +355,13 @@ def book_notebook(
     nb = copy.deepcopy(notebook)
     nb.get("metadata", {}).pop("widgets", None)  # no widget state: myst-nb would load its JS from a CDN
     cells = []
+    heading = None  # the nearest heading above the cell: figure alt texts name their section
     for index, cell in enumerate(nb["cells"]):
         tags = cell.get("metadata", {}).get("tags", [])
         if cell["cell_type"] == "markdown":
             cell["source"] = rewrite_links(_text(cell["source"]), in_book)
+            found = re.findall(r"^#{1,6}\s+(.+?)\s*#*\s*$", cell["source"], flags=re.M)
+            heading = found[-1] if found else heading
         if cell["cell_type"] != "code":
             cells.append(cell)
             continue
@@ -323,7 +384,7 @@ def book_notebook(
                 data["text/markdown"] = rewrite_links(_text(data["text/markdown"]), in_book)
             if "image/png" in data:
                 cell["metadata"].setdefault("mystnb", {}).setdefault("image", {})["alt"] = figure_alt(
-                    _text(cell["source"])
+                    _text(cell["source"]), heading
                 )
             outputs.append(out)
         cell["outputs"] = outputs
@@ -358,7 +419,23 @@ def reading_page(notebook: dict) -> dict:
         _add_tag(cell, "remove-input" if cell.get("outputs") else "remove-cell")
         if any(f"{name}(" in _text(cell["source"]) for name in STACKED_TABLES):
             _add_tag(cell, "book-stack")
+        if f"{LESSON_TABLE}(" in _text(cell["source"]):
+            _add_tag(cell, "book-lessons")
     return notebook
+
+
+def for_readers(text: str, rules: dict[str, str] | None = None) -> str:
+    """The start page's text written for JupyterLab, rewritten for a reader of the book (:data:`START_TEXT`).
+
+    Each key of :data:`START_TEXT` found in ``text`` is replaced, with the rest of its
+    paragraph (to the next blank line), by its value.
+
+    >>> for_readers("Intro.\\n\\nFor a class on a projector: press\\nF11.\\n\\nEnd.")
+    "Intro.\\n\\nFor a class on a projector: zoom the browser (Ctrl and +); the book's pages reflow to fit.\\n\\nEnd."
+    """
+    for key, new in (START_TEXT if rules is None else rules).items():
+        text = re.sub(re.escape(key) + r"[^\n]*(?:\n(?!\n)[^\n]*)*", lambda _m, new=new: new, text)
+    return re.sub(r"[ \t]+\n", "\n", text)
 
 
 def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
@@ -375,6 +452,11 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
         for name, nb in split_start_page(start).items()
     }
     pages["index"]["cells"][1:1] = [_markdown_cell(BOOK_NOTE)]
+    # the sentence on lessons marked "(coming)" goes only when no lesson is (every one is in the book)
+    rules = {k: v for k, v in START_TEXT.items() if "(coming)" not in k or len(lessons) == len(LESSONS) - 1}
+    for cell in pages["index"]["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"] = for_readers(_text(cell["source"]), rules)
     for les in lessons:
         nb = json.loads((notebooks / les.file).read_text(encoding="utf-8"))
         pages[les.stem] = book_notebook(nb, les.file, in_book)
@@ -389,6 +471,13 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
         "```",
     ]
     pages["index"]["cells"].append(_markdown_cell("\n".join(toctree)))
+    (target / NOTEBOOK_FOLDER).mkdir()
+    for name, les in [("index", LESSONS[0]), *((les.stem, les) for les in lessons)]:
+        shutil.copyfile(notebooks / les.file, target / NOTEBOOK_FOLDER / les.file)
+        note = DOWNLOAD_NOTE.format(
+            what="page" if name == "index" else "lesson", file=les.file, folder=NOTEBOOK_FOLDER
+        )
+        pages[name]["cells"].insert(1, _markdown_cell(note))
     for name in order:
         for i, cell in enumerate(pages[name]["cells"]):
             cell.setdefault("id", f"book-{i}")
@@ -399,6 +488,77 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
 
 
 # ================================================================== build
+#: What the pages use of the MathJax distribution sphinx-mathjax-offline copies (24 MB, every
+#: component): the TeX-to-CHTML bundle, the TeX extensions it loads on demand (autoload) and
+#: its web fonts. The rest (SVG output, MathML and AsciiMath input, the speech rule engine,
+#: other bundles) is never requested by a page.
+MATHJAX_KEPT = ("tex-chtml.js", "input/tex/extensions/", "output/chtml/fonts/woff-v2/")
+#: Files of the theme no page of the book loads: FontAwesome's script (1.5 MB: it swaps the icons
+#: for inline SVG, but the theme's CSS already draws them from its solid web font), the other two
+#: FontAwesome fonts (no icon uses them), the theme's translations (the book is in English), and
+#: the templates the theme copies by mistake.
+UNUSED_STATIC = (
+    "scripts/fontawesome.js",
+    "scripts/fontawesome.js.LICENSE.txt",
+    "vendor/fontawesome/webfonts/fa-brands-400.woff2",
+    "vendor/fontawesome/webfonts/fa-regular-400.woff2",
+    "locales",
+    "webpack-macros.html",
+    "sbt-webpack-macros.html",
+)
+_FONTAWESOME_TAG = re.compile(
+    r'[ \t]*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?'
+)
+_LAZY_IMAGE = re.compile(r'<img (?![^>]*\bloading=)([^>]*\bsrc="_images/)')
+_SOURCE_MAP = re.compile(r"\n?(//# sourceMappingURL=\S+|/\*# sourceMappingURL=[^*]+\*/)\s*$")
+
+
+def slim_site(out: str | Path) -> dict[str, int]:
+    """Remove from a built book what no page loads; return ``{"before": bytes, "after": bytes}``.
+
+    Only the MathJax files of :data:`MATHJAX_KEPT`; no source maps (and no comment
+    pointing at one); no FontAwesome script (its ``<script>`` tag taken out of every
+    page) nor the rest of :data:`UNUSED_STATIC`. The figures' ``<img>`` load lazily
+    (``loading="lazy"``), so a slow connection brings the maths first. A page that still asked for a removed
+    file would fail tests/test_browser_book.py (every request of every page must load).
+    """
+    out = Path(out)
+    static = out / "_static"
+
+    def size() -> int:
+        return sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+
+    before = size()
+    mathjax = static / "mathjax"
+    for path in sorted(mathjax.rglob("*"), reverse=True):
+        rel = path.relative_to(mathjax).as_posix() + ("/" if path.is_dir() else "")
+        kept = any(rel.startswith(k) for k in MATHJAX_KEPT) or any(k.startswith(rel) for k in MATHJAX_KEPT)
+        if path.is_file() and not kept:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    for name in UNUSED_STATIC:
+        path = static / name
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+    for path in static.rglob("*.map"):
+        path.unlink()
+    for path in [*static.rglob("*.js"), *static.rglob("*.css")]:
+        text = path.read_text(encoding="utf-8")
+        slim = _SOURCE_MAP.sub("", text)
+        if slim != text:
+            path.write_text(slim, encoding="utf-8")
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        # figures below the first screen load as the reader scrolls to them, not before the maths
+        slim = _LAZY_IMAGE.sub(r'<img loading="lazy" \1', _FONTAWESOME_TAG.sub("", text))
+        if slim != text:
+            page.write_text(slim, encoding="utf-8")
+    return {"before": before, "after": size()}
+
+
 def build(out: str | Path = "build/book", notebooks: str | Path | None = None, quiet: bool = True) -> float:
     """Write the pages (:func:`write_sources`) and build the HTML book into ``out``; return the seconds taken."""
     from sphinx.cmd.build import build_main
@@ -429,6 +589,7 @@ def build(out: str | Path = "build/book", notebooks: str | Path | None = None, q
     code = build_main(args)
     if code:
         raise RuntimeError(f"sphinx-build failed (exit {code}); see its messages above")
+    slim_site(out)
     return time.perf_counter() - start
 
 

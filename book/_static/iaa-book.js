@@ -25,9 +25,65 @@
       });
     });
   };
+
+  /* 2. A box wider than the screen scrolls inside itself (a table, a display formula, an explorer's
+        readout): marked .iaa-scrolls (a shadow on the side that has more) with a line above it,
+        "scroll sideways", checked again when the window changes size and when MathJax is done. */
+  const SCROLLERS = ".bd-article .pst-scrollable-table-container, .bd-article mjx-container[display='true'], " +
+    ".bd-article .widget-html-content, .bd-article .iaa-static";
+  const hintFor = (box) => {
+    // a formula's hint goes above its div.math (beside the formula it would take its width)
+    const anchor = box.parentElement.matches("div.math") ? box.parentElement : box;
+    let hint = anchor.previousElementSibling;
+    if (!hint || !hint.classList.contains("iaa-scroll-hint")) {
+      hint = document.createElement("div");
+      hint.className = "iaa-scroll-hint";
+      hint.setAttribute("aria-hidden", "true");
+      hint.textContent = "wider than the screen: scroll sideways \u2192";
+      anchor.parentNode.insertBefore(hint, anchor);
+      box.addEventListener("scroll", () => {
+        box.classList.toggle("iaa-scrolled-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 2);
+      }, { passive: true });
+    }
+    return hint;
+  };
+  const markScrollers = () => {
+    document.querySelectorAll(SCROLLERS).forEach((box) => {
+      if (box.parentElement && box.parentElement.closest(".iaa-scrolls")) return; // the outer box says it
+      const wide = box.scrollWidth > box.clientWidth + 1;
+      if (wide || box.classList.contains("iaa-scrolls")) {
+        box.classList.toggle("iaa-scrolls", wide);
+        hintFor(box).classList.toggle("iaa-shown", wide);
+      }
+    });
+  };
+
+  /* 3. Printing: every folded answer and folded code open on paper, closed again after. */
+  let opened = [];
+  window.addEventListener("beforeprint", () => {
+    opened = Array.from(document.querySelectorAll("details:not([open])"));
+    opened.forEach((d) => { d.open = true; });
+  });
+  window.addEventListener("afterprint", () => {
+    opened.forEach((d) => { d.open = false; });
+    opened = [];
+  });
+
   const start = () => {
     forward(".primary-toggle");
     forward(".secondary-toggle");
+    markScrollers();
+    let pending = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(pending);
+      pending = setTimeout(markScrollers, 150);
+    });
+    const mathjax = () => window.MathJax && MathJax.startup && MathJax.startup.promise;
+    if (mathjax()) {
+      mathjax().then(markScrollers);
+    } else {
+      window.addEventListener("load", () => { if (mathjax()) mathjax().then(markScrollers); else markScrollers(); });
+    }
   };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
