@@ -11,7 +11,7 @@ first line says how the file was read, then every guess made (a note) and
 whatever looks wrong (a warning), each naming the option that says otherwise:
 ``--item-column``/``--no-item-column``, ``--rater-column``, ``--label-column``,
 ``--raters-as-rows`` (a form's export), ``--drop-column``, ``--skip-rows``,
-``--keep-label``, ``--fold-case``. Every number is rounded half up from its
+``--keep-label``, ``--fold-case``; ``--anonymise`` names the raters R1..Rn. Every number is rounded half up from its
 exact value (:func:`iaa_teach.fmt`). ``--json -`` writes the JSON to standard
 output (and the text report to standard error).
 
@@ -135,6 +135,12 @@ def _parser() -> _Parser:
         action="store_true",
         help="merge labels that differ only in letter case (Yes, yes, YES)",
     )
+    what.add_argument(
+        "--anonymise",
+        "--anonymize",
+        action="store_true",
+        help="name the raters R1..Rn everywhere (text, HTML, JSON, figures): for a report shown in class",
+    )
     rep.add_argument(
         "--sep",
         type=lambda text: _SEPARATORS.get(text.lower(), text),
@@ -246,6 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 skip_rows=args.skip_rows,
                 keep_labels=args.keep_label,
                 fold_case=args.fold_case,
+                anonymise=args.anonymise,
                 sep=args.sep,
                 encoding=args.encoding,
                 max_bytes=args.max_bytes,

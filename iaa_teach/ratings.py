@@ -24,6 +24,7 @@ made with :meth:`Ratings.with_label`, :meth:`Ratings.with_missing` and
 
 from __future__ import annotations
 
+import dataclasses
 import decimal
 import math
 import numbers
@@ -40,6 +41,7 @@ from .validation import (
     MAX_FIELD_CHARS,
     MAX_FILE_BYTES,
     AgreementError,
+    check_bool,
     check_limit,
     check_max,
     check_option,
@@ -941,6 +943,7 @@ class Ratings:
         skip_rows: int = 0,
         keep_labels: Sequence[str] = (),
         fold_case: bool = False,
+        anonymise: bool = False,
         sep: str | None = None,
         encoding: str = "utf-8",
         max_bytes: int | None = MAX_FILE_BYTES,
@@ -993,6 +996,9 @@ class Ratings:
         fold_case : bool
             Merge labels that differ only in letter case (``Yes``, ``yes``,
             ``YES``) into the most frequent spelling (or the declared one).
+        anonymise : bool
+            Name the raters R1..Rn in the order of the file (for a report
+            shown in class: e-mail addresses and names are never shown).
         sep : str, optional
             The separator; by default the most frequent of comma, semicolon and
             tab in the header line.
@@ -1057,8 +1063,16 @@ class Ratings:
                 )
         except AgreementError as err:  # locate(None, None) is the path
             raise AgreementError(f"{cells.locate(err.row, err.column)}: {err}") from None
-        ratings._reading = cells.reading
-        for message in cells.reading.warnings:
+        reading = cells.reading
+        if check_bool("anonymise", anonymise):
+            ratings = ratings._copy(
+                ratings._codes, raters=tuple(f"R{j + 1}" for j in range(ratings.n_raters))
+            )
+            how = "anonymise, --anonymise"
+            note = f"raters named R1..R{ratings.n_raters} in the order of the file ({how})"
+            reading = dataclasses.replace(reading, notes=(*reading.notes, note))
+        ratings._reading = reading
+        for message in reading.warnings:
             warnings.warn(f"{cells.path}: {message}", UserWarning, stacklevel=2)
         return ratings
 

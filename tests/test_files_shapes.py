@@ -391,3 +391,25 @@ def test_the_checker_refuses_absurdly_long_answers():
     with pytest.raises(AgreementError, match="more than 100 digits"):
         parse_answer(1e300)
     assert parse_answer("29/59").value == pytest.approx(29 / 59)
+
+
+def test_anonymise_hides_the_raters_everywhere(tmp_path, capsys):
+    path = write(tmp_path, "form.csv", FORM)
+    r, _ = read(path, raters_as_rows=True, anonymise=True)
+    assert r.raters == ("R1", "R2", "R3", "R4", "R5")
+    html, js = tmp_path / "r.html", tmp_path / "r.json"
+    code, out, err = cli(capsys, path, "--raters-as-rows", "--anonymise", "--html", html, "--json", js)
+    assert code == 0 and "R1, R2, R3, R4, R5" in out.splitlines()[0]
+    for text in (out, err, html.read_text(), js.read_text()):
+        assert "example.org" not in text and "ann@" not in text
+
+
+def test_anonymise_in_the_explorer(tmp_path):
+    from iaa_teach.widgets import AnnotationsExplorer
+
+    path = write(tmp_path, "form.csv", FORM)
+    ex = AnnotationsExplorer(path=path, format="raters as rows")
+    assert "ann@example.org" in ex.readout.value + ex.details.value
+    ex.anonymise.value = True  # the file is read again
+    assert ex.ratings.raters[0] == "R1"
+    assert "example.org" not in ex.readout.value + ex.details.value

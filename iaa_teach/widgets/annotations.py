@@ -87,6 +87,7 @@ _CONTROLS = {
     "skip_rows": 'the "skip rows" box',
     "fold_case": 'the "merge letter case" box',
     "keep_labels": 'the "keep as labels" box',
+    "anonymise": 'the "raters as R1..Rn" box',
 }
 
 
@@ -261,6 +262,7 @@ class AnnotationsExplorer(Explorer):
             value=0, min=0, max=1000, description="skip rows", style=s, layout=w.Layout(width="10em")
         )
         self.fold_case = w.Checkbox(value=False, description="merge letter case (Yes, yes)", indent=False)
+        self.anonymise = w.Checkbox(value=False, description="raters as R1..Rn (anonymise)", indent=False)
         self.level = w.Dropdown(
             options=list(LEVELS), value=level, description="level", style=s, layout=w.Layout(width="14em")
         )
@@ -310,6 +312,7 @@ class AnnotationsExplorer(Explorer):
             self.skip_rows,
             self.fold_case,
             self.keep_labels,
+            self.anonymise,
         )
         for control in self.file_controls:
             control.observe(self._format_changed, names="value")
@@ -346,7 +349,7 @@ class AnnotationsExplorer(Explorer):
             self.example,
             controls_row(self.format),
             controls_row(self.item_column, self.rater_column, self.label_column, self.leave_out),
-            controls_row(self.skip_rows, self.keep_labels, self.fold_case),
+            controls_row(self.skip_rows, self.keep_labels, self.fold_case, self.anonymise),
             controls_row(self.level, self.order),
             self.status,
         ]
@@ -387,6 +390,7 @@ class AnnotationsExplorer(Explorer):
             if box.value.strip():
                 options[key] = parse_categories(box.value, f'"{box.description}"')
         options["skip_rows"], options["fold_case"] = self.skip_rows.value, self.fold_case.value
+        options["anonymise"] = self.anonymise.value
         return options
 
     def _load(self, read, source: str = "") -> None:

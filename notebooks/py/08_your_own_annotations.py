@@ -301,7 +301,10 @@ fleiss.rater_ranking().head(3)
 # for a form's export, one row per respondent), the item, rater and label
 # columns, the columns to leave out, the title rows to skip, "merge letter
 # case". Changing one reads the file again. A file that cannot be read clears
-# the report and says why, and what to change.
+# the report and says why, and what to change. Before you project the report
+# in class, tick "raters as R1..Rn": names and e-mail addresses disappear
+# from the tables, the figures and the saved page. Label Studio's JSON export
+# and Prodigy's JSONL are read too.
 #
 # The report follows: the findings, the four figures, the tables and the
 # worked steps. "save HTML" writes the whole report as one page that opens
