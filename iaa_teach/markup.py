@@ -445,6 +445,9 @@ NOTATION: tuple[Notation, ...] = (
         "02",
     ),
     Notation(
+        "pi", Math(r"\pi", "π"), "Scott's pi: two raters, chance from one distribution they share", "", "02"
+    ),
+    Notation(
         "o_ck",
         Math("o_{ck}", "o_ck"),
         "coincidences: ordered pairs of values c, k within items, each item's pairs divided by n_i - 1",
@@ -492,9 +495,6 @@ NOTATION: tuple[Notation, ...] = (
         "06",
     ),
     Notation(
-        "pi", Math(r"\pi", "π"), "Scott's pi: two raters, chance from one distribution they share", "", "06"
-    ),
-    Notation(
         "AC1",
         Math(r"\mathrm{AC}_1", "AC1"),
         "Gwet's AC1 (AC2 when weighted): chance agreement only on the items a rater finds hard",
@@ -508,14 +508,6 @@ NOTATION: tuple[Notation, ...] = (
         "",
         "07",
     ),
-    Notation(
-        "w_jk",
-        Math("w_{jk}", "w_jk"),
-        "agreement weight of categories j and k: 1 on the diagonal, partial "
-        "credit between 0 and 1 for near misses (weighted coefficients, in explain's working)",
-        "",
-        "09",
-    ),
 )
 
 
@@ -528,6 +520,8 @@ SYMBOLS: dict[str, Math] = {
     "p_Aj": Math("p_{Aj}", "p_Aj"),
     "p_Bj": Math("p_{Bj}", "p_Bj"),
     "N_a": Math("N_a"),
+    # explain's weighted coefficients write it; no lesson does, so it is not in the notation table
+    "w_jk": Math("w_{jk}", "w_jk"),
     "P_a,i": Math("P_{a,i}", "P_a,i"),
     "n_uc": Math("n_{uc}", "n_uc"),
     "P_P": Math("P_P"),

@@ -132,6 +132,8 @@ def test_check_cells_use_the_registry_in_order(lesson):
     for ex_id, index in exercises_of(nb):
         above = nb["cells"][index - 1]
         assert EXERCISE_TAG in above["metadata"].get("tags", []), ex_id
+        # the book (myst-nb) drops the stored "Not answered yet." of a check cell tagged remove-output
+        assert "remove-output" in nb["cells"][index]["metadata"].get("tags", []), ex_id
         variable = CHECK.match(_text(nb["cells"][index]["source"]).strip()).group(2)
         assert variable == exercise(ex_id).variable, ex_id
         assert re.match(rf"{variable} = \.\.\.", _text(above["source"])), ex_id

@@ -158,3 +158,12 @@ def test_the_scan_can_fail():
         assert retired_in(text), text
     for text in ("p_rj", "p_{rj}", "o_{ck}", "Brennan-Prediger S", "n_i=3", "per-item $k$", "N_a = 8"):
         assert not retired_in(text), text
+
+
+def test_every_notation_symbol_is_used_in_the_lesson_it_names():
+    """The notation table's "first in lesson" is a lesson that writes the symbol (issue 22: w_jk was not)."""
+    from iaa_teach.markup import NOTATION
+
+    for row in NOTATION:
+        text = "\n".join(t for _, t in lesson_texts(row.lesson))
+        assert row.symbol.tex in text or row.symbol.txt in text, (row.key, row.lesson)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from ..markup import md_escape
+from ..markup import with_symbols
 from ..ratings import AgreementError
 from ..rounding import exact_value, round_half_up
 from ._answers import parse_answer
@@ -52,7 +52,8 @@ class Check:
         return self.correct
 
     def _repr_markdown_(self) -> str:
-        return f"**{_HEADS[self.status]}** {md_escape(self.message)}\n"
+        # symbols (P_o, n_i) as maths, the rest escaped: the student's own text cannot become markup
+        return f"**{_HEADS[self.status]}** {with_symbols(self.message).markdown()}\n"
 
     def __repr__(self) -> str:
         return f"{_HEADS[self.status]} {self.message}"

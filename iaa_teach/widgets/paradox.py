@@ -223,7 +223,15 @@ class ParadoxExplorer(Explorer):
         ]
         parts = [
             heading(f"{r.n_items} items x {r.n_raters} raters, prevalence {fmt(self.prevalence.value, 2)}"),
-            table(["", "chance P_e", "value", "Landis-Koch band (alpha: Krippendorff's guidance)"], rows),
+            table(
+                [
+                    "",
+                    "chance P_e",
+                    "value",
+                    "Landis-Koch band" + (" (alpha: Krippendorff's guidance)" if "alpha" in shown else ""),
+                ],
+                rows,
+            ),
             note(f"label proportions {props}"),
         ]
         parts += [
@@ -233,8 +241,9 @@ class ParadoxExplorer(Explorer):
         ]
         parts.append(
             note(
-                "Accuracy is fixed, so P_a hardly moves. Kappa's and alpha's chance agreement grows as "
-                "one category dominates, so (P_a - P_e) / (1 - P_e) falls"
+                "Accuracy is fixed, so P_a hardly moves. "
+                + ("Kappa's and alpha's" if "alpha" in shown else "Kappa's")
+                + " chance agreement grows as one category dominates, so (P_a - P_e) / (1 - P_e) falls"
                 + ("; AC1's chance agreement shrinks instead" if "AC1" in shown else "")
                 + (", and S's is 1/q whatever the data, so S moves with P_a alone" if "S" in shown else "")
                 + "."

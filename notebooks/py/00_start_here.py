@@ -71,7 +71,7 @@ lesson_table()
 #   between controls, arrow keys change a value).
 # - **Where the course texts go wrong**, a lesson shows the text's number, why
 #   it comes out that way, and the right one. The texts, and every book and
-#   paper the lessons cite, are listed under [Sources](#Sources) below.
+#   paper the lessons cite, are listed under [Sources](00_start_here.ipynb#Sources) below.
 # - **Recall.** Each lesson ends with a few questions to answer from memory
 #   (answers folded) and a link to the next lesson.
 #
@@ -100,8 +100,8 @@ glossary_table()
 # %% [markdown]
 # ### The Landis and Koch bands
 #
-# Lessons name a kappa's band ("moderate") from lesson 01 on. The bands and
-# their cut-offs, a convention for talking about numbers rather than a law
+# Lessons name a kappa's band ("moderate") from lesson 01 on. The bands of
+# [Landis and Koch (1977)](00_start_here.ipynb#Landis-and-Koch-1977) and their cut-offs, a convention for talking about numbers rather than a law
 # (for alpha, Krippendorff's own guidance is in the glossary above):
 
 # %%

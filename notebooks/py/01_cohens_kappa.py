@@ -82,10 +82,11 @@ matrix_table(table, ratings.categories, corner="A \\ B",
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("01.1", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(cohen_kappa(ratings, "A", "B"))["Observed agreement"], "Show the worked answer")
 
 # %% [markdown]
@@ -196,10 +197,11 @@ matrix_table(table_ac, ratings.categories, corner="A \\ C",
 # %% tags=["exercise"]
 p_e_ac = ...  # e.g. np.sum(...)
 
-# %%
+# %% tags=["remove-output"]
 check("01.2", p_e_ac)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(cohen_kappa(ratings, "A", "C"))["Chance agreement"], "Show the worked answer")
 
 # %% [markdown]
@@ -296,10 +298,11 @@ exercise = Ratings.from_rows(changed, raters=ratings.raters, categories=ratings.
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("01.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 explain(cohen_kappa(exercise, "A", "B")).hidden("Show the worked answer")
 
 # %% [markdown]
@@ -326,6 +329,7 @@ TableExplorer(datasets.sentiment(), figure="pairwise kappa", coefficients=("cohe
 recall_questions("01")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The answers: open them below, once you have answered.
 Hidden(recall_answers("01"), "Show the answers")
 
 # %% [markdown]

@@ -87,10 +87,11 @@ matrix_table(counts, ratings.items, ratings.categories, corner="item",
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("02.1", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(fleiss_kappa(ratings), items=ratings.items)["Agreement on each item"], "Show the worked answer")
 
 # %% [markdown]
@@ -151,10 +152,11 @@ plots.item_agreement_bars(res)
 # %% tags=["exercise"]
 p_j = ...  # e.g. counts.sum(axis=...) / ...
 
-# %%
+# %% tags=["remove-output"]
 check("02.2", p_j)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(res)["Category proportions"], "Show the worked answer")
 
 # %%
@@ -209,7 +211,7 @@ explain(res)
 a_and_b = ratings.subset(raters=["A", "B"])
 scott = fleiss_kappa(a_and_b)
 cohen = cohen_kappa(ratings, "A", "B")
-print(f"Scott's pi (A, B): P_e = {fmt(scott.exact.p_e)}, pi = {scott:.3f}")
+print(f"Scott's pi (A, B): P_e = {fmt(scott.exact.p_e)}, π = {scott:.3f}")
 print(f"Cohen's kappa:     P_e = {fmt(cohen.exact.p_e)}, kappa = {cohen:.3f}")
 
 # %% [markdown]
@@ -290,10 +292,11 @@ exercise = Ratings.from_rows(changed, raters=ratings.raters, categories=ratings.
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("02.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
 
 # %% [markdown]
@@ -322,6 +325,7 @@ ParadoxExplorer(curves=("kappa",))
 recall_questions("02")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The answers: open them below, once you have answered.
 Hidden(recall_answers("02"), "Show the answers")
 
 # %% [markdown]

@@ -89,10 +89,11 @@ matrix_table(pairs_item_2, ratings.categories, corner="item 2",
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("03.1", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(krippendorff_alpha(ratings))["Ordered pairs within items"], "Show the worked answer")
 
 # %% [markdown]
@@ -162,10 +163,11 @@ print(f"text's 'alpha' {fmt(alpha_text, 4)}   Fleiss' kappa (pooled) {fleiss:.4f
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("03.2", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(krippendorff_alpha(ratings))["Pairable values"], "Show the worked answer")
 
 # %%
@@ -194,10 +196,11 @@ matrix_table(o, ratings.categories, caption="Coincidence matrix o_ck (row totals
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("03.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(krippendorff_alpha(ratings))["Expected disagreement"], "Show the worked answer")
 
 # %%
@@ -340,10 +343,11 @@ a_and_b = ratings.subset(raters=["A", "B"])
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("03.4", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 explain(krippendorff_alpha(a_and_b)).hidden("Show the worked answer")
 
 # %% [markdown]
@@ -369,6 +373,7 @@ WeightsExplorer(levels=("nominal", "ordinal"), kappa_weights=("unweighted",), we
 recall_questions("03")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The answers: open them below, once you have answered.
 Hidden(recall_answers("03"), "Show the answers")
 
 # %% [markdown]

@@ -68,10 +68,11 @@ plots.coverage_chart(ratings)
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("04.1", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(krippendorff_alpha(ratings))["Pairable values"], "Show the worked answer")
 
 # %%
@@ -157,10 +158,11 @@ print(f"correct:   complete {alpha_complete:.3f} -> with gaps {alpha:.3f}")
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("04.2", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(pairwise_cohen(ratings))["B vs C"], "Show the worked answer")
 
 # %%
@@ -260,10 +262,11 @@ exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.cat
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("04.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 explain(krippendorff_alpha(exercise)).hidden("Show the worked answer")
 
 
@@ -288,6 +291,7 @@ MissingDataExplorer()
 recall_questions("04")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The answers: open them below, once you have answered.
 Hidden(recall_answers("04"), "Show the answers")
 
 # %% [markdown]

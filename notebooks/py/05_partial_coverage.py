@@ -69,16 +69,19 @@ plots.coverage_chart(ratings)
 #
 # ### Exercise 1: how many labels in all?
 #
-# Count the labels in the table (the text's sum: each annotator's number of
+# Count the labels in the table (the
+# [partial-annotation text](00_start_here.ipynb#The-partial-annotation-text)'s
+# sum: each annotator's number of
 # labels). Write a whole number.
 
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("05.1", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 per_rater = (~ratings.missing).sum(axis=0)
 Hidden(Table(["annotator", "labels"], [[r, str(c)] for r, c in zip(ratings.raters, per_rater)]
              + [["all", f"{' + '.join(str(c) for c in per_rater)} = {per_rater.sum()}"]],
@@ -166,10 +169,11 @@ for item, k, p in zip(ratings.items, n_i, p_i):
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("05.2", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(right)["Mean observed agreement"], "Show the worked answer")
 
 # %%
@@ -186,10 +190,11 @@ print(f"P_a = {fmt(p_a)}, the mean over {pairable.sum()} of the {len(n_i)} items
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("05.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(right)["Chance agreement"], "Show the worked answer")
 
 # %% [markdown]
@@ -274,10 +279,11 @@ exercise = Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.cat
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("05.4", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 explain(fleiss_kappa(exercise, chance="pooled")).hidden("Show the worked answer")
 
 # %% [markdown]
@@ -302,6 +308,7 @@ CoverageExplorer()
 recall_questions("05")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The answers: open them below, once you have answered.
 Hidden(recall_answers("05"), "Show the answers")
 
 # %% [markdown]

@@ -132,10 +132,11 @@ Table(["coefficient", "a rater labelling at random...", with_symbols("chance agr
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("06.1", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 s_pe = Fraction(1, q)
 Hidden(Table(["quantity", "working", "value"], [
     ["P_e", f"1/q = 1/{q}", str(s_pe)],
@@ -172,10 +173,11 @@ print(f"P_e (pi) = {' + '.join(f'({p})²' for p in p_j)} = {pi_pe} = {fmt(pi_pe)
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("06.2", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 shares = {r: [Fraction(int(x), int(row.sum())) for x in row] for r, row in zip(ratings.raters, own)}
 pairs = [(a, b) for i, a in enumerate(ratings.raters) for b in ratings.raters[i + 1:]]
 pair_rows = []
@@ -188,6 +190,7 @@ Hidden(Table(["pair", "Σ p_rj p_sj (G, N, P)", "chance agreement"], pair_rows,
              caption="Conger's P_e: Cohen's chance agreement of each pair, then the mean"), "Show the worked answer")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(conger_kappa(ratings))["Chance agreement P_e"], "Show the helper's working")
 
 # %% [markdown]
@@ -206,10 +209,11 @@ Hidden(explain(conger_kappa(ratings))["Chance agreement P_e"], "Show the helper'
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("06.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 terms = [p * (1 - p) for p in p_j]
 ac1_pe = sum(terms) / (q - 1)
 Hidden(Table(["quantity", "working", "value"], [
@@ -219,6 +223,7 @@ Hidden(Table(["quantity", "working", "value"], [
 ], caption="Gwet's AC1 chance agreement by hand"), "Show the worked answer")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 Hidden(explain(gwet_ac(ratings))["Chance agreement P_e"], "Show the helper's working")
 
 # %% [markdown]
@@ -291,17 +296,18 @@ for name in "ab":
 # %% [markdown]
 # ### Exercise 4: AC1 on table (b)
 #
-# Before the answer, one coefficient by hand. Compute Gwet's AC1 for Feinstein and Cicchetti's table (b) by hand: the pooled
+# Before the answer, work one coefficient out yourself. Compute Gwet's AC1 for Feinstein and Cicchetti's table (b) by hand: the pooled
 # share of "yes" is the mean of the two raters' shares. **Predict first:** will
 # AC1 be above or below $P_o$ of table (b)? Write a fraction or 3 decimals.
 
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("06.4", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 table_b = datasets.feinstein_cicchetti("b")
 ac1_b = gwet_ac(table_b)
 yes = Fraction(90 + 85, 200)
@@ -445,6 +451,7 @@ ParadoxExplorer(n_categories=2, accuracy=0.9)
 recall_questions("06")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The answers: open them below, once you have answered.
 Hidden(recall_answers("06"), "Show the answers")
 
 # %% [markdown]

@@ -81,10 +81,11 @@ print("P_i per item:", ", ".join(str(p) for p in p_i))
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("07.1", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 pa = percent_agreement(ratings)
 squares = sum((p - pa.exact.p_a) ** 2 for p in p_i)
 n_items = len(p_i)
@@ -142,10 +143,11 @@ print(f"Fleiss' kappa {fmt(kappa.exact.kappa)}, SE {fmt(kappa.se, 4)}")
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("07.2", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 lower_end, upper_end = kappa.ci()
 Hidden(Table(["quantity", "working", "value"], [
     ["half-width", f"t · SE = {fmt(t)} · {fmt(kappa.se, 4)}", fmt(t * kappa.se)],
@@ -260,10 +262,11 @@ plots.family_chart(by_bootstrap)
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("07.3", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 se_400 = next(f.se for f in by_formula if f.name == "Fleiss' kappa")
 bigger = datasets.simulate(1600, 3, accuracy=0.8, prevalence=0.6, n_categories=3, seed=7)
 Hidden(Table(["quantity", "working", "value"], [
@@ -352,10 +355,11 @@ IntervalExplorer()
 # %% tags=["exercise"]
 answer = ...
 
-# %%
+# %% tags=["remove-output"]
 check("07.4", answer)
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The worked answer: open it below, once you have tried.
 tighter = items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.05)
 Hidden(Table(["half-width", "items", "ratio"], [
     [fmt(plan.target, 2), str(plan.items), ""],
@@ -372,6 +376,7 @@ Hidden(Table(["half-width", "items", "ratio"], [
 recall_questions("07")
 
 # %% jupyter={"source_hidden": true} tags=["solution"]
+# The answers: open them below, once you have answered.
 Hidden(recall_answers("07"), "Show the answers")
 
 # %% [markdown]
