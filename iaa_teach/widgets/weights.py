@@ -91,9 +91,9 @@ class WeightsExplorer(Explorer):
         self.levels = tuple(check_option("levels", x, ALPHA_LEVELS) for x in levels)
         self.kappa_weights = tuple(check_option("kappa_weights", x, WEIGHT_NAMES) for x in kappa_weights)
         check_option("level", level, self.levels)
-        check_option(
-            "weights", weights, [w for w in WEIGHT_NAMES.values() if w in self.kappa_weights] + ["unweighted"]
-        )
+        # None and "unweighted" both mean unweighted kappa; only the weights offered are allowed
+        offered = [WEIGHT_NAMES[k] for k in self.kappa_weights]
+        check_option("weights", weights, offered + (["unweighted"] if None in offered else []))
         s = label_style()
         self.data = with_ratings(ratings, datasets.sentiment)
         r = self.data
