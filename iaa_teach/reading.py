@@ -535,11 +535,12 @@ def _empty_rows(columns: list, markers: frozenset = frozenset()) -> np.ndarray:
     n = len(columns[0])
     if any(c.dtype.kind in "iub" for c in columns):
         return np.zeros(n, dtype=bool)
-    rows = np.arange(n)
-    for c in sorted(columns, key=lambda c: c.dtype.kind != "f"):  # numbers first: they narrow the rows fast
-        rows = rows[_missing_cells(c[rows], markers)]
+    first, *rest = sorted(columns, key=lambda c: c.dtype.kind != "f")  # numbers first: they narrow fast
+    rows = np.flatnonzero(_missing_cells(first, markers))
+    for c in rest:
         if not rows.size:
             break
+        rows = rows[_missing_cells(c[rows], markers)]
     empty = np.zeros(n, dtype=bool)
     empty[rows] = True
     return empty
