@@ -7,13 +7,33 @@ workbooks with :func:`pandas.read_excel` (openpyxl).
 
 What a file's cells mean
 ------------------------
-- A cell is stripped of surrounding spaces. Empty cells and the markers
-  :data:`MISSING_MARKERS` (``NA``, ``N/A``, ``NaN``, ``nan``, ``None``, ``null``)
-  are missing; everything else is a label.
+- A cell is stripped of surrounding spaces. Empty cells and pandas' own
+  missing markers, :data:`MISSING_MARKERS` (``NA``, ``N/A``, ``n/a``, ``#N/A``,
+  ``NULL``, ``null``, ``NaN``, ``nan``, ``None``, ``<NA>``...), are missing
+  (``keep_labels`` keeps one as a label); everything else is a label. How many
+  cells each marker made missing is counted for the report's first line.
 - The labels are numbers when every label of the file (and every category
   declared with it) reads as a decimal number (``3``, ``-1.5``, ``2e3``,
   ``inf``); otherwise every label is text, exactly as written. ``TRUE`` and
   ``FALSE`` are text.
+
+How a file is laid out (each guess noted, each oddity warned about: :class:`Reading`)
+-------------------------------------------------------------------------------------
+- Wide: one row per item, one column per rater. The first column holds the
+  item IDs when it has no name or an ID's name (:func:`item_like`); ``item=``
+  names another, ``item=False`` none.
+- Long: one rating per row. A header of three columns named like an item, a
+  rater and a label (:func:`looks_long`) is read as long without being told;
+  ``rater=``/``label=``/``item=`` pick three columns of a wider export.
+- Raters as rows (``raters_as_rows=True``): a form's export, one row per
+  respondent; the raters named by an e-mail or name column, timestamps left out.
+- ``drop`` leaves columns out, ``skip_rows`` skips a title above the header;
+  empty unnamed columns at the right end are left out.
+- Label Studio's JSON export (``.json``) and Prodigy's JSONL (``.jsonl``) are
+  read as long files.
+- Warnings: a rater column named like raters, holding e-mail addresses or
+  timestamps, or with a different value in every row; labels differing only
+  in letter case (``fold_case`` merges them); cells holding several labels.
 
 Limits (each raised with a keyword argument and a command-line option):
 the file's size (``max_bytes``, ``--max-bytes``) and the length of a cell
@@ -1199,6 +1219,11 @@ class _Plan:
                     f"the markers are {', '.join(repr(m) for m in MISSING_MARKERS if m)}"
                 )
         self.keep = frozenset(keep)
+        if self.raters_as_rows and isinstance(self.item, str):
+            raise AgreementError(
+                "raters_as_rows (--raters-as-rows): every column other than the rater's is an item, so there "
+                "is no item column to name; leave a column out with drop= (--drop-column)"
+            )
         if self.raters_as_rows and (format == "long" or self.label):
             raise AgreementError(
                 "raters_as_rows (--raters-as-rows) reads one row per rater and one column per item; it "

@@ -376,6 +376,7 @@ def test_options_are_checked():
         ({"skip_rows": -1}, "skip_rows"),
         ({"raters_as_rows": True, "format": "long"}, "raters_as_rows"),
         ({"fold_case": "yes"}, "fold_case must be True or False"),
+        ({"raters_as_rows": True, "item": "Q1"}, "no item column to name"),
     ]:
         with pytest.raises(AgreementError, match=message):
             Ratings.from_csv(__file__, **kwargs)
