@@ -19,15 +19,17 @@ import pytest
 from browser_support import aria_controls, open_notebook
 
 from iaa_teach import fmt
-from iaa_teach.exercises import make_question
+from iaa_teach.exercises import question_for
 
 NOTEBOOK = "10_exam_revision.ipynb"
 TIMEOUT_MS = 30_000
 
 
 def _answer(part) -> str:
-    if part.form == "choice":
-        return part.key
+    if part.form == "words":
+        return "My answer in words."
+    if part.form in ("choice", "select"):
+        return ", ".join(part.key)
     return fmt(part.answer) if part.answer.denominator > 1 else str(part.answer)
 
 
@@ -56,14 +58,14 @@ def test_a_short_mock_exam_runs_to_its_score(lab_server):
         for i in range(n_questions):
             heading = exam.locator(".iaa-mock-question", has_text=f"Question {i + 1} of {n_questions}")
             heading.wait_for(timeout=TIMEOUT_MS)
-            kind, seed = re.search(r"question (\w+)-(\d+)", heading.inner_text()).groups()
-            q = make_question(kind, int(seed), level=level)  # the same question, built outside the kernel
+            code = re.search(r"question (Q-[0-9A-Z]{4}-[0-9A-Z]{4})", heading.inner_text()).group(1)
+            q = question_for(code)  # the same question, built outside the kernel from its code
+            assert q.level == level
             questions.append(q)
             for part in q.parts:
-                if part.form in ("number", "choice"):  # the parts in words are marked by key points
-                    box = exam.locator(f".iaa-mock-answer-{part.label} textarea")
-                    box.fill(_answer(part))
-                    box.press("Tab")
+                box = exam.locator(f".iaa-mock-answer-{part.label} textarea")
+                box.fill(_answer(part))
+                box.press("Tab")
             if i < n_questions - 1:
                 exam.locator("button.iaa-mock-next").click()
         exam.locator("button.iaa-mock-finish").click()
@@ -71,9 +73,19 @@ def test_a_short_mock_exam_runs_to_its_score(lab_server):
         result = exam.locator(".iaa-mock-result")
         result.locator(".iaa-total").wait_for(timeout=TIMEOUT_MS)
         total = result.locator(".iaa-total").inner_text()
-        got = sum(p.marks for q in questions for p in q.parts if p.form in ("number", "choice"))
+        got = sum(p.marks for q in questions for p in q.parts if p.form != "words")
         available = sum(q.total_marks for q in questions)
-        assert total.startswith(f"Total: {got} / {available} marks"), total
+        assert total.startswith(f"Total: {got} / {available} marks"), total  # no marks from words
+        words = [(i, p) for i, q in enumerate(questions) for p in q.parts if p.form == "words"]
+        for i, p in words:  # self-marking: tick the first point of each written answer
+            tick = exam.locator(
+                f".iaa-mock-self-mark-{i + 1}.iaa-self-mark-{p.label} .iaa-self-mark-{p.label}-1 input"
+            )
+            tick.check()
+        if words:
+            want = f"Total: {got + len(words)} / {available} marks"
+            result.locator(".iaa-total", has_text=want).wait_for(timeout=TIMEOUT_MS)
+            assert f"{len(words)} self-marked" in result.locator(".iaa-total").inner_text()
         captions = result.locator("caption").all_inner_texts()
         assert captions == ["Marks by skill (weakest first)", "Marks per part"]
         skills = {p.skill for q in questions for p in q.parts}

@@ -38,14 +38,14 @@ def test_quiz_new_question_right_answer_is_correct(lab_server):
         start = int(seed_box.input_value())
 
         quiz.locator("button.iaa-quiz-new").click()
-        status = quiz.locator(".widget-html-content", has_text=f"Question {kind}-{start + 1}")
+        question = make_question(kind, start + 1)  # the same question, built outside the kernel
+        status = quiz.locator(".widget-html-content", has_text=f"Question {question.id}")
         status.first.wait_for(timeout=TIMEOUT_MS)
         assert int(seed_box.input_value()) == start + 1
 
-        question = make_question(kind, start + 1)  # the same question, built outside the kernel
-        # the question table in the browser is the one computed here
+        # the question table in the browser is the one computed here; its code names no kind
         shown = quiz.locator(".iaa-quiz-question").inner_text(timeout=TIMEOUT_MS)
-        assert f"{kind}-{start + 1}" in shown
+        assert question.id in shown and kind not in question.id
         assert all(str(label) in shown for row in question.ratings.rows() for label in row if label)
 
         answers = question.answers()
@@ -61,3 +61,17 @@ def test_quiz_new_question_right_answer_is_correct(lab_server):
             text = feedback.inner_text()
             assert text.startswith("Correct"), (label, text)
             assert fmt(answers[label]) in text
+
+        # a part in words is self-marked: after "check" its points are ticked in the page
+        words = next((p for p in question.parts if p.form == "words"), None)
+        if words is not None:
+            box = quiz.locator(f".iaa-quiz-answer-{words.label} input")
+            box.fill("Two annotators agree by chance too.")
+            box.press("Tab")
+            quiz.locator("button.iaa-quiz-check").click()
+            tick = quiz.locator(f".iaa-self-mark-{words.label}-1 input")
+            tick.wait_for(timeout=TIMEOUT_MS)
+            tick.check()
+            quiz.locator(".iaa-quiz-score", has_text="1 self-marked").wait_for(timeout=TIMEOUT_MS)
+            feedback = quiz.locator(f".iaa-quiz-feedback-{words.label} [data-status=self-marked]")
+            feedback.wait_for(timeout=TIMEOUT_MS)

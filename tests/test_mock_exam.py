@@ -10,6 +10,7 @@ import pytest
 
 from iaa_teach import AgreementError, fmt
 from iaa_teach.exercises import KINDS, MistakeLog, make_question
+from iaa_teach.exercises._questions import SLIPS
 from iaa_teach.widgets import Countdown, MockExam
 from iaa_teach.widgets.mock_exam import MINUTES_PER_MARK
 
@@ -135,12 +136,13 @@ def test_a_usual_mistake_loses_the_parts_marks_and_is_named():
     exam = MockExam(1, seed=2, kinds=["fleiss"], clock=Clock())
     exam.start_button.click()
     q = exam.questions[0]
-    part = next(p for p in q.parts if p.numeric and p.mistakes)
-    exam.answers[part.label].value = fmt(part.mistakes[0].value)
+    part = next(p for p in q.parts if p.numeric and any(m.id not in SLIPS for m in p.mistakes))
+    mistake = next(m for m in part.mistakes if m.id not in SLIPS)
+    exam.answers[part.label].value = fmt(mistake.value)
     exam.finish_button.click()
     row = next(r for r in exam.results[0] if r[0] is part)
     assert row[2] == 0 and row[1].status == "mistake"
-    assert part.mistakes[0].name in exam.marks_table().text()
+    assert mistake.name in exam.marks_table().text()
     assert exam.score()[0] == 0
     assert "(no answer)" in exam.marks_table().text() and "Not answered." in exam.marks_table().text()
 
@@ -270,7 +272,8 @@ def test_the_marks_are_the_checkers_own_including_part_marks():
     assert exam.score()[0] == sum(got for results in exam.results for _, _, got in results)
 
 
-def test_a_short_answer_is_marked_by_the_checker(tmp_path):
+def test_a_short_answer_is_self_marked_after_the_exam(tmp_path):
+    """Issue 23: a written answer earns no marks from its words; the student ticks the scheme's points."""
     exam = MockExam(1, seed=1, kinds=["cohen"], clock=Clock())
     exam.start_button.click()
     q = exam.questions[0]
@@ -279,7 +282,15 @@ def test_a_short_answer_is_marked_by_the_checker(tmp_path):
     exam.answers[words.label].value = text
     exam.finish_button.click()
     part, fb, got = next(r for r in exam.results[0] if r[0] is words)
-    assert got == q.check(words.label, text).marks and fb.message in exam.marks_table().text()
+    assert got == 0 and fb.status == "self" and "to self-mark" in exam.result_html.value
+    boxes = exam.ticks[(0, words.label)]
+    assert len(boxes) == len(words.key_points)
+    boxes[1].value = True
+    part, fb, got = next(r for r in exam.results[0] if r[0] is words)
+    assert got == 1 and fb.status == "self-marked" and "self-marked" in fb.message
+    assert (
+        exam.score()[0] == 1 and "1 self-marked" in exam.result_html.value and "1 self-marked" in exam.text()
+    )
 
 
 def test_each_box_invites_its_form_of_answer():
@@ -289,7 +300,9 @@ def test_each_box_invites_its_form_of_answer():
     assert "choice" in forms.values()
     for label, form in forms.items():
         box = exam.answers[label]
-        assert {"number": "29/59", "choice": "a letter", "words": "sentence"}[form] in box.placeholder
+        assert {"number": "29/59", "choice": "a letter", "select": "all the letters", "words": "sentence"}[
+            form
+        ] in box.placeholder
         assert (box.rows == 3) == (form == "words")
 
 

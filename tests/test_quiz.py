@@ -14,6 +14,7 @@ import pytest
 
 from iaa_teach import AgreementError, fmt
 from iaa_teach.exercises import KINDS, make_question
+from iaa_teach.exercises._questions import SLIPS
 from iaa_teach.widgets.quiz import MAX_PARTS, Quiz
 
 
@@ -31,7 +32,11 @@ def test_first_question_is_the_seeded_one():
     assert quiz.question.ratings == q.ratings
     assert quiz.question_html.value == q.html()
     assert len(_visible_rows(quiz)) == len(q.parts) <= MAX_PARTS
-    assert "fleiss-12" in quiz.status.value and quiz.solution_html.value == ""
+    assert (
+        quiz.question.id in quiz.status.value
+        and "fleiss" not in quiz.status.value
+        and quiz.solution_html.value == ""
+    )
 
 
 def test_new_question_moves_the_seed_on_and_clears_everything():
@@ -75,8 +80,8 @@ def test_right_answers_are_marked_correct(kind):
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_usual_mistake_is_named_in_the_feedback(kind):
     quiz = Quiz(kind, seed=8)
-    part = next(p for p in quiz.question.parts if p.numeric and p.mistakes)
-    mistake = part.mistakes[0]
+    part = next(p for p in quiz.question.parts if p.numeric and any(m.id not in SLIPS for m in p.mistakes))
+    mistake = next(m for m in part.mistakes if m.id not in SLIPS)
     quiz.answers[part.label].value = fmt(mistake.value)
     quiz.check_button.click()
     shown = _text(quiz.feedback[part.label].value)
@@ -94,15 +99,25 @@ def test_unreadable_and_wrong_answers_get_a_hint():
     assert 'data-status="wrong"' in quiz.feedback["d"].value and "at most 1" in quiz.feedback["d"].value
 
 
-def test_words_part_is_marked_by_its_key_points():
+def test_words_part_is_self_marked_by_ticking_the_mark_schemes_points():
+    """No machine marks a written answer (issue 23): after "check" the student ticks the points it makes."""
     quiz = Quiz("partial", seed=1)
-    label = quiz.question.parts[-1].label
-    assert quiz.question.parts[-1].form == "words"
-    quiz.answers[label].value = "because they are different people"
+    part = quiz.question.parts[-1]
+    assert part.form == "words"
+    quiz.answers[part.label].value = "It is fine to merge them, there is no bias, we lose nothing."
     quiz.check_button.click()
-    shown = _text(quiz.feedback[label].value)
-    assert 'data-status="partial"' in quiz.feedback[label].value
-    assert shown.startswith(f"1 of {quiz.question.parts[-1].marks} marks") and "Still missing" in shown
+    assert 'data-status="self"' in quiz.feedback[part.label].value  # no marks from its words
+    assert "to self-mark" in quiz.score_html.value
+    boxes = quiz.ticks[part.label]
+    assert [b.description for b in boxes] == [f"({i}) {k.text}" for i, k in enumerate(part.key_points, 1)]
+    boxes[0].value = True
+    assert 'data-status="self-marked"' in quiz.feedback[part.label].value
+    assert _text(quiz.feedback[part.label].value).startswith(f"1 of {part.marks} marks (self-marked")
+    assert "(1 self-marked)" in quiz.score_html.value
+    boxes[0].value = False
+    assert _text(quiz.feedback[part.label].value).startswith(f"0 of {part.marks} marks (self-marked")
+    quiz.check_button.click()  # checking again keeps one set of boxes
+    assert len(quiz.self_marking.children) == 1
 
 
 def test_solution_is_revealed_step_by_step_then_in_full():
@@ -136,9 +151,9 @@ def test_callbacks_record_their_time():  # the times themselves: benchmarks/benc
 def test_display_keeps_a_stable_plain_text():
     quiz = Quiz("weighted", seed=9)
     bundle = quiz._repr_mimebundle_()
-    assert bundle["text/plain"] == "Quiz: " + quiz.question.title + ", question weighted-9"
+    assert bundle["text/plain"] == "Quiz: " + quiz.question.title + ", question " + quiz.question.id
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert "weighted-9" in repr(quiz)
+    assert quiz.question.id in repr(quiz)
 
 
 def test_solution_uses_the_steps_html_renderer():
@@ -175,7 +190,8 @@ def test_without_a_log_nothing_is_recorded_and_no_log_button(tmp_path, monkeypat
     quiz.answers["a"].value = "0.5"
     quiz.check_button.click()
     assert quiz.log is None and not (tmp_path / "log.json").exists()
-    assert quiz.progress_button not in quiz.widget.children[-4].children
+    actions = next(c for c in quiz.widget.children if quiz.check_button in getattr(c, "children", ()))
+    assert quiz.progress_button not in actions.children
 
 
 def test_the_first_answer_to_each_part_is_logged_with_its_mistake(tmp_path):
@@ -183,8 +199,8 @@ def test_the_first_answer_to_each_part_is_logged_with_its_mistake(tmp_path):
 
     log = _log(tmp_path)
     quiz = Quiz("fleiss", seed=8, log=log)
-    part = next(p for p in quiz.question.parts if p.numeric and p.mistakes)
-    mistake = part.mistakes[0]
+    part = next(p for p in quiz.question.parts if p.numeric and any(m.id not in SLIPS for m in p.mistakes))
+    mistake = next(m for m in part.mistakes if m.id not in SLIPS)
     quiz.answers[part.label].value = fmt(mistake.value)
     other = next(p.label for p in quiz.question.parts if p.numeric and p is not part)
     quiz.answers[other].value = "half"  # unreadable: not recorded

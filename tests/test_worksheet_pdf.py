@@ -150,7 +150,7 @@ def test_the_answer_key_is_one_page_with_every_exact_answer(printed):
             at = found.end()
     assert re.findall(r"\b(\d+) marks\b", key) == [str(q.total_marks) for q in ws.questions]
     assert re.search(rf"^\s*Total\s+{ws.marks}\s*$", key, re.M)
-    letters = [p.key for q in ws.questions for p in q.parts if p.choices]
+    letters = [p.key for q in ws.questions for p in q.parts if p.form == "choice"]
     assert letters and re.findall(r"^\s*(?:\d+\s+)?\([a-z]\)\s+([A-F])\s+\d+\s*$", key, re.M) == letters
 
 

@@ -25,7 +25,8 @@ size, 10-15 items, 3-4 categories, with an extra conceptual part.
 at every level, ``cohen`` and ``weighted`` one or two missing labels at level 3
 (unless the student chooses the coefficient); ``fleiss``, ``pi`` and ``ac1``
 stay complete (their gaps are ``partial``'s subject). :data:`LEVEL_SIZES` holds the ranges; ``question.id``
-(``"fleiss-12"``, ``"fleiss-12-L3"``) names the kind, seed and level.
+is a code such as ``"Q-7KD3-M2XA"`` that names no kind (a paper must not say which coefficient to
+choose); :func:`question_for` draws the question again from its code, for its worked answer.
 
 >>> q = make_question("cohen", seed=3, level=1)
 >>> q.level, 4 <= q.ratings.n_items <= 6, q.total_marks == sum(p.marks for p in q.parts)
@@ -35,33 +36,48 @@ Parts and how they are answered
 -------------------------------
 ``part.form`` is ``"number"`` (``part.quantity``, ``part.answer``),
 ``"choice"`` (``part.choices``, lettered A-D; ``part.key`` is the right
-letter) or ``"words"`` (a short answer marked by ``part.key_points``, a mark
-each up to ``part.marks``). ``part.model_answer`` never holds another part's
+letter), ``"select"`` (select all that apply: ``part.key`` holds every right
+letter, the wrong options are the usual misconceptions; a mark for each right
+letter, less one for each wrong one, not below 0) or ``"words"`` (a short answer,
+never marked by a machine: the student ticks the mark scheme's points,
+``part.key_points``, that the answer makes, :meth:`Question.self_mark`, and the
+score says "self-marked"). ``part.model_answer`` never holds another part's
 result; ``part.worked`` (where set) is the model answer with this table's
 numbers, shown in the solution only.
 
+A numerical part's marks are method (M) and accuracy (A) marks, as an exam
+board marks: ``part.marks_split`` (``"M2 A1"``; ``"B1"`` for a one-mark count)
+and ``part.scheme`` (what earns them, as the mark scheme prints it).
 ``question.check(part, answer)`` returns a :class:`Feedback` with
 ``status``, ``message``, ``marks`` (earned) and ``out_of``:
 
-- ``"correct"``: full marks (3 decimals, a fraction, the right letter, every key point);
-- ``"places"``: right to 2 dp only: "right to 2 dp: give 3 dp, as asked" (one mark
-  less), no mark when a listed mistake rounds to the same 2-decimal value
-  (the message says so: "... but so is what you get if you ...");
+- ``"correct"``: full marks (3 decimals, a fraction, the right letter(s));
+- ``"follow-through"``: a coefficient right from the student's own wrong
+  earlier answers (``question.mark`` passes them): full marks, said as such;
+- ``"places"``: right to 2 dp only: "give 3 dp, as asked"; the A mark is lost,
+  the M marks kept (never the whole part);
+- ``"slip"``: the right method with values rounded too early, or 3 decimals
+  off by at most 2 in the last place: the M marks, not the A mark;
 - ``"mistake"``: "0.272 is what you get if you use each rater's own
-  proportions ... (step: ...)" and advice; ``mistakes`` holds the ids. The
-  feedback says what a method gives, never that the student used it;
+  proportions ... (step: ...)" and advice, no marks; ``mistakes`` holds the ids.
+  The feedback says what a method gives, never that the student used it;
 - ``"other_rule"``: the value under another chance rule in use (the course
   notes' MLRD rule where the part asks for the pooled one, or back): named,
   never called a mistake;
-- ``"partial"``: a short answer with some key points (which ones are made, which missing);
+- ``"partial"``: some of a select-all part's statements;
+- ``"self"``: a short answer in words, not marked yet: the message lists the
+  mark scheme's points to tick; ``"self-marked"`` after :meth:`Question.self_mark`;
 - ``"wrong"`` (a hint, or why that option is not the best) and ``"unreadable"``.
+  A wrong number is never said to be another part's value.
 
 ``question.answer_key()``: one line per part for a one-page key (``(a) [2] P_o = 7/10 =
-0.700``, ``(e) [1] B``, or a short answer's key points).
+0.700. M1 for ...; A1 ...``, ``(e) [1] B``, or a short answer's numbered points).
 
-``question.mark({"a": "0.700", "b": ..., ...})`` marks every part at once: a
-:class:`Marking` with ``feedback`` per part (``"empty"`` for a part left
-blank), ``marks``, ``out_of`` and ``by_skill()`` (``{skill: (earned, available)}``).
+``question.mark({"a": "0.700", "b": ..., ...}, ticks={"d": [1, 2]})`` marks every
+part at once, each coefficient with follow-through from the student's own
+earlier answers: a :class:`Marking` with ``feedback`` per part (``"empty"`` for a
+part left blank), ``marks``, ``out_of``, ``self_marked`` and ``by_skill()``
+(``{skill: (earned, available)}``).
 
 Kinds of question
 -----------------
@@ -174,6 +190,8 @@ from ._questions import (
     Question,
     Solution,
     make_question,
+    question_code,
+    question_for,
 )
 from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
 
@@ -197,6 +215,8 @@ __all__ = [
     "KeyPoint",
     "mistake_info",
     "make_question",
+    "question_code",
+    "question_for",
     "worksheet",
     "worksheet_html",
     "worksheet_questions",

@@ -1,15 +1,20 @@
-"""Conceptual parts that are marked: multiple choice (a letter) and short answers (key points).
+"""Conceptual parts: multiple choice, select-all-that-apply, and self-marked short answers.
 
 Each builder returns the pieces of a :class:`~._questions.Part` answered
-without a number: the prompt, the options or the key points, and a model
-answer that uses no other part's result (the check may show it before the
-solution is opened). Options are shuffled by the question's own generator,
-so a seed always gives the same order.
+without a number: the prompt, the options or the mark-scheme points, and a
+model answer that uses no other part's result (the check may show it before
+the solution is opened). Options are shuffled by the question's own
+generator, so a seed always gives the same order.
+
+Nothing written in words is marked by a machine: a concept a machine can
+mark is asked as multiple choice (one letter) or select-all-that-apply
+(letters; the wrong statements are the usual misconceptions), and a short
+answer in words is *self-marked*: after submitting, the student sees the
+mark scheme's points and ticks those the answer makes.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -25,6 +30,7 @@ __all__ = [
     "Concept",
     "CONCEPTS",
     "multiple_choice",
+    "select_all",
     "short_answer",
     "verdict",
     "ALPHA_FIRM",
@@ -50,20 +56,13 @@ ALPHA_FIRM, ALPHA_TENTATIVE = Fraction(4, 5), Fraction(667, 1000)
 
 @dataclass(frozen=True)
 class KeyPoint:
-    """One point a short answer is marked on: what it says (``text``) and the words that show it.
+    """One point of a self-marked short answer's mark scheme (a mark each, up to the part's marks).
 
-    ``patterns`` are regular expressions (case-insensitive); the point is made
-    when any of them occurs in the answer.
+    No machine looks for it in the answer: the student (or a marker) ticks the
+    points the answer makes (:meth:`~._questions.Question.self_mark`).
     """
 
     text: str
-    patterns: tuple
-    none_of: tuple = ()  # words that undo the point (naming every band is not naming the band)
-
-    def made_in(self, answer: str) -> bool:
-        if any(re.search(p, answer, re.IGNORECASE) for p in self.none_of):
-            return False
-        return any(re.search(p, answer, re.IGNORECASE) for p in self.patterns)
 
 
 @dataclass(frozen=True)
@@ -85,6 +84,7 @@ class Concept:
     choices: tuple = ()
     key: str | None = None
     key_points: tuple = ()
+    select: bool = False
 
 
 #: The letters of a multiple-choice part's options (and, in lower case, of a question's parts).
@@ -107,15 +107,40 @@ def multiple_choice(
     return Concept(prompt, marks, skill, model, choices=tuple(options[i] for i in order), key=key)
 
 
+def select_all(
+    rng: np.random.Generator,
+    prompt: Prose,
+    right: list[str],
+    wrong: list[tuple[str, str]],
+    model: Prose,
+    skill: str = "concepts",
+) -> Concept:
+    """Select all that apply: the true statements (a mark each) and the misconceptions (each with why
+    it is wrong), shuffled. A mark for each true statement chosen, less one for each wrong one (not
+    below 0), so choosing every option earns nothing."""
+    options = [Choice(Prose(text)) for text in right] + [Choice(Prose(text), why) for text, why in wrong]
+    order = rng.permutation(len(options))
+    key = "".join(LETTERS[i] for i, j in enumerate(order) if j < len(right))
+    return Concept(
+        Prose(prompt, " Choose all that apply."),
+        len(right),
+        skill,
+        model,
+        choices=tuple(options[i] for i in order),
+        key=key,
+        select=True,
+    )
+
+
 def short_answer(
     prompt: Prose,
-    points: list[tuple[str, tuple]],
+    points: list[str],
     model: Prose,
     marks: int | None = None,
     skill: str = "concepts",
 ) -> Concept:
-    """A short answer marked by key points (one mark each, up to ``marks``; default: one per point)."""
-    key_points = tuple(KeyPoint(*point) for point in points)
+    """A self-marked short answer: the mark scheme's points (a mark each, up to ``marks``)."""
+    key_points = tuple(KeyPoint(point) for point in points)
     return Concept(prompt, len(key_points) if marks is None else marks, skill, model, key_points=key_points)
 
 
@@ -220,54 +245,69 @@ def dropout(rng: np.random.Generator, rater: str, half: int) -> Concept:
     )
 
 
-def interpretation(rng: np.random.Generator, coefficient: str = "alpha") -> Concept:
+def interpretation(
+    rng: np.random.Generator, coefficient: str = "alpha", scale: str = "landis_koch"
+) -> Concept:
+    """Reading a reported value on the scale that belongs to the coefficient: the Landis-Koch bands
+    for a kappa-like coefficient (``scale="landis_koch"``), Krippendorff's 0.667 / 0.800 for alpha
+    (``scale="krippendorff"``). A kappa is never read against Krippendorff's thresholds, nor alpha
+    on the Landis-Koch bands."""
     value = Fraction(str(rng.choice(["0.15", "0.35", "0.55", "0.72", "0.76", "0.85", "0.91"])))
+    fmt_v = fmt(value, 2)
+    if scale == "krippendorff":
+        right_v = verdict(value)
+        wrong = [
+            (Prose(f"by Krippendorff's guideline, {v}"), "Look again at Krippendorff's two thresholds.")
+            for v in _VERDICTS
+            if v != right_v
+        ]
+        wrong.append(
+            (
+                Prose("reliable, since any value above 0.5 means more agreement than disagreement"),
+                "Alpha is agreement beyond chance: 0.5 is half-way between chance and perfect, not a pass mark.",
+            )
+        )
+        return multiple_choice(
+            rng,
+            Prose(f"A corpus paper reports {coefficient} = {fmt_v}. Which reading is right?"),
+            Prose(f"by Krippendorff's guideline, {right_v}"),
+            wrong,
+            Prose(
+                f"{fmt_v}: by Krippendorff's guideline {right_v}. Alpha needs at least 0.800 for firm "
+                "conclusions and 0.667 for tentative ones; below 0.667 the data are too unreliable."
+            ),
+            marks=2,
+            skill="interpretation",
+        )
     band = interpret(float(value))
     bands = ["slight", "fair", "moderate", "substantial", "almost perfect"]
-    other_band = bands[(bands.index(band) + int(rng.integers(1, len(bands)))) % len(bands)]
-    right_v = verdict(value)
-    other_v = [v for v in _VERDICTS if v != right_v][int(rng.integers(2))]
-    fmt_v = fmt(value, 2)
+    i = bands.index(band)
+    far = [b for j, b in enumerate(bands) if abs(j - i) > 1]
+    dropped = far[int(rng.integers(len(far)))]  # the neighbouring bands are always offered
+    others = [b for b in bands if b not in (band, dropped)]
     return multiple_choice(
         rng,
-        Prose(
-            f"A corpus paper reports {coefficient} = {fmt_v}. Which reading is right on the Landis-Koch "
-            "scale and against Krippendorff's guideline (0.667 and 0.800)?"
-        ),
-        Prose(f"{band} on the Landis-Koch scale; by Krippendorff's guideline {right_v}"),
+        Prose(f"A corpus paper reports {coefficient} = {fmt_v}. Where is it on the Landis-Koch scale?"),
+        Prose(f"{band} agreement"),
         [
             (
-                Prose(f"{band} on the Landis-Koch scale; by Krippendorff's guideline {other_v}"),
-                "Look again at Krippendorff's two thresholds.",
-            ),
-            (
-                Prose(f"{other_band} on the Landis-Koch scale; by Krippendorff's guideline {right_v}"),
-                "Look again at the Landis-Koch bands: 0.21-0.40 fair, 0.41-0.60 moderate, 0.61-0.80 substantial.",
-            ),
-            (
-                Prose(f"{other_band} on the Landis-Koch scale; by Krippendorff's guideline {other_v}"),
-                "Both readings are off: check the bands and the thresholds.",
-            ),
+                Prose(f"{b} agreement"),
+                "Look again at the Landis-Koch bands: 0.21-0.40 fair, 0.41-0.60 moderate, 0.61-0.80 "
+                "substantial, above 0.80 almost perfect.",
+            )
+            for b in others
         ],
         Prose(
-            f"{fmt_v} is {band} on the Landis-Koch scale (slight to 0.20, fair to 0.40, moderate to 0.60, "
-            f"substantial to 0.80, almost perfect above), and by Krippendorff's guideline {right_v}. "
-            "Krippendorff's thresholds are stricter: 'substantial' agreement can still be too low for firm "
-            "conclusions."
+            f"{fmt_v} is {band} agreement on the Landis-Koch scale (slight to 0.20, fair to 0.40, moderate "
+            "to 0.60, substantial to 0.80, almost perfect above). The bands are a convention, not a test: "
+            "say what the value means for the task."
         ),
         marks=2,
         skill="interpretation",
     )
 
 
-# short answers ------------------------------------------------------------
-_CHANCE = (r"chance", r"\bP_?e\b", r"expected", r"\brandom", r"\bluck")
-_BAND = {
-    name: (name.replace(" ", r"\s*"),)
-    for name in ("slight", "fair", "moderate", "substantial", "almost perfect", "poor")
-}
-
-
+# short answers and select-all ----------------------------------------------
 def interpret_own(band: str, coefficient: str = "kappa") -> Concept:
     return short_answer(
         prose(
@@ -276,16 +316,9 @@ def interpret_own(band: str, coefficient: str = "kappa") -> Concept:
             c=coefficient,
         ),
         [
-            (
-                "the Landis-Koch band your value falls in",
-                _BAND[band],
-                tuple(p for name, ps in _BAND.items() if name != band and name not in band for p in ps),
-            ),
-            (
-                "the coefficient removes the agreement expected by chance (P_e) and scales by what was possible "
-                "beyond it",
-                _CHANCE,
-            ),
+            "names the Landis-Koch band the value falls in (follow-through: the band of the value found)",
+            "says the coefficient removes the agreement expected by chance (P_e) and scales by what was "
+            "possible beyond it",
         ],
         prose(
             "Name the Landis-Koch band of the value. The observed agreement counts every agreement, including "
@@ -298,23 +331,27 @@ def interpret_own(band: str, coefficient: str = "kappa") -> Concept:
     )
 
 
-def weights_why() -> Concept:
-    return short_answer(
-        Prose("Why do weights suit these categories, and what do they change?"),
+def weights_why(rng: np.random.Generator) -> Concept:
+    return select_all(
+        rng,
+        Prose("Which statements say why weights suit these categories, and what they change?"),
         [
-            ("the categories are ordered", (r"order", r"ordinal", r"scale", r"rank")),
+            "The categories are ordered, so a miss between neighbouring categories is less serious than one "
+            "across the scale",
+            "Weights give a near miss partial credit, in the observed and the chance agreement alike",
+        ],
+        [
             (
-                "a near miss (neighbouring categories) gets partial credit, a far miss little or none",
-                (
-                    r"partial",
-                    r"near",
-                    r"neighbo",
-                    r"adjacent",
-                    r"close",
-                    r"less serious",
-                    r"distance",
-                    r"one step",
-                ),
+                "Weights are needed because the categories are nominal and not ordered",
+                "Nominal categories have no order: no miss is nearer than another, so weights mean nothing.",
+            ),
+            (
+                "Weights correct for chance agreement, which unweighted kappa ignores",
+                "Unweighted kappa corrects for chance too; weights only change how much a miss counts.",
+            ),
+            (
+                "Weights count every disagreement in full",
+                "That is unweighted kappa; weights give partial credit to near misses.",
             ),
         ],
         Prose(
@@ -325,34 +362,30 @@ def weights_why() -> Concept:
     )
 
 
-def pooling_why() -> Concept:
-    return short_answer(
+def pooling_why(rng: np.random.Generator) -> Concept:
+    return select_all(
+        rng,
         Prose(
-            "Cohen's kappa takes chance agreement from each rater's own proportions. Why does Fleiss' kappa "
-            "pool all the labels instead?"
+            "Cohen's kappa takes chance agreement from each rater's own proportions. Which statements say why "
+            "Fleiss' kappa pools all the labels instead?"
         ),
         [
+            "The raters are treated as interchangeable: there is no single fixed pair whose own habits define "
+            "chance",
+            "Chance agreement is that of two labels drawn at random from all the labels pooled",
+        ],
+        [
             (
-                "the raters are interchangeable: there is no single fixed pair of raters",
-                (
-                    r"interchang",
-                    r"no (single|one|fixed) pair",
-                    r"different raters",
-                    r"any (two|pair)",
-                    r"not fixed",
-                    r"many raters",
-                    r"more than two",
-                ),
+                "Pooling makes P_e smaller, so kappa comes out higher",
+                "Pooling usually makes P_e a little larger, not smaller; and a higher value is no reason.",
             ),
             (
-                "chance is two labels drawn at random from all the labels pooled",
-                (
-                    r"pool",
-                    r"all (the )?labels",
-                    r"overall",
-                    r"drawn at random",
-                    r"random(ly)? (drawn|chosen|picked)",
-                ),
+                "Each rater's own proportions cannot be computed when there are three or more raters",
+                "They can; but there is no single pair whose proportions would define chance.",
+            ),
+            (
+                "Fleiss' kappa draws its chance pairs without replacement",
+                "It draws with replacement (sum of p_j squared); Krippendorff's alpha draws without.",
             ),
         ],
         Prose(
@@ -364,32 +397,32 @@ def pooling_why() -> Concept:
     )
 
 
-def single_value(items: str) -> Concept:
-    return short_answer(
+def single_value(rng: np.random.Generator, items: str) -> Concept:
+    return select_all(
+        rng,
         prose(
-            "Item {items} has a single rating. What does it contribute, and why are each unit's pairs weighted "
-            "by {w}?",
+            "Item {items} has a single rating. Which statements are right about what it contributes, and why "
+            "each unit's pairs are weighted by {w}?",
             items=items,
             w=Math("1/(m_u - 1)", "1 / (m_u - 1)"),
         ),
         [
+            "A single value has no pair: it is not pairable, adds nothing to the coincidence matrix and is "
+            "left out of n",
+            "Dividing by m_u - 1 makes every pairable value count once, whatever the size of its unit",
+        ],
+        [
             (
-                "a single value has no pair: it is not pairable and is left out of n",
-                (
-                    r"no pair",
-                    r"not pairable",
-                    r"unpairable",
-                    r"left out",
-                    r"nothing",
-                    r"ignored",
-                    r"excluded",
-                    r"does ?n.?t (count|contribute)",
-                    r"no contribution",
-                ),
+                "A single value agrees with itself, so it adds one to the diagonal of the coincidence matrix",
+                "A value is never paired with itself: only pairs of different raters' values count.",
             ),
             (
-                "dividing by m_u - 1 makes every pairable value count once, whatever its unit's size",
-                (r"once", r"equal(ly)?", r"same weight", r"m_u ?- ?1", r"normali[sz]", r"each value"),
+                "A single value counts as a disagreement, since no one agreed with it",
+                "A missing rating is not a disagreement: with no pair there is nothing to compare.",
+            ),
+            (
+                "Dividing by m_u - 1 gives units with more ratings more weight",
+                "It does the opposite: each unit's m_u (m_u - 1) pairs are scaled so every value counts once.",
             ),
         ],
         prose(
@@ -403,39 +436,30 @@ def single_value(items: str) -> Concept:
     )
 
 
-def alpha_vs_fleiss() -> Concept:
-    return short_answer(
+def alpha_vs_fleiss(rng: np.random.Generator) -> Concept:
+    return select_all(
+        rng,
         Prose(
-            "This table is complete. Would Fleiss' kappa on it give the same value as Krippendorff's alpha? "
-            "Why, or why not?"
+            "This table is complete. Which statements are right about Fleiss' kappa and Krippendorff's alpha "
+            "on it?"
         ),
         [
+            "They differ: alpha draws its chance pairs without replacement, over n (n - 1) pairs of values; "
+            "Fleiss' kappa with replacement",
+            "Alpha comes out a little higher than Fleiss' kappa, and the two agree only as n grows",
+        ],
+        [
             (
-                "alpha draws chance pairs without replacement, over n (n - 1) pairs; Fleiss' kappa with replacement",
-                (
-                    r"without replacement",
-                    r"with replacement",
-                    r"n ?\(n ?- ?1\)",
-                    r"n\s*\*\s*\(n\s*-\s*1\)",
-                    r"small[- ]sample",
-                    r"n-1",
-                    r"n - 1",
-                ),
+                "They are equal: on a complete table alpha is Fleiss' kappa",
+                "Close, but not equal: 1 - alpha = (1 - kappa)(n - 1)/n.",
             ),
             (
-                "so they differ a little (alpha is higher) and agree only as n grows",
-                (
-                    r"as n grows",
-                    r"large n",
-                    r"converge",
-                    r"approach",
-                    r"asymptot",
-                    r"n grows",
-                    r"more (values|items)",
-                    r"slightly",
-                    r"a little",
-                    r"higher",
-                ),
+                "Fleiss' kappa is higher because it samples without replacement",
+                "Fleiss' kappa samples with replacement, and comes out a little lower.",
+            ),
+            (
+                "They differ because alpha gives items with more labels more weight",
+                "On a complete table every item has the same number of labels: that is not the difference.",
             ),
         ],
         prose(
@@ -454,32 +478,10 @@ def merging(a: str, b: str) -> Concept:
     return short_answer(
         prose("Why would it be wrong to merge {a} and {b} into a single annotator?", a=a, b=b),
         [
-            (
-                "they are different people: a merged annotator is not a real rater and mixes two people's habits",
-                (
-                    r"different (people|annotators|persons|raters|individuals)",
-                    r"not (a )?(real|single|one|same)",
-                    r"habit",
-                    r"bias",
-                    r"two people",
-                    r"mix",
-                ),
-            ),
-            (
-                "where both labelled an item one label is thrown away, and which one is an arbitrary choice",
-                (r"throw", r"discard", r"lose", r"lost", r"drop", r"arbitrar", r"which (label|one)"),
-            ),
-            (
-                "instead keep them apart and use each item's own number of labels n_i",
-                (
-                    r"per[- ]item",
-                    r"n_i",
-                    r"each item",
-                    r"number of (labels|annotators)",
-                    r"separate",
-                    r"apart",
-                ),
-            ),
+            "they are different people: a merged annotator is not a real rater and mixes two people's habits "
+            "(any wording: distinct annotators with their own tendencies, biases, instructions)",
+            "where both labelled an item one label is thrown away, and which one is an arbitrary choice",
+            "instead keep them apart and use each item's own number of labels n_i",
         ],
         prose(
             "{a} and {b} are two different people, who may have worked at different times and under different "
@@ -500,34 +502,9 @@ def rules_differ() -> Concept:
             "Why do the two chance rules give different values of P_e on this table, and when would they agree?"
         ),
         [
-            (
-                "pooling counts every label once, so items with more labels weigh more",
-                (
-                    r"label.{0,40}(equal|same weight|once)",
-                    r"more labels.{0,40}(count|weigh|more)",
-                    r"weigh.{0,30}label",
-                    r"each label",
-                    r"every label",
-                ),
-            ),
-            (
-                "the item-mean rule gives every item the same weight",
-                (
-                    r"(each|every) item.{0,40}(equal|same)",
-                    r"items? equally",
-                    r"per item",
-                    r"item.{0,20}weigh",
-                ),
-            ),
-            (
-                "they agree when every item has the same number of labels",
-                (
-                    r"same number of (labels|annotators|ratings)",
-                    r"complete",
-                    r"equal n_i",
-                    r"every item .{0,30}all",
-                ),
-            ),
+            "pooling counts every label once, so items with more labels weigh more",
+            "the item-mean rule gives every item the same weight",
+            "they agree when every item has the same number of labels (a complete table)",
         ],
         prose(
             "Pooling divides each category's labels by all the labels, so an item with more labels weighs more; "
@@ -612,47 +589,60 @@ _WRONG = {
     ],
 }
 
-_TWO_ANNOTATORS = ("two annotators", (r"two (annotators|raters|coders)", r"2 (annotators|raters)", r"pair"))
+_TWO = "There are exactly two annotators"
+_MORE = "There are more than two annotators"
+_NOMINAL_WEIGHTS = (
+    "Weights are needed because the categories are nominal",
+    "Nominal categories have no order: no miss is nearer than another, so there is nothing to weight.",
+)
+#: Per kind: the true statements that justify the choice, and misconceptions (with why each is wrong).
 _JUSTIFY = {
-    "cohen": [
-        _TWO_ANNOTATORS,
-        (
-            "nominal (unordered) categories, so no weights",
-            (r"nominal", r"unordered", r"no order", r"categor(y|ies) (are|have) no", r"not ordered"),
-        ),
-    ],
-    "weighted": [
-        _TWO_ANNOTATORS,
-        (
-            "ordered categories: near misses deserve partial credit",
-            (r"order", r"ordinal", r"scale", r"partial", r"near", r"neighbo", r"adjacent"),
-        ),
-    ],
-    "fleiss": [
-        (
-            "more than two annotators",
-            (r"more than (two|2)", r"three|four|five|3|4|5", r"many (annotators|raters)", r"multiple"),
-        ),
-        (
-            "every item labelled by every annotator (complete), nominal categories",
-            (r"complete", r"every (item|annotator)", r"all (items|annotators)", r"no missing", r"nominal"),
-        ),
-    ],
-    "alpha": [
-        (
-            "some ratings are missing (and one item has a single rating)",
-            (r"missing", r"incomplete", r"gap", r"single", r"not every", r"unequal"),
-        ),
-        (
-            "alpha handles any number of values per unit (and more than two annotators)",
-            (r"any number", r"per (unit|item)", r"pairable", r"coincidence", r"more than (two|2)", r"flexib"),
-        ),
-    ],
+    "cohen": (
+        [_TWO, "The categories are nominal (unordered), so no weights"],
+        [
+            _NOMINAL_WEIGHTS,
+            (_MORE, "Count the columns of the table: two annotators."),
+            ("Some ratings are missing", "Every item has both labels here."),
+        ],
+    ),
+    "weighted": (
+        [_TWO, "The categories are ordered, so a near miss deserves partial credit"],
+        [
+            ("The categories are nominal (unordered)", "Look at the scale: its categories have an order."),
+            (_MORE, "Count the columns of the table: two annotators."),
+            (
+                "Weights correct for chance agreement, which Cohen's kappa does not",
+                "Cohen's kappa corrects for chance too; weights only change how much a miss counts.",
+            ),
+        ],
+    ),
+    "fleiss": (
+        [_MORE, "Every annotator labelled every item, and the categories are nominal"],
+        [
+            (_TWO, "Count the columns of the table: more than two annotators."),
+            ("The categories are ordered", "These categories have no order."),
+            ("Some ratings are missing", "The table is complete."),
+        ],
+    ),
+    "alpha": (
+        [
+            "Some ratings are missing (an item may even have a single rating)",
+            "The coefficient must handle any number of values per item",
+        ],
+        [
+            ("Every annotator labelled every item", "Look for the dashes: some ratings are missing."),
+            (_TWO, "Count the columns of the table: more than two annotators."),
+            (
+                "Its value is always the highest, so it is the safest to report",
+                "A coefficient is chosen for the data and the task, never for a higher value.",
+            ),
+        ],
+    ),
 }
 
 
 def choose_coefficient(rng: np.random.Generator, kind: str) -> tuple[Concept, Concept]:
-    """Two parts: which coefficient (multiple choice) and why (key points)."""
+    """Two parts: which coefficient (multiple choice) and why (select all that apply)."""
     name, why = _COEFFICIENTS[kind]
     wrong = [(Prose(text), why_not) for text, why_not in _WRONG[kind]]
     pick = multiple_choice(
@@ -664,10 +654,13 @@ def choose_coefficient(rng: np.random.Generator, kind: str) -> tuple[Concept, Co
         marks=1,
         skill="choice of coefficient",
     )
-    reasons = short_answer(
-        Prose("Justify your choice from the table and the task."),
-        _JUSTIFY[kind],
-        Prose(f"{name}: " + "; ".join(t for t, _ in _JUSTIFY[kind]) + "."),
+    right, misconceptions = _JUSTIFY[kind]
+    reasons = select_all(
+        rng,
+        Prose("Which facts about the table and the task justify the choice?"),
+        right,
+        misconceptions,
+        Prose(f"{name}: " + "; ".join(t[0].lower() + t[1:] for t in right) + "."),
         skill="choice of coefficient",
     )
     return pick, reasons

@@ -64,6 +64,40 @@ MISTAKES: dict[str, MistakeInfo] = dict(
             "no longer stands for 'all items'.",
         ),
         _info(
+            "early_rounding",
+            "round the intermediate values to 2 decimals before the last step",
+            "the last step, kappa = (P_o - P_e) / (1 - P_e)",
+            "Rounding to 2 decimals on the way moves the third decimal of the answer: keep exact fractions "
+            "(or full precision) and round only the final answer.",
+        ),
+        _info(
+            "swapped",
+            "swap the observed and the chance agreement in the last step",
+            "the last step, kappa = (P_o - P_e) / (1 - P_e)",
+            "The observed agreement comes first: kappa = (P_o - P_e) / (1 - P_e), the agreement beyond "
+            "chance over the most that was possible beyond chance.",
+        ),
+        _info(
+            "percent_agreement",
+            "give the observed (percent) agreement as the coefficient",
+            "the coefficient itself",
+            "The observed agreement is not corrected for chance: the coefficient is (P_o - P_e) / (1 - P_e).",
+        ),
+        _info(
+            "n_squared_pairs",
+            "divide by n_i^2 pairs in P_i (sum_j n_ij^2 / n_i^2)",
+            "agreement on each item, P_i",
+            "P_i counts the ordered pairs of two different raters: sum_j n_ij (n_ij - 1) out of n_i (n_i - 1). "
+            "sum_j n_ij^2 / n_i^2 pairs every rater with themselves too.",
+        ),
+        _info(
+            "single_as_agreement",
+            "count an item with a single label as P_i = 1",
+            "mean agreement P_a",
+            "An item with one label has no pair of labels, so no agreement to count: it is left out of P_a "
+            "(not counted as full agreement). Its label still counts in p_j.",
+        ),
+        _info(
             "missing_as_disagreement",
             "count an item one annotator left blank as a disagreement",
             "observed agreement P_o",
@@ -270,6 +304,21 @@ _KIND_SPECIFIC = {
         }
         for kind in ("fleiss", "partial")
     },
+    **{(kind, mid): _FLEISS_LAST for kind in ("fleiss", "partial") for mid in ("early_rounding", "swapped")},
+    **{
+        (kind, "early_rounding"): {"step": f"the last step, {c} = (P_o - P_e) / (1 - P_e)"}
+        for kind, c in (("pi", "pi"), ("ac1", "AC1"))
+    },
+    ("alpha", "early_rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
+    ("alpha", "swapped"): {
+        "name": "swap the observed and the expected disagreement (1 - D_e / D_o)",
+        "step": "the last step, alpha = 1 - D_o / D_e",
+        "advice": "alpha = 1 - D_o / D_e: the observed disagreement over the disagreement expected by chance.",
+    },
+    ("alpha", "percent_agreement"): {
+        "name": "give the observed agreement 1 - D_o as alpha",
+        "advice": "1 - D_o is not corrected for chance: alpha = 1 - D_o / D_e.",
+    },
     ("pi", "rounding"): {"step": "the last step, pi = (P_o - P_e) / (1 - P_e)"},
     ("ac1", "rounding"): {"step": "the last step, AC1 = (P_o - P_e) / (1 - P_e)"},
     ("alpha", "rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
@@ -335,8 +384,12 @@ def _final_steps(
     (marginals or P_i and p_j, then P_o and P_e), as worked-example.txt does
     to get 0.563 for 31/55.
     """
+    r2 = lambda x: round_half_up(x, 2)  # noqa: E731
     return {
         "rounding": {coefficient: _kappa(_r3(p_o), _r3(p_e))},
+        "early_rounding": {coefficient: _kappa(r2(p_o), r2(p_e))},
+        "swapped": {coefficient: _kappa(p_e, p_o)},
+        "percent_agreement": {coefficient: p_o},
         "rounding:all": {
             o_name: rounded_p_o,
             "p_e": rounded_p_e,
@@ -423,6 +476,8 @@ def route_ac1(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
         "no_q_minus_1": {"p_e": no_q, "ac1": _kappa(exact.p_a, no_q)},
         "uniform_chance": {"p_e": Fraction(1, k), "ac1": _kappa(exact.p_a, Fraction(1, k))},
     }
+    if k == 2:  # with two categories 1 / (q - 1) = 1: leaving it out is the same formula, not a mistake
+        del routes["no_q_minus_1"]
     p_3 = [_r3(x) for x in p]
     p_e_3 = _r3(sum((x * (1 - x) for x in p_3), Fraction(0)) / (k - 1))
     return {**routes, **_final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), p_e_3, "ac1")}
@@ -434,6 +489,8 @@ def route_fleiss(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     m = r.n_raters
     p_a = Fraction(int((counts * counts).sum()), counts.shape[0] * m * (m - 1))
     routes = {"self_pairs": {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}}
+    p_a = Fraction(int((counts * counts).sum()), counts.shape[0] * m * m)
+    routes["n_squared_pairs"] = {"p_a": p_a, "kappa": _kappa(p_a, exact.p_e)}
     pairs = pairwise_cohen(r).results
     # Cohen-style chance: each rater's own proportions, sum_j p_aj p_bj averaged over rater pairs
     p_e = sum((res.exact.p_e for res in pairs), Fraction(0)) / len(pairs)
@@ -485,6 +542,8 @@ def route_partial(r: Ratings, exact, chance: str = "pooled") -> dict[str, dict[s
     routes["global_k"] = with_p_a(Fraction(int((squares[used] - big_k).sum()), big_k * (big_k - 1)) / n_used)
     routes["self_pairs"] = with_p_a(_sum_over(squares[used], m[used] * (m[used] - 1)) / n_used)
     routes["single_in_p_a"] = with_p_a(exact.p_a * n_used / n_items)
+    routes["single_as_agreement"] = with_p_a((exact.p_a * n_used + (n_items - n_used)) / n_items)
+    routes["n_squared_pairs"] = with_p_a(_sum_over(squares[used], m[used] * m[used]) / n_used)
     cells = Fraction(n_items * big_k)
     if chance == "pooled":
         routes["global_total"] = with_p_e(int((label_counts * label_counts).sum()) / cells**2, n_labels=cells)
@@ -562,12 +621,18 @@ def route_alpha(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     routes["pairs_over_m"] = _from_matrix(sum(by_size))
     routes["alpha_as_fleiss"] = {"alpha": fleiss_kappa(r).exact.kappa}
     routes["rounding"] = {"alpha": _alpha(_r3(exact.d_o), _r3(exact.d_e))}
+    routes["early_rounding"] = {"alpha": _alpha(round_half_up(exact.d_o, 2), round_half_up(exact.d_e, 2))}
+    routes["swapped"] = {"alpha": _alpha(exact.d_e, exact.d_o)}
+    routes["percent_agreement"] = {"alpha": 1 - exact.d_o}
     # the coincidences written to 3 decimals, then D_o and D_e
     rounded = _from_matrix(np.array([[_r3(x) for x in row] for row in exact.coincidences], dtype=object))
     d_o_3, d_e_3 = _r3(rounded["d_o"]), _r3(rounded["d_e"])
     routes["rounding:all"] = {"d_o": d_o_3, "d_e": d_e_3, "alpha": _alpha(d_o_3, d_e_3)}
     return routes
 
+
+#: The slips and wrong methods of the last step, checked in every kind.
+_LAST_STEP = ("early_rounding", "swapped", "percent_agreement")
 
 #: The mistakes each kind of question checks for (a mistake that makes no difference on a
 #: table, such as counting single values where there are none, is left out there).
@@ -579,6 +644,7 @@ KIND_MISTAKES = {
         "unshared_marginals",
         "rounding",
         "percentages",
+        *_LAST_STEP,
     ),
     "weighted": (
         "unweighted",
@@ -587,8 +653,18 @@ KIND_MISTAKES = {
         "unshared_marginals",
         "rounding",
         "percentages",
+        *_LAST_STEP,
     ),
-    "fleiss": ("self_pairs", "cohen_marginals", "subset_chance", "pairwise_mean", "rounding", "percentages"),
+    "fleiss": (
+        "self_pairs",
+        "cohen_marginals",
+        "subset_chance",
+        "pairwise_mean",
+        "rounding",
+        "percentages",
+        "n_squared_pairs",
+        *_LAST_STEP,
+    ),
     "partial": (
         "global_k",
         "global_total",
@@ -599,6 +675,9 @@ KIND_MISTAKES = {
         "merged",
         "rounding",
         "percentages",
+        "n_squared_pairs",
+        "single_as_agreement",
+        *_LAST_STEP,
     ),
     "alpha": (
         "unweighted_pairs",
@@ -611,9 +690,23 @@ KIND_MISTAKES = {
         "unpairable_values",
         "self_pairs",
         "rounding",
+        *_LAST_STEP,
     ),
-    "pi": ("cohen_marginals", "uniform_chance", "rounding", "percentages"),
-    "ac1": ("kappa_chance", "no_q_minus_1", "uniform_chance", "rounding", "percentages"),
+    "pi": (
+        "cohen_marginals",
+        "uniform_chance",
+        "rounding",
+        "percentages",
+        *_LAST_STEP,
+    ),
+    "ac1": (
+        "kappa_chance",
+        "no_q_minus_1",
+        "uniform_chance",
+        "rounding",
+        "percentages",
+        *_LAST_STEP,
+    ),
 }
 
 ROUTES = {

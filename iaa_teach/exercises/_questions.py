@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
 import numpy as np
 
 from ..formulas import chance_corrected, one_minus_ratio
-from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render
+from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render, with_symbols
 from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt, round_half_up
@@ -39,6 +39,9 @@ from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
 __all__ = [
+    "question_code",
+    "question_for",
+    "SLIPS",
     "Part",
     "KeyPoint",
     "Choice",
@@ -68,6 +71,59 @@ SKILLS = (
     "concepts",
 )
 
+# ============================================================ question codes
+_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
+_CODE_BITS = 40
+_CODE_MULT = 0x9E3779B97 | 1  # odd, so multiplying is a bijection modulo 2^40
+_CODE_XOR = 0x5A3C96E1D2
+
+
+def _check_digit(packed: int) -> int:
+    return sum(int(d) * (i + 1) for i, d in enumerate(oct(packed)[2:])) % 8
+
+
+def question_code(kind: str, seed: int, level: int) -> str:
+    """The code of question ``kind``, ``seed``, ``level``: 8 letters and digits that name no kind.
+
+    >>> question_for(question_code("fleiss", 12, 3)).id == question_code("fleiss", 12, 3)
+    True
+    """
+    packed = (int(seed) * 8 + KINDS.index(kind)) * 8 + int(level)
+    packed |= _check_digit(packed) << 37  # 3 bits that a mistyped code seldom keeps right
+    mask = (1 << _CODE_BITS) - 1
+    x = ((packed * _CODE_MULT) & mask) ^ _CODE_XOR
+    chars = "".join(_CODE_ALPHABET[(x >> (5 * i)) & 31] for i in reversed(range(_CODE_BITS // 5)))
+    return f"Q-{chars[:4]}-{chars[4:]}"
+
+
+def question_for(code: str) -> "Question":
+    """The question a code names (:attr:`Question.id`), to see its worked answer afterwards.
+
+    >>> q = make_question("alpha", seed=5, level=3)
+    >>> question_for(q.id).ratings == q.ratings
+    True
+    """
+    if not isinstance(code, str):
+        raise AgreementError(f"a question code is a string such as 'Q-7KD3-M2XA', got {code!r}")
+    chars = code.strip().upper().removeprefix("Q").replace("-", "").replace(" ", "")
+    chars = chars.replace("O", "0").replace("I", "1").replace("L", "1")
+    if len(chars) != _CODE_BITS // 5 or any(c not in _CODE_ALPHABET for c in chars):
+        raise AgreementError(f"{code!r} is not a question code: it looks like 'Q-7KD3-M2XA'")
+    x = 0
+    for c in chars:
+        x = x * 32 + _CODE_ALPHABET.index(c)
+    mask = (1 << _CODE_BITS) - 1
+    packed = ((x ^ _CODE_XOR) * pow(_CODE_MULT, -1, 1 << _CODE_BITS)) & mask
+    if packed >> 37 != _check_digit(packed & ((1 << 37) - 1)):
+        raise AgreementError(f"{code!r} is not the code of any question (mistyped?)")
+    packed &= (1 << 37) - 1
+    level, rest = packed % 8, packed // 8
+    kind_index, seed = rest % 8, rest // 8
+    if level not in LEVELS or kind_index >= len(KINDS) or seed >= 2**31:
+        raise AgreementError(f"{code!r} is not the code of any question (mistyped?)")
+    return make_question(KINDS[kind_index], seed, level=level)
+
+
 #: Most parts a question has ((a) to (f)).
 MAX_PARTS = 6
 #: How many candidate tables one seed may draw before giving up (never reached in the tests).
@@ -93,6 +149,11 @@ OPTIONAL = (
     "single_out_of_p_e",
     "kappa_chance",
     "no_q_minus_1",
+    "early_rounding",
+    "swapped",
+    "percent_agreement",
+    "n_squared_pairs",
+    "single_as_agreement",
 )
 #: The coefficient must lie in this range (kappa near 0 or 1 makes a dull question).
 COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
@@ -149,6 +210,29 @@ SKILL_OF = {
     "kappa_mlrd": "coefficient",
 }
 COUNTS = ("n", "n_labels")
+#: What earns a numerical part's method marks, as the mark scheme prints it.
+METHOD_OF = {
+    "p_o": "agreeing items over all items; weighted: sum of w_ij n_ij over N",
+    "p_a": "P_i of each item with two or more labels, over its own n_i (n_i - 1) pairs, then their mean",
+    "p_e": "the chance rule the part names, from the table's proportions",
+    "p_e_mlrd": "p_j as the mean over items of n_ij / n_i, then sum_j p_j^2",
+    "kappa": "(P_o - P_e) / (1 - P_e) (P_a for Fleiss' kappa)",
+    "kappa_mlrd": "(P_a - P_e) / (1 - P_e) with the second P_e",
+    "pi": "(P_o - P_e) / (1 - P_e)",
+    "ac1": "(P_o - P_e) / (1 - P_e)",
+    "n": "the values in units with two or more values",
+    "d_o": "off-diagonal coincidences over n",
+    "d_e": "the row totals n_c, with chance pairs over n (n - 1)",
+    "alpha": "1 - D_o / D_e",
+}
+#: The earlier quantities each coefficient is computed from (for follow-through), by quantity.
+INPUTS = {
+    "kappa": (("p_o", "p_e"), ("p_a", "p_e")),
+    "pi": (("p_o", "p_e"),),
+    "ac1": (("p_o", "p_e"),),
+    "alpha": (("d_o", "d_e"),),
+    "kappa_mlrd": (("p_a", "p_e_mlrd"),),
+}
 
 
 # =================================================================== parts
@@ -203,7 +287,18 @@ class Part:
         For a multiple-choice part: the options, lettered A, B, C...; ``key``
         is the letter of the right one.
     key_points : tuple of KeyPoint
-        For a short answer: the points it is marked on (a mark each, up to ``marks``).
+        For a short answer: the mark scheme's points (a mark each, up to ``marks``); the
+        student ticks those the answer makes (:meth:`Question.self_mark`).
+    method : str
+        What earns the method marks, as the mark scheme prints it (the working a marker
+        looks for, with this table's intermediate values where one answer box holds them all).
+    follows : tuple of str
+        The labels of the earlier parts this part's value is computed from (the
+        coefficient from P_o and P_e): marked with follow-through from the student's
+        own answers to them (:meth:`Question.mark`).
+    select : bool
+        Select all that apply: ``key`` holds every right letter (``"AC"``); a mark for each
+        right letter chosen, less one for each wrong one, not below 0.
     worked : Prose or None
         The model answer with this table's numbers, for the worked solution only.
     others : tuple of Mistake
@@ -226,6 +321,9 @@ class Part:
     key_points: tuple = ()
     worked: Prose | None = None
     others: tuple = ()
+    select: bool = False
+    follows: tuple = ()
+    method: str = ""
 
     @property
     def numeric(self) -> bool:
@@ -233,8 +331,30 @@ class Part:
 
     @property
     def form(self) -> str:
-        """How the part is answered: ``"number"``, ``"choice"`` (a letter) or ``"words"`` (a short answer)."""
-        return "number" if self.numeric else "choice" if self.choices else "words"
+        """How the part is answered: ``"number"``, ``"choice"`` (a letter), ``"select"`` (all the letters
+        that apply) or ``"words"`` (a short answer, self-marked)."""
+        if self.numeric:
+            return "number"
+        return ("select" if self.select else "choice") if self.choices else "words"
+
+    @property
+    def accuracy_marks(self) -> int:
+        """The A marks of a numerical part (for the right value, to the precision asked): 1."""
+        return 1 if self.numeric else 0
+
+    @property
+    def method_marks(self) -> int:
+        """The M marks of a numerical part (for the right method, kept after a slip): the rest."""
+        return self.marks - self.accuracy_marks if self.numeric else 0
+
+    @property
+    def marks_split(self) -> str:
+        """``"M2 A1"`` (``"B1"`` for a one-mark number; ``""`` for a part not answered by a number)."""
+        if not self.numeric:
+            return ""
+        if not self.method_marks:
+            return f"B{self.marks}"
+        return f"M{self.method_marks} A{self.accuracy_marks}"
 
     @property
     def symbol(self) -> str:
@@ -249,7 +369,12 @@ class Part:
     def placeholder(self) -> str:
         """What an answer box for this part suggests: ``"e.g. 0.492 or 29/59"``, ``"a letter, A-D"``..."""
         if self.choices:
-            return f"a letter, A-{LETTERS[len(self.choices) - 1]}"
+            last = LETTERS[len(self.choices) - 1]
+            return (
+                f"all the letters that apply, e.g. A, C (of A-{last})"
+                if self.select
+                else f"a letter, A-{last}"
+            )
         if not self.numeric:
             return "a sentence or two"
         return "a whole number" if self.quantity in COUNTS else "e.g. 0.492 or 29/59"
@@ -260,12 +385,14 @@ class Part:
         if self.numeric:
             return Prose(head, " ", QUANTITIES[self.quantity] + " = " + approx(self.answer))
         if self.choices:
+            right = [self.choices[LETTERS.index(k)].text for k in self.key]
+            said = right[0] if len(right) == 1 else Prose(*[Prose(t, "; ") for t in right[:-1]], right[-1])
             return Prose(
                 head,
                 " ",
-                Em(self.key, strong=True),
+                Em(", ".join(self.key), strong=True),
                 ": ",
-                self.choices[LETTERS.index(self.key)].text,
+                said,
                 ". ",
                 self.worked or self.model_answer,
             )
@@ -275,12 +402,37 @@ class Part:
         """The part in a one-page answer key: ``(a) [2] P_o = 7/10 = 0.700``, ``(d) [1] B``, or the key points."""
         head = Prose(Em(f"({self.label})", strong=True), f" {self.mark_tag} ")
         if self.numeric:
-            return head + (QUANTITIES[self.quantity] + " = " + approx(self.answer))
+            return head + Prose(
+                QUANTITIES[self.quantity] + " = " + approx(self.answer), ". ", with_symbols(self.scheme)
+            )
+        if self.select:
+            return head + Prose(Em(", ".join(self.key), strong=True), " (select all)")
         if self.choices:
             return head + Em(self.key, strong=True)
-        return head + Prose(
-            "; ".join(k.text for k in self.key_points) + f" (a mark each, up to {self.marks})"
+        return head + with_symbols(
+            "; ".join(f"({i}) {k.text}" for i, k in enumerate(self.key_points, start=1))
+            + f". A mark each, up to {self.marks}, in any wording."
         )
+
+    @property
+    def scheme(self) -> str:
+        """How a marker splits a numerical part's marks: M (method) and A (accuracy), and follow-through."""
+        if not self.numeric:
+            return ""
+        value = fmt(self.answer) if self.answer.denominator > 1 else str(self.answer)
+        labels = " and ".join(f"({label})" for label in self.follows)
+        if not self.method_marks:
+            ft = f" ft from {labels}." if self.follows else ""
+            return f"B{self.marks}: {value}.{ft}"
+        method = self.method or METHOD_OF.get(self.quantity, "the formula")
+        how = (
+            f"{method}. A1: {value}."
+            if method.startswith("M")
+            else f"M{self.method_marks}: {method}. A1: {value}."
+        )
+        if self.follows:
+            how += f" ft from {labels}."
+        return how
 
     def choice_lines(self) -> list[Prose]:
         """The options of a multiple-choice part as the question shows them: ``A. ...``."""
@@ -325,7 +477,8 @@ class Feedback:
 
     @property
     def correct(self) -> bool:
-        return self.status == "correct"
+        """Full marks by the marking (right, or right by follow-through); a self-marked part never counts."""
+        return self.status in ("correct", "follow-through")
 
     def __str__(self) -> str:
         return self.message
@@ -338,6 +491,10 @@ class Feedback:
             "places": "#8a3b00",
             "partial": "#8a3b00",
             "other_rule": "#8a3b00",
+            "follow-through": "#1a7f37",
+            "slip": "#8a3b00",
+            "self": "#444",
+            "self-marked": "#1a7f37",
         }.get(self.status, "#444")
         return (
             f'<div class="iaa-feedback iaa-{self.status}" style="color:{color}">'
@@ -363,6 +520,23 @@ class Marking:
     @property
     def out_of(self) -> int:
         return self.question.total_marks
+
+    @property
+    def self_marked(self) -> int:
+        """The marks the student gave themselves (short answers in words, :meth:`Question.self_mark`)."""
+        return sum(f.marks for f in self.feedback.values() if f.status == "self-marked")
+
+    @property
+    def score(self) -> str:
+        """``"9 of 13 marks"``, ``"9 of 13 marks (2 self-marked)"``, or with the parts still to self-mark."""
+        out = f"{self.marks} of {self.out_of} marks"
+        notes = []
+        if any(f.status == "self-marked" for f in self.feedback.values()):
+            notes.append(f"{self.self_marked} self-marked")
+        waiting = [f.part for f in self.feedback.values() if f.status == "self"]
+        if waiting:
+            notes.append("to self-mark: " + ", ".join(f"({x})" for x in waiting))
+        return out + (f" ({'; '.join(notes)})" if notes else "")
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
         """``{skill: (marks earned, marks available)}`` in the order of :data:`SKILLS`."""
@@ -429,8 +603,9 @@ class Question(Shown):
 
     @property
     def id(self) -> str:
-        """``"fleiss-12"`` (level 2), ``"fleiss-12-L3"``: what :func:`make_question` needs to draw it again."""
-        return f"{self.kind}-{self.seed}" + ("" if self.level == 2 else f"-L{self.level}")
+        """The question's code, ``"Q-7KD3-M2XA"``: it names no kind (printed on a paper, it must not say
+        which coefficient to choose); :func:`question_for` draws the question again from it."""
+        return question_code(self.kind, self.seed, self.level)
 
     @property
     def total_marks(self) -> int:
@@ -476,7 +651,12 @@ class Question(Shown):
         else:
             done = f"labelled {r.n_items} {t.items} for {t.task} as {_names(t.categories, 'or')}"
         first = f"{_NUMBERS.get(r.n_raters, r.n_raters)} annotators, {_names(r.raters)}, {done}."
-        if self.kind in ("alpha", "cohen", "weighted") and r.missing.any():
+        if self.kind in ("cohen", "weighted") and r.missing.any() and not self.choose:
+            first += (
+                " Some ratings are missing (shown as –): compare the two annotators on the items both "
+                "labelled, leaving out an item either left blank."
+            )
+        elif self.kind in ("alpha", "cohen", "weighted") and r.missing.any():
             first += " Some ratings are missing (shown as –)."
         elif self.kind == "partial":
             first += f" {_coverage(r)} (– marks an item an annotator did not label)."
@@ -507,7 +687,7 @@ class Question(Shown):
         """The usual mistakes that :meth:`check` recognises in ``part`` for this question."""
         return self.part(part).mistakes
 
-    def check(self, part: Any, answer: Any) -> Feedback:
+    def check(self, part: Any, answer: Any, *, given: Mapping[str, Any] | None = None) -> Feedback:
         """Mark ``answer`` to ``part``: a :class:`Feedback` with the marks it earns.
 
         A numerical part takes 3 decimals (``"0.492"``), a fraction
@@ -530,7 +710,7 @@ class Question(Shown):
         (True, True)
         """
         p = self.part(part)
-        if p.form == "choice":
+        if p.form in ("choice", "select"):
             return _check_choice(p, answer)
         if p.form == "words":
             return _check_words(p, answer)
@@ -538,12 +718,49 @@ class Question(Shown):
             ans = parse_answer(answer)
         except AgreementError as exc:
             return Feedback(p.label, "unreadable", str(exc), out_of=p.marks)
+        return self._check_number(p, ans, self._follow_through(p, given or {}))
+
+    def _follow_through(self, p: Part, given: Mapping[str, Any]) -> tuple | None:
+        """The range of values this part takes from the student's own answers to the parts it follows
+        (``(low, high, labels)``), or None: no such parts, one of them unanswered or unreadable, or
+        all of them right (then the right value is the one to give)."""
+        if not p.follows:
+            return None
+        values = []
+        for label in p.follows:
+            raw = given.get(label)
+            if raw is None or (isinstance(raw, str) and not raw.strip()):
+                return None
+            try:
+                values.append(parse_answer(raw))
+            except AgreementError:
+                return None
+        if all(v.matches(self.part(label).answer) for v, label in zip(values, p.follows)):
+            return None
+        (x, y) = values
+        xs = (x.value - x.tolerance(), x.value + x.tolerance())
+        ys = (y.value - y.tolerance(), y.value + y.tolerance())
+        if p.quantity == "alpha":  # 1 - D_o / D_e: falls with D_o, rises with D_e
+            if ys[0] <= 0:
+                return None
+            low, high = 1 - xs[1] / ys[0], 1 - xs[0] / ys[1]
+        else:  # (P - P_e) / (1 - P_e): rises with P, falls with P_e (P <= 1)
+            if ys[1] >= 1:
+                return None
+            low, high = (xs[0] - ys[1]) / (1 - ys[1]), (xs[1] - ys[0]) / (1 - ys[0])
+            if xs[1] > 1:
+                return None
+        return min(low, high), max(low, high), p.follows
+
+    def _check_number(self, p: Part, ans, ft: tuple | None) -> Feedback:
+        m_marks = p.method_marks
         found = [m for m in p.mistakes if ans.matches(m.value)]
         rules = [m for m in p.others if ans.matches(m.value)]
         ids = tuple(dict.fromkeys(m.id for m in found))
+        places = ans.decimals is None or ans.decimals >= _PLACES
         if ans.matches(p.answer):
             exact_short = ans.decimals is not None and round_half_up(p.answer, ans.decimals) == p.answer
-            if ans.decimals is None or ans.decimals >= _PLACES or (exact_short and not (found or rules)):
+            if places or exact_short:
                 return Feedback(
                     p.label,
                     "correct",
@@ -551,33 +768,48 @@ class Question(Shown):
                     marks=p.marks,
                     out_of=p.marks,
                 )
-            places = f"right to {ans.decimals} dp"
-            if found or rules:
-                also = "; or ".join([_if_you(m) for m in found] + [_other_rule(m) for m in rules])
+            return Feedback(
+                p.label,
+                "places",
+                f"{ans.written} is right to {ans.decimals} dp: give {_PLACES} dp, as asked ({_lost(p)}).",
+                marks=m_marks,
+                out_of=p.marks,
+            )
+        if ft is not None and ft[0] - ans.tolerance() <= ans.value <= ft[1] + ans.tolerance():
+            from_ = " and ".join(f"({label})" for label in ft[2])
+            if places:
                 return Feedback(
                     p.label,
-                    "places",
-                    f"{ans.written} is {places}, but so is what you get {also}: give {_PLACES} dp, as asked.",
-                    ids,
-                    marks=0,
+                    "follow-through",
+                    f"Follow-through: {ans.written} is right from your own answers to {from_}, so this part "
+                    f"earns its marks; look again at those parts.",
+                    marks=p.marks,
                     out_of=p.marks,
                 )
             return Feedback(
                 p.label,
                 "places",
-                f"{ans.written} is {places}: give {_PLACES} dp, as asked.",
-                marks=max(p.marks - 1, 0),
+                f"Follow-through: {ans.written} is right from your own answers to {from_}, to "
+                f"{ans.decimals} dp: give {_PLACES} dp, as asked ({_lost(p)}).",
+                marks=m_marks,
                 out_of=p.marks,
             )
         if found:
-            which = "; or ".join(f"{_if_you(m)} (step: {m.info.step})" for m in found)
+            which = "; or ".join(dict.fromkeys(f"{_if_you(m)} (step: {m.info.step})" for m in found))
             advice = " ".join(dict.fromkeys(m.info.advice for m in found))
+            slip = all(m.id in SLIPS for m in found)
+            earned = (
+                f" The method earns its {m_marks} mark{'s' if m_marks != 1 else ''}; the accuracy mark is lost."
+                if slip and m_marks
+                else ""
+            )
             return Feedback(
                 p.label,
-                "mistake",
-                f"Not yet: {ans.written} is what you get {which}. {advice}",
+                "slip" if slip else "mistake",
+                f"Not yet: {ans.written} is what you get {which}. {advice}{earned}",
                 ids,
                 found[0].info.step,
+                marks=m_marks if slip else 0,
                 out_of=p.marks,
             )
         if rules:
@@ -587,12 +819,75 @@ class Question(Shown):
                 f"Not yet: {ans.written} is what you get {_other_rule(rules[0])}.",
                 out_of=p.marks,
             )
+        targets = [p.answer] + ([ft[0], ft[1]] if ft else [])
+        if (
+            m_marks
+            and ans.decimals is not None
+            and ans.decimals >= _PLACES
+            and any(abs(ans.value - t) <= _SLIP for t in targets)
+        ):
+            return Feedback(
+                p.label,
+                "slip",
+                f"Nearly: {ans.written} is off in the last decimal, as an arithmetic slip or a value rounded "
+                f"too early would be. Keep the intermediate values exact and round only the final answer "
+                f"(round, don't truncate). {_lost(p).capitalize()}.",
+                marks=m_marks,
+                out_of=p.marks,
+            )
         return Feedback(p.label, "wrong", f"Not yet. {self._hint(p, ans)}", out_of=p.marks)
 
-    def mark(self, answers: Mapping[str, Any]) -> "Marking":
+    def self_mark(self, part: Any, answer: Any, ticked: Any) -> Feedback:
+        """Mark a short answer in words by the mark scheme's points the student ticks as made.
+
+        ``ticked`` holds point numbers (1, 2, ...) or the points' texts. The score
+        says it is self-marked: no machine read the answer.
+
+        >>> q = make_question("partial", seed=2)
+        >>> words = next(p for p in q.parts if p.form == "words")
+        >>> fb = q.self_mark(words.label, "They are two people.", [1])
+        >>> fb.status, fb.marks
+        ('self-marked', 1)
+        """
+        p = self.part(part)
+        if p.form != "words":
+            raise AgreementError(
+                f"part ({p.label}) is answered by {p.form}, not in words: it is not self-marked"
+            )
+        text = "" if answer is None else str(answer)
+        if not text.strip():
+            return Feedback(p.label, "empty", "Not answered.", out_of=p.marks)
+        if isinstance(ticked, (str, bytes)) or not hasattr(ticked, "__iter__"):
+            raise AgreementError(
+                f"ticked must be a list of point numbers 1-{len(p.key_points)}, got {ticked!r}"
+            )
+        made = set()
+        for t in ticked:
+            if isinstance(t, str) and t in [k.text for k in p.key_points]:
+                made.add([k.text for k in p.key_points].index(t))
+                continue
+            n = check_int("a ticked point", t, 1, len(p.key_points))
+            made.add(n - 1)
+        points = tuple(p.key_points[i].text for i in sorted(made))
+        marks = min(len(made), p.marks)
+        return Feedback(
+            p.label,
+            "self-marked",
+            f"{marks} of {p.marks} marks (self-marked: {len(made)} of the mark scheme's "
+            f"{len(p.key_points)} points ticked).",
+            marks=marks,
+            out_of=p.marks,
+            points=points,
+        )
+
+    def mark(self, answers: Mapping[str, Any], ticks: Mapping[str, Any] | None = None) -> "Marking":
         """Mark every part at once: ``answers`` maps a part's label to what the student wrote.
 
-        A part left out (or blank) earns nothing and gets the status ``"empty"``.
+        A part left out (or blank) earns nothing and gets the status ``"empty"``. A
+        coefficient is marked with follow-through from the student's own earlier answers
+        (a kappa right from a wrong P_e earns its marks). A part answered in words earns
+        the marks of the points ``ticks[label]`` holds (:meth:`self_mark`), or none until
+        it is self-marked.
 
         >>> q = make_question("cohen", seed=3)
         >>> m = q.mark({"a": q.answers()["a"], "b": "0.5"})
@@ -601,14 +896,19 @@ class Question(Shown):
         """
         if not isinstance(answers, Mapping):
             raise AgreementError(f"answers must map part labels to answers, got {type(answers).__name__}")
+        if ticks is not None and not isinstance(ticks, Mapping):
+            raise AgreementError(f"ticks must map part labels to ticked points, got {type(ticks).__name__}")
         given = {self.part(label).label: value for label, value in answers.items()}
+        ticked = {self.part(label).label: value for label, value in (ticks or {}).items()}
         out = {}
         for p in self.parts:
             value = given.get(p.label)
             if value is None or (isinstance(value, str) and not value.strip()):
                 out[p.label] = Feedback(p.label, "empty", "Not answered.", out_of=p.marks)
+            elif p.form == "words" and p.label in ticked:
+                out[p.label] = self.self_mark(p.label, value, ticked[p.label])
             else:
-                out[p.label] = self.check(p.label, value)
+                out[p.label] = self.check(p.label, value, given=given)
         return Marking(self, out)
 
     def _hint(self, p: Part, ans) -> str:
@@ -622,18 +922,10 @@ class Question(Shown):
             and x > 1
         ):
             return f"That looks like a percentage: {p.symbol} is a proportion between 0 and 1."
-        for other in self.parts:
-            if other is not p and other.numeric and ans.matches(other.answer) and other.answer != v:
-                return f"That is the value of {other.symbol}, part ({other.label}); this part asks for {p.symbol}."
         if p.quantity in PROPORTIONS and not 0 <= x <= 1:
             return f"{p.symbol} is a proportion: it lies between 0 and 1. {p.hint}"
         if p.quantity in ("kappa", "alpha", "pi", "ac1", "kappa_mlrd") and x > 1:
             return f"{p.symbol} is at most 1. {p.hint}"
-        if ans.decimals is not None and abs(x - v) <= 2 * ans.tolerance():
-            return (
-                "Close, but not right to the decimals you gave: keep the intermediate values exact "
-                "and round only the final answer (round, don't truncate)."
-            )
         return p.hint
 
     # ----------------------------------------------------------- solution
@@ -647,6 +939,17 @@ _INSTRUCTIONS = (
     "part with a letter."
 )
 _PLACES = 3
+#: Mistakes that are slips in a right method (values rounded too early): the M marks are kept.
+SLIPS = ("rounding", "early_rounding")
+#: A 3-dp answer this close to the value (2 in the last place) reads as an arithmetic slip: M marks kept.
+_SLIP = Fraction(2, 1000)
+
+
+def _lost(p: "Part") -> str:
+    """What a slip or too few decimals costs: the accuracy mark, never the method marks."""
+    if p.method_marks:
+        return f"the accuracy mark is lost, the {p.method_marks} method mark{'s' if p.method_marks != 1 else ''} kept"
+    return "the mark needs the value to 3 dp"
 
 
 def _if_you(m: "Mistake") -> str:
@@ -659,16 +962,61 @@ def _other_rule(m: "Mistake") -> str:
     return f"{m.info.name}; this part asks for {m.info.step}"
 
 
-def _check_choice(p: Part, answer: Any) -> Feedback:
-    text = str(answer).strip().strip("().").strip().upper() if answer is not None else ""
+def _letters(p: Part, answer: Any) -> list[str] | None:
+    """The letters an answer names (``"B"``, ``"A, C"``, ``"ac"``), or None when it is not letters of the options."""
+    text = "" if answer is None else str(answer).upper()
+    for sep in ",;()./&":
+        text = text.replace(sep, " ")
+    text = " ".join(t for t in text.split() if t != "AND")
+    found = [c for c in text if not c.isspace()]
     letters = LETTERS[: len(p.choices)]
-    if len(text) != 1 or text not in letters:
+    if not found or any(c not in letters for c in found):
+        return None
+    return list(dict.fromkeys(found))
+
+
+def _check_choice(p: Part, answer: Any) -> Feedback:
+    letters = LETTERS[: len(p.choices)]
+    chosen = _letters(p, answer)
+    if p.select:
+        if chosen is None:
+            return Feedback(
+                p.label,
+                "unreadable",
+                f"Answer with the letters of every statement that applies (of {', '.join(letters)}), "
+                "such as A, C.",
+                out_of=p.marks,
+            )
+        right = [c for c in chosen if c in p.key]
+        wrong = [c for c in chosen if c not in p.key]
+        marks = max(0, min(p.marks, len(right) - len(wrong)))
+        if marks == p.marks and not wrong:
+            return Feedback(
+                p.label,
+                "correct",
+                f"Correct: {', '.join(sorted(chosen))}. {p.model_answer}",
+                marks=marks,
+                out_of=p.marks,
+            )
+        why = " ".join(f"{c}: {p.choices[letters.index(c)].why_not}" for c in sorted(wrong))
+        missed = len(p.key) - len(right)
+        said = (
+            f"{marks} of {p.marks} marks: {len(right)} right statement{'s' if len(right) != 1 else ''} chosen"
+        )
+        said += f", {len(wrong)} wrong" + (
+            f", {missed} right one{'s' if missed != 1 else ''} left out." if missed else "."
+        )
+        return Feedback(
+            p.label, "partial" if marks else "wrong", f"{said} {why}".rstrip(), marks=marks, out_of=p.marks
+        )
+    if chosen is None or len(chosen) != 1:
         return Feedback(
             p.label,
             "unreadable",
             f"Answer with one letter, {', '.join(letters[:-1])} or {letters[-1]}.",
             out_of=p.marks,
         )
+    text = chosen[0]
     if text == p.key:
         return Feedback(
             p.label, "correct", f"Correct: {text}. {p.model_answer}", marks=p.marks, out_of=p.marks
@@ -680,33 +1028,17 @@ def _check_choice(p: Part, answer: Any) -> Feedback:
 
 
 def _check_words(p: Part, answer: Any) -> Feedback:
+    """A short answer in words is never marked by a machine: the student self-marks it from the scheme."""
     text = "" if answer is None else str(answer)
     if not text.strip():
         return Feedback(p.label, "unreadable", "Write your answer in a sentence or two.", out_of=p.marks)
-    made = [k for k in p.key_points if k.made_in(text)]
-    marks = min(len(made), p.marks)
-    said = (
-        ("Points made: " + "; ".join(k.text for k in made) + ".")
-        if made
-        else "None of the key points is there yet."
-    )
-    if marks >= p.marks:
-        return Feedback(
-            p.label,
-            "correct",
-            f"Correct ({marks} of {p.marks} marks). {said}",
-            marks=marks,
-            out_of=p.marks,
-            points=tuple(k.text for k in made),
-        )
-    todo = " Still missing: " + "; ".join(k.text for k in p.key_points if k not in made) + "."
+    points = " ".join(f"({i}) {k.text}." for i, k in enumerate(p.key_points, start=1))
     return Feedback(
         p.label,
-        "partial" if made else "wrong",
-        f"{marks} of {p.marks} marks. {said}{todo}",
-        marks=marks,
+        "self",
+        f"To self-mark: tick the points your answer makes (a mark each, up to {p.marks}). {points}",
         out_of=p.marks,
-        points=tuple(k.text for k in made),
+        points=tuple(k.text for k in p.key_points),
     )
 
 
@@ -853,6 +1185,8 @@ def _live_mistakes(
             if qty not in right or (complete_alpha and value == right[qty]):
                 continue  # not a part this mistake changes on this table
             if value is None or not _distinguishable(value, right[qty]):
+                if value is not None and mid not in SLIPS:
+                    return listed, others, False  # a wrong method would give the right answer: draw again
                 if optional:
                     continue
                 return listed, others, False
@@ -1152,11 +1486,51 @@ def make_question(
             f"size {size}: try another seed or size"
         )
     drawn, result, right, routes, listed, others = chosen
-    parts = _parts(kind, drawn, result, right, listed, others, plan, style)
+    parts = _follows(_parts(kind, drawn, result, right, listed, others, plan, style))
+    if kind == "partial":
+        parts = tuple(_advice_by_rule(p, plan.chance) for p in parts)
     return Question(kind, int(seed), drawn, result, parts, routes, size, level, plan)
 
 
 # ================================================================== parts
+def _follows(parts: tuple) -> tuple:
+    """Each coefficient part with the labels of the earlier parts it is computed from (for follow-through)."""
+    by_quantity = {p.quantity: p.label for p in parts if p.numeric}
+    out = []
+    for p in parts:
+        for inputs in INPUTS.get(p.quantity, ()):
+            if all(q in by_quantity for q in inputs):
+                p = replace(p, follows=tuple(by_quantity[q] for q in inputs))
+                break
+        out.append(p)
+    return tuple(out)
+
+
+#: The advice on the chance step where a partial-coverage part asks for the course notes' (MLRD) rule.
+_ITEM_MEAN_ADVICE = {
+    "subset_chance": "Under the course notes' (MLRD) rule p_j is the mean over the items of n_ij / n_i, every "
+    "annotator's labels counted in each item's n_ij and n_i.",
+    "global_total": "Under the course notes' (MLRD) rule each item's proportions n_ij / n_i divide by that "
+    "item's own labels n_i, not by every cell of its row.",
+    "single_out_of_p_e": "Under the course notes' (MLRD) rule every item counts in p_j, a single-rated one too: "
+    "its proportion is 1 for its label.",
+}
+
+
+def _advice_by_rule(p: Part, chance: str) -> Part:
+    """A part's mistakes with advice that follows the chance rule the part asks for."""
+    mlrd = p.quantity in ("p_e_mlrd", "kappa_mlrd") or (
+        chance == "item_mean" and p.quantity in ("p_e", "kappa")
+    )
+    if not mlrd or not p.mistakes:
+        return p
+    mistakes = tuple(
+        replace(m, info=replace(m.info, advice=_ITEM_MEAN_ADVICE[m.id])) if m.id in _ITEM_MEAN_ADVICE else m
+        for m in p.mistakes
+    )
+    return replace(p, mistakes=mistakes)
+
+
 _KAPPA_HINT = (
     "Check the last step: kappa = (P_o - P_e) / (1 - P_e), with P_o and P_e as proportions "
     "and kept exact until the end."
@@ -1173,6 +1547,65 @@ _RULE_NAME = {
     "item_mean": "the course notes' (MLRD) rule: {p_j} is the mean over the items of each item's "
     "proportion {n_ij} / {n_i}",
 }
+
+
+_NAME = {
+    "cohen": "Cohen's kappa",
+    "weighted": "weighted kappa",
+    "fleiss": "Fleiss' kappa",
+    "partial": "Fleiss' kappa",
+    "pi": "Scott's pi",
+    "ac1": "Gwet's AC1",
+}
+
+
+def _method(kind: str, quantity: str, chance: str) -> str:
+    """What earns a numerical part's method marks, in words a marker reads (symbol names from
+    :data:`iaa_teach.markup.SYMBOLS` only: the key typesets them)."""
+    if quantity == "p_o":
+        if kind == "weighted":
+            return "each cell's agreement weight times its count, summed, over N"
+        return "the agreement table's diagonal over N"
+    if quantity == "p_e" and kind == "cohen":
+        return "the sum over categories of one annotator's share times the other's"
+    if quantity == "p_e" and kind == "weighted":
+        return "the weights times the products of the two annotators' shares, summed"
+    if quantity == "p_e" and kind == "ac1":
+        return "p_j of all the labels, then the sum of p_j (1 - p_j) over q - 1"
+    if quantity == "p_e_mlrd" or (quantity == "p_e" and chance == "item_mean"):
+        return "p_j as the mean over the items of each item's share of its n_i labels, then the sum of the squares of p_j"
+    if quantity == "p_e":
+        return "p_j pooled over all the labels, then the sum of the squares of p_j"
+    if quantity in ("kappa", "kappa_mlrd", "pi", "ac1"):
+        first = "P_a" if kind in ("fleiss", "partial") else "P_o"
+        return f"({first} - P_e) / (1 - P_e)"
+    return METHOD_OF.get(quantity, "")
+
+
+def _chosen_method(kind: str, result) -> str:
+    """The method marks of "compute the coefficient you chose", one answer box for the whole working:
+    the intermediate values a marker looks for on the script."""
+    ex = result.exact
+    if kind == "alpha":
+        return (
+            f"M2 coincidence matrix, each unit's pairs over m_u - 1, n = {ex.n}; "
+            f"M1 D_o = {fmt(ex.d_o)}; M1 D_e = {fmt(ex.d_e)}; M1 1 - D_o / D_e"
+        )
+    if kind == "fleiss":
+        return (
+            f"M2 P_i of each item and P_a = {fmt(ex.p_a)}; M2 pooled p_j and P_e = {fmt(ex.p_e)}; "
+            "M1 (P_a - P_e) / (1 - P_e)"
+        )
+    weighted = " (weighted)" if kind == "weighted" else ""
+    return (
+        f"M2 agreement table and P_o{weighted} = {fmt(ex.p_o)}; M2 each annotator's marginals and "
+        f"P_e{weighted} = {fmt(ex.p_e)}; M1 (P_o - P_e) / (1 - P_e)"
+    )
+
+
+def _interpretation(style: np.random.Generator, kind: str, name: str) -> Concept:
+    """Reading a value on the scale that belongs to the kind's coefficient (Krippendorff's for alpha)."""
+    return interpretation(style, name, "krippendorff" if kind == "alpha" else "landis_koch")
 
 
 def _parts(
@@ -1194,7 +1627,7 @@ def _parts(
         annotators), chosen by the question's own generator."""
         return prose(wordings[int(style.integers(len(wordings)))], a=a, b=b, **values)
 
-    def number(quantity, prompt, hint="", marks=None):
+    def number(quantity, prompt, hint="", marks=None, method=""):
         out.append(
             Part(
                 LETTERS[len(out)].lower(),
@@ -1206,6 +1639,7 @@ def _parts(
                 marks=marks or MARKS[quantity],
                 skill=SKILL_OF[quantity],
                 others=tuple(others.get(quantity, ())),
+                method=method or _method(kind, quantity, plan.chance),
             )
         )
 
@@ -1222,6 +1656,7 @@ def _parts(
                 key=c.key,
                 key_points=c.key_points,
                 worked=worked,
+                select=c.select,
             )
         )
 
@@ -1233,7 +1668,7 @@ def _parts(
         elif plan.concept == "dropout":
             concept(dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
         elif plan.concept == "interpretation":
-            concept(interpretation(style, "Krippendorff's alpha" if kind == "alpha" else "kappa"))
+            concept(_interpretation(style, kind, "Krippendorff's alpha" if kind == "alpha" else _NAME[kind]))
 
     if plan.choose:
         coefficient = COEFFICIENT_OF[kind]
@@ -1252,8 +1687,9 @@ def _parts(
             ),
             _KAPPA_HINT if coefficient == "kappa" else "alpha = 1 - D_o / D_e from the coincidence matrix.",
             marks=6,
+            method=_chosen_method(kind, result),
         )
-        extra() if plan.concept else concept(interpretation(style, "the coefficient"))
+        extra() if plan.concept else concept(_interpretation(style, kind, "the coefficient"))
         return tuple(out)
 
     if kind == "partial":
@@ -1405,7 +1841,7 @@ def _parts(
             say("Compute the weighted kappa {kappa_w}.", "Hence give the weighted kappa {kappa_w}."),
             _KAPPA_HINT,
         )
-        concept(weights_why(), worked=_model_weighted(drawn.weights, result, r))
+        concept(weights_why(style), worked=_model_weighted(drawn.weights, result, r))
     elif kind == "fleiss":
         number(
             "p_a",
@@ -1428,7 +1864,7 @@ def _parts(
         number(
             "kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give Fleiss' kappa {kappa}."), _FLEISS_HINT
         )
-        concept(pooling_why())
+        concept(pooling_why(style))
     else:  # alpha
         lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
         weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
@@ -1468,7 +1904,7 @@ def _parts(
             ),
             "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.",
         )
-        concept(single_value(_names(lonely)) if lonely else alpha_vs_fleiss())
+        concept(single_value(style, _names(lonely)) if lonely else alpha_vs_fleiss(style))
     extra()
     return tuple(out)
 

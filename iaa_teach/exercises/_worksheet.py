@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -43,14 +44,18 @@ MINUTES_PER_MARK = 1.5
 MARKING = (
     Prose(
         Em("Numbers:", strong=True),
-        " full marks for the value to 3 decimals or as an exact fraction; one mark "
-        "less if it is right only to 2 decimals, and none if a usual mistake gives the same 2 decimals.",
+        " M marks for the method shown, A1 for the value to 3 dp (or exact). A slip or early rounding in a "
+        "right method: M marks only. Right to 2 dp only: lose A1, never more. A wrong method earns nothing.",
     ),
     Prose(
-        Em("Choices:", strong=True),
-        " all the marks for the right letter. ",
+        Em("Follow-through (ft):", strong=True),
+        " mark a part built on earlier parts against the candidate's own earlier answers; penalise an error once.",
+    ),
+    Prose(
+        Em("Letters:", strong=True),
+        " the right letter; for select all, a mark per right letter less one per wrong letter, not below 0. ",
         Em("Short answers:", strong=True),
-        " a mark for each key point made (the points are separated by semicolons), up to the part's marks.",
+        " a mark per numbered point made, in any wording (students marking their own work tick the points).",
     ),
 )
 #: The instructions on the front of the question paper.
@@ -61,6 +66,9 @@ INSTRUCTIONS = (
     Prose("Show your working: marks are given for the method as well as for the answer."),
     Prose("A calculator may be used."),
 )
+#: Squared paper (5 mm squares) this tall above the lines of a part that asks to draw a table.
+GRID_MM = 50
+_DRAW = re.compile(r"\b(draw|cross-tabulate|build the coincidence)", re.IGNORECASE)
 #: Ruled answer lines per mark under each part (and 3 more), 8 mm apart.
 LINES_PER_MARK = 3
 _LINE_MM = 8
@@ -95,8 +103,11 @@ h2 { font-size: 1.2em; margin: 0.2em 0 0.5em; border-bottom: 1px solid #999; pad
 .lines { margin: 0.3em 0 0 2.2em; }
 .choices p { margin: 0.25em 0 0 2.2em; }
 .letter { margin: 0.6em 0 0 2.2em; } .letter .box { display: inline-block; width: 2.2em; height: 1.8em;
-  border: 1px solid #000; vertical-align: middle; margin-left: 0.4em; }
+  border: 1px solid #000; vertical-align: middle; margin-left: 0.4em; } .letter .box.wide { width: 8em; }
 .lines div { height: LINE_MMmm; border-bottom: 1px dotted #777; }
+.squares { margin: 0.5em 0 0.3em 2.2em; border: 1px solid #888; break-inside: avoid;
+  background-image: linear-gradient(#c8c8c8 1px, transparent 1px), linear-gradient(90deg, #c8c8c8 1px, transparent 1px);
+  background-size: 5mm 5mm; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 table.iaa-table { border-collapse: collapse; margin: 0.5em 0 0.7em; break-inside: avoid; }
 table.iaa-table caption { caption-side: top; text-align: left; font-style: italic; padding-bottom: 0.2em; }
 table.iaa-table th, table.iaa-table td { border: 1px solid #888; padding: 0.12em 0.6em; text-align: center; }
@@ -195,6 +206,12 @@ def _stem(q: Question) -> str:
 def _answer_space(p) -> str:
     """Where the answer goes: a box for a letter; else ruled lines, :data:`LINES_PER_MARK` a mark and 3 more
     (a table to draw needs room)."""
+    if p.select:
+        return '<p class="letter">Answer (every letter that applies): <span class="box wide"></span></p>'
+    if _DRAW.search(p.prompt.text()):  # a table to draw: squared paper, then lines for the working
+        return f'<div class="squares" style="height: {GRID_MM}mm"></div>' + (
+            '<div class="lines">' + "<div></div>" * (LINES_PER_MARK * p.marks) + "</div>"
+        )
     if p.choices:
         return '<p class="letter">Answer (one letter): <span class="box"></span></p>'
     return '<div class="lines">' + "<div></div>" * (3 + LINES_PER_MARK * p.marks) + "</div>"

@@ -33,7 +33,7 @@ from ..rounding import fmt
 from ..validation import check_int, check_number, check_option
 from ._base import FONT_SIZE, check_font_size, static_picture, widget_bundle
 from ._controls import Countdown, clock_text
-from .quiz import AnswerRows, check_kinds, exam_css, open_log, record_answer
+from .quiz import AnswerRows, check_kinds, exam_css, open_log, record_answer, tick_boxes
 
 __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
@@ -175,6 +175,9 @@ class MockExam:
         self.question_html = w.HTMLMath()
         self.status = w.HTML()
         self.result_html = w.HTMLMath()
+        self.self_marking = w.VBox()
+        self.self_marking.add_class("iaa-mock-self-marking")
+        self.ticks: dict[tuple[int, str], list] = {}
         self._rows = AnswerRows(
             w.Textarea, ("20em", "44em"), "iaa-mock-answer-{label}", "iaa-marks", align="center", rows=1
         )
@@ -203,6 +206,7 @@ class MockExam:
                 *self._rows.rows,
                 self.nav,
                 self.status,
+                self.self_marking,
                 self.result_html,
             ]
         )
@@ -325,8 +329,10 @@ class MockExam:
         )
         self.markings = [q.mark(typed) for q, typed in zip(self.questions, self.typed)]
         for q, marking in zip(self.questions, self.markings):
+            seen: set = set()  # a mistake carried into a later part is logged once
             for part in q.parts:
-                record_answer(self.log, q, part, marking.feedback[part.label])
+                record_answer(self.log, q, part, marking.feedback[part.label], seen)
+        self._add_self_marking()
         self._rows.hide()
         self.nav.layout.display = "none"
         self.question_html.value = ""
@@ -338,9 +344,54 @@ class MockExam:
         )
         log = f" {html_escape(self.log.status)}" if self.log is not None else ""
         self.status.value = f'<span role="status">{why}{log}</span>'
+        self._show_result()
+
+    def _add_self_marking(self) -> None:
+        """After marking: each short answer in words with the mark scheme's points to tick."""
+        rows = []
+        for i, q in enumerate(self.questions):
+            for part in q.parts:
+                if part.form != "words" or not self.typed[i][part.label].strip():
+                    continue
+                answer = w.HTML(
+                    f"<p><b>Question {i + 1} ({html_escape(part.label)})</b> {part.prompt.html()}<br>"
+                    f"<i>Your answer:</i> {html_escape(self.typed[i][part.label].strip())}</p>"
+                )
+                box, boxes = tick_boxes(part, lambda i=i: self._on_tick(i))
+                box.add_class(f"iaa-mock-self-mark-{i + 1}")
+                self.ticks[(i, part.label)] = boxes
+                rows += [answer, box]
+        self.self_marking.children = tuple(rows)
+
+    def _on_tick(self, index: int) -> None:
+        """A point ticked or unticked: question ``index`` marked again with the student's ticks."""
+        q = self.questions[index]
+        ticks = {
+            label: [n + 1 for n, b in enumerate(boxes) if b.value]
+            for (i, label), boxes in self.ticks.items()
+            if i == index
+        }
+        self.markings[index] = q.mark(self.typed[index], ticks=ticks)
+        self._show_result()
+
+    def self_marked(self) -> int:
+        """The marks the student gave themselves by ticking points of short answers."""
+        return sum(m.self_marked for m in self.markings)
+
+    def _show_result(self) -> None:
+        got, total = self.score()
+        waiting = sum(1 for m in self.markings for f in m.feedback.values() if f.status == "self")
+        notes = []
+        if self.self_marked() or any(
+            f.status == "self-marked" for m in self.markings for f in m.feedback.values()
+        ):
+            notes.append(f"{self.self_marked()} self-marked")
+        if waiting:
+            notes.append(f"{waiting} written answer{'s' if waiting != 1 else ''} to self-mark above")
+        note = f"; {'; '.join(notes)}" if notes else ""
         self.result_html.value = (
             f'<p class="iaa-total">Total: {got} / {total} marks '
-            f"({percent(got, total)})</p>"
+            f"({percent(got, total)}{note})</p>"
             + f'<div class="iaa-skills">{self.skills_table().html()}</div>'
             + self.marks_table().html()
         )
@@ -361,7 +412,7 @@ class MockExam:
         """Marks per part: question, part, skill, your answer, what the checker says, marks."""
         rows = [
             [
-                f"{i + 1}: {q.kind}-{q.seed}",
+                f"{i + 1}: {q.id}",
                 f"({part.label})",
                 part.skill,
                 self.typed[i][part.label].strip() or "(no answer)",
@@ -403,9 +454,10 @@ class MockExam:
         if self.state != "marked":
             return f"Mock exam: {self._size()}"
         got, total = self.score()
+        mine = f", {self.self_marked()} self-marked" if self.self_marked() else ""
         return "\n\n".join(
             [
-                f"Total: {got} / {total} marks ({percent(got, total)})",
+                f"Total: {got} / {total} marks ({percent(got, total)}{mine})",
                 self.skills_table().text(),
                 self.marks_table().text(),
             ]
@@ -422,7 +474,7 @@ class MockExam:
         return widget_bundle(self.widget, self.text(), **kwargs)
 
     def __repr__(self) -> str:
-        return f"<MockExam: {', '.join(f'{q.kind}-{q.seed}' for q in self.questions)}; {self.state}>"
+        return f"<MockExam: {', '.join(q.id for q in self.questions)}; {self.state}>"
 
 
 def duration(minutes: float) -> str:

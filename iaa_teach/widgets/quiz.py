@@ -49,6 +49,8 @@ _OWN_CSS = {
     "tables": """{c} .iaa-correct {{ color: #1a7f37; font-weight: bold; }}
 {c} .iaa-mistake {{ color: #8a3b00; }}
 {c} .iaa-wrong, {c} .iaa-unreadable {{ color: #b3261e; }}
+{c} .iaa-follow-through, {c} .iaa-self-marked {{ color: #1a7f37; }}
+{c} .iaa-slip, {c} .iaa-places, {c} .iaa-partial {{ color: #8a3b00; }}
 {c} .iaa-words {{ color: #333; }}
 """,
     "end": """{c} .iaa-quiz-solution, {c} .iaa-quiz-solution p, {c} .iaa-quiz-solution td,
@@ -147,6 +149,10 @@ class Quiz:
         self.solution_html = w.HTMLMath()
         self.status = w.HTML()
         self.progress_html = w.HTML()
+        self.score_html = w.HTML()
+        self.score_html.add_class("iaa-quiz-score")
+        self.self_marking = w.VBox()
+        self.ticks: dict[str, list] = {}
         self._rows = AnswerRows(
             w.Text,
             ("18.5em", "42.5em"),
@@ -190,6 +196,8 @@ class Quiz:
                 self.question_html,
                 *self._rows.rows,
                 actions,
+                self.self_marking,
+                self.score_html,
                 self.status,
                 self.progress_html,
                 self.solution_html,
@@ -206,6 +214,10 @@ class Quiz:
         self.solution = None
         self.revealed = 0
         self._logged = set()
+        self._logged_mistakes: set = set()
+        self.ticks = {}
+        self.self_marking.children = ()
+        self.score_html.value = ""
         self.question_html.value = self.question.html()
         for out in self.feedback.values():
             out.value = ""
@@ -214,7 +226,7 @@ class Quiz:
         self.solution_html.value = ""
         self.progress_html.value = ""
         self.status.value = (
-            f"<i>Question {html_escape(kind)}-{seed} (level {self.level.value}). Type your answers, press "
+            f"<i>Question {html_escape(self.question.id)} (level {self.level.value}). Type your answers, press "
             f"<b>check</b>; reveal the worked solution step by step.</i>" + log_note(self.log, kind)
         )
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
@@ -232,24 +244,48 @@ class Quiz:
                 self.kind.observe(self._on_change, names="value")
         self.seed.value = seed  # the seed observer shows the question
 
+    def _typed(self) -> dict[str, str]:
+        return {part.label: self.answers[part.label].value.strip() for part in self.question.parts}
+
+    def _ticked(self) -> dict[str, list[int]]:
+        return {label: [i + 1 for i, b in enumerate(boxes) if b.value] for label, boxes in self.ticks.items()}
+
     def _on_check(self, button: Any = None) -> None:
+        """Mark every answer, each coefficient with follow-through from the student's own earlier answers;
+        a short answer in words gets the mark scheme's points to tick (self-marking)."""
         start = time.perf_counter()
+        typed = self._typed()
+        marking = self.question.mark(typed, ticks=self._ticked())
         for part in self.question.parts:
-            answer = self.answers[part.label].value.strip()
-            if not answer:
+            fb = marking.feedback[part.label]
+            if fb.status == "empty":
                 self.feedback[part.label].value = ""
                 continue
-            fb = self.question.check(part.label, answer)
-            self.feedback[
-                part.label
-            ].value = (
-                f'<span class="iaa-{fb.status}" data-status="{fb.status}">{html_escape(fb.message)}</span>'
-            )
-            if part.label not in self._logged and record_answer(self.log, self.question, part, fb):
+            if part.form == "words" and part.label not in self.ticks:
+                self._add_ticks(part)
+            self.feedback[part.label].value = feedback_html(fb)
+            if part.label not in self._logged and record_answer(
+                self.log, self.question, part, fb, self._logged_mistakes
+            ):
                 self._logged.add(part.label)
+        self.score_html.value = f'<p role="status"><b>Marks:</b> {html_escape(marking.score)}</p>'
         if self.log is not None and self.log.problem:
             self.status.value = log_note(self.log, self.question.kind)
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
+
+    def _add_ticks(self, part: Any) -> None:
+        box, boxes = tick_boxes(part, lambda: self._on_tick(part.label))
+        self.ticks[part.label] = boxes
+        self.self_marking.children = (*self.self_marking.children, box)
+
+    def _on_tick(self, label: str) -> None:
+        """A point ticked or unticked: the part's self-marked score, and the question's, again."""
+        typed = self._typed()
+        if not typed.get(label):
+            return
+        marking = self.question.mark(typed, ticks=self._ticked())
+        self.feedback[label].value = feedback_html(marking.feedback[label])
+        self.score_html.value = f'<p role="status"><b>Marks:</b> {html_escape(marking.score)}</p>'
 
     def _steps(self):
         if self.solution is None:
@@ -288,10 +324,10 @@ class Quiz:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
         q = self.question
-        return widget_bundle(self.widget, f"Quiz: {q.title}, question {q.kind}-{q.seed}", **kwargs)
+        return widget_bundle(self.widget, f"Quiz: {q.title}, question {q.id}", **kwargs)
 
     def __repr__(self) -> str:
-        return f"<Quiz: question {self.question.kind}-{self.question.seed}>"
+        return f"<Quiz: question {self.question.id}>"
 
 
 def exam_css(c: str, size: str, **own: str) -> str:
@@ -372,7 +408,35 @@ def check_kinds(kinds: Any, who: str) -> list[str]:
 
 # ------------------------------------------------------------ the mistake log
 #: Feedback that is not a mark (no answer, or one that cannot be read as the part's form): not recorded.
-UNMARKED = ("unreadable", "words", "empty")
+UNMARKED = ("unreadable", "words", "empty", "self", "self-marked")
+
+
+def feedback_html(fb: Any) -> str:
+    """A part's feedback as the quiz shows it: the message, coloured by its status."""
+    return f'<span class="iaa-{fb.status}" data-status="{fb.status}">{html_escape(fb.message)}</span>'
+
+
+def tick_boxes(part: Any, on_change: Any) -> tuple[w.VBox, list]:
+    """Self-marking a short answer in words: the mark scheme's points, one checkbox each.
+
+    ``on_change()`` is called when a box is ticked or unticked. The VBox has the
+    class ``iaa-self-mark-{label}``, each box ``iaa-self-mark-{label}-{n}``.
+    """
+    head = w.HTML(
+        f"<b>({html_escape(part.label)}) Self-mark your answer:</b> tick each point it makes, in any wording "
+        f"(a mark each, up to {part.marks}). No machine marks written answers."
+    )
+    boxes = []
+    for n, point in enumerate(part.key_points, start=1):
+        box = w.Checkbox(
+            value=False, description=f"({n}) {point.text}", indent=False, layout=w.Layout(width="auto")
+        )
+        box.add_class(f"iaa-self-mark-{part.label}-{n}")
+        box.observe(lambda _change: on_change(), names="value")
+        boxes.append(box)
+    out = w.VBox([head, *boxes])
+    out.add_class(f"iaa-self-mark-{part.label}")
+    return out, boxes
 
 
 def open_log(log: MistakeLog | bool | None) -> MistakeLog | None:
@@ -386,16 +450,25 @@ def open_log(log: MistakeLog | bool | None) -> MistakeLog | None:
     return log
 
 
-def record_answer(log: MistakeLog | None, question: Question, part: Any, feedback: Any) -> bool:
-    """Record one marked answer in ``log`` (if any); True if it was recorded."""
+def record_answer(
+    log: MistakeLog | None, question: Question, part: Any, feedback: Any, seen: set | None = None
+) -> bool:
+    """Record one marked answer in ``log`` (if any); True if it was recorded.
+
+    ``seen``: the mistakes already recorded for this question; a mistake carried from one
+    part into the next (a wrong P_e, then the kappa made from it) is recorded once.
+    """
     if log is None or feedback.status in UNMARKED:
         return False
+    mistakes = tuple(m for m in feedback.mistakes if seen is None or m not in seen)
+    if seen is not None:
+        seen.update(mistakes)
     log.record(
         question.kind,
         part=part.label,
         skill=part.skill,
         correct=feedback.correct,
-        mistakes=feedback.mistakes,
+        mistakes=mistakes,
         seed=question.seed,
     )
     return True

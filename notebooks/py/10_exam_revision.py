@@ -21,8 +21,9 @@
 # or two of explanation. This notebook gives you as many such questions as you
 # want. Each one is drawn from a seed, so you and a friend (or you and your
 # supervisor) can work on the same question; each one comes with a full worked
-# solution, and a checker that recognises the usual mistakes and tells you at
-# which step you went wrong.
+# solution, and a checker that marks as an examiner does: method (M) and
+# accuracy (A) marks, follow-through from your own earlier answers, and the
+# usual mistakes named with the step where they happen.
 #
 # **What you'll do**
 # - work one question by hand, check your answers, and read its worked solution;
@@ -69,8 +70,19 @@ print(", ".join(KINDS))
 # coefficient yourself. Every part shows its marks, like `[2]`. Work it on
 # paper first; then `question.check(part, answer)` marks one answer (to 3
 # decimals, as asked, or as a fraction such as `"29/59"`; a letter for a
-# multiple-choice part, a sentence or two for a part in words), and
-# `question.solution()` shows the working.
+# multiple-choice part, the letters of every statement that applies for a
+# select-all part), and `question.solution()` shows the working.
+#
+# How the marks work. A number earns method marks (M) for the right method and
+# an accuracy mark (A) for the value to 3 decimals: right only to 2 decimals,
+# or a value rounded too early, loses the A mark and keeps the M marks. A
+# coefficient is marked against *your own* earlier answers
+# (`question.mark({...})`): a kappa computed correctly from a wrong $P_e$ earns
+# its marks ("follow-through"); the wrong $P_e$ loses its own. A part answered
+# in words is never marked by a machine: after you submit it you see the mark
+# scheme's points and tick those your answer makes, and the score says
+# "self-marked". `question.id` is a code that names no kind; `question_for(code)`
+# brings the question back with its worked solution.
 #
 # ## One question, worked in full
 
@@ -92,7 +104,8 @@ Hidden(Prose(str(question.check("c", fmt(right["c"])))),
 
 # %% [markdown]
 # A student who rounded $P_i$, $p_j$, $P_a$ and $P_e$ to three decimals on
-# the way (the slip of the worked-example text, see lesson 02):
+# the way (the slip of the worked-example text, see lesson 02): the method is
+# right, so the method mark stays and only the accuracy mark is lost.
 
 # %%
 rounded = next(m for m in question.mistakes("c") if m.id == "rounding")
@@ -162,8 +175,10 @@ else:
 # **new question** (it moves the seed on by one; type a seed to go back to a
 # question), type your answers, press **check**. When you are stuck, **show
 # the next step** reveals the worked solution one step at a time; **show the
-# full solution** shows all of it. A part answered in words is marked by its
-# key points: "check" says which points you made and which are still missing.
+# full solution** shows all of it. **check** marks the coefficient with
+# follow-through from your own answers above it. A part answered in words is
+# self-marked: after **check**, tick the mark scheme's points your answer
+# makes; the marks line says how many marks you gave yourself.
 
 # %%
 quiz = Quiz("cohen", seed=1, level=2, log=log)
@@ -179,10 +194,13 @@ quiz
 # **finish and mark**. Nothing is marked before that; when the time is up,
 # your answers are marked as they stand. You then see your total, the marks
 # of each part with the checker's feedback, and your marks by skill, weakest
-# first: that is where to revise.
+# first: that is where to revise. Your written answers come back with the
+# mark scheme's points to tick; the total then says how many marks are
+# self-marked.
 #
 # For a full-size one, `MockExam(4, seed=..., level=3)`: four exam-size
-# questions, at one and a half minutes per mark.
+# questions, at one and a half minutes per mark (a Tripos paper allows about
+# 1.8 minutes a mark).
 
 # %%
 exam = MockExam(2, seed=30, level=1, log=log)
@@ -202,9 +220,13 @@ log.summary(KINDS) if log is not None else print("The mistake log is off (KEEP_M
 # mark scheme. The paper has a cover (name line, time allowed, instructions,
 # total marks and a grid for the marker), then each question on a new page
 # with the marks of every part, like `[2]`, and ruled space to answer in. The
-# mark scheme starts with a one-page answer key, then the worked solutions.
+# mark scheme starts with the answer key, then the worked solutions. The key
+# splits each number's marks into method (M) and accuracy (A) marks and says
+# where to give follow-through (ft), so a marker can apply it to a script;
+# written answers are marked by numbered points, in any wording.
 # Question $i$ is `make_question(kinds[i % len(kinds)], seed + i, level=level)`
-# and each question shows its id, so any of them can be regenerated.
+# and each question shows a code that names no kind (`question_for(code)`
+# draws it again).
 #
 # The sheets go to the folder `worksheets/` next to this notebook (git
 # ignores it): open them from JupyterLab's file browser, or from your
@@ -234,4 +256,5 @@ print("questions:", ", ".join(q.id for q in sheet.questions))
 #
 # Do one question of each kind without looking at the solution: `make_question("alpha", seed=...)`
 # with a seed of your choice (your birthday works). Then time yourself on a
-# `partial` question: an exam gives you about ten minutes for one.
+# `partial` question: at 1.8 minutes a mark, an exam would give you about
+# 20 minutes for a 12-mark one.
