@@ -9,7 +9,8 @@ issue 19) or at 257. Here seeded random tables range over
 - labels as small, large (around 10**12) and negative ints, floats and
   strings, passed as a float array with NaN, an object array with None, a
   list of lists or a pandas DataFrame, with the categories declared (some
-  unused) or taken from the data,
+  unused) or taken from the data, a third of them with a population size
+  (the finite-population correction of the standard errors),
 - 0-90 % of the cells missing, and agreement from pure noise to near-perfect,
 
 and, beside them, explicit tables of 15, 16 (with a missing cell), 17, 255,
@@ -18,7 +19,7 @@ and, beside them, explicit tables of 15, 16 (with a missing cell), 17, 255,
 - scikit-learn's ``cohen_kappa_score``: Cohen's kappa unweighted, linear and
   quadratic, for every pair of :func:`pairwise_cohen`;
 - statsmodels: ``cohens_kappa``'s standard errors, ``fleiss_kappa`` on
-  complete tables;
+  complete tables (Fleiss' and Randolph's, which is Brennan-Prediger's S);
 - the ``krippendorff`` package: alpha at every level;
 - irrCAC 0.4: Gwet's AC1/AC2, Fleiss' kappa (item-mean chance), Brennan and
   Prediger, Conger, Scott's pi (irrCAC's Fleiss of the two raters) and their
@@ -117,6 +118,9 @@ class Case:
         self.style = style
         self.table = table
 
+    #: The size of the population the items were drawn from (finite-population correction), or None.
+    population = None
+
     @property
     def q(self) -> int:
         return len(self.categories)
@@ -197,7 +201,13 @@ def random_case(index: int) -> Case:
     p_agree = float(rng.choice([0.0, 0.5, 0.9]))
     declared = bool(rng.random() < 0.4)
     style = str(rng.choice(["array", "list", "frame"]))
-    return make_case(f"random {index}", rng, n_items, n_raters, k, kind, missing, p_agree, declared, style)
+    case = make_case(f"random {index}", rng, n_items, n_raters, k, kind, missing, p_agree, declared, style)
+    rated = int((case.codes >= 0).any(axis=1).sum())
+    if (
+        index % 3 == 1 and rated
+    ):  # a third of the tables: items drawn from a population 1-4 times their number
+        case.population = rated * int(rng.integers(1, 5))
+    return case
 
 
 N_RANDOM = 100
@@ -395,8 +405,8 @@ def plain_conger(case: Case, w: np.ndarray) -> float:
     return (p_a - p_e) / (1 - p_e) if 1 - p_e > 1e-12 else math.nan
 
 
-def plain_percent_agreement_se(counts: np.ndarray, w: np.ndarray) -> float:
-    """irrCAC for R's ``pa.coeff.raw`` standard error (Gwet 2014), over the rated items."""
+def plain_percent_agreement_se(counts: np.ndarray, w: np.ndarray, population: int | None = None) -> float:
+    """irrCAC for R's ``pa.coeff.raw`` standard error (Gwet 2014), over the rated items (N: population)."""
     n = counts.astype(float)
     m = n.sum(axis=1)
     n, m = n[m >= 1], m[m >= 1]
@@ -406,7 +416,8 @@ def plain_percent_agreement_se(counts: np.ndarray, w: np.ndarray) -> float:
     if n_rated < 2:
         return math.nan
     p_a = terms.sum() / n2
-    return math.sqrt(np.sum((n_rated / n2 * terms - p_a) ** 2) / (n_rated * (n_rated - 1)))
+    fpc = 1 - n_rated / population if population else 1.0
+    return math.sqrt(fpc * np.sum((n_rated / n2 * terms - p_a) ** 2) / (n_rated * (n_rated - 1)))
 
 
 def plain_alpha(codes: np.ndarray, values: np.ndarray, level: str) -> float:
@@ -441,8 +452,12 @@ def plain_alpha(codes: np.ndarray, values: np.ndarray, level: str) -> float:
 
 
 # ---------------------------------------------------------------- irrCAC
-def irrcac(case: Case, scheme, method: str, codes: np.ndarray | None = None) -> dict:
-    """irrCAC's raw-ratings ``method``; {"skip": reason} where it cannot say, {"undefined": ...} at P_e = 1."""
+def irrcac(case: Case, scheme, method: str, codes: np.ndarray | None = None, fpc: bool = True) -> dict:
+    """irrCAC's raw-ratings ``method``; {"skip": reason} where it cannot say, {"undefined": ...} at P_e = 1.
+
+    With the case's population size (N, the finite-population correction) unless ``fpc`` is False.
+    """
+    population = case.population if fpc else None
     codes = case.codes if codes is None else codes
     if (codes >= 0).any(axis=1).sum() < 2:
         return {"too_few_items": True}
@@ -454,7 +469,11 @@ def irrcac(case: Case, scheme, method: str, codes: np.ndarray | None = None) -> 
     order = np.argsort(values, kind="stable")  # irrCAC sorts numeric categories for its weights
     table = pd.DataFrame(np.where(codes >= 0, values[np.maximum(codes, 0)], np.nan))
     cac = CAC(
-        table, weights="identity" if scheme is None else scheme, categories=values[order].tolist(), digits=15
+        table,
+        weights="identity" if scheme is None else scheme,
+        categories=values[order].tolist(),
+        N=math.inf if population is None else population,
+        digits=15,
     )
     try:
         return quiet(getattr(cac, method))["est"]
@@ -491,12 +510,12 @@ def family_call(function, case: Case, scheme, **kwargs):
     """Our coefficient; None where the scheme is refused or no item has 2 ratings (both asserted)."""
     if not valid_scheme(case, scheme):
         with pytest.raises(AgreementError, match="order of the categories|positive category values"):
-            function(case.ratings, weights=scheme, **kwargs)
+            function(case.ratings, weights=scheme, population=case.population, **kwargs)
         return None
     if not pairable(case):
-        no_pairable_unit(lambda: function(case.ratings, weights=scheme, **kwargs))
+        no_pairable_unit(lambda: function(case.ratings, weights=scheme, population=case.population, **kwargs))
         return None
-    return function(case.ratings, weights=scheme, **kwargs)
+    return function(case.ratings, weights=scheme, population=case.population, **kwargs)
 
 
 def check_fleiss(case: Case, scheme) -> None:
@@ -525,9 +544,9 @@ def check_family_rest(case: Case, scheme) -> None:
     r = case.ratings
     _, p_a, _ = plain_family(case.counts, w, "none")
     assert same(float(res), p_a) and res.p_e == 0
-    assert same(res.se, plain_percent_agreement_se(case.counts, w), SE_TOL)
+    assert same(res.se, plain_percent_agreement_se(case.counts, w, case.population), SE_TOL)
     for function, model, method in ((iaa.brennan_prediger, "uniform", "bp"), (iaa.gwet_ac, "gwet", "gwet")):
-        got = function(r, weights=scheme)
+        got = function(r, weights=scheme, population=case.population)
         value, p_a, p_e = plain_family(case.counts, w, model)
         assert same(float(got), value) and same(got.p_a, p_a), (method, got, value)
         if math.isnan(value):  # one category: AC1's P_e is 0/0 (q (q - 1) = 0), and said so
@@ -538,7 +557,10 @@ def check_family_rest(case: Case, scheme) -> None:
         check_family(got, est)
         if method == "bp" and "pa" in est:
             assert same(res.p_a, float(est["pa"]))
-    conger = iaa.conger_kappa(r, weights=scheme)
+        if method == "bp" and scheme is None and case.q > 1 and not (case.codes < 0).any():
+            ref = float(quiet(sm_fleiss_kappa, case.counts, method="randolph"))  # Randolph's = BP's S
+            assert same(float(got), ref), (float(got), ref)
+    conger = iaa.conger_kappa(r, weights=scheme, population=case.population)
     assert same(conger.kappa, plain_conger(case, w)), (conger.kappa, plain_conger(case, w))
     if case.q <= CONGER_IRRCAC_MAX_Q:
         active = (case.codes >= 0).any(axis=0)  # irrCAC gives NaN with a rater who rated nothing
@@ -550,7 +572,7 @@ def check_family_rest(case: Case, scheme) -> None:
     pi = iaa.scott_pi(r, 0, 1, weights=scheme)
     value, p_a, p_e = plain_family(counts_of(two, case.q), w, "item_mean")
     assert same(pi.pi, value) and same(pi.p_a, p_a) and same(pi.p_e, p_e), (pi, value)
-    check_family(pi, irrcac(case, scheme, "fleiss", two))
+    check_family(pi, irrcac(case, scheme, "fleiss", two, fpc=False))
 
 
 # ------------------------------------------------------------------ alpha
@@ -571,7 +593,7 @@ def check_alpha(case: Case, level: str) -> None:
     if not pairable(case):
         no_pairable_unit(lambda: iaa.krippendorff_alpha(r, level))
         return
-    res = iaa.krippendorff_alpha(r, level)
+    res = iaa.krippendorff_alpha(r, level, population=case.population)
     values = np.asarray(case.values) if level in ("interval", "ratio") else np.arange(case.q, dtype=float)
     plain = plain_alpha(case.codes, values, level)
     assert same(res.alpha, plain, TOL), (level, res.alpha, plain)
