@@ -75,8 +75,9 @@ lesson_table()
 # - **Recall.** Each lesson ends with a few questions to answer from memory
 #   (answers folded) and a link to the next lesson.
 #
-# For a class on a projector: zoom the browser (Ctrl and +) and choose
-# *View > Appearance > Simple Interface* to hide the side panels.
+# For a class on a projector: zoom the browser (Ctrl and +) and close the side panel
+# with *Ctrl+B* (*View > Appearance > Show Left Sidebar*); *View > Appearance > Simple
+# Interface* then shows one notebook at a time.
 #
 # ## Notation
 #
