@@ -1415,7 +1415,6 @@ def _warn_columns(plan: _Plan, names: list, labels: list, first_is_rater: bool) 
     import pandas as pd
 
     distinct = {j: _all_distinct(c) for j, c in enumerate(labels)}
-    others = None
     for j, (name, column) in enumerate(zip(names, labels)):
         drop = f'drop=["{name}"] (--drop-column "{name}")'
         if plan.format is None and rater_like(name) and not _looks(column, _EMAIL):
@@ -1431,10 +1430,12 @@ def _warn_columns(plan: _Plan, names: list, labels: list, first_is_rater: bool) 
                 f"it with raters_as_rows=True (--raters-as-rows); or leave the column out with {drop}"
             )
         elif distinct[j]:
-            if others is None:
-                rest = [len(pd.unique(c[~pd.isna(c)])) for k, c in enumerate(labels) if not distinct[k]]
-                others = max(rest, default=0)
-            if 0 < others < distinct[j]:  # measurements may all differ in every column: then no warning
+            # more values than the other columns' labels together: IDs, not a scale that each rater
+            # uses once (5 items scored 1..5) nor measurements that all differ in every column
+            others = set().union(
+                *(pd.unique(c[~pd.isna(c)]).tolist() for k, c in enumerate(labels) if k != j)
+            )
+            if len(labels) > 1 and len(others) < distinct[j] and not all(distinct.values()):
                 first = " (the first column)" if first_is_rater and j == 0 else ""
                 plan.warnings.append(
                     f'column "{name}"{first} has a different value in each of its {distinct[j]} rows, unlike '

@@ -414,3 +414,10 @@ def test_anonymise_in_the_explorer(tmp_path):
     ex.anonymise.value = True  # the file is read again
     assert ex.ratings.raters[0] == "R1"
     assert "example.org" not in ex.readout.value + ex.details.value
+
+
+def test_a_scale_each_rater_uses_once_is_not_taken_for_ids(tmp_path):
+    # 5 items scored 1..5: r1 and r2 use each score once, but so does the scale: no warning
+    path = write(tmp_path, "scores.csv", "r1,r2,r3\n1,2,1\n3,3,\n4,4,5\n2,1,2\n5,5,5\n")
+    r, caught = read(path)
+    assert r.raters == ("r1", "r2", "r3") and caught == [] and summary_lines(r)[1:] == []
