@@ -842,7 +842,7 @@ def test_follow_through_marks_a_coefficient_from_the_students_own_wrong_answers(
                 assert fb.marks <= p.method_marks and fb.status not in ("correct", "follow-through")
                 if m.id not in SLIPS:
                     assert fb.marks == 0, (q.id, m.id, fb.message)
-    assert checked >= EXAM_SEEDS // 2, checked
+    assert checked >= EXAM_SEEDS // 4, checked  # level 3: about half the seeds choose the coefficient (no ft)
 
 
 @pytest.mark.parametrize(("kind", "level"), _KINDS_AND_LEVELS)
