@@ -691,14 +691,19 @@ class Question(Shown):
         """Mark ``answer`` to ``part``: a :class:`Feedback` with the marks it earns.
 
         A numerical part takes 3 decimals (``"0.492"``), a fraction
-        (``"29/59"``) or an exact number. An answer to 2 decimals that is
-        right to 2 decimals gets "right to 2 dp: give 3 dp, as asked" (one mark
-        less), and no mark at all where a usual mistake rounds to the same
-        2-decimal value. An answer that equals what a usual mistake gives is
-        told so ("this is what you get if you ..."), with the step to look at;
-        otherwise a hint. A multiple-choice part takes a letter (``"B"``); a
-        short answer in words is marked by its key points. Feedback never
-        gives another part's result away.
+        (``"29/59"``) or an exact number, and earns method (M) and accuracy (A)
+        marks: right to 2 decimals only, "give 3 dp, as asked" (the A mark lost,
+        the M marks kept); a right method with values rounded too early, or 3
+        decimals off by at most 2 in the last place, keeps the M marks
+        (``"slip"``). An answer that equals what a usual wrong method gives is
+        told so ("this is what you get if you ..."), with the step to look at,
+        and earns nothing; otherwise a hint. ``given`` (the student's answers
+        to the other parts, as :meth:`mark` passes them) marks a coefficient
+        with follow-through. A multiple-choice part takes a letter (``"B"``), a
+        select-all part letters (``"A, C"``); a short answer in words is never
+        marked here: it gets the mark scheme's points to tick
+        (:meth:`self_mark`). Feedback never gives another part's result away,
+        nor says which part a wrong number belongs to.
 
         Examples
         --------
