@@ -213,7 +213,7 @@ def test_answers_open_when_clicked_and_explorers_are_pictures(built_book):
         assert page.get_by_text("A picture of the explorer", exact=True).count() == 1
         visit.open((built_book / "10_exam_revision.html").resolve().as_uri())
         quiz = page.locator(".iaa-static.iaa-quiz")
-        assert quiz.count() == 1 and "Question cohen-1" in quiz.inner_text()
+        assert quiz.count() == 1 and re.search(r"Question Q-\w{4}-\w{4}", quiz.inner_text())
         assert visit.outside == [] and visit.problems == []
 
 
