@@ -35,7 +35,9 @@ from __future__ import annotations
 import html
 import re
 import string
+import tomllib
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .rounding import fmt
@@ -359,155 +361,16 @@ class Notation:
 
 
 #: The course's notation: one symbol per quantity, used by every lesson and by
-#: :func:`iaa_teach.explain`. Where a source text writes the same quantity
-#: another way, ``elsewhere`` says so once. Index letters: ``i`` an item,
-#: ``j`` and ``k`` categories (``c`` and ``k`` in Krippendorff's formulas).
-NOTATION: tuple[Notation, ...] = (
+#: :func:`iaa_teach.explain`, read from ``content/notation.toml`` (a lecturer edits it there).
+#: Where a source text writes the same quantity another way, ``elsewhere`` says so once.
+#: Index letters: ``i`` an item, ``j`` and ``k`` categories (``c`` and ``k`` in Krippendorff's formulas).
+NOTATION: tuple[Notation, ...] = tuple(
     Notation(
-        "N",
-        Math("N"),
-        "number of items (sentences, images... whatever is labelled)",
-        "Krippendorff calls an item a unit (u)",
-        "01",
-    ),
-    Notation(
-        "n_jk",
-        Math("n_{jk}", "n_jk"),
-        "two annotators' agreement table: items the first labels j "
-        "and the second labels k; the diagonal n_jj holds their agreements",
-        "",
-        "01",
-    ),
-    Notation(
-        "P_o",
-        Math("P_o"),
-        "observed agreement of two annotators: the share of items on which they agree",
-        "",
-        "01",
-    ),
-    Notation(
-        "p_j+",
-        Math("p_{j+}", "p_j+"),
-        "the first annotator's share of items in category j "
-        "(row total / N); p_+j the second's (column total / N)",
-        "",
-        "01",
-    ),
-    Notation(
-        "P_e",
-        Math("P_e"),
-        "chance (expected) agreement: how often two ratings would agree by luck "
-        "under the coefficient's model of chance",
-        "",
-        "01",
-    ),
-    Notation(
-        "kappa",
-        Math(r"\kappa", "κ"),
-        "kappa: (P_o - P_e) / (1 - P_e), agreement above chance as a share of the most there could be",
-        "the worked example writes κ_F for Fleiss' kappa",
-        "01",
-    ),
-    Notation(
-        "n_i",
-        Math("n_i"),
-        "number of ratings of item i",
-        "Fleiss writes n (every item has the same number); Krippendorff m_u; "
-        "the partial-annotation text k (per-item k)",
-        "02",
-    ),
-    Notation(
-        "n_ij",
-        Math("n_{ij}", "n_ij"),
-        "number of ratings of item i in category j (the count table)",
-        "Krippendorff writes n_uc",
-        "02",
-    ),
-    Notation(
-        "P_i",
-        Math("P_i"),
-        "agreement on item i: the share of its ordered pairs of ratings that agree",
-        "the partial-annotation text writes P_a,i",
-        "02",
-    ),
-    Notation(
-        "P_a",
-        Math("P_a"),
-        "mean observed agreement: the mean of P_i over the items with n_i ≥ 2",
-        "the worked example writes P_o for it too; Fleiss writes P̄",
-        "02",
-    ),
-    Notation(
-        "p_j",
-        Math("p_j"),
-        "share of all ratings that fall in category j",
-        "the worked example writes P_P, P_N, P_G",
-        "02",
-    ),
-    Notation(
-        "pi", Math(r"\pi", "π"), "Scott's pi: two raters, chance from one distribution they share", "", "02"
-    ),
-    Notation(
-        "o_ck",
-        Math("o_{ck}", "o_ck"),
-        "coincidences: ordered pairs of values c, k within items, each item's pairs divided by n_i - 1",
-        "",
-        "03",
-    ),
-    Notation("n_c", Math("n_c"), "pairable values in category c (a row total of the coincidences)", "", "03"),
-    Notation(
-        "n",
-        Math("n"),
-        "number of pairable values: the ratings of items with n_i ≥ 2",
-        "the worked example's 60 counts ordered pairs, not values",
-        "03",
-    ),
-    Notation("D_o", Math("D_o"), "observed disagreement", "", "03"),
-    Notation("D_e", Math("D_e"), "expected (chance) disagreement", "", "03"),
-    Notation(
-        "delta2",
-        Math(r"\delta^2", "δ²"),
-        "squared distance between two categories, set by the level of measurement (δ²_ck)",
-        "",
-        "03",
-    ),
-    Notation("alpha", Math(r"\alpha", "α"), "Krippendorff's alpha: 1 - D_o / D_e", "", "03"),
-    Notation(
-        "q",
-        Math("q"),
-        "number of categories (every category of the table, used or not)",
-        "Fleiss (1971) writes k",
-        "06",
-    ),
-    Notation(
-        "p_rj",
-        Math("p_{rj}", "p_rj"),
-        "rater r's share of their own ratings in category j (Cohen's and Conger's chance models); "
-        "for two raters A and B, p_Aj is p_j+ and p_Bj is p_+j",
-        "",
-        "06",
-    ),
-    Notation(
-        "S",
-        Math("S"),
-        "Brennan-Prediger S: chance agreement 1/q, every category equally likely",
-        "Bennett, Alpert and Goldstein's S for two raters; also called free-marginal kappa",
-        "06",
-    ),
-    Notation(
-        "AC1",
-        Math(r"\mathrm{AC}_1", "AC1"),
-        "Gwet's AC1 (AC2 when weighted): chance agreement only on the items a rater finds hard",
-        "",
-        "06",
-    ),
-    Notation(
-        "SE",
-        Math(r"\mathrm{SE}", "SE"),
-        "standard error: how much a coefficient varies from one sample of items to another",
-        "",
-        "07",
-    ),
+        row["key"], Math(row["tex"], row.get("text")), row["meaning"], row.get("elsewhere", ""), row["lesson"]
+    )
+    for row in tomllib.loads((Path(__file__).parent / "content" / "notation.toml").read_text("utf-8"))[
+        "symbol"
+    ]
 )
 
 
