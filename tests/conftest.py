@@ -33,3 +33,13 @@ def lab_server():
 
     with shared_lab() as server:
         yield server
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--exam-seeds",
+        type=int,
+        default=None,
+        help="seeds per kind and level for the exam-marking property tests (test_exercises; default "
+        "$IAA_EXAM_SEEDS or 12; issue 23's bar is 200)",
+    )

@@ -776,81 +776,174 @@ def test_answer_key_has_one_line_per_part_with_marks():
 
 
 # ====================================================== issue 23: marking like an examiner
-_KINDS_AND_LEVELS = [(kind, level) for kind in KINDS for level in (1, 2, 3)]
-#: Seeds per kind and level for the property tests (the issue asks for 200; CI time allows this many
-#: on 2 cores; tools can raise it: IAA_EXAM_SEEDS).
-EXAM_SEEDS = int(__import__("os").environ.get("IAA_EXAM_SEEDS", "12"))
+_KINDS_AND_LEVELS = [(kind, level) for kind in KINDS for level in LEVEL_SIZES]
+#: Seeds per kind and level for the property tests. The issue's bar is 200 (``pytest --exam-seeds 200``
+#: or IAA_EXAM_SEEDS=200); the default keeps the suite's time on 2 cores.
+_DEFAULT_EXAM_SEEDS = 12
+
+
+@pytest.fixture(scope="module")
+def exam_seeds(request):
+    given = request.config.getoption("--exam-seeds", default=None)
+    return range(int(given or __import__("os").environ.get("IAA_EXAM_SEEDS", _DEFAULT_EXAM_SEEDS)))
 
 
 def _written(x):
     return fmt(x) if F(x).denominator > 1 else str(x)
 
 
-def _coefficient_inputs(q):
-    for p in q.parts:
-        if p.follows:
-            yield p, [q.part(label) for label in p.follows]
+def _ft_by_hand(q, p, values):
+    """The value of part ``p`` worked the right way from the earlier ``values`` (the student's), with the
+    table's own numbers recomputed here by loops (not through the package)."""
+    cats, rows = list(q.ratings.categories), q.ratings.rows()
+    if p.quantity in ("d_o", "d_e"):
+        o = {(a, b): F(0) for a in cats for b in cats}
+        for u in ([v for v in row if v is not None] for row in rows):
+            for i in range(len(u)):
+                for j in range(len(u)):
+                    if i != j and len(u) >= 2:
+                        o[u[i], u[j]] += F(1, len(u) - 1)
+        (n,) = values
+        if p.quantity == "d_o":
+            return sum(o[a, b] for a in cats for b in cats if a != b) / n
+        n_c = [sum(o[c, b] for b in cats) for c in cats]
+        return (n * n - sum(x * x for x in n_c)) / (n * (n - 1))
+    if p.quantity == "p_e":  # a partial question's pooled P_e from the student's count of labels
+        (n,) = values
+        return sum(sum(1 for row in rows for v in row if v == c) ** 2 for c in cats) / (n * n)
+    x, y = values
+    if p.quantity == "alpha":
+        return 1 - x / y
+    return (x - y) / (1 - y)
+
+
+def _wrong_inputs(q, p, rng):
+    """Wrong earlier answers for part ``p``: each input wrong alone, then all of them (a listed
+    mistake's value where there is one, else a value off by 0.02-0.06, or a count off by 1-3)."""
+
+    def wrong(i):
+        if i.quantity in ("n", "n_labels"):
+            return i.answer + rng.choice([-3, -2, -1, 1, 2, 3])
+        bad = [m.value for m in i.mistakes if m.value is not None and 0 < m.value < 1]
+        if bad and rng.random() < 0.5:
+            return F(fmt(rng.choice(bad)))
+        return F(fmt(i.answer + F(rng.choice([-1, 1]) * rng.randint(20, 60), 1000)))
+
+    inputs = [q.part(label) for label in p.follows]
+    right = {i.label: i.answer for i in inputs}
+    for k in range(len(inputs)):
+        yield {**right, inputs[k].label: wrong(inputs[k])}
+    if len(inputs) > 1:
+        yield {i.label: wrong(i) for i in inputs}
+
+
+def test_every_later_part_follows_its_earlier_parts():
+    """Every part computed from earlier parts' values is marked with follow-through from them: each kind's
+    coefficient, alpha's D_o and D_e (from n), a partial question's pooled P_e (from the count of labels)."""
+    expected = {
+        "cohen": {"kappa": ("p_o", "p_e")},
+        "weighted": {"kappa": ("p_o", "p_e")},
+        "pi": {"pi": ("p_o", "p_e")},
+        "ac1": {"ac1": ("p_o", "p_e")},
+        "fleiss": {"kappa": ("p_a", "p_e")},
+        "alpha": {"d_o": ("n",), "d_e": ("n",), "alpha": ("d_o", "d_e")},
+        "partial": {"p_e": ("n_labels",), "kappa": ("p_a", "p_e")},
+    }
+    for kind, follows in expected.items():
+        q = make_question(kind, 1, level=2, **({"chance": "pooled"} if kind == "partial" else {}))
+        got = {p.quantity: tuple(q.part(x).quantity for x in p.follows) for p in q.parts if p.follows}
+        assert got == follows, (kind, got)
 
 
 @pytest.mark.parametrize(("kind", "level"), _KINDS_AND_LEVELS)
-def test_follow_through_marks_a_coefficient_from_the_students_own_wrong_answers(kind, level):
-    """A kappa right from a wrong P_a/P_e earns its marks, said as "follow-through"; its negative
-    twins (an arbitrary wrong number, a listed mistake with right earlier answers) earn no A mark."""
+def test_follow_through_marks_a_later_part_from_the_students_own_wrong_answers(kind, level, exam_seeds):
+    """Issue 23's bar: a later part worked correctly from wrong earlier answers earns full marks, said as
+    "follow-through" (to 2 dp it loses at most the A mark); its negative twins earn no A mark: an
+    arbitrary wrong number with the same wrong earlier answers, and, with right earlier answers, every
+    listed mistake's value at 3 dp."""
     import random
 
     checked = 0
-    for seed in range(EXAM_SEEDS):
+    for seed in exam_seeds:
         q = make_question(kind, seed, level=level)
         rng = random.Random(seed)
-        for p, inputs in _coefficient_inputs(q):
-            answers = {i.label: _written(i.answer) for i in inputs}
-            wrong = inputs[
-                -1
-            ]  # the chance term (P_e or D_e), made wrong: a listed mistake's value, or a slip
-            bad = [m.value for m in wrong.mistakes if m.value is not None and 0 < m.value < 1]
-            value = bad[0] if bad else wrong.answer + F(rng.choice([-1, 1]) * rng.randint(20, 60), 1000)
-            answers[wrong.label] = fmt(value)
-            x, y = (F(answers[i.label]) for i in inputs)
-            ft = (1 - x / y) if p.quantity == "alpha" else (x - y) / (1 - y)
-            if not (-1 <= ft <= 1) or (p.quantity != "alpha" and y >= 1):
+        for p in (p for p in q.parts if p.follows):
+            for earlier in _wrong_inputs(q, p, rng):
+                values = tuple(earlier[label] for label in p.follows)
+                if any(v <= 0 for v in values) or (
+                    p.quantity not in ("alpha", "d_o", "d_e", "p_e") and values[1] >= 1
+                ):
+                    continue
+                ft = _ft_by_hand(q, p, values)
+                if not -1 <= ft <= 1:
+                    continue
+                answers = {label: _written(v) for label, v in earlier.items()}
+                marking = q.mark({**answers, p.label: fmt(ft)})
+                fb = marking.feedback[p.label]
+                if parse_answer(fmt(ft)).matches(p.answer):
+                    assert fb.correct, (q.id, fb.message)
+                    continue
+                assert fb.status == "follow-through" and fb.marks == p.marks, (
+                    kind,
+                    level,
+                    seed,
+                    p.label,
+                    fb.message,
+                )
+                assert "Follow-through" in fb.message and all(f"({x})" in fb.message for x in p.follows)
+                wrong_labels = [x for x in p.follows if earlier[x] != q.part(x).answer]
+                assert all(
+                    marking.feedback[x].marks < q.part(x).marks
+                    for x in wrong_labels
+                    if not parse_answer(answers[x]).matches(q.part(x).answer)
+                )
+                two = q.mark({**answers, p.label: _two_dp(ft)}).feedback[p.label]
+                if not parse_answer(_two_dp(ft)).matches(p.answer):
+                    assert p.marks - 1 <= two.marks < p.marks, (q.id, p.label, two.message)
+                # negative twin: an arbitrary wrong number, far from both values, earns nothing
+                far = ft + F(rng.choice([-1, 1]) * 73, 1000)
+                if abs(far - p.answer) > F(1, 100) and all(
+                    abs(far - m.value) > F(1, 100) for m in p.mistakes
+                ):
+                    twin = q.mark({**answers, p.label: fmt(far)}).feedback[p.label]
+                    assert twin.marks == 0 and twin.status not in ("correct", "follow-through"), twin.message
+                checked += 1
+        # with right earlier answers, a listed wrong method's value earns no accuracy mark
+        for p in q.parts:
+            if not p.numeric:
                 continue
-            marking = q.mark({**answers, p.label: fmt(ft)})
-            fb = marking.feedback[p.label]
-            if ft_right := parse_answer(fmt(ft)).matches(p.answer):
-                assert fb.correct, (q.id, fb.message)
-                continue
-            assert fb.status == "follow-through" and fb.marks == p.marks, (
-                kind,
-                level,
-                seed,
-                p.label,
-                fb.message,
-            )
-            assert "Follow-through" in fb.message and all(f"({i.label})" in fb.message for i in inputs)
-            assert marking.feedback[wrong.label].marks < wrong.marks  # the error is penalised where made
-            # negative twin: an arbitrary wrong number, far from both values, earns no marks
-            far = ft + F(rng.choice([-1, 1]) * 73, 1000)
-            if abs(far - p.answer) > F(1, 100):
-                twin = q.mark({**answers, p.label: fmt(far)}).feedback[p.label]
-                assert twin.marks == 0 and twin.status not in ("correct", "follow-through"), twin.message
-            checked += 1 + 0 * ft_right
-        # with right earlier answers, a listed wrong method's value for the coefficient earns nothing
-        for p, inputs in _coefficient_inputs(q):
-            right = {i.label: _written(i.answer) for i in inputs}
+            right = {p2.label: _written(p2.answer) for p2 in q.parts if p2.numeric and p2 is not p}
             for m in p.mistakes:
                 fb = q.mark({**right, p.label: fmt(m.value)}).feedback[p.label]
                 assert fb.marks <= p.method_marks and fb.status not in ("correct", "follow-through")
                 if m.id not in SLIPS:
                     assert fb.marks == 0, (q.id, m.id, fb.message)
-    assert checked >= EXAM_SEEDS // 4, checked  # level 3: about half the seeds choose the coefficient (no ft)
+    # level 3: about half the seeds of the choosable kinds ask to choose the coefficient (no part to follow)
+    assert checked >= len(exam_seeds) // 4, checked
 
 
 @pytest.mark.parametrize(("kind", "level"), _KINDS_AND_LEVELS)
-def test_method_and_accuracy_marks(kind, level):
+def test_method_and_accuracy_marks(kind, level, exam_seeds):
     """Right to 2 dp loses at most the A mark; an early-rounding slip keeps the M marks; a 3-dp value one
     in the last place off keeps the M marks; no listed wrong method equals the answer at 3 dp."""
-    for seed in range(EXAM_SEEDS):
+    from iaa_teach.exercises import RULES
+
+    for seed in exam_seeds:
         q = make_question(kind, seed, level=level)
+        # generation: no wrong method the kind knows (listed or not) gives the answer at 3 dp; only on a
+        # complete alpha table is a method that is the same computation there (m_u constant) let through
+        by_quantity = {p.quantity: p for p in q.parts if p.numeric}
+        complete_alpha = kind == "alpha" and not q.ratings.missing.any()
+        for key, values in q.routes.items():
+            mid = key.partition(":")[0]
+            if mid in RULES or mid in SLIPS:
+                continue
+            for qty, value in values.items():
+                p = by_quantity.get(qty)
+                if p is None or value is None or (complete_alpha and value == p.answer):
+                    continue
+                assert not any(parse_answer(fmt(v)).matches(p.answer) for v in (value,)), (q.id, p.label, key)
+                assert not parse_answer(fmt(p.answer)).matches(value), (q.id, p.label, key)
         for p in (p for p in q.parts if p.numeric):
             assert (
                 p.marks == p.method_marks + p.accuracy_marks and p.marks_split in p.key_line().text() or True

@@ -39,6 +39,7 @@ from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
 __all__ = [
+    "follow_through_value",
     "question_code",
     "question_for",
     "SLIPS",
@@ -225,14 +226,50 @@ METHOD_OF = {
     "d_e": "the row totals n_c, with chance pairs over n (n - 1)",
     "alpha": "1 - D_o / D_e",
 }
-#: The earlier quantities each coefficient is computed from (for follow-through), by quantity.
+#: The earlier quantities each part is computed from (for follow-through), by quantity: a coefficient
+#: from its observed and chance terms; alpha's D_o and D_e from the count n; a partial question's
+#: pooled P_e from the count of labels (its p_j divide by it).
 INPUTS = {
     "kappa": (("p_o", "p_e"), ("p_a", "p_e")),
     "pi": (("p_o", "p_e"),),
     "ac1": (("p_o", "p_e"),),
     "alpha": (("d_o", "d_e"),),
     "kappa_mlrd": (("p_a", "p_e_mlrd"),),
+    "d_o": (("n",),),
+    "d_e": (("n",),),
+    "p_e": (("n_labels",),),
 }
+
+
+def follow_through_value(quantity: str, values: tuple, terms: tuple = ()) -> Fraction | None:
+    """The value of a part computed the right way from the student's own earlier values (``values``,
+    in the order of :attr:`Part.follows`) and the table's fixed ``terms`` (:attr:`Part.ft_terms`);
+    None where the formula is undefined for them.
+
+    - coefficients: (P - P_e) / (1 - P_e); alpha: 1 - D_o / D_e;
+    - alpha's D_o from the student's n: the off-diagonal coincidences (``terms[0]``) over n;
+    - alpha's D_e from n: (n^2 - sum_c n_c^2) / (n (n - 1)), ``terms[0]`` = sum_c n_c^2;
+    - a partial question's pooled P_e from the count of labels N: sum_j n_j^2 / N^2, ``terms[0]`` = sum_j n_j^2.
+
+    >>> follow_through_value("kappa", (Fraction(3, 4), Fraction(1, 2)))
+    Fraction(1, 2)
+    >>> follow_through_value("p_e", (Fraction(10),), (Fraction(52),))
+    Fraction(13, 25)
+    """
+    if quantity == "alpha":
+        d_o, d_e = values
+        return None if d_e <= 0 else 1 - d_o / d_e
+    if quantity == "d_o":
+        (n,) = values
+        return None if n <= 0 else terms[0] / n
+    if quantity == "d_e":
+        (n,) = values
+        return None if n <= 1 else (n * n - terms[0]) / (n * (n - 1))
+    if quantity == "p_e":
+        (n,) = values
+        return None if n <= 0 else terms[0] / (n * n)
+    p, p_e = values
+    return None if p_e >= 1 or p > 1 else (p - p_e) / (1 - p_e)
 
 
 # =================================================================== parts
@@ -294,8 +331,12 @@ class Part:
         looks for, with this table's intermediate values where one answer box holds them all).
     follows : tuple of str
         The labels of the earlier parts this part's value is computed from (the
-        coefficient from P_o and P_e): marked with follow-through from the student's
-        own answers to them (:meth:`Question.mark`).
+        coefficient from P_o and P_e, alpha's D_o and D_e from n, a partial question's
+        pooled P_e from the count of labels): marked with follow-through from the
+        student's own answers to them (:meth:`Question.mark`).
+    ft_terms : tuple of Fraction
+        The table's fixed numbers that follow-through needs besides the earlier answers
+        (:func:`follow_through_value`).
     select : bool
         Select all that apply: ``key`` holds every right letter (``"AC"``); a mark for each
         right letter chosen, less one for each wrong one, not below 0.
@@ -324,6 +365,7 @@ class Part:
     select: bool = False
     follows: tuple = ()
     method: str = ""
+    ft_terms: tuple = ()
 
     @property
     def numeric(self) -> bool:
@@ -742,20 +784,16 @@ class Question(Shown):
                 return None
         if all(v.matches(self.part(label).answer) for v, label in zip(values, p.follows)):
             return None
-        (x, y) = values
-        xs = (x.value - x.tolerance(), x.value + x.tolerance())
-        ys = (y.value - y.tolerance(), y.value + y.tolerance())
-        if p.quantity == "alpha":  # 1 - D_o / D_e: falls with D_o, rises with D_e
-            if ys[0] <= 0:
-                return None
-            low, high = 1 - xs[1] / ys[0], 1 - xs[0] / ys[1]
-        else:  # (P - P_e) / (1 - P_e): rises with P, falls with P_e (P <= 1)
-            if ys[1] >= 1:
-                return None
-            low, high = (xs[0] - ys[1]) / (1 - ys[1]), (xs[1] - ys[0]) / (1 - ys[0])
-            if xs[1] > 1:
-                return None
-        return min(low, high), max(low, high), p.follows
+        # every formula here is monotonic in each input: its range over the answers' tolerances
+        # is reached at the corners
+        corners = [()]
+        for v in values:
+            ends = dict.fromkeys((v.value - v.tolerance(), v.value + v.tolerance()))
+            corners = [c + (e,) for c in corners for e in ends]
+        found = [follow_through_value(p.quantity, c, p.ft_terms) for c in corners]
+        if any(x is None for x in found):
+            return None
+        return min(found), max(found), p.follows
 
     def _check_number(self, p: Part, ans, ft: tuple | None) -> Feedback:
         m_marks = p.method_marks
@@ -1491,24 +1529,46 @@ def make_question(
             f"size {size}: try another seed or size"
         )
     drawn, result, right, routes, listed, others = chosen
-    parts = _follows(_parts(kind, drawn, result, right, listed, others, plan, style))
+    parts = _follows(
+        _parts(kind, drawn, result, right, listed, others, plan, style), _ft_terms(kind, result, plan)
+    )
     if kind == "partial":
         parts = tuple(_advice_by_rule(p, plan.chance) for p in parts)
     return Question(kind, int(seed), drawn, result, parts, routes, size, level, plan)
 
 
 # ================================================================== parts
-def _follows(parts: tuple) -> tuple:
-    """Each coefficient part with the labels of the earlier parts it is computed from (for follow-through)."""
-    by_quantity = {p.quantity: p.label for p in parts if p.numeric}
+def _follows(parts: tuple, terms: dict | None = None) -> tuple:
+    """Each part with the labels of the earlier parts it is computed from (for follow-through), and the
+    table's fixed numbers the follow-through needs (``terms``, by quantity; a part that needs terms and
+    has none follows nothing: a partial question's P_e under the item-mean rule does not use the count)."""
+    terms = terms or {}
+    by_quantity = {}
     out = []
     for p in parts:
         for inputs in INPUTS.get(p.quantity, ()):
-            if all(q in by_quantity for q in inputs):
-                p = replace(p, follows=tuple(by_quantity[q] for q in inputs))
+            needs_terms = p.quantity in ("d_o", "d_e", "p_e")
+            if all(q in by_quantity for q in inputs) and (not needs_terms or p.quantity in terms):
+                p = replace(
+                    p, follows=tuple(by_quantity[q] for q in inputs), ft_terms=terms.get(p.quantity, ())
+                )
                 break
         out.append(p)
+        if p.numeric:
+            by_quantity[p.quantity] = p.label
     return tuple(out)
+
+
+def _ft_terms(kind: str, result, plan: "_Plan") -> dict:
+    """The table's fixed numbers for follow-through (:func:`follow_through_value`), by quantity."""
+    ex = result.exact
+    if kind == "alpha":
+        n = Fraction(ex.n)
+        return {"d_o": (ex.d_o * n,), "d_e": (n * n - ex.d_e * n * (n - 1),)}
+    if kind == "partial" and plan.chance == "pooled":
+        n = Fraction(result.n_ratings)
+        return {"p_e": (ex.p_e * n * n,)}
+    return {}
 
 
 #: The advice on the chance step where a partial-coverage part asks for the course notes' (MLRD) rule.
