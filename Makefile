@@ -76,9 +76,9 @@ lab: $(LAB_STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_ROOT) $(ALLOW_ROOT) $(LAB_ARGS)
 
 # Student copies: every cell tagged "solution" emptied, every output cleared
-# (tools/student_copies.py). Open them with `make lab LAB_ROOT=student`.
+# (`iaa-teach lessons DIR --student`, iaa_teach/lesson_copies.py). Open them with `make lab LAB_ROOT=student`.
 student: $(LAB_STAMP)
-	@$(BIN)/python -m tools.student_copies notebooks $(STUDENT_DIR)
+	@$(BIN)/iaa-teach lessons $(STUDENT_DIR) --student --replace
 
 # The static book: Sphinx + myst-nb + sphinx-book-theme ([book] extra, also in [dev]) read the
 # committed outputs (nothing is executed) and write build/book/ (tools/book.py, book/conf.py).

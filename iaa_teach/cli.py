@@ -1,4 +1,5 @@
-"""Command line: ``iaa-teach report FILE`` prints every coefficient for a class's own data.
+"""Command line: ``iaa-teach report FILE`` prints every coefficient for a class's own data;
+``iaa-teach lessons DIR`` writes the lessons (``--student``: their student copies) into a folder.
 
 Files: CSV or TSV (separator sniffed, or ``--sep``), UTF-8 (or ``--encoding``),
 or the first sheet of an ``.xlsx`` workbook. Wide: a header of rater names
@@ -32,6 +33,7 @@ import warnings
 from typing import Any, Callable, Sequence
 
 from .diagnosis import compare_with_gold
+from .lesson_copies import write_lessons
 from .markup import terminal_escape
 from .metrics import INTERVAL_METHODS, LEVELS, WEIGHTS, family_intervals
 from .ratings import AgreementError, Ratings
@@ -219,7 +221,28 @@ def _parser() -> _Parser:
                 default=default,
                 help=f"limit on the {what} (default {default:,})",
             )
+    les = sub.add_parser("lessons", help="write the course's lessons (notebooks) into a folder")
+    les.add_argument("folder", help="where to write them (created if missing), e.g. iaa-lessons")
+    les.add_argument(
+        "--student",
+        action="store_true",
+        help="student copies: worked answers emptied, outputs cleared (run them yourself)",
+    )
+    les.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace lesson files already in the folder (your edits are lost)",
+    )
     return parser
+
+
+def _lessons(args: argparse.Namespace) -> int:
+    """``iaa-teach lessons DIR``: write the lessons, say where, and how to open them."""
+    written = write_lessons(args.folder, student=args.student, replace=args.replace)
+    kind = "student copies of the lessons" if args.student else "lessons"
+    print(f"wrote {len(written)} {kind} to {terminal_escape(args.folder)}")
+    print(f"open them with: jupyter lab {terminal_escape(args.folder)} (start with {written[0].name})")
+    return 0
 
 
 def _error(message: Any) -> int:
@@ -232,11 +255,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError, OSError):  # a stream that cannot, or refuses
             stream.reconfigure(errors="backslashreplace")  # a label the terminal cannot show
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = _parser().parse_args(argv)
     except _UsageError as err:
-        return _error(f"{err} (see iaa-teach report --help)")
+        command = next((a for a in argv if a in ("report", "lessons")), "report")
+        return _error(f"{err} (see iaa-teach {command} --help)")
     try:
+        if args.command == "lessons":
+            return _lessons(args)
         categories = None if args.categories is None else parse_categories(args.categories)
         with warnings.catch_warnings():  # the report's first lines show them
             warnings.simplefilter("ignore", UserWarning)

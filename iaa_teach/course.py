@@ -16,7 +16,7 @@ The text of all four lives in data files a lecturer edits without reading Python
 as :class:`~iaa_teach.markup.Table` (Markdown in a notebook, text, HTML).
 
 The cell tags :data:`EXERCISE_TAG` and :data:`SOLUTION_TAG` mark a lesson's
-exercises and worked answers (``tools/student_copies.py`` empties the worked
+exercises and worked answers (:mod:`iaa_teach.lesson_copies` empties the worked
 answers for the student copies; ``tools/book.py`` folds them in the book).
 """
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -25,8 +26,8 @@ from iaa_teach.course import (
     notation_table,
 )
 from iaa_teach.exercises import check_number
+from iaa_teach.lesson_copies import REMOVED, student_notebook, write_lessons
 from tools.lab_settings import LAB_OVERRIDES, lab_overrides_path, write_lab_overrides
-from tools.student_copies import REMOVED, student_notebook, write_student_copies
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -261,7 +262,7 @@ def solution_texts(stem):
 
 
 def test_student_copies_keep_no_solution_content(tmp_path):
-    written = write_student_copies(NOTEBOOKS, tmp_path)
+    written = write_lessons(tmp_path, student=True, source=NOTEBOOKS)
     assert {p.name for p in written} == {p.name for p in NOTEBOOKS.glob("*.ipynb")}
     for path in written:
         text = path.read_text(encoding="utf-8")
@@ -354,3 +355,62 @@ def test_make_lab_installs_only_the_lessons_packages():
     lesson_needs = " ".join(extras["notebooks"])
     for tool in ("pytest", "hypothesis", "nbval", "playwright"):
         assert tool not in lesson_needs
+
+
+# ======================================================= iaa-teach lessons DIR
+def test_cli_lessons_writes_every_lesson_as_it_is(tmp_path, capsys):
+    from iaa_teach.cli import main
+
+    assert main(["lessons", str(tmp_path / "course")]) == 0
+    written = sorted((tmp_path / "course").glob("*.ipynb"))
+    assert [p.name for p in written] == [f"{les.stem}.ipynb" for les in LESSONS]
+    for path in written:  # the executed lesson, outputs and worked answers kept
+        assert json.loads(path.read_text(encoding="utf-8")) == json.loads(
+            (NOTEBOOKS / path.name).read_text(encoding="utf-8")
+        )
+    out = capsys.readouterr().out
+    assert f"wrote {len(LESSONS)} lessons to" in out and "00_start_here.ipynb" in out
+
+
+def test_cli_lessons_student_copies_and_never_overwrites_work(tmp_path, capsys):
+    from iaa_teach.cli import main
+
+    folder = tmp_path / "mine"
+    assert main(["lessons", str(folder), "--student"]) == 0
+    first = folder / "01_cohens_kappa.ipynb"
+    assert (
+        first.read_text(encoding="utf-8")
+        == json.dumps(
+            student_notebook(json.loads((NOTEBOOKS / first.name).read_text(encoding="utf-8"))),
+            indent=1,
+            ensure_ascii=False,
+        )
+        + "\n"
+    )
+    first.write_text("my own work", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["lessons", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("iaa-teach: error: ") and "already there" in err and "--replace" in err
+    assert first.read_text(encoding="utf-8") == "my own work"  # nothing written
+    assert main(["lessons", str(folder), "--replace"]) == 0
+    assert first.read_text(encoding="utf-8") != "my own work"
+
+
+def test_the_wheel_carries_the_lessons_and_the_course_data(tmp_path):
+    """setup.py's build step copies notebooks/*.ipynb into the package; package data ships content/*.toml."""
+    subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "-d", str(tmp_path)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    assert sorted(p.name for p in (tmp_path / "iaa_teach" / "lessons").glob("*.ipynb")) == sorted(
+        p.name for p in NOTEBOOKS.glob("*.ipynb")
+    )
+    assert {p.name for p in (tmp_path / "iaa_teach" / "content").glob("*.toml")} == {
+        "lessons.toml",
+        "glossary.toml",
+        "notation.toml",
+        "recall.toml",
+    }

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from iaa_teach.course import EXERCISE_TAG
-from tools.student_copies import write_student_copies
+from iaa_teach.lesson_copies import write_lessons
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = [
@@ -48,7 +48,7 @@ def execute(path: str) -> dict:
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
     folder = tmp_path_factory.mktemp("student")
-    paths = write_student_copies(ROOT / "notebooks", folder, names=[f"{s}.ipynb" for s in LESSONS])
+    paths = write_lessons(folder, student=True, names=[f"{s}.ipynb" for s in LESSONS])
     with ProcessPoolExecutor(max_workers=2) as pool:
         return dict(zip(LESSONS, pool.map(execute, [str(p) for p in paths])))
 
