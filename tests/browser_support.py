@@ -536,7 +536,19 @@ def scroll_to_cell(page, index: int) -> None:
         % _PANEL_JS,
         [_path(page), index],
     )
-    page.wait_for_timeout(300)
+    # rendered and on screen: the cell's node is in the document and overlaps the viewport
+    page.wait_for_function(
+        """([path, index]) => {
+        const panel = (%s)(path);
+        const cell = panel && panel.content.widgets[index];
+        if (!cell || !cell.node.isConnected) return false;
+        const r = cell.node.getBoundingClientRect();
+        return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight;
+    }"""
+        % _PANEL_JS,
+        arg=[_path(page), index],
+        timeout=30_000,
+    )
 
 
 def aria_controls(locator) -> list[tuple[str, str]]:
