@@ -1779,7 +1779,7 @@ _ALPHA_LOO = Math(r"\alpha'", "α'")
 
 
 def _diagnosis_steps(report: Diagnosis, brief: bool) -> tuple[str, list[Step]]:
-    """The report's key steps: alpha, alpha without the top rater, the top item, the top pair."""
+    """The report's key steps: alpha, alpha without the top rater (3+ raters), the top item, the top pair."""
     r, alpha = report.ratings, report.alpha
     title = (
         f"Where the disagreement comes from: {r.n_items} items x {r.n_raters} raters, "
@@ -1788,7 +1788,8 @@ def _diagnosis_steps(report: Diagnosis, brief: bool) -> tuple[str, list[Step]]:
     raters, pairs = report.rater_ranking(), report.confused_pairs()
     return title, [
         _whole_alpha_step(alpha, brief),
-        _without_rater_step(report, raters[0], brief) if len(raters) else None,
+        # with two raters, taking one out leaves no pair to compare: no such step
+        _without_rater_step(report, raters[0], brief) if len(raters) and r.n_raters > 2 else None,
         _item_step(report, report.item_ranking()[0], brief),
         _pair_step(report, pairs[0], brief) if len(pairs) else None,
     ]
