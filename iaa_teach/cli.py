@@ -1,20 +1,19 @@
 """Command line: ``iaa-teach report FILE`` prints every coefficient for a class's own data;
 ``iaa-teach lessons DIR`` writes the lessons (``--student``: their student copies) into a folder.
 
-Files: CSV or TSV (separator sniffed, or ``--sep``), UTF-8 (or ``--encoding``),
-or the first sheet of an ``.xlsx`` workbook. Wide: a header of rater names
-(and a first column of item IDs when it has no name or an ID's name), one row
-per item. Long: one rating per row, in an item, a rater and a label column
-(recognised by a header such as ``item,rater,label``, or ``--format long``).
-Empty cells and pandas' missing markers (``NA``, ``N/A``, ``n/a``, ``#N/A``,
-``NULL``, ``null``, ``NaN``, ``None``...) are missing ratings. The report's
-first line says how the file was read, then every guess made (a note) and
-whatever looks wrong (a warning), each naming the option that says otherwise:
-``--item-column``/``--no-item-column``, ``--rater-column``, ``--label-column``,
-``--raters-as-rows`` (a form's export), ``--drop-column``, ``--skip-rows``,
-``--keep-label``, ``--fold-case``; ``--anonymise`` names the raters R1..Rn. Every number is rounded half up from its
-exact value (:func:`iaa_teach.fmt`). ``--json -`` writes the JSON to standard
-output (and the text report to standard error).
+Files: CSV or TSV (separator sniffed, or ``--sep``), UTF-8 (or ``--encoding``), or the
+first sheet of an ``.xlsx`` workbook. Wide: a header of rater names (and a first column
+of item IDs when it has no name or an ID's name), one row per item. Long: one rating per
+row, in an item, a rater and a label column (recognised by a header such as
+``item,rater,label``, or ``--format long``). Empty cells and pandas' missing markers
+(``NA``, ``N/A``, ``n/a``, ``#N/A``, ``NULL``, ``null``, ``NaN``, ``None``...) are
+missing ratings. The report's first line says how the file was read, then every guess
+made (a note) and whatever looks wrong (a warning), each naming the option that says
+otherwise: ``--item-column``/``--no-item-column``, ``--rater-column``,
+``--label-column``, ``--raters-as-rows`` (a form's export), ``--drop-column``,
+``--skip-rows``, ``--keep-label``, ``--fold-case``; ``--anonymise`` names the raters
+R1..Rn. Every number is rounded half up from its exact value (:func:`iaa_teach.fmt`).
+``--json -`` writes the JSON to standard output (and the text report to standard error).
 
 Errors (a file that cannot be read, a label outside ``--categories``, a limit
 exceeded...) print one line, ``iaa-teach: error: ...``, naming the file, line
@@ -57,7 +56,10 @@ class _UsageError(Exception):
 
 
 def _whole(lowest: int, bound: str, grouped: bool = False) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``lowest`` (``bound`` in words); ``grouped``: 1,000 too."""
+    """An argparse type: a whole number of at least ``lowest`` (``bound`` in words).
+
+    ``grouped``: written with separators too (1,000 or 1_000).
+    """
 
     def parse(text: str) -> int:
         try:

@@ -153,7 +153,7 @@ KRIPPENDORFF_BELOW = "do not rely on the data"
 
 
 def alpha_verdict(value: object) -> str:
-    """What Krippendorff's guidance says of an alpha: the verdict for alpha, as Landis-Koch's bands are for kappa.
+    """What Krippendorff's guidance says of an alpha: its verdict, as Landis-Koch's bands are for kappa.
 
     >>> alpha_verdict(0.578), alpha_verdict(0.7), alpha_verdict(0.8), alpha_verdict(float("nan"))
     ('do not rely on the data', 'draw tentative conclusions at most', 'rely on the data', 'undefined')

@@ -29,13 +29,14 @@ REMOVED = {
 
 
 def lessons_folder() -> Path:
-    """The folder holding the executed lessons: the wheel's ``iaa_teach/lessons``, else the clone's ``notebooks``."""
+    """Where the executed lessons are: the wheel's ``iaa_teach/lessons``, else the clone's ``notebooks``."""
     here = Path(__file__).resolve().parent
     for folder in (here / "lessons", here.parent / "notebooks"):
         if (folder / f"{LESSONS[0].stem}.ipynb").is_file():
             return folder
     raise AgreementError(
-        f"the lessons are not installed: neither {here / 'lessons'} nor {here.parent / 'notebooks'} holds them"
+        f"the lessons are not installed: neither {here / 'lessons'} "
+        f"nor {here.parent / 'notebooks'} holds them"
     )
 
 

@@ -13,8 +13,8 @@ HTML (``"html"``), where the maths is left as ``$...$`` / ``$$...$$`` for
 MathJax (``HTMLMath``, JupyterLab); with ``math="mathml"`` typeset as MathML
 (:func:`tex_mathml`), which a browser renders with no script or network, for a
 printed page (there a symbol's name written in plain text, ``P_e``, and a
-fraction alone in a table cell, ``16/3``, are typeset too); or, with ``math="text"``, written in plain text with HTML
-subscripts. :func:`render` joins blocks of any of these kinds.
+fraction alone in a table cell, ``16/3``, are typeset too); or, with ``math="text"``,
+written in plain text with HTML subscripts. :func:`render` joins blocks of any of these kinds.
 
 In a template, ``{P_o}`` names a symbol (:data:`SYMBOLS`) and ``{a}`` a value
 given by keyword. Values are never read as templates: a rater name or a label

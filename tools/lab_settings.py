@@ -24,7 +24,10 @@ LAB_OVERRIDES = {
 
 
 def lab_overrides_path(prefix: str | Path | None = None) -> Path:
-    """Where JupyterLab reads an environment's setting overrides: ``{prefix}/share/jupyter/lab/settings/overrides.json``."""
+    """Where JupyterLab reads an environment's setting overrides.
+
+    That is ``{prefix}/share/jupyter/lab/settings/overrides.json``.
+    """
     return (
         Path(sys.prefix if prefix is None else prefix)
         / "share"
@@ -36,7 +39,9 @@ def lab_overrides_path(prefix: str | Path | None = None) -> Path:
 
 
 def write_lab_overrides(prefix: str | Path | None = None) -> Path:
-    """Merge :data:`LAB_OVERRIDES` into the environment's ``overrides.json`` (other settings kept); return its path.
+    """Merge :data:`LAB_OVERRIDES` into the environment's ``overrides.json``; return its path.
+
+    Other settings in the file are kept.
 
     A user's own settings (``~/.jupyter/lab/user-settings``) still win over these.
     """
