@@ -28,6 +28,8 @@
 #   worth discussing, and the labels the class confuses;
 # - read the same report for Fleiss' (1971) psychiatric diagnoses, and see where
 #   it stops meaning anything;
+# - hand the disputed reviews to an adjudicator as a file, and grade the students
+#   against an answer key;
 # - upload your own ratings (CSV, TSV or XLSX) and save the report as one HTML page.
 #
 # **What you'll learn**
@@ -36,7 +38,12 @@
 #   that disagree, $1 - P_i$;
 # - what observed against expected coincidences, $o_{ck} / e_{ck}$, says about two categories;
 # - why a student who copies a classmate is not flagged, and why a rater ranking
-#   needs each column to be one person.
+#   needs each column to be one person;
+# - how sure a ranking is (a bootstrap interval on each rise), and when two
+#   raters cannot be told apart;
+# - how to hand the disputed items to an adjudicator (a CSV file), and how to
+#   grade annotators against an answer key (accuracy, kappa with the key, a
+#   confusion table).
 #
 # **What you'll need**
 # - notebooks 02 (Fleiss' kappa: $P_i$) and 03 (Krippendorff's alpha: the
@@ -49,9 +56,21 @@
 
 # %%
 import numpy as np
+from IPython.display import HTML
 
-from iaa_teach import datasets, diagnose, explain, fleiss_kappa, fmt, krippendorff_alpha, plots
-from iaa_teach import ratings_table
+from iaa_teach import (
+    Ratings,
+    datasets,
+    diagnose,
+    explain,
+    fleiss_kappa,
+    fmt,
+    krippendorff_alpha,
+    plots,
+    ratings_table,
+)
+from iaa_teach import report as report_words
+from iaa_teach.diagnosis import compare_with_gold
 from iaa_teach.markup import Table, prose
 from iaa_teach.worked import Hidden
 
@@ -128,11 +147,17 @@ plots.rater_agreement_heatmap(report)
 
 # %%
 plan = datasets.class_annotations_planted()
-Hidden(Table(["what was planted", "student"], [
-    ["answers at random", plan.random_rater],
-    ["writes positive on half the reviews", plan.biased_rater],
-    [f"copies {plan.copied}'s sheet", plan.copier],
-]), "Show what was planted")
+Hidden(
+    Table(
+        ["what was planted", "student"],
+        [
+            ["answers at random", plan.random_rater],
+            ["writes positive on half the reviews", plan.biased_rater],
+            [f"copies {plan.copied}'s sheet", plan.copier],
+        ],
+    ),
+    "Show what was planted",
+)
 
 # %% [markdown]
 # The random student is first and the biased one second: the `overused` column
@@ -140,6 +165,53 @@ Hidden(Table(["what was planted", "student"], [
 # accurate student makes the copier agree with everyone as well as the original
 # does: agreement is not independence, and a report like this one cannot see
 # copying except as a kappa of 1 between two sheets.
+#
+# ## How sure is the ranking?
+#
+# The 40 reviews are a sample: forty other reviews would move every rise a
+# little. The **bootstrap** measures how much. It draws 40 reviews *with
+# replacement* from the 40 (some come twice, some not at all), computes every
+# student's rise on that draw, and repeats this hundreds of times (the table's
+# caption says how many). The middle 95 % of a student's rises over all the
+# draws is their **95 % bootstrap interval**: an interval that
+# holds 0 means the rise could be noise. Two students **cannot be told apart**
+# when, over the same draws, the difference between their two "alpha without"
+# values runs from below 0 to above 0: on some draws one is further out of
+# step, on others the other.
+#
+# **Predict.** The first student of the ranking above: with all 40 reviews, is
+# their rise clear of 0 and of the next student's? With only the first 15
+# reviews?
+#
+# **Try** it with all 40 reviews (the draws are seeded, so the numbers repeat):
+
+# %%
+sure = report.rater_intervals(seed=0)
+rise = dict(zip(report.rater_ranking()["rater"], report.rater_ranking()["rise"]))
+Table(
+    ["student", "rise", "95 % interval from", "to"],
+    [[name, fmt(rise[name]), fmt(lo), fmt(hi)] for name, lo, hi in zip(sure.raters, sure.low, sure.high)][:5],
+    caption=f"The 5 students least in step, with their 95 % bootstrap intervals ({sure.n_boot} draws)",
+)
+
+# %% [markdown]
+# **Check.** The report says in words what the intervals allow:
+
+# %%
+HTML(report_words.raters_text(report, sure))
+
+# %% [markdown]
+# With only the first 15 reviews the intervals widen, and the report no longer
+# names one student:
+
+# %%
+first_15 = diagnose(ratings.subset(items=range(15)))
+HTML(report_words.raters_text(first_15, first_15.rater_intervals(seed=0)))
+
+# %% [markdown]
+# A ranking always has a first place; the intervals say whether it means
+# anything. The same holds for the reviews below: a review ranked above another
+# by a hair is no more disputed.
 #
 # ## Which reviews should the class discuss?
 #
@@ -185,8 +257,13 @@ plots.item_disagreement_chart(report)
 
 # %%
 ambiguous = ", ".join(sorted(plan.ambiguous))
-Hidden(prose("Planted as genuinely ambiguous (three readings, each taken by a third of the class): {items}.",
-             items=ambiguous), "Show the ambiguous reviews")
+Hidden(
+    prose(
+        "Planted as genuinely ambiguous (three readings, each taken by a third of the class): {items}.",
+        items=ambiguous,
+    ),
+    "Show the ambiguous reviews",
+)
 
 # %% [markdown]
 # The ambiguous reviews head the ranking, well above the rest. These are the
@@ -245,6 +322,129 @@ report.category_agreement()
 explain(report)
 
 # %% [markdown]
+# ## Act on it: a file to adjudicate, an answer key to grade against
+#
+# An **adjudicator** settles a disputed item: they read its ratings and decide
+# its label. The report lists every review whose ratings disagree, most
+# disputed first, with how many times each label was given and why it needs a
+# decision: a **tie** (two labels given equally often and more than any
+# other), **no majority** (the most frequent label has half of the ratings or
+# fewer) or a **majority** with dissent.
+
+# %%
+to_decide = report_words.adjudication_records(report)
+Table(
+    ["review", "D_i", "ratings", "labels given", "why it needs a decision"],
+    [
+        [
+            row["item"],
+            fmt(row["disagreement"]),
+            row["ratings"],
+            ", ".join(f"{label} {n}" for label, n in row["labels"].items()),
+            row["why"],
+        ]
+        for row in to_decide[:4]
+    ],
+    caption=f"The first 4 of the {len(to_decide)} reviews to adjudicate",
+    align="lrrll",
+)
+
+# %% [markdown]
+# The whole list is a CSV file for a spreadsheet, with one more column per
+# student (their label) so the adjudicator sees who said what. The link holds
+# the file itself: click it to download.
+
+# %%
+HTML(report_words.adjudication_html(report, "class_reviews_to_adjudicate.csv"))
+
+# %% [markdown]
+# (From code: `report.write_adjudication_csv(mine, "to_adjudicate.csv")`; from a
+# terminal: `iaa-teach report my_ratings.csv --items-csv to_adjudicate.csv`.)
+#
+# Once the disputed items are settled, or when an expert has written an
+# **answer key**, each annotator can be compared with it. The key's labels are
+# called **gold** labels. Three numbers describe an annotator against the gold:
+#
+# - **accuracy**: the share of the items both labelled where the annotator
+#   gave the gold label;
+# - **Cohen's kappa with the gold** (notebook 01, with the key as one rater):
+#   agreement beyond what the two label shares would give by chance;
+# - the **confusion table**: rows the gold label, columns the annotator's
+#   label, each cell a count of items; the diagonal is correct, the rest shows
+#   which labels they mix up.
+#
+# The simulation knows the true label of every clear review; the ambiguous
+# reviews have none. That is the answer key, added as a column `key`:
+
+# %%
+key = [plan.truth.get(review) for review in ratings.items]  # None: an ambiguous review
+key_codes = [ratings.categories.index(label) if label else Ratings.MISSING for label in key]
+graded = Ratings.from_codes(
+    np.column_stack([ratings.codes, key_codes]), ratings.categories, [*ratings.raters, "key"], ratings.items
+)
+print(f"{sum(label is not None for label in key)} of {ratings.n_items} reviews have a key")
+
+# %% [markdown]
+# **Predict.** Which students are the least accurate? Is the copier as
+# accurate as the student copied?
+#
+# **Try:** `compare_with_gold` leaves the `key` column out and compares every
+# student with it, least accurate first.
+
+# %%
+gold = compare_with_gold(graded, "key")
+graded_rows = report_words.gold_records(gold)
+Table(
+    ["student", "reviews with a key", "correct", "accuracy", "kappa with the key", "95 % interval"],
+    [
+        [
+            row["annotator"],
+            row["items"],
+            row["correct"],
+            fmt(row["accuracy"]),
+            fmt(row["kappa"]),
+            f"{fmt(row['low'])} to {fmt(row['high'])}",
+        ]
+        for row in graded_rows[:4]
+    ],
+    caption=f"The 4 least accurate of {len(graded_rows)} students against the key",
+)
+
+
+# %% [markdown]
+# **Check** the first student's accuracy by hand, on the reviews that have a
+# key and a label from them:
+
+# %%
+worst = graded_rows[0]["annotator"]
+j = ratings.raters.index(worst)
+both = [(k, row[j]) for k, row in zip(key, ratings.rows()) if k is not None and row[j] is not None]
+right = sum(k == label for k, label in both)
+print(f"{worst}: {right} of {len(both)} labels match the key, accuracy {fmt(right / len(both))}")
+
+# %%
+confusion = gold.confusion[worst]
+Table(
+    [f"key (rows) / {worst} (columns)", *ratings.categories],
+    [[label, *counts] for label, counts in zip(ratings.categories, confusion.tolist())],
+    caption=f"{worst}'s labels against the key: counts of reviews, the diagonal correct",
+)
+
+# %%
+copier, copied = (gold.table[list(gold.table["annotator"]).index(s)] for s in (plan.copier, plan.copied))
+Table(
+    ["student", "accuracy", "kappa with the key"],
+    [[row["annotator"], fmt(row["accuracy"]), fmt(row["kappa"])] for row in (copier, copied)],
+    caption="The copier and the student copied",
+)
+
+# %% [markdown]
+# The random student is the least accurate, with a kappa with the key near 0:
+# their labels match the key about as often as chance would. Their confusion
+# table spreads over every column. The copier scores exactly what the copied
+# student scores: a key rewards a copy of a good sheet, and only the pairwise
+# kappa of 1 between the two gives it away.
+#
 # ## A published table: Fleiss' psychiatric diagnoses
 #
 # Fleiss (1971) introduced his kappa on 30 patients, each diagnosed by six
@@ -254,6 +454,14 @@ explain(report)
 # %%
 fleiss = diagnose(datasets.diagnoses())
 fleiss.item_ranking().head(5)
+
+# %% [markdown]
+# **Ties are ties.** Five patients share the largest disagreement; the table
+# lists them in the file's order, which ranks nothing. The report's words name
+# them together:
+
+# %%
+HTML(report_words.disputed_text(fleiss))
 
 # %%
 plots.confusion_heatmap(fleiss)
@@ -342,6 +550,12 @@ AnnotationsExplorer()
 #   chance: near or above 1, the raters cannot tell them apart.
 # - A copier is not out of step, and a rater ranking means nothing unless each
 #   column is one person.
+# - A ranking always has a first place: a bootstrap interval on each rise says
+#   whether it means anything, and raters whose intervals overlap are named
+#   together; items tied are named as ties.
+# - The items to adjudicate go out as a CSV file; against an answer key (gold
+#   labels), each annotator has an accuracy, a kappa with the key and a
+#   confusion table.
 #
 # ## On your own
 #
@@ -353,5 +567,11 @@ AnnotationsExplorer()
 both = [s for s in ratings.raters if s not in (plan.random_rater, plan.biased_rater)]
 rises = {row["rater"]: row["rise"] for row in report.rater_ranking()}
 together = krippendorff_alpha(ratings.subset(raters=both)).alpha - alpha_all.alpha
-Hidden(prose("Together: {t}; the sum of the two rises: {s}.", t=fmt(together),
-             s=fmt(rises[plan.random_rater] + rises[plan.biased_rater])), "Show the answer")
+Hidden(
+    prose(
+        "Together: {t}; the sum of the two rises: {s}.",
+        t=fmt(together),
+        s=fmt(rises[plan.random_rater] + rises[plan.biased_rater]),
+    ),
+    "Show the answer",
+)
