@@ -448,6 +448,23 @@ def _draw_bands(ax: Any, low: float, top: float = 1.0) -> None:
         )
 
 
+def bands_floor(values: Any) -> float:
+    """The lower end of :func:`coefficients_with_bands`' y axis: 0, or 0.1 below the lowest value if lower."""
+    return _floor(np.asarray(values, dtype=float), 0.1)
+
+
+def set_bar_values(ax: Any, values: Any, texts: Any) -> list:
+    """Move the bars of :func:`coefficients_with_bands` on ``ax`` to ``values`` (NaN: no bar) and write
+    ``texts`` on them; return the bars and texts (an explorer redraws only these, see ``_blit``)."""
+    bars, labels = ax.iaa_bars
+    for bar, label, value, text in zip(bars, labels, values, texts, strict=True):
+        height = 0.0 if np.isnan(value) else float(value)
+        bar.set_height(height)
+        label.set_y(max(height, 0) + 0.02)  # just above the bar (above 0 for a bar below 0)
+        label.set_text(text)
+    return [*bars, *labels]
+
+
 def coefficients_with_bands(
     values: Mapping[str, Any], title: str = "Agreement coefficients", ax: Any = None
 ) -> Figure:
@@ -474,12 +491,14 @@ def coefficients_with_bands(
     fig, ax = _figure(ax)
     names = _texts(values)
     nums = np.array(nums, dtype=float)
-    low = _floor(nums, 0.1)
+    low = bands_floor(nums)
     _draw_bands(ax, low)
     x = np.arange(len(names))
     colors = _category_colors(len(names) + 2)[2:]  # from the third colour on
-    bars = ax.bar(x, np.nan_to_num(nums), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
-    _write_on_bars(ax, bars, [fmt(v, undefined="n/a") for v in values.values()])
+    bars = ax.bar(x, np.zeros(len(x)), color=colors, width=0.55, zorder=2, edgecolor="black", lw=0.6)
+    texts = [ax.text(i, 0, "", ha="center", va="bottom", fontsize=11) for i in x]
+    ax.iaa_bars = (list(bars), texts)
+    set_bar_values(ax, nums, [fmt(v, undefined="n/a") for v in values.values()])
     ax.set_xticks(x, names, fontsize=9)
     ax.set_ylim(low, 1.0)
     ax.set_xlabel("coefficient and data")

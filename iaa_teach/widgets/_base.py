@@ -547,34 +547,36 @@ class Explorer:
         key: Any,
         curves: Callable[[], Iterable[Artist]],
         marks: Callable[[], Iterable[Artist]],
-        alt: str,
+        alt: str | None = None,
     ) -> None:
         """Show :meth:`_draw`'s figure in :attr:`image`, drawing again only what changed (blitting).
 
-        :meth:`_draw` is called once: its figure (kept as ``figure``) is drawn
+        :meth:`_draw` is called once: its figure (kept as ``_blit_figure``) is drawn
         without its animated artists (axes, labels and legends alone) and kept
         as a picture. When ``key`` (what the curves show) changes, ``curves()``
         updates the animated artists that show it and returns them: they are
         drawn over that picture, and the result is kept in turn. On every call
         ``marks()`` updates the markers of the current setting and returns
-        them, drawn over the kept curves. ``alt`` is the figure's text alternative.
+        them, drawn over the kept curves. ``alt`` is the figure's text alternative (None: its
+        titles and axes, :func:`describe_figure`).
         """
         if self._blit_key is None:  # axes, labels and legends: drawn once, kept as a picture
             fig = self._draw()
             fig.set_dpi(WIDGET_DPI)
             fig.canvas.draw()
-            self.figure, self._static = fig, fig.canvas.copy_from_bbox(fig.bbox)
-        canvas = self.figure.canvas
+            self._blit_figure, self._static = fig, fig.canvas.copy_from_bbox(fig.bbox)
+        canvas = self._blit_figure.canvas
         if self._blit_key != key:  # new curves: drawn over the static picture, kept in turn
             canvas.restore_region(self._static)
             for artist in curves():
                 artist.axes.draw_artist(artist)
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
+            self._background = canvas.copy_from_bbox(self._blit_figure.bbox)
             self._blit_key = key
         canvas.restore_region(self._background)
         for artist in marks():
             artist.axes.draw_artist(artist)
-        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self.figure))
+        alt = describe_figure(self._blit_figure) if alt is None else alt
+        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self._blit_figure))
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""
@@ -588,6 +590,7 @@ class Explorer:
     def clear_cache(self) -> None:
         """Forget the figures drawn so far (the next update redraws everything)."""
         self._png_cache.clear()
+        self._blit_key = None  # a blitted figure's kept pictures too
 
     # ------------------------------------------------------------ readouts
     def values(self) -> dict[str, str]:

@@ -254,6 +254,11 @@ class IntervalExplorer(Explorer):
         return "".join(parts)
 
     # -------------------------------------------------------------- figure
+    @property
+    def figure(self):
+        """The matplotlib figure on show, kept between updates (see :meth:`_blit`)."""
+        return self._blit_figure
+
     def _draw(self):
         """The figure: axes, labels and legends (fixed limits, the same for every coefficient) and the curves.
 

@@ -260,6 +260,11 @@ class ParadoxExplorer(Explorer):
             )
         return "".join(parts)
 
+    @property
+    def figure(self):
+        """The matplotlib figure on show, kept between updates (see :meth:`_blit`)."""
+        return self._blit_figure
+
     def _draw(self):
         """The figure: axes, labels and legend, and the curves and markers as animated artists (see :meth:`_blit`)."""
         c = self.curve_values()

@@ -24,6 +24,7 @@ from ._base import (
     new_figure,
     note,
     numeric_categories,
+    projector_ready,
     q,
     readout_row,
     slider_layout,
@@ -357,6 +358,47 @@ class TableExplorer(Explorer):
         return html + "".join(note(x, "iaa-why") for x in reasons)
 
     # -------------------------------------------------------------- draw
+    def _redraw(self) -> None:
+        """The bands figure keeps its frame (axes, bands, labels) and redraws only the bars and their
+        numbers (:meth:`_blit`) while the coefficients shown and the axis stay the same; the other
+        figures are drawn anew."""
+        if FIGURES[self.figure.value] != "bands":
+            self._frame = None
+            self._show(self.image, None, self._draw)
+            return
+        coefficients, title = self._bands()
+        values = [float("nan") if v is None else float(v) for v in coefficients.values()]
+        frame = (tuple(coefficients), title, plots.bands_floor(values))
+        if frame != getattr(self, "_frame", None):  # new bars or a new axis: draw the frame again
+            self._frame, self._blit_key = frame, None
+        texts = [fmt(v, undefined="n/a") for v in values]
+        self._blit(
+            frame,
+            lambda: (),
+            lambda: plots.set_bar_values(self._blit_figure.axes[0], values, texts),
+        )
+
+    def clear_cache(self) -> None:
+        super().clear_cache()
+        self._frame = None
+
+    def _bands(self) -> tuple[dict, str]:
+        """The bands figure's bars (name -> coefficient) and title."""
+        pairs = self._pairwise  # set by _compute: every table has two raters or more, so at least one pair
+        coefficients = (
+            {f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)}
+            if len(pairs.pairs) <= 6
+            else {f"Cohen, mean\nof {len(pairs.pairs)} pairs": pairs.mean_kappa}
+        )
+        if self._fleiss is not None:
+            coefficients["Fleiss"] = self._fleiss.kappa
+        if self._alpha is not None:
+            coefficients["alpha"] = self._alpha.alpha
+        if "cohen" not in self.shown:
+            coefficients = {k: v for k, v in coefficients.items() if k in ("Fleiss", "alpha")}
+        names = {"cohen": "Cohen (pairs)", "fleiss": "Fleiss", "alpha": "alpha"}
+        return coefficients, ", ".join(names[c] for c in COEFFICIENTS if c in self.shown)
+
     def _draw(self):
         kind = FIGURES[self.figure.value]
         fig, (ax,) = new_figure(6.4, 4.0, **_MARGINS[kind])
@@ -374,23 +416,10 @@ class TableExplorer(Explorer):
                 plots.pairwise_bars(self._pairwise, reference=self._fleiss, ax=ax)
         elif kind == "coincidences" and self._alpha is not None:
             plots.coincidence_heatmap(self._alpha, ax=ax)
-        else:
-            pairs = (
-                self._pairwise
-            )  # set by _compute: every table has two raters or more, so at least one pair
-            coefficients = (
-                {f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)}
-                if len(pairs.pairs) <= 6
-                else {f"Cohen, mean\nof {len(pairs.pairs)} pairs": pairs.mean_kappa}
-            )
-            if self._fleiss is not None:
-                coefficients["Fleiss"] = self._fleiss.kappa
-            if self._alpha is not None:
-                coefficients["alpha"] = self._alpha.alpha
-            if "cohen" not in self.shown:
-                coefficients = {k: v for k, v in coefficients.items() if k in ("Fleiss", "alpha")}
-            names = {"cohen": "Cohen (pairs)", "fleiss": "Fleiss", "alpha": "alpha"}
-            plots.coefficients_with_bands(
-                coefficients, title=", ".join(names[c] for c in COEFFICIENTS if c in self.shown), ax=ax
-            )
+        else:  # the bands: the bars and their numbers are drawn by _redraw, over the rest
+            coefficients, title = self._bands()
+            plots.coefficients_with_bands(coefficients, title=title, ax=ax)
+            for artist in ax.iaa_bars[0] + ax.iaa_bars[1]:
+                artist.set_animated(True)
+            projector_ready(fig)
         return fig
