@@ -271,6 +271,17 @@ def _shown(x):
 
 
 # ================================================================= sweep
+def _elsewhere(q, p, value):
+    """Whether ``value`` written to 3 dp is another part's right answer (then feedback names no method)."""
+    return any(
+        o.numeric
+        and o is not p
+        and parse_answer(fmt(value)).matches(o.answer)
+        and _changes(o.answer, p.answer)
+        for o in q.parts
+    )
+
+
 def _sweep(kind, level, seeds):
     stats = {"listed": {}, "hand": {}}
     for seed in seeds:
@@ -313,6 +324,10 @@ def _sweep(kind, level, seeds):
             for m in p.mistakes:
                 stats["listed"][m.id] = stats["listed"].get(m.id, 0) + 1
                 fb = q.check(p.label, fmt(m.value))
+                if _elsewhere(q, p, m.value):  # another part's answer: recorded, not confirmed in words
+                    assert fb.status == "wrong" and fb.marks == 0 and m.id in fb.mistakes, fb.message
+                    assert "what you get" not in fb.message
+                    continue
                 # the right method with values rounded early: M marks, no A mark (unless a wrong method
                 # gives the same value, as on some level-1 tables: then no marks)
                 slip = all(i in SLIPS for i in fb.mistakes)
@@ -331,6 +346,11 @@ def _sweep(kind, level, seeds):
                     assert not q.check(p.label, _two_dp(m.value)).correct, (kind, level, seed, p.label, m.id)
             for m in p.others:
                 fb = q.check(p.label, fmt(m.value))
+                if _elsewhere(
+                    q, p, m.value
+                ):  # the other rule's value is another part's answer: not confirmed
+                    assert fb.status == "wrong" and "MLRD" not in fb.message and fb.marks == 0, fb.message
+                    continue
                 assert fb.status == "other_rule" and "mistake" not in fb.message, fb.message
                 assert "MLRD" in fb.message and "pooled" in fb.message
         # the mistakes recomputed by hand are listed wherever they change the 3-decimal answer
@@ -344,7 +364,8 @@ def _sweep(kind, level, seeds):
                     assert value in listed, (kind, level, seed, mid, qty, str(value))
                     stats["hand"][mid] = stats["hand"].get(mid, 0) + 1
                     fb = q.check(part.label, fmt(value))
-                    assert fb.status in ("mistake", "slip") and mid in fb.mistakes
+                    assert fb.status in ("mistake", "slip", "wrong" if _elsewhere(q, part, value) else "-")
+                    assert mid in fb.mistakes
     return stats
 
 
@@ -377,7 +398,7 @@ def _check_concept(q, p, leaks):
         assert not (words & leaks), (q.id, p.label, words & leaks, text)
 
 
-@pytest.mark.parametrize("level", [1, 2, 3])
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
 @pytest.mark.parametrize("kind", SWEEP_KINDS)
 def test_sweep_answers_marks_mistakes_and_no_leaks(kind, level):
     stats = _sweep(kind, level, SEEDS)
@@ -433,7 +454,7 @@ def _lcm(*xs):
     return out
 
 
-@pytest.mark.parametrize("level", [1, 2, 3])
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
 @pytest.mark.parametrize("kind", SWEEP_KINDS)
 def test_questions_are_solvable_by_hand(kind, level):
     (lo, hi), (rlo, rhi), (klo, khi) = LEVEL_SIZES[level][kind]
@@ -448,8 +469,8 @@ def test_questions_are_solvable_by_hand(kind, level):
         sizes = [int(x) for x in counts.sum(axis=1)]
         if kind in ("cohen", "weighted"):
             n = sum(1 for row in r.rows() if None not in row)
-            assert n >= r.n_items - 2 and (level == 3) == (n < r.n_items), (
-                "level 3: one or two labels missing"
+            assert n >= r.n_items - 2 and (level >= 3) == (n < r.n_items), (
+                "levels 3 and 4: one or two labels missing"
             )
             k = r.n_categories
             scale = 1 if kind == "cohen" else (k - 1 if q.weights == "linear" else (k - 1) ** 2)
@@ -554,7 +575,9 @@ def test_partial_questions_name_their_chance_rule_and_never_call_the_mlrd_rule_a
             for p in q.parts:
                 for m in p.others:
                     fb = q.check(p.label, fmt(m.value))
-                    assert fb.status == "other_rule" and "mistake" not in fb.message.lower()
+                    assert "mistake" not in fb.message.lower()
+                    # the other rule is named, unless its value is another part's answer (not confirmed)
+                    assert fb.status == ("wrong" if _elsewhere(q, p, m.value) else "other_rule")
     assert seen == {"pooled", "item_mean", "both"}
     q = make_question("partial", 3, level=3, chance="both")
     assert q.parts[-1].form == "words" and "rules" in q.parts[-1].prompt.text()
@@ -700,7 +723,7 @@ def test_readme_example_holds():
 
 
 # ================================================== marks, skills, levels
-@pytest.mark.parametrize("level", [1, 2, 3])
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
 def test_levels_set_the_size_and_every_part_has_marks_and_a_skill(level):
     from iaa_teach.exercises import LEVEL_SIZES, SKILLS
 
@@ -726,8 +749,8 @@ def test_levels_set_the_size_and_every_part_has_marks_and_a_skill(level):
 def test_level_two_is_the_default_and_keeps_the_seeds_tables():
     assert make_question("fleiss", 48).ratings == make_question("fleiss", 48, level=2).ratings
     assert make_question("fleiss", 48).id == question_code("fleiss", 48, 2)
-    with pytest.raises(AgreementError, match="level must be one of 1, 2, 3; got 4"):
-        make_question("cohen", 1, level=4)
+    with pytest.raises(AgreementError, match="level must be one of 1, 2, 3, 4; got 5"):
+        make_question("cohen", 1, level=5)
 
 
 def test_mark_a_whole_question_by_part_and_by_skill():
@@ -970,7 +993,7 @@ def test_the_five_new_wrong_methods_are_recognised():
 
     seen = set()
     for kind in KINDS:
-        for level in (1, 2, 3):
+        for level in (1, 2, 3, 4):
             for seed in range(8):
                 q = make_question(kind, seed, level=level)
                 for p in q.parts:
@@ -1005,7 +1028,7 @@ _RIGHT_PARAPHRASE = "They are two distinct annotators with their own tendencies;
 
 def _concept_parts():
     for kind in KINDS:
-        for level in (1, 2, 3):
+        for level in (1, 2, 3, 4):
             for seed in range(6):
                 q = make_question(kind, seed, level=level)
                 for p in q.parts:
@@ -1075,11 +1098,78 @@ def test_feedback_never_says_which_part_a_number_belongs_to():
                     assert f"part ({other.label})" not in fb.message and "value of" not in fb.message
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_level_four_is_a_tripos_shaped_question(kind):
+    """About 20 marks: the calculation (with follow-through), partial coverage, a chance-rule comparison and
+    a self-marked design part; written parts never keyword-marked; 1.8 minutes a mark on the paper."""
+    from iaa_teach.exercises import default_minutes, worksheet_html
+
+    for seed in range(6):
+        q = make_question(kind, seed, level=4)
+        assert 17 <= q.total_marks <= 20 and not q.choose and len(q.parts) <= 8, (q.id, q.total_marks)
+        numeric = [p for p in q.parts if p.numeric]
+        assert len(numeric) >= 3 and any(p.follows for p in numeric)
+        texts = " ".join(p.prompt.text() for p in q.parts)
+        gaps = bool(q.ratings.missing.any())
+        assert (
+            gaps or "stopped after item" in texts
+        )  # partial coverage: in the table, or a rater dropping out
+        if kind == "partial":  # both chance rules computed, and why they differ
+            assert {"p_e", "p_e_mlrd"} <= {p.quantity for p in numeric} and "chance rules" in texts
+        else:
+            assert any(p.select and p.prompt.text().startswith("Chance rules") for p in q.parts)
+        design = q.parts[-1]
+        assert design.form == "words" and "plan a new study" in design.prompt.text()
+        assert 3 <= design.marks <= len(design.key_points)
+        assert q.check(design.label, str(design.model_answer)).marks == 0  # self-marked, never by words
+        assert q.self_mark(design.label, "x", range(1, design.marks + 1)).marks == design.marks
+    paper, _ = worksheet_html([q])
+    assert f"Time allowed: {default_minutes(q.total_marks)} minutes." in paper
+    assert default_minutes(q.total_marks) == math.ceil(q.total_marks * 1.8 - 1e-9)
+    assert all(f"<b>({p.label})</b>" in q.html() for p in q.parts)
+
+
+def test_levels_one_to_three_keep_their_sizes():
+    """Level 4 is new: levels 1-3 draw the tables and parts they drew before it (pinned from main before
+    level 4: items, raters, total marks, parts, for seed 5)."""
+    before = {
+        ("cohen", 1): (6, 2, 9, 4), ("cohen", 2): (11, 2, 9, 4), ("cohen", 3): (10, 2, 11, 4),
+        ("alpha", 1): (4, 3, 11, 5), ("alpha", 2): (11, 4, 11, 5), ("alpha", 3): (12, 4, 10, 4),
+        ("partial", 1): (6, 4, 12, 5), ("partial", 2): (8, 4, 12, 5), ("partial", 3): (10, 5, 13, 6),
+        ("fleiss", 1): (4, 3, 10, 4), ("fleiss", 2): (12, 4, 10, 4), ("fleiss", 3): (14, 4, 10, 4),
+    }  # fmt: skip
+    for (kind, level), shape in before.items():
+        q = make_question(kind, 5, level=level)
+        assert (q.ratings.n_items, q.ratings.n_raters, q.total_marks, len(q.parts)) == shape, (kind, level)
+
+
+def test_another_parts_answer_typed_in_a_box_is_not_confirmed():
+    """Typing one part's right answer into another part's box earns nothing and the feedback does not
+    say what the number is (no "is what you get if you give the observed agreement as kappa", no
+    "with the MLRD rule"): probing the boxes teaches no other part's answer."""
+    probes = 0
+    for kind in KINDS:
+        for level in LEVEL_SIZES:
+            for seed in range(4):
+                q = make_question(kind, seed, level=level)
+                numeric = [p for p in q.parts if p.numeric]
+                for p in numeric:
+                    for other in numeric:
+                        if other is p or parse_answer(fmt(other.answer)).matches(p.answer):
+                            continue
+                        fb = q.check(p.label, fmt(other.answer))
+                        probes += 1
+                        assert fb.marks == 0 or fb.status == "slip", (q.id, p.label, fb.message)
+                        for said in ("what you get", "MLRD", "rule", "part (", "value of"):
+                            assert said not in fb.message, (q.id, p.label, other.label, fb.message)
+    assert probes > 300, probes
+
+
 def test_question_codes_name_no_kind_and_look_up_their_question():
     from iaa_teach.exercises import worksheet_html
 
     for kind in KINDS:
-        for level in (1, 2, 3):
+        for level in (1, 2, 3, 4):
             q = make_question(kind, 7, level=level)
             assert kind not in q.id.lower() and str(q.seed) not in q.id.split("-")
             again = question_for(q.id.lower())

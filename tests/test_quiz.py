@@ -261,8 +261,54 @@ def test_the_level_list_changes_the_question():
     quiz = Quiz("fleiss", seed=4, level=1)
     assert quiz.question.ratings == make_question("fleiss", 4, level=1).ratings
     assert quiz.question.ratings.n_items <= 6 and "level 1" in quiz.status.value
-    quiz.level.value = 3
-    assert quiz.question.ratings == make_question("fleiss", 4, level=3).ratings
+    quiz.level.value = (
+        3  # fleiss seed 4 at level 3 asks to choose the coefficient: the quiz goes on to seed 6
+    )
+    assert quiz.seed.value == 6 and quiz.question.ratings == make_question("fleiss", 6, level=3).ratings
     assert quiz.question.ratings.n_items >= 10
     with pytest.raises(AgreementError, match="level"):
         Quiz("cohen", level=0)
+
+
+def test_the_kind_list_never_names_the_kind_of_a_choose_the_coefficient_question():
+    """Issue 23's leak: a kind's entry in the dropdown never shows a question that asks to choose the
+    coefficient; "which coefficient?" shows only those, and nothing on show names their kind."""
+    from iaa_teach.exercises import question_for
+    from iaa_teach.widgets.quiz import CHOOSE
+
+    quiz = Quiz("cohen", seed=0, level=3)
+    assert CHOOSE in quiz.kind.options
+    kinds_seen = set()
+    for kind in ("cohen", "weighted", "fleiss", "alpha"):
+        quiz.kind.value = kind
+        for _ in range(8):
+            assert not quiz.question.choose and quiz.question.kind == kind
+            quiz.new_button.click()
+    quiz.kind.value = CHOOSE
+    for _ in range(12):
+        q = quiz.question
+        assert q.choose and quiz.kind.value == CHOOSE and q.level == 3
+        assert question_for(q.id).ratings == q.ratings  # the code still names the question shown
+        kinds_seen.add(q.kind)
+        # the options name every coefficient; the heading, the code, the status and the dropdown none
+        assert q.kind not in quiz.status.value.lower() and q.title == "Agreement between annotators"
+        assert q.kind not in quiz.question_html.value.lower().split("</b>")[0]
+        quiz.new_button.click()
+    assert len(kinds_seen) >= 3, kinds_seen
+
+
+def test_a_written_answer_gets_a_box_of_several_lines_sized_by_its_marks():
+    import ipywidgets as w
+
+    quiz = Quiz("partial", seed=2, level=2)
+    for part in quiz.question.parts:
+        box = quiz.answers[part.label]
+        if part.form == "words":
+            assert isinstance(box, w.Textarea) and box.rows == 1 + 2 * part.marks, (part.label, box.rows)
+            assert box in quiz._rows.rows[quiz.question.parts.index(part)].children
+        else:
+            assert isinstance(box, w.Text)
+    words = next(p for p in quiz.question.parts if p.form == "words")
+    quiz.answers[words.label].value = "They are two people.\nMerging throws labels away."
+    quiz.check_button.click()
+    assert "self-mark" in quiz.feedback[words.label].value.lower()

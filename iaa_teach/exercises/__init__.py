@@ -16,13 +16,18 @@ coefficient"``, ``"concepts"``); ``question.total_marks`` is their sum (printed
 after the last part, "Total: 11 marks.") and ``question.marks_by_skill()``
 adds them up by skill.
 
-``make_question(kind, seed, level=1 | 2 | 3)``: level 1 is 4-6 items, 2
+``make_question(kind, seed, level=1 | 2 | 3 | 4)``: level 1 is 4-6 items, 2
 categories (3 on an ordered scale), complete; level 2, the default, keeps the
 sizes questions had before levels (8-12 items, 2-4 categories; a level-2 seed
 of cohen, weighted and fleiss draws the same table as before); level 3 is exam
-size, 10-15 items, 3-4 categories, with an extra conceptual part.
-``alpha`` has missing ratings at levels 2 and 3, ``partial`` partial coverage
-at every level, ``cohen`` and ``weighted`` one or two missing labels at level 3
+size, 10-15 items, 3-4 categories, with an extra conceptual part; level 4 is a
+Tripos-shaped question of about 20 marks (17-20; a Tripos paper's 1.8 minutes a mark,
+:data:`MINUTES_PER_MARK`) on an exam-size table: the calculation with follow-through, its
+conceptual parts, a chance-rule comparison (select all; a ``partial`` question computes P_e and
+kappa under both rules and says why they differ), partial coverage (missing labels in the table,
+or a rater who drops out) and a self-marked "design the study" part that takes the marks left.
+``alpha`` has missing ratings at levels 2-4, ``partial`` partial coverage
+at every level, ``cohen`` and ``weighted`` one or two missing labels at levels 3 and 4
 (unless the student chooses the coefficient); ``fleiss``, ``pi`` and ``ac1``
 stay complete (their gaps are ``partial``'s subject). :data:`LEVEL_SIZES` holds the ranges; ``question.id``
 is a code such as ``"Q-7KD3-M2XA"`` that names no kind (a paper must not say which coefficient to
@@ -189,11 +194,19 @@ from ._questions import (
     Part,
     Question,
     Solution,
+    asks_to_choose,
     make_question,
     question_code,
     question_for,
 )
-from ._worksheet import Worksheet, worksheet, worksheet_html, worksheet_questions
+from ._worksheet import (
+    MINUTES_PER_MARK,
+    Worksheet,
+    default_minutes,
+    worksheet,
+    worksheet_html,
+    worksheet_questions,
+)
 
 fmt3 = fmt  # the former name of iaa_teach.fmt, kept for notebooks written with it
 
@@ -215,10 +228,13 @@ __all__ = [
     "KeyPoint",
     "mistake_info",
     "make_question",
+    "asks_to_choose",
     "question_code",
     "question_for",
     "worksheet",
     "worksheet_html",
+    "MINUTES_PER_MARK",
+    "default_minutes",
     "worksheet_questions",
     "Question",
     "Part",

@@ -46,6 +46,8 @@ __all__ = [
     "alpha_vs_fleiss",
     "merging",
     "rules_differ",
+    "chance_rules",
+    "design",
     "choose_coefficient",
     "LETTERS",
 ]
@@ -517,6 +519,126 @@ def rules_differ() -> Concept:
     )
 
 
+_SAME_P_O = (
+    "A different chance rule changes the observed agreement as well as the chance agreement",
+    "The observed agreement is what the annotators did: every chance rule leaves it as it is and changes "
+    "only the chance term.",
+)
+_CHANCE_RULES = {
+    "two": (
+        [
+            "Scott's pi pools the two annotators' labels into one set of proportions for P_e; Cohen's kappa "
+            "multiplies each annotator's own proportions",
+            "Without weights, the pooled P_e is never below Cohen's P_e on the same table (equal only when the "
+            "two annotators' proportions are equal), so Scott's pi is never above Cohen's kappa",
+        ],
+        [
+            _SAME_P_O,
+            (
+                "Cohen's kappa takes P_e = 1/k, the same for every table with k categories",
+                "1/k is the uniform rule of Brennan and Prediger; Cohen's P_e comes from the annotators' own "
+                "proportions.",
+            ),
+            (
+                "Gwet's AC1 has a higher chance agreement than Scott's pi when one category dominates",
+                "It is the other way round: AC1's P_e, sum p_j (1 - p_j) / (q - 1), is small when one category "
+                "dominates, which is why AC1 stays high where kappa falls.",
+            ),
+        ],
+    ),
+    "fleiss": (
+        [
+            "Fleiss' kappa pools every annotator's labels into one set of proportions p_j for P_e, as Scott's "
+            "pi does for two annotators",
+            "On a complete table, pooling the labels and averaging the items' proportions (the course notes' "
+            "MLRD rule) give the same P_e",
+        ],
+        [
+            _SAME_P_O,
+            (
+                "Fleiss' kappa is the mean of the pairwise Cohen's kappas",
+                "The mean of the pairwise kappas (Light's kappa) uses each pair's own proportions: a different "
+                "coefficient, with a different value.",
+            ),
+            (
+                "With more annotators, P_e tends to 1/k whatever the labels",
+                "P_e is the sum of the squared pooled proportions: it follows the labels given, not the number "
+                "of annotators.",
+            ),
+        ],
+    ),
+    "alpha": (
+        [
+            "Krippendorff's D_e counts pairs of values without replacement, over n (n - 1); Fleiss' P_e "
+            "squares the proportions, as if drawing with replacement",
+            "Like Fleiss' kappa, alpha pools every annotator's values for its chance term, not each "
+            "annotator's own proportions",
+        ],
+        [
+            _SAME_P_O,
+            (
+                "Alpha's expected disagreement is 1 - 1/k, the same for every table with k categories",
+                "D_e comes from the row totals n_c of the coincidence matrix: it follows the values given.",
+            ),
+            (
+                "Alpha's D_e uses each annotator's own proportions, as Cohen's kappa does",
+                "Alpha pools the values: its n_c are the totals of the coincidence matrix over all annotators.",
+            ),
+        ],
+    ),
+}
+
+
+def chance_rules(rng: np.random.Generator, kind: str) -> Concept:
+    """Comparing chance rules (a select-all part): how the kind's P_e (or D_e) differs from the other rules'."""
+    group = "fleiss" if kind == "fleiss" else "alpha" if kind == "alpha" else "two"
+    right, wrong = _CHANCE_RULES[group]
+    return select_all(
+        rng,
+        Prose(
+            "Chance rules. Which of these statements about the chance term of coefficients like this one are true?"
+        ),
+        right,
+        wrong,
+        Prose(" ".join(t + "." for t in right)),
+        skill="chance agreement",
+    )
+
+
+def design(items: str, task: str, marks: int) -> Concept:
+    """Designing an agreement study (a self-marked short answer): the points a marker looks for."""
+    return short_answer(
+        Prose(
+            f"You are to plan a new study in which annotators label {items} for {task}, with too many items "
+            "for every annotator to label all of them. Describe how you would design it so that its "
+            "agreement can be reported honestly."
+        ),
+        [
+            "written guidelines and training, then a pilot round whose disagreements are used to revise the "
+            "guidelines before the real labelling",
+            "annotators label independently, without seeing each other's labels",
+            "a planned overlap: every item (or a random sample of items) labelled by at least two annotators, "
+            "assigned at random so that coverage does not follow the annotator or the kind of item",
+            "the coefficient and its chance rule chosen before seeing the data, one that allows partial "
+            "coverage (Krippendorff's alpha, or Fleiss' kappa with each item's own n_i), and said which",
+            "enough overlapping items for a usefully narrow confidence interval, the number decided in advance",
+            "report the coefficient with its confidence interval, the numbers of items and labels, and where "
+            "the annotators disagree (which categories), not a single number",
+        ],
+        prose(
+            "Write guidelines, train the annotators and run a pilot whose disagreements revise the guidelines; "
+            "then let the annotators label independently. Plan the overlap: assign items at random so that every "
+            "item, or a random sample, gets at least two labels, and coverage does not follow annotator or item "
+            "type. Fix the coefficient and its chance rule in advance, one that handles partial coverage "
+            "(Krippendorff's alpha, or Fleiss' kappa with each item's own {n_i}); decide how many overlapping items "
+            "give a usefully narrow interval; report the value with its confidence interval, the numbers of items "
+            "and labels, and which categories are confused."
+        ),
+        marks=marks,
+        skill="concepts",
+    )
+
+
 #: The conceptual parts by name (for the tests and the docs).
 CONCEPTS = (
     "paradox",
@@ -530,6 +652,8 @@ CONCEPTS = (
     "alpha_vs_fleiss",
     "merging",
     "rules_differ",
+    "chance_rules",
+    "design",
     "choose_coefficient",
 )
 

@@ -23,7 +23,9 @@ from ._concepts import (
     Concept,
     KeyPoint,
     alpha_vs_fleiss,
+    chance_rules,
     choose_coefficient,
+    design,
     dropout,
     interpret_own,
     interpretation,
@@ -39,6 +41,7 @@ from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
 
 __all__ = [
+    "asks_to_choose",
     "follow_through_value",
     "question_code",
     "question_for",
@@ -125,8 +128,13 @@ def question_for(code: str) -> "Question":
     return make_question(KINDS[kind_index], seed, level=level)
 
 
-#: Most parts a question has ((a) to (f)).
-MAX_PARTS = 6
+#: Most parts a question has ((a) to (h), at level 4).
+MAX_PARTS = 8
+#: The parts' labels, in order.
+PART_LABELS = "abcdefgh"
+#: The marks a level-4 (Tripos-shaped) question aims at: its design part takes what the others leave
+#: (3 to 6 marks).
+TRIPOS_MARKS = 20
 #: How many candidate tables one seed may draw before giving up (never reached in the tests).
 MAX_DRAWS = 400
 #: After the first good table, how many more to draw looking for one where rounding the
@@ -837,6 +845,19 @@ class Question(Shown):
                 marks=m_marks,
                 out_of=p.marks,
             )
+        if (found or rules) and any(
+            o.numeric and o is not p and ans.matches(o.answer) and _distinguishable(o.answer, p.answer)
+            for o in self.parts
+        ):
+            # the number is another part's answer: naming the method (or rule) that gives it would
+            # confirm that part's value, so the feedback says no more than for any wrong number
+            return Feedback(
+                p.label,
+                "wrong",
+                f"Not yet. {self._hint(p, ans)}",
+                ids,
+                out_of=p.marks,
+            )
         if found:
             which = "; or ".join(dict.fromkeys(f"{_if_you(m)} (step: {m.info.step})" for m in found))
             advice = " ".join(dict.fromkeys(m.info.advice for m in found))
@@ -1279,10 +1300,11 @@ class _Plan:
     chance: str = "pooled"
     choose: bool = False
     concept: str | None = None
+    tripos: bool = False
 
 
 def _plan(kind: str, level: int, style: np.random.Generator, choose: bool | None) -> _Plan:
-    rules = {1: ("pooled",), 2: ("pooled", "item_mean"), 3: PARTIAL_RULES}[level]
+    rules = {1: ("pooled",), 2: ("pooled", "item_mean"), 3: PARTIAL_RULES, 4: ("both",)}[level]
     chance = rules[int(style.integers(len(rules)))] if kind == "partial" else "pooled"
     if choose is None:
         choose = level == 3 and kind in CHOOSABLE and bool(style.integers(2))
@@ -1295,8 +1317,20 @@ def _plan(kind: str, level: int, style: np.random.Generator, choose: bool | None
         "pi": ("paradox", "undefined", "interpretation"),
         "ac1": ("paradox", "interpretation"),
     }[kind]
-    concept = bank[int(style.integers(len(bank)))] if (level == 3 or kind in ("pi", "ac1")) else None
-    return _Plan(chance, bool(choose), concept)
+    concept = bank[int(style.integers(len(bank)))] if (level >= 3 or kind in ("pi", "ac1")) else None
+    return _Plan(chance, bool(choose), concept, tripos=level == 4)
+
+
+def asks_to_choose(kind: str, seed: int, level: int) -> bool:
+    """Whether question ``kind``, ``seed``, ``level`` (drawn as :func:`make_question` draws it by default)
+    makes the student choose the coefficient: a cheap look, no table drawn. A widget that names the kind
+    it shows (the quiz's dropdown) skips such seeds, and offers them under a name that says no kind.
+
+    >>> asks_to_choose("pi", 3, 3), asks_to_choose("cohen", 3, 1)
+    (False, False)
+    """
+    style = np.random.default_rng([KINDS.index(kind), int(seed), int(level), 12])
+    return _plan(kind, int(level), style, None).choose
 
 
 def _core_result(kind: str, r: Ratings, weights: str | None, chance: str = "pooled"):
@@ -1431,13 +1465,16 @@ def make_question(
     seed : int, optional
         Seed of the :class:`numpy.random.Generator` that draws the table. None
         draws a fresh seed (kept in ``question.seed``).
-    level : {1, 2, 3}
+    level : {1, 2, 3, 4}
         Difficulty (sizes in ``LEVEL_SIZES``): 1 is 4-6 items, 2 categories,
         complete; 2 (the default, the sizes questions had before levels) is
         8-12 items, 2-4 categories; 3 is exam size, 10-15 items, 3-4
         categories, an extra conceptual part, and for some seeds a question
-        whose title does not name the coefficient. ``alpha`` has missing
-        ratings at levels 2 and 3, ``partial`` partial coverage at every level.
+        whose title does not name the coefficient; 4 is a Tripos-shaped
+        question of about 20 marks on an exam-size table (calculation,
+        partial coverage, a chance-rule comparison, a self-marked design
+        part). ``alpha`` has missing ratings at levels 2-4, ``partial``
+        partial coverage at every level.
     n_items, n_raters, n_categories : int, optional
         Fix the size (defaults: the level's ranges); limits in ``SIZE_LIMITS``.
     weights : {"linear", "quadratic"}, optional
@@ -1502,11 +1539,11 @@ def make_question(
     style = np.random.default_rng([KINDS.index(kind), int(seed), int(level), 12])
     plan = _plan(kind, level, style, choose)
     if chance is not None:
-        plan = _Plan(chance, plan.choose, plan.concept)
+        plan = replace(plan, chance=chance)
     # the size is drawn once per seed; the tables are then drawn at that size
     size["n_items"], size["n_raters"] = choose_size(kind, rng, n_items, n_raters, level)
     size["level"] = level
-    if level == 3 and kind in ("cohen", "weighted") and not plan.choose:
+    if level >= 3 and kind in ("cohen", "weighted") and not plan.choose:
         size["missing"] = True  # exam size: one or two labels missing
     chosen = None
     extra = 0
@@ -1529,9 +1566,10 @@ def make_question(
             f"size {size}: try another seed or size"
         )
     drawn, result, right, routes, listed, others = chosen
-    parts = _follows(
-        _parts(kind, drawn, result, right, listed, others, plan, style), _ft_terms(kind, result, plan)
-    )
+    parts = _parts(kind, drawn, result, right, listed, others, plan, style)
+    if plan.tripos:
+        parts = _tripos(kind, drawn, parts, plan, style)
+    parts = _follows(parts, _ft_terms(kind, result, plan))
     if kind == "partial":
         parts = tuple(_advice_by_rule(p, plan.chance) for p in parts)
     return Question(kind, int(seed), drawn, result, parts, routes, size, level, plan)
@@ -1695,7 +1733,7 @@ def _parts(
     def number(quantity, prompt, hint="", marks=None, method=""):
         out.append(
             Part(
-                LETTERS[len(out)].lower(),
+                PART_LABELS[len(out)],
                 quantity,
                 prompt,
                 right[quantity],
@@ -1711,7 +1749,7 @@ def _parts(
     def concept(c: Concept, worked: Prose | None = None):
         out.append(
             Part(
-                LETTERS[len(out)].lower(),
+                PART_LABELS[len(out)],
                 None,
                 c.prompt,
                 model_answer=c.model,
@@ -1971,6 +2009,39 @@ def _parts(
         )
         concept(single_value(style, _names(lonely)) if lonely else alpha_vs_fleiss(style))
     extra()
+    return tuple(out)
+
+
+def _tripos(kind: str, drawn: Draw, parts: tuple, plan: _Plan, style: np.random.Generator) -> tuple:
+    """A level-4 question: the calculation and its conceptual parts, then a chance-rule comparison (a
+    partial question computes both rules instead), partial coverage (a table without gaps asks about a
+    rater who drops out) and a self-marked design part taking the marks the others leave up to
+    :data:`TRIPOS_MARKS`."""
+    out = list(parts)
+
+    def add(c: Concept) -> None:
+        out.append(
+            Part(
+                PART_LABELS[len(out)],
+                None,
+                c.prompt,
+                model_answer=c.model,
+                marks=c.marks,
+                skill=c.skill,
+                choices=c.choices,
+                key=c.key,
+                key_points=c.key_points,
+                select=c.select,
+            )
+        )
+
+    r = drawn.ratings
+    if kind != "partial":
+        add(chance_rules(style, kind))
+        if plan.concept != "dropout" and not r.missing.any():
+            add(dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
+    rest = sum(p.marks for p in out)
+    add(design(drawn.topic.items, drawn.topic.task, min(6, max(3, TRIPOS_MARKS - rest))))
     return tuple(out)
 
 

@@ -38,8 +38,9 @@ __all__ = [
 
 #: What :func:`worksheet` writes.
 FORMATS = ("html", "pdf")
-#: The default time allowed: this many minutes per mark, rounded up to 5 minutes.
-MINUTES_PER_MARK = 1.5
+#: The default time allowed: this many minutes per mark, rounded up to a whole minute (a Tripos paper
+#: allows about 1.8 minutes a mark: three 20-mark questions in 1 h 48 min). The mock exam uses it too.
+MINUTES_PER_MARK = 1.8
 #: How to mark, at the top of the answer key: the rules :meth:`Question.check` marks by.
 MARKING = (
     Prose(
@@ -181,8 +182,12 @@ def _total(n: int) -> str:
 
 
 def default_minutes(marks: int) -> int:
-    """The time allowed for ``marks``: :data:`MINUTES_PER_MARK` a mark, rounded up to 5 minutes."""
-    return max(5, 5 * math.ceil(marks * MINUTES_PER_MARK / 5))
+    """The time allowed for ``marks``: :data:`MINUTES_PER_MARK` a mark, rounded up to a whole minute.
+
+    >>> default_minutes(12), default_minutes(20)
+    (22, 36)
+    """
+    return max(1, math.ceil(round(marks * MINUTES_PER_MARK, 9)))
 
 
 def _ids(questions: Sequence[Question]) -> str:
@@ -391,7 +396,7 @@ def worksheet(
         complete tables, 2 the default, 3 exam size.
     minutes : int, optional
         The time allowed printed on the paper (default: :data:`MINUTES_PER_MARK`
-        a mark, rounded up to 5 minutes).
+        a mark, rounded up to a whole minute).
     title : str
         The heading of both sheets.
 

@@ -19,7 +19,6 @@ part, then marks by skill) written with :class:`iaa_teach.markup.Table`.
 
 from __future__ import annotations
 
-import math
 import time
 from fractions import Fraction
 from typing import Any, Callable, Sequence
@@ -27,7 +26,17 @@ from typing import Any, Callable, Sequence
 import ipywidgets as w
 import numpy as np
 
-from ..exercises import KINDS, LEVELS, SKILLS, Marking, MistakeLog, Question, make_question
+from ..exercises import (
+    KINDS,
+    LEVELS,
+    MINUTES_PER_MARK,
+    SKILLS,
+    Marking,
+    MistakeLog,
+    Question,
+    default_minutes,
+    make_question,
+)
 from ..markup import Table, html_escape
 from ..rounding import fmt
 from ..validation import check_int, check_number, check_option
@@ -37,8 +46,6 @@ from .quiz import AnswerRows, check_kinds, exam_css, open_log, record_answer, ti
 
 __all__ = ["MockExam", "MINUTES_PER_MARK"]
 
-#: Time allowed by default: this many minutes per mark (a common rule for written exams).
-MINUTES_PER_MARK = 1.5
 _STREAM = 0x6D6F636B  # "mock": seeds the choice of kinds
 #: Most questions in one mock exam.
 MAX_QUESTIONS = 10
@@ -72,7 +79,7 @@ class MockExam:
         its Leitner boxes), so the same arguments give the same exam.
     kinds : sequence of str
         The kinds of question to draw from.
-    level : {1, 2, 3}
+    level : {1, 2, 3, 4}
         Difficulty (see :func:`iaa_teach.exercises.make_question`).
     minutes : float, optional
         The time allowed (default: :data:`MINUTES_PER_MARK` per mark, rounded up).
@@ -137,7 +144,7 @@ class MockExam:
         ]
         self.total_marks = sum(q.total_marks for q in self.questions)
         if minutes is None:
-            minutes = math.ceil(self.total_marks * MINUTES_PER_MARK)
+            minutes = default_minutes(self.total_marks)
         self.minutes = check_number("minutes", minutes, 0, 600, open_low=True)
         self.state = "ready"
         self.current = 0
@@ -182,7 +189,7 @@ class MockExam:
             w.Textarea, ("20em", "44em"), "iaa-mock-answer-{label}", "iaa-marks", align="center", rows=1
         )
         self.answers, self.marks_html = self._rows.boxes, self._rows.sides
-        for label, box in self.answers.items():
+        for label, box in self._rows.every_box():
             box.observe(lambda change, label=label: self._on_typing(label, change["new"]), names="value")
         for name, button, action in (
             ("start", self.start_button, self.start),
@@ -303,7 +310,8 @@ class MockExam:
             )
             for part, box in self._rows.show(q.parts):
                 box.value = self.typed[index][part.label]
-                box.rows = 3 if part.form == "words" else 1
+                if part.form != "words":  # a written answer's box has lines for its marks (lines_for)
+                    box.rows = 1
                 self.marks_html[part.label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
             self.previous_button.disabled = index == 0
             self.next_button.disabled = index == len(self.questions) - 1

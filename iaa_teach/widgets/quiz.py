@@ -14,13 +14,29 @@ import time
 from typing import Any, Sequence
 
 import ipywidgets as w
+import numpy as np
 
-from ..exercises import KINDS, LEVELS, MAX_PARTS, MistakeLog, Question, make_question
+from ..exercises import (
+    CHOOSABLE,
+    KINDS,
+    LEVELS,
+    MAX_PARTS,
+    MistakeLog,
+    Question,
+    asks_to_choose,
+    make_question,
+)
 from ..markup import html_escape
 from ..validation import AgreementError, check_int, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
 
 __all__ = ["Quiz"]
+
+#: The kind dropdown's entry for "choose the coefficient" questions: it names no kind (a question whose
+#: student chooses the coefficient must not be shown under its kind's name). Its questions are level 3.
+CHOOSE = "which coefficient?"
+#: Seeds looked at, at most, for a question of the wanted sort (a kind's own or "choose the coefficient").
+_SEED_LOOK = 64
 
 #: The answer boxes' descriptions, "(a)", ...: wide enough, in bold (see EXAM_CSS).
 ANSWER_STYLE = {"description_width": "2.5em"}
@@ -65,7 +81,9 @@ class Quiz:
     Parameters
     ----------
     kind : str
-        The first question's kind (one of ``kinds``).
+        The first question's kind (one of ``kinds``), or :data:`CHOOSE` (``"which coefficient?"``):
+        level-3 questions that ask the student to choose the coefficient, of a kind the dropdown does
+        not name. A kind's own entry never shows such a question (it would name the answer).
     seed : int
         The first question's seed. "new question" adds 1 to the seed box, so
         question number ``seed + k`` is always the same question; typing a
@@ -74,9 +92,10 @@ class Quiz:
         The kinds offered in the dropdown (each one of :data:`iaa_teach.exercises.KINDS`).
     font_size : str
         CSS font size of the whole quiz (large enough for a projector).
-    level : {1, 2, 3}
+    level : {1, 2, 3, 4}
         Difficulty of the questions (:func:`iaa_teach.exercises.make_question`):
-        1 small complete tables, 2 in between, 3 exam size. The quiz's
+        1 small complete tables, 2 in between, 3 exam size, 4 a Tripos-shaped
+        question of about 20 marks. The quiz's
         ``level`` list changes it.
     log : MistakeLog or bool, optional
         The student's mistake log (opt-in; :class:`iaa_teach.exercises.MistakeLog`):
@@ -127,12 +146,16 @@ class Quiz:
         log: MistakeLog | bool | None = None,
     ):
         kinds = check_kinds(kinds, "the quiz")
-        check_option("kind", kind, kinds)
+        if kind != CHOOSE or not any(k in CHOOSABLE for k in kinds):
+            check_option("kind", kind, kinds)
         seed = check_int("seed", seed, 0, 2**31 - 1)
         check_option("level", level, LEVELS)
         font_size = check_font_size(font_size)
         self.log = open_log(log)
-        self.kind = w.Dropdown(options=list(kinds), value=kind, description="kind")
+        self._kinds = kinds
+        self._choosable = [k for k in kinds if k in CHOOSABLE]
+        options = kinds + ([CHOOSE] if self._choosable else [])
+        self.kind = w.Dropdown(options=options, value=kind, description="kind")
         self.seed = w.BoundedIntText(
             value=int(seed), min=0, max=2**31 - 1, description="seed", layout=w.Layout(width="14em")
         )
@@ -207,10 +230,32 @@ class Quiz:
         self.show(kind, int(seed))
 
     # ----------------------------------------------------------- callbacks
+    def _pick(self, kind: str, seed: int) -> tuple[str, int, int]:
+        """The question to show for the dropdown's ``kind`` and the typed ``seed``: (kind, seed, level).
+
+        The dropdown names the kind it shows, so a kind's entry skips the seeds of level-3 questions
+        that ask the student to choose the coefficient; :data:`CHOOSE` shows only those (level 3), of
+        a kind drawn by the seed. Either way the question is the one its code names
+        (:func:`iaa_teach.exercises.question_for`).
+        """
+        level = 3 if kind == CHOOSE else self.level.value
+        for s in range(seed, min(seed + _SEED_LOOK, 2**31)):
+            k = kind
+            if kind == CHOOSE:
+                k = self._choosable[int(np.random.default_rng([s, 0x63686F]).integers(len(self._choosable)))]
+            if asks_to_choose(k, s, level) == (kind == CHOOSE):
+                return k, s, level
+        return (kind if kind != CHOOSE else self._choosable[0]), seed, level  # never reached in the tests
+
     def show(self, kind: str, seed: int) -> None:
         """Show question ``kind``-``seed``: new text, empty answer boxes, solution hidden."""
         start = time.perf_counter()
-        self.question = make_question(kind, seed, level=self.level.value)
+        kind, shown, level = self._pick(kind, seed)
+        if shown != seed:  # the seed skipped to: the box shows the question's own seed
+            self.seed.unobserve(self._on_change, names="value")
+            self.seed.value = shown
+            self.seed.observe(self._on_change, names="value")
+        self.question = make_question(kind, shown, level=level)
         self.solution = None
         self.revealed = 0
         self._logged = set()
@@ -226,7 +271,7 @@ class Quiz:
         self.solution_html.value = ""
         self.progress_html.value = ""
         self.status.value = (
-            f"<i>Question {html_escape(self.question.id)} (level {self.level.value}). Type your answers, press "
+            f"<i>Question {html_escape(self.question.id)} (level {level}). Type your answers, press "
             f"<b>check</b>; reveal the worked solution step by step.</i>" + log_note(self.log, kind)
         )
         self.last_update_ms = (time.perf_counter() - start) * 1000.0
@@ -237,7 +282,7 @@ class Quiz:
     def _on_new(self, button: Any = None) -> None:
         seed = 0 if self.seed.value >= self.seed.max else self.seed.value + 1
         if self.log is not None:  # the Leitner boxes choose the kind; one question shown, not two
-            kind = self.log.pick(list(self.kind.options), seed)
+            kind = self.log.pick(self._kinds, seed)
             if kind != self.kind.value:
                 self.kind.unobserve(self._on_change, names="value")
                 self.kind.value = kind
@@ -308,7 +353,7 @@ class Quiz:
 
     def _on_progress(self, button: Any = None) -> None:
         if self.log is not None:
-            self.progress_html.value = self.log.summary(list(self.kind.options)).html()
+            self.progress_html.value = self.log.summary(self._kinds).html()
 
     # -------------------------------------------------------------- display
     def text(self) -> str:
@@ -369,31 +414,58 @@ class AnswerRows:
     ):
         self.widths = widths
         self.rows, self.boxes, self.sides = [], {}, {}
+        self._short, self._long = {}, {}
         for label in _LABELS:
             box = kind(
                 description=f"({label})", style=ANSWER_STYLE, layout=w.Layout(width=widths[0]), **options
             )
-            box.add_class(box_class.format(label=label))
+            area = w.Textarea(
+                description=f"({label})",
+                style=ANSWER_STYLE,
+                layout=w.Layout(width=widths[1]),
+                **{k: v for k, v in options.items() if k != "rows"},
+            )
+            for b in (box, area):
+                b.add_class(box_class.format(label=label))
             side = w.HTML()
             side.add_class(side_class.format(label=label))
             self.rows.append(w.HBox([box, side], layout=w.Layout(align_items=align)))
             self.boxes[label], self.sides[label] = box, side
+            self._short[label], self._long[label] = box, area
 
     def show(self, parts: Sequence[Any]) -> list[tuple[Any, w.Widget]]:
         """Show the rows of ``parts`` (the rest hidden), each box with its part's placeholder and width.
 
-        Returns each part with its box.
+        A part answered in words gets a multi-line ``Textarea`` of :func:`lines_for` its marks
+        (``boxes[label]`` is then that box); the others a one-line box. Returns each part with its box.
         """
         for i, row in enumerate(self.rows):
             row.layout.display = "" if i < len(parts) else "none"
         for part in parts:
-            self.boxes[part.label].placeholder = part.placeholder
-            self.boxes[part.label].layout.width = self.widths[part.form == "words"]
+            words = part.form == "words"
+            box = (self._long if words else self._short)[part.label]
+            if words:
+                box.rows = lines_for(part.marks)
+            box.placeholder = part.placeholder
+            box.layout.width = self.widths[words]
+            row = self.rows[_LABELS.index(part.label)]
+            if row.children[0] is not box:
+                row.children = (box, self.sides[part.label])
+            self.boxes[part.label] = box
         return [(part, self.boxes[part.label]) for part in parts]
+
+    def every_box(self) -> list[tuple[str, w.Widget]]:
+        """Every box with its part's label: the one-line box and the written answer's box of each row."""
+        return [(label, b) for label in _LABELS for b in (self._short[label], self._long[label])]
 
     def hide(self) -> None:
         """Hide every row."""
         self.show(())
+
+
+def lines_for(marks: int) -> int:
+    """The lines of a written answer's box: two a mark and one more (3 for [1], 7 for [3]), at most 13."""
+    return min(13, 1 + 2 * int(marks))
 
 
 def check_kinds(kinds: Any, who: str) -> list[str]:
