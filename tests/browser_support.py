@@ -251,14 +251,20 @@ def jupyter_lab(root_dir: Path | str, *, timeout: float = SERVER_START_TIMEOUT) 
 
 # ----------------------------------------------------------------- browser
 @contextlib.contextmanager
-def chromium_page(*, viewport: tuple[int, int] = (1400, 1000)):
-    """A fresh page in headless Debian Chromium (closed when the block ends)."""
+def chromium_page(*, viewport: tuple[int, int] = (1400, 1000), zoom: float = 1.0):
+    """A fresh page in headless Debian Chromium (closed when the block ends).
+
+    ``viewport`` is in CSS px; ``zoom`` is the browser's zoom (device pixels per CSS px): a
+    1280 x 720 screen at 150 % is ``viewport=(853, 480), zoom=1.5``.
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+            context = browser.new_context(
+                viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=zoom
+            )
             yield context.new_page()
         finally:
             browser.close()
@@ -411,6 +417,7 @@ def open_notebook(
     run_all: bool = True,
     extra_files: tuple = (),
     viewport: tuple[int, int] = (1400, 1000),
+    zoom: float = 1.0,
     server: LabServer | None = None,
 ):
     """Open ``notebooks_dir/name`` in JupyterLab in headless Chromium; yield the page.
@@ -433,11 +440,11 @@ def open_notebook(
                 shutil.copy2(notebooks_dir / rel, target)
             with (
                 jupyter_lab(work) as own,
-                open_notebook(name, run_all=run_all, viewport=viewport, server=own) as page,
+                open_notebook(name, run_all=run_all, viewport=viewport, zoom=zoom, server=own) as page,
             ):
                 yield page
         return
-    with chromium_page(viewport=viewport) as page:
+    with chromium_page(viewport=viewport, zoom=zoom) as page:
         try:
             page._iaa_notebook_path = Path(name).as_posix()
             page.goto(server.notebook_url(name), wait_until="domcontentloaded")

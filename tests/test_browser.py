@@ -136,37 +136,80 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
 
 
 # Where each explorer's figure and the control nearest above it are, once the figure's bottom is
-# scrolled to the bottom of the notebook's visible area: both must be inside it.
+# scrolled to the bottom of the notebook's visible area: both must be inside it. And what would be
+# cut: readouts and buttons whose content is wider than their box (scrolled or clipped).
 _IN_VIEW_JS = """(explorer) => {
   const img = explorer.querySelector('img.iaa-picture');
   img.scrollIntoView({block: 'end'});
   const area = explorer.closest('.jp-WindowedPanel-outer, .jp-Notebook').getBoundingClientRect();
   const pic = img.getBoundingClientRect();
   const controls = Array.from(explorer.querySelectorAll(
-      '.iaa-controls input[type=range], .iaa-controls select, .iaa-controls button'))
-    .map(c => c.getBoundingClientRect()).filter(r => r.bottom <= pic.top + 1);
+      '.iaa-controls input[type=range], .iaa-controls .noUi-target, .iaa-controls select, .iaa-controls button'))
+    .map(c => c.getBoundingClientRect()).filter(r => r.height > 0 && r.bottom <= pic.top + 1);
   const near = controls.reduce((a, r) => (a === null || r.bottom > a.bottom ? r : a), null);
+  const cut = Array.from(explorer.querySelectorAll('.widget-html-content, button'))
+    .filter(e => e.getBoundingClientRect().width > 0 && e.scrollWidth > e.clientWidth + 1)
+    .map(e => (e.textContent || '').trim().slice(0, 40));
   return {top: area.top, bottom: area.bottom, picTop: pic.top, picBottom: pic.bottom,
-          picHeight: pic.height, control: near === null ? null : near.top,
+          picHeight: pic.height, control: near === null ? null : near.top, cut: cut,
           kind: explorer.className.split(' ').filter(c => c.startsWith('iaa-') && c !== 'iaa-explorer')[0]};
 }"""
+
+# The colours of the selected toggle button and of one not selected.
+_TOGGLE_COLOURS_JS = """(explorer) => {
+  const style = e => { const s = getComputedStyle(e); return [s.color, s.backgroundColor]; };
+  const on = explorer.querySelector('.widget-toggle-button.mod-active');
+  const off = explorer.querySelector('.widget-toggle-button:not(.mod-active)');
+  return on === null ? null : {on: style(on), off: style(off)};
+}"""
+
+
+def _luminance(css: str) -> float:
+    """WCAG relative luminance of a CSS rgb()/rgba() colour."""
+    r, g, b = (int(v) for v in re.findall(r"\d+", css)[:3])
+
+    def channel(c: int) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 @pytest.mark.browser
 @pytest.mark.slow
 def test_every_explorer_fits_a_projector_at_150_percent():
-    """1280 x 720 at 150 % zoom is 853 x 480 CSS px; the side panel open (the narrowest case)."""
-    with open_notebook("09_instructor_playground.ipynb", viewport=(853, 480)) as page:
+    """A 1280 x 720 projector with the browser at 150 % (853 x 480 CSS px at 1.5 device px each), the
+    side panel (file browser) open, the narrowest case: each explorer's figure and the control
+    nearest above it are on screen together, no readout or button is cut, and the selected toggle
+    stands out (its text against its fill, and its fill against an unselected button's)."""
+    with open_notebook("09_instructor_playground.ipynb", viewport=(853, 480), zoom=1.5) as page:
+        assert page.evaluate("() => window.devicePixelRatio") == 1.5
+        page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+        page.wait_for_function("() => !window.jupyterapp.shell.leftCollapsed", timeout=TIMEOUT_MS)
         explorers = page.locator(".iaa-explorer")
         explorers.first.wait_for(timeout=TIMEOUT_MS)
         assert explorers.count() == 6
+        toggles = 0
         for i in range(6):
             explorer = explorers.nth(i)
             explorer.locator("img.iaa-picture").first.wait_for(timeout=TIMEOUT_MS)
+            explorer.locator(".widget-html-content table").first.wait_for(timeout=TIMEOUT_MS)
             seen = explorer.evaluate(_IN_VIEW_JS)
             assert seen["picHeight"] > 150, seen  # a figure, not a thumbnail
             assert seen["top"] - 1 <= seen["picTop"] and seen["picBottom"] <= seen["bottom"] + 1, seen
             assert seen["control"] is not None and seen["control"] >= seen["top"] - 1, seen
+            assert seen["cut"] == [], seen
+            colours = explorer.evaluate(_TOGGLE_COLOURS_JS)
+            if colours is not None:
+                toggles += 1
+                assert _contrast(*colours["on"]) >= 4.5, colours
+                assert _contrast(colours["on"][1], colours["off"][1]) >= 3, colours
+        assert toggles == 2  # the coverage and the weights explorers
 
 
 # ------------------------------------------------ without a browser: skip, or fail on CI

@@ -81,18 +81,32 @@ _CSS = """<style>
 </style>"""
 
 #: The projector layout: the controls beside the figure when there is room, the figure under the
-#: controls (before the readout) when there is not, and the figure no taller than about half the
-#: window, so that at 1280 x 720 and 150 % zoom a slider and the figure it moves are on screen together.
+#: controls (before the readout) when there is not, and the figure no taller than the window less a
+#: row of controls and JupyterLab's bars, so that at 1280 x 720 and 150 % zoom (853 x 480 CSS px, the
+#: notebook's visible area about 360 px tall) a slider and the figure it moves are on screen together.
+#: In a window that narrow the text is 15 px (22 screen px at 150 %) and toggle buttons as wide as
+#: their labels, so that none is cut or wraps.
 PROJECTOR_CSS = """.iaa-explorer .iaa-top { gap: 0 1.2em; }
 .iaa-explorer .iaa-controls { flex: 0 1 auto; min-width: 0; max-width: 100%; }
 .iaa-explorer .iaa-figures { flex: 1 1 22em; min-width: 0; max-width: 100%; }
-.iaa-explorer .iaa-picture { max-height: max(12em, 46vh); width: auto; height: auto; }
+.iaa-explorer .iaa-picture { max-height: max(12em, calc(100vh - 170px)); width: auto; height: auto; }
+.iaa-explorer .widget-toggle-buttons .widget-toggle-button { width: auto; min-width: 0;
+    padding: 0 0.7em; overflow: visible; }
 .iaa-explorer .widget-html-content { overflow-x: auto; }
 .iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { white-space: normal;
     padding-left: 0.4em; padding-right: 0.4em; }
 .iaa-explorer .widget-toggle-button.mod-active, .iaa-explorer .jupyter-button.mod-active {
     background: #0072b2; color: #fff; font-weight: bold; box-shadow: inset 0 0 0 2px #003a5c; }
-.iaa-explorer .widget-toggle-button, .iaa-explorer .jupyter-button { border: 1px solid #888; }"""
+.iaa-explorer .widget-toggle-button, .iaa-explorer .jupyter-button { border: 1px solid #888; }
+.iaa-explorer table.iaa-readout, .iaa-explorer .widget-html-content { line-height: 1.35; }
+@media (max-width: 1000px), (max-height: 600px) {
+  .iaa-explorer, .iaa-explorer .widget-label, .iaa-explorer .widget-label-basic,
+  .iaa-explorer select, .iaa-explorer button, .iaa-explorer .widget-readout,
+  .iaa-explorer .widget-html-content, .iaa-explorer input { font-size: min({size}, 15px); }
+  .iaa-explorer h3 { font-size: 1.05em; }
+  .iaa-explorer table.iaa-readout { font-size: 0.9em; }
+  .iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { padding: 0.1em 0.25em; }
+}"""
 
 #: Text in readouts and feedback wraps between words, never inside one.
 WRAP_CSS = """.iaa-explorer .widget-html-content, .iaa-quiz .widget-html-content { white-space: normal; }
@@ -490,7 +504,11 @@ class Explorer:
         """Lay out the title, ``controls``, readout and ``images``; recompute on every change of ``watch``."""
         for control in watch:
             control.observe(self.update, names="value")
-        style = w.HTML(value=_CSS.format(size=self.font_size, projector=PROJECTOR_CSS, wrap=WRAP_CSS))
+        style = w.HTML(
+            value=_CSS.format(
+                size=self.font_size, projector=PROJECTOR_CSS.replace("{size}", self.font_size), wrap=WRAP_CSS
+            )
+        )
         title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{attr_escape(self.title)}</h3>")
         images = [self.image] if images is None else images
         pictures = w.HBox(images, layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
