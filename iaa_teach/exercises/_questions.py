@@ -1747,21 +1747,7 @@ def _parts(
         )
 
     def concept(c: Concept, worked: Prose | None = None):
-        out.append(
-            Part(
-                PART_LABELS[len(out)],
-                None,
-                c.prompt,
-                model_answer=c.model,
-                marks=c.marks,
-                skill=c.skill,
-                choices=c.choices,
-                key=c.key,
-                key_points=c.key_points,
-                worked=worked,
-                select=c.select,
-            )
-        )
+        out.append(_concept_part(PART_LABELS[len(out)], c, worked))
 
     def extra():
         if plan.concept == "paradox":
@@ -2012,6 +1998,23 @@ def _parts(
     return tuple(out)
 
 
+def _concept_part(label: str, c: Concept, worked: Prose | None = None) -> Part:
+    """A part answered by a choice or in words, from a :class:`Concept`."""
+    return Part(
+        label,
+        None,
+        c.prompt,
+        model_answer=c.model,
+        marks=c.marks,
+        skill=c.skill,
+        choices=c.choices,
+        key=c.key,
+        key_points=c.key_points,
+        worked=worked,
+        select=c.select,
+    )
+
+
 def _tripos(kind: str, drawn: Draw, parts: tuple, plan: _Plan, style: np.random.Generator) -> tuple:
     """A level-4 question: the calculation and its conceptual parts, then a chance-rule comparison (a
     partial question computes both rules instead), partial coverage (a table without gaps asks about a
@@ -2020,20 +2023,7 @@ def _tripos(kind: str, drawn: Draw, parts: tuple, plan: _Plan, style: np.random.
     out = list(parts)
 
     def add(c: Concept) -> None:
-        out.append(
-            Part(
-                PART_LABELS[len(out)],
-                None,
-                c.prompt,
-                model_answer=c.model,
-                marks=c.marks,
-                skill=c.skill,
-                choices=c.choices,
-                key=c.key,
-                key_points=c.key_points,
-                select=c.select,
-            )
-        )
+        out.append(_concept_part(PART_LABELS[len(out)], c))
 
     r = drawn.ratings
     if kind != "partial":
