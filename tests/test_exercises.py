@@ -1183,6 +1183,29 @@ def test_question_codes_name_no_kind_and_look_up_their_question():
             question_for(bad)
 
 
+def test_question_codes_come_from_the_exercise_registry():
+    """One registry of exercise ids: lesson ids ("01.1") and practice codes ("Q-XXXX-XXXX"), the codes'
+    scheme and the fixed order of kinds in lesson_exercises.json; codes printed before stay the same."""
+    import json
+    from pathlib import Path
+
+    from iaa_teach.exercises import lesson_exercises
+
+    data = json.loads(Path(lesson_exercises.__file__).with_name("lesson_exercises.json").read_text("utf-8"))
+    assert data["practice"]["kinds"] == ["cohen", "fleiss", "alpha", "partial", "weighted", "pi", "ac1"]
+    # pinned from before the scheme moved into the registry
+    assert question_code("fleiss", 12, 3) == "Q-9M86-15DF" and question_code("ac1", 0, 1) == "Q-QTTQ-49HN"
+    assert lesson_exercises.lookup("01.1").name == "P_o"
+    for kind in KINDS:
+        q = make_question(kind, 3, level=4)
+        again = lesson_exercises.lookup(q.id)
+        assert (again.kind, again.seed, again.level) == (kind, 3, 4) and again.ratings == q.ratings
+    with pytest.raises(AgreementError, match="code of any question"):
+        lesson_exercises.lookup("Q-0000-0000")
+    with pytest.raises(KeyError, match="no lesson exercise"):
+        lesson_exercises.lookup("99.9")
+
+
 def test_advice_follows_the_chance_rule_and_sentences_are_not_repeated():
     for seed in range(12):
         q = make_question("partial", seed, level=2, chance="item_mean")

@@ -31,7 +31,10 @@ at every level, ``cohen`` and ``weighted`` one or two missing labels at levels 3
 (unless the student chooses the coefficient); ``fleiss``, ``pi`` and ``ac1``
 stay complete (their gaps are ``partial``'s subject). :data:`LEVEL_SIZES` holds the ranges; ``question.id``
 is a code such as ``"Q-7KD3-M2XA"`` that names no kind (a paper must not say which coefficient to
-choose); :func:`question_for` draws the question again from its code, for its worked answer.
+choose); :func:`question_for` draws the question again from its code, for its worked answer. The code
+scheme (alphabet, scrambling, the fixed order of the kinds) is registered with the lessons' exercise ids
+in ``lesson_exercises.json``, and ``lesson_exercises.lookup(id)`` takes either: ``"01.1"`` or
+``"Q-7KD3-M2XA"``.
 
 >>> q = make_question("cohen", seed=3, level=1)
 >>> q.level, 4 <= q.ratings.n_items <= 6, q.total_marks == sum(p.marks for p in q.parts)

@@ -39,6 +39,7 @@ from ._concepts import (
 )
 from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
 from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
+from .lesson_exercises import PRACTICE
 
 __all__ = [
     "asks_to_choose",
@@ -76,10 +77,14 @@ SKILLS = (
 )
 
 # ============================================================ question codes
-_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
+# the scheme is registered with the lessons' exercise ids (lesson_exercises.json, "practice")
+_CODE_ALPHABET = PRACTICE["alphabet"]  # Crockford's base 32: no I, L, O, U
 _CODE_BITS = 40
-_CODE_MULT = 0x9E3779B97 | 1  # odd, so multiplying is a bijection modulo 2^40
-_CODE_XOR = 0x5A3C96E1D2
+_CODE_MULT = int(PRACTICE["multiplier"], 16) | 1  # odd, so multiplying is a bijection modulo 2^40
+_CODE_XOR = int(PRACTICE["mask"], 16)
+_CODE_KINDS = tuple(PRACTICE["kinds"])  # the registry's order, fixed: a new kind goes at the end
+if sorted(_CODE_KINDS) != sorted(KINDS) or len(_CODE_ALPHABET) != 32:  # pragma: no cover - a broken registry
+    raise RuntimeError("lesson_exercises.json's practice codes do not list every kind of question once")
 
 
 def _check_digit(packed: int) -> int:
@@ -92,16 +97,19 @@ def question_code(kind: str, seed: int, level: int) -> str:
     >>> question_for(question_code("fleiss", 12, 3)).id == question_code("fleiss", 12, 3)
     True
     """
-    packed = (int(seed) * 8 + KINDS.index(kind)) * 8 + int(level)
+    packed = (int(seed) * 8 + _CODE_KINDS.index(kind)) * 8 + int(level)
     packed |= _check_digit(packed) << 37  # 3 bits that a mistyped code seldom keeps right
     mask = (1 << _CODE_BITS) - 1
     x = ((packed * _CODE_MULT) & mask) ^ _CODE_XOR
     chars = "".join(_CODE_ALPHABET[(x >> (5 * i)) & 31] for i in reversed(range(_CODE_BITS // 5)))
-    return f"Q-{chars[:4]}-{chars[4:]}"
+    return f"{PRACTICE['prefix']}-{chars[:4]}-{chars[4:]}"
 
 
 def question_for(code: str) -> "Question":
     """The question a code names (:attr:`Question.id`), to see its worked answer afterwards.
+
+    The code scheme is registered with the lessons' exercise ids (``lesson_exercises.json``);
+    :func:`iaa_teach.exercises.lesson_exercises.lookup` takes either kind of id.
 
     >>> q = make_question("alpha", seed=5, level=3)
     >>> question_for(q.id).ratings == q.ratings
@@ -109,7 +117,7 @@ def question_for(code: str) -> "Question":
     """
     if not isinstance(code, str):
         raise AgreementError(f"a question code is a string such as 'Q-7KD3-M2XA', got {code!r}")
-    chars = code.strip().upper().removeprefix("Q").replace("-", "").replace(" ", "")
+    chars = code.strip().upper().removeprefix(PRACTICE["prefix"]).replace("-", "").replace(" ", "")
     chars = chars.replace("O", "0").replace("I", "1").replace("L", "1")
     if len(chars) != _CODE_BITS // 5 or any(c not in _CODE_ALPHABET for c in chars):
         raise AgreementError(f"{code!r} is not a question code: it looks like 'Q-7KD3-M2XA'")
@@ -123,9 +131,9 @@ def question_for(code: str) -> "Question":
     packed &= (1 << 37) - 1
     level, rest = packed % 8, packed // 8
     kind_index, seed = rest % 8, rest // 8
-    if level not in LEVELS or kind_index >= len(KINDS) or seed >= 2**31:
+    if level not in LEVELS or kind_index >= len(_CODE_KINDS) or seed >= 2**31:
         raise AgreementError(f"{code!r} is not the code of any question (mistyped?)")
-    return make_question(KINDS[kind_index], seed, level=level)
+    return make_question(_CODE_KINDS[kind_index], seed, level=level)
 
 
 #: Most parts a question has ((a) to (h), at level 4).

@@ -49,7 +49,17 @@ from .. import (
 )
 from ._check import Check, check_number
 
-__all__ = ["Exercise", "EXERCISES", "exercise", "answer", "mistakes", "check", "text_alpha"]
+__all__ = [
+    "Exercise",
+    "EXERCISES",
+    "PRACTICE",
+    "exercise",
+    "lookup",
+    "answer",
+    "mistakes",
+    "check",
+    "text_alpha",
+]
 
 _DATA = Path(__file__).with_name("lesson_exercises.json")
 
@@ -362,6 +372,28 @@ def _load() -> tuple[Exercise, ...]:
 
 #: Every lesson exercise, in course order.
 EXERCISES: tuple[Exercise, ...] = _load()
+#: The exam-practice questions' code scheme (:func:`iaa_teach.exercises.question_code`), from the same
+#: registry file: ``prefix``, ``alphabet``, ``multiplier``, ``mask`` and the fixed order of ``kinds``.
+PRACTICE: dict[str, Any] = json.loads(_DATA.read_text(encoding="utf-8"))["practice"]
+
+
+def lookup(exercise_id: str) -> Any:
+    """Any exercise by its id, one registry for the course: a lesson exercise (``"01.1"``, an
+    :class:`Exercise`) or an exam-practice question (``"Q-7KD3-M2XA"``, drawn again as a
+    :class:`~iaa_teach.exercises.Question`, to see its worked answer afterwards).
+
+    >>> lookup("01.1").name
+    'P_o'
+    >>> from iaa_teach.exercises import make_question
+    >>> q = make_question("alpha", 5, level=3)
+    >>> lookup(q.id).ratings == q.ratings
+    True
+    """
+    if isinstance(exercise_id, str) and exercise_id.strip().upper().startswith(PRACTICE["prefix"]):
+        from ._questions import question_for  # the practice questions sit above this registry
+
+        return question_for(exercise_id)
+    return exercise(exercise_id)
 
 
 def exercise(exercise_id: str) -> Exercise:
