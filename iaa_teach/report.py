@@ -384,8 +384,16 @@ def text_report(
             ]
         ),
         "",
-        kappa_label(weights, "Cohen's kappa, every pair of raters") + ": P_o observed, P_e chance agreement",
+        kappa_label(weights, "Cohen's kappa, every pair of raters")
+        + (" (unweighted)" if weights is None and KAPPA_WEIGHTS[level] is not None else "")
+        + ": P_o observed, P_e chance agreement",
     ]
+    own = KAPPA_WEIGHTS[level]  # the weights of the HTML and JSON reports' pair tables
+    if weights != own:
+        out.append(
+            f"  note: the pair tables of the HTML and JSON reports follow alpha's {level} level: "
+            + (kappa_label(own) if own else "unweighted Cohen's kappa")
+        )
     try:
         pairs = pairwise_cohen(ratings, weights=weights, max_pairs=max_pairs)
     except AgreementError as err:
@@ -1008,6 +1016,11 @@ def _span(low: Any, high: Any) -> str:
     return f"{fmt(low)}{_NBSP}to{_NBSP}{fmt(high)}"
 
 
+#: Alpha at an ordinal, interval or ratio level has disagreements (distances), not agreement shares:
+#: its "observed" and "chance" cells are "–" (not applicable), not "undefined".
+_NOT_SHARES = object()
+
+
 def _family_rows(family: Sequence[Any]) -> list[dict]:
     """Each row of :func:`iaa_teach.family_intervals` as the cells a reader sees, and its numbers."""
     out = []
@@ -1025,8 +1038,8 @@ def _family_rows(family: Sequence[Any]) -> list[dict]:
             observed = None if ex.d_o is None else 1 - ex.d_o
             chance = None if ex.d_e is None else 1 - ex.d_e
             note = ""
-        else:
-            observed = chance = None
+        else:  # disagreements in squared distances: no share of agreement to show
+            observed = chance = _NOT_SHARES
             note = f"D_o = {fmt(ex.d_o)} and D_e = {fmt(ex.d_e)}: mean squared {res.level} distances"
         if not res.defined:
             band, note = "undefined", f"undefined: {res.reason}"
@@ -1050,8 +1063,8 @@ def _family_rows(family: Sequence[Any]) -> list[dict]:
                     "–" if math.isnan(low) else _span(low, high),
                     fmt(row.se),
                     band,
-                    fmt(observed),
-                    fmt(chance),
+                    "–" if observed is _NOT_SHARES else fmt(observed),
+                    "–" if chance is _NOT_SHARES else fmt(chance),
                     "–" if items is None else f"{items:,}",
                     note,
                 ],

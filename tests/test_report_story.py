@@ -248,6 +248,32 @@ def test_ordinal_alpha_shows_its_disagreements():
     assert f"D_o = {d3(alpha.d_o)}" in line
 
 
+def test_ordinal_alpha_in_the_html_family_has_no_agreement_shares_not_undefined():
+    """Alpha at the ordinal level is a ratio of disagreements in squared distances: its observed and
+    chance cells are "–" (not applicable) with D_o and D_e in the note, never "undefined"."""
+    r = Ratings.from_rows([[1, 2], [3, 3], [5, 1], [2, 2], [4, 5], [1, 1]], categories=[1, 2, 3, 4, 5])
+    report = diagnose(r, "ordinal")
+    page = to_html(report, family=family_intervals(r, level="ordinal"), dpi=30)
+    row = {row[0]: row for row in table_rows(page, "The whole table: each coefficient")}[
+        "Krippendorff's alpha"
+    ]
+    assert row[5:7] == ["–", "–"] and "undefined" not in row
+    assert f"D_o = {d3(report.alpha.d_o)} and D_e = {d3(report.alpha.d_e)}" in row[-1]
+
+
+def test_the_text_says_when_its_pair_table_is_weighted_otherwise_than_the_html():
+    """At the ordinal level the HTML and JSON pair tables are linearly weighted (diagnose's
+    KAPPA_WEIGHTS); the text's pairs follow --weights, so the text says which is which."""
+    r = Ratings.from_rows([[1, 2], [3, 3], [5, 1], [2, 2], [4, 5], [1, 1]], categories=[1, 2, 3, 4, 5])
+    lines = text_report(r, level="ordinal").splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("Cohen's kappa"))
+    assert "(unweighted)" in lines[head]
+    assert "follow alpha's ordinal level: Cohen's kappa (linear weights)" in lines[head + 1]
+    assert "note" not in text_report(r, level="ordinal", weights="linear").splitlines()[head + 1]
+    nominal = text_report(r).splitlines()
+    assert "(unweighted)" not in nominal[head] and "note" not in nominal[head + 1]
+
+
 def test_the_cli_json_has_the_pairwise_matrix(tmp_path):
     path = write_csv(tmp_path / "g.csv", gender())
     out = tmp_path / "g.json"
