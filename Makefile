@@ -25,7 +25,7 @@ STUDENT_DIR ?= student
 ALLOW_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup lab test sync student book bench lock clean
+.PHONY: help setup lab test sync student book book-pdf bench lock clean
 
 help:
 	@echo "make lab     install what the lessons need into .venv (once), then start JupyterLab"
@@ -35,6 +35,7 @@ help:
 	@echo "             notebook sync gate) and nbval on notebooks/*.ipynb"
 	@echo "make book    the whole course as a static HTML book in build/book/ (open index.html),"
 	@echo "             from the notebooks' stored outputs, offline"
+	@echo "make book-pdf the whole book as one PDF, build/book.pdf (printed by headless Chromium)"
 	@echo "make sync    after editing notebooks/py/*.py: sync each pair and re-execute the .ipynb"
 	@echo "             (NB=03_krippendorff_alpha for one notebook)"
 	@echo "make bench   run benchmarks/*.py"
@@ -91,6 +92,13 @@ $(BOOK_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 
 book: $(BOOK_STAMP)
 	$(BIN)/python -m tools.book $(BOOK_DIR)
+
+# The whole book as one PDF: the built site's pages in order, printed by headless Chromium
+# (as the worksheets are; no LaTeX), with a contents page and page numbers. Needs chromium,
+# and poppler-utils' pdftotext for the contents' page numbers.
+BOOK_PDF ?= build/book.pdf
+book-pdf: book
+	$(BIN)/python -m tools.book --pdf $(BOOK_DIR) $(BOOK_PDF)
 
 # 0. ruff: lint and format checks ([tool.ruff] in pyproject.toml; `ruff format .` fixes the layout).
 # 1. pytest with no arguments: tests/ (including the notebook sync gate in

@@ -310,3 +310,46 @@ def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
     assert "fontawesome" not in page
     assert '<img loading="lazy" alt="a" src="_images/f.png">' in page and '<img src="data:' in page
     assert sizes["after"] < sizes["before"]
+
+
+def _page(body: str) -> str:
+    return (
+        '<html><head><link rel="stylesheet" href="_static/styles/theme.css?digest=1">'
+        '<script>window.MathJax = {"options": {}}</script>'
+        '<script defer="defer" src="_static/mathjax/tex-chtml.js"></script></head><body>'
+        f'<div class="iaa-download">Download</div><article class="bd-article">{body}</article></body></html>'
+    )
+
+
+def test_the_printed_book_is_one_document_with_contents_open_answers_and_links_within_it(tmp_path):
+    (tmp_path / "index.html").write_text(_page('<section id="start"><h1>Start</h1><p>Go on</p></section>'))
+    (tmp_path / "notation.html").write_text(_page("<h1>Notation</h1>"))
+    (tmp_path / "glossary.html").write_text(_page("<h1>Glossary</h1>"))
+    (tmp_path / "03_krippendorff_alpha.html").write_text(
+        _page(
+            '<section id="step-2"><h1>Alpha<a class="headerlink" href="#step-2">#</a></h1>'
+            '<p><a href="index.html#start">start</a> <a href="#step-2">here</a> <a href="https://x.org/">out</a></p>'
+            '<img loading="lazy" src="_images/a.png" alt="A figure">'
+            "<details><summary>Show the worked answer</summary><p>D_o is 1/3.</p></details></section>"
+        )
+    )
+    names = ["index", "notation", "glossary", "03_krippendorff_alpha"]
+    text = book.print_page(tmp_path, names, {"index": 3, "03_krippendorff_alpha": 9})
+    # one section per page, in order, each opening with its line; the contents list them with their sheets
+    order = re.findall(r'<section class="iaa-print-part" id="([^"]+)">', text)
+    assert order == names
+    assert "Lesson 03 \u00b7 Krippendorff's alpha: coincidences</p>" in text
+    toc = re.search(r'<nav class="iaa-print-toc">.*?</nav>', text, re.S).group(0)
+    assert re.findall(r'href="#([^"]+)"', toc) == names
+    assert "<span>3</span>" in toc and "<span>9</span>" in toc
+    # ids and links unique within the one document; links out of the book left alone
+    assert 'id="03_krippendorff_alpha--step-2"' in text and 'href="#index--start"' in text
+    assert 'href="#03_krippendorff_alpha--step-2"' in text and 'href="https://x.org/"' in text
+    # the answer open under a label, the figure loaded at once, the page furniture gone
+    assert '<details open=""><summary>Worked answer</summary><p>D_o is 1/3.</p></details>' in text
+    assert 'loading="lazy"' not in text and 'src="_images/a.png"' in text
+    assert "headerlink" not in text and "Download" not in text
+    # the site's style sheets and MathJax, and the paper's own layout
+    assert '<link rel="stylesheet" href="_static/styles/theme.css?digest=1">' in text
+    assert 'src="_static/mathjax/tex-chtml.js"' in text and "window.MathJax" in text
+    assert "@page" in text and "counter(page)" in text

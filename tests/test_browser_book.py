@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 from browser_support import chromium_page, require_browser
 
-from iaa_teach.course import EXERCISE_TAG, LESSONS
+from iaa_teach.course import EXERCISE_TAG, LESSONS, SOLUTION_TAG
 from tools import book
 
 TIMEOUT_MS = 60_000
@@ -385,3 +385,145 @@ def test_printing_opens_every_folded_answer_and_wraps_code(built_book):
             "p => p.scrollWidth > p.clientWidth + 1).length"
         )
         assert wide == 0
+
+
+# ------------------------------------------------------------------ the whole book as one PDF
+_FOOTER = re.compile(r"^\s*\d+ / \d+\s*$", re.M)
+_QUOTES = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
+)
+
+
+def _tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def _flat(text: str) -> str:
+    """Words as pdftotext gives them, in one line: quotes plain, runs of white space one space, and a
+    compound broken at its hyphen at the end of a line ("single-" / "rated") whole again."""
+    return re.sub(r"(?<=\w)- (?=\w)", "-", " ".join(text.translate(_QUOTES).split()))
+
+
+def _plain_runs(markdown: str) -> list[str]:
+    """The runs of plain words of a worked answer (no maths, code or markup; a table's cells), longest first."""
+    text = re.sub(r"<summary>.*?</summary>|<[^>]+>", " ", markdown, flags=re.S)
+    runs = re.split(
+        r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\*+|\||\[|\]\([^)]*\)|\n\s*\n|^#+ |\\\w+", text, flags=re.S | re.M
+    )
+    return sorted((_flat(r) for r in runs if len(r.split()) >= 5), key=len, reverse=True)
+
+
+@pytest.fixture(scope="session")
+def printed_book(built_book, tmp_path_factory):
+    """The book printed as one PDF (``make book-pdf``), read back: the text of each sheet and the word boxes."""
+    import shutil
+    import subprocess
+
+    if shutil.which("pdftotext") is None:
+        pytest.skip("needs poppler-utils' pdftotext (apt-get install poppler-utils)")
+    pdf = tmp_path_factory.mktemp("pdf") / "book.pdf"
+    done = book.print_pdf(built_book, pdf)
+    layout = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    )
+    boxes = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True)
+    sheets = layout.stdout.split("\f")
+    return {
+        "pdf": pdf,
+        "done": done,
+        "sheets": sheets[:-1] if not sheets[-1].strip() else sheets,
+        "bbox": boxes.stdout,
+    }
+
+
+@pytest.mark.browser
+def test_the_pdf_has_a_contents_page_and_every_lesson_in_order(printed_book):
+    sheets, found = printed_book["sheets"], printed_book["done"]["sheets"]
+    names = expected_pages()
+    titles = book.print_titles(names)
+    # the contents (sheet 2): every page of the book in order, each with the sheet it starts on
+    contents = [_flat(line) for line in _FOOTER.sub("", sheets[1]).splitlines() if line.strip()]
+    listed = [line for line in contents if re.search(r" \d+$", line)]
+    assert [line.rsplit(" ", 1)[0] for line in listed] == [_flat(titles[n]) for n in names]
+    assert [int(line.rsplit(" ", 1)[1]) for line in listed] == [found[n] for n in names]
+    # each page starts its sheet with that line, the lessons 01-10 in course order, each with its title
+    for name in names:
+        assert _flat(sheets[found[name] - 1]).startswith(_flat(titles[name])), name
+    lessons = [les for les in LESSONS[1:] if les.ready]
+    assert [les.number for les in lessons] == [f"{n:02d}" for n in range(1, 11)]
+    assert sorted(found[les.stem] for les in lessons) == [found[les.stem] for les in lessons]
+    # page numbers at the foot of every sheet but the cover
+    for number, sheet in enumerate(sheets[1:], start=2):
+        assert re.search(rf"^\s*{number} / {len(sheets)}\s*$", sheet, re.M), (
+            f"sheet {number} has no page number"
+        )
+
+
+@pytest.mark.browser
+def test_the_pdf_prints_every_worked_answer_after_its_exercise(printed_book):
+    sheets, found = printed_book["sheets"], printed_book["done"]["sheets"]
+    missing, checked = [], 0
+    for les in LESSONS[1:]:
+        first = found[les.stem] - 1
+        later = [found[n] - 1 for n in found if found[n] - 1 > first]
+        text = _flat(_FOOTER.sub("", "\n".join(sheets[first : min(later, default=len(sheets))])))
+        notebook = json.loads((NOTEBOOKS / les.file).read_text(encoding="utf-8"))
+        at = 0
+        for index, cell in enumerate(notebook["cells"]):
+            if SOLUTION_TAG not in _tags(cell):
+                continue
+            answer = "".join(
+                "".join(o.get("data", {}).get("text/markdown", "")) for o in cell.get("outputs", [])
+            )
+            runs = _plain_runs(answer)
+            if not runs:
+                missing.append(f"{les.stem} cell {index}: no plain sentence to look for")
+                continue
+            where = text.find(runs[0], at)  # in order: each answer after the one before it
+            if where < 0:
+                missing.append(f"{les.stem} cell {index}: {runs[0][:80]!r}")
+            else:
+                at, checked = where, checked + 1
+    assert missing == []
+    assert checked >= 30  # every lesson's worked answers (issue 22: one per exercise)
+
+
+@pytest.mark.browser
+def test_the_pdf_cuts_no_line_at_the_margin_and_shows_no_raw_tex(printed_book):
+    text = _FOOTER.sub("", "\n".join(printed_book["sheets"]))
+    bare = re.sub(r"\s+", "", text.translate(_QUOTES))
+    cut = []
+    for les in LESSONS[1:]:
+        notebook = json.loads((NOTEBOOKS / les.file).read_text(encoding="utf-8"))
+        for index, cell in enumerate(notebook["cells"]):
+            if cell["cell_type"] != "code" or {"remove-input", "remove-cell", SOLUTION_TAG} & set(
+                _tags(cell)
+            ):
+                continue
+            printed = "".join(cell["source"]).splitlines()
+            printed += [
+                line
+                for out in cell.get("outputs", [])
+                if out.get("output_type") == "stream"
+                for line in "".join(out.get("text", "")).splitlines()
+            ]
+            for line in printed:
+                # every line of code and of what it printed is there whole (wrapped, not cut off)
+                if line.strip() and re.sub(r"\s+", "", line) not in bare:
+                    cut.append(f"{les.stem} cell {index}: {line[:90]!r}")
+    assert cut == []
+    # nothing printed beyond the page's margins (15 mm each side, as PRINT_CSS sets): no wide table or formula
+    margin = 15 / 25.4 * 72
+    outside = []
+    for number, (width, body) in enumerate(
+        re.findall(r'<page width="([\d.]+)"[^>]*>(.*?)</page>', printed_book["bbox"], re.S), 1
+    ):
+        for xmin, xmax, word in re.findall(
+            r'<word xMin="([\d.-]+)" yMin="[\d.-]+" xMax="([\d.-]+)" yMax="[\d.-]+">(.*?)</word>', body
+        ):
+            if float(xmin) < margin - 2 or float(xmax) > float(width) - margin + 2:  # 2 pt: a glyph's side
+                outside.append((number, word))
+    assert outside == []
+    # every formula typeset: none of MathJax's delimiters left (code holds TeX in strings, so not \\frac...)
+    assert not re.search(r"\\\(|\\\)|\\\[|\\\]|\$\$", text)
+    assert "\u2211" in text and "\u03ba" in text  # a typeset sum sign and kappa

@@ -32,17 +32,27 @@ committed notebooks into the book's pages, changing nothing in ``notebooks/``:
 (MathJax bundled by sphinx-mathjax-offline: the pages load nothing from the
 network) and :func:`slim_site` removes what no page loads (most of MathJax,
 FontAwesome's script, source maps). Run it as ``python -m tools.book [OUTDIR]``.
+
+:func:`print_pdf` prints a built book as one PDF with headless Chromium, as the
+worksheets are printed (no LaTeX): a cover, the contents with page numbers, then
+every page in order (:func:`print_page`: each page's article as the site shows it,
+worked answers open, code wrapped, maths typeset by the site's MathJax, A4 with page
+numbers). ``python -m tools.book --pdf SITE PDF`` (``make book-pdf``).
 """
 
 from __future__ import annotations
 
 import ast
 import copy
+import html
 import inspect
 import json
+import os
 import re
 import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -70,6 +80,10 @@ __all__ = [
     "MATHJAX_KEPT",
     "slim_site",
     "build",
+    "PRINT_CSS",
+    "print_titles",
+    "print_page",
+    "print_pdf",
     "main",
 ]
 
@@ -593,9 +607,264 @@ def build(out: str | Path = "build/book", notebooks: str | Path | None = None, q
     return time.perf_counter() - start
 
 
+# ================================================================== PDF
+#: The paper's own style, after the theme's: A4, page numbers at the foot, each page of the book
+#: from a new sheet, every folded answer open under a label, code and tables wrapped to the width.
+PRINT_CSS = """
+@page { size: A4; margin: 15mm 15mm 17mm;
+  @bottom-center { content: counter(page) " / " counter(pages); font: 9pt sans-serif; color: #444; } }
+@page :first { @bottom-center { content: none; } }
+html { font-size: 10pt; }
+body { margin: 0; background: #fff; color: #1b1f24; }
+.iaa-print-cover { text-align: center; padding-top: 30%; }
+.iaa-print-cover h1 { font-size: 2.3rem; margin-bottom: 0.6em; }
+.iaa-print-cover p { font-size: 1.1rem; }
+.iaa-print-toc { break-before: page; }
+.iaa-print-toc ol { list-style: none; padding: 0; font-size: 1.1rem; }
+.iaa-print-toc li { display: flex; gap: 0.4em; margin: 0.35em 0; }
+.iaa-print-toc li a { color: inherit; text-decoration: none; }
+.iaa-print-toc li .iaa-print-dots { flex: 1; border-bottom: 1px dotted #888; margin-bottom: 0.3em; }
+.iaa-print-part { break-before: page; }
+.iaa-print-kicker { font-size: 0.95rem; color: #555; letter-spacing: 0.03em; margin: 0 0 0.3em 0;
+  padding-bottom: 0.2em; border-bottom: 1px solid #ccc; }
+details > summary { list-style: none; display: block; font-weight: 700; color: #1b1f24; margin: 0.4em 0 0.2em;
+  border: none; padding: 0; }
+details > summary::-webkit-details-marker { display: none; }
+details { border-left: 3px solid #9aa5b1; padding-left: 0.8em; margin: 0.4em 0 0.8em; }
+pre, .cell_input pre, .cell_output pre, div.highlight pre { white-space: pre-wrap !important;
+  overflow-wrap: anywhere; word-break: normal; overflow: visible !important; font-size: 0.85rem; }
+.cell_output, .output, .pst-scrollable-table-container, div.math, mjx-container[display="true"] {
+  overflow: visible !important; max-width: 100%; }
+table { max-width: 100%; font-size: 0.85rem; }
+th, td { overflow-wrap: anywhere; }
+img { max-width: 100% !important; height: auto; break-inside: avoid; }
+/* a figure, table, formula or note is not split over two sheets; a long cell may be (else half-empty sheets) */
+.cell_input, table, mjx-container[display="true"], .admonition, .iaa-static { break-inside: avoid; }
+h1, h2, h3, h4 { break-after: avoid; }
+"""
+#: Printing waits this long (Chromium's virtual time, ms) for MathJax to typeset every formula.
+PRINT_BUDGET_MS = 20_000
+_SUMMARY_WORDS = re.compile(r"^\s*Show\s+(the\s+)?", re.I)
+
+
+def _print_sections(site: Path, names: list[str], kickers: dict[str, str]):
+    """Each page's article as a ``<section>`` with ids and links made unique within one document."""
+    from bs4 import BeautifulSoup
+
+    sections, heads = [], None
+    for name in names:
+        soup = BeautifulSoup((site / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
+        if heads is None:
+            heads = soup
+        article = soup.select_one("article.bd-article")
+        if article is None:
+            raise ValueError(f"{name}.html has no <article class='bd-article'>: not a page of the book")
+        for node in article.select("a.headerlink, .iaa-download, .toctree-wrapper, script"):
+            node.decompose()
+        for node in article.find_all(id=True):
+            node["id"] = f"{name}--{node['id']}"
+        for link in article.find_all("a", href=True):
+            page, _, anchor = link["href"].partition("#")
+            target = page.removesuffix(".html") if page else name
+            if target in names:
+                link["href"] = f"#{target}--{anchor}" if anchor else f"#{target}"
+        for image in article.find_all("img"):
+            image.attrs.pop("loading", None)  # lazy figures might not load before the page is printed
+        for folded in article.find_all("details"):
+            folded["open"] = ""
+            summary = folded.find("summary")
+            if summary is not None:  # "Show the worked answer" -> "Worked answer": on paper it is shown
+                words = _SUMMARY_WORDS.sub("", summary.get_text(" ", strip=True))
+                summary.string = words[:1].upper() + words[1:]
+        part = soup.new_tag("section", attrs={"class": "iaa-print-part", "id": name})
+        if kickers.get(name):
+            kicker = soup.new_tag("p", attrs={"class": "iaa-print-kicker"})
+            kicker.string = kickers[name]
+            part.append(kicker)
+        for child in list(article.children):
+            part.append(child.extract())
+        sections.append(part)
+    return sections, heads
+
+
+def print_titles(names: list[str]) -> dict[str, str]:
+    """The line that opens each page of the book on paper, and names it in the contents.
+
+    >>> print_titles(["index", "glossary", "03_krippendorff_alpha"])["03_krippendorff_alpha"]
+    "Lesson 03 \u00b7 Krippendorff's alpha: coincidences"
+    """
+    lessons = {les.stem: les for les in LESSONS[1:]}
+    own = {"index": LESSONS[0].title, **{n: n.capitalize() for n in START_PAGES.values()}}
+    return {
+        n: f"Lesson {lessons[n].number} \u00b7 {lessons[n].title}" if n in lessons else own[n] for n in names
+    }
+
+
+def print_page(site: str | Path, names: list[str], page_numbers: dict[str, int] | None = None) -> str:
+    """The whole book as one HTML document to print: a cover, the contents, then every page in order.
+
+    ``site`` is a built book (:func:`build`), ``names`` its pages in order. Each page's
+    article is taken as the site shows it (so the paper has the same words, figures and
+    maths), ids are prefixed with the page's name so the contents and cross-references link
+    within the one document; folded answers are open under a label ("Worked answer"). The
+    theme's style sheets and MathJax come from the site (the document is written inside
+    it); :data:`PRINT_CSS` lays it out on A4. ``page_numbers`` (page name -> sheet) fills in
+    the contents' page numbers.
+    """
+    site = Path(site)
+    titles = print_titles(names)
+    sections, heads = _print_sections(site, names, titles)
+    links = [
+        f'<link rel="stylesheet" href="{link["href"]}">'
+        for link in heads.find_all("link", href=True)
+        if "stylesheet" in (link.get("rel") or []) and link["href"].split("?")[0].endswith(".css")
+    ]
+    mathjax = [
+        str(s)
+        for s in heads.find_all("script")
+        if "mathjax" in (s.get("src") or "").lower() or "window.MathJax" in (s.string or "")
+    ]
+    numbers = page_numbers or {}
+    toc = "\n".join(
+        f'<li><a href="#{n}">{html.escape(titles.get(n, n))}</a><span class="iaa-print-dots"></span>'
+        f"<span>{numbers.get(n, '')}</span></li>"
+        for n in names
+    )
+    from importlib.metadata import version
+
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en" data-theme="light" data-mode="light">',
+            "<head>",
+            '<meta charset="utf-8">',
+            "<title>Inter-annotator agreement: a course</title>",
+            *links,
+            f"<style>{PRINT_CSS}</style>",
+            *mathjax,
+            "</head>",
+            "<body>",
+            '<section class="iaa-print-cover">',
+            "<h1>Inter-annotator agreement: a course</h1>",
+            "<p>Cohen's kappa, Fleiss' kappa, Krippendorff's alpha and the family of chance-corrected "
+            "coefficients, lesson by lesson, with the worked answers.</p>",
+            f"<p>The book of <code>iaa-teach</code> {html.escape(version('iaa-teach'))}</p>",
+            "</section>",
+            '<nav class="iaa-print-toc"><h1>Contents</h1>',
+            f"<ol>{toc}</ol>",
+            "</nav>",
+            '<main class="bd-article">',
+            *(str(s) for s in sections),
+            "</main>",
+            "</body>",
+            "</html>",
+        ]
+    )
+
+
+def _sheet_of_each(pdf: Path, titles: dict[str, str]) -> dict[str, int]:
+    """On which sheet of a printed book each page starts (read back with pdftotext), or {} without it.
+
+    Each page of the book starts a sheet with its line of :func:`print_page` (``titles``).
+    """
+    if shutil.which("pdftotext") is None:
+        return {}
+    done = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True)
+    firsts = [
+        next((" ".join(line.split()) for line in s.splitlines() if line.strip()), "")
+        for s in done.stdout.split("\f")
+    ]
+    found, at = {}, 2  # the cover and the contents come first
+    for name, title in titles.items():
+        line = " ".join(title.split())
+        for number in range(at, len(firsts)):
+            if firsts[number] == line:
+                found[name] = at = number + 1
+                break
+    return found
+
+
+def _chromium_print(chromium: str, source: Path, pdf: Path, timeout: float) -> None:
+    with tempfile.TemporaryDirectory(prefix="iaa-book-pdf-") as tmp:
+        done = subprocess.run(
+            [
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-pdf-header-footer",
+                f"--virtual-time-budget={PRINT_BUDGET_MS}",
+                f"--user-data-dir={Path(tmp) / 'profile'}",
+                f"--print-to-pdf={pdf}",
+                source.resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "HOME": tmp},
+        )
+    if not pdf.is_file() or pdf.stat().st_size == 0:
+        tail = " | ".join(done.stderr.strip().splitlines()[-3:])
+        raise RuntimeError(f"Chromium ({chromium}) wrote no PDF (exit {done.returncode}): {tail}")
+
+
+def print_pdf(site: str | Path, pdf: str | Path, timeout: float = 900) -> dict[str, Any]:
+    """Print a built book (:func:`build`) as one PDF with headless Chromium; no LaTeX.
+
+    :func:`print_page` is written into the site (its style sheets and MathJax load from
+    there), printed, read back with ``pdftotext`` to find the sheet each page starts on,
+    and printed again with those numbers in the contents (one print when ``pdftotext``
+    is missing: the contents then link but show no numbers). Returns
+    ``{"sheets": {page: sheet}, "seconds": s, "bytes": n}``.
+    """
+    from iaa_teach.report import find_chromium
+
+    start = time.perf_counter()
+    chromium = find_chromium()
+    if chromium is None:
+        raise RuntimeError(
+            "the book's PDF is printed by headless Chromium, which was not found (apt-get install chromium)"
+        )
+    site, pdf = Path(site), Path(pdf).resolve()
+    names = [
+        "index",
+        *START_PAGES.values(),
+        *(les.stem for les in LESSONS[1:] if (site / f"{les.stem}.html").exists()),
+    ]
+    source = site / "_book-print.html"
+    try:
+        text = print_page(site, names)
+        source.write_text(text, encoding="utf-8")
+        _chromium_print(chromium, source, pdf, timeout)
+        sheets = _sheet_of_each(pdf, print_titles(names))
+        if sheets:
+            source.write_text(print_page(site, names, sheets), encoding="utf-8")
+            _chromium_print(chromium, source, pdf, timeout)
+    finally:
+        source.unlink(missing_ok=True)
+    return {"sheets": sheets, "seconds": time.perf_counter() - start, "bytes": pdf.stat().st_size}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tools.book [OUTDIR]``: build the book (default ``build/book``)."""
+    """``python -m tools.book [OUTDIR]``: build the book (default ``build/book``).
+
+    ``python -m tools.book --pdf SITE PDF``: print the built book ``SITE`` as one PDF (``make book-pdf``).
+    """
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--pdf"]:
+        site = argv[1] if len(argv) > 1 else "build/book"
+        pdf = argv[2] if len(argv) > 2 else "build/book.pdf"
+        done = print_pdf(site, pdf)
+        pages = max(done["sheets"].values(), default=0)
+        print(
+            f"PDF written to {pdf} ({format_number(done['bytes'] / 1e6, '.1f')} MB, last part from sheet {pages}) "
+            f"in {format_number(done['seconds'], '.0f')} s"
+        )
+        return 0
     out = argv[0] if argv else "build/book"
     seconds = build(out)
     print(f"book written to {Path(out) / 'index.html'} in {format_number(seconds, '.0f')} s")
