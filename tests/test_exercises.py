@@ -1251,6 +1251,22 @@ def test_mark_scheme_prints_method_accuracy_and_follow_through():
     assert six.marks == 6 and fmt(ex.p_o) in six.scheme and fmt(ex.p_e) in six.scheme  # what M marks are for
 
 
+def test_mark_scheme_gives_the_marker_this_tables_numbers():
+    """Marking a printed paper from the scheme alone (issue 23): N where labels are missing, the band of
+    the value found for an interpretation, more design points than marks."""
+    from iaa_teach.metrics import interpret
+
+    q = make_question("cohen", 3, level=4)
+    assert q.ratings.missing.any()
+    both = sum(1 for row in q.ratings.rows() if None not in row[:2])
+    lines = [line.text() for line in q.answer_key()]
+    assert f"N = {both}, the items both labelled" in lines[0] and f"N = {both}" in lines[1]
+    band = next(i for i, p in enumerate(q.parts) if p.skill == "interpretation" and p.form == "words")
+    assert interpret(float(q.answers()["c"])) in lines[band] and "Here:" in lines[band]
+    design = q.parts[-1]
+    assert len(design.key_points) > design.marks
+
+
 def test_paper_gives_squared_paper_where_a_table_is_to_be_drawn():
     from iaa_teach.exercises import worksheet_html
 

@@ -624,6 +624,10 @@ def design(items: str, task: str, marks: int) -> Concept:
             "enough overlapping items for a usefully narrow confidence interval, the number decided in advance",
             "report the coefficient with its confidence interval, the numbers of items and labels, and where "
             "the annotators disagree (which categories), not a single number",
+            "look at each annotator's agreement with the others (and each category's) to find an annotator "
+            "or a category that needs retraining or clearer guidelines",
+            "adjudicate disagreements for the final labels only after agreement is measured on the "
+            "independent labels",
         ],
         prose(
             "Write guidelines, train the annotators and run a pilot whose disagreements revise the guidelines; "

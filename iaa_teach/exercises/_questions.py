@@ -467,10 +467,12 @@ class Part:
             return head + Prose(Em(", ".join(self.key), strong=True), " (select all)")
         if self.choices:
             return head + Em(self.key, strong=True)
-        return head + with_symbols(
+        points = head + with_symbols(
             "; ".join(f"({i}) {k.text}" for i, k in enumerate(self.key_points, start=1))
             + f". A mark each, up to {self.marks}, in any wording."
         )
+        # where the answer depends on this table (the band of the value found), the marker gets it
+        return points + Prose(" Here: ", self.worked) if self.worked else points
 
     @property
     def scheme(self) -> str:
@@ -1670,15 +1672,20 @@ _NAME = {
 }
 
 
-def _method(kind: str, quantity: str, chance: str) -> str:
+def _method(kind: str, quantity: str, chance: str, r: Ratings | None = None) -> str:
     """What earns a numerical part's method marks, in words a marker reads (symbol names from
-    :data:`iaa_teach.markup.SYMBOLS` only: the key typesets them)."""
+    :data:`iaa_teach.markup.SYMBOLS` only: the key typesets them). Two annotators' parts say N, the
+    items both labelled (an item either left blank is out)."""
+    n = ""
+    if r is not None and kind in ("cohen", "weighted", "pi", "ac1"):
+        both = int((r.codes[:, :2] >= 0).all(axis=1).sum())
+        n = f" (N = {both}, the items both labelled)" if both < r.n_items else f" (N = {both})"
     if quantity == "p_o":
         if kind == "weighted":
-            return "each cell's agreement weight times its count, summed, over N"
-        return "the agreement table's diagonal over N"
+            return f"each cell's agreement weight times its count, summed, over N{n}"
+        return f"the agreement table's diagonal over N{n}"
     if quantity == "p_e" and kind == "cohen":
-        return "the sum over categories of one annotator's share times the other's"
+        return f"the sum over categories of one annotator's share times the other's, shares over N{n}"
     if quantity == "p_e" and kind == "weighted":
         return "the weights times the products of the two annotators' shares, summed"
     if quantity == "p_e" and kind == "ac1":
@@ -1750,7 +1757,7 @@ def _parts(
                 marks=marks or MARKS[quantity],
                 skill=SKILL_OF[quantity],
                 others=tuple(others.get(quantity, ())),
-                method=method or _method(kind, quantity, plan.chance),
+                method=method or _method(kind, quantity, plan.chance, r),
             )
         )
 

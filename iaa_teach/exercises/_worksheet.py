@@ -367,8 +367,8 @@ def worksheet(
     one-page answer key (each part's answer and marks, each question's total),
     then the worked solutions. Maths is typeset (MathML); the pages load
     nothing from anywhere. Question i is ``make_question(kinds[i % len(kinds)],
-    seed + i)`` and each sheet prints its id (``cohen-7``), so any question
-    can be regenerated.
+    seed + i, level=level)`` and each sheet prints its code (``Q-7KD3-M2XA``, naming
+    no kind), so any question can be drawn again (:func:`question_for`).
 
     Parameters
     ----------
