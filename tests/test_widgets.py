@@ -870,3 +870,17 @@ def test_table_bands_figure_redraws_only_its_bars_and_shows_what_a_new_figure_sh
         )
         > 60
     ).mean() < 0.002
+
+
+def test_missing_data_bands_redraw_only_their_bars_and_show_what_a_new_explorer_shows():
+    """Speed: the share and seed sliders redraw the five bars over the kept frame; the picture is the
+    one a new explorer with the same settings draws."""
+    ex = MissingDataExplorer()
+    frame = ex._blit_figure
+    for share, seed in ((0.3, 0), (0.3, 5), (0.6, 5)):
+        ex.share.value, ex.seed.value = share, seed
+        fresh = MissingDataExplorer(share=share, seed=seed)
+        kept, new = _pixels(ex.image.value), _pixels(fresh.image.value)
+        assert kept.shape == new.shape and (np.abs(kept - new).max(axis=2) > 60).mean() < 0.002
+        assert ex.image.alt == fresh.image.alt
+    assert ex._blit_figure is frame or ex._blit_figure.axes[0].get_ylim()[0] < 0  # a new frame: a new floor

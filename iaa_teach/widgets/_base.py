@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import math
 import re
 import struct
@@ -229,11 +228,10 @@ def png_bytes(fig: Figure, dpi: int | None = None) -> bytes:
     dpi = WIDGET_DPI if dpi is None else dpi
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
-    buf = io.BytesIO()
     if fig.dpi != dpi:
         fig.set_dpi(dpi)
-    fig.canvas.print_png(buf, metadata={"Software": None})  # one draw; savefig may draw twice
-    return buf.getvalue()
+    fig.canvas.draw()  # one draw; savefig may draw twice
+    return canvas_png(fig.canvas)  # a third of the time of matplotlib's PNG writer
 
 
 def canvas_png(canvas: FigureCanvasAgg) -> bytes:
@@ -498,6 +496,7 @@ class Explorer:
         self._blit_key = (
             None  # what the kept curves of a blitted figure show (:meth:`_blit`); None: not drawn yet
         )
+        self._bands_frame = None  # what the kept frame of :meth:`_show_bands` shows
 
     # ----------------------------------------------------------- structure
     def _finish(self, controls: list, images: list | None = None, watch: Iterable[w.Widget] = ()) -> None:
@@ -566,6 +565,7 @@ class Explorer:
         curves: Callable[[], Iterable[Artist]],
         marks: Callable[[], Iterable[Artist]],
         alt: str | None = None,
+        make: Callable[[], Figure] | None = None,
     ) -> None:
         """Show :meth:`_draw`'s figure in :attr:`image`, drawing again only what changed (blitting).
 
@@ -576,10 +576,11 @@ class Explorer:
         drawn over that picture, and the result is kept in turn. On every call
         ``marks()`` updates the markers of the current setting and returns
         them, drawn over the kept curves. ``alt`` is the figure's text alternative (None: its
-        titles and axes, :func:`describe_figure`).
+        titles and axes, :func:`describe_figure`). ``make``: what draws the figure instead of
+        :meth:`_draw`.
         """
         if self._blit_key is None:  # axes, labels and legends: drawn once, kept as a picture
-            fig = self._draw()
+            fig = (make or self._draw)()
             fig.set_dpi(WIDGET_DPI)
             fig.canvas.draw()
             self._blit_figure, self._static = fig, fig.canvas.copy_from_bbox(fig.bbox)
@@ -596,6 +597,28 @@ class Explorer:
         alt = describe_figure(self._blit_figure) if alt is None else alt
         self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self._blit_figure))
 
+    def _show_bands(self, values: dict, title: str, width: float, height: float, **margins: float) -> None:
+        """Show :func:`iaa_teach.plots.coefficients_with_bands` of ``values`` (name -> coefficient or
+        None) in :attr:`image`: its frame (axes, bands, names, title) is drawn once for a set of names,
+        a title and an axis floor, and only the bars and their numbers over it on every update
+        (:meth:`_blit`), about a fifth of the time of a new figure."""
+        nums = [float("nan") if v is None else float(v) for v in values.values()]
+        texts = [fmt(v, undefined="n/a") for v in nums]
+        frame = (tuple(values), title, plots.bands_floor(nums), width, height, tuple(sorted(margins.items())))
+        if frame != self._bands_frame:  # new bars or a new axis: draw the frame again
+            self._bands_frame, self._blit_key = frame, None
+
+        def make() -> Figure:
+            fig, (ax,) = new_figure(width, height, **margins)
+            plots.coefficients_with_bands(dict(zip(values, nums)), title=title, ax=ax)
+            for artist in plots.set_bar_values(ax, nums, texts):
+                artist.set_animated(True)  # drawn by _blit over the kept frame
+            return projector_ready(fig)
+
+        self._blit(
+            frame, lambda: (), lambda: plots.set_bar_values(self._blit_figure.axes[0], nums, texts), make=make
+        )
+
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""
         image.width = (
@@ -608,7 +631,7 @@ class Explorer:
     def clear_cache(self) -> None:
         """Forget the figures drawn so far (the next update redraws everything)."""
         self._png_cache.clear()
-        self._blit_key = None  # a blitted figure's kept pictures too
+        self._blit_key = self._bands_frame = None  # a blitted figure's kept pictures too
 
     # ------------------------------------------------------------ readouts
     def values(self) -> dict[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import datasets, plots
+from .. import datasets
 from ..markup import attr_escape
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
 from ..ratings import Ratings
@@ -17,7 +17,6 @@ from ._base import (
     controls_row,
     fmt,
     heading,
-    new_figure,
     note,
     q,
     readout_row,
@@ -171,19 +170,10 @@ class MissingDataExplorer(Explorer):
             parts.append(note("listwise deletion leaves no item: every item lost a rating", "iaa-why"))
         return "".join(parts)
 
-    def _draw(self):
-        fig, (ax,) = new_figure(6.4, 4.0, left=0.1, right=0.84, bottom=0.24)
+    def _redraw(self) -> None:
         values = {f"alpha\n{name}": cells["alpha"] for name, cells in self._rows.items()}
         gaps = self._rows["with gaps"]
         values["Fleiss\npooled"] = gaps["Fleiss pooled"]
         values["Fleiss\nitem mean"] = gaps["Fleiss item mean"]
-        plots.coefficients_with_bands(
-            {k: (float("nan") if v is None else v) for k, v in values.items()},
-            title=f"{self.level} alpha; Fleiss' kappa on the data with gaps",
-            ax=ax,
-        )
-        return fig
-
-    def _redraw(self) -> None:
-        key = tuple((name, tuple(cells.items())) for name, cells in self._rows.items())
-        self._show(self.image, ("bars", self.level, key), self._draw)
+        title = f"{self.level} alpha; Fleiss' kappa on the data with gaps"
+        self._show_bands(values, title, 6.4, 4.0, left=0.1, right=0.84, bottom=0.24)

@@ -24,7 +24,6 @@ from ._base import (
     new_figure,
     note,
     numeric_categories,
-    projector_ready,
     q,
     readout_row,
     slider_layout,
@@ -359,28 +358,13 @@ class TableExplorer(Explorer):
 
     # -------------------------------------------------------------- draw
     def _redraw(self) -> None:
-        """The bands figure keeps its frame (axes, bands, labels) and redraws only the bars and their
-        numbers (:meth:`_blit`) while the coefficients shown and the axis stay the same; the other
-        figures are drawn anew."""
-        if FIGURES[self.figure.value] != "bands":
-            self._frame = None
+        """The bands figure redraws only its bars and their numbers over a kept frame
+        (:meth:`_show_bands`); the other figures are drawn anew."""
+        if FIGURES[self.figure.value] == "bands":
+            self._show_bands(*self._bands(), 6.4, 4.0, **_MARGINS["bands"])
+        else:
+            self._bands_frame = None
             self._show(self.image, None, self._draw)
-            return
-        coefficients, title = self._bands()
-        values = [float("nan") if v is None else float(v) for v in coefficients.values()]
-        frame = (tuple(coefficients), title, plots.bands_floor(values))
-        if frame != getattr(self, "_frame", None):  # new bars or a new axis: draw the frame again
-            self._frame, self._blit_key = frame, None
-        texts = [fmt(v, undefined="n/a") for v in values]
-        self._blit(
-            frame,
-            lambda: (),
-            lambda: plots.set_bar_values(self._blit_figure.axes[0], values, texts),
-        )
-
-    def clear_cache(self) -> None:
-        super().clear_cache()
-        self._frame = None
 
     def _bands(self) -> tuple[dict, str]:
         """The bands figure's bars (name -> coefficient) and title."""
@@ -416,10 +400,7 @@ class TableExplorer(Explorer):
                 plots.pairwise_bars(self._pairwise, reference=self._fleiss, ax=ax)
         elif kind == "coincidences" and self._alpha is not None:
             plots.coincidence_heatmap(self._alpha, ax=ax)
-        else:  # the bands: the bars and their numbers are drawn by _redraw, over the rest
+        else:  # the bands (as _redraw shows them) when the figure chosen has nothing to show
             coefficients, title = self._bands()
             plots.coefficients_with_bands(coefficients, title=title, ax=ax)
-            for artist in ax.iaa_bars[0] + ax.iaa_bars[1]:
-                artist.set_animated(True)
-            projector_ready(fig)
         return fig
