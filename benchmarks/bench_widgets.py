@@ -11,9 +11,12 @@ Two numbers per scenario:
 
 - ``median``: as in use. An explorer keeps the PNGs of figures whose
   content did not change (e.g. the coverage chart when only the merge
-  toggle moved, the Cohen weight matrix when only the alpha level moved).
-- ``cold``: the figure cache emptied before every update, so every
-  update redraws: the worst case.
+  toggle moved, the Cohen weight matrix when only the alpha level moved),
+  and redraws only the moving parts over a kept frame where it can (the
+  bars of the table explorer's bands and of the missing-data explorer,
+  the paradox and interval explorers' curves and markers).
+- ``cold``: the figure cache and kept frames emptied before every
+  update, so every update redraws everything: the worst case.
 
 Timings are wall-clock (``time.perf_counter``) and CPU (``process_time``);
 on a busy machine the wall time is the larger. Run: ``python benchmarks/bench_widgets.py``
