@@ -65,9 +65,11 @@ print(", ".join(KINDS))
 # - `pi` and `ac1`: Scott's pi and Gwet's AC1 for two annotators.
 #
 # The same kind and seed always give the same question. `level=1` gives a small
-# table (4-6 items, 2 categories), `level=2` (the default) a medium one and
+# table (4-6 items, 2 categories), `level=2` (the default) a medium one,
 # `level=3` an exam-sized one, where some questions make you choose the
-# coefficient yourself. Every part shows its marks, like `[2]`. Work it on
+# coefficient yourself, and `level=4` a question shaped like a Tripos one, of
+# about 20 marks: the calculation, annotators who cover different items, a
+# comparison of chance rules and a part where you design a study. Every part shows its marks, like `[2]`. Work it on
 # paper first; then `question.check(part, answer)` marks one answer (to 3
 # decimals, as asked, or as a fraction such as `"29/59"`; a letter for a
 # multiple-choice part, the letters of every statement that applies for a
@@ -82,7 +84,9 @@ print(", ".join(KINDS))
 # in words is never marked by a machine: after you submit it you see the mark
 # scheme's points and tick those your answer makes, and the score says
 # "self-marked". `question.id` is a code that names no kind; `question_for(code)`
-# brings the question back with its worked solution.
+# brings the question back with its worked solution (the codes are registered
+# with the lessons' exercise ids: `lesson_exercises.lookup("01.1")` and
+# `lookup(code)` both work).
 #
 # ## One question, worked in full
 
@@ -171,14 +175,19 @@ else:
 # ## The quiz
 #
 # Choose a kind and a level (1: a small table with two categories; 2: the
-# usual size; 3: exam size, with missing ratings or partial coverage), press
+# usual size; 3: exam size, with missing ratings or partial coverage; 4: a
+# Tripos-shaped question of about 20 marks). The kind **which coefficient?**
+# gives exam-size questions that do not say which coefficient to use: you
+# choose it (a kind's own entry never gives those, since its name would be
+# the answer). Press
 # **new question** (it moves the seed on by one; type a seed to go back to a
 # question), type your answers, press **check**. When you are stuck, **show
 # the next step** reveals the worked solution one step at a time; **show the
 # full solution** shows all of it. **check** marks the coefficient with
 # follow-through from your own answers above it. A part answered in words is
-# self-marked: after **check**, tick the mark scheme's points your answer
-# makes; the marks line says how many marks you gave yourself.
+# self-marked: write it in its box (it has two lines a mark), and after
+# **check** tick the mark scheme's points your answer makes; the marks line
+# says how many marks you gave yourself.
 
 # %%
 quiz = Quiz("cohen", seed=1, level=2, log=log)
@@ -198,9 +207,9 @@ quiz
 # mark scheme's points to tick; the total then says how many marks are
 # self-marked.
 #
-# For a full-size one, `MockExam(4, seed=..., level=3)`: four exam-size
-# questions, at one and a half minutes per mark (a Tripos paper allows about
-# 1.8 minutes a mark).
+# For a full-size one, `MockExam(3, seed=..., level=4)`: three Tripos-shaped
+# questions of about 20 marks each, at 1.8 minutes a mark, as a Tripos paper
+# allows (`MINUTES_PER_MARK`).
 
 # %%
 exam = MockExam(2, seed=30, level=1, log=log)
@@ -226,7 +235,8 @@ log.summary(KINDS) if log is not None else print("The mistake log is off (KEEP_M
 # written answers are marked by numbered points, in any wording.
 # Question $i$ is `make_question(kinds[i % len(kinds)], seed + i, level=level)`
 # and each question shows a code that names no kind (`question_for(code)`
-# draws it again).
+# draws it again). The time allowed is 1.8 minutes a mark, and `level=4`
+# gives Tripos-shaped questions of about 20 marks each.
 #
 # The sheets go to the folder `worksheets/` next to this notebook (git
 # ignores it): open them from JupyterLab's file browser, or from your
@@ -256,5 +266,6 @@ print("questions:", ", ".join(q.id for q in sheet.questions))
 #
 # Do one question of each kind without looking at the solution: `make_question("alpha", seed=...)`
 # with a seed of your choice (your birthday works). Then time yourself on a
-# `partial` question: at 1.8 minutes a mark, an exam would give you about
-# 20 minutes for a 12-mark one.
+# level-4 question: at 1.8 minutes a mark,
+# `iaa_teach.exercises.default_minutes(question.total_marks)`
+# is the time an exam would give you for it.
