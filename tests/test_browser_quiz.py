@@ -65,8 +65,9 @@ def test_quiz_new_question_right_answer_is_correct(lab_server):
         # a part in words is self-marked: after "check" its points are ticked in the page
         words = next((p for p in question.parts if p.form == "words"), None)
         if words is not None:
-            box = quiz.locator(f".iaa-quiz-answer-{words.label} input")
-            box.fill("Two annotators agree by chance too.")
+            box = quiz.locator(f".iaa-quiz-answer-{words.label} textarea")  # several lines, two a mark
+            assert box.get_attribute("rows") == str(1 + 2 * words.marks)
+            box.fill("Two annotators agree by chance too.\nThe table is small.")
             box.press("Tab")
             quiz.locator("button.iaa-quiz-check").click()
             tick = quiz.locator(f".iaa-self-mark-{words.label}-1 input")
