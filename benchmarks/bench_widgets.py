@@ -15,8 +15,9 @@ Two numbers per scenario:
   and redraws only the moving parts over a kept frame where it can (the
   bars of the table explorer's bands and of the missing-data explorer,
   the paradox and interval explorers' curves and markers).
-- ``cold``: the figure cache and kept frames emptied before every
-  update, so every update redraws everything: the worst case.
+- ``cold``: the figure cache emptied before every update, so every
+  figure is drawn again (over its kept frame, where it has one): the
+  worst case of a control moved to a value not seen before.
 
 Timings are wall-clock (``time.perf_counter``) and CPU (``process_time``);
 on a busy machine the wall time is the larger. Run: ``python benchmarks/bench_widgets.py``

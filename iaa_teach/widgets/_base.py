@@ -629,9 +629,9 @@ class Explorer:
         image.value = png
 
     def clear_cache(self) -> None:
-        """Forget the figures drawn so far (the next update redraws everything)."""
+        """Forget the figures drawn so far: the next update draws every figure again, over the frame
+        a blitted figure keeps (:meth:`_blit`; it is drawn again only when what it shows changes)."""
         self._png_cache.clear()
-        self._blit_key = self._bands_frame = None  # a blitted figure's kept pictures too
 
     # ------------------------------------------------------------ readouts
     def values(self) -> dict[str, str]:
