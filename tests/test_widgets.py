@@ -884,3 +884,19 @@ def test_missing_data_bands_redraw_only_their_bars_and_show_what_a_new_explorer_
         assert kept.shape == new.shape and (np.abs(kept - new).max(axis=2) > 60).mean() < 0.002
         assert ex.image.alt == fresh.image.alt
     assert ex._blit_figure is frame or ex._blit_figure.axes[0].get_ylim()[0] < 0  # a new frame: a new floor
+
+
+def test_table_figures_come_back_when_a_cell_changes_back():
+    """A cell changed and changed back shows the figure drawn for that table before, the same PNG."""
+    ex = TableExplorer(figure="coincidence matrix (alpha)")
+    first = bytes(ex.image.value)
+    ex.set_cell(1, "B", "N")
+    assert bytes(ex.image.value) != first
+    ex.set_cell(1, "B", "P")
+    assert bytes(ex.image.value) == first
+    ex.level.value = "ordinal"  # the coincidences do not change with the level, the figure's title does
+    ex.set_cell(1, "B", "N")
+    ex.set_cell(1, "B", "P")
+    assert bytes(ex.image.value) == bytes(
+        TableExplorer(figure="coincidence matrix (alpha)", level="ordinal").image.value
+    )

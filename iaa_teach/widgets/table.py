@@ -359,12 +359,14 @@ class TableExplorer(Explorer):
     # -------------------------------------------------------------- draw
     def _redraw(self) -> None:
         """The bands figure redraws only its bars and their numbers over a kept frame
-        (:meth:`_show_bands`); the other figures are drawn anew."""
+        (:meth:`_show_bands`); the other figures are drawn anew, or taken from the figures kept
+        by what they show (the table's labels, the alpha level, the grid's window)."""
         if FIGURES[self.figure.value] == "bands":
             self._show_bands(*self._bands(), 6.4, 4.0, **_MARGINS["bands"])
-        else:
+        else:  # drawn anew, unless this table was shown before (a cell changed and changed back)
             self._bands_frame = None
-            self._show(self.image, None, self._draw)
+            key = (self.figure.value, self.level.value, self._first, self._codes.tobytes())
+            self._show(self.image, key, self._draw)
 
     def _bands(self) -> tuple[dict, str]:
         """The bands figure's bars (name -> coefficient) and title."""
