@@ -279,6 +279,7 @@ def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
     files = {
         "mathjax/tex-chtml.js": "mathjax",
         "mathjax/input/tex/extensions/cancel.js": "x",
+        "mathjax/input/tex/extensions/all-packages.js": "all",
         "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff": "f",
         "mathjax/tex-svg.js": "svg",
         "mathjax/sre/mathmaps/en.json": "sre",
@@ -353,3 +354,35 @@ def test_the_printed_book_is_one_document_with_contents_open_answers_and_links_w
     assert '<link rel="stylesheet" href="_static/styles/theme.css?digest=1">' in text
     assert 'src="_static/mathjax/tex-chtml.js"' in text and "window.MathJax" in text
     assert "@page" in text and "counter(page)" in text
+
+
+def test_figures_with_a_label_per_rater_are_marked_to_scroll_on_a_phone(pages):
+    _, target = pages
+    wide = {}
+    for path in target.glob("*.ipynb"):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if "book-wide-figure" in tags(cell):
+                wide.setdefault(path.stem, []).append(
+                    text(cell["source"]).split("(")[0].removeprefix("plots.")
+                )
+    assert {k: sorted(v) for k, v in wide.items()} == {"08_your_own_annotations": sorted(book.WIDE_FIGURES)}
+
+
+def test_every_lesson_figure_is_stored_at_twice_its_shown_size():
+    # the lessons set retina figures in their set-up cell: each PNG has twice the pixels of the size it is shown at
+    seen = 0
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            for out in cell.get("outputs", []):
+                if "image/png" not in out.get("data", {}):
+                    continue
+                png = base64.b64decode(text(out["data"]["image/png"]))
+                width = int.from_bytes(png[16:20], "big")  # the IHDR chunk's width
+                shown = out.get("metadata", {}).get("image/png", {}).get("width")
+                assert shown and width // 2 == shown, (
+                    path.name,
+                    width,
+                    shown,
+                )  # IPython halves it, rounding down
+                seen += 1
+    assert seen >= 15  # lessons 01-08's figures

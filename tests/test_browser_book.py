@@ -359,6 +359,32 @@ def test_what_is_wider_than_a_phone_scrolls_in_its_box_and_says_so(built_book):
     assert unsigned == []
 
 
+_WIDE_FIGURES_JS = """() => Array.from(document.querySelectorAll('.tag_book-wide-figure .cell_output')).map(box => {
+    const img = box.querySelector('img'), hint = box.previousElementSibling;
+    return {shown: img.getBoundingClientRect().width, scrolls: box.scrollWidth > box.clientWidth + 1,
+            marked: box.classList.contains('iaa-scrolls'),
+            hint: !!hint && hint.classList.contains('iaa-scroll-hint') && hint.checkVisibility()};
+})"""
+
+
+@pytest.mark.browser
+def test_lesson_08s_figures_with_a_label_per_rater_stay_legible_on_a_phone(built_book):
+    # thirty raters' names: squeezed into 358 px their 8-point labels were 3-4 px high; at 640 px or more
+    # (a figure drawn 720 px wide) they are 10 px or more, in a box that scrolls sideways and says so
+    with chromium_page(viewport=PHONE) as page:
+        visit = Visit(page, built_book)
+        visit.open((built_book / "08_your_own_annotations.html").resolve().as_uri())
+        page.wait_for_function(
+            "() => document.querySelector('.tag_book-wide-figure .iaa-scrolls, .iaa-scrolls')"
+        )
+        figures = page.evaluate(_WIDE_FIGURES_JS)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert visit.outside == [] and visit.problems == []
+    assert len(figures) == len(book.WIDE_FIGURES)
+    assert all(f["shown"] >= 640 and f["scrolls"] and f["marked"] and f["hint"] for f in figures), figures
+    assert width <= PHONE[0]
+
+
 @pytest.mark.browser
 def test_previous_and_next_show_whole_titles_on_a_phone(built_book):
     with chromium_page(viewport=PHONE) as page:

@@ -63,6 +63,7 @@ from iaa_teach.rounding import format_number
 __all__ = [
     "START_PAGES",
     "STACKED_TABLES",
+    "WIDE_FIGURES",
     "BOOK_NOTE",
     "WIDGET_VIEW",
     "EXERCISE_NOTE",
@@ -92,6 +93,9 @@ __all__ = [
 START_PAGES = {"Notation": "notation", "Glossary": "glossary"}
 #: Tables too wide for a phone in columns (functions of :mod:`iaa_teach.course`): one row under another there.
 STACKED_TABLES = ("notation_table", "glossary_table")
+#: Figures of :mod:`iaa_teach.plots` that write one label per rater (lesson 08: thirty students): on a phone
+#: each is shown at a legible width in a box that scrolls sideways, with the cue (tag ``book-wide-figure``).
+WIDE_FIGURES = ("rater_agreement_heatmap", "leave_one_out_bars")
 #: The start page's table of lessons: on a phone, one block per lesson (tag ``book-lessons``).
 LESSON_TABLE = "lesson_table"
 #: The start notebook's sentences written for JupyterLab, and what a reader of the book reads instead.
@@ -139,6 +143,7 @@ DOWNLOAD_NOTE = (
 NOTEBOOK_FOLDER = "_notebooks"
 
 _ROOT = Path(__file__).resolve().parent.parent
+_MAGIC = re.compile(r"^[ \t]*[%!].*$", re.M)
 _ANCHOR = re.compile(r"\]\(#(?P<anchor>[^)\s]+)\)")
 _LINK = re.compile(r"\]\((?P<stem>\d\d_\w+)\.ipynb(?:#(?P<anchor>[^)\s]*))?\)")
 
@@ -306,8 +311,8 @@ def widget_picture(notebook: dict, index: int) -> tuple[str, str]:
     for cell in notebook["cells"][:index]:
         if cell["cell_type"] != "code":
             continue
-        try:
-            tree = ast.parse(_text(cell["source"]))
+        try:  # an IPython line magic (the set-up cell's %config) is not Python: left out
+            tree = ast.parse(_MAGIC.sub("", _text(cell["source"])))
         except SyntaxError:
             continue
         imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
@@ -400,6 +405,9 @@ def book_notebook(
                 cell["metadata"].setdefault("mystnb", {}).setdefault("image", {})["alt"] = figure_alt(
                     _text(cell["source"]), heading
                 )
+                call = _plots_call(_text(cell["source"]))
+                if call is not None and call.func.attr in WIDE_FIGURES:
+                    _add_tag(cell, "book-wide-figure")
             outputs.append(out)
         cell["outputs"] = outputs
         if SOLUTION_TAG in tags:
@@ -507,6 +515,9 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
 #: its web fonts. The rest (SVG output, MathML and AsciiMath input, the speech rule engine,
 #: other bundles) is never requested by a page.
 MATHJAX_KEPT = ("tex-chtml.js", "input/tex/extensions/", "output/chtml/fonts/woff-v2/")
+#: Kept by :data:`MATHJAX_KEPT` but never loaded: every TeX package in one file (215 kB), which the
+#: bundle refuses to load (its ``require`` option sets ``"all-packages": false``).
+MATHJAX_DROPPED = ("input/tex/extensions/all-packages.js",)
 #: Files of the theme no page of the book loads: FontAwesome's script (1.5 MB: it swaps the icons
 #: for inline SVG, but the theme's CSS already draws them from its solid web font), the other two
 #: FontAwesome fonts (no icon uses them), the theme's translations (the book is in English), and
@@ -547,6 +558,7 @@ def slim_site(out: str | Path) -> dict[str, int]:
     for path in sorted(mathjax.rglob("*"), reverse=True):
         rel = path.relative_to(mathjax).as_posix() + ("/" if path.is_dir() else "")
         kept = any(rel.startswith(k) for k in MATHJAX_KEPT) or any(k.startswith(rel) for k in MATHJAX_KEPT)
+        kept = kept and rel not in MATHJAX_DROPPED
         if path.is_file() and not kept:
             path.unlink()
         elif path.is_dir() and not any(path.iterdir()):

@@ -30,7 +30,7 @@
         readout): marked .iaa-scrolls (a shadow on the side that has more) with a line above it,
         "scroll sideways", checked again when the window changes size and when MathJax is done. */
   const SCROLLERS = ".bd-article .pst-scrollable-table-container, .bd-article mjx-container[display='true'], " +
-    ".bd-article .widget-html-content, .bd-article .iaa-static";
+    ".bd-article .widget-html-content, .bd-article .iaa-static, .bd-article .tag_book-wide-figure .cell_output";
   const hintFor = (box) => {
     // a formula's hint goes above its div.math (beside the formula it would take its width)
     const anchor = box.parentElement.matches("div.math") ? box.parentElement : box;

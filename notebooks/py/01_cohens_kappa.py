@@ -39,6 +39,9 @@ from iaa_teach.course import landis_koch_table, recall_answers, recall_questions
 from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.worked import Hidden, matrix_table
 
+# figures stored at twice the pixels (sharp on high-density screens and in the book)
+# %config InlineBackend.figure_formats = ["retina"]
+
 # %% [markdown]
 # ## The data
 #

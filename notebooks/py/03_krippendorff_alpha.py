@@ -45,6 +45,9 @@ from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.rounding import round_half_up
 from iaa_teach.worked import Hidden, matrix_table
 
+# figures stored at twice the pixels (sharp on high-density screens and in the book)
+# %config InlineBackend.figure_formats = ["retina"]
+
 # %% [markdown]
 # ## The data, in Krippendorff's words
 #

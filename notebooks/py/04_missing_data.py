@@ -41,6 +41,9 @@ from iaa_teach.course import recall_answers, recall_questions
 from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.worked import Hidden, matrix_table
 
+# figures stored at twice the pixels (sharp on high-density screens and in the book)
+# %config InlineBackend.figure_formats = ["retina"]
+
 # %% [markdown]
 # ## The data, with gaps
 #

@@ -46,6 +46,9 @@ from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.markup import Table
 from iaa_teach.worked import Hidden, matrix_table
 
+# figures stored at twice the pixels (sharp on high-density screens and in the book)
+# %config InlineBackend.figure_formats = ["retina"]
+
 # %% [markdown]
 # ## The data
 #

@@ -49,6 +49,9 @@ from iaa_teach.markup import Math, Table, with_symbols
 from iaa_teach.widgets import ParadoxExplorer
 from iaa_teach.worked import Hidden, matrix_table
 
+# figures stored at twice the pixels (sharp on high-density screens and in the book)
+# %config InlineBackend.figure_formats = ["retina"]
+
 # %% [markdown]
 # ## One formula
 #

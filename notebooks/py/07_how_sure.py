@@ -47,6 +47,9 @@ from iaa_teach.markup import Table
 from iaa_teach.widgets import IntervalExplorer
 from iaa_teach.worked import Hidden
 
+# figures stored at twice the pixels (sharp on high-density screens and in the book)
+# %config InlineBackend.figure_formats = ["retina"]
+
 # %% [markdown]
 # ## The data
 #

@@ -74,6 +74,9 @@ from iaa_teach.diagnosis import compare_with_gold
 from iaa_teach.markup import Table, prose
 from iaa_teach.worked import Hidden
 
+# figures stored at twice the pixels (sharp on high-density screens and in the book)
+# %config InlineBackend.figure_formats = ["retina"]
+
 # %% [markdown]
 # ## The class exercise
 #
