@@ -1123,7 +1123,20 @@ def test_level_four_is_a_tripos_shaped_question(kind):
         assert 3 <= design.marks <= len(design.key_points)
         assert q.check(design.label, str(design.model_answer)).marks == 0  # self-marked, never by words
         assert q.self_mark(design.label, "x", range(1, design.marks + 1)).marks == design.marks
+        sections = q.sections()  # set out as a Tripos question: calculation, understanding, design
+        assert [t for t, _ in sections] == [
+            "Calculation",
+            "Understanding and chance rules",
+            "Designing a study",
+        ]
+        assert [p for _, ps in sections for p in ps] == list(q.parts)
+        assert all(f"{t} [{sum(p.marks for p in ps)}]" in q.text() for t, ps in sections)
+    three = make_question(kind, 0, level=3)
+    assert [(t, [p.label for p in ps]) for t, ps in three.sections()] == [
+        ("", [p.label for p in three.parts])
+    ]
     paper, _ = worksheet_html([q])
+    assert paper.count('class="section"') == 3 and paper.count("Calculation") == 1
     assert f"Time allowed: {default_minutes(q.total_marks)} minutes." in paper
     assert default_minutes(q.total_marks) == math.ceil(q.total_marks * 1.8 - 1e-9)
     assert all(f"<b>({p.label})</b>" in q.html() for p in q.parts)

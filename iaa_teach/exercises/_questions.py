@@ -679,6 +679,24 @@ class Question(Shown):
             out[p.skill] = out.get(p.skill, 0) + p.marks
         return {s: m for s, m in out.items() if m}
 
+    def sections(self) -> list[tuple[str, tuple]]:
+        """The question's parts in sections, as a Tripos question sets them out: at level 4 the
+        calculation, then understanding and chance rules, then the design of a study, each with its
+        parts (printed under a heading with the section's marks); one section at levels 1-3.
+
+        >>> [(t, sum(p.marks for p in ps)) for t, ps in make_question("alpha", 2, level=4).sections()]
+        [('Calculation', 9), ('Understanding and chance rules', 6), ('Designing a study', 5)]
+        """
+        if self.level != 4:
+            return [("", self.parts)]
+        numbers = tuple(p for p in self.parts if p.numeric)
+        words = tuple(p for p in self.parts[:-1] if not p.numeric)
+        return [
+            ("Calculation", numbers),
+            ("Understanding and chance rules", words),
+            ("Designing a study", self.parts[-1:]),
+        ]
+
     def answer_key(self) -> list[Prose]:
         """One line per part for a one-page answer key (:meth:`Part.key_line`)."""
         return [p.key_line() for p in self.parts]
@@ -722,7 +740,11 @@ class Question(Shown):
             first += f" {_coverage(r)} (– marks an item an annotator did not label)."
         head = Prose(Em(self.title, strong=True), f" (question {self.id}, level {self.level})")
         parts = []
+        starts = {section[1][0].label: section for section in self.sections()}
         for p in self.parts:
+            if p.label in starts and len(starts) > 1:
+                title, members = starts[p.label]
+                parts.append(Prose(Em(f"{title} [{sum(m.marks for m in members)}]", strong=True)))
             parts.append(Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", p.mark_tag))
             parts += p.choice_lines()
         total = Prose(Em(f"Total: {self.total_marks} marks.", strong=True), " ", Em(_INSTRUCTIONS))

@@ -97,6 +97,7 @@ h2 { font-size: 1.2em; margin: 0.2em 0 0.5em; border-bottom: 1px solid #999; pad
 .qhead { display: flex; justify-content: space-between; align-items: baseline; }
 .qhead small, .muted { font-weight: normal; color: #555; font-size: 0.8em; }
 .part { break-inside: avoid; margin: 0.9em 0 0.4em; }
+h3.section { font-size: 1.05em; margin: 1.2em 0 0.2em; display: flex; justify-content: space-between; break-after: avoid; }
 .prompt { display: flex; gap: 0.6em; align-items: baseline; margin: 0; }
 .prompt .label { font-weight: bold; min-width: 1.6em; }
 .prompt .words { flex: 1; }
@@ -202,7 +203,9 @@ def _stem(q: Question) -> str:
     own page up to part (a).
     """
     page = q.html(math="mathml").removeprefix('<div class="iaa-question">')
-    cut = page.find(f"<p><b>({q.parts[0].label})</b>")
+    title = q.sections()[0][0]  # a level-4 question's first section heading: the paper prints its own
+    cut = page.find(f"<p><b>{title} [") if title else -1
+    cut = cut if cut >= 0 else page.find(f"<p><b>({q.parts[0].label})</b>")
     if cut < 0:  # pragma: no cover - the tests check every kind
         raise AgreementError(f"question {q.id}: its first part was not found in its page")
     return page[:cut]
@@ -230,6 +233,13 @@ def _part(p) -> str:
         f'<span class="words">{p.prompt.html(math="mathml")}</span><span class="mark">{p.mark_tag}</span>'
         f"</p>{options}{_answer_space(p)}</div>"
     )
+
+
+def _section(title: str, parts) -> str:
+    """A level-4 question's section heading with its marks (nothing for a question in one section)."""
+    if not title:
+        return ""
+    return f'<h3 class="section">{html_escape(title)} <span class="mark">[{sum(p.marks for p in parts)}]</span></h3>'
 
 
 def _examiner_grid(questions: Sequence[Question], total: int) -> str:
@@ -265,7 +275,7 @@ def _paper(questions: Sequence[Question], title: str, minutes: int, total: int) 
     out += [
         f'<section class="question"><div class="stem"><h2 class="qhead"><span>Question {i}</span>'
         f"<span>[{_total(q.total_marks)}]</span></h2>{_stem(q)}</div>"
-        + "".join(_part(p) for p in q.parts)
+        + "".join(_section(title, ps) + "".join(_part(p) for p in ps) for title, ps in q.sections())
         + "</section>"
         for i, q in enumerate(questions, start=1)
     ]
