@@ -44,6 +44,10 @@ myst_heading_anchors = 3
 
 # -------------------------------------------------------------------- maths
 mathjax_path = "mathjax/tex-chtml.js"  # the bundled copy, relative to _static/
+# MathJax sizes each formula by the em, not by measuring the ex-height of the text around every formula
+# (one layout read per formula): on a slow phone the maths is done 1-2 s sooner (benchmarks/bench_book.py);
+# myst-nb adds the classes MathJax processes to this.
+mathjax3_config = {"chtml": {"matchFontHeight": False}}
 
 # --------------------------------------------------------------------- HTML
 html_theme = "sphinx_book_theme"

@@ -281,7 +281,7 @@ def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
         "mathjax/input/tex/extensions/cancel.js": "x",
         "mathjax/input/tex/extensions/all-packages.js": "all",
         "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff": "f",
-        "mathjax/tex-svg.js": "svg",
+        "mathjax/tex-svg.js": "svg" * 1000,
         "mathjax/sre/mathmaps/en.json": "sre",
         "scripts/fontawesome.js": "fa",
         "scripts/bootstrap.js": "code\n//# sourceMappingURL=bootstrap.js.map\n",
@@ -296,7 +296,16 @@ def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
         '<head>\n  <script defer src="_static/scripts/fontawesome.js?digest=1"></script>\n</head>'
         '<img alt="a" src="_images/f.png"><img src="data:image/png;base64,AA" alt="b">'
     )
+    maths = (
+        '<head>\n<meta charset="utf-8" />\n<script defer="defer" src="_static/mathjax/tex-chtml.js"></script>'
+    )
+    (tmp_path / "maths.html").write_text(maths + "\n</head>")
     sizes = book.slim_site(tmp_path)
+    book.slim_site(tmp_path)  # a second pass adds nothing
+    # a page with maths asks for MathJax's bundle first, once
+    head = (tmp_path / "maths.html").read_text()
+    assert head.count('rel="preload"') == 1 and head.index('rel="preload"') < head.index("<script")
+    assert '<link rel="preload" href="_static/mathjax/tex-chtml.js" as="script" fetchpriority="high">' in head
     left = sorted(p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file())
     assert left == [
         "mathjax/input/tex/extensions/cancel.js",
