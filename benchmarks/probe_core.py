@@ -68,8 +68,12 @@ def show(x, limit: int = 400) -> str:
     return repr(x)
 
 
+TMP = ""  # the temporary directory of the files, printed as TMP so that two runs compare
+
+
 def out(*parts) -> None:
-    print(*parts, flush=True)
+    text = " ".join(str(p) for p in parts)
+    print(text.replace(TMP, "TMP") if TMP else text, flush=True)
 
 
 def attempt(label: str, fn) -> object:
@@ -267,7 +271,9 @@ def tables():
 
 def csv_cases() -> None:
     out("== files")
+    global TMP
     with tempfile.TemporaryDirectory() as tmp:
+        TMP = tmp
         files = {
             "wide.csv": "item,A,B,C\n1,x,y,x\n2,y,y,\n3,NA,x,x\n",
             "nums.csv": "A,B\n1,2\n2,2\n3,1.5\n",

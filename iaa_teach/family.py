@@ -58,7 +58,6 @@ __all__ = [
     "Groups",
     "pattern_groups",
     "row_groups",
-    "pair_groups",
     "SizeSums",
     "size_sums",
     "family_terms",
@@ -211,30 +210,6 @@ def row_groups(ratings: Ratings, distinct: bool) -> Groups:
     )
 
 
-def pair_groups(table: np.ndarray, only_a: np.ndarray, only_b: np.ndarray) -> Groups:
-    """Two raters' items grouped by their count rows, from integer counts alone.
-
-    ``table`` (q, q): items rater a put in k and rater b in l (both rated);
-    ``only_a``, ``only_b`` (q,): items only that rater rated, by category.
-    An item both rated holds one rating in k and one in l; an item one rated,
-    one rating. Only the cells that hold items make groups (all q^2 + 2q
-    would be 90,600 rows of 300 counts at 300 categories, and as many
-    weighted sums). (Equal count rows may come twice, as (k, l) and (l, k):
-    sums over groups do not mind.)
-    """
-    table, only_a, only_b = (np.asarray(x, dtype=np.int64) for x in (table, only_a, only_b))
-    rows, cols = np.nonzero(table)
-    a, b = np.flatnonzero(only_a), np.flatnonzero(only_b)
-    n = len(rows)
-    counts = np.zeros((n + len(a) + len(b), len(only_a)), dtype=np.int64)
-    np.add.at(counts, (np.arange(n), rows), 1)
-    np.add.at(counts, (np.arange(n), cols), 1)
-    counts[n + np.arange(len(a)), a] = 1
-    counts[n + len(a) + np.arange(len(b)), b] = 1
-    frequency = np.concatenate([table[rows, cols], only_a[a], only_b[b]])
-    return Groups(counts.sum(axis=1), counts, frequency)
-
-
 class SizeSums(NamedTuple):
     """Integer sums over the items that share a number of ratings m, for each m that occurs (``size``).
 
@@ -252,50 +227,26 @@ class SizeSums(NamedTuple):
 
 
 def size_sums(groups: Groups) -> SizeSums:
-    """The groups' items summed by their number of ratings (:class:`SizeSums`), with whole frequencies."""
-    c, f = np.asarray(groups.counts), np.asarray(groups.frequency)
-    # only the numbers of ratings that occur: with 3000 raters and 200 categories, a k x k sum
-    # for every possible number would take a gigabyte
-    size, group = np.unique(groups.size, return_inverse=True)
-    group = group.reshape(-1)
-    k = c.shape[1]
-    n_sizes = len(size)
-    items = np.rint(np.bincount(group, weights=f, minlength=n_sizes)).astype(np.int64)
-    flat = (group[:, None] * k + np.arange(k)).ravel()
-    counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
-    counts = counts.astype(np.int64).reshape(n_sizes, k)
-    return SizeSums(size, items, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
+    """The groups' items summed by their number of ratings (:class:`SizeSums`), with whole frequencies.
 
-
-def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.ndarray:
-    """sum_rows f c c^T per group (rows in group -1 left out), from the non-zero counts only.
-
-    A count row has at most n_raters non-zero entries, so each row adds at
-    most n_raters^2 products, counted with one weighted bincount per block of
-    rows (never a k x k product per row, nor an integer matrix product).
+    Only the numbers of ratings that occur (with 3000 raters and 200 categories, a q x q sum for every
+    possible number would take a gigabyte); ``gram`` is one sparse product over the non-zero counts
+    (a count row has at most n_raters of them), never a q x q product per row.
     """
-    k = c.shape[1]
-    gram = np.zeros(n_sizes * k * k, dtype=np.float64)
-    rows, cols = np.nonzero(c * (group >= 0)[:, None])
-    vals = c[rows, cols]
-    nz = np.bincount(rows, minlength=len(c))
-    first = np.concatenate(([0], np.cumsum(nz)[:-1]))
-    per_block = max(1, (1 << 22) // int(nz.max(initial=1)) ** 2)  # initial: no non-zero count at all
-    for start in range(0, len(c), per_block):  # blocks of count rows: at most 4 million products each
-        lo, hi = first[start], (first[start + per_block] if start + per_block < len(c) else len(rows))
-        if lo == hi:
-            continue
-        mine = np.arange(lo, hi)
-        reps = nz[rows[mine]]
-        left = np.repeat(mine, reps)
-        right = first[rows[left]] + np.arange(len(left)) - np.repeat(np.cumsum(reps) - reps, reps)
-        key = (group[rows[left]] * k + cols[left]) * k + cols[right]
-        gram += np.bincount(
-            key,
-            weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
-            minlength=n_sizes * k * k,
-        )
-    return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
+    from scipy import sparse
+
+    c, f = np.asarray(groups.counts), np.asarray(groups.frequency)
+    size, group = np.unique(groups.size, return_inverse=True)
+    group, k, n_sizes = group.reshape(-1), c.shape[1], len(size)
+    items = np.bincount(group, weights=f, minlength=n_sizes)
+    counts = np.zeros((n_sizes, k), dtype=np.int64)
+    np.add.at(counts, group, c * f[:, None])
+    rows, cols = np.nonzero(c * (size[group] >= 2)[:, None])  # items with 1 rating have no pairs
+    values = c[rows, cols]
+    left = sparse.csr_array((values * f[rows], (rows, group[rows] * k + cols)), shape=(len(c), n_sizes * k))
+    right = sparse.csr_array((values, (rows, cols)), shape=(len(c), k))
+    gram = (left.T @ right).toarray().astype(np.int64).reshape(n_sizes, k, k)
+    return SizeSums(size, np.rint(items).astype(np.int64), counts, gram)
 
 
 def family_terms(groups: Groups, agreement: np.ndarray) -> dict:

@@ -627,14 +627,13 @@ def _is_defined(value: Any) -> bool:
 
 
 def _family(
-    r: Ratings, model: str, agreement: np.ndarray, population: int | None, groups: FM.Groups | None = None
+    r: Ratings, model: str, agreement: np.ndarray, population: int | None
 ) -> tuple[FM.Fit, Any, Callable[[], dict]]:
     """A coefficient of the family, its variance and the groups' terms, in the weights' kind of number.
 
     One path for the float value and ``.exact`` (floats or Fractions): the
     groups' terms summed (:func:`iaa_teach.family.family_totals`), then the
-    formulas. ``groups``: the table's items grouped (default: its count
-    rows). The variance is Gwet's (NaN, or None when exact, for an undefined
+    formulas, over the table's count rows. The variance is Gwet's (NaN, or None when exact, for an undefined
     coefficient or fewer than 2 rated items), returned as a :class:`_Later`:
     in fractions it sums a square per count row, seconds on a large table
     that a caller wanting P_a and P_e alone should not wait for. The groups'
@@ -643,7 +642,7 @@ def _family(
     only if the variance or P_i ask (the exact totals come from integer sums).
     """
     exact = agreement.dtype == object
-    groups = FM.pattern_groups(r.count_patterns()) if groups is None else groups
+    groups = FM.pattern_groups(r.count_patterns())
     terms = cache(lambda: FM.family_terms(groups, agreement))
     rater_counts = F.as_numbers(r.rater_counts(), exact) if model == "conger" else None
     fitted = FM.fit(
@@ -662,23 +661,23 @@ def _family(
 
 
 def _fit_counted(
-    r: Ratings, model: str, weights: Any, population: Any, groups: FM.Groups | None = None
+    r: Ratings, model: str, weights: Any, population: Any
 ) -> tuple[FM.Fit, Callable[[], dict], dict]:
-    """A multi-rater coefficient on ``r`` (its items grouped as ``groups``, default its count rows).
+    """A multi-rater coefficient on ``r``, from its count rows.
 
     Returns the fit, the groups' terms (a function, as :func:`_family` gives
     them) and the fields every multi-rater result shares (its P_a, P_e,
     counts of items and ratings, weights and variance).
     """
     agreement = _agreement_for(r, weights)
-    patterns = None if groups is not None else r.count_patterns()
-    groups = FM.pattern_groups(patterns) if groups is None else groups
+    patterns = r.count_patterns()
+    groups = FM.pattern_groups(patterns)
     n_used = int(groups.frequency[groups.size >= 2].sum())
     if n_used == 0:
         raise AgreementError(_NO_PAIRS)
     n_rated = int(groups.frequency[groups.size >= 1].sum())
     population = _check_population(population, n_rated)
-    fitted, variance, terms = _family(r, model, agreement, population, groups)
+    fitted, variance, terms = _family(r, model, agreement, population)
     named = weights if weights is None or isinstance(weights, str) else "custom"
     shared = dict(
         p_a=float(fitted.p_a[0]),
@@ -1157,13 +1156,9 @@ class _FamilyResult(_CountedResult):
         p = fitted.p[0]
         return {cls._built_from: _exact_tuple(p) if exact else _frozen(np.asarray(p, dtype=float))}
 
-    def _groups(self) -> FM.Groups | None:
-        """The items grouped for the coefficient (None: the table's count rows)."""
-        return None
-
     def _exact(self) -> Exact:
         agreement = _exact_weights(self)
-        fitted, variance, _ = _family(self._ratings, self._model, agreement, self.population, self._groups())
+        fitted, variance, _ = _family(self._ratings, self._model, agreement, self.population)
         values = {"p_a": fitted.p_a[0], "p_e": fitted.p_e[0], self._main: fitted.coefficient[0]}
         values.update(self._parts(fitted, exact=True))
         return Exact(**values, agreement_weights=_exact_tuple(agreement), variance=variance)
@@ -1175,11 +1170,9 @@ class _FamilyResult(_CountedResult):
         )
 
 
-def _family_result(
-    cls: type, r: Ratings, weights: Any, population: Any, groups: FM.Groups | None = None, **extra: Any
-) -> Any:
-    """Compute a coefficient of the family on ``r`` (its items grouped as ``groups``) and wrap it in ``cls``."""
-    fitted, _, shared = _fit_counted(r, cls._model, weights, population, groups)
+def _family_result(cls: type, r: Ratings, weights: Any, population: Any, **extra: Any) -> Any:
+    """Compute a coefficient of the family on ``r`` and wrap it in ``cls``."""
+    fitted, _, shared = _fit_counted(r, cls._model, weights, population)
     value = float(fitted.coefficient[0])
     reason = None
     if math.isnan(shared["p_e"]):
@@ -1236,22 +1229,6 @@ class ScottResult(_FamilyResult):
     _undefined = "every rating is in one category"
     _label = "Scott's pi"
     _built_from = "p_k"
-
-    def _pair(self) -> tuple[int, int]:
-        return self._ratings.rater_index(self.rater_a), self._ratings.rater_index(self.rater_b)
-
-    def _groups(self) -> FM.Groups:
-        return _pair_groups(self._ratings, *self._pair())
-
-    @cached_property
-    def counts(self) -> np.ndarray:
-        """Items x categories: the two raters' ratings of each item in each category (on first use)."""
-        return _frozen(self._ratings.subset(raters=list(self._pair())).counts())
-
-    @cached_property
-    def raters_per_item(self) -> np.ndarray:
-        """How many of the two raters rated each item (on first use)."""
-        return _frozen(self.counts.sum(axis=1))
 
 
 @_result(kw_only=True)
@@ -1397,17 +1374,11 @@ def scott_pi(
     ia, ib = r.rater_index(a), r.rater_index(b)
     if ia == ib:
         raise AgreementError(f"Scott's pi compares two different raters, but both are {r.raters[ia]!r}")
-    groups = _pair_groups(r, ia, ib)
     table = _frozen(r.pair_tables([(ia, ib)])[0])
+    pair = r.subset(raters=[ia, ib])  # Fleiss' kappa (item_mean) of the two raters' own table
     return _family_result(
-        ScottResult, r, weights, population, groups, rater_a=r.raters[ia], rater_b=r.raters[ib], table=table
+        ScottResult, pair, weights, population, rater_a=r.raters[ia], rater_b=r.raters[ib], table=table
     )
-
-
-def _pair_groups(r: Ratings, ia: int, ib: int) -> FM.Groups:
-    """Raters ia and ib's items grouped by count row, from their agreement table and each one's own counts."""
-    both, own_a, own_b = r.pair_tables([(ia, ib), (ia, ia), (ib, ib)])
-    return FM.pair_groups(both, np.diag(own_a) - both.sum(axis=1), np.diag(own_b) - both.sum(axis=0))
 
 
 @_document
