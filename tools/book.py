@@ -667,6 +667,8 @@ th, td { overflow-wrap: anywhere; }
 img { max-width: 100% !important; height: auto; break-inside: avoid; }
 /* a figure, table, formula or note is not split over two sheets; a long cell may be (else half-empty sheets) */
 .cell_input, table, mjx-container[display="true"], .admonition, .iaa-static { break-inside: avoid; }
+/* a cell's code stays on the sheet of what it drew or printed */
+.cell_input { break-after: avoid; }
 h1, h2, h3, h4 { break-after: avoid; }
 """
 #: Printing waits this long (Chromium's virtual time, ms) for MathJax to typeset every formula.
