@@ -227,26 +227,53 @@ class SizeSums(NamedTuple):
 
 
 def size_sums(groups: Groups) -> SizeSums:
-    """The groups' items summed by their number of ratings (:class:`SizeSums`), with whole frequencies.
-
-    Only the numbers of ratings that occur (with 3000 raters and 200 categories, a q x q sum for every
-    possible number would take a gigabyte); ``gram`` is one sparse product over the non-zero counts
-    (a count row has at most n_raters of them), never a q x q product per row.
-    """
-    from scipy import sparse
-
+    """The groups' items summed by their number of ratings (:class:`SizeSums`), with whole frequencies."""
     c, f = np.asarray(groups.counts), np.asarray(groups.frequency)
+    # only the numbers of ratings that occur: with 3000 raters and 200 categories, a k x k sum
+    # for every possible number would take a gigabyte
     size, group = np.unique(groups.size, return_inverse=True)
-    group, k, n_sizes = group.reshape(-1), c.shape[1], len(size)
-    items = np.bincount(group, weights=f, minlength=n_sizes)
-    counts = np.zeros((n_sizes, k), dtype=np.int64)
-    np.add.at(counts, group, c * f[:, None])
-    rows, cols = np.nonzero(c * (size[group] >= 2)[:, None])  # items with 1 rating have no pairs
-    values = c[rows, cols]
-    left = sparse.csr_array((values * f[rows], (rows, group[rows] * k + cols)), shape=(len(c), n_sizes * k))
-    right = sparse.csr_array((values, (rows, cols)), shape=(len(c), k))
-    gram = (left.T @ right).toarray().astype(np.int64).reshape(n_sizes, k, k)
-    return SizeSums(size, np.rint(items).astype(np.int64), counts, gram)
+    group = group.reshape(-1)
+    k = c.shape[1]
+    n_sizes = len(size)
+    items = np.rint(np.bincount(group, weights=f, minlength=n_sizes)).astype(np.int64)
+    flat = (group[:, None] * k + np.arange(k)).ravel()
+    counts = np.rint(np.bincount(flat, weights=(c * f[:, None]).ravel(), minlength=n_sizes * k))
+    counts = counts.astype(np.int64).reshape(n_sizes, k)
+    return SizeSums(size, items, counts, _gram(c, f, np.where(size[group] >= 2, group, -1), n_sizes))
+
+
+def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.ndarray:
+    """sum_rows f c c^T per group (rows in group -1 left out), from the non-zero counts only.
+
+    A count row has at most n_raters non-zero entries, so each row adds at
+    most n_raters^2 products, counted with one weighted bincount per block of
+    rows (never a k x k product per row, nor an integer matrix product). Kept, as a speed
+    special case, rather than one scipy.sparse product (as fast, and shorter): importing
+    scipy.sparse cost 0.33 s of the 1,000,000 x 10 report, whose bar is 2x pandas.read_csv
+    (bench_read.py).
+    """
+    k = c.shape[1]
+    gram = np.zeros(n_sizes * k * k, dtype=np.float64)
+    rows, cols = np.nonzero(c * (group >= 0)[:, None])
+    vals = c[rows, cols]
+    nz = np.bincount(rows, minlength=len(c))
+    first = np.concatenate(([0], np.cumsum(nz)[:-1]))
+    per_block = max(1, (1 << 22) // int(nz.max(initial=1)) ** 2)  # initial: no non-zero count at all
+    for start in range(0, len(c), per_block):  # blocks of count rows: at most 4 million products each
+        lo, hi = first[start], (first[start + per_block] if start + per_block < len(c) else len(rows))
+        if lo == hi:
+            continue
+        mine = np.arange(lo, hi)
+        reps = nz[rows[mine]]
+        left = np.repeat(mine, reps)
+        right = first[rows[left]] + np.arange(len(left)) - np.repeat(np.cumsum(reps) - reps, reps)
+        key = (group[rows[left]] * k + cols[left]) * k + cols[right]
+        gram += np.bincount(
+            key,
+            weights=(f[rows[left]] * vals[left] * vals[right]).astype(np.float64),
+            minlength=n_sizes * k * k,
+        )
+    return np.rint(gram).astype(np.int64).reshape(n_sizes, k, k)
 
 
 def family_terms(groups: Groups, agreement: np.ndarray) -> dict:
