@@ -1,0 +1,99 @@
+"""The package's public surface, counted (issue 20).
+
+A public name is one reachable by an import path with no underscored part:
+``iaa_teach.metrics.cohen_kappa`` is public, ``iaa_teach.exercises._questions.Part``
+is not. Counted here: every name a public module defines at its top level or
+lists in ``__all__``, each object once however many modules re-export it; the
+old module paths kept for one release (``words``, ``report_files``) are not
+counted, they only forward.
+
+Issue 20's bar is at most 150 such names, each documented on the API page.
+The package is not there yet: :data:`CEILING` is today's count, so the surface
+cannot grow unnoticed; lower it as modules become internal (a leading
+underscore) and helpers stop being public.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+import warnings
+from pathlib import Path
+
+import iaa_teach
+
+#: The old module paths that only forward to their new homes (one release, a DeprecationWarning).
+FORWARDING = {"iaa_teach.words", "iaa_teach.report_files"}
+#: Today's count (issue 20 asks for at most 150).
+CEILING = 414
+
+
+def public_modules() -> dict[str, object]:
+    mods = {"iaa_teach": iaa_teach}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for info in pkgutil.walk_packages(iaa_teach.__path__, "iaa_teach."):
+            if info.name in FORWARDING or any(part.startswith("_") for part in info.name.split(".")):
+                continue
+            mods[info.name] = importlib.import_module(info.name)
+    return mods
+
+
+def defined_names(module) -> set[str]:
+    """The public names a module's source binds at its top level (defs, classes, assignments)."""
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return {n for n in names if not n.startswith("_")}
+
+
+def public_names() -> dict[object, str]:
+    """Each public object once -> the first public path that reaches it."""
+    found: dict[object, str] = {}
+    for name, module in sorted(public_modules().items()):
+        exported = {n for n in getattr(module, "__all__", ()) if not n.startswith("_")}
+        for attr in sorted(defined_names(module) | exported):
+            obj = getattr(module, attr)
+            if inspect.ismodule(obj):
+                continue
+            key = (
+                (attr, repr(obj)) if isinstance(obj, (int, float, str, bytes, bool, type(None))) else id(obj)
+            )
+            found.setdefault(key, f"{name}.{attr}")
+    return found
+
+
+def test_the_public_surface_does_not_grow():
+    names = public_names()
+    by_module: dict[str, int] = {}
+    for path in names.values():
+        module = path.rsplit(".", 1)[0]
+        by_module[module] = by_module.get(module, 0) + 1
+    print(f"\n{len(names)} public names (issue 20's bar: 150)")
+    for module, count in sorted(by_module.items(), key=lambda kv: -kv[1]):
+        print(f"  {count:4d} {module}")
+    assert len(names) <= CEILING, (
+        f"{len(names)} public names, more than the {CEILING} of the last count: make the new helpers "
+        "internal (a leading underscore, or an underscored module) or, for a name meant for users, "
+        "raise CEILING in the same commit and say why"
+    )
+
+
+def test_the_count_sees_a_new_public_name(monkeypatch):
+    """The counter is not blind: a name added to a public module is counted, an underscored one is not."""
+    before = len(public_names())
+    monkeypatch.setattr(
+        iaa_teach.datasets, "__all__", [*iaa_teach.datasets.__all__, "brand_new"], raising=True
+    )
+    monkeypatch.setattr(iaa_teach.datasets, "brand_new", lambda: None, raising=False)
+    assert len(public_names()) == before + 1
+    monkeypatch.setattr(iaa_teach.datasets, "__all__", [*iaa_teach.datasets.__all__, "_hidden"], raising=True)
+    monkeypatch.setattr(iaa_teach.datasets, "_hidden", lambda: None, raising=False)
+    assert len(public_names()) == before + 1
