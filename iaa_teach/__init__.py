@@ -57,8 +57,8 @@ __version__ = "0.1.0"
 
 def __getattr__(name):
     # `iaa_teach.plots` (and `report`) on first use: importing iaa_teach must not import matplotlib.
-    # `words` and `report_files`: the old paths of `worked` and `report`, importable for one release.
-    if name in ("plots", "report", "words", "report_files"):
+    # the old module paths (iaa_teach/_moved.py), importable for one release
+    if name in ("plots", "report", "words", "report_files", "formulas", "family", "validation", "reading"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)

@@ -13,8 +13,8 @@ from typing import Mapping as _Mapping
 
 import numpy as _np
 
+from ._validation import MAX_CATEGORIES, check_int, check_option, check_seed, check_share
 from .ratings import AgreementError, Ratings
-from .validation import MAX_CATEGORIES, check_int, check_option, check_seed, check_share
 
 __all__ = [
     "SENTIMENT_CATEGORIES",

@@ -15,7 +15,7 @@ first:
 
 Every number comes from the public metrics (:func:`~iaa_teach.krippendorff_alpha`,
 :func:`~iaa_teach.pairwise_cohen`, :func:`~iaa_teach.fleiss_kappa`) or from
-the formulas of :mod:`iaa_teach.formulas` applied to counts from
+the formulas of :mod:`iaa_teach._formulas` applied to counts from
 :class:`~iaa_teach.Ratings`; nothing here writes a coefficient a second time.
 The one quantity of the report's own is a rater's label bias, a total
 variation distance between label shares (see :meth:`Diagnosis.rater_ranking`).
@@ -49,12 +49,12 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from . import formulas as F
-from .formulas import LEVELS
+from . import _formulas as F
+from ._formulas import LEVELS
+from ._validation import AgreementError, check_int, check_number, check_type, options
 from .metrics import AlphaResult, Exact, PairwiseCohenResult, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from .ratings import Ratings, as_ratings
 from .rounding import fmt
-from .validation import AgreementError, check_int, check_number, check_type, options
 
 __all__ = [
     "KAPPA_WEIGHTS",
@@ -894,7 +894,7 @@ def check_diagnosis(function: str, report: Any) -> Diagnosis:
     >>> check_diagnosis("draw", "report.html")
     Traceback (most recent call last):
     ...
-    iaa_teach.validation.AgreementError: draw takes the Diagnosis of iaa_teach.diagnose(), got str
+    iaa_teach._validation.AgreementError: draw takes the Diagnosis of iaa_teach.diagnose(), got str
     """
     return check_type(function, report, Diagnosis, "the Diagnosis of iaa_teach.diagnose()")
 

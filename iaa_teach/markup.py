@@ -40,8 +40,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ._validation import check_option
 from .rounding import fmt
-from .validation import check_option
 
 __all__ = [
     "FORMS",

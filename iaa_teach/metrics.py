@@ -3,7 +3,7 @@
 Cohen's kappa, Fleiss' kappa and Krippendorff's alpha; the rest of the
 chance-corrected family (percent agreement, Brennan-Prediger's S, Scott's
 pi, Conger's kappa, Gwet's AC1/AC2; their numbers come from
-:mod:`iaa_teach.family`); every coefficient's ``se`` and ``ci()``;
+:mod:`iaa_teach._family`); every coefficient's ``se`` and ``ci()``;
 :func:`bootstrap_ci` for any of them; :func:`items_needed` for planning.
 
 Each metric accepts a :class:`~iaa_teach.Ratings` (or anything
@@ -15,7 +15,7 @@ one category) the value is NaN and ``result.reason`` says why.
 
 One path for each coefficient: :class:`~iaa_teach.Ratings` counts (integer
 counting only, no float matrix products), this module sums the counts over
-groups of items, and :mod:`iaa_teach.formulas` turns the sums into the
+groups of items, and :mod:`iaa_teach._formulas` turns the sums into the
 coefficient. The float value, ``result.exact`` and every
 :func:`bootstrap_ci` replicate go through the same formula functions. No
 Python loop runs over items or rater pairs.
@@ -33,12 +33,10 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from . import family as FM
-from . import formulas as F
-from .formulas import CHANCE_RULES, FAMILY_WEIGHTS, LEVELS, WEIGHT_SCHEMES, WEIGHTS
-from .ratings import AgreementError, CountPatterns, Ratings, as_ratings
-from .rounding import fmt, format_number
-from .validation import (
+from . import _family as FM
+from . import _formulas as F
+from ._formulas import CHANCE_RULES, FAMILY_WEIGHTS, LEVELS, WEIGHT_SCHEMES, WEIGHTS
+from ._validation import (
     MAX_BOOT,
     MAX_PAIRS,
     check_int,
@@ -49,6 +47,8 @@ from .validation import (
     check_seed,
     options,
 )
+from .ratings import AgreementError, CountPatterns, Ratings, as_ratings
+from .rounding import fmt, format_number
 
 __all__ = [
     "BANDS",
@@ -563,7 +563,7 @@ def pairwise_cohen(
 ) -> PairwiseCohenResult:
     """Cohen's kappa for every pair of raters (all tables in one vectorized pass), each with its standard error.
 
-    At most ``max_pairs`` pairs (:data:`iaa_teach.validation.MAX_PAIRS`,
+    At most ``max_pairs`` pairs (:data:`iaa_teach._validation.MAX_PAIRS`,
     45 raters make 990): more is an error naming the limit, checked before
     anything is counted.
 
@@ -632,12 +632,12 @@ def _family(
     """A coefficient of the family, its variance and the groups' terms, in the weights' kind of number.
 
     One path for the float value and ``.exact`` (floats or Fractions): the
-    groups' terms summed (:func:`iaa_teach.family.family_totals`), then the
+    groups' terms summed (:func:`iaa_teach._family.family_totals`), then the
     formulas, over the table's count rows. The variance is Gwet's (NaN, or None when exact, for an undefined
     coefficient or fewer than 2 rated items), returned as a :class:`_Later`:
     in fractions it sums a square per count row, seconds on a large table
     that a caller wanting P_a and P_e alone should not wait for. The groups'
-    own terms (:func:`iaa_teach.family.family_terms`) come as a function
+    own terms (:func:`iaa_teach._family.family_terms`) come as a function
     that computes them once: floats at once (the totals sum them), fractions
     only if the variance or P_i ask (the exact totals come from integer sums).
     """
@@ -789,9 +789,9 @@ _WEIGHTS_DOC = """weights : None, str or array, shape (q, q)
         None (unweighted), one of ``"linear"``, ``"quadratic"``,
         ``"ordinal"``, ``"radical"``, ``"ratio"``, ``"circular"``,
         ``"bipolar"`` (Gwet's weights over the categories' values when all
-        are numbers, else over 1..q; :func:`iaa_teach.formulas.gwet_weights`),
+        are numbers, else over 1..q; :func:`iaa_teach._formulas.gwet_weights`),
         or a symmetric q x q matrix of agreement weights in [0, 1] with 1 on
-        the diagonal (:func:`iaa_teach.family.agreement_matrix`).
+        the diagonal (:func:`iaa_teach._family.agreement_matrix`).
     population : int, optional
         Size of the population of items the rated ones were drawn from, for
         the finite-population correction 1 - n / N (default: infinite)."""
@@ -834,9 +834,9 @@ def fleiss_kappa(
     FleissResult
         ``se`` and ``ci()``: Gwet's (2014) variance, sum_i (kappa*_i -
         kappa)^2 (1 - n / N) / (n (n - 1)) over the n rated items, with
-        each item's linearized kappa*_i (:func:`iaa_teach.formulas.linearized_terms`);
+        each item's linearized kappa*_i (:func:`iaa_teach._formulas.linearized_terms`);
         under ``"pooled"`` an item's chance term is linearized as the ratio
-        it is (:func:`iaa_teach.formulas.ratio_item_terms`), which equals
+        it is (:func:`iaa_teach._formulas.ratio_item_terms`), which equals
         Gwet's on complete data.
 
     Examples
@@ -860,7 +860,7 @@ def fleiss_kappa(
 
 # ============================================================ Krippendorff
 def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int | None) -> Any:
-    """Gwet's variance of a defined alpha (:func:`iaa_teach.family.alpha_squares`), weights 1 - delta / max(delta).
+    """Gwet's variance of a defined alpha (:func:`iaa_teach._family.alpha_squares`), weights 1 - delta / max(delta).
 
     Floats or Fractions as ``delta`` is; NaN (None) where alpha' is undefined or fewer than 2 units are pairable.
     (Alpha is defined: some distance is above 0.)
@@ -1047,7 +1047,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
         ratio levels give Gwet's identity, quadratic and ratio weights; the
         ordinal distances, which depend on the data, are taken as fixed), as
         Gwet's irrCAC for R computes it from version 1.0 (2021) (see
-        :func:`iaa_teach.family.alpha_squares`), and t with n - 1 degrees of
+        :func:`iaa_teach._family.alpha_squares`), and t with n - 1 degrees of
         freedom, n the rated units.
 
     Examples
@@ -1138,7 +1138,7 @@ class _FamilyResult(_CountedResult):
     weights: Any = None
     agreement_weights: np.ndarray | None = None
     reason: str | None = None
-    _model = ""  # its chance model (iaa_teach.family.CHANCE_MODELS)
+    _model = ""  # its chance model (iaa_teach._family.CHANCE_MODELS)
     _undefined = ""  # when P_e = 1
     _label = ""
     _built_from = None  # the attribute holding what P_e is built from (a name, or None)
@@ -1801,7 +1801,7 @@ def bootstrap_ci(
     seed : int or numpy.random.Generator, optional
         Same seed, same interval.
     max_boot : int or None
-        Most replicates allowed (:data:`iaa_teach.validation.MAX_BOOT`);
+        Most replicates allowed (:data:`iaa_teach._validation.MAX_BOOT`);
         memory stays bounded whatever ``n_boot`` (replicates are drawn in
         chunks), time grows with ``n_boot`` x the number of items.
     **kwargs

@@ -36,6 +36,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from ._validation import AgreementError, check_int, check_number, check_text, check_type, options
 from .diagnosis import KAPPA_WEIGHTS, check_diagnosis
 from .markup import mpl_escape
 from .metrics import (
@@ -54,7 +55,6 @@ from .metrics import (
 )
 from .ratings import as_ratings
 from .rounding import fmt, format_number
-from .validation import AgreementError, check_int, check_number, check_text, check_type, options
 from .worked import chance_rule, kappa_label
 
 __all__ = [

@@ -35,8 +35,8 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .reading import FORMATS, MISSING_MARKERS, read_cells
-from .validation import (
+from ._reading import FORMATS, MISSING_MARKERS, read_cells
+from ._validation import (
     MAX_CATEGORIES,
     MAX_FIELD_CHARS,
     MAX_FILE_BYTES,
@@ -374,7 +374,7 @@ class Ratings:
     # ------------------------------------------------------------------ names
     @property
     def reading(self) -> Any:
-        """How the table was read from a file (:class:`iaa_teach.reading.Reading`): None if not from a file.
+        """How the table was read from a file (:class:`iaa_teach._reading.Reading`): None if not from a file.
 
         Only the table that :meth:`from_csv` returns has it; an edited copy
         (a subset, a changed label) does not.
@@ -741,7 +741,7 @@ class Ratings:
         items : sequence, optional
             Row names, each once; default ``1, 2, ..., n_items``.
         max_categories : int or None
-            Most distinct labels allowed (:data:`iaa_teach.validation.MAX_CATEGORIES`).
+            Most distinct labels allowed (:data:`iaa_teach._validation.MAX_CATEGORIES`).
 
         Raises
         ------
@@ -957,7 +957,7 @@ class Ratings:
             The column of item IDs. By default, in a wide file, the first
             column is the item IDs when it has no name or an ID's name (item,
             id, unit(s), subject, patient, case, doc, text, sentence, example,
-            #, index...: :func:`iaa_teach.reading.item_like`); False: no such
+            #, index...: :func:`iaa_teach._reading.item_like`); False: no such
             column (items numbered 1..n).
         rater, label : str, optional
             A long file's rater and label columns, to pick three columns out
@@ -989,7 +989,7 @@ class Ratings:
             encoding must be named (``"cp1252"``, ``"latin-1"``, ``"utf-16"``).
         max_bytes, max_field, max_categories : int or None
             The limits on the file's size, a cell's length and the number of
-            categories (:data:`iaa_teach.validation.LIMITS`).
+            categories (:data:`iaa_teach._validation.LIMITS`).
 
         Cells are stripped; empty cells and pandas' missing markers
         (:data:`MISSING_MARKERS`: ``NA``, ``N/A``, ``n/a``, ``#N/A``,

@@ -41,6 +41,16 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ._validation import (
+    MAX_PAIRS,
+    AgreementError,
+    check_bool,
+    check_int,
+    check_option,
+    check_text,
+    check_type,
+    options,
+)
 from .diagnosis import (
     KAPPA_WEIGHTS,
     Diagnosis,
@@ -62,16 +72,6 @@ from .metrics import (
 )
 from .ratings import Ratings
 from .rounding import fmt, format_number
-from .validation import (
-    MAX_PAIRS,
-    AgreementError,
-    check_bool,
-    check_int,
-    check_option,
-    check_text,
-    check_type,
-    options,
-)
 from .worked import explain, kappa_label
 
 __all__ = [

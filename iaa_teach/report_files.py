@@ -1,16 +1,5 @@
-"""Deprecated module path: the report files are now written by :mod:`iaa_teach.report`.
+"""Deprecated path: the report files are made by :mod:`iaa_teach.report` (CHANGELOG.md); this one goes in the next release."""
 
-``from iaa_teach import report_files`` keeps working for one release, with a
-:class:`DeprecationWarning`; write ``from iaa_teach import report`` (see CHANGELOG.md).
-"""
+from ._moved import forward
 
-import warnings
-
-from .report import *  # noqa: F403
-from .report import __all__  # noqa: F401
-
-warnings.warn(
-    "iaa_teach.report_files is now iaa_teach.report; the old name goes in the next release",
-    DeprecationWarning,
-    stacklevel=2,
-)
+forward(__name__, "iaa_teach.report")

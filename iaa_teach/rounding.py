@@ -30,7 +30,7 @@ from fractions import Fraction
 from numbers import Rational
 from typing import Any
 
-from .validation import AgreementError, check_int
+from ._validation import AgreementError, check_int
 
 __all__ = ["exact_value", "round_half_up", "fmt", "format_number", "UNDEFINED"]
 

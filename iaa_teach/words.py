@@ -1,16 +1,5 @@
-"""Deprecated module path: the worked solutions are now :mod:`iaa_teach.worked`.
+"""Deprecated path: the worked solutions are now :mod:`iaa_teach.worked` (CHANGELOG.md); this one goes in the next release."""
 
-``from iaa_teach.words import explain`` keeps working for one release, with a
-:class:`DeprecationWarning`; write ``from iaa_teach.worked import ...`` (see CHANGELOG.md).
-"""
+from ._moved import forward
 
-import warnings
-
-from .worked import *  # noqa: F403
-from .worked import __all__  # noqa: F401
-
-warnings.warn(
-    "iaa_teach.words is now iaa_teach.worked; the old name goes in the next release",
-    DeprecationWarning,
-    stacklevel=2,
-)
+forward(__name__, "iaa_teach.worked")

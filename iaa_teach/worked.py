@@ -34,6 +34,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ._validation import AgreementError, check_text, check_type, options
 from .course import alpha_guidance, alpha_verdict
 from .diagnosis import Diagnosis
 from .markup import (
@@ -69,7 +70,6 @@ from .metrics import (
 )
 from .ratings import as_ratings
 from .rounding import fmt, format_number, round_half_up
-from .validation import AgreementError, check_text, check_type, options
 
 __all__ = [
     "CHANCE_RULE_NAMES",

@@ -29,7 +29,8 @@ from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 from test_oracles import krippendorff_oracle, numeric_values, quiet, tables, to_ratings
 
 import iaa_teach
-from iaa_teach import AgreementError, Ratings, datasets, diagnose, fleiss_kappa, formulas, krippendorff_alpha
+from iaa_teach import AgreementError, Ratings, datasets, diagnose, fleiss_kappa, krippendorff_alpha
+from iaa_teach import _formulas as formulas
 from iaa_teach.diagnosis import KAPPA_WEIGHTS, ReportTable, leave_one_out_sums
 
 EXAMPLES = 200

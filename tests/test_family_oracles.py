@@ -52,13 +52,13 @@ from iaa_teach import (
     cohen_kappa,
     conger_kappa,
     fleiss_kappa,
-    formulas,
     gwet_ac,
     krippendorff_alpha,
     percent_agreement,
     scott_pi,
 )
-from iaa_teach import family as FM
+from iaa_teach import _family as FM
+from iaa_teach import _formulas as formulas
 
 try:
     from irrCAC.raw import CAC

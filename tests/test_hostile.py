@@ -45,11 +45,11 @@ from iaa_teach import (
     plots,
     ratings_table,
 )
+from iaa_teach._reading import parse_categories
+from iaa_teach._validation import LIMITS, MAX_CATEGORIES, MAX_PAIRS
 from iaa_teach.cli import main
 from iaa_teach.exercises import make_question, mistake_info, parse_answer, worksheet, worksheet_html
 from iaa_teach.markup import html_escape, md_escape, mpl_escape, terminal_escape
-from iaa_teach.reading import parse_categories
-from iaa_teach.validation import LIMITS, MAX_CATEGORIES, MAX_PAIRS
 from iaa_teach.widgets import (
     CoverageExplorer,
     MissingDataExplorer,

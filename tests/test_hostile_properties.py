@@ -32,8 +32,8 @@ from iaa_teach import (
     pairwise_cohen,
     ratings_table,
 )
+from iaa_teach._reading import MISSING_MARKERS
 from iaa_teach.cli import main
-from iaa_teach.reading import MISSING_MARKERS
 from iaa_teach.widgets import TableExplorer
 
 pytestmark = pytest.mark.filterwarnings("ignore:Glyph .* missing from font:UserWarning")

@@ -38,11 +38,11 @@ from iaa_teach import (
     cohen_kappa,
     datasets,
     fleiss_kappa,
-    formulas,
     interpret,
     krippendorff_alpha,
     pairwise_cohen,
 )
+from iaa_teach import _formulas as formulas
 
 TOL = 1e-9
 EXAMPLES = 300  # per property test; the whole file stays well under a minute on 2 cores

@@ -33,13 +33,13 @@ from iaa_teach import (
     conger_kappa,
     datasets,
     fleiss_kappa,
-    formulas,
     gwet_ac,
     items_needed,
     krippendorff_alpha,
     percent_agreement,
     scott_pi,
 )
+from iaa_teach import _formulas as formulas
 
 NEW = [percent_agreement, brennan_prediger, scott_pi, conger_kappa, gwet_ac]
 EVERY = NEW + [fleiss_kappa, krippendorff_alpha, cohen_kappa]
@@ -397,7 +397,7 @@ def test_reprs_round_the_confidence_half_up():
 def test_the_exact_variance_is_summed_only_when_asked_for(monkeypatch, metric):
     """In fractions Gwet's variance sums a square per count row (seconds on a large table, most of
     ``iaa-teach report``'s time): ``.exact``'s P_a and P_e do not wait for it."""
-    from iaa_teach import family
+    from iaa_teach import _family as family
 
     calls = []
     real = family.variance_squares
@@ -411,7 +411,7 @@ def test_the_exact_variance_is_summed_only_when_asked_for(monkeypatch, metric):
 
 def test_the_exact_alpha_variance_is_summed_only_when_asked_for(monkeypatch):
     """Alpha's exact variance, like the family's, sums a square per count row: ``.exact.alpha`` does not wait for it."""
-    from iaa_teach import family
+    from iaa_teach import _family as family
 
     calls = []
     real = family.alpha_squares
@@ -426,7 +426,7 @@ def test_the_exact_alpha_variance_is_summed_only_when_asked_for(monkeypatch):
 def test_the_exact_cohen_variances_are_computed_only_when_asked_for(monkeypatch):
     """``iaa-teach report`` compares every pair's exact kappa: the exact variances wait until asked, then come
     together from one computation."""
-    from iaa_teach import formulas
+    from iaa_teach import _formulas as formulas
 
     calls = []
     real = formulas.cohen_variance

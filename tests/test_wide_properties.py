@@ -67,7 +67,8 @@ from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 import iaa_teach as iaa
-from iaa_teach import AgreementError, Ratings, formulas
+from iaa_teach import AgreementError, Ratings
+from iaa_teach import _formulas as formulas
 
 TOL, SE_TOL = 1e-9, 1e-6
 SEED = 19

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validation import check_int
 from ..ratings import Ratings
-from ..validation import check_int
 
 __all__ = [
     "KINDS",

@@ -22,11 +22,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..formulas import chance_corrected, one_minus_ratio
+from .._formulas import chance_corrected, one_minus_ratio
+from .._validation import check_option
 from ..metrics import cohen_kappa, fleiss_kappa, pairwise_cohen
 from ..ratings import Ratings
 from ..rounding import round_half_up
-from ..validation import check_option
 
 __all__ = ["MistakeInfo", "MISTAKES", "RULES", "KIND_MISTAKES", "ROUTES", "mistake_info"]
 
@@ -356,12 +356,12 @@ def mistake_info(kind: str, id: str) -> MistakeInfo:
 
 # ------------------------------------------------------------------ helpers
 def _kappa(p_o: Fraction, p_e: Fraction) -> Fraction | None:
-    """(P_o - P_e) / (1 - P_e) of exact values (:func:`iaa_teach.formulas.chance_corrected`); None where P_e = 1."""
+    """(P_o - P_e) / (1 - P_e) of exact values (:func:`iaa_teach._formulas.chance_corrected`); None where P_e = 1."""
     return chance_corrected(p_o, p_e).item()
 
 
 def _alpha(d_o: Fraction, d_e: Fraction) -> Fraction | None:
-    """1 - D_o / D_e of exact values (:func:`iaa_teach.formulas.one_minus_ratio`); None where D_e = 0."""
+    """1 - D_o / D_e of exact values (:func:`iaa_teach._formulas.one_minus_ratio`); None where D_e = 0."""
     return one_minus_ratio(d_o, d_e).item()
 
 

@@ -84,8 +84,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from .._validation import AgreementError, check_bool, check_int, check_text
 from ..markup import Em, Prose, Shown, Table, render
-from ..validation import AgreementError, check_bool, check_int, check_text
 from ._mistakes import MISTAKES, mistake_info
 
 __all__ = [

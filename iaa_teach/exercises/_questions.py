@@ -9,12 +9,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..formulas import chance_corrected, one_minus_ratio
+from .._formulas import chance_corrected, one_minus_ratio
+from .._validation import check_bool, check_int, check_option, options
 from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render, with_symbols
 from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt, round_half_up
-from ..validation import check_bool, check_int, check_option, options
 from ..worked import Explanation, Step, explain, ratings_table
 from ._answers import decimals_that_match, parse_answer, show_value
 from ._concepts import (

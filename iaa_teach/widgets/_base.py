@@ -42,11 +42,11 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from .. import plots
+from .._validation import check_number, check_text
 from ..markup import attr_escape
 from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt  # noqa: F401  (the explorers format every number with it)
-from ..validation import check_number, check_text
 from ._controls import FloatSlider, IntSlider, Picture  # noqa: F401  (the explorers' controls)
 
 #: Font size of labels, controls and readouts: readable on a projector.

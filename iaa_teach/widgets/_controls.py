@@ -28,8 +28,8 @@ from typing import Any, Callable, Sequence
 import anywidget
 import traitlets
 
+from .._validation import AgreementError
 from ..rounding import fmt, format_number
-from ..validation import AgreementError
 
 __all__ = ["IntSlider", "FloatSlider", "Picture", "Countdown", "clock_text"]
 

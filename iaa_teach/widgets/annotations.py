@@ -12,12 +12,12 @@ import ipywidgets as w
 
 from .. import datasets, plots
 from .. import report as report_files  # `report` names a Diagnosis in this module
+from .._reading import parse_categories, reads_as_number, to_number
+from .._validation import check_option
 from ..diagnosis import Diagnosis, diagnose
 from ..markup import attr_escape
 from ..metrics import LEVELS
 from ..ratings import AgreementError, Ratings
-from ..reading import parse_categories, reads_as_number, to_number
-from ..validation import check_option
 from ..worked import explain
 from ._base import Explorer, controls_row, fmt, heading, image_widget, label_style, note, png_bytes, q, table
 

@@ -6,6 +6,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets
+from .._validation import check_int, check_option
 from ..course import alpha_verdict
 from ..metrics import (
     brennan_prediger,
@@ -17,7 +18,6 @@ from ..metrics import (
 )
 from ..plots import OKABE_ITO
 from ..ratings import AgreementError
-from ..validation import check_int, check_option
 from ._base import (
     Explorer,
     IntSlider,

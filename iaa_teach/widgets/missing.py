@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .. import datasets
+from .._validation import check_int, check_number, check_option
 from ..markup import attr_escape
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
 from ..ratings import Ratings
-from ..validation import check_int, check_number, check_option
 from ._base import (
     Explorer,
     FloatSlider,

@@ -26,6 +26,7 @@ from typing import Any, Callable, Sequence
 import ipywidgets as w
 import numpy as np
 
+from .._validation import check_int, check_number, check_option
 from ..exercises import (
     KINDS,
     LEVELS,
@@ -39,7 +40,6 @@ from ..exercises import (
 )
 from ..markup import Table, html_escape
 from ..rounding import fmt
-from ..validation import check_int, check_number, check_option
 from ._base import FONT_SIZE, check_font_size, static_picture, widget_bundle
 from ._controls import Countdown, clock_text
 from .quiz import AnswerRows, check_kinds, exam_css, open_log, record_answer, tick_boxes

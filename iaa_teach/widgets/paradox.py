@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import datasets, plots
+from .._validation import AgreementError, check_int, check_option
 from ..course import alpha_verdict
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha
-from ..validation import AgreementError, check_int, check_option
 from ._base import (
     Explorer,
     IntSlider,

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 import ipywidgets as w
 import numpy as np
 
+from .._validation import AgreementError, check_int, check_option
 from ..exercises import (
     CHOOSABLE,
     KINDS,
@@ -27,7 +28,6 @@ from ..exercises import (
     make_question,
 )
 from ..markup import html_escape
-from ..validation import AgreementError, check_int, check_option
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
 
 __all__ = ["Quiz"]

@@ -8,10 +8,10 @@ from typing import Any
 import ipywidgets as w
 
 from .. import datasets, plots
+from .._validation import check_int, check_option
 from ..course import alpha_verdict
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from ..ratings import AgreementError, Ratings, is_missing
-from ..validation import check_int, check_option
 from ._base import (
     Explorer,
     IntSlider,

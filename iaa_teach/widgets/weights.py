@@ -7,10 +7,10 @@ from typing import Any
 import ipywidgets as w
 
 from .. import datasets, plots
+from .._validation import check_option
 from ..course import alpha_verdict
 from ..metrics import cohen_kappa, krippendorff_alpha
 from ..ratings import Ratings
-from ..validation import check_option
 from ._base import (
     Explorer,
     attempt,

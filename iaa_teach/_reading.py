@@ -1,0 +1,1837 @@
+"""Files in: a ratings file read into columns of cells, or a clear error naming the file, line and column.
+
+This module knows files (paths, encodings, separators, quoting, spreadsheets)
+and nothing about agreement: :meth:`iaa_teach.Ratings.from_csv` turns what it
+returns into a table. CSV files are read with :func:`pandas.read_csv`, `.xlsx`
+workbooks with :func:`pandas.read_excel` (openpyxl).
+
+What a file's cells mean
+------------------------
+- A cell is stripped of surrounding spaces. Empty cells and pandas' own
+  missing markers, :data:`MISSING_MARKERS` (``NA``, ``N/A``, ``n/a``, ``#N/A``,
+  ``NULL``, ``null``, ``NaN``, ``nan``, ``None``, ``<NA>``...), are missing
+  (``keep_labels`` keeps one as a label); everything else is a label. How many
+  cells each marker made missing is counted for the report's first line.
+- The labels are numbers when every label of the file (and every category
+  declared with it) reads as a decimal number (``3``, ``-1.5``, ``2e3``,
+  ``inf``); otherwise every label is text, exactly as written. ``TRUE`` and
+  ``FALSE`` are text.
+
+How a file is laid out (each guess noted, each oddity warned about: :class:`Reading`)
+-------------------------------------------------------------------------------------
+- Wide: one row per item, one column per rater. The first column holds the
+  item IDs when it has no name or an ID's name (:func:`item_like`); ``item=``
+  names another, ``item=False`` none.
+- Long: one rating per row. A header of three columns named like an item, a
+  rater and a label (:func:`looks_long`) is read as long without being told;
+  ``rater=``/``label=``/``item=`` pick three columns of a wider export.
+- Raters as rows (``raters_as_rows=True``): a form's export, one row per
+  respondent; the raters named by an e-mail or name column, timestamps left out.
+- ``drop`` leaves columns out, ``skip_rows`` skips a title above the header;
+  empty unnamed columns at the right end are left out.
+- Label Studio's JSON export (``.json``) and Prodigy's JSONL (``.jsonl``) are
+  read as long files.
+- Warnings: a rater column named like raters, holding e-mail addresses or
+  timestamps, or with a different value in every row; labels differing only
+  in letter case (``fold_case`` merges them); cells holding several labels.
+
+Limits (each raised with a keyword argument and a command-line option):
+the file's size (``max_bytes``, ``--max-bytes``) and the length of a cell
+(``max_field``, ``--max-field``); see :data:`iaa_teach._validation.LIMITS`.
+Only regular files are read: a FIFO, a device or a directory is refused
+before it is opened, so nothing blocks or reads without end.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import dataclasses
+import io
+import math
+import os
+import re
+import stat
+import warnings
+import zipfile
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ._validation import (
+    MAX_FIELD_CHARS,
+    MAX_FILE_BYTES,
+    AgreementError,
+    check_bool,
+    check_int,
+    check_limit,
+    check_max,
+    check_option,
+    check_text,
+)
+
+__all__ = [
+    "MISSING_MARKERS",
+    "SEPARATORS",
+    "parse_categories",
+    "ITEM_NAMES",
+    "RATER_NAMES",
+    "LABEL_NAMES",
+    "FORMATS",
+    "Cells",
+    "read_cells",
+    "check_path",
+    "reads_as_number",
+    "to_number",
+    "file_text",
+    "looks_long",
+    "item_like",
+    "rater_like",
+    "label_like",
+    "ID_WORDS",
+    "RATER_WORDS",
+    "LABEL_WORDS",
+    "Reading",
+]
+
+#: Cells that mean "no rating", in files and in Python (after stripping spaces): pandas' own defaults
+#: (``read_csv``'s ``keep_default_na``), so a file reads here as it reads in pandas.
+MISSING_MARKERS = (
+    "",
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "-1.#IND",
+    "-1.#QNAN",
+    "-NaN",
+    "-nan",
+    "1.#IND",
+    "1.#QNAN",
+    "<NA>",
+    "N/A",
+    "NA",
+    "NULL",
+    "NaN",
+    "None",
+    "n/a",
+    "nan",
+    "null",
+)
+#: Separators that are sniffed from the header line when none is given.
+SEPARATORS = (",", ";", "\t")
+#: Header names (any letter case) of an item column: first column of a wide file, or of a long one.
+ITEM_NAMES = frozenset({"item", "items", "id", "item_id", "unit", "unit_id"})
+RATER_NAMES = frozenset({"rater", "raters", "annotator", "coder", "judge", "rater_id", "annotator_id"})
+LABEL_NAMES = frozenset({"label", "labels", "category", "rating", "code", "value", "annotation"})
+#: Words of a column name that say "item IDs" (every word of the name one of these, or of a few
+#: such as "id", "no", "#"): "Units", "Patient ID", "doc_id", "#". See :func:`item_like`.
+ID_WORDS = frozenset(
+    "item items unit units subject subjects patient patients case cases doc docs document documents "
+    "text texts sentence sentences example examples index # id ids key row task review image uid".split()
+)
+#: Words of a column name that say "who rated" (:func:`rater_like`).
+RATER_WORDS = frozenset(
+    "rater raters annotator annotators coder coders judge judges user username respondent participant "
+    "student worker observer assessor reviewer completed email mail name".split()
+)
+#: Words of a column name that say "the label" (:func:`label_like`).
+LABEL_WORDS = frozenset(
+    "label labels category categories class rating ratings score scores code codes value values "
+    "annotation annotations answer answers choice choices response responses grade grades tag tags".split()
+)
+_NAME_EXTRA = frozenset("id ids no nr number num # by address e name".split())
+FORMATS = ("wide", "long")
+
+_MARKERS = frozenset(MISSING_MARKERS)
+_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?)", re.ASCII | re.IGNORECASE)
+_INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
+_CHUNK = 1 << 20
+_EXCEL = (".xlsx", ".xlsm")
+#: Annotation tools' exports, by suffix: what they are, and their reader (defined below).
+_TOOLS: dict = {}
+_NOT_SUPPORTED = {
+    ".xls": "Excel 97-2003 (.xls)",
+    ".ods": "OpenDocument (.ods)",
+    ".numbers": "Numbers (.numbers)",
+}
+
+
+# ======================================================== cells as text
+def file_text(value: Any, keep: frozenset = frozenset()) -> Any:
+    """A cell as a file's reader sees it: stripped text, or None where it is a missing marker (not in ``keep``).
+
+    >>> file_text("  P "), file_text("NA"), file_text(" "), file_text(None), file_text("NA", {"NA"})
+    ('P', None, None, None, 'NA')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    text = value.strip() if isinstance(value, str) else str(value).strip()
+    return None if text in _MARKERS and text not in keep else text
+
+
+def reads_as_number(text: str) -> bool:
+    """True if ``text`` is a decimal number (``3``, ``-1.5``, ``2e3``, ``inf``): no hex, no ``_``."""
+    return _NUMBER.fullmatch(text) is not None
+
+
+def to_number(text: str) -> int | float:
+    """A number cell as an int (exactly, however many digits) or a float.
+
+    >>> to_number("12"), to_number("-1.50"), to_number("1e400"), to_number("12345678901234567890")
+    (12, -1.5, inf, 12345678901234567890)
+    """
+    return int(text) if _INTEGER.fullmatch(text) else float(text)
+
+
+def _words(name: Any) -> list[str]:
+    """A column name as lower-case words: ``"Patient ID"`` -> ``["patient", "id"]``, ``"itemId"`` -> ``["item", "id"]``."""
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name).strip())
+    return [w for w in re.split(r"[\s_\-.:/()]+", text.lower()) if w]
+
+
+def _named(name: Any, words: frozenset, extra: frozenset = frozenset()) -> bool:
+    """Whether every word of ``name`` is one of ``words`` or ``extra``, and one at least of ``words``."""
+    parts = _words(name)
+    return bool(parts) and all(w in words or w in extra for w in parts) and any(w in words for w in parts)
+
+
+def item_like(name: Any) -> bool:
+    """A name that says "item IDs": item, id, unit(s), subject, patient, case, doc, text, sentence, #, index...
+
+    >>> [item_like(n) for n in ("Units", "Patient ID", "#", "doc_id", "Wine", "R1")]
+    [True, True, True, True, False, False]
+    """
+    return _named(name, ID_WORDS, _NAME_EXTRA)
+
+
+def rater_like(name: Any) -> bool:
+    """A name that says "who rated": rater, annotator, coder, judge, completed_by, Email Address...
+
+    >>> [rater_like(n) for n in ("Judge", "annotator", "_annotator_id", "Email Address", "R1")]
+    [True, True, True, True, False]
+    """
+    return _named(name, RATER_WORDS, _NAME_EXTRA)
+
+
+def label_like(name: Any) -> bool:
+    """A name that says "the label": label, category, rating, score(s), code, value, answer, choice...
+
+    >>> [label_like(n) for n in ("Scores", "label", "category", "Wine", "annotation_id")]
+    [True, True, True, False, False]
+    """
+    words = _words(name)
+    return _named(name, LABEL_WORDS, _NAME_EXTRA) and words[-1] not in _NAME_EXTRA  # "annotation_id": an ID
+
+
+def looks_long(header: Sequence[str]) -> bool:
+    """True if a header of three names reads as a long file's: an item (any name), a rater and a label column.
+
+    >>> looks_long(["Item", "rater", "label"]), looks_long(["Wine", "Judge", "Scores"]), looks_long(["item", "ann", "bob"])
+    (True, True, False)
+    """
+    return len(header) == 3 and rater_like(header[1]) and label_like(header[2])
+
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+_TIMESTAMP = re.compile(
+    r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T]\d{1,2}:\d{2}.*|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4},? \d{1,2}:\d{2}.*"
+)
+
+
+def _looks(values: Any, pattern: re.Pattern) -> bool:
+    """Whether the first (up to 20) values present are all text matching ``pattern``."""
+    seen = 0
+    for v in values:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            continue
+        if not isinstance(v, str) or not pattern.fullmatch(v.strip()):
+            return False
+        seen += 1
+        if seen == 20:
+            break
+    return seen > 0
+
+
+# ============================================================ the result
+@dataclass(frozen=True)
+class Reading:
+    """How a file was read: its layout, where the item IDs, raters and labels came from, and every guess.
+
+    :func:`iaa_teach.report.summary_lines` shows it as the report's first
+    lines (the command line, the HTML and JSON report, notebook 08).
+
+    Attributes
+    ----------
+    path : str
+    layout : {"wide", "long", "raters as rows"}
+    items_from : str or None
+        The column that holds the item IDs (``""``: a column with no name);
+        None: the rows are numbered 1..n (wide) or the items are the
+        columns (raters as rows).
+    raters_from : str or None
+        The column that names the raters (long, raters as rows).
+    labels_from : str or None
+        The column of the labels (long).
+    notes : tuple of str
+        What was guessed or left out, and how to say otherwise.
+    warnings : tuple of str
+        What looks wrong in the file, and the option that fixes it.
+    missing : tuple of (str, int)
+        How many cells were read as missing, by what they held (``""``:
+        empty or blank).
+    """
+
+    path: str
+    layout: str
+    items_from: str | None = None
+    raters_from: str | None = None
+    labels_from: str | None = None
+    notes: tuple = ()
+    warnings: tuple = ()
+    missing: tuple = ()
+
+
+@dataclass
+class Cells:
+    """A ratings file read into columns.
+
+    Attributes
+    ----------
+    path : str
+    format : {"wide", "long"}
+        How the columns are laid out (a file with raters as rows is turned into wide columns).
+    names : list of str
+        Wide: the rater names. Long: ``["item", "rater", "label"]``.
+    items : list of str or None
+        Wide: the item ids (None: rows numbered 1..n).
+    columns : list of ndarray
+        Wide: one per rater; long: item ids, rater names, labels. Label
+        columns hold numbers (a numeric array, NaN where missing) when
+        ``numeric``, else objects (text, None where missing).
+    numeric : bool
+        Whether the labels were read as numbers.
+    categories : list or None
+        The declared categories, read the same way as the labels.
+    locate : callable
+        ``locate(row, column)`` -> ``"file, line 3, column 2"`` for a data
+        row and a column of ``columns`` (0-based).
+    reading : Reading
+        How the file was read.
+    kept : frozenset
+        Missing markers kept as labels (``keep_labels``).
+    """
+
+    path: str
+    format: str
+    names: list
+    items: list | None
+    columns: list
+    numeric: bool
+    categories: list | None
+    locate: Callable[[int | None, int | None], str]
+    reading: Reading | None = None
+    kept: frozenset = frozenset()
+
+
+def read_cells(
+    path: Any,
+    format: str | None = None,
+    categories: Sequence | None = None,
+    *,
+    sep: str | None = None,
+    encoding: str = "utf-8",
+    max_bytes: int | None = MAX_FILE_BYTES,
+    max_field: int | None = MAX_FIELD_CHARS,
+    **layout: Any,
+) -> Cells:
+    """Read a ratings file (CSV, or .xlsx) into :class:`Cells`.
+
+    ``layout``: what the file is, where the guesses would be wrong (``item``,
+    ``rater``, ``label``, ``raters_as_rows``, ``drop``, ``skip_rows``,
+    ``keep_labels``, ``fold_case``: see :meth:`iaa_teach.Ratings.from_csv`).
+    Raises :class:`~iaa_teach.AgreementError` for anything that is not a
+    readable ratings file, naming the file (and the line and column where
+    there is one) and what to do.
+    """
+    if format is not None:
+        check_option("format", format, FORMATS)
+    sep = _check_sep(sep)
+    encoding = _check_encoding(encoding)
+    max_bytes = check_max("max_bytes", max_bytes)
+    max_field = check_max("max_field", max_field)
+    if categories is not None and (
+        isinstance(categories, (str, bytes)) or not hasattr(categories, "__iter__")
+    ):
+        raise AgreementError(f"categories must be a list of labels in their order, got {categories!r}")
+    categories = None if categories is None else list(categories)
+    plan = _Plan(format, **layout)
+    path = check_path(path, max_bytes)[0]
+    plan.path = path
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix in _NOT_SUPPORTED:
+        raise AgreementError(
+            f"{path}: {_NOT_SUPPORTED[suffix]} files are not read; save the sheet as .xlsx or as CSV (UTF-8)"
+        )
+    if suffix in _TOOLS:
+        if plan.raters_as_rows or plan.format == "wide":
+            raise AgreementError(
+                f"{path}: {_TOOLS[suffix][0]} holds one answer per record: it is read as long"
+            )
+        plan.kind, plan.format = "long", "long"
+        table = _TOOLS[suffix][1](path, plan)
+        plan.label = None  # the control tag named, not a column
+        cells = _interpret_long(table, plan, categories, max_field)
+        cells.reading = dataclasses.replace(cells.reading, layout=_TOOLS[suffix][0])
+        return cells
+    if suffix in _EXCEL:
+        table = _read_xlsx(path, max_bytes, plan.skip_rows, plan)
+    else:
+        table = _CsvTable(path, sep, encoding, max_field, plan.skip_rows, plan)
+    return _interpret(table, plan, categories, max_field)
+
+
+def check_path(path: Any, max_bytes: int | None = MAX_FILE_BYTES) -> tuple[str, int]:
+    """``path`` as a string, and its size, once it is known to name a regular file within the size limit.
+
+    Nothing is opened: a FIFO, a device (``/dev/zero``), a socket or a
+    directory is refused from its ``stat``.
+    """
+    if isinstance(path, bool) or not isinstance(path, (str, bytes, os.PathLike)):
+        raise AgreementError(
+            f"path must be a file path (a str or pathlib.Path), got {type(path).__name__} "
+            f"{path!r}; for a pandas DataFrame use Ratings.from_dataframe"
+        )
+    path = os.fsdecode(os.fspath(path))
+    if not path or "\x00" in path:
+        raise AgreementError(f"path must name a file, got {path!r}")
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise AgreementError(f"{path}: no such file") from None
+    except PermissionError:
+        raise AgreementError(f"{path}: permission denied") from None
+    except (OSError, ValueError) as err:
+        raise AgreementError(f"{path}: cannot read it ({getattr(err, 'strerror', None) or err})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise AgreementError(f"{path}: is a directory, not a ratings file")
+    if not stat.S_ISREG(info.st_mode):
+        kind = (
+            "a FIFO (named pipe)"
+            if stat.S_ISFIFO(info.st_mode)
+            else "a device"
+            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(info.st_mode)
+            else "not a regular file"
+        )
+        raise AgreementError(
+            f"{path}: is {kind}; only regular files are read (save the ratings to a file first)"
+        )
+    check_limit(
+        f"{path}: the file has {info.st_size:,} bytes; file size",
+        info.st_size,
+        max_bytes,
+        "max_bytes",
+        "--max-bytes",
+    )
+    if info.st_size == 0:
+        raise AgreementError(f"{path}: the file is empty")
+    return path, info.st_size
+
+
+def _check_sep(sep: Any) -> str | None:
+    if sep is None:
+        return None
+    if not isinstance(sep, str) or len(sep) != 1 or sep in '"\r\n\x00 ' or sep.isalnum() or ord(sep) > 127:
+        raise AgreementError(
+            f"sep must be one character such as ',', ';' or '\\t' (not a quote, space, letter "
+            f"or digit), got {sep!r}"
+        )
+    return sep
+
+
+def _check_encoding(encoding: Any) -> str:
+    check_text("encoding", encoding)
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise AgreementError(
+            f"encoding {encoding!r} is not known; use a name such as 'utf-8', 'cp1252', 'latin-1' or 'utf-16'"
+        ) from None
+    return "utf-8" if name in ("utf-8", "utf-8-sig") else name
+
+
+# ================================================================= CSV
+class _CsvTable:
+    """A CSV file checked and read with pandas: header, columns, and where each row came from."""
+
+    def __init__(
+        self,
+        path: str,
+        sep: str | None,
+        encoding: str,
+        max_field: int | None,
+        skip_rows: int,
+        plan: Callable[[list], tuple[list, set, bool]],
+    ):
+        self.path = path
+        self.max_field = max_field
+        self.markers = getattr(plan, "keep", frozenset())
+        head = _read_prefix(path, 1 << 16)
+        if encoding == "utf-8":
+            _check_not_other_encoding(path, head)
+        if encoding != "utf-8" or (b"\r" in head and b"\n" not in head):
+            # decode in Python (files in other encodings are small), then read as UTF-8;
+            # old Mac line ends (CR only) become LF, so every line keeps its number
+            with open(path, "rb") as fh:
+                raw = fh.read()
+            try:
+                text = raw.decode(encoding)
+            except UnicodeDecodeError as err:
+                raise _decode_error(path, raw, err.start, encoding) from None
+            del raw
+            if "\n" not in text:
+                text = text.replace("\r", "\n")
+            self.source: Any = io.BytesIO(text.lstrip("\ufeff").encode("utf-8"))
+        else:
+            self.source = path
+        self.file_header, self.skip, self.sep, before = _header(path, self.source, sep, max_field, skip_rows)
+        self.file_width = len(self.file_header)
+        # which columns are read (the others dropped), which as text, and whether the file is long
+        self.positions, self.text_columns, self.long = plan(self.file_header)
+        self.header = [self.file_header[p] for p in self.positions]
+        self.width = len(self.positions)
+        quotes, separators = _prescan(path, self.source, self.sep)
+        self.columns = self._read(self.text_columns)
+        bools = {j for j, c in enumerate(self.columns) if c.dtype == bool}
+        if bools:  # True/False in a file are text, as written ("TRUE", "yes"...), never numbers
+            self.text_columns |= bools
+            self.columns = self._read(self.text_columns)
+        # pandas pads a short row with missing cells: make sure there is none. Without quotes or
+        # blank rows, every row has all its fields exactly when the separators add up (a row with
+        # too many fields is an error in pandas); otherwise count them line by line.
+        if quotes or self.blank_rows or separators - before != (self.n_rows + 1) * (self.file_width - 1):
+            _scan(path, self.source, self.sep, self.file_width, max_field, self.long, self.skip)
+
+    def _read(self, text_columns: set) -> list:
+        """The columns kept (``positions``), those in ``text_columns`` (0-based among them) as text."""
+        try:
+            frame = _pandas_csv(
+                self.path,
+                self.source,
+                self.sep,
+                self.skip,
+                self.file_width,
+                {self.positions[j] for j in text_columns},
+                None if len(self.positions) == self.file_width else self.positions,
+            )
+        except AgreementError:
+            _scan(self.path, self.source, self.sep, self.file_width, self.max_field, self.long, self.skip)
+            raise
+        if not len(frame):
+            raise AgreementError(f"{self.path}: the file has a header but no items")
+        self.n_rows = len(frame)
+        columns = [frame[p].to_numpy() for p in self.positions]
+        del frame
+        empty = _empty_rows(columns, self.markers)
+        self.blank_rows = bool(empty.any())
+        self.keep = np.flatnonzero(~empty) if self.blank_rows else np.arange(self.n_rows)
+        return [c[self.keep] for c in columns] if self.blank_rows else columns
+
+    def locate(self, row: int | None = None, column: int | None = None) -> str:
+        """``file, line L, column C`` of a data row (-1: the header) and a column (0-based)."""
+        where = self.path
+        if row is not None:
+            record = self.skip + (0 if row < 0 else 1 + int(self.keep[row]))
+            where += f", line {_line_of_record(self.source, record)}"
+        if column is not None:
+            where += f", column {self.positions[column] + 1}"
+        return where
+
+
+def _empty_rows(columns: list, markers: frozenset = frozenset()) -> np.ndarray:
+    """Rows in which every cell is missing, blank or a missing marker (a column of whole numbers has none)."""
+    n = len(columns[0])
+    if any(c.dtype.kind in "iub" for c in columns):
+        return np.zeros(n, dtype=bool)
+    first, *rest = sorted(columns, key=lambda c: c.dtype.kind != "f")  # numbers first: they narrow fast
+    rows = np.flatnonzero(_missing_cells(first, markers))
+    for c in rest:
+        if not rows.size:
+            break
+        rows = rows[_missing_cells(c[rows], markers)]
+    empty = np.zeros(n, dtype=bool)
+    empty[rows] = True
+    return empty
+
+
+def _missing_cells(values: np.ndarray, markers: frozenset = frozenset()) -> np.ndarray:
+    """Which cells are missing: NaN, None, blank text or a missing marker (``markers``: those kept as labels)."""
+    import pandas as pd
+
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    flags = [file_text(u, markers) is None for u in uniques.tolist()]
+    return np.array(flags + [True], dtype=bool)[codes]
+
+
+def _check_not_other_encoding(path: str, head: bytes) -> None:
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise AgreementError(
+            f"{path}: the file is UTF-16 or UTF-32 (it starts with a byte order mark), not UTF-8; "
+            f"save it as UTF-8 CSV, or give its encoding with encoding='utf-16' "
+            f"(--encoding utf-16 on the command line)"
+        )
+    if head.startswith(b"PK\x03\x04"):
+        raise AgreementError(
+            f"{path}: this is a zip archive (an Excel workbook?), not a CSV file; give it the "
+            f".xlsx extension or export the sheet as CSV (UTF-8)"
+        )
+
+
+def _decode_error(path: str, data: bytes, start: int, encoding: str = "utf-8") -> AgreementError:
+    line = data.count(b"\n", 0, start) + 1
+    line_start = data.rfind(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode(encoding, errors="replace")) + 1
+    if encoding == "utf-8":
+        shown, advice = (
+            "UTF-8",
+            (
+                "the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): "
+                "save it as CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding "
+                "cp1252 on the command line)"
+            ),
+        )
+    else:
+        shown, advice = (
+            encoding,
+            "give the file's own encoding with encoding= (--encoding on the command line)",
+        )
+    return AgreementError(
+        f"{path}, line {line}, column {column}: byte 0x{data[start]:02x} is not valid {shown}; {advice}"
+    )
+
+
+def _read_prefix(source: Any, n: int) -> bytes:
+    if isinstance(source, io.BytesIO):
+        return source.getvalue()[:n]
+    with open(source, "rb") as fh:
+        return fh.read(n)
+
+
+def _chunks(source: Any):
+    if isinstance(source, io.BytesIO):
+        data = source.getbuffer()
+        for start in range(0, len(data), _CHUNK):
+            yield bytes(data[start : start + _CHUNK])
+        return
+    with open(source, "rb") as fh:
+        while True:
+            chunk = fh.read(_CHUNK)
+            if not chunk:
+                return
+            yield chunk
+
+
+def _header(
+    path: str, source: Any, sep: str | None, max_field: int | None, skip_rows: int = 0
+) -> tuple[list[str], int, str, int]:
+    """The header (first record that is not blank, after ``skip_rows`` lines) as stripped names, the
+    lines before it, the separator and the number of separators before it."""
+    size = 1 << 16
+    while True:
+        data = _read_prefix(source, size)
+        whole = len(data) < size
+        try:
+            text = codecs.getincrementaldecoder("utf-8")().decode(data, final=whole)
+        except UnicodeDecodeError as err:
+            raise _decode_error(path, data, err.start) from None
+        text = text[1:] if text.startswith("\ufeff") else text
+        lines = text.splitlines(keepends=True)
+        if skip_rows >= len(lines) and whole:
+            raise AgreementError(
+                f"{path}: skip_rows={skip_rows} (--skip-rows) skips every line of the file ({len(lines)})"
+            )
+        skip = min(skip_rows, len(lines))
+        while skip < len(lines) and not lines[skip].strip(" \t\r\n,;"):
+            skip += 1
+        if skip == len(lines) and whole:
+            raise AgreementError(f"{path}: the file is empty (only blank lines)")
+        if skip < len(lines):
+            use = sep or _sniff(lines[skip])
+            reader = csv.reader(io.StringIO("".join(lines[skip:])), delimiter=use)
+            limit = csv.field_size_limit()
+            csv.field_size_limit(max(limit, (max_field or len(text)) + 1))
+            try:
+                header = next(reader)
+                complete = whole or reader.line_num < len(lines) - skip
+            except csv.Error as err:
+                if "field larger" in str(err):
+                    raise _too_long(f"{path}, line {skip + 1}", "a name", max_field) from None
+                complete, header = whole, None
+            finally:
+                csv.field_size_limit(limit)
+            if complete:
+                break
+        if size >= 4 * ((max_field or MAX_FIELD_CHARS) + (1 << 16)):
+            raise AgreementError(
+                f"{path}: the header line is longer than {size:,} bytes; a field is longer than the "
+                f"field size limit: check the file, or raise the limit with max_field= "
+                f"(--max-field on the command line)"
+            )
+        size *= 4
+    if header is None:
+        raise AgreementError(f"{path}, line {skip + 1}: cannot read the header line")
+    names = [h.strip() for h in header]
+    for j, name in enumerate(names):
+        if max_field is not None and len(name) > max_field:
+            check_limit(
+                f"{path}, line {skip + 1}, column {j + 1}: the name has {len(name):,} characters; field size",
+                len(name),
+                max_field,
+                "max_field",
+                "--max-field",
+            )
+    return names, skip, use, sum(line.count(use) for line in lines[:skip])
+
+
+def _too_long(where: str, what: str, max_field: int | None) -> AgreementError:
+    """The error for a field that the csv module found longer than the field size limit."""
+    return AgreementError(
+        f"{where}: {what} is longer than the limit of {max_field:,} characters; field size: raise "
+        f"the limit with max_field= (--max-field on the command line)"
+    )
+
+
+def _prescan(path: str, source: Any, sep: str) -> tuple[bool, int]:
+    """Whether the file has quotes, and how many separators it has; a NUL byte is an error."""
+    quotes, separators, offset = False, 0, 0
+    token = sep.encode()
+    for chunk in _chunks(source):
+        if b"\0" in chunk:
+            line = _read_prefix(source, offset + chunk.index(b"\0")).count(b"\n") + 1
+            raise AgreementError(
+                f"{path}, line {line}: the file contains a NUL byte, so it is not UTF-8 text "
+                f"(UTF-16 without a byte order mark, or a binary file named .csv?); save it as "
+                f"CSV UTF-8, or give its encoding with encoding= (--encoding on the command line)"
+            )
+        quotes = quotes or b'"' in chunk
+        separators += chunk.count(token)
+        offset += len(chunk)
+    return quotes, separators
+
+
+def _sniff(line: str) -> str:
+    """The separator of a header line: the most frequent of comma, semicolon and tab outside quotes."""
+    outside = re.sub(r'"[^"]*"', "", line)
+    counts = [outside.count(s) for s in SEPARATORS]
+    return SEPARATORS[counts.index(max(counts))] if max(counts) else ","
+
+
+def _scan(
+    path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False, skip: int = 0
+) -> None:
+    """Check that every record has ``width`` fields (blank lines aside), naming the first that has not.
+
+    One vectorized pass per megabyte: separators and line ends outside
+    quotes (known from the parity of the quotes before them) counted per
+    line. A count that does not match (or a stray quote that confuses the
+    count) is looked at again exactly, with Python's csv module (which
+    reads as pandas does), to name the line. The ``skip`` lines above the
+    header are not counted.
+    """
+    sep_byte = ord(sep)
+    offset = parity = carry = lines = 0
+    content = False  # the unfinished line holds something other than spaces
+    suspect = False
+    newline = 10
+    for chunk in _chunks(source):
+        a = np.frombuffer(chunk, dtype=np.uint8)
+        if offset == 0 and not (a == 10).any() and (a == 13).any():
+            newline = 13  # old Mac line ends
+        quotes = a == 34
+        seps = a == sep_byte
+        ends = a == newline
+        if quotes.any():
+            inside = ((np.cumsum(quotes, dtype=np.int64) + parity) & 1).astype(bool)
+            seps &= ~inside
+            ends &= ~inside
+            parity = int(inside[-1])  # the parity of every quote so far
+        elif parity:
+            seps[:] = False
+            ends[:] = False
+        where = np.flatnonzero(ends)
+        if where.size:
+            counts = np.cumsum(seps, dtype=np.int64)
+            per_line = np.diff(counts[where], prepend=0)
+            per_line[0] += carry
+            bad = per_line != width - 1
+            if lines < skip:
+                bad[: skip - lines] = False
+            lines += len(where)
+            if bad.any():
+                starts = np.concatenate(([0], where[:-1] + 1))
+                firsts = np.flatnonzero(bad)
+                blank = [
+                    not _has_content(a[starts[i] : where[i]])
+                    and not (i == 0 and content)
+                    and per_line[i] == 0
+                    for i in firsts[:100]
+                ]
+                if not all(blank) or len(firsts) > 100:
+                    suspect = True
+                    break
+            carry = int(counts[-1] - counts[where[-1]])
+            content = _has_content(a[where[-1] + 1 :])
+        else:
+            carry += int(np.count_nonzero(seps))
+            content = content or _has_content(a)
+        offset += len(chunk)
+    if not suspect and (carry or content) and carry != width - 1:
+        suspect = True
+    if suspect or parity:
+        _exact_fields(path, source, sep, width, max_field, long, skip)
+
+
+def _has_content(piece: np.ndarray) -> bool:
+    return bool(((piece != 32) & (piece != 9) & (piece != 13) & (piece != 10)).any())
+
+
+def _exact_fields(
+    path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False, skip: int = 0
+) -> None:
+    """Name the first record with a wrong number of fields, read with the csv module (as pandas reads it)."""
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, (max_field or 0) + 1))
+    raw = source if isinstance(source, io.BytesIO) else open(source, "rb")
+    stream = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+    try:
+        reader = csv.reader(stream, delimiter=sep)
+        line, header_seen, data_rows = 1, 0, 0  # header_seen: the header's line
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as err:
+                if "field larger" in str(err):
+                    raise _too_long(f"{path}, line {line}", "a cell", max_field) from None
+                raise AgreementError(f"{path}, line {line}: cannot read the line ({err})") from None
+            start, line = line, reader.line_num + 1
+            if start <= skip or not any(cell.strip(" \t\r\n,;") for cell in row):
+                continue
+            if not header_seen:
+                header_seen = start
+                continue
+            data_rows += 1
+            if len(row) != width:
+                quote = any("\n" in cell for cell in row)
+                title = header_seen if len(row) > width and data_rows == 1 else 0
+                raise AgreementError(
+                    f"{path}, line {start}: "
+                    + (
+                        f"expected 3 columns (item, rater, label), got {len(row)}"
+                        if long and width == 3
+                        else f"{len(row)} cells but the header has {width} columns"
+                    )
+                    + (
+                        " (a quoted cell runs over several lines: is a closing quote missing?)"
+                        if quote
+                        else f"; if line {title} is a title above the header, skip it with skip_rows={title} "
+                        f"(--skip-rows {title} on the command line)"
+                        if title
+                        else ""
+                    )
+                )
+    finally:
+        if isinstance(source, io.BytesIO):
+            stream.detach()
+            source.seek(0)
+        else:
+            stream.close()
+        csv.field_size_limit(limit)
+
+
+def _line_of_record(source: Any, record: int) -> int:
+    """The physical line (1-based) on which record ``record`` (0-based; blank lines are records) starts."""
+    if record <= 0:
+        return 1
+    seen, lines, parity = 0, 1, 0
+    for chunk in _chunks(source):
+        a = np.frombuffer(chunk, dtype=np.uint8)
+        ends = a == 10
+        quotes = a == 34
+        if quotes.any() or parity:
+            inside = ((np.cumsum(quotes, dtype=np.int64) + parity) & 1).astype(bool)
+            parity = int(inside[-1])
+            record_ends = np.flatnonzero(ends & ~inside)
+        else:
+            record_ends = np.flatnonzero(ends)
+        need = record - seen
+        if need <= len(record_ends):
+            return lines + int(np.count_nonzero(ends[: int(record_ends[need - 1]) + 1]))
+        seen += len(record_ends)
+        lines += int(np.count_nonzero(ends))
+    return lines
+
+
+def _pandas_csv(
+    path: str, source: Any, sep: str, skip: int, width: int, text_columns: set, usecols: list | None = None
+):
+    import pandas as pd
+
+    if isinstance(source, io.BytesIO):
+        source.seek(0)
+    try:
+        with (
+            warnings.catch_warnings()
+        ):  # a row longer than the header: the cells are counted and the error named later
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)
+            return pd.read_csv(
+                source,
+                sep=sep,
+                header=0,
+                names=list(range(width)),
+                usecols=usecols,
+                skiprows=skip,
+                dtype={c: object for c in text_columns} or None,
+                keep_default_na=False,
+                na_values=[""],  # the other markers are read as text, counted, and made missing here
+                skip_blank_lines=False,
+                encoding="utf-8",
+                engine="c",
+                quotechar='"',
+                doublequote=True,
+                index_col=False,
+            )
+    except pd.errors.EmptyDataError:
+        raise AgreementError(f"{path}: the file has a header but no items") from None
+    except UnicodeDecodeError:
+        data = b"".join(_chunks(source))
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise _decode_error(path, data, err.start) from None
+        raise AgreementError(f"{path}: the file is not valid UTF-8") from None
+    except (pd.errors.ParserError, UnicodeError, ValueError, OverflowError) as err:
+        message = str(err).replace("Error tokenizing data. C error: ", "").strip()
+        if "EOF inside string" in message:
+            message = 'a quoted field is never closed (a " without its closing ")'
+        raise AgreementError(f"{path}: cannot read the file: {message}") from None
+
+
+# ================================================================ xlsx
+class _SheetTable:
+    """The first sheet of a workbook: header, columns of cells, and the sheet row of each data row."""
+
+    def __init__(self, path: str, header: list, columns: list, rows: list, top: int, positions: list):
+        self.path, self.header, self.columns, self.rows, self.top = path, header, columns, rows, top
+        self.positions = positions
+        self.width = len(header)
+
+    def locate(self, row: int | None = None, column: int | None = None) -> str:
+        where = self.path
+        if row is not None:
+            where += f", row {(self.rows[row] if row >= 0 else self.top) + 1}"
+        if column is not None:
+            where += f", column {self.positions[column] + 1}"
+        return where
+
+
+def _read_xlsx(path: str, max_bytes: int | None, skip_rows: int, plan: Callable) -> _SheetTable:
+    import pandas as pd
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as err:
+        raise AgreementError(
+            f"{path}: not an Excel workbook (an .xlsx file is a zip archive): {err}"
+        ) from None
+    check_limit(
+        f"{path}: the workbook unpacks to {unpacked:,} bytes; file size",
+        unpacked,
+        max_bytes,
+        "max_bytes",
+        "--max-bytes",
+    )
+    try:
+        frame = pd.read_excel(
+            path, sheet_name=0, header=None, dtype=object, engine="openpyxl", na_filter=False
+        )
+    except Exception as err:  # openpyxl raises many kinds of error for a damaged workbook
+        raise AgreementError(f"{path}: cannot read the workbook ({type(err).__name__}: {err})") from None
+    rows = [[_excel_cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
+    del frame
+    filled = [i for i, row in enumerate(rows) if i >= skip_rows and any(c is not None for c in row)]
+    if not filled:
+        raise AgreementError(
+            f"{path}: the first sheet is empty"
+            + (f" below the {skip_rows} rows skipped (skip_rows, --skip-rows)" if skip_rows else "")
+        )
+    top = filled[0]
+    header = ["" if c is None else str(c).strip() for c in rows[top]]
+    while header and header[-1] == "":
+        header.pop()
+    width = len(header)
+    body = filled[1:]
+    for i in body:
+        extra = [j for j, c in enumerate(rows[i][width:], start=width) if c is not None]
+        if extra:
+            title = (
+                f"; if row {top + 1} is a title above the header, skip it with skip_rows={top + 1} "
+                f"(--skip-rows {top + 1} on the command line)"
+                if i == body[0]
+                else ""
+            )
+            raise AgreementError(
+                f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's {width} columns{title}"
+            )
+    positions, _text, _long = plan(header)
+    columns = [np.array([rows[i][j] for i in body], dtype=object) for j in positions]
+    return _SheetTable(path, [header[j] for j in positions], columns, body, top, positions)
+
+
+def _excel_cell(value: Any) -> Any:
+    """A spreadsheet cell as a file cell: numbers stay numbers; TRUE/FALSE and dates are text."""
+    if value is None or isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        return int(value) if isinstance(value, float) and value.is_integer() else value
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    text = str(value)
+    return text if text.strip() else None  # an empty cell (pandas gives "" when it does not filter NA)
+
+
+# ==================================================== annotation tools' exports
+class _RecordTable:
+    """Ratings gathered from an annotation tool's export: item, rater and label per record."""
+
+    def __init__(self, path: str, header: list, rows: list, where: list):
+        self.path, self.header, self.where = path, header, where
+        self.columns = [np.array([row[j] for row in rows], dtype=object) for j in range(3)]
+        self.width, self.positions = 3, [0, 1, 2]
+
+    def locate(self, row: int | None = None, column: int | None = None) -> str:
+        return self.path if row is None or row < 0 else f"{self.path}, {self.where[row]}"
+
+
+def _load_json(path: str, lines: bool) -> list:
+    import json
+
+    with open(path, encoding="utf-8-sig") as fh:
+        text = fh.read()
+    try:
+        if not lines:
+            return [json.loads(text)]
+        return [json.loads(line) if line.strip() else None for line in text.splitlines()]
+    except json.JSONDecodeError as err:
+        line = (
+            err.lineno
+            if not lines
+            else next(i for i, row in enumerate(text.splitlines(), 1) if row.strip() and not _parses(row))
+        )
+        raise AgreementError(f"{path}, line {line}: not valid JSON ({err.msg})") from None
+
+
+def _parses(text: str) -> bool:
+    import json
+
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def _one_label(values: Any) -> Any:
+    """A tool's answer as one label: a list of one is its element, several are joined with ", " (and warned about)."""
+    if isinstance(values, list):
+        values = [v for v in values if v is not None]
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else ", ".join(map(str, values))
+    return values
+
+
+def _read_label_studio(path: str, plan: _Plan) -> _RecordTable:
+    """Label Studio's JSON export: tasks (``id``, ``data``) with ``annotations`` (``completed_by``, ``result``)."""
+    (tasks,) = _load_json(path, lines=False)
+    if not isinstance(tasks, list) or not all(isinstance(t, dict) and "annotations" in t for t in tasks):
+        raise AgreementError(
+            f"{path}: not a Label Studio JSON export (a list of tasks, each with its annotations); "
+            f"export the project as JSON, or save the ratings as CSV"
+        )
+    controls: dict = {}
+    for task in tasks:
+        for ann in task.get("annotations") or []:
+            for region in ann.get("result") or []:
+                if isinstance(region, dict) and "from_name" in region:
+                    controls.setdefault(region["from_name"], region.get("type"))
+    if not controls:
+        raise AgreementError(f"{path}: the tasks have no annotation results (no choices, labels or ratings)")
+    name = plan.label
+    if name is None:
+        if len(controls) > 1:
+            raise AgreementError(
+                f"{path}: the project has {len(controls)} control tags ({_quoted(controls)}): one table per "
+                f"tag; name one with label= (--label-column)"
+            )
+        name = next(iter(controls))
+    elif name not in controls:
+        raise AgreementError(
+            f"{path}: label={name!r} (--label-column) is no control tag; the tags: {_quoted(controls)}"
+        )
+    rows, where, cancelled = [], [], 0
+    for t, task in enumerate(tasks):
+        for a, ann in enumerate(task.get("annotations") or []):
+            if ann.get("was_cancelled"):
+                cancelled += 1
+                continue
+            who = ann.get("completed_by")
+            if isinstance(who, dict):
+                who = who.get("email") or who.get("id")
+            for region in ann.get("result") or []:
+                if region.get("from_name") == name:
+                    value = region.get("value") or {}
+                    label = _one_label(value.get(region.get("type"), next(iter(value.values()), None)))
+                    rows.append([task.get("id", t + 1), who, label])
+                    where.append(f"task {t + 1}, annotation {a + 1}")
+    plan.notes.append(
+        f'a Label Studio JSON export: {len(tasks)} tasks, the control "{name}" ({controls[name]}); the '
+        f"annotators' answers only (predictions left out)"
+        + (f"; {cancelled} cancelled annotation{'s' if cancelled > 1 else ''} left out" if cancelled else "")
+    )
+    if not rows:
+        raise AgreementError(f'{path}: no annotation answers the control "{name}"')
+    return _RecordTable(path, ["task id", "annotator", name], rows, where)
+
+
+def _read_prodigy(path: str, plan: _Plan) -> _RecordTable:
+    """Prodigy's JSONL: one answer a line; ``_annotator_id`` (or ``_session_id``), ``answer``, and the
+    chosen options (``accept``) or a binary ``label``."""
+    records = _load_json(path, lines=True)
+    rows, where, ignored, choice = [], [], 0, False
+    for n, rec in enumerate(records, 1):
+        if rec is None:
+            continue
+        if not isinstance(rec, dict) or "answer" not in rec:
+            raise AgreementError(f'{path}, line {n}: not a Prodigy answer (a JSON object with an "answer")')
+        who = rec.get("_annotator_id") or rec.get("_session_id")
+        if who is None:
+            raise AgreementError(f"{path}, line {n}: no _annotator_id or _session_id names who answered")
+        if "accept" in rec and "options" in rec:  # the choice interface: the options chosen
+            choice = True
+            label = None if rec["answer"] != "accept" else _one_label(rec["accept"])
+            item = rec.get("_input_hash")
+        else:  # binary: the answer to "is this <label>?"
+            label = None if rec["answer"] == "ignore" else rec["answer"]
+            item = rec.get("_task_hash", rec.get("_input_hash"))
+        if rec["answer"] == "ignore":
+            ignored += 1
+        if item is None:
+            raise AgreementError(f"{path}, line {n}: no _input_hash or _task_hash names the item")
+        rows.append([item, who, label])
+        where.append(f"line {n}")
+    if not rows:
+        raise AgreementError(f"{path}: the file has no answers")
+    plan.notes.append(
+        "a Prodigy JSONL file: "
+        + (
+            "the options chosen (accept) per _input_hash"
+            if choice
+            else "accept / reject per _task_hash (binary)"
+        )
+        + (f"; {ignored} ignored answer{'s' if ignored > 1 else ''} read as missing" if ignored else "")
+    )
+    return _RecordTable(path, ["input" if choice else "task", "annotator", "answer"], rows, where)
+
+
+_TOOLS.update(
+    {
+        ".json": ("a Label Studio JSON export", _read_label_studio),
+        ".jsonl": ("a Prodigy JSONL file", _read_prodigy),
+    }
+)
+
+
+# ======================================================== interpretation
+def _quoted(names: Sequence[Any]) -> str:
+    shown = ", ".join(f'"{n}"' for n in list(names)[:12])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > 12 else "")
+
+
+def _name_list(values: Any, what: str) -> tuple:
+    if values is None:
+        return ()
+    if isinstance(values, str):
+        values = [values]
+    if not hasattr(values, "__iter__") or any(not isinstance(v, str) for v in values):
+        raise AgreementError(f"{what} must be a list of strings, got {values!r}")
+    return tuple(v.strip() for v in values)
+
+
+class _Plan:
+    """What the caller said about a file, checked; once the header is read, which columns to read, and how.
+
+    Called with the header (stripped names): returns the positions of the
+    columns kept, those (0-based among them) to read as text, and whether
+    the file is long. ``notes`` and ``warnings`` collect what the summary says.
+    """
+
+    def __init__(
+        self,
+        format: str | None,
+        item: Any = None,
+        rater: Any = None,
+        label: Any = None,
+        raters_as_rows: Any = False,
+        drop: Any = (),
+        skip_rows: Any = 0,
+        keep_labels: Any = (),
+        fold_case: Any = False,
+    ):
+        if item is not None and item is not False and not isinstance(item, str):
+            raise AgreementError(
+                f"item must be the name of the column of item IDs, or False (no such column: rows are "
+                f"numbered 1..n), got {item!r}"
+            )
+        for name, value in (("item", item), ("rater", rater), ("label", label)):
+            if value is not None and value is not False and (not isinstance(value, str) or not value.strip()):
+                raise AgreementError(f"{name} must be a column name, got {value!r}")
+        self.format, self.item = format, item.strip() if isinstance(item, str) else item
+        self.rater = rater.strip() if isinstance(rater, str) else None
+        self.label = label.strip() if isinstance(label, str) else None
+        self.raters_as_rows = check_bool("raters_as_rows", raters_as_rows)
+        self.fold_case = check_bool("fold_case", fold_case)
+        self.drop = _name_list(drop, "drop")
+        self.skip_rows = check_int("skip_rows", skip_rows, 0)
+        keep = _name_list(keep_labels, "keep_labels")
+        for value in keep:
+            if value not in _MARKERS or not value:
+                raise AgreementError(
+                    f"keep_labels: {value!r} is not a missing marker (an empty cell cannot be kept); "
+                    f"the markers are {', '.join(repr(m) for m in MISSING_MARKERS if m)}"
+                )
+        self.keep = frozenset(keep)
+        if self.raters_as_rows and isinstance(self.item, str):
+            raise AgreementError(
+                "raters_as_rows (--raters-as-rows): every column other than the rater's is an item, so there "
+                "is no item column to name; leave a column out with drop= (--drop-column)"
+            )
+        if self.raters_as_rows and (format == "long" or self.label):
+            raise AgreementError(
+                "raters_as_rows (--raters-as-rows) reads one row per rater and one column per item; it "
+                "takes no format='long' and no label column"
+            )
+        self.path, self.kind, self.names = "", "wide", []
+        self.item_j: int | None = None
+        self.rater_j: int | None = None
+        self.missing: dict[str, int] = {}
+        self.notes: list[str] = []
+        self.warnings: list[str] = []
+
+    def column(self, name: str, what: str, option: str, names: Sequence[str] | None = None) -> int:
+        """The position of the column called ``name`` (given as ``what=``), or an error listing the header."""
+        names = self.names if names is None else names
+        if name in names:
+            return list(names).index(name)
+        folded = [j for j, n in enumerate(names) if n.casefold() == name.casefold()]
+        if len(folded) == 1:
+            return folded[0]
+        raise AgreementError(
+            f"{self.path}: {what}={name!r} ({option}) names no column of the header, which has "
+            f"{_quoted(names)}"
+        )
+
+    def __call__(self, header: list) -> tuple[list, set, bool]:
+        positions = list(range(len(header)))
+        if self.drop:
+            for name in self.drop:
+                self.column(name, "drop", "--drop-column", header)
+            gone = {self.column(name, "drop", "--drop-column", header) for name in self.drop}
+            positions = [p for p in positions if p not in gone]
+            self.notes.append(f"left out as asked (drop, --drop-column): {_quoted(self.drop)}")
+        names = self.names = [header[p] for p in positions]
+        if self.raters_as_rows:
+            self.kind = "raters as rows"
+        elif self.format is not None:
+            self.kind = self.format
+            if self.format == "wide" and looks_long(names):
+                raise AgreementError(
+                    f"{self.path}: the header '{', '.join(names)}' looks like a long file (one rating per "
+                    f"line: item, rater, label); read it with format='long' (--format long on the "
+                    f"command line)"
+                )
+        elif self.rater or self.label:
+            self.kind = "long"
+        elif looks_long(names):
+            self.kind = "long"
+            self.notes.append(
+                f'read as long (one rating per row) because the header "{", ".join(names)}" names an item, '
+                f"a rater and a label column; format='wide' (--format wide) would refuse it"
+            )
+        else:
+            self.kind = "wide"
+        if self.kind == "long":
+            return positions, set(range(len(names))), True
+        if self.kind == "raters as rows":
+            if self.rater:
+                self.rater_j = self.column(self.rater, "rater", "--rater-column")
+            else:
+                found = [j for j, n in enumerate(names) if rater_like(n)]
+                mail = [j for j in found if {"email", "mail"} & set(_words(names[j]))]
+                self.rater_j = (mail or found or [None])[0]
+            return positions, set() if self.rater_j is None else {self.rater_j}, False
+        if isinstance(self.item, str):
+            self.item_j = self.column(self.item, "item", "--item-column")
+        elif self.item is None and names and (names[0] == "" or item_like(names[0])):
+            self.item_j = 0
+        return positions, set() if self.item_j is None else {self.item_j}, False
+
+
+def _interpret(table: Any, plan: _Plan, categories: list | None, max_field: int | None) -> Cells:
+    """The cells of a file as ids and labels, as the plan says; every guess noted, every oddity warned about."""
+    path, notes = table.path, plan.notes
+    if not table.columns or len(table.columns[0]) == 0:
+        raise AgreementError(f"{path}: the file has a header but no items")
+    _drop_empty_tail(table, plan)
+    if plan.kind == "long":
+        return _interpret_long(table, plan, categories, max_field)
+    if plan.kind == "raters as rows":
+        return _interpret_rows(table, plan, categories, max_field)
+    header, locate = table.header, table.locate
+    j_item = plan.item_j
+    items = (
+        _id_column(path, table.columns[j_item], locate, j_item, max_field, "item")
+        if j_item is not None
+        else None
+    )
+    if j_item is not None and plan.item is None:
+        name = header[j_item]
+        notes.append(
+            (
+                "the first column has no name: read as the item IDs (as pandas' to_csv writes the index)"
+                if name == ""
+                else f'the first column, "{name}", read as the item IDs (its name says so)'
+            )
+            + "; item=False (--no-item-column) reads it as a rater"
+        )
+    if items is not None:
+        _check_unique(
+            items,
+            lambda i, k: (
+                f"{locate(k)}: item ids must be unique: {items[k]!r} is item {i + 1} and item {k + 1}; "
+                f"one rating per row? read the file with format='long' (--format long); if the column "
+                f'"{header[j_item]}" is a rater, give item=False (--no-item-column)'
+            ),
+        )
+    js = [j for j in range(table.width) if j != j_item]
+    names = [header[j] for j in js]
+    for j, name in zip(js, names):
+        if name == "":
+            raise AgreementError(
+                f"{path}: the header has no name for column {table.positions[j] + 1}; every rater column "
+                f"needs a name"
+            )
+    labels, numeric, cats = _labels(table, js, categories, locate, max_field, plan)
+    _warn_columns(plan, names, labels, items is None and plan.item is None and bool(js) and js[0] == 0)
+
+    def where(row: int | None = None, column: int | None = None) -> str:
+        return locate(row, None if column is None else js[column])
+
+    reading = _reading(plan, path, "wide", items_from=None if j_item is None else header[j_item])
+    return Cells(path, "wide", names, items, labels, numeric, cats, where, reading, plan.keep)
+
+
+def _reading(plan: _Plan, path: str, layout: str, **where: Any) -> Reading:
+    return Reading(
+        path,
+        layout,
+        notes=tuple(plan.notes),
+        warnings=tuple(plan.warnings),
+        missing=tuple(sorted(plan.missing.items(), key=lambda kv: (kv[0] != "", -kv[1], kv[0]))),
+        **where,
+    )
+
+
+def _check_unique(values: Sequence, message: Callable[[int, int], str]) -> None:
+    """An error, ``message(i, k)``, if value ``k`` repeats value ``i``."""
+    seen: dict = {}
+    for k, v in enumerate(values):
+        if v in seen:
+            raise AgreementError(message(seen[v], k))
+        seen[v] = k
+
+
+def _drop_empty_tail(table: Any, plan: _Plan) -> None:
+    """Leave out the unnamed columns at the right end that hold nothing (``a,b,,`` as spreadsheets save)."""
+    n = table.width
+    while n > 1 and table.header[n - 1] == "" and _missing_cells(table.columns[n - 1], plan.keep).all():
+        n -= 1
+    if n < table.width:
+        dropped = table.width - n
+        plan.notes.append(
+            f"{dropped} empty column{'s' if dropped > 1 else ''} with no name at the right end left out"
+        )
+        table.header, table.columns, table.positions = (
+            table.header[:n],
+            table.columns[:n],
+            table.positions[:n],
+        )
+        table.width = n
+        if isinstance(table, _CsvTable):
+            table.text_columns = {j for j in table.text_columns if j < n}
+
+
+def _all_distinct(values: np.ndarray) -> int:
+    """The number of values if every value present differs from the others (5 at least), else 0.
+
+    The first 2,000 cells are looked at first, so a rater's column (with
+    repeats among its first cells) costs nothing.
+    """
+    import pandas as pd
+
+    def present(part: np.ndarray) -> np.ndarray:
+        if part.dtype.kind == "f":
+            return part[~np.isnan(part)]
+        return part[~pd.isna(part)]
+
+    head = present(values[:2000])
+    if len(head) < 5 or len(pd.unique(head)) < len(head):
+        return 0
+    whole = present(values)
+    return len(whole) if len(pd.unique(whole)) == len(whole) else 0
+
+
+def _warn_columns(plan: _Plan, names: list, labels: list, first_is_rater: bool) -> None:
+    """A warning for each rater column that does not look like one: named like raters, e-mails,
+    timestamps, or a different value in every row (item IDs?)."""
+    import pandas as pd
+
+    distinct = {j: _all_distinct(c) for j, c in enumerate(labels)}
+    for j, (name, column) in enumerate(zip(names, labels)):
+        drop = f'drop=["{name}"] (--drop-column "{name}")'
+        if plan.format is None and rater_like(name) and not _looks(column, _EMAIL):
+            plan.warnings.append(
+                f'column "{name}" is named like a column of rater names: if the file has one rating per row, '
+                f"read it with format='long' and name its columns with item=, rater=, label= (--format long "
+                f"--item-column ... --rater-column ... --label-column ...)"
+            )
+        elif _looks(column, _EMAIL) or _looks(column, _TIMESTAMP):
+            what = "e-mail addresses" if _looks(column, _EMAIL) else "timestamps"
+            plan.warnings.append(
+                f'column "{name}" holds {what}, not labels: a form\'s export (one row per respondent)? read '
+                f"it with raters_as_rows=True (--raters-as-rows); or leave the column out with {drop}"
+            )
+        elif distinct[j]:
+            # more values than the other columns' labels together: IDs, not a scale that each rater
+            # uses once (5 items scored 1..5) nor measurements that all differ in every column
+            others = set().union(
+                *(pd.unique(c[~pd.isna(c)]).tolist() for k, c in enumerate(labels) if k != j)
+            )
+            if len(labels) > 1 and len(others) < distinct[j] and not all(distinct.values()):
+                first = " (the first column)" if first_is_rater and j == 0 else ""
+                plan.warnings.append(
+                    f'column "{name}"{first} has a different value in each of its {distinct[j]} rows, unlike '
+                    f'a rater\'s labels: if it holds the item IDs, read it with item="{name}" '
+                    f'(--item-column "{name}"); to leave it out, {drop}'
+                )
+
+
+def _interpret_long(table: Any, plan: _Plan, categories: list | None, max_field: int | None) -> Cells:
+    """A long file: the item, rater and label columns (picked, guessed by name, or the only three)."""
+    path, header, locate, notes = table.path, table.header, table.locate, plan.notes
+    given = {
+        "item": plan.item if isinstance(plan.item, str) else None,
+        "rater": plan.rater,
+        "label": plan.label,
+    }
+    options = {"item": "--item-column", "rater": "--rater-column", "label": "--label-column"}
+    if table.width == 3 and not any(given.values()):
+        picks = {"item": 0, "rater": 1, "label": 2}
+        first = 0 if _long_header(header, table.columns) else 1
+        if first:  # no header: the first line is a rating too
+            table.columns = [
+                np.concatenate([np.array([header[j]], dtype=object), table.columns[j].astype(object)])
+                for j in range(3)
+            ]
+            notes.append(
+                f'no header: the first line ("{", ".join(header)}") is read as a rating (its names are no '
+                f"item, rater or label names and fit the data); name the columns item, rater, label to "
+                f"make it a header"
+            )
+    else:
+        first = 0
+        picks = {what: plan.column(name, what, options[what]) for what, name in given.items() if name}
+        for what, test in (("item", item_like), ("rater", rater_like), ("label", label_like)):
+            if what in picks:
+                continue
+            found = [j for j, n in enumerate(header) if test(n) and j not in picks.values()]
+            if len(found) > 1:  # "id" and "text": the plainest name wins
+                found = [j for j in found if header[j].lower() in ITEM_NAMES | RATER_NAMES | LABEL_NAMES]
+            if len(found) == 1:
+                picks[what] = found[0]
+        missing = [what for what in ("item", "rater", "label") if what not in picks]
+        if missing:
+            raise AgreementError(
+                f"{path}: a long file has an item, a rater and a label column; among the header's "
+                f"{table.width} columns ({_quoted(header)}) no single one is named as the "
+                f"{' or the '.join(missing)} column: name "
+                + ("it" if len(missing) == 1 else "them")
+                + " with "
+                + ", ".join(f"{w}= ({options[w]})" for w in missing)
+            )
+        rest = [n for j, n in enumerate(header) if j not in picks.values()]
+        notes.append(
+            f'item IDs from column "{header[picks["item"]]}", raters from "{header[picks["rater"]]}", labels '
+            f'from "{header[picks["label"]]}"' + (f"; left out: {_quoted(rest)}" if rest else "")
+        )
+    order = [picks["item"], picks["rater"], picks["label"]]
+
+    def where(row: int | None = None, column: int | None = None) -> str:
+        return locate(None if row is None else row - first, None if column is None else order[column])
+
+    ids = [
+        _id_column(path, table.columns[order[k]], where, k, max_field, what)
+        for k, what in ((0, "item"), (1, "rater"))
+    ]
+    view = _View(table, order)
+    labels, numeric, cats = _labels(view, [2], categories, where, max_field, plan)
+    reading = _reading(
+        plan,
+        path,
+        "long",
+        items_from=header[order[0]] if first == 0 else None,
+        raters_from=header[order[1]] if first == 0 else None,
+        labels_from=header[order[2]] if first == 0 else None,
+    )
+    return Cells(
+        path,
+        "long",
+        ["item", "rater", "label"],
+        None,
+        [*ids, *labels],
+        numeric,
+        cats,
+        where,
+        reading,
+        plan.keep,
+    )
+
+
+class _View:
+    """Columns of a table in another order (a long file's item, rater, label), as :func:`_labels` reads them."""
+
+    def __init__(self, table: Any, order: list):
+        self.table, self.order = table, order
+        self.path = table.path
+        self.columns = [table.columns[j] for j in order]
+
+
+def _long_header(names: list, columns: list) -> bool:
+    """Whether the first line of a 3-column long file is a header: by its names, or by not fitting the data."""
+    if item_like(names[0]) or rater_like(names[1]) or label_like(names[2]):
+        return True
+    labels = [file_text(v) for v in columns[2][:2000]]
+    labels = [v for v in labels if v is not None]
+    if labels and all(reads_as_number(v) for v in labels) and not reads_as_number(names[2]):
+        return True  # numbers below a name
+    raters = {file_text(v) for v in columns[1]}
+    return len(raters) < len(columns[1]) and names[1] not in raters and names[2] not in set(labels)
+
+
+def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field: int | None) -> Cells:
+    """One row per rater (a form's export): a column naming the rater, timestamps left out, items as columns."""
+    path, header, locate, notes = table.path, table.header, table.locate, plan.notes
+    j_rater = plan.rater_j
+    if j_rater is None:
+        mails = [j for j, c in enumerate(table.columns) if c.dtype == object and _looks(c, _EMAIL)]
+        j_rater = mails[0] if mails else None
+    times = [
+        j
+        for j, (n, c) in enumerate(zip(header, table.columns))
+        if j != j_rater
+        and ({"timestamp", "time", "date", "submitted"} & set(_words(n)) or _looks(c, _TIMESTAMP))
+    ]
+    if times:
+        notes.append(f"left out, as times of the answers: {_quoted([header[j] for j in times])}")
+    js = [j for j in range(table.width) if j != j_rater and j not in times]
+    if not js:
+        raise AgreementError(
+            f"{path}: no column is left for the items (every column names the rater or a time)"
+        )
+    for j in js:
+        if header[j] == "":
+            raise AgreementError(
+                f"{path}: the header has no name for column {table.positions[j] + 1}; with raters as rows "
+                f"every column is an item and needs its name"
+            )
+    n_rows = len(table.columns[0])
+    if j_rater is None:
+        raters = [f"R{i + 1}" for i in range(n_rows)]
+        notes.append(
+            f"no column names the raters: named R1..R{n_rows} in row order; name the column with rater= "
+            f"(--rater-column)"
+        )
+    else:
+        raters = _id_column(path, table.columns[j_rater], locate, j_rater, max_field, "rater")
+        _check_unique(
+            raters,
+            lambda i, k: (
+                f"{locate(k, j_rater)}: rater {raters[k]!r} has two rows (rows {i + 1} and {k + 1} of "
+                f"the data): one row per rater; remove the extra answer from the file"
+            ),
+        )
+        if plan.rater is None:
+            notes.append(
+                f'the raters named by column "{header[j_rater]}"; rater= (--rater-column) names another'
+            )
+    labels, numeric, cats = _labels(table, js, categories, locate, max_field, plan)
+    matrix = np.column_stack(labels)  # raters x items
+    columns = [matrix[i].copy() for i in range(n_rows)]
+
+    def where(row: int | None = None, column: int | None = None) -> str:  # row: an item, column: a rater
+        return locate(None if column is None else column, None if row is None else js[row])
+
+    reading = _reading(plan, path, "raters as rows", raters_from=None if j_rater is None else header[j_rater])
+    items = [header[j] for j in js]
+    return Cells(path, "wide", raters, items, columns, numeric, cats, where, reading, plan.keep)
+
+
+def _id_column(
+    path: str, column: np.ndarray, locate: Callable, j: int, max_field: int | None, what: str
+) -> list:
+    """Item or rater ids as stripped text, within the field size limit; none may be missing."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    texts = [file_text(_plain_number(v)) for v in uniques]
+    _check_field_sizes(texts, codes, locate, j, max_field)
+    ids = np.array(texts + [None], dtype=object)[codes]  # code -1 (missing): None
+    missing = np.flatnonzero(pd.isna(ids))
+    if missing.size:
+        raise AgreementError(
+            f"{locate(int(missing[0]), j)}: the {what} is missing; every row needs its {what}"
+        )
+    return ids.tolist()
+
+
+def _check_field_sizes(
+    texts: list, codes: np.ndarray, locate: Callable, j: int, max_field: int | None
+) -> None:
+    if max_field is None:
+        return
+    for u, text in enumerate(texts):
+        if isinstance(text, str) and len(text) > max_field:  # a number has no length limit
+            row = int(np.flatnonzero(codes == u)[0])
+            check_limit(
+                f"{locate(row, j)}: the cell has {len(text):,} characters; field size",
+                len(text),
+                max_field,
+                "max_field",
+                "--max-field",
+            )
+
+
+def _labels(
+    table: Any, js: list, categories: list | None, locate: Callable, max_field: int | None, plan: _Plan
+):
+    """Label columns ``js`` as numbers (when every label and category reads as one) or as text.
+
+    Counts the missing cells by what they held (into ``plan.missing``);
+    warns about labels that differ only in letter case (or merges them, with
+    ``plan.fold_case``) and about cells that look like several labels.
+    """
+    import pandas as pd
+
+    keep = plan.keep
+
+    def unique_cells(j: int):
+        codes, uniques = pd.factorize(table.columns[j], use_na_sentinel=True)
+        raw = uniques.tolist()
+        cells = [
+            None
+            if isinstance(v, float) and math.isnan(v)
+            else (file_text(v, keep) if isinstance(v, str) else _plain_number(v))
+            for v in raw
+        ]
+        _check_field_sizes(cells, codes, locate, j, max_field)
+        return codes, cells, raw
+
+    numeric_columns = [table.columns[j].dtype.kind in "iuf" for j in js]
+    factorized = {j: unique_cells(j) for j, num in zip(js, numeric_columns) if not num}
+    numbers = all(
+        not isinstance(c, str) or reads_as_number(c) for codes, cells, _ in factorized.values() for c in cells
+    )
+    numbers = numbers and all(
+        (
+            reads_as_number(c.strip())
+            if isinstance(c, str)
+            else isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool)
+        )
+        for c in (categories or [])
+        if not (isinstance(c, str) and c.strip() in _MARKERS)
+    )
+    if not numbers:  # text: read again as written the columns that pandas took as numbers
+        again = [j for j, num in zip(js, numeric_columns) if num]
+        again += [
+            j
+            for j, (codes, cells, _) in factorized.items()
+            if any(not isinstance(c, (str, type(None))) for c in cells)
+        ]
+        if again and isinstance(table, _CsvTable):  # a sheet's cells are kept as the sheet holds them
+            table.columns = table._read(table.text_columns | set(again))
+            factorized = {j: unique_cells(j) for j in js}
+        else:
+            factorized.update({j: unique_cells(j) for j in js if j not in factorized})
+    _count_missing(table, js, factorized, plan)
+    declared = None
+    if categories is not None:
+        declared = [
+            c.strip()
+            if isinstance(c, str) and (not numbers or not reads_as_number(c.strip()))
+            else to_number(c.strip())
+            if isinstance(c, str)
+            else (
+                str(_plain_number(c))
+                if not numbers
+                and isinstance(c, (int, float, np.integer, np.floating))
+                and not isinstance(c, bool)
+                else c
+            )
+            for c in categories
+        ]
+    if not numbers:
+        _text_hygiene(js, factorized, declared, plan)
+    out = []
+    for j in js:
+        if j not in factorized:  # a numeric column, labels are numbers: as it is
+            out.append(table.columns[j])
+            continue
+        codes, cells, _ = factorized[j]
+        if numbers:
+            values = [None if c is None else to_number(c) if isinstance(c, str) else c for c in cells]
+        else:
+            values = [c if c is None or isinstance(c, str) else str(c) for c in cells]  # cells: plain numbers
+        if numbers and all(v is None or isinstance(v, float) or abs(v) < 2**53 for v in values):
+            out.append(np.array([np.nan if v is None else v for v in values] + [np.nan], dtype=float)[codes])
+        else:
+            out.append(np.array(values + [None], dtype=object)[codes])  # code -1 (missing): None
+    return out, numbers, declared
+
+
+def _count_missing(table: Any, js: list, factorized: dict, plan: _Plan) -> None:
+    """Add the missing cells of columns ``js`` to ``plan.missing``, by what they held ("" empty or blank)."""
+    counts = plan.missing
+    for j in js:
+        if j not in factorized:
+            column = table.columns[j]
+            if column.dtype.kind == "f":
+                counts[""] = counts.get("", 0) + int(np.count_nonzero(np.isnan(column)))
+            continue
+        codes, cells, raw = factorized[j]
+        counts[""] = counts.get("", 0) + int(np.count_nonzero(codes == -1))
+        marks = [u for u, (c, v) in enumerate(zip(cells, raw)) if c is None and isinstance(v, str)]
+        if marks:
+            per = np.bincount(codes[codes >= 0], minlength=len(cells))
+            for u in marks:
+                text = raw[u].strip()
+                counts[text] = counts.get(text, 0) + int(per[u])
+    for text in [t for t, n in counts.items() if n == 0 and t]:
+        del counts[text]
+
+
+_SEPARATED = re.compile(r"\s*[,;|]\s*")
+
+
+def _text_hygiene(js: list, factorized: dict, declared: list | None, plan: _Plan) -> None:
+    """Labels that differ only in letter case (warned about, or merged with fold_case); cells that hold several labels."""
+    totals: dict = {}
+    for j in js:
+        codes, cells, _ = factorized[j]
+        per = np.bincount(codes[codes >= 0], minlength=len(cells))
+        for c, n in zip(cells, per):
+            if isinstance(c, str):
+                totals[c] = totals.get(c, 0) + int(n)
+    groups: dict = {}
+    for label in totals:
+        groups.setdefault(label.casefold(), []).append(label)
+    clashes = [sorted(g, key=lambda v: (-totals[v], v)) for g in groups.values() if len(g) > 1]
+    if clashes and plan.fold_case:
+        named = {c.casefold(): c for c in declared or [] if isinstance(c, str)}
+        mapping = {}
+        for group in clashes:
+            target = named.get(group[0].casefold(), group[0])
+            mapping.update({v: target for v in group if v != target})
+        for j in js:
+            codes, cells, raw = factorized[j]
+            factorized[j] = (codes, [mapping.get(c, c) for c in cells], raw)
+        plan.notes.append(
+            "labels that differ only in letter case merged (fold_case): "
+            + "; ".join(
+                f'{_quoted([v for v in g if mapping.get(v)])} into "{mapping[next(v for v in g if mapping.get(v))]}"'
+                for g in clashes
+            )
+        )
+    elif clashes:
+        shown = "; ".join(", ".join(f'"{v}" ({totals[v]} cells)' for v in g) for g in clashes[:5])
+        plan.warnings.append(
+            f"labels that differ only in letter case are read as different categories: {shown}"
+            + (f"; and {len(clashes) - 5} more groups" if len(clashes) > 5 else "")
+            + "; merge them with fold_case=True (--fold-case)"
+        )
+    multi = []
+    for label in totals:
+        parts = [p for p in _SEPARATED.split(label) if p]
+        if len(parts) >= 2 and all(p in totals for p in parts):
+            multi.append(label)
+    if multi:
+        n = sum(totals[v] for v in multi)
+        plan.warnings.append(
+            f"{n} cell{'s' if n > 1 else ''} look like several labels in one ({_quoted(multi[:5])}: each part "
+            f"is a label of other cells); each such cell is read as a category of its own: agreement "
+            f"needs one label per cell (split the table by label, or keep one label per cell)"
+        )
+
+
+def _plain_number(value: Any) -> Any:
+    """A number cell (a spreadsheet's, or one pandas parsed): as a Python number."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def parse_categories(text: str, source: str = "--categories") -> list[str]:
+    """Categories typed as text (``--categories``, a widget's box): comma-separated values, stripped.
+
+    Quote a value that holds a comma, as in a CSV line. The values are read
+    the way the file's cells are: all numbers if every label and every
+    category reads as a number, else text. ``source`` names the input in errors.
+
+    >>> parse_categories('low, mid ,"high, very"')
+    ['low', 'mid', 'high, very']
+    """
+    try:
+        rows = list(csv.reader(io.StringIO(text), skipinitialspace=True))
+    except csv.Error as err:
+        raise AgreementError(f"{source}: cannot read {text!r} ({err})") from None
+    if len(rows) != 1:
+        raise AgreementError(f"{source} must be one line of comma-separated values, got {text!r}")
+    values = [v.strip() for v in rows[0]]
+    seen: dict[str, int] = {}
+    for i, value in enumerate(values, start=1):
+        if value in MISSING_MARKERS:
+            what = "empty" if value == "" else f"{value!r}, a missing-value marker"
+            raise AgreementError(f"{source}: value {i} is {what}; every category must be a label")
+        if value in seen:
+            raise AgreementError(f"{source}: {value!r} is given twice (values {seen[value]} and {i})")
+        seen[value] = i
+    return values
