@@ -17,7 +17,7 @@ from test_report import check_self_contained, write_csv
 
 from iaa_teach import Ratings, datasets, diagnose, fmt
 from iaa_teach.widgets import AnnotationsExplorer
-from iaa_teach.widgets.annotations import EXAMPLES
+from iaa_teach.widgets._annotations import EXAMPLES
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -13,7 +13,7 @@ from iaa_teach import AgreementError, fmt
 from iaa_teach.exercises import KINDS, MistakeLog, make_question
 from iaa_teach.exercises._questions import SLIPS
 from iaa_teach.widgets import Countdown, MockExam
-from iaa_teach.widgets.mock_exam import MINUTES_PER_MARK
+from iaa_teach.widgets._mock_exam import MINUTES_PER_MARK
 
 
 class Clock:
@@ -176,7 +176,7 @@ def test_countdown_text_and_the_low_time_warning():
 
 
 def test_durations_read_as_words():
-    from iaa_teach.widgets.mock_exam import duration
+    from iaa_teach.widgets._mock_exam import duration
 
     assert [duration(m) for m in (30, 1, 12.5, 0.75)] == [
         "30 minutes",

@@ -15,7 +15,7 @@ import pytest
 from iaa_teach import AgreementError, fmt
 from iaa_teach.exercises import KINDS, make_question
 from iaa_teach.exercises._questions import SLIPS
-from iaa_teach.widgets.quiz import MAX_PARTS, Quiz
+from iaa_teach.widgets._quiz import MAX_PARTS, Quiz
 
 
 def _text(widget_html: str) -> str:
@@ -274,7 +274,7 @@ def test_the_kind_list_never_names_the_kind_of_a_choose_the_coefficient_question
     """Issue 23's leak: a kind's entry in the dropdown never shows a question that asks to choose the
     coefficient; "which coefficient?" shows only those, and nothing on show names their kind."""
     from iaa_teach.exercises import question_for
-    from iaa_teach.widgets.quiz import CHOOSE
+    from iaa_teach.widgets._quiz import CHOOSE
 
     quiz = Quiz("cohen", seed=0, level=3)
     assert CHOOSE in quiz.kind.options

@@ -514,6 +514,8 @@ def test_the_report_module_is_public():
         ("family", "_family"),
         ("validation", "_validation"),
         ("reading", "_reading"),
+        ("widgets.quiz", "widgets._quiz"),
+        ("widgets.table", "widgets._table"),
     ],
 )
 def test_old_module_paths_still_import_with_a_deprecation_warning(old, new):

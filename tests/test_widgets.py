@@ -41,8 +41,8 @@ from iaa_teach.widgets import (
     TableExplorer,
     WeightsExplorer,
 )
-from iaa_teach.widgets.interval import COEFFICIENTS, CURVE_ITEMS, STUDY_ITEMS
-from iaa_teach.widgets.paradox import CURVES
+from iaa_teach.widgets._interval import COEFFICIENTS, CURVE_ITEMS, STUDY_ITEMS
+from iaa_teach.widgets._paradox import CURVES
 
 CATS = datasets.SENTIMENT_CATEGORIES
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -24,17 +24,17 @@ Their sliders and figures are :class:`IntSlider`, :class:`FloatSlider` and
 has an accessible name and every figure a text alternative.
 """
 
+from ._annotations import AnnotationsExplorer
 from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Explorer
 from ._controls import Countdown, FloatSlider, IntSlider, Picture
-from .annotations import AnnotationsExplorer
-from .coverage import CoverageExplorer
-from .interval import IntervalExplorer
-from .missing import MissingDataExplorer
-from .mock_exam import MockExam
-from .paradox import ParadoxExplorer
-from .quiz import Quiz
-from .table import TableExplorer
-from .weights import WeightsExplorer
+from ._coverage import CoverageExplorer
+from ._interval import IntervalExplorer
+from ._missing import MissingDataExplorer
+from ._mock_exam import MockExam
+from ._paradox import ParadoxExplorer
+from ._quiz import Quiz
+from ._table import TableExplorer
+from ._weights import WeightsExplorer
 
 __all__ = [
     "Explorer",

@@ -1,0 +1,408 @@
+"""Explorer 1: edit the ratings table, watch every coefficient respond."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import ipywidgets as w
+
+from .. import datasets, plots
+from .._validation import check_int, check_option
+from ..course import alpha_verdict
+from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen
+from ..ratings import AgreementError, Ratings, is_missing
+from ._base import (
+    Explorer,
+    IntSlider,
+    attempt,
+    band,
+    controls_row,
+    fmt,
+    heading,
+    label_style,
+    new_figure,
+    note,
+    numeric_categories,
+    q,
+    readout_row,
+    slider_layout,
+    table,
+    values_in,
+    with_ratings,
+)
+
+__all__ = ["TableExplorer", "COEFFICIENTS"]
+
+#: What the readout can show: a lesson shows only what it has taught (lesson 01: ``("cohen",)``).
+COEFFICIENTS = ("cohen", "fleiss", "alpha")
+#: The coefficient each figure needs (a figure whose coefficient is not shown is not offered).
+_FIGURE_NEEDS = {"items": "fleiss", "coincidences": "alpha"}
+
+
+MISSING_LABEL = "missing"
+#: Beyond this many items (or pairs) the figure shows the grid's window (or a matrix).
+MAX_BARS = 30
+FIGURES = {
+    "coefficients and bands": "bands",
+    "per-item agreement P_i": "items",
+    "pairwise kappa": "pairs",
+    "coincidence matrix (alpha)": "coincidences",
+}
+
+_MARGINS = {
+    "bands": {"left": 0.1, "right": 0.84, "bottom": 0.17},
+    "items": {"left": 0.12, "right": 0.97, "bottom": 0.27, "top": 0.86},
+    "pairs": {"left": 0.12, "right": 0.97, "bottom": 0.15},
+    "coincidences": {"left": 0.1, "right": 0.97, "bottom": 0.14},
+}
+
+
+def _section(title: str, header: list, rows: list, res: Any, why: str | None) -> str:
+    """A heading, then the table of ``res`` and its reason (if any), or why ``res`` is undefined (None)."""
+    if res is None:
+        return heading(title) + note(f"undefined: {why}", "iaa-why")
+    return heading(title) + table(header, rows) + (note(res.reason, "iaa-why") if res.reason else "")
+
+
+class TableExplorer(Explorer):
+    """Edit the ratings cell by cell; every coefficient and the figure follow.
+
+    A grid of dropdowns, one per item and rater (a category or
+    ``"missing"``). On every change: P_o, P_e and kappa for every pair of
+    raters, Fleiss' kappa with P_i for every item (both chance rules when
+    ratings are missing), Krippendorff's alpha at the chosen level, each with
+    its Landis-Koch band, and the chosen figure. Undefined values are shown
+    as ``undefined`` with the reason. "reset" restores the table it started
+    from. Tables longer than ``page_size`` items show a window of rows and a
+    "first item" slider to move it.
+
+    Parameters
+    ----------
+    ratings : Ratings or table, optional
+        The starting table (default: the sentiment example). Never modified.
+    level : str
+        Initial level of measurement for alpha.
+    page_size : int
+        Rows of dropdowns shown at once.
+    figure : str
+        The figure shown first, one of :data:`FIGURES`.
+    font_size : str
+        CSS font size of controls and readouts.
+    coefficients : sequence of str
+        Which of :data:`COEFFICIENTS` the readout, the figures and the grid's
+        P_i column show (all by default; lesson 01, which has taught only
+        Cohen's kappa, shows ``("cohen",)``).
+
+    Examples
+    --------
+    >>> ex = TableExplorer()
+    >>> ex.values()["Cohen A-B kappa"]
+    '0.492'
+    >>> ex.set_cell(1, "B", "N")          # item 1, rater B: P -> N
+    >>> ex.values()["Cohen A-B kappa"]
+    '0.344'
+    """
+
+    title = "Edit the table: every coefficient responds"
+
+    def __init__(
+        self,
+        ratings: Any = None,
+        level: str = "nominal",
+        page_size: int = 10,
+        figure: str = "coefficients and bands",
+        font_size: str | None = None,
+        coefficients: Any = COEFFICIENTS,
+    ):
+        super().__init__(font_size)
+        coefficients = (coefficients,) if isinstance(coefficients, str) else tuple(coefficients)
+        if not coefficients:
+            raise AgreementError(f"coefficients: name at least one of {COEFFICIENTS}")
+        self.shown = tuple(check_option("coefficients", c, COEFFICIENTS) for c in coefficients)
+        figures = [
+            name for name, kind in FIGURES.items() if _FIGURE_NEEDS.get(kind, self.shown[0]) in self.shown
+        ]
+        self.initial = with_ratings(ratings, datasets.sentiment)
+        r = self.initial
+        self._codes = r.codes  # a copy the grid edits: category positions, Ratings.MISSING where missing
+        self.page_size = min(check_int("page_size", page_size, 1, 100), r.n_items)
+        self._first = 0
+        options = [(str(c), i) for i, c in enumerate(r.categories)] + [(MISSING_LABEL, Ratings.MISSING)]
+
+        levels = [lv for lv in LEVELS if lv in ("nominal", "ordinal") or numeric_categories(r.categories)]
+        if level not in levels:
+            raise AgreementError(f"level must be one of {levels} for these categories, got {level!r}")
+        self.level = w.Dropdown(
+            options=levels,
+            value=level,
+            description="alpha level",
+            style=label_style(),
+            tooltip="level of measurement for Krippendorff's alpha",
+        )
+        self.figure = w.Dropdown(
+            options=figures,
+            value=check_option("figure", figure, figures),
+            description="figure",
+            style=label_style(),
+        )
+        self.reset_button = w.Button(
+            description="reset",
+            tooltip="restore the starting table",
+            icon="undo",
+            layout=w.Layout(width="8em"),
+        )
+
+        cell = w.Layout(width="6.5em")
+        head = [w.Label(str(text), layout=cell) for text in ["item", *r.raters, "P_i"]]
+        self.cells: list[list[w.Dropdown]] = []
+        for row in range(self.page_size):
+            dds = []
+            for j, rater in enumerate(r.raters):
+                dd = w.Dropdown(
+                    options=options,
+                    value=int(self._codes[row, j]),
+                    description=str(rater),
+                    style={"description_width": "0px"},
+                    layout=cell,
+                    tooltip=f"item {r.items[row]}, rater {rater}",
+                )
+                dd.add_class(f"iaa-cell-{row}-{j}")  # grid row (of the window) and rater column
+                dd.observe(self._cell_changed(row, j), names="value")
+                dds.append(dd)
+            self.cells.append(dds)
+        self.item_labels = [w.Label(str(r.items[row]), layout=cell) for row in range(self.page_size)]
+        self.p_i_labels = [w.HTML(layout=cell) for _ in range(self.page_size)]
+        rows = [head] + [
+            [item, *dds, p_i] for item, dds, p_i in zip(self.item_labels, self.cells, self.p_i_labels)
+        ]
+        if "fleiss" not in self.shown:  # P_i is Fleiss' per-item agreement
+            for label in [head[-1], *self.p_i_labels]:
+                label.layout = w.Layout(width="6.5em", display="none")
+        if "alpha" not in self.shown:
+            self.level.layout.display = "none"
+        self.grid = w.VBox([w.HBox(row, layout=w.Layout(align_items="center")) for row in rows])
+        controls = [self.grid, controls_row(self.level, self.figure, self.reset_button)]
+        self.first_item = None
+        if r.n_items > self.page_size:
+            self.first_item = IntSlider(
+                value=1,
+                min=1,
+                max=r.n_items - self.page_size + 1,
+                description="first item shown",
+                layout=slider_layout(),
+            )
+            self.first_item.observe(self._page_changed, names="value")
+            controls.insert(1, self.first_item)
+        self.reset_button.on_click(lambda _button: self.reset())
+        self._finish(controls, watch=(self.level, self.figure))
+
+    # -------------------------------------------------------------- data
+    @property
+    def ratings(self) -> Ratings:
+        """The current (edited) table."""
+        r = self.initial
+        return Ratings.from_codes(self._codes, r.categories, r.raters, r.items)
+
+    def set_cell(self, item: Any, rater: Any, label: Any) -> None:
+        """Set one cell (item name, rater name or index, category or None for missing).
+
+        The same as choosing in the grid; scrolls the grid to the item if needed.
+        """
+        r = self.initial
+        try:
+            known = item in r.items
+        except TypeError:  # an unhashable item such as a list compares unequal to every item
+            known = False
+        if not known:
+            raise AgreementError(f"there is no item {item!r}; the items are {list(r.items)[:10]}...")
+        i = r.items.index(item)
+        j = r.rater_index(rater)
+        if isinstance(label, str) and label == MISSING_LABEL or is_missing(label):
+            code = Ratings.MISSING
+        else:
+            code = r.category_index(label)
+        if not self._first <= i < self._first + self.page_size:
+            self.first_item.value = min(i, r.n_items - self.page_size) + 1
+        self.cells[i - self._first][j].value = code
+
+    def reset(self) -> None:
+        """Back to the starting table."""
+        self._codes = self.initial.codes
+        self._show_rows()
+        self.update()
+
+    def _cell_changed(self, row: int, j: int):
+        def handler(change: dict) -> None:
+            if self._busy:
+                return
+            self._codes[self._first + row, j] = change["new"]
+            self.update()
+
+        return handler
+
+    def _page_changed(self, change: dict) -> None:
+        self._first = int(change["new"]) - 1
+        self._show_rows()
+        if FIGURES[self.figure.value] == "items":
+            self.update()  # the figure shows the window's items
+        else:
+            self._show_p_i()
+
+    def _show_rows(self) -> None:
+        """Put the current window of the table into the dropdowns (without recomputing)."""
+        self._busy = True
+        try:
+            for row, dds in enumerate(self.cells):
+                i = self._first + row
+                self.item_labels[row].value = str(self.initial.items[i])
+                for j, dd in enumerate(dds):
+                    dd.value = int(self._codes[i, j])
+                    dd.tooltip = f"item {self.initial.items[i]}, rater {self.initial.raters[j]}"
+        finally:
+            self._busy = False
+
+    def _show_p_i(self) -> None:
+        p_i = self._fleiss.exact.p_i if self._fleiss is not None else (None,) * self.initial.n_items
+        for row, label in enumerate(self.p_i_labels):
+            i = self._first + row
+            label.value = q(f"P_i item {self.initial.items[i]}", fmt(p_i[i], undefined="–"))
+
+    def values(self) -> dict[str, str]:
+        """The readout's numbers by key, with P_i of the items shown in the grid."""
+        out = super().values()
+        for label in self.p_i_labels:
+            out.update(values_in(label.value))
+        return out
+
+    # ----------------------------------------------------------- compute
+    def _compute(self) -> str:
+        r = self.ratings
+        cohen = self._cohen_html(r)  # the pairs feed the figures even when the readout leaves them out
+        parts = [cohen] if "cohen" in self.shown else []
+        self._fleiss, why = attempt(fleiss_kappa, r, chance="pooled")
+        self._fleiss_mean = None
+        if r.missing.any() and self._fleiss is not None:
+            self._fleiss_mean = fleiss_kappa(r, chance="item_mean")
+        rows = [
+            readout_row(
+                f"chance: {name}",
+                [f"Fleiss {name} {x}" for x in ("P_a", "P_e", "kappa", "band")],
+                [fmt(res.exact.p_a), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)],
+            )
+            for name, res in (("pooled", self._fleiss), ("item mean", self._fleiss_mean))
+            if res is not None
+        ]
+        if "fleiss" in self.shown:
+            parts.append(
+                _section(
+                    "Fleiss' kappa (per-item number of raters)",
+                    ["", "P_a", "P_e", "kappa", "band"],
+                    rows,
+                    self._fleiss,
+                    why,
+                )
+            )
+            self._show_p_i()
+        else:
+            self._fleiss = self._fleiss_mean = None
+
+        level = self.level.value
+        self._alpha, why = (
+            attempt(krippendorff_alpha, r, level=level) if "alpha" in self.shown else (None, "")
+        )
+        a = self._alpha
+        rows = (
+            []
+            if a is None
+            else [
+                readout_row(
+                    f"n = {a.n} values",
+                    ["alpha D_o", "alpha D_e", "alpha", "alpha verdict"],
+                    [fmt(a.exact.d_o), fmt(a.exact.d_e), fmt(a.exact.alpha), alpha_verdict(a.alpha)],
+                )
+            ]
+        )
+        if "alpha" in self.shown:
+            parts.append(
+                _section(
+                    f"Krippendorff's alpha ({level})",
+                    ["", "D_o", "D_e", "alpha", "Krippendorff's guidance"],
+                    rows,
+                    a,
+                    why,
+                )
+            )
+        missing = int(r.missing.sum())
+        parts.append(
+            note(f"{r.n_items} items x {r.n_raters} raters, {r.n_ratings} ratings, {missing} missing")
+        )
+        return "".join(parts)
+
+    def _cohen_html(self, r: Ratings) -> str:
+        self._pairwise = pairwise_cohen(r)  # a pair that shares no item is NaN with its reason
+        rows, reasons = [], []
+        for res in self._pairwise.results:
+            pair = f"{res.rater_a}-{res.rater_b}"
+            rows.append(
+                readout_row(
+                    pair,
+                    [f"Cohen {pair} {x}" for x in ("P_o", "P_e", "kappa", "band")],
+                    [fmt(res.exact.p_o), fmt(res.exact.p_e), fmt(res.exact.kappa), band(res.kappa)],
+                )
+            )
+            if res.reason:
+                reasons.append(f"{pair}: {res.reason}")
+        html = heading("Cohen's kappa, every pair") + table(["pair", "P_o", "P_e", "kappa", "band"], rows)
+        return html + "".join(note(x, "iaa-why") for x in reasons)
+
+    # -------------------------------------------------------------- draw
+    def _redraw(self) -> None:
+        """The bands figure redraws only its bars and their numbers over a kept frame
+        (:meth:`_show_bands`); the other figures are drawn anew, or taken from the figures kept
+        by what they show (the table's labels, the alpha level, the grid's window)."""
+        if FIGURES[self.figure.value] == "bands":
+            self._show_bands(*self._bands(), 6.4, 4.0, **_MARGINS["bands"])
+        else:  # drawn anew, unless this table was shown before (a cell changed and changed back)
+            self._bands_frame = None
+            key = (self.figure.value, self.level.value, self._first, self._codes.tobytes())
+            self._show(self.image, key, self._draw)
+
+    def _bands(self) -> tuple[dict, str]:
+        """The bands figure's bars (name -> coefficient) and title."""
+        pairs = self._pairwise  # set by _compute: every table has two raters or more, so at least one pair
+        coefficients = (
+            {f"{a}-{b}": k for (a, b), k in zip(pairs.pairs, pairs.kappas)}
+            if len(pairs.pairs) <= 6
+            else {f"Cohen, mean\nof {len(pairs.pairs)} pairs": pairs.mean_kappa}
+        )
+        if self._fleiss is not None:
+            coefficients["Fleiss"] = self._fleiss.kappa
+        if self._alpha is not None:
+            coefficients["alpha"] = self._alpha.alpha
+        if "cohen" not in self.shown:
+            coefficients = {k: v for k, v in coefficients.items() if k in ("Fleiss", "alpha")}
+        names = {"cohen": "Cohen (pairs)", "fleiss": "Fleiss", "alpha": "alpha"}
+        return coefficients, ", ".join(names[c] for c in COEFFICIENTS if c in self.shown)
+
+    def _draw(self):
+        kind = FIGURES[self.figure.value]
+        fig, (ax,) = new_figure(6.4, 4.0, **_MARGINS[kind])
+        r = self.initial
+        if kind == "items" and self._fleiss is not None:
+            fleiss, items = self._fleiss, r.items
+            if r.n_items > MAX_BARS:  # the items in the grid's window, over the mean of all items
+                window = slice(self._first, self._first + self.page_size)
+                fleiss, items = replace(fleiss, p_i=fleiss.p_i[window]), r.items[window]
+            plots.item_agreement_bars(fleiss, items=items, ax=ax)
+        elif kind == "pairs":
+            if len(self._pairwise.pairs) > MAX_BARS:
+                plots.kappa_matrix(self._pairwise, ax=ax)
+            else:
+                plots.pairwise_bars(self._pairwise, reference=self._fleiss, ax=ax)
+        elif kind == "coincidences" and self._alpha is not None:
+            plots.coincidence_heatmap(self._alpha, ax=ax)
+        else:  # the bands (as _redraw shows them) when the figure chosen has nothing to show
+            coefficients, title = self._bands()
+            plots.coefficients_with_bands(coefficients, title=title, ax=ax)
+        return fig
