@@ -242,14 +242,15 @@ _TIMESTAMP = re.compile(
 def _looks(values: Any, pattern: re.Pattern) -> bool:
     """Whether the first (up to 20) values present are all text matching ``pattern``."""
     seen = 0
-    for v in values:
-        if v is None or (isinstance(v, float) and math.isnan(v)):
-            continue
-        if not isinstance(v, str) or not pattern.fullmatch(v.strip()):
-            return False
-        seen += 1
-        if seen == 20:
-            break
+    for start in range(0, len(values), 1000):  # slices: iterating a Categorical lists all its values
+        for v in values[start : start + 1000]:
+            if v is None or (isinstance(v, float) and math.isnan(v)):
+                continue
+            if not isinstance(v, str) or not pattern.fullmatch(v.strip()):
+                return False
+            seen += 1
+            if seen == 20:
+                return True
     return seen > 0
 
 
@@ -534,7 +535,7 @@ class _CsvTable:
         self.n_rows = len(frame)
         columns = [frame[p].to_numpy() for p in self.positions]
         del frame
-        empty = _empty_rows(columns, self.markers)
+        empty = _empty_rows(columns, self.markers, text_columns)
         self.blank_rows = bool(empty.any())
         self.keep = np.flatnonzero(~empty) if self.blank_rows else np.arange(self.n_rows)
         return [c[self.keep] for c in columns] if self.blank_rows else columns
@@ -550,12 +551,16 @@ class _CsvTable:
         return where
 
 
-def _empty_rows(columns: list, markers: frozenset = frozenset()) -> np.ndarray:
-    """Rows in which every cell is missing, blank or a missing marker (a column of whole numbers has none)."""
+def _empty_rows(columns: list, markers: frozenset = frozenset(), last: set = frozenset()) -> np.ndarray:
+    """Rows in which every cell is missing, blank or a missing marker (a column of whole numbers has none).
+
+    Columns ``last`` (item IDs: a different value in every row) are looked at last, on the rows left.
+    """
     n = len(columns[0])
     if any(c.dtype.kind in "iub" for c in columns):
         return np.zeros(n, dtype=bool)
-    first, *rest = sorted(columns, key=lambda c: c.dtype.kind != "f")  # numbers first: they narrow fast
+    order = sorted(range(len(columns)), key=lambda j: (j in last, columns[j].dtype.kind != "f"))
+    first, *rest = [columns[j] for j in order]  # numbers first: they narrow fast
     rows = np.flatnonzero(_missing_cells(first, markers))
     for c in rest:
         if not rows.size:
@@ -1360,13 +1365,14 @@ def _reading(plan: _Plan, path: str, layout: str, **where: Any) -> Reading:
     )
 
 
-def _check_unique(values: Sequence, message: Callable[[int, int], str]) -> None:
-    """An error, ``message(i, k)``, if value ``k`` repeats value ``i``."""
-    seen: dict = {}
-    for k, v in enumerate(values):
-        if v in seen:
-            raise AgreementError(message(seen[v], k))
-        seen[v] = k
+def _check_unique(values: list, message: Callable[[int, int], str]) -> None:
+    """An error, ``message(i, k)``, if value ``k`` (the first repeat) repeats value ``i``; ``values``: ids as text."""
+    import pandas as pd
+
+    repeats = np.flatnonzero(pd.Series(values, dtype=object).duplicated().to_numpy())
+    if repeats.size:
+        k = int(repeats[0])
+        raise AgreementError(message(values.index(values[k]), k))
 
 
 def _drop_empty_tail(table: Any, plan: _Plan) -> None:
@@ -1593,7 +1599,9 @@ def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field:
                 f'the raters named by column "{header[j_rater]}"; rater= (--rater-column) names another'
             )
     labels, numeric, cats = _labels(table, js, categories, locate, max_field, plan)
-    matrix = np.column_stack(labels)  # raters x items
+    matrix = np.column_stack(  # raters x items; text as objects, None where missing
+        [np.array([*c.categories, None], dtype=object)[c.codes] if not numeric else c for c in labels]
+    )
     columns = [matrix[i].copy() for i in range(n_rows)]
 
     def where(row: int | None = None, column: int | None = None) -> str:  # row: an item, column: a rater
@@ -1611,7 +1619,11 @@ def _id_column(
     import pandas as pd
 
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    texts = [file_text(_plain_number(v)) for v in uniques]
+    if pd.api.types.infer_dtype(uniques, skipna=False) == "string":  # ids read as text: file_text, vectorized
+        stripped = pd.Series(uniques, dtype=object).str.strip()
+        texts = stripped.where(~stripped.isin(_MARKERS), None).tolist()
+    else:
+        texts = [file_text(_plain_number(v)) for v in uniques]
     _check_field_sizes(texts, codes, locate, j, max_field)
     ids = np.array(texts + [None], dtype=object)[codes]  # code -1 (missing): None
     missing = np.flatnonzero(pd.isna(ids))
@@ -1627,16 +1639,21 @@ def _check_field_sizes(
 ) -> None:
     if max_field is None:
         return
-    for u, text in enumerate(texts):
-        if isinstance(text, str) and len(text) > max_field:  # a number has no length limit
-            row = int(np.flatnonzero(codes == u)[0])
-            check_limit(
-                f"{locate(row, j)}: the cell has {len(text):,} characters; field size",
-                len(text),
-                max_field,
-                "max_field",
-                "--max-field",
-            )
+    import pandas as pd
+
+    try:
+        lengths = pd.Series(texts, dtype=object).str.len().fillna(0).to_numpy()  # a number: 0, no limit
+    except AttributeError:  # no cell is text
+        return
+    for u in np.flatnonzero(lengths > max_field)[:1]:
+        text, row = texts[u], int(np.flatnonzero(codes == u)[0])
+        check_limit(
+            f"{locate(row, j)}: the cell has {len(text):,} characters; field size",
+            len(text),
+            max_field,
+            "max_field",
+            "--max-field",
+        )
 
 
 def _labels(
@@ -1719,7 +1736,10 @@ def _labels(
             values = [None if c is None else to_number(c) if isinstance(c, str) else c for c in cells]
         else:
             values = [c if c is None or isinstance(c, str) else str(c) for c in cells]  # cells: plain numbers
-        if numbers and all(v is None or isinstance(v, float) or abs(v) < 2**53 for v in values):
+        if not numbers:  # text: the codes as they are, into the distinct labels (each cell read once)
+            merged, distinct = pd.factorize(np.array(values + [None], dtype=object), use_na_sentinel=True)
+            out.append(pd.Categorical.from_codes(merged.take(codes), categories=distinct))  # -1: None
+        elif all(v is None or isinstance(v, float) or abs(v) < 2**53 for v in values):
             out.append(np.array([np.nan if v is None else v for v in values] + [np.nan], dtype=float)[codes])
         else:
             out.append(np.array(values + [None], dtype=object)[codes])  # code -1 (missing): None

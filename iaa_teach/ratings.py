@@ -1230,6 +1230,8 @@ def _column_labels(column: Any) -> _Column:
         return column
     import pandas as pd
 
+    if isinstance(column, pd.Categorical):  # a file's text labels, each cell read once (_reading._labels)
+        return _Column(column.codes.astype(np.intp), list(column.categories))
     if column.dtype.kind in "iuf":
         codes, uniques = pd.factorize(column, use_na_sentinel=True)
         return _Column(codes.astype(np.intp, copy=False), [_plain(u) for u in uniques.tolist()])
@@ -1338,15 +1340,15 @@ def _merge_columns(
     else:
         cats = list(categories)
     index = {_key(c): i for i, c in enumerate(cats)}
-    out = []
+    out = np.empty((len(columns[0].codes), len(columns)), dtype=_code_dtype(len(cats)))
     for j, col in enumerate(columns):
         lookup = np.array([index.get(_key(label), -2) for label in col.labels] + [-1], dtype=np.intp)
         if (lookup == -2).any():
             raise fail(
                 f"is not one of the declared categories {cats}", j, int(np.flatnonzero(lookup == -2)[0])
             )
-        out.append(lookup[col.codes])  # code -1 (missing) takes the last entry, -1
-    return _stack(out), cats
+        out[:, j] = lookup.take(col.codes)  # code -1 (missing) takes the last entry, -1
+    return out, cats
 
 
 def _row_labels(table: list[list[Any]], raters: Sequence | None) -> _Column:
@@ -1609,7 +1611,3 @@ def _check_distinct(
         "--max-categories",
         advice=f"check the labels: {labels} are not categories",
     )
-
-
-def _stack(columns: list) -> np.ndarray:
-    return np.column_stack(columns) if len(columns) > 1 else columns[0][:, None]
