@@ -505,7 +505,7 @@ class _CsvTable:
         self.width = len(self.positions)
         quotes, separators = _prescan(path, self.source, self.sep)
         self.columns = self._read(self.text_columns)
-        bools = {j for j, c in enumerate(self.columns) if c.dtype == bool}
+        bools = {j for j, c in enumerate(self.columns) if getattr(c, "categories", c).dtype == bool}
         if bools:  # True/False in a file are text, as written ("TRUE", "yes"...), never numbers
             self.text_columns |= bools
             self.columns = self._read(self.text_columns)
@@ -533,7 +533,7 @@ class _CsvTable:
         if not len(frame):
             raise AgreementError(f"{self.path}: the file has a header but no items")
         self.n_rows = len(frame)
-        columns = [frame[p].to_numpy() for p in self.positions]
+        columns = [frame[p].values for p in self.positions]  # ndarrays (IDs), Categoricals (labels)
         del frame
         empty = _empty_rows(columns, self.markers, text_columns)
         self.blank_rows = bool(empty.any())
@@ -901,7 +901,9 @@ def _pandas_csv(
                 names=list(range(width)),
                 usecols=usecols,
                 skiprows=skip,
-                dtype={c: object for c in text_columns} or None,
+                # labels as categories: the parser gives each column's codes and its distinct cells as
+                # written (numbers too: read by to_number, exactly), so each cell is hashed once, in C
+                dtype={c: object if c in text_columns else "category" for c in usecols or range(width)},
                 keep_default_na=False,
                 na_values=[""],  # the other markers are read as text, counted, and made missing here
                 skip_blank_lines=False,
@@ -1313,7 +1315,19 @@ def _interpret(table: Any, plan: _Plan, categories: list | None, max_field: int 
     header, locate = table.header, table.locate
     j_item = plan.item_j
     items = (
-        _id_column(path, table.columns[j_item], locate, j_item, max_field, "item")
+        _id_column(
+            path,
+            table.columns[j_item],
+            locate,
+            j_item,
+            max_field,
+            "item",
+            lambda i, k, name: (
+                f"{locate(k)}: item ids must be unique: {name!r} is item {i + 1} and item {k + 1}; "
+                f"one rating per row? read the file with format='long' (--format long); if the column "
+                f'"{header[j_item]}" is a rater, give item=False (--no-item-column)'
+            ),
+        )
         if j_item is not None
         else None
     )
@@ -1326,15 +1340,6 @@ def _interpret(table: Any, plan: _Plan, categories: list | None, max_field: int 
                 else f'the first column, "{name}", read as the item IDs (its name says so)'
             )
             + "; item=False (--no-item-column) reads it as a rater"
-        )
-    if items is not None:
-        _check_unique(
-            items,
-            lambda i, k: (
-                f"{locate(k)}: item ids must be unique: {items[k]!r} is item {i + 1} and item {k + 1}; "
-                f"one rating per row? read the file with format='long' (--format long); if the column "
-                f'"{header[j_item]}" is a rater, give item=False (--no-item-column)'
-            ),
         )
     js = [j for j in range(table.width) if j != j_item]
     names = [header[j] for j in js]
@@ -1363,16 +1368,6 @@ def _reading(plan: _Plan, path: str, layout: str, **where: Any) -> Reading:
         missing=tuple(sorted(plan.missing.items(), key=lambda kv: (kv[0] != "", -kv[1], kv[0]))),
         **where,
     )
-
-
-def _check_unique(values: list, message: Callable[[int, int], str]) -> None:
-    """An error, ``message(i, k)``, if value ``k`` (the first repeat) repeats value ``i``; ``values``: ids as text."""
-    import pandas as pd
-
-    repeats = np.flatnonzero(pd.Series(values, dtype=object).duplicated().to_numpy())
-    if repeats.size:
-        k = int(repeats[0])
-        raise AgreementError(message(values.index(values[k]), k))
 
 
 def _drop_empty_tail(table: Any, plan: _Plan) -> None:
@@ -1586,11 +1581,15 @@ def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field:
             f"(--rater-column)"
         )
     else:
-        raters = _id_column(path, table.columns[j_rater], locate, j_rater, max_field, "rater")
-        _check_unique(
-            raters,
-            lambda i, k: (
-                f"{locate(k, j_rater)}: rater {raters[k]!r} has two rows (rows {i + 1} and {k + 1} of "
+        raters = _id_column(
+            path,
+            table.columns[j_rater],
+            locate,
+            j_rater,
+            max_field,
+            "rater",
+            lambda i, k, name: (
+                f"{locate(k, j_rater)}: rater {name!r} has two rows (rows {i + 1} and {k + 1} of "
                 f"the data): one row per rater; remove the extra answer from the file"
             ),
         )
@@ -1613,24 +1612,44 @@ def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field:
 
 
 def _id_column(
-    path: str, column: np.ndarray, locate: Callable, j: int, max_field: int | None, what: str
+    path: str,
+    column: np.ndarray,
+    locate: Callable,
+    j: int,
+    max_field: int | None,
+    what: str,
+    repeated: Callable[[int, int], str] | None = None,
 ) -> list:
-    """Item or rater ids as stripped text, within the field size limit; none may be missing."""
+    """Item or rater ids as stripped text, within the field size limit; none may be missing.
+
+    ``repeated``: the ids must be unique, and ``repeated(i, k, id)`` is the
+    error for id ``k`` repeating id ``i``.
+    """
     import pandas as pd
 
     codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    if pd.api.types.infer_dtype(uniques, skipna=False) == "string":  # ids read as text: file_text, vectorized
-        stripped = pd.Series(uniques, dtype=object).str.strip()
-        texts = stripped.where(~stripped.isin(_MARKERS), None).tolist()
+    raw = uniques.tolist()
+    if pd.api.types.infer_dtype(uniques, skipna=False) == "string":  # speed: 10**6 item IDs (bench_read.py)
+        texts = list(map(str.strip, raw))
+        for u in np.flatnonzero(pd.Series(texts, dtype=object).isin(_MARKERS).to_numpy()):
+            texts[u] = None
     else:
-        texts = [file_text(_plain_number(v)) for v in uniques]
+        texts = [file_text(_plain_number(v)) for v in raw]
     _check_field_sizes(texts, codes, locate, j, max_field)
-    ids = np.array(texts + [None], dtype=object)[codes]  # code -1 (missing): None
-    missing = np.flatnonzero(pd.isna(ids))
-    if missing.size:
+    if None in texts or (codes < 0).any():
+        gone = np.array([t is None for t in texts] + [True])[codes]  # code -1 (missing): True
         raise AgreementError(
-            f"{locate(int(missing[0]), j)}: the {what} is missing; every row needs its {what}"
+            f"{locate(int(np.flatnonzero(gone)[0]), j)}: the {what} is missing; every row needs its {what}"
         )
+    ids = np.array(texts, dtype=object)[codes]
+    if repeated is not None and (
+        len(texts) < len(codes) or texts != raw
+    ):  # a repeat, as read or once stripped
+        merged = pd.factorize(ids)[0]
+        repeats = np.flatnonzero(pd.Series(merged).duplicated().to_numpy())
+        if repeats.size:
+            k = int(repeats[0])
+            raise AgreementError(repeated(int(np.flatnonzero(merged == merged[k])[0]), k, ids[k]))
     return ids.tolist()
 
 
