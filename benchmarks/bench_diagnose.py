@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 import iaa_teach as it
-from iaa_teach.diagnosis import leave_one_out_sums
+from iaa_teach.diagnosis import _leave_one_out_sums
 from iaa_teach.report import to_html, to_json
 
 N_ITEMS, N_RATERS, N_CATS, MISSING = 100_000, 10, 5, 0.20
@@ -101,7 +101,7 @@ def main() -> None:
     # leave-one-out: the counts changed by each rater's part, against recomputing each table.
     # Both start from a table whose own counts are done (diagnose() has counted it).
     additive = median_ms(lambda d: d.alpha_without, fresh_report)
-    sums = median_ms(leave_one_out_sums, lambda: fresh_report().ratings)
+    sums = median_ms(_leave_one_out_sums, lambda: fresh_report().ratings)
 
     def naive(r: it.Ratings) -> list[float]:
         return [

@@ -28,6 +28,7 @@ items, so any grouping gives the same total.
 from __future__ import annotations
 
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -83,10 +84,18 @@ EPS = 1e-12
 WEIGHTS = (None, "linear", "quadratic")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 CHANCE_RULES = ("pooled", "item_mean")
+#: How :func:`iaa_teach.family_intervals` and the report compute an interval.
+INTERVAL_METHODS = ("analytic", "bootstrap")
 #: Gwet's (2014) named agreement weights, as his irrCAC package computes them.
 WEIGHT_SCHEMES = ("linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
 #: ``weights`` of the family's coefficients: unweighted, or one of Gwet's schemes (or a matrix).
 FAMILY_WEIGHTS = (None,) + WEIGHT_SCHEMES
+#: The weights of the Cohen's kappa column of the diagnosis' rater ranking, by level of
+#: measurement: unweighted for nominal data, linear (Cohen 1968) for ordinal,
+#: quadratic for interval and ratio (over the category order).
+KAPPA_WEIGHTS = MappingProxyType(
+    {"nominal": None, "ordinal": "linear", "interval": "quadratic", "ratio": "quadratic"}
+)
 
 
 # ================================================================ numbers

@@ -16,3 +16,23 @@ def forward(old: str, new: str) -> None:
     )
     # the import system returns what sys.modules holds once the old module has run: the new module
     sys.modules[old] = importlib.import_module(new)
+
+
+def forward_names(module: str, homes: dict[str, str]):
+    """A module ``__getattr__`` for names that left ``module``'s public surface (``{name: new module}``).
+
+    ``from iaa_teach.markup import html_escape`` still works for one release, with a warning; the
+    name is no longer public (it is neither defined in ``module`` nor listed in its ``__all__``).
+    """
+
+    def __getattr__(name: str):
+        if name not in homes:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} is internal now ({homes[name]}.{name}); the old name goes in the next release",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(homes[name]), name)
+
+    return __getattr__

@@ -31,14 +31,15 @@ import sys
 import warnings
 from typing import Any, Callable, Sequence
 
+from ._formulas import WEIGHTS
+from ._markup import terminal_escape
 from ._reading import parse_categories
+from ._report import LIST_PAIRS, N_BOOT, SEED, text_report, to_json, write_files
 from ._validation import LIMITS
 from .diagnosis import compare_with_gold
 from .lesson_copies import write_lessons
-from .markup import terminal_escape
-from .metrics import INTERVAL_METHODS, LEVELS, WEIGHTS, family_intervals
+from .metrics import INTERVAL_METHODS, LEVELS, family_intervals
 from .ratings import AgreementError, Ratings
-from .report import LIST_PAIRS, N_BOOT, SEED, text_report, to_json, write_files
 
 __all__ = ["main"]
 

@@ -5,9 +5,10 @@ lessons, the README and a static book:
 
 - :data:`LESSONS`: every lesson in course order, with its file, the time it
   takes, what it teaches and whether it is written yet (``ready``);
-- :data:`GLOSSARY`: the terms the lessons use, each defined once;
-- :data:`RECALL`: the questions to answer from memory at the end of each lesson;
-- :data:`iaa_teach.markup.NOTATION`: one symbol per quantity.
+- :func:`glossary_table`: the terms the lessons use, each defined once;
+- :func:`recall_questions` and :func:`recall_answers`: the questions to answer from memory at the
+  end of each lesson;
+- ``NOTATION``: one symbol per quantity.
 
 The text of all four lives in data files a lecturer edits without reading Python:
 ``iaa_teach/content/lessons.toml``, ``glossary.toml``, ``recall.toml`` and ``notation.toml``.
@@ -26,7 +27,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .markup import NOTATION, Em, Link, Prose, Table, prose, with_symbols
+from ._markup import NOTATION, Em, Link, Prose, Table, prose, with_symbols
 from .metrics import BANDS
 from .rounding import fmt
 
@@ -36,14 +37,10 @@ __all__ = [
     "lesson",
     "lesson_table",
     "notation_table",
-    "Term",
-    "GLOSSARY",
     "glossary_table",
-    "KRIPPENDORFF_GUIDANCE",
     "alpha_verdict",
     "alpha_guidance",
     "landis_koch_table",
-    "RECALL",
     "recall_questions",
     "recall_answers",
     "SOLUTION_TAG",
@@ -111,7 +108,7 @@ def lesson_table(suffix: str = ".ipynb", start: int = 1) -> Table:
 
 # ================================================================ notation
 def notation_table() -> Table:
-    """:data:`iaa_teach.markup.NOTATION` as a table: symbol, meaning, how the sources write it, first lesson.
+    """``NOTATION`` as a table: symbol, meaning, how the sources write it, first lesson.
 
     Only the symbols of the lessons that are ready: a symbol of a lesson still
     coming appears with its lesson.
@@ -137,7 +134,7 @@ def notation_table() -> Table:
 
 # ================================================================ glossary
 @dataclass(frozen=True)
-class Term:
+class _Term:
     """A glossary entry: the ``term``, its ``definition`` (a template, see
     :func:`iaa_teach.markup.prose`) and the lesson that introduces it."""
 
@@ -147,9 +144,9 @@ class Term:
 
 
 #: Krippendorff's guidance for alpha (2004, sec. 11.4): a convention, not a law.
-KRIPPENDORFF_GUIDANCE = ((0.800, "rely on the data"), (0.667, "draw tentative conclusions at most"))
+_KRIPPENDORFF_GUIDANCE = ((0.800, "rely on the data"), (0.667, "draw tentative conclusions at most"))
 #: What the guidance says below its lower threshold.
-KRIPPENDORFF_BELOW = "do not rely on the data"
+_KRIPPENDORFF_BELOW = "do not rely on the data"
 
 
 def alpha_verdict(value: object) -> str:
@@ -161,7 +158,7 @@ def alpha_verdict(value: object) -> str:
     v = float("nan") if value is None else float(value)  # type: ignore[arg-type]
     if v != v:
         return "undefined"
-    return next((what for threshold, what in KRIPPENDORFF_GUIDANCE if v >= threshold), KRIPPENDORFF_BELOW)
+    return next((what for threshold, what in _KRIPPENDORFF_GUIDANCE if v >= threshold), _KRIPPENDORFF_BELOW)
 
 
 def _bands_in_words() -> str:
@@ -170,19 +167,19 @@ def _bands_in_words() -> str:
 
 
 def alpha_guidance() -> str:
-    """Krippendorff's guidance for alpha in words, its thresholds from :data:`KRIPPENDORFF_GUIDANCE`."""
-    (hi, what_hi), (lo, what_lo) = KRIPPENDORFF_GUIDANCE
+    """Krippendorff's guidance for alpha in words, its thresholds from ``_KRIPPENDORFF_GUIDANCE``."""
+    (hi, what_hi), (lo, what_lo) = _KRIPPENDORFF_GUIDANCE
     return (
         f"alpha ≥ {fmt(hi)}: {what_hi}; {fmt(lo)} ≤ alpha < {fmt(hi)}: {what_lo}; "
-        f"below {fmt(lo)}: {KRIPPENDORFF_BELOW}"
+        f"below {fmt(lo)}: {_KRIPPENDORFF_BELOW}"
     )
 
 
 #: The course's terms, each defined once, in the order the lessons introduce them
 #: (``content/glossary.toml``; its ``{landis_koch_bands}`` and ``{alpha_guidance}`` are
-#: filled in from :data:`iaa_teach.BANDS` and :data:`KRIPPENDORFF_GUIDANCE`).
-GLOSSARY: tuple[Term, ...] = tuple(
-    Term(
+#: filled in from :data:`iaa_teach.BANDS` and ``_KRIPPENDORFF_GUIDANCE``).
+_GLOSSARY: tuple[_Term, ...] = tuple(
+    _Term(
         row["term"],
         row["definition"]
         .replace("{landis_koch_bands}", _bands_in_words())
@@ -194,8 +191,8 @@ GLOSSARY: tuple[Term, ...] = tuple(
 
 
 def glossary_table() -> Table:
-    """:data:`GLOSSARY` as a table: term, definition (its symbols as maths), first lesson."""
-    rows = [[Em(t.term, strong=True), prose(t.definition), t.lesson] for t in GLOSSARY]
+    """The glossary as a table: term, definition (its symbols as maths), first lesson."""
+    rows = [[Em(t.term, strong=True), prose(t.definition), t.lesson] for t in _GLOSSARY]
     return Table(["term", "meaning", "first in lesson"], rows, bold_first_column=False, align="llr")
 
 
@@ -210,21 +207,21 @@ def landis_koch_table() -> Table:
 # ================================================================== recall
 #: Questions to answer from memory at the end of each lesson, with their answers (shown folded):
 #: lesson number -> ((question, answer), ...), from ``content/recall.toml``.
-RECALL: dict[str, tuple[tuple[str, str], ...]] = {}
+_RECALL: dict[str, tuple[tuple[str, str], ...]] = {}
 for _row in _content("recall")["question"]:
-    RECALL[_row["lesson"]] = RECALL.get(_row["lesson"], ()) + ((_row["question"], _row["answer"]),)
+    _RECALL[_row["lesson"]] = _RECALL.get(_row["lesson"], ()) + ((_row["question"], _row["answer"]),)
 del _row
 
 
 def recall_questions(number: str) -> Table:
-    """A lesson's recall questions (:data:`RECALL`), numbered, to answer from memory."""
-    rows = [[str(i), prose(question)] for i, (question, _) in enumerate(RECALL[number], 1)]
+    """A lesson's recall questions (``_RECALL``), numbered, to answer from memory."""
+    rows = [[str(i), prose(question)] for i, (question, _) in enumerate(_RECALL[number], 1)]
     return Table(["", "question"], rows, caption=f"Recall: lesson {number}", align="rl")
 
 
 def recall_answers(number: str) -> Table:
     """The answers to a lesson's recall questions (shown folded, under the questions)."""
-    rows = [[str(i), prose(answer)] for i, (_, answer) in enumerate(RECALL[number], 1)]
+    rows = [[str(i), prose(answer)] for i, (_, answer) in enumerate(_RECALL[number], 1)]
     return Table(["", "answer"], rows, caption=f"Recall: lesson {number}, answers", align="rl")
 
 

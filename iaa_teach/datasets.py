@@ -26,9 +26,7 @@ __all__ = [
     "feinstein_cicchetti",
     "simulate",
     "remove_ratings",
-    "DIAGNOSES_CATEGORIES",
     "diagnoses",
-    "CLASS_CATEGORIES",
     "ClassPlan",
     "class_annotations",
     "class_annotations_planted",
@@ -108,7 +106,7 @@ def partial_coverage() -> Ratings:
 
 # --- simulated ratings (for the widgets: the kappa paradox, missing data) ---
 #: Most ratings (n_items x n_raters) that :func:`simulate` draws (a few hundred MB of working arrays).
-MAX_SIMULATED = 10_000_000
+_MAX_SIMULATED = 10_000_000
 
 
 def from_agreement_table(table, categories, raters=("A", "B")) -> Ratings:
@@ -224,9 +222,9 @@ def simulate(
     n_items = check_int("n_items", n_items, 1)
     n_raters = check_int("n_raters", n_raters, 2)
     k = check_int("n_categories", n_categories, 2, MAX_CATEGORIES)
-    if n_items * n_raters > MAX_SIMULATED:
+    if n_items * n_raters > _MAX_SIMULATED:
         raise AgreementError(
-            f"simulate draws at most {MAX_SIMULATED:,} ratings (n_items x n_raters), got "
+            f"simulate draws at most {_MAX_SIMULATED:,} ratings (n_items x n_raters), got "
             f"{n_items:,} x {n_raters:,}"
         )
     accuracy = check_share("accuracy", accuracy)
@@ -285,9 +283,9 @@ def remove_ratings(ratings: Ratings, share: float, seed=0) -> Ratings:
 
 # --- real and simulated tables for the diagnostics (who, which items, which categories) ---
 #: Fleiss' (1971) five diagnoses, in his order.
-DIAGNOSES_CATEGORIES = ("depression", "personality disorder", "schizophrenia", "neurosis", "other")
+_DIAGNOSES_CATEGORIES = ("depression", "personality disorder", "schizophrenia", "neurosis", "other")
 
-_DIAGNOSES = [  # patients 1-30, columns rater1-rater6; 1-5 index DIAGNOSES_CATEGORIES
+_DIAGNOSES = [  # patients 1-30, columns rater1-rater6; 1-5 index _DIAGNOSES_CATEGORIES
     [4, 4, 4, 4, 4, 4],
     [2, 2, 2, 5, 5, 5],
     [2, 3, 3, 3, 3, 5],
@@ -329,7 +327,7 @@ def diagnoses() -> Ratings:
     *Psychological Bulletin* 76(5), 378-382), as the R package irr ships it
     (data set ``diagnoses``, irr 0.84.1; checked cell by cell against its
     ``data/diagnoses.rda``): items are patients ``1 .. 30``, columns
-    ``rater1 .. rater6``, categories :data:`DIAGNOSES_CATEGORIES` in Fleiss'
+    ``rater1 .. rater6``, categories depression, personality disorder, schizophrenia, neurosis and other, in Fleiss'
     order.
 
     Read the columns with care: each patient was diagnosed by a *different*
@@ -353,12 +351,12 @@ def diagnoses() -> Ratings:
     0.430
     """
     return Ratings.from_codes(
-        _np.array(_DIAGNOSES) - 1, categories=DIAGNOSES_CATEGORIES, raters=[f"rater{j}" for j in range(1, 7)]
+        _np.array(_DIAGNOSES) - 1, categories=_DIAGNOSES_CATEGORIES, raters=[f"rater{j}" for j in range(1, 7)]
     )
 
 
 #: The labels of :func:`class_annotations`.
-CLASS_CATEGORIES = ("positive", "negative", "neutral", "mixed", "off-topic")
+_CLASS_CATEGORIES = ("positive", "negative", "neutral", "mixed", "off-topic")
 
 _TRUE_SHARES = (0.30, 0.25, 0.20, 0.15, 0.10)  # the share of the reviews that have each true label
 _READINGS = 3  # an ambiguous review has three readings, which split the class evenly
@@ -411,7 +409,7 @@ def _class_simulation(n_students: int, n_reviews: int, seed: int) -> tuple[Ratin
     n_reviews = check_int("n_reviews", n_reviews, 8)
     seed = check_int("seed", seed, 0)
     rng = _np.random.default_rng(seed)
-    cats, k = CLASS_CATEGORIES, len(CLASS_CATEGORIES)
+    cats, k = _CLASS_CATEGORIES, len(_CLASS_CATEGORIES)
     students = [f"S{i:02d}" for i in range(1, n_students + 1)]
     reviews = [f"R{i:02d}" for i in range(1, n_reviews + 1)]
     # the reviews: true labels in fixed shares, shuffled; a few reviews are ambiguous instead
@@ -464,8 +462,7 @@ def class_annotations(n_students: int = 30, n_reviews: int = 40, seed: int = 0) 
     """A class annotation exercise, simulated with planted behaviour: students label product reviews.
 
     Students ``S01, S02, ...`` label reviews ``R01, R02, ...`` as
-    ``positive``, ``negative``, ``neutral``, ``mixed`` or ``off-topic``
-    (:data:`CLASS_CATEGORIES`). What is planted (and returned, for the same
+    ``positive``, ``negative``, ``neutral``, ``mixed`` or ``off-topic``. What is planted (and returned, for the same
     arguments, by :func:`class_annotations_planted`):
 
     - **True labels.** Of the reviews, 30 % are positive, 25 % negative,

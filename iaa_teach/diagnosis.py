@@ -50,35 +50,22 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from . import _formulas as F
-from ._formulas import LEVELS
+from ._formulas import KAPPA_WEIGHTS, LEVELS
 from ._validation import AgreementError, check_int, check_number, check_type, options
 from .metrics import AlphaResult, Exact, PairwiseCohenResult, fleiss_kappa, krippendorff_alpha, pairwise_cohen
 from .ratings import Ratings, as_ratings
 from .rounding import fmt
 
 __all__ = [
-    "KAPPA_WEIGHTS",
     "ReportTable",
     "format_cell",
     "Diagnosis",
     "diagnose",
     "check_diagnosis",
-    "LeaveOneOutSums",
-    "leave_one_out_sums",
     "RaterIntervals",
-    "N_BOOT_RANKING",
-    "MAX_BOOT_CELLS",
-    "BOOT_BUDGET",
     "GoldComparison",
     "compare_with_gold",
 ]
-
-#: The weights of the Cohen's kappa column of the rater ranking, by level of
-#: measurement: unweighted for nominal data, linear (Cohen 1968) for ordinal,
-#: quadratic for interval and ratio (over the category order).
-KAPPA_WEIGHTS = MappingProxyType(
-    {"nominal": None, "ordinal": "linear", "interval": "quadratic", "ratio": "quadratic"}
-)
 
 
 # ================================================================== tables
@@ -111,7 +98,7 @@ def _plain(value: Any) -> Any:
 
 
 def _plain_column(values: np.ndarray) -> list:
-    """A column as plain Python values, as :func:`_plain` makes each cell."""
+    """A column as plain Python values, as ``_plain`` makes each cell."""
     if values.dtype.kind == "f":
         return [None if x != x else x for x in values.tolist()]
     if values.dtype.kind in "iub":
@@ -215,7 +202,7 @@ class ReportTable:
 
 
 # ========================================================== leave one out
-class LeaveOneOutSums(NamedTuple):
+class _LeaveOneOutSums(NamedTuple):
     """Alpha's integer sums for the table without each rater in turn.
 
     ``counts[r, s]`` = sum of the count rows of the items that have ``s``
@@ -228,8 +215,8 @@ class LeaveOneOutSums(NamedTuple):
     gram: np.ndarray
 
 
-def leave_one_out_sums(ratings: Ratings) -> LeaveOneOutSums:
-    """:class:`LeaveOneOutSums` of a table, from its count rows and each rater's labels on them.
+def _leave_one_out_sums(ratings: Ratings) -> _LeaveOneOutSums:
+    """``_LeaveOneOutSums`` of a table, from its count rows and each rater's labels on them.
 
     One integer product per number of ratings; no loop over items or raters.
     """
@@ -240,7 +227,7 @@ def leave_one_out_sums(ratings: Ratings) -> LeaveOneOutSums:
     return _sums_of(patterns.counts, patterns.frequency, by_rater)[0]
 
 
-def _sums_of(c: np.ndarray, f: np.ndarray, by_rater: np.ndarray) -> tuple[LeaveOneOutSums, LeaveOneOutSums]:
+def _sums_of(c: np.ndarray, f: np.ndarray, by_rater: np.ndarray) -> tuple[_LeaveOneOutSums, _LeaveOneOutSums]:
     """The sums without each rater, and the whole table's (as one "rater" row), from count rows ``c``
     (P, k) taken ``f`` times each and each rater's labels on them, ``by_rater`` (R, P, k) (already
     taken ``f`` times): a bootstrap replicate is the same sums with items as rows and their
@@ -276,11 +263,11 @@ def _sums_of(c: np.ndarray, f: np.ndarray, by_rater: np.ndarray) -> tuple[LeaveO
     gram = (full_gram[None] - own_gram[:, :-1] + own_gram[:, 1:]).reshape(n_raters, n_sizes, k, k)
     gram = gram - cross[:, 1:] - cross[:, 1:].transpose(0, 1, 3, 2) + labels[:, 1:, :, None] * eye
     size = np.arange(n_sizes)
-    whole = LeaveOneOutSums(size, full_counts[None], full_gram.reshape(1, n_sizes, k, k))
-    return LeaveOneOutSums(size, counts, gram), whole
+    whole = _LeaveOneOutSums(size, full_counts[None], full_gram.reshape(1, n_sizes, k, k))
+    return _LeaveOneOutSums(size, counts, gram), whole
 
 
-def _alphas(sums: LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray:
+def _alphas(sums: _LeaveOneOutSums, full: AlphaResult, exact: bool) -> np.ndarray:
     """Alpha of each left-out table, through the formulas; NaN (None when exact) where nothing is pairable.
 
     Distances as in ``full`` (those of the whole table), except ordinal
@@ -354,11 +341,11 @@ def _order(primary: np.ndarray, *more: np.ndarray) -> np.ndarray:
 
 
 #: Bootstrap replicates of :meth:`Diagnosis.rater_intervals`.
-N_BOOT_RANKING = 500
+_N_BOOT_RANKING = 500
 #: Tables with more cells (items x raters) than this are not resampled for the ranking's intervals.
-MAX_BOOT_CELLS = 400_000
+_MAX_BOOT_CELLS = 400_000
 #: Replicates x cells that :meth:`Diagnosis.rater_intervals` resamples at most (100 replicates at least).
-BOOT_BUDGET = 20_000_000
+_BOOT_BUDGET = 20_000_000
 
 
 class RaterIntervals(NamedTuple):
@@ -413,8 +400,8 @@ class Diagnosis:
         return pairwise_cohen(self.ratings, weights=KAPPA_WEIGHTS[self.level])
 
     @cached_property
-    def _sums(self) -> LeaveOneOutSums:
-        return leave_one_out_sums(self.ratings)
+    def _sums(self) -> _LeaveOneOutSums:
+        return _leave_one_out_sums(self.ratings)
 
     @cached_property
     def alpha_without(self) -> np.ndarray:
@@ -432,7 +419,7 @@ class Diagnosis:
     def _exact_alpha_without(self, raters: np.ndarray) -> np.ndarray:
         sums = self._sums
         return _alphas(
-            LeaveOneOutSums(sums.size, sums.counts[raters], sums.gram[raters]), self.alpha, exact=True
+            _LeaveOneOutSums(sums.size, sums.counts[raters], sums.gram[raters]), self.alpha, exact=True
         )
 
     @cached_property
@@ -556,7 +543,7 @@ class Diagnosis:
         return self._rater_table
 
     def rater_intervals(
-        self, n_boot: int = N_BOOT_RANKING, seed: int = 0, confidence: float = 0.95
+        self, n_boot: int = _N_BOOT_RANKING, seed: int = 0, confidence: float = 0.95
     ) -> RaterIntervals:
         """How sure the rater ranking is: a bootstrap over the items of each rater's rise.
 
@@ -570,9 +557,9 @@ class Diagnosis:
         holds 0: :attr:`RaterIntervals.apart_from_first` lists, in ranking
         order, the raters that cannot be told apart from the first.
 
-        Tables of more than :data:`MAX_BOOT_CELLS` cells (items x raters)
+        Tables of more than ``_MAX_BOOT_CELLS`` cells (items x raters)
         are not resampled: the intervals are NaN and ``reason`` says why.
-        Large tables get fewer replicates: at most :data:`BOOT_BUDGET` /
+        Large tables get fewer replicates: at most ``_BOOT_BUDGET`` /
         cells, and at least 100 (their intervals are narrow anyway).
 
         Examples
@@ -592,9 +579,9 @@ class Diagnosis:
         nan = np.full(n, np.nan)
         cells = r.n_items * r.n_raters
         reason = None
-        if cells > MAX_BOOT_CELLS:
+        if cells > _MAX_BOOT_CELLS:
             reason = (
-                f"the table has {cells:,} cells (items x raters), more than the {MAX_BOOT_CELLS:,} that "
+                f"the table has {cells:,} cells (items x raters), more than the {_MAX_BOOT_CELLS:,} that "
                 f"are resampled; with this many items a bootstrap interval would be narrow"
             )
         elif r.n_items < 2:
@@ -603,7 +590,7 @@ class Diagnosis:
             return RaterIntervals(
                 tuple(ranking["rater"]), nan, nan, nan, np.zeros(n, int), (), confidence, 0, reason
             )
-        n_boot = min(n_boot, max(100, BOOT_BUDGET // cells))
+        n_boot = min(n_boot, max(100, _BOOT_BUDGET // cells))
         # floats for BLAS products: the sums are integers far below 2**53, so exact
         counts = r.counts().astype(float)
         by_item = r.rater_counts_by(np.arange(r.n_items), r.n_items).astype(float)  # (R, N, k)

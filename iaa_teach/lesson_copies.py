@@ -19,16 +19,16 @@ from typing import Iterable
 from .course import LESSONS, SOLUTION_TAG
 from .ratings import AgreementError
 
-__all__ = ["lessons_folder", "student_notebook", "write_lessons"]
+__all__ = ["_lessons_folder", "student_notebook", "write_lessons"]
 
 #: What an emptied solution cell holds in a student copy.
-REMOVED = {
+_REMOVED = {
     "code": "# The worked answer is not part of the student copy.",
     "markdown": "*The worked answer is not part of the student copy.*",
 }
 
 
-def lessons_folder() -> Path:
+def _lessons_folder() -> Path:
     """Where the executed lessons are: the wheel's ``iaa_teach/lessons``, else the clone's ``notebooks``."""
     here = Path(__file__).resolve().parent
     for folder in (here / "lessons", here.parent / "notebooks"):
@@ -60,7 +60,7 @@ def student_notebook(notebook: dict) -> dict:
     out = copy.deepcopy(notebook)
     for cell in out["cells"]:
         if SOLUTION_TAG in cell.get("metadata", {}).get("tags", []):
-            cell["source"] = REMOVED.get(cell["cell_type"], "")
+            cell["source"] = _REMOVED.get(cell["cell_type"], "")
             cell["metadata"].pop("jupyter", None)
             cell.pop("attachments", None)
         if cell["cell_type"] == "code":
@@ -81,12 +81,12 @@ def write_lessons(
     """Write the lessons (``student=True``: their student copies) into ``target``; return the paths written.
 
     ``names``: only these files (``"01_cohens_kappa.ipynb"``...); ``source``: a
-    folder to copy from instead of :func:`lessons_folder`. ``target`` is created
+    folder to copy from instead of ``_lessons_folder``. ``target`` is created
     if missing. A file already there is a student's work: it is replaced only
     with ``replace=True``, else nothing is written and an :class:`AgreementError`
     names the files.
     """
-    source = lessons_folder() if source is None else Path(source)
+    source = _lessons_folder() if source is None else Path(source)
     target = Path(target)
     paths = [source / n for n in names] if names is not None else sorted(source.glob("*.ipynb"))
     there = [str(target / p.name) for p in paths if (target / p.name).exists()]

@@ -35,7 +35,7 @@ import numpy as np
 
 from . import _family as FM
 from . import _formulas as F
-from ._formulas import CHANCE_RULES, FAMILY_WEIGHTS, LEVELS, WEIGHT_SCHEMES, WEIGHTS
+from ._formulas import CHANCE_RULES, INTERVAL_METHODS, LEVELS, WEIGHTS
 from ._validation import (
     MAX_BOOT,
     MAX_PAIRS,
@@ -53,10 +53,6 @@ from .rounding import fmt, format_number
 __all__ = [
     "BANDS",
     "LEVELS",
-    "WEIGHTS",
-    "CHANCE_RULES",
-    "FAMILY_WEIGHTS",
-    "WEIGHT_SCHEMES",
     "PLANNED",
     "CohenResult",
     "PairwiseCohenResult",
@@ -82,10 +78,7 @@ __all__ = [
     "conger_kappa",
     "gwet_ac",
     "items_needed",
-    "FamilyCall",
-    "family_calls",
     "agreement_family",
-    "INTERVAL_METHODS",
     "FamilyInterval",
     "family_intervals",
 ]
@@ -1857,7 +1850,7 @@ def bootstrap_ci(
 
 
 # ================================================================ the family at once
-class FamilyCall(NamedTuple):
+class _FamilyCall(NamedTuple):
     """One coefficient of :func:`agreement_family`: its name, the metric's name and the arguments it takes."""
 
     name: str
@@ -1866,7 +1859,7 @@ class FamilyCall(NamedTuple):
 
 
 @options(level=LEVELS)
-def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[FamilyCall]:
+def _family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[_FamilyCall]:
     """Which coefficients :func:`agreement_family` computes for ``ratings``, and how.
 
     Two raters: percent agreement, Bennett's S, Scott's pi, Cohen's kappa,
@@ -1878,7 +1871,7 @@ def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> l
     A call's ``metric`` and ``kwargs`` can be passed to :func:`bootstrap_ci`.
 
     >>> from iaa_teach import datasets
-    >>> [call.name for call in family_calls(datasets.sentiment())]
+    >>> [call.name for call in _family_calls(datasets.sentiment())]
     ['percent agreement', 'Brennan-Prediger S', "Fleiss' kappa", "Conger's kappa", "Gwet's AC1", "Krippendorff's alpha"]
     """
     r = as_ratings(ratings)
@@ -1886,16 +1879,16 @@ def family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> l
     w = {"weights": weights}
     cohen = two and (weights is None or (isinstance(weights, str) and weights in WEIGHTS))
     return [
-        FamilyCall("percent agreement", "percent_agreement", dict(w)),
-        FamilyCall("Bennett's S" if two else "Brennan-Prediger S", "brennan_prediger", dict(w)),
-        FamilyCall("Scott's pi", "scott_pi", {"a": 0, "b": 1, **w})
+        _FamilyCall("percent agreement", "percent_agreement", dict(w)),
+        _FamilyCall("Bennett's S" if two else "Brennan-Prediger S", "brennan_prediger", dict(w)),
+        _FamilyCall("Scott's pi", "scott_pi", {"a": 0, "b": 1, **w})
         if two
-        else FamilyCall("Fleiss' kappa", "fleiss_kappa", dict(w)),
-        FamilyCall("Cohen's kappa", "cohen_kappa", {"a": 0, "b": 1, **w})
+        else _FamilyCall("Fleiss' kappa", "fleiss_kappa", dict(w)),
+        _FamilyCall("Cohen's kappa", "cohen_kappa", {"a": 0, "b": 1, **w})
         if cohen
-        else FamilyCall("Conger's kappa", "conger_kappa", dict(w)),
-        FamilyCall("Gwet's AC1" if weights is None else "Gwet's AC2", "gwet_ac", dict(w)),
-        FamilyCall("Krippendorff's alpha", "krippendorff_alpha", {"level": level}),
+        else _FamilyCall("Conger's kappa", "conger_kappa", dict(w)),
+        _FamilyCall("Gwet's AC1" if weights is None else "Gwet's AC2", "gwet_ac", dict(w)),
+        _FamilyCall("Krippendorff's alpha", "krippendorff_alpha", {"level": level}),
     ]
 
 
@@ -1903,7 +1896,7 @@ def agreement_family(ratings: Any, weights: Any = None, level: str = "nominal") 
     """The chance-corrected family on one table: coefficient name -> result, in teaching order.
 
     Every result has ``se`` and ``ci()``; which coefficients, and with which
-    arguments, :func:`family_calls` says. Pass the dict to
+    arguments, :func:`_family_calls` says. Pass the dict to
     :func:`iaa_teach.plots.family_chart` or :func:`iaa_teach.plots.chance_chart`.
 
     >>> from iaa_teach import datasets
@@ -1912,11 +1905,7 @@ def agreement_family(ratings: Any, weights: Any = None, level: str = "nominal") 
     percent agreement 0.733, Brennan-Prediger S 0.600, Fleiss' kappa 0.564, Conger's kappa 0.568, Gwet's AC1 0.616, Krippendorff's alpha 0.578
     """
     r = as_ratings(ratings)
-    return {call.name: _METRICS[call.metric](r, **call.kwargs) for call in family_calls(r, weights, level)}
-
-
-#: How :func:`family_intervals` gets each interval.
-INTERVAL_METHODS = ("analytic", "bootstrap")
+    return {call.name: _METRICS[call.metric](r, **call.kwargs) for call in _family_calls(r, weights, level)}
 
 
 class FamilyInterval(NamedTuple):
@@ -1979,7 +1968,7 @@ def family_intervals(
     r = as_ratings(ratings)
     _category_values_of(r.categories, level)  # a level that needs finite numbers fails here, naming the label
     rows = []
-    for call in family_calls(r, weights, level):
+    for call in _family_calls(r, weights, level):
         result = _METRICS[call.metric](r, **call.kwargs)
         if method == "analytic":
             low, high = result.ci(confidence)

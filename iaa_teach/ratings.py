@@ -55,7 +55,7 @@ __all__ = [
     "Ratings",
     "as_ratings",
     "is_missing",
-    "label_of",
+    "_label_of",
 ]
 
 _MARKERS = frozenset(MISSING_MARKERS)
@@ -82,11 +82,11 @@ def is_missing(value: Any) -> bool:
     return False
 
 
-def label_of(value: Any) -> Any:
+def _label_of(value: Any) -> Any:
     """A cell as a label: None where missing, strings stripped, numpy scalars as Python ones,
     whole floats as ints (``2.0`` and ``2`` are one label).
 
-    >>> label_of("  P "), label_of(" NA"), label_of(np.float64(2.0)), label_of(np.True_)
+    >>> _label_of("  P "), _label_of(" NA"), _label_of(np.float64(2.0)), _label_of(np.True_)
     ('P', None, 2, True)
     """
     if isinstance(value, str):
@@ -157,7 +157,7 @@ def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES)
     for i, c in enumerate(given):
         if not _hashable(c):
             raise AgreementError(f"categories[{i}] = {c!r} is not a single label: use a string or a number")
-        label = label_of(c)
+        label = _label_of(c)
         if label is None:
             raise AgreementError(
                 f"categories[{i}] = {c!r} is empty or a missing-value marker "
@@ -548,7 +548,7 @@ class Ratings:
         >>> Ratings.from_rows([["x", "y"]]).category_index(" y ")
         1
         """
-        value = label_of(label) if _hashable(label) else label
+        value = _label_of(label) if _hashable(label) else label
         for i, c in enumerate(self.categories):
             if isinstance(c, bool) == isinstance(value, bool) and c == value:
                 return i
@@ -1174,13 +1174,13 @@ class _Column(NamedTuple):
 
 
 def _objects(values: list) -> _Column:
-    """Python values as a column: each cell through :func:`label_of`, one pass."""
+    """Python values as a column: each cell through :func:`_label_of`, one pass."""
     index: dict = {}
     labels: list = []
     codes = np.empty(len(values), dtype=np.intp)
     for pos, v in enumerate(values):
         try:
-            label = label_of(v)
+            label = _label_of(v)
             key = _key(label)
             code = index.get(key)
         except TypeError:  # an unhashable label (a list, a dict, ...)
@@ -1352,7 +1352,7 @@ def _merge_columns(
 
 
 def _row_labels(table: list[list[Any]], raters: Sequence | None) -> _Column:
-    """A list of rows as one column of labels, row after row (every cell through :func:`label_of`)."""
+    """A list of rows as one column of labels, row after row (every cell through :func:`_label_of`)."""
     flat = [v for row in table for v in row]
     try:
         return _objects(flat)

@@ -32,10 +32,10 @@ from typing import Any
 
 from ._validation import AgreementError, check_int
 
-__all__ = ["exact_value", "round_half_up", "fmt", "format_number", "UNDEFINED"]
+__all__ = ["exact_value", "round_half_up", "fmt", "format_number", "_UNDEFINED"]
 
 #: How an undefined value (None or NaN) reads wherever a number is shown.
-UNDEFINED = "undefined"
+_UNDEFINED = "undefined"
 
 # the end of a format spec: [.precision][type]
 _TAIL = re.compile(r"(?:\.(?P<precision>\d+))?(?P<type>[a-zA-Z%])?$")
@@ -95,7 +95,7 @@ def _digits(q: Fraction, places: int) -> str:
     return ("-" if q < 0 else "") + (f"{digits[:-places]}.{digits[-places:]}" if places else digits)
 
 
-def fmt(x: Any, places: int = 3, undefined: str = UNDEFINED) -> str:
+def fmt(x: Any, places: int = 3, undefined: str = _UNDEFINED) -> str:
     """``x`` to ``places`` decimals, rounded half up from its exact value.
 
     ``undefined`` (default ``"undefined"``) stands for None or NaN. A value

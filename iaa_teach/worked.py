@@ -34,10 +34,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._validation import AgreementError, check_text, check_type, options
-from .course import alpha_guidance, alpha_verdict
-from .diagnosis import Diagnosis
-from .markup import (
+from ._markup import (
     SYMBOLS,
     Chain,
     Em,
@@ -55,6 +52,9 @@ from .markup import (
     tex_text,
     with_symbols,
 )
+from ._validation import AgreementError, check_text, check_type, options
+from .course import alpha_guidance, alpha_verdict
+from .diagnosis import Diagnosis
 from .metrics import (
     AlphaResult,
     BootstrapResult,
@@ -72,8 +72,6 @@ from .ratings import as_ratings
 from .rounding import fmt, format_number, round_half_up
 
 __all__ = [
-    "CHANCE_RULE_NAMES",
-    "STYLES",
     "Explanation",
     "Hidden",
     "Step",
@@ -85,10 +83,10 @@ __all__ = [
     "matrix_table",
 ]
 
-STYLES = ("full", "brief")
+_STYLES = ("full", "brief")
 
 #: How each Fleiss chance rule is named wherever a Fleiss number is shown.
-CHANCE_RULE_NAMES = {
+_CHANCE_RULE_NAMES = {
     "pooled": "pooled proportions over all ratings",
     "item_mean": "mean of the per-item proportions",
 }
@@ -110,7 +108,7 @@ class Step:
         The title, with its symbols as maths (``Observed agreement P_o``).
     body : tuple
         The working: an intro (:class:`~iaa_teach.markup.Prose`), a
-        :class:`Table`, :class:`~iaa_teach.markup.Equations`, notes.
+        :class:`Table`, ``Equations``, notes.
     symbol : str or None
         The quantity the step ends with (``"P_o"``, ``"kappa"``...), if any.
     value : float or None
@@ -1613,7 +1611,7 @@ def _bootstrap_steps(res: BootstrapResult, brief: bool) -> tuple[str, list[Step]
 
 
 # ================================================================= entry
-@options(style=STYLES)
+@options(style=_STYLES)
 def explain(
     result: Any, style: str = "full", items: Sequence[Any] | None = None, se: bool = True
 ) -> Explanation:

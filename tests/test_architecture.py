@@ -4,10 +4,11 @@
    ``x._name`` where ``x`` is not ``self`` or ``cls`` is allowed only when
    ``_name`` is defined in the same module (a method reading another instance
    of its own class); ``from .mod import _name`` is never allowed (but
-   ``from . import _module``, an internal module of the package, is). Dunder
+   ``from . import _module`` or ``from ..sub import _module``, an internal
+   module of the package, is). Dunder
    names and IPython's display protocol (``_repr_*_``, ``_ipython_*_``) are
    public.
-2. Only :mod:`iaa_teach.markup` calls ``html.escape``: every other module
+2. Only ``iaa_teach._markup`` calls ``html.escape``: every other module
    escapes through its ``html_escape`` (text) and ``attr_escape`` (attributes).
 3. One formula path: patching one formula in :mod:`iaa_teach._formulas`
    changes the float value, ``.exact`` and the bootstrap together.
@@ -48,6 +49,14 @@ def _defined_private_names(tree: ast.AST) -> set[str]:
     return {n for n in names if n.startswith("_")}
 
 
+def _package_of(path: Path, node: ast.ImportFrom) -> Path:
+    """The folder a relative ``from ... import`` in ``path`` imports from."""
+    folder = path.parent
+    for _ in range(node.level - 1):
+        folder = folder.parent
+    return folder.joinpath(*node.module.split(".")) if node.module else folder
+
+
 def windows(path: Path) -> list[str]:
     """Every place in ``path`` that uses another module's underscored name."""
     tree = ast.parse(path.read_text(), str(path))
@@ -56,10 +65,9 @@ def windows(path: Path) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
-                # `from . import _formulas`: a module of the package that is internal to it, not a name
-                internal_module = (
-                    node.level and not node.module and (path.parent / f"{alias.name}.py").exists()
-                )
+                # `from . import _formulas`, `from ..exercises import _questions`: a module internal to
+                # the package, not a name
+                internal_module = node.level and (_package_of(path, node) / f"{alias.name}.py").exists()
                 if (
                     alias.name.startswith("_")
                     and not PUBLIC_PROTOCOL.match(alias.name)
@@ -91,6 +99,16 @@ def test_the_window_check_can_fail(tmp_path):
     bad.write_text("from .ratings import _plain\n\ndef f(r):\n    return r._codes, self_like._x\n")
     found = windows_at(bad)
     assert len(found) == 3
+    # an internal module of a sibling subpackage may be imported; a name from it may not
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "_mod.py").write_text("")
+    (tmp_path / "w").mkdir()
+    near = tmp_path / "w" / "near.py"
+    near.write_text("from ..sub import _mod\nfrom ..sub import _nope\nfrom ..sub._mod import _name\n")
+    assert [w.split(" ", 1)[1] for w in windows_at(near)] == [
+        "from ..sub import _nope",
+        "from ..sub._mod import _name",
+    ]
 
 
 def windows_at(path: Path) -> list[str]:
@@ -122,7 +140,7 @@ def test_only_markup_escapes_html():
     found = [
         f"{path.relative_to(PACKAGE)}:{line}"
         for path in sorted(PACKAGE.rglob("*.py"))
-        if path.name != "markup.py"
+        if path.name != "_markup.py"
         for line in own_escapes(path.read_text())
     ]
     assert found == []

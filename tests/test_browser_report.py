@@ -115,7 +115,7 @@ def test_the_lesson_renders_and_an_upload_changes_the_report(tmp_path):
 @pytest.mark.browser
 def test_the_items_to_adjudicate_download_from_the_page(tmp_path):
     """The CSV is a data URI inside the page: the Content-Security-Policy lets it download, offline."""
-    from iaa_teach.report import adjudication_csv
+    from iaa_teach._report import adjudication_csv
 
     require_browser()
     r = datasets.class_annotations(n_students=6, n_reviews=12, seed=5)

@@ -308,7 +308,7 @@ def test_bootstrap_intervals_are_seeded_and_match_bootstrap_ci(tmp_path, capsys)
 def test_json_gains_the_family(tmp_path, capsys):
     import json
 
-    from iaa_teach.report import family_data
+    from iaa_teach._report import family_data
 
     r = datasets.sentiment_missing()
     out_json = tmp_path / "m.json"

@@ -15,9 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from iaa_teach import datasets, fleiss_kappa, krippendorff_alpha, markup
+from iaa_teach import _markup as markup
+from iaa_teach import datasets, fleiss_kappa, krippendorff_alpha
 from iaa_teach.course import (
-    GLOSSARY,
+    _GLOSSARY as GLOSSARY,
+)
+from iaa_teach.course import (
     LESSONS,
     SOLUTION_TAG,
     glossary_table,
@@ -25,8 +28,8 @@ from iaa_teach.course import (
     lesson_table,
     notation_table,
 )
-from iaa_teach.exercises import check_number
-from iaa_teach.lesson_copies import REMOVED, student_notebook, write_lessons
+from iaa_teach.exercises._check import check_number
+from iaa_teach.lesson_copies import _REMOVED, student_notebook, write_lessons
 from tools.lab_settings import LAB_OVERRIDES, lab_overrides_path, write_lab_overrides
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -274,7 +277,7 @@ def test_student_copies_keep_no_solution_content(tmp_path):
             if cell["cell_type"] == "code":
                 assert cell["outputs"] == [] and cell["execution_count"] is None
             if SOLUTION_TAG in tags(cell):
-                assert source(cell) == REMOVED[cell["cell_type"]]
+                assert source(cell) == _REMOVED[cell["cell_type"]]
                 assert "jupyter" not in cell["metadata"]
         exercises = [c for c in nb["cells"] if "exercise" in tags(c)]
         assert len(exercises) == len([c for c in cells(path.stem) if "exercise" in tags(c)])

@@ -31,7 +31,8 @@ from test_oracles import krippendorff_oracle, numeric_values, quiet, tables, to_
 import iaa_teach
 from iaa_teach import AgreementError, Ratings, datasets, diagnose, fleiss_kappa, krippendorff_alpha
 from iaa_teach import _formulas as formulas
-from iaa_teach.diagnosis import KAPPA_WEIGHTS, ReportTable, leave_one_out_sums
+from iaa_teach._formulas import KAPPA_WEIGHTS
+from iaa_teach.diagnosis import ReportTable, _leave_one_out_sums
 
 EXAMPLES = 200
 
@@ -116,7 +117,7 @@ def test_leave_one_out_matches_the_krippendorff_package(data, level):
 def test_leave_one_out_sums_are_the_sums_of_the_left_out_tables():
     """Total ratings and pairable values per rater, on a table where sizes 0-5 all occur."""
     r = datasets.simulate(400, 5, accuracy=0.6, n_categories=4, seed=3, missing=0.4)
-    sums = leave_one_out_sums(r)
+    sums = _leave_one_out_sums(r)
     per_rater = (~r.missing).sum(axis=0)
     assert (sums.counts.sum(axis=(1, 2)) == r.n_ratings - per_rater).all()
     for j in range(r.n_raters):
@@ -412,7 +413,7 @@ def test_fleiss_1971_diagnoses():
     r = datasets.diagnoses()
     assert f"{fleiss_kappa(r):.3f}" == "0.430"
     table = diagnose(r).category_agreement()
-    assert list(table["category"]) == list(datasets.DIAGNOSES_CATEGORIES)
+    assert list(table["category"]) == list(datasets._DIAGNOSES_CATEGORIES)
     assert [f"{x:.3f}" for x in table["kappa"]] == ["0.245", "0.245", "0.520", "0.471", "0.566"]
     assert [
         fleiss_kappa(Ratings.from_codes((r.codes == c).astype(int), categories=[0, 1])).exact.kappa

@@ -25,20 +25,12 @@ from itertools import combinations
 import pytest
 
 from iaa_teach import AgreementError, datasets, fleiss_kappa, fmt, krippendorff_alpha
-from iaa_teach.exercises import (
-    KIND_MISTAKES,
-    KINDS,
-    LEVEL_SIZES,
-    SKILLS,
-    make_question,
-    parse_answer,
-    question_code,
-    question_for,
-    worksheet,
-    worksheet_questions,
-)
-from iaa_teach.exercises._mistakes import route_alpha, route_fleiss
-from iaa_teach.exercises._questions import SLIPS
+from iaa_teach.exercises import KINDS, make_question, question_for, worksheet
+from iaa_teach.exercises._answers import parse_answer
+from iaa_teach.exercises._generate import LEVEL_SIZES
+from iaa_teach.exercises._mistakes import KIND_MISTAKES, route_alpha, route_fleiss
+from iaa_teach.exercises._questions import SKILLS, SLIPS, question_code
+from iaa_teach.exercises._worksheet import worksheet_questions
 from iaa_teach.rounding import round_half_up
 
 SEEDS = range(200)
@@ -725,7 +717,8 @@ def test_readme_example_holds():
 # ================================================== marks, skills, levels
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
 def test_levels_set_the_size_and_every_part_has_marks_and_a_skill(level):
-    from iaa_teach.exercises import LEVEL_SIZES, SKILLS
+    from iaa_teach.exercises._generate import LEVEL_SIZES
+    from iaa_teach.exercises._questions import SKILLS
 
     for kind in KINDS:
         for seed in range(5):
@@ -949,7 +942,7 @@ def test_follow_through_marks_a_later_part_from_the_students_own_wrong_answers(k
 def test_method_and_accuracy_marks(kind, level, exam_seeds):
     """Right to 2 dp loses at most the A mark; an early-rounding slip keeps the M marks; a 3-dp value one
     in the last place off keeps the M marks; no listed wrong method equals the answer at 3 dp."""
-    from iaa_teach.exercises import RULES
+    from iaa_teach.exercises._mistakes import RULES
 
     for seed in exam_seeds:
         q = make_question(kind, seed, level=level)
@@ -989,7 +982,7 @@ def test_method_and_accuracy_marks(kind, level, exam_seeds):
 
 
 def test_the_five_new_wrong_methods_are_recognised():
-    from iaa_teach.exercises import mistake_info
+    from iaa_teach.exercises._mistakes import mistake_info
 
     seen = set()
     for kind in KINDS:
@@ -1102,7 +1095,8 @@ def test_feedback_never_says_which_part_a_number_belongs_to():
 def test_level_four_is_a_tripos_shaped_question(kind):
     """About 20 marks: the calculation (with follow-through), partial coverage, a chance-rule comparison and
     a self-marked design part; written parts never keyword-marked; 1.8 minutes a mark on the paper."""
-    from iaa_teach.exercises import default_minutes, worksheet_html
+    from iaa_teach.exercises import default_minutes
+    from iaa_teach.exercises._worksheet import worksheet_html
 
     for seed in range(6):
         q = make_question(kind, seed, level=4)
@@ -1179,7 +1173,7 @@ def test_another_parts_answer_typed_in_a_box_is_not_confirmed():
 
 
 def test_question_codes_name_no_kind_and_look_up_their_question():
-    from iaa_teach.exercises import worksheet_html
+    from iaa_teach.exercises._worksheet import worksheet_html
 
     for kind in KINDS:
         for level in (1, 2, 3, 4):
@@ -1281,7 +1275,7 @@ def test_mark_scheme_gives_the_marker_this_tables_numbers():
 
 
 def test_paper_gives_squared_paper_where_a_table_is_to_be_drawn():
-    from iaa_teach.exercises import worksheet_html
+    from iaa_teach.exercises._worksheet import worksheet_html
 
     questions = [make_question(kind, seed) for kind in ("cohen", "alpha", "fleiss") for seed in range(4)]
     paper, _ = worksheet_html(questions)

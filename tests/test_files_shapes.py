@@ -383,7 +383,7 @@ def test_options_are_checked():
 
 
 def test_the_checker_refuses_absurdly_long_answers():
-    from iaa_teach.exercises import parse_answer
+    from iaa_teach.exercises._answers import parse_answer
 
     with pytest.raises(
         AgreementError, match=r"the answer has 100,002 characters; an answer is a number of at most"

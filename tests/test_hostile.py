@@ -45,11 +45,14 @@ from iaa_teach import (
     plots,
     ratings_table,
 )
+from iaa_teach._markup import html_escape, md_escape, mpl_escape, terminal_escape
 from iaa_teach._reading import parse_categories
 from iaa_teach._validation import LIMITS, MAX_CATEGORIES, MAX_PAIRS
 from iaa_teach.cli import main
-from iaa_teach.exercises import make_question, mistake_info, parse_answer, worksheet, worksheet_html
-from iaa_teach.markup import html_escape, md_escape, mpl_escape, terminal_escape
+from iaa_teach.exercises import make_question, worksheet
+from iaa_teach.exercises._answers import parse_answer
+from iaa_teach.exercises._mistakes import mistake_info
+from iaa_teach.exercises._worksheet import worksheet_html
 from iaa_teach.widgets import (
     CoverageExplorer,
     MissingDataExplorer,

@@ -12,7 +12,8 @@ import pytest
 from iaa_teach import AgreementError, fmt
 from iaa_teach.exercises import KINDS, MistakeLog, make_question
 from iaa_teach.exercises._questions import SLIPS
-from iaa_teach.widgets import Countdown, MockExam
+from iaa_teach.widgets import MockExam
+from iaa_teach.widgets._controls import Countdown
 from iaa_teach.widgets._mock_exam import MINUTES_PER_MARK
 
 

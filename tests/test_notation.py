@@ -162,7 +162,7 @@ def test_the_scan_can_fail():
 
 def test_every_notation_symbol_is_used_in_the_lesson_it_names():
     """The notation table's "first in lesson" is a lesson that writes the symbol (issue 22: w_jk was not)."""
-    from iaa_teach.markup import NOTATION
+    from iaa_teach._markup import NOTATION
 
     for row in NOTATION:
         text = "\n".join(t for _, t in lesson_texts(row.lesson))

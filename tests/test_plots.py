@@ -21,6 +21,7 @@ from iaa_teach import (  # noqa: E402
     BANDS,
     AgreementError,
     Ratings,
+    _plots,  # noqa: E402
     agreement_family,
     cohen_kappa,
     datasets,
@@ -37,7 +38,7 @@ from iaa_teach.worked import chance_rule  # noqa: E402
 SENTIMENT = datasets.sentiment()
 MISSING = datasets.sentiment_missing()
 PARTIAL = datasets.partial_coverage()
-PALETTE = {c.lower() for c in plots.OKABE_ITO.values()}
+PALETTE = {c.lower() for c in _plots.OKABE_ITO.values()}
 
 
 def texts(ax):
@@ -76,8 +77,8 @@ def figs():
 def test_fixed_size_titled_labelled_closed(figs, name):
     fig = figs[name]
     assert isinstance(fig, Figure)
-    assert tuple(fig.get_size_inches()) == pytest.approx(plots.FIGSIZE)
-    assert fig.dpi == plots.DPI
+    assert tuple(fig.get_size_inches()) == pytest.approx(_plots.FIGSIZE)
+    assert fig.dpi == _plots.DPI
     ax = fig.axes[0]
     assert ax.get_title().strip()
     assert ax.get_xlabel().strip() and ax.get_ylabel().strip()
@@ -258,7 +259,7 @@ def test_family_chart_draws_every_coefficient_with_its_interval():
     assert {name for _, _, name in BANDS[1:]} <= set(shown)
     ticks = [t.get_text().replace("\n", " ").replace("- ", "-") for t in ax.get_xticklabels()]
     assert ticks == list(family)
-    alt = plots.alt_text(fig)
+    alt = _plots.alt_text(fig)
     for name, res in family.items():
         low, high = res.ci()
         assert f"{name} {d3(res.exact_value)} (95% interval {d3(low)} to {d3(high)})" in alt
@@ -279,7 +280,7 @@ def test_family_chart_draws_bootstrap_intervals_from_family_intervals():
     assert [y for _, low, high in drawn for y in (low, high)] == pytest.approx(
         [y for row in rows for y in (row.low, row.high)]
     )
-    assert "bootstrap" in ax.get_xlabel() and "bootstrap confidence interval" in plots.alt_text(fig)
+    assert "bootstrap" in ax.get_xlabel() and "bootstrap confidence interval" in _plots.alt_text(fig)
     assert [d3(row.result.exact_value) for row in rows] == [
         t for t in texts(ax) if t[:1] in "-0123456789" and "." in t
     ]
@@ -316,7 +317,7 @@ def test_chance_chart_shows_p_a_and_every_chance_agreement():
     assert [t for t in shown if not t.startswith(" ")] == [d3(v) for v in expected]
     assert float(expected[0]) in [line.get_ydata()[0] for line in ax.get_lines()]
     fleiss = family["Fleiss' kappa"]
-    assert f"P_e of Fleiss' kappa {d3(fleiss.exact.p_e)}" in plots.alt_text(fig)
+    assert f"P_e of Fleiss' kappa {d3(fleiss.exact.p_e)}" in _plots.alt_text(fig)
 
 
 def test_family_pictures_escape_labels_and_refuse_bad_input():

@@ -12,8 +12,16 @@ from pathlib import Path
 import pytest
 
 from iaa_teach import AgreementError
-from iaa_teach.exercises import BOXES, LOG_ENV, MISTAKES, MistakeLog, default_log_path
-from iaa_teach.exercises._progress import LOG_FORMAT, LOG_VERSION, MAX_ANSWERS
+from iaa_teach.exercises import MistakeLog
+from iaa_teach.exercises._mistakes import MISTAKES
+from iaa_teach.exercises._progress import (
+    BOXES,
+    LOG_ENV,
+    LOG_FORMAT,
+    LOG_VERSION,
+    MAX_ANSWERS,
+    default_log_path,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -4,7 +4,7 @@
   values, and those values match plain recomputations (alpha of the table
   without the rater, the item's pairs counted one by one, o_ck / e_ck);
   one check is shown to fail against a broken formula.
-- ``plots.cluster_order`` against ``scipy.cluster.hierarchy`` (average
+- ``_plots.cluster_order`` against ``scipy.cluster.hierarchy`` (average
   linkage), shown to fail against a single-linkage order; the report's four
   figures: fixed size, planted behaviour visible, hostile names escaped.
 - ``report``: a self-contained HTML page (no script, every image a data
@@ -32,7 +32,7 @@ from scipy.spatial.distance import squareform
 from test_diagnose import cases, pairable, plain_ordinal_delta
 
 import iaa_teach
-from iaa_teach import Ratings, datasets, diagnose, explain, krippendorff_alpha, plots, report
+from iaa_teach import Ratings, _plots, _report, datasets, diagnose, explain, krippendorff_alpha, plots, report
 from iaa_teach import _formulas as formulas
 from iaa_teach.cli import main
 
@@ -210,7 +210,7 @@ def check_order(order_fn, d: np.ndarray) -> None:
 @settings(max_examples=60)
 @given(d=distances())
 def test_cluster_order_is_scipys_average_linkage(d):
-    check_order(plots.cluster_order, d)
+    check_order(_plots.cluster_order, d)
 
 
 def single_linkage_order(d: np.ndarray) -> np.ndarray:  # the check must catch another linkage
@@ -225,15 +225,15 @@ def test_the_order_check_fails_for_another_linkage():
         check_order(single_linkage_order, d)
     with pytest.raises(AssertionError):
         check_order(lambda x: np.arange(len(x)), d)
-    check_order(plots.cluster_order, d)
+    check_order(_plots.cluster_order, d)
 
 
 def test_cluster_order_small_and_bad():
-    assert plots.cluster_order(np.zeros((2, 2))).tolist() == [0, 1]
-    assert plots.cluster_order(np.zeros((1, 1))).tolist() == [0]
+    assert _plots.cluster_order(np.zeros((2, 2))).tolist() == [0, 1]
+    assert _plots.cluster_order(np.zeros((1, 1))).tolist() == [0]
     for bad in ([[0, np.nan], [np.nan, 0]], "x", 3, [[0, 1], [1]], []):
         with pytest.raises(iaa_teach.AgreementError, match="distance must be a finite square matrix"):
-            plots.cluster_order(bad)
+            _plots.cluster_order(bad)
 
 
 # ================================================================ figures
@@ -292,7 +292,7 @@ def test_figures_show_the_planted_behaviour(class_report):
 @pytest.mark.parametrize("name", FIGURES)
 def test_figures_have_a_fixed_size_and_escape_names(name, hostile_report):
     fig = getattr(plots, name)(hostile_report)
-    assert tuple(fig.get_size_inches()) == plots.REPORT_FIGSIZE
+    assert tuple(fig.get_size_inches()) == _plots.REPORT_FIGSIZE
     assert png(fig)[:8] == b"\x89PNG\r\n\x1a\n"  # drawn: mathtext would fail on an unescaped "$\frac{$"
     shown = " ".join(texts(fig))
     assert "$x$" not in shown.replace(r"\$x\$", "")
@@ -309,10 +309,10 @@ def test_figures_refuse_other_objects():
         report.to_html,
         report.to_data,
         report.to_json,
-        report.summary_html,
-        report.sections_html,
-        report.figure_texts,
-        report.figure_names,
+        _report.summary_html,
+        _report.sections_html,
+        _report.figure_texts,
+        _report.figure_names,
     ):
         with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis"):
             function(alpha)
@@ -420,7 +420,7 @@ def test_json_round_trip_has_the_same_numbers(class_report):
     text = report.to_json(class_report)
     data = json.loads(text)
     assert data == json.loads(json.dumps(report.to_data(class_report)))
-    assert data["format"] == report.FORMAT and data["version"] == report.FORMAT_VERSION
+    assert data["format"] == _report.FORMAT and data["version"] == _report.FORMAT_VERSION
     assert Fraction(data["alpha"]["exact"]) == class_report.alpha.exact.alpha
     assert data["alpha"]["value"] == class_report.alpha.alpha
     assert [row["rater"] for row in data["raters"]] == list(class_report.rater_ranking()["rater"])
@@ -502,7 +502,10 @@ def test_cli_report_level_and_errors(tmp_path, capsys):
 
 
 def test_the_report_module_is_public():
-    assert iaa_teach.report.write_files.__module__ == "iaa_teach.report"
+    from iaa_teach import _report
+
+    assert "write_files" in iaa_teach.report.__all__
+    assert iaa_teach.report.write_files is _report.write_files
 
 
 @pytest.mark.parametrize(

@@ -31,8 +31,9 @@ from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
 from test_report import Page, check_self_contained, write_csv
 
 from iaa_teach import Ratings, datasets, diagnose, family_intervals
+from iaa_teach._report import MIN_ITEMS
 from iaa_teach.cli import main
-from iaa_teach.report import MIN_ITEMS, text_report, to_data, to_html
+from iaa_teach.report import text_report, to_data, to_html
 
 
 def gender() -> Ratings:
@@ -370,7 +371,7 @@ def test_the_csv_keeps_hostile_text_as_text():
     import csv
     import io
 
-    from iaa_teach.report import adjudication_csv
+    from iaa_teach._report import adjudication_csv
 
     r = Ratings.from_rows(
         [["=cmd|' /C calc'!A0", "-1"], ["@SUM(A1)", "+x"], ["-1", "-1"]],

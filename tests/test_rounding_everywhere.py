@@ -26,7 +26,8 @@ from rounding import d3  # noqa: E402
 
 from iaa_teach import Ratings, cohen_kappa, explain, fmt, pairwise_cohen, plots  # noqa: E402
 from iaa_teach._validation import AgreementError  # noqa: E402
-from iaa_teach.exercises import make_question, show_value  # noqa: E402
+from iaa_teach.exercises import make_question  # noqa: E402
+from iaa_teach.exercises._answers import show_value
 from iaa_teach.report import text_report as report  # noqa: E402
 from iaa_teach.rounding import format_number, round_half_up  # noqa: E402
 from iaa_teach.widgets import Quiz, TableExplorer  # noqa: E402

@@ -33,14 +33,13 @@ from iaa_teach import (
 from iaa_teach.course import alpha_verdict
 from iaa_teach.widgets import (
     CoverageExplorer,
-    FloatSlider,
     IntervalExplorer,
-    IntSlider,
     MissingDataExplorer,
     ParadoxExplorer,
     TableExplorer,
     WeightsExplorer,
 )
+from iaa_teach.widgets._controls import FloatSlider, IntSlider
 from iaa_teach.widgets._interval import COEFFICIENTS, CURVE_ITEMS, STUDY_ITEMS
 from iaa_teach.widgets._paradox import CURVES
 
@@ -407,7 +406,7 @@ def test_figures_are_projector_ready_and_described(explorer):
     """2x pixels for their CSS size, no text under 12 CSS px, and a text alternative."""
     from PIL import Image
 
-    from iaa_teach.widgets import CSS_DPI, MIN_FONT_PT, PIXEL_RATIO
+    from iaa_teach.widgets._base import CSS_DPI, MIN_FONT_PT, PIXEL_RATIO
 
     ex = explorer()
     images = [img for img in (ex.image, getattr(ex, "image_weights", None)) if img is not None]
@@ -422,8 +421,7 @@ def test_figures_are_projector_ready_and_described(explorer):
 
 
 def test_projector_ready_raises_small_text():
-    from iaa_teach.widgets import MIN_FONT_PT
-    from iaa_teach.widgets._base import new_figure, projector_ready
+    from iaa_teach.widgets._base import MIN_FONT_PT, new_figure, projector_ready
 
     fig, (ax,) = new_figure(4, 3)
     ax.set_title("tiny", fontsize=5)

@@ -25,10 +25,11 @@ import numpy as np
 import pytest
 
 from iaa_teach import fmt
+from iaa_teach._markup import tex_mathml, tex_text
+from iaa_teach._report import find_chromium, html_to_pdf
 from iaa_teach._validation import AgreementError
-from iaa_teach.exercises import KINDS, make_question, worksheet, worksheet_html
-from iaa_teach.markup import tex_mathml, tex_text
-from iaa_teach.report import find_chromium, html_to_pdf
+from iaa_teach.exercises import KINDS, make_question, worksheet
+from iaa_teach.exercises._worksheet import worksheet_html
 
 # raw TeX (not a table corner like "A\\B"), MathJax delimiters, ASCII subscripts (p_(I)+, n_i, P_o) of the
 # old text sheets, unconverted markup

@@ -850,7 +850,7 @@ def print_pdf(site: str | Path, pdf: str | Path, timeout: float = 900) -> dict[s
     is missing: the contents then link but show no numbers). Returns
     ``{"sheets": {page: sheet}, "seconds": s, "bytes": n}``.
     """
-    from iaa_teach.report import find_chromium
+    from iaa_teach._report import find_chromium
 
     start = time.perf_counter()
     chromium = find_chromium()

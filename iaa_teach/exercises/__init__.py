@@ -10,7 +10,7 @@ True
 Marks, skills and levels
 ------------------------
 Every part has ``marks`` (an int, printed as ``[2]`` after its prompt) and a
-``skill`` (one of :data:`SKILLS`: ``"counting"``, ``"observed agreement"``,
+``skill`` (one of ``"counting"``, ``"observed agreement"``,
 ``"chance agreement"``, ``"coefficient"``, ``"interpretation"``, ``"choice of
 coefficient"``, ``"concepts"``); ``question.total_marks`` is their sum (printed
 after the last part, "Total: 11 marks.") and ``question.marks_by_skill()``
@@ -29,7 +29,7 @@ or a rater who drops out) and a self-marked "design the study" part that takes t
 ``alpha`` has missing ratings at levels 2-4, ``partial`` partial coverage
 at every level, ``cohen`` and ``weighted`` one or two missing labels at levels 3 and 4
 (unless the student chooses the coefficient); ``fleiss``, ``pi`` and ``ac1``
-stay complete (their gaps are ``partial``'s subject). :data:`LEVEL_SIZES` holds the ranges; ``question.id``
+stay complete (their gaps are ``partial``'s subject). ``LEVEL_SIZES`` holds the ranges; ``question.id``
 is a code such as ``"Q-7KD3-M2XA"`` that names no kind (a paper must not say which coefficient to
 choose); :func:`question_for` draws the question again from its code, for its worked answer. The code
 scheme (alphabet, scrambling, the fixed order of the kinds) is registered with the lessons' exercise ids
@@ -112,7 +112,7 @@ P_a and counted in P_e.
 ``choose=True`` (drawn for half the level-3 seeds of cohen, weighted,
 fleiss and alpha): the title does not name the coefficient; the student
 chooses it (multiple choice), justifies the choice (key points), computes it
-and interprets a value. Conceptual parts (:data:`CONCEPTS`): the kappa
+and interprets a value. Conceptual parts (``CONCEPTS``): the kappa
 paradox, when a coefficient is undefined, a rater who drops out, reading a
 value on the Landis-Koch scale and against Krippendorff's 0.667 / 0.800, why
 alpha differs from Fleiss' kappa, what merging two annotators does, why the
@@ -125,7 +125,7 @@ prompts, model answers and solutions are written once with
 rounded half up from the exact value (:func:`iaa_teach.fmt`; ``fmt3`` is the
 same function under its former name).
 
-Recognised mistakes (:data:`MISTAKES`), by kind (:data:`KIND_MISTAKES`)
+Recognised mistakes (``MISTAKES``), by kind (``KIND_MISTAKES``)
 -----------------------------------------------------------------------
 - all kinds: ``rounding`` (intermediate values rounded to 3 decimals before
   the last step; listed only for questions where it moves the third decimal);
@@ -141,7 +141,7 @@ Recognised mistakes (:data:`MISTAKES`), by kind (:data:`KIND_MISTAKES`)
   ``single_in_p_a`` (P_a over all items), ``single_out_of_p_e`` (the
   single-rated labels left out of p_j), ``subset_chance`` (the full
   annotators' labels only), ``merged`` (either partial annotator's label kept).
-  The other chance rule is not a mistake (:data:`RULES`).
+  The other chance rule is not a mistake (``RULES``).
 - alpha: ``unweighted_pairs`` (no 1/(m_u - 1)), ``pairs_over_m`` (1/m_u),
   ``fleiss_de`` (n^2 pairs: D_e = 1 - sum p_c^2), ``de_n_plus_1`` (n (n + 1)),
   ``de_n_minus_1_squared`` ((n - 1)^2), ``alpha_as_fleiss`` (Fleiss' kappa
@@ -153,14 +153,14 @@ Recognised mistakes (:data:`MISTAKES`), by kind (:data:`KIND_MISTAKES`)
 
 Every question is drawn so that each of its kind's mistakes changes the
 3-decimal answer of every part it touches and differs from the other
-mistakes, except those in :data:`OPTIONAL` (and every mistake at level 1),
+mistakes, except those in ``OPTIONAL`` (and every mistake at level 1),
 which are listed where they change a part's answer; two that then give the
 same answer are both named.
 
 Lesson exercises
 ----------------
-:func:`check_number` checks a number a student wrote in a lesson (right, or
-not yet and which step to look at), without showing the answer.
+:func:`iaa_teach.exercises.lesson_exercises.check` checks a number a student wrote in a lesson
+(right, or not yet and which step to look at), without showing the answer.
 
 Progress that lasts
 -------------------
@@ -175,91 +175,71 @@ Worksheets
 instructions, marks per part, space to answer) and a mark scheme (a one-page
 answer key, then the worked solutions), as HTML pages or, with
 ``format="pdf"``, as PDF printed by headless Chromium; the maths is typeset
-(MathML). :func:`worksheet_html` returns the two pages as strings instead.
+(MathML).
 """
 
-from ..rounding import fmt, round_half_up
-from ._answers import Answer, parse_answer, show_value
-from ._check import Check, check_number
-from ._concepts import CONCEPTS, Choice, KeyPoint
-from ._generate import KINDS, LEVEL_SIZES, LEVELS, SIZE_LIMITS
-from ._mistakes import KIND_MISTAKES, MISTAKES, RULES, MistakeInfo, mistake_info
-from ._progress import BOXES, LOG_ENV, LoggedAnswer, LogSummary, MistakeCard, MistakeLog, default_log_path
-from ._questions import (
-    CHOOSABLE,
-    MAX_PARTS,
-    OPTIONAL,
-    PARTIAL_RULES,
-    SKILLS,
-    Feedback,
-    Marking,
-    Mistake,
-    Part,
-    Question,
-    Solution,
-    asks_to_choose,
-    make_question,
-    question_code,
-    question_for,
-)
-from ._worksheet import (
-    MINUTES_PER_MARK,
-    Worksheet,
-    default_minutes,
-    worksheet,
-    worksheet_html,
-    worksheet_questions,
-)
+from .._moved import forward_names
+from ..rounding import fmt
+from ._generate import KINDS, LEVELS
+from ._progress import MistakeLog
+from ._questions import Feedback, Marking, Part, Question, make_question, question_for
+from ._worksheet import MINUTES_PER_MARK, default_minutes, worksheet
 
 fmt3 = fmt  # the former name of iaa_teach.fmt, kept for notebooks written with it
 
 __all__ = [
     "KINDS",
     "LEVELS",
-    "LEVEL_SIZES",
-    "SKILLS",
-    "MISTAKES",
-    "KIND_MISTAKES",
-    "RULES",
-    "OPTIONAL",
-    "SIZE_LIMITS",
-    "CONCEPTS",
-    "CHOOSABLE",
-    "PARTIAL_RULES",
-    "MAX_PARTS",
-    "Choice",
-    "KeyPoint",
-    "mistake_info",
+    "MINUTES_PER_MARK",
     "make_question",
-    "asks_to_choose",
-    "question_code",
     "question_for",
     "worksheet",
-    "worksheet_html",
-    "MINUTES_PER_MARK",
     "default_minutes",
-    "worksheet_questions",
     "Question",
     "Part",
-    "Mistake",
     "Marking",
-    "MistakeInfo",
     "Feedback",
-    "Solution",
-    "Worksheet",
-    "Answer",
-    "parse_answer",
-    "round_half_up",
-    "fmt",
-    "fmt3",
-    "show_value",
-    "Check",
-    "check_number",
     "MistakeLog",
-    "LoggedAnswer",
-    "MistakeCard",
-    "LogSummary",
-    "default_log_path",
-    "LOG_ENV",
-    "BOXES",
+    "fmt3",
 ]
+
+#: Names that were public here before this release; they import for one release, with a warning.
+__getattr__ = forward_names(
+    __name__,
+    {
+        "Answer": "iaa_teach.exercises._answers",
+        "parse_answer": "iaa_teach.exercises._answers",
+        "show_value": "iaa_teach.exercises._answers",
+        "Check": "iaa_teach.exercises._check",
+        "CONCEPTS": "iaa_teach.exercises._concepts",
+        "Choice": "iaa_teach.exercises._concepts",
+        "KeyPoint": "iaa_teach.exercises._concepts",
+        "LEVEL_SIZES": "iaa_teach.exercises._generate",
+        "SIZE_LIMITS": "iaa_teach.exercises._generate",
+        "KIND_MISTAKES": "iaa_teach.exercises._mistakes",
+        "MISTAKES": "iaa_teach.exercises._mistakes",
+        "RULES": "iaa_teach.exercises._mistakes",
+        "MistakeInfo": "iaa_teach.exercises._mistakes",
+        "mistake_info": "iaa_teach.exercises._mistakes",
+        "BOXES": "iaa_teach.exercises._progress",
+        "LOG_ENV": "iaa_teach.exercises._progress",
+        "LoggedAnswer": "iaa_teach.exercises._progress",
+        "LogSummary": "iaa_teach.exercises._progress",
+        "MistakeCard": "iaa_teach.exercises._progress",
+        "default_log_path": "iaa_teach.exercises._progress",
+        "CHOOSABLE": "iaa_teach.exercises._questions",
+        "MAX_PARTS": "iaa_teach.exercises._questions",
+        "OPTIONAL": "iaa_teach.exercises._questions",
+        "PARTIAL_RULES": "iaa_teach.exercises._questions",
+        "Mistake": "iaa_teach.exercises._questions",
+        "Solution": "iaa_teach.exercises._questions",
+        "asks_to_choose": "iaa_teach.exercises._questions",
+        "question_code": "iaa_teach.exercises._questions",
+        "Worksheet": "iaa_teach.exercises._worksheet",
+        "worksheet_questions": "iaa_teach.exercises._worksheet",
+        "SKILLS": "iaa_teach.exercises._questions",
+        "worksheet_html": "iaa_teach.exercises._worksheet",
+        "check_number": "iaa_teach.exercises._check",
+        "round_half_up": "iaa_teach.rounding",
+    },
+)

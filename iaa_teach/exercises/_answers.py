@@ -19,7 +19,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from numbers import Rational
 
-from ..markup import approx
+from .._markup import approx
 from ..ratings import AgreementError
 
 __all__ = ["Answer", "parse_answer", "show_value", "decimals_that_match"]

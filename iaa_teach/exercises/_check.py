@@ -7,7 +7,7 @@ student writes it in place of ``...`` and runs the check::
     check_number(answer, result.exact.p_o, name="P_o", step="Step 2")
 
 The answer is read as the exam checker reads it
-(:func:`iaa_teach.exercises.parse_answer`). The feedback shows the student's
+(``parse_answer``). The feedback shows the student's
 own answer and never the expected one.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from ..markup import with_symbols
+from .._markup import with_symbols
 from ..ratings import AgreementError
 from ..rounding import exact_value, round_half_up
 from ._answers import parse_answer

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..markup import Math, Prose, prose
+from .._markup import Math, Prose, prose
 from ..metrics import interpret
 from ..rounding import fmt
 

@@ -36,7 +36,7 @@ One entry per marked answer (the first answer to each part of a question;
 "check" pressed again on the same question records nothing new): ``when`` (UTC,
 ISO 8601), ``kind`` and ``seed`` of the question, ``part`` (its label),
 ``skill`` (what the part practises), ``correct``, and ``mistakes``: the ids
-of the usual mistakes the answer matches (:data:`iaa_teach.exercises.MISTAKES`;
+of the usual mistakes the answer matches (``MISTAKES`` in ``_mistakes``;
 empty for a right answer or a wrong one no usual mistake explains). The
 newest :data:`MAX_ANSWERS` answers are kept. The file is rewritten whole on
 every answer, atomically (a temporary file in the same folder, then
@@ -84,8 +84,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from .._markup import Em, Prose, Shown, Table, render
 from .._validation import AgreementError, check_bool, check_int, check_text
-from ..markup import Em, Prose, Shown, Table, render
 from ._mistakes import MISTAKES, mistake_info
 
 __all__ = [

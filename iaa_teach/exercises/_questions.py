@@ -10,8 +10,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from .._formulas import chance_corrected, one_minus_ratio
+from .._markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render, with_symbols
 from .._validation import check_bool, check_int, check_option, options
-from ..markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render, with_symbols
 from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt, round_half_up
@@ -177,7 +177,7 @@ COEFFICIENT_RANGE = (Fraction(1, 5), Fraction(9, 10))
 
 _TOL3 = Fraction(1, 2000)
 
-#: The symbol of each quantity a part asks for (see :data:`iaa_teach.markup.SYMBOLS`).
+#: The symbol of each quantity a part asks for (see ``SYMBOLS``).
 QUANTITIES = {
     "p_o": SYMBOLS["P_o"],
     "p_e": SYMBOLS["P_e"],
@@ -1696,7 +1696,7 @@ _NAME = {
 
 def _method(kind: str, quantity: str, chance: str, r: Ratings | None = None) -> str:
     """What earns a numerical part's method marks, in words a marker reads (symbol names from
-    :data:`iaa_teach.markup.SYMBOLS` only: the key typesets them). Two annotators' parts say N, the
+    ``SYMBOLS`` only: the key typesets them). Two annotators' parts say N, the
     items both labelled (an item either left blank is out)."""
     n = ""
     if r is not None and kind in ("cohen", "weighted", "pi", "ac1"):

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from .._markup import Em, Prose, Table, html_escape
+from .._report import html_to_pdf
 from .._validation import AgreementError, check_bool, check_int, check_option, check_text
-from ..markup import Em, Prose, Table, html_escape
-from ..report import html_to_pdf
 from ._generate import KINDS
 from ._questions import Question, make_question
 

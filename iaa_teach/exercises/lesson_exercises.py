@@ -55,10 +55,7 @@ __all__ = [
     "PRACTICE",
     "exercise",
     "lookup",
-    "answer",
-    "mistakes",
     "check",
-    "text_alpha",
 ]
 
 _DATA = Path(__file__).with_name("lesson_exercises.json")
@@ -71,7 +68,7 @@ def _changed(ratings: Ratings, item: int, rater: int, label: str | None) -> Rati
     return Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.categories)
 
 
-def text_alpha(r: Ratings) -> float:
+def _text_alpha(r: Ratings) -> float:
     """The code walkthrough's 'alpha': every ordered pair counted once (no 1/(n_i - 1) weight), D_e = 1 - Σ p_c²."""
     pairs = krippendorff_alpha(r).pair_counts
     p = pairs.sum(axis=1) / pairs.sum()
@@ -181,7 +178,7 @@ def _():
 @_values("04.3")
 def _():
     exercise = _changed(datasets.sentiment_missing(), 4, 0, None)
-    return krippendorff_alpha(exercise).exact.alpha, {"text": text_alpha(exercise)}
+    return krippendorff_alpha(exercise).exact.alpha, {"text": _text_alpha(exercise)}
 
 
 @_values("05.1")
@@ -372,7 +369,7 @@ def _load() -> tuple[Exercise, ...]:
 
 #: Every lesson exercise, in course order.
 EXERCISES: tuple[Exercise, ...] = _load()
-#: The exam-practice questions' code scheme (:func:`iaa_teach.exercises.question_code`), from the same
+#: The exam-practice questions' code scheme (:func:`question_code`), from the same
 #: registry file: ``prefix``, ``alphabet``, ``multiplier``, ``mask`` and the fixed order of ``kinds``.
 PRACTICE: dict[str, Any] = json.loads(_DATA.read_text(encoding="utf-8"))["practice"]
 
@@ -402,16 +399,6 @@ def exercise(exercise_id: str) -> Exercise:
         if ex.id == exercise_id:
             return ex
     raise KeyError(f"no lesson exercise {exercise_id!r}; the ids are {[e.id for e in EXERCISES]}")
-
-
-def answer(exercise_id: str) -> Any:
-    """The right value of an exercise (exact where it can be)."""
-    return exercise(exercise_id).answer()
-
-
-def mistakes(exercise_id: str) -> dict[str, Any]:
-    """An exercise's listed mistakes: what each means -> the value it gives."""
-    return exercise(exercise_id).mistakes()
 
 
 def check(exercise_id: str, given: Any) -> Check:

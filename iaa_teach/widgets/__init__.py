@@ -19,14 +19,12 @@ headless, e.g. in pytest: set a control's ``value``, read ``explorer.values()``.
 - :class:`AnnotationsExplorer`: upload your own ratings file (or give a path)
   and get the whole diagnostic report: raters, items, categories.
 
-Their sliders and figures are :class:`IntSlider`, :class:`FloatSlider` and
-:class:`Picture`: the browser's own range inputs and images, so every control
-has an accessible name and every figure a text alternative.
+Their sliders and figures are the browser's own range inputs and images, so
+every control has an accessible name and every figure a text alternative.
 """
 
+from .._moved import forward_names
 from ._annotations import AnnotationsExplorer
-from ._base import CSS_DPI, FONT_SIZE, MIN_FONT_PT, PIXEL_RATIO, WIDGET_DPI, Explorer
-from ._controls import Countdown, FloatSlider, IntSlider, Picture
 from ._coverage import CoverageExplorer
 from ._interval import IntervalExplorer
 from ._missing import MissingDataExplorer
@@ -37,12 +35,6 @@ from ._table import TableExplorer
 from ._weights import WeightsExplorer
 
 __all__ = [
-    "Explorer",
-    "FONT_SIZE",
-    "WIDGET_DPI",
-    "CSS_DPI",
-    "PIXEL_RATIO",
-    "MIN_FONT_PT",
     "TableExplorer",
     "ParadoxExplorer",
     "MissingDataExplorer",
@@ -50,10 +42,23 @@ __all__ = [
     "WeightsExplorer",
     "Quiz",
     "MockExam",
-    "IntSlider",
-    "FloatSlider",
-    "Picture",
-    "Countdown",
     "AnnotationsExplorer",
     "IntervalExplorer",
 ]
+
+#: Names that were public here before this release; they import for one release, with a warning.
+__getattr__ = forward_names(
+    __name__,
+    {
+        "Explorer": "iaa_teach.widgets._base",
+        "FONT_SIZE": "iaa_teach.widgets._base",
+        "WIDGET_DPI": "iaa_teach.widgets._base",
+        "CSS_DPI": "iaa_teach.widgets._base",
+        "PIXEL_RATIO": "iaa_teach.widgets._base",
+        "MIN_FONT_PT": "iaa_teach.widgets._base",
+        "IntSlider": "iaa_teach.widgets._controls",
+        "FloatSlider": "iaa_teach.widgets._controls",
+        "Picture": "iaa_teach.widgets._controls",
+        "Countdown": "iaa_teach.widgets._controls",
+    },
+)

@@ -10,12 +10,13 @@ from typing import Any
 
 import ipywidgets as w
 
-from .. import datasets, plots
-from .. import report as report_files  # `report` names a Diagnosis in this module
+from .. import _plots as plots
+from .. import _report as report_files  # `report` names a Diagnosis in this module
+from .. import datasets
+from .._markup import attr_escape
 from .._reading import parse_categories, reads_as_number, to_number
 from .._validation import check_option
 from ..diagnosis import Diagnosis, diagnose
-from ..markup import attr_escape
 from ..metrics import LEVELS
 from ..ratings import AgreementError, Ratings
 from ..worked import explain

@@ -41,9 +41,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from .. import plots
+from .. import _plots as plots
+from .._markup import attr_escape
 from .._validation import check_number, check_text
-from ..markup import attr_escape
 from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
 from ..rounding import fmt  # noqa: F401  (the explorers format every number with it)

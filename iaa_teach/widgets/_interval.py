@@ -6,6 +6,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets
+from .._plots import OKABE_ITO
 from .._validation import check_int, check_option
 from ..course import alpha_verdict
 from ..metrics import (
@@ -16,7 +17,6 @@ from ..metrics import (
     krippendorff_alpha,
     percent_agreement,
 )
-from ..plots import OKABE_ITO
 from ..ratings import AgreementError
 from ._base import (
     Explorer,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import datasets
+from .._markup import attr_escape
 from .._validation import check_int, check_number, check_option
-from ..markup import attr_escape
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha
 from ..ratings import Ratings
 from ._base import (

@@ -6,7 +6,7 @@ feedback come from :mod:`iaa_teach.exercises` (``make_question``,
 nothing while the student works: answers are marked when the student presses
 **finish**, or when time is found to be up.
 
-The time limit is shown by a :class:`~iaa_teach.widgets.Countdown` that ticks
+The time limit is shown by a countdown that ticks
 in the browser; the kernel keeps the deadline and checks it on every answer
 typed and every button pressed, so no thread runs in the background. The
 first of these after the deadline marks the exam with the answers as they
@@ -26,19 +26,19 @@ from typing import Any, Callable, Sequence
 import ipywidgets as w
 import numpy as np
 
+from .._markup import Table, html_escape
 from .._validation import check_int, check_number, check_option
 from ..exercises import (
     KINDS,
     LEVELS,
     MINUTES_PER_MARK,
-    SKILLS,
     Marking,
     MistakeLog,
     Question,
     default_minutes,
     make_question,
 )
-from ..markup import Table, html_escape
+from ..exercises._questions import SKILLS
 from ..rounding import fmt
 from ._base import FONT_SIZE, check_font_size, static_picture, widget_bundle
 from ._controls import Countdown, clock_text

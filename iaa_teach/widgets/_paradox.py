@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import datasets, plots
+from .. import _plots as plots
+from .. import datasets
 from .._validation import AgreementError, check_int, check_option
 from ..course import alpha_verdict
 from ..metrics import brennan_prediger, fleiss_kappa, gwet_ac, krippendorff_alpha

@@ -16,18 +16,10 @@ from typing import Any, Sequence
 import ipywidgets as w
 import numpy as np
 
+from .._markup import html_escape
 from .._validation import AgreementError, check_int, check_option
-from ..exercises import (
-    CHOOSABLE,
-    KINDS,
-    LEVELS,
-    MAX_PARTS,
-    MistakeLog,
-    Question,
-    asks_to_choose,
-    make_question,
-)
-from ..markup import html_escape
+from ..exercises import KINDS, LEVELS, MistakeLog, Question, make_question
+from ..exercises._questions import CHOOSABLE, MAX_PARTS, asks_to_choose
 from ._base import FONT_SIZE, WRAP_CSS, check_font_size, static_picture, widget_bundle
 
 __all__ = ["Quiz"]

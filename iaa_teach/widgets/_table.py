@@ -7,7 +7,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from .. import datasets, plots
+from .. import _plots as plots
+from .. import datasets
 from .._validation import check_int, check_option
 from ..course import alpha_verdict
 from ..metrics import LEVELS, fleiss_kappa, krippendorff_alpha, pairwise_cohen

@@ -6,7 +6,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from .. import datasets, plots
+from .. import _plots as plots
+from .. import datasets
 from .._validation import check_option
 from ..course import alpha_verdict
 from ..metrics import cohen_kappa, krippendorff_alpha

@@ -1,0 +1,2049 @@
+"""The report's pieces (internal): :mod:`iaa_teach.report` lists the public ones.
+
+The report on a ratings table: as text for a terminal, one self-contained HTML page for people, JSON for machines.
+
+:func:`text_report` is what ``iaa-teach report FILE`` prints: every
+coefficient with its working, each pair of raters, and the chance-corrected
+family with standard errors and intervals.
+
+:func:`to_html` writes what :func:`iaa_teach.diagnose` found as one HTML page:
+a summary, the four tables (raters, items, confused pairs, categories), the
+four figures of :mod:`iaa_teach.plots` and the worked steps of
+:func:`iaa_teach.explain`. The page needs nothing from anywhere: the figures
+are PNG data URIs, the style sheet is inline, there is no script and no web
+font, and a Content-Security-Policy forbids loading anything else, so it
+opens offline and can be mailed or put on a course page as it is. Every text
+from the data (rater, item and category names, the file name) is escaped;
+every number is rounded half up from its value (:func:`iaa_teach.fmt`).
+
+:func:`to_data` gives the same numbers as plain Python for :func:`to_json`:
+every row of every table (all items, not only the top ones), NaN written as
+``null`` next to a ``reason``, and the alphas also as exact fractions
+(``"159/275"``). ``json.dumps(..., allow_nan=False)``: the file is strict
+JSON that any parser reads.
+
+The command line writes both: ``iaa-teach report FILE --html OUT.html --json OUT.json``.
+
+:func:`html_to_pdf` prints a self-contained page to PDF with headless Chromium
+(the printable worksheets of :mod:`iaa_teach.exercises` use it).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ._formulas import INTERVAL_METHODS, KAPPA_WEIGHTS
+from ._markup import Table, attr_escape, html_escape, terminal_escape
+from ._validation import (
+    MAX_PAIRS,
+    AgreementError,
+    check_bool,
+    check_int,
+    check_option,
+    check_text,
+    check_type,
+    options,
+)
+from .diagnosis import (
+    Diagnosis,
+    GoldComparison,
+    RaterIntervals,
+    ReportTable,
+    check_diagnosis,
+    diagnose,
+    format_cell,
+)
+from .metrics import (
+    family_intervals,
+    fleiss_kappa,
+    interpret,
+    krippendorff_alpha,
+    pairwise_cohen,
+)
+from .ratings import Ratings
+from .rounding import fmt, format_number
+from .worked import explain, kappa_label
+
+__all__ = [
+    "text_report",
+    "summary_lines",
+    "reading_html",
+    "LIST_PAIRS",
+    "N_BOOT",
+    "SEED",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "FIGURE_DPI",
+    "FIGURES",
+    "READING",
+    "figure_names",
+    "draw",
+    "figure_texts",
+    "summary_html",
+    "sections_html",
+    "to_html",
+    "write_html",
+    "to_data",
+    "to_json",
+    "write_json",
+    "write_files",
+    "family_data",
+    "MIN_ITEMS",
+    "family_html",
+    "pairs_html",
+    "cross_table",
+    "least_agreeing_pair",
+    "disputed_text",
+    "raters_text",
+    "pairwise_data",
+    "rater_intervals_data",
+    "adjudication_records",
+    "adjudication_csv",
+    "write_adjudication_csv",
+    "adjudication_html",
+    "gold_records",
+    "gold_html",
+    "gold_lines",
+    "CHROMIUM_NAMES",
+    "find_chromium",
+    "html_to_pdf",
+]
+
+#: Up to this many rater pairs the report lists each; beyond, a summary (``--all-pairs`` lists them all).
+LIST_PAIRS = 15
+_SHOW_NAMES = 12  # rater names and categories listed in the first line
+#: Bootstrap replicates and seed of ``--ci bootstrap`` (``--n-boot``, ``--seed``): the same file, the same interval.
+N_BOOT = 1000
+SEED = 0
+#: A coefficient from fewer shared items than this is shown as "too few items" with the count.
+MIN_ITEMS = 5
+
+
+def _few(n_items: int) -> str | None:
+    """ "too few items (n)" below :data:`MIN_ITEMS`, else None."""
+    return f"too few items: {n_items}, at least {MIN_ITEMS} for a band" if n_items < MIN_ITEMS else None
+
+
+def _floor_of(metric: str, value: float) -> float:
+    """The lowest value a coefficient is read at: 0 for percent agreement (a share), -1 for the rest."""
+    return 0.0 if metric == "percent_agreement" else min(-1.0, value)
+
+
+def _clipped(metric: str, value: float, low: float, high: float, analytic: bool) -> tuple[float, float, bool]:
+    """An interval kept within the coefficient's range, and whether it was cut there.
+
+    An analytic interval is value -/+ a half-width (its upper end already
+    capped at 1 by ``ci()``): cut where it runs past 1 or below the floor
+    (:func:`_floor_of`). A percentile (bootstrap) interval lies within the
+    values the coefficient took, so it is never cut.
+    """
+    if not analytic or math.isnan(low) or math.isnan(high):
+        return low, high, False
+    floor = _floor_of(metric, value)
+    top_cut = value + (value - low) > 1.0 + 1e-12
+    return max(low, floor), min(high, 1.0), top_cut or low < floor
+
+
+def _interval_text(metric: str, value: float, low: float, high: float, analytic: bool) -> str:
+    low, high, cut = _clipped(metric, value, low, high, analytic)
+    floor = _floor_of(metric, value)
+    return f"[{fmt(low)}, {fmt(high)}]" + (
+        f" (cut to the range {format_number(floor, 'g')} to 1)" if cut else ""
+    )
+
+
+def _items_used(result: Any) -> int | None:
+    """How many items a coefficient was computed from (alpha: the items with 2 or more ratings)."""
+    for name in ("n_items_used", "n_items"):
+        if hasattr(result, name):
+            return int(getattr(result, name))
+    counts = getattr(result, "counts", None)
+    return None if counts is None else int((np.asarray(counts).sum(axis=1) >= 2).sum())
+
+
+def _line(
+    name: str,
+    result: Any,
+    exact: Any,
+    details: str,
+    reason: str | None,
+    band: bool = True,
+    items: int | None = None,
+) -> list[str]:
+    """One coefficient: its name, its value (from ``exact``), its band, its working (and why undefined).
+
+    ``band=False``: no Landis and Koch band (percent agreement is not
+    chance-corrected); from fewer than :data:`MIN_ITEMS` ``items``, no band
+    either but "too few items" with the count.
+    """
+    few = None if items is None or exact is None else _few(items)
+    if few:
+        words = few
+    elif not band:
+        words = "not chance-corrected: no band"
+    else:
+        words = (
+            interpret(result) if exact is None else interpret(max(float(exact), -1.0))
+        )  # exact: 3/5 is moderate
+    lines = [f"  {name:<32} {fmt(exact):>9}  ({words})  {details}".rstrip()]
+    if reason:
+        lines.append(f"  {'':<32} why undefined: {reason}")
+    return lines
+
+
+def _listed(values: Sequence[Any]) -> str:
+    shown = ", ".join(map(str, values[:_SHOW_NAMES]))
+    return shown + (f", ... ({len(values)} in all)" if len(values) > _SHOW_NAMES else "")
+
+
+def _pair(res: Any) -> str:
+    return f"{res.rater_a} vs {res.rater_b}"
+
+
+def _cohen_lines(res: Any, name: str | None = None) -> list[str]:
+    ex = res.exact
+    return _line(
+        name or _pair(res),
+        res,
+        ex.kappa,
+        f"P_o = {fmt(ex.p_o)}, P_e = {fmt(ex.p_e)}, items = {res.n_items}",
+        res.reason,
+        items=res.n_items,
+    )
+
+
+def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
+    """The family section: each coefficient, its P_a and P_e, its standard error and interval (or why not)."""
+    first = rows[0]
+    share = format_number(first.confidence, ".0%")
+    if first.method == "analytic":
+        how = "analytic: Gwet's variances, t with n - 1 degrees of freedom; Cohen's kappa: Fleiss, Cohen and Everitt"
+    else:
+        how = f"bootstrap: {first.bootstrap.n_boot} resamples of the items, seed {seed}, percentile interval"
+    weights = getattr(first.result, "weights", None)
+    weighted = "" if weights is None else f", {weights} weights"
+    out = [
+        "",
+        f"The chance-corrected family, (P_a - P_e) / (1 - P_e){weighted}: SE and {share} interval ({how})",
+    ]
+    for row in rows:
+        res = row.result
+        ex = res.exact
+        if hasattr(res, "p_e"):
+            parts = [
+                f"P_a = {fmt(ex.p_a)}" if hasattr(ex, "p_a") else f"P_o = {fmt(ex.p_o)}",
+                f"P_e = {fmt(ex.p_e)}",
+            ]
+        elif res.level == "nominal":  # Krippendorff's alpha: 1 - D_o / D_e, shares of pairs
+            parts = [
+                f"1 - D_o = {fmt(None if ex.d_o is None else 1 - ex.d_o)}",
+                f"1 - D_e = {fmt(None if ex.d_e is None else 1 - ex.d_e)}",
+            ]
+        else:  # D_o, D_e are mean squared distances, not shares: 1 - D_o means nothing
+            parts = [f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)} ({res.level} distances)"]
+        if res.defined:
+            interval = _interval_text(row.metric, float(res), row.low, row.high, row.method == "analytic")
+            parts.append(f"SE = {fmt(row.se)}, {share} CI {interval}")
+            if row.bootstrap is not None and row.bootstrap.n_undefined:
+                parts.append(f"{row.bootstrap.n_undefined} undefined replicates left out")
+        reason = res.reason if not res.defined else (None if row.reason is None else f"SE: {row.reason}")
+        out += _line(
+            row.name,
+            res,
+            res.exact_value,
+            ", ".join(parts),
+            reason,
+            band=row.metric != "percent_agreement",
+            items=_items_used(res),
+        )
+    return out
+
+
+_LAYOUTS = {"wide": "wide", "long": "long (one rating per row)", "raters as rows": "one row per rater"}
+
+
+def summary_lines(ratings: Ratings, source: str | None = None) -> list[str]:
+    """What the table is: its first line, then, for a table read from a file, each note and warning.
+
+    The first line of a table read by :meth:`iaa_teach.Ratings.from_csv`
+    says how the file was read: its layout, which column holds the item IDs
+    (or "rows numbered 1..n"), the raters, the categories in their order and
+    the missing cells by what they held, e.g. ``Read scores.csv as wide: 30
+    items (IDs from column "patient") x 6 raters (R1, ..., R6); categories 1,
+    2, 3, 4, 5; 176 ratings, 4 missing (3 empty, 1 "n/a")``. The notes (what
+    was guessed, and how to say otherwise) and warnings (what looks wrong,
+    and the option that fixes it) follow, one a line. The command line's
+    text report, the HTML and JSON report and notebook 08 show these lines.
+    ``source``: the file's name to show (default: the name of the file read).
+
+    >>> from iaa_teach import datasets
+    >>> summary_lines(datasets.sentiment())
+    ['10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing']
+    """
+    r = ratings
+    n_missing = r.n_items * r.n_raters - r.n_ratings
+    shape = f"{r.n_items} items x {r.n_raters} raters ({_listed(r.raters)})"
+    tail = f"categories {_listed(r.categories)}; {r.n_ratings} ratings, {n_missing} missing"
+    read = r.reading
+    if read is None:
+        return [f"{shape}; {tail}"]
+    if read.items_from is not None:
+        items = (
+            f'IDs from column "{read.items_from}"' if read.items_from else "IDs from the unnamed first column"
+        )
+    elif read.layout == "raters as rows":
+        items = "the columns"
+    elif read.layout not in ("wide", "raters as rows"):
+        items = "from the first column"
+    else:
+        items = f"rows numbered 1..{r.n_items}"
+    raters = _listed(r.raters)
+    if read.raters_from is not None:
+        raters = f'named in column "{read.raters_from}": {raters}'
+    parts = []
+    counted = 0
+    for marker, n in read.missing:
+        if marker:
+            parts.append(f'{n} "{marker}"')
+            counted += n
+    empty = dict(read.missing).get("", 0)
+    if read.layout not in ("wide", "raters as rows"):  # long, or a tool's export: one rating per record
+        absent = n_missing - counted - empty
+        parts = ([f"{empty} empty"] if empty else []) + parts + ([f"{absent} with no row"] if absent else [])
+    elif parts:
+        parts.insert(0, f"{n_missing - counted} empty")
+    detail = f" ({', '.join(parts)})" if parts and n_missing else ""
+    first = (
+        f"Read {os.path.basename(read.path) if source is None else source} as {_LAYOUTS.get(read.layout, read.layout)}: {r.n_items} items ({items}) x "
+        f"{r.n_raters} raters ({raters}); {tail}{detail}"
+    )
+    return [first, *(f"  note: {n}" for n in read.notes), *(f"  warning: {w}" for w in read.warnings)]
+
+
+def text_report(
+    ratings: Ratings,
+    level: str = "nominal",
+    weights: str | None = None,
+    all_pairs: bool = False,
+    max_pairs: int | None = MAX_PAIRS,
+    ci: str = "analytic",
+    n_boot: int = N_BOOT,
+    seed: int = SEED,
+    family: Sequence[Any] | None = None,
+    gold: GoldComparison | None = None,
+) -> str:
+    """The text that ``iaa-teach report`` prints for ``ratings``.
+
+    With more than :data:`LIST_PAIRS` rater pairs, Cohen's kappa is
+    summarised (the lowest and highest pair, their spread, the mean) unless
+    ``all_pairs``; with more than ``max_pairs`` it is not computed, and the
+    report says which limit to raise. Text from the data is escaped for a
+    terminal.
+
+    The last section is the chance-corrected family
+    (:func:`iaa_teach.family_intervals`): each coefficient with its standard
+    error and 95 % interval, ``ci="analytic"`` (the coefficients' own
+    variances) or ``"bootstrap"`` (``n_boot`` resamples of the items,
+    ``seed``). ``family``: those rows, if already computed. ``gold``: each
+    annotator against the gold labels
+    (:func:`iaa_teach.diagnosis.compare_with_gold`), a last section.
+
+    The first lines are :func:`summary_lines`: what the table is, and, for
+    a table read from a file, how the file was read.
+
+    >>> from iaa_teach import datasets
+    >>> print(text_report(datasets.sentiment()).splitlines()[0])
+    10 items x 3 raters (A, B, C); categories G, N, P; 30 ratings, 0 missing
+    """
+    check_type("report", ratings, Ratings, "a Ratings table")
+    check_bool("all_pairs", all_pairs)
+    check_option("ci", ci, INTERVAL_METHODS)
+    n_boot = check_int("n_boot", n_boot, 1)
+    seed = check_int("seed", seed, 0)
+    alpha = krippendorff_alpha(
+        ratings, level=level
+    )  # first: a level that needs declared categories fails here
+    out = [
+        *summary_lines(ratings if gold is None else gold.whole),
+        *(
+            []
+            if gold is None
+            else [
+                f"  note: column {gold.gold} holds the gold labels: it is left out, and the agreement below "
+                f"is among the other {ratings.n_raters} raters"
+            ]
+        ),
+        "",
+        kappa_label(weights, "Cohen's kappa, every pair of raters")
+        + (" (unweighted)" if weights is None and KAPPA_WEIGHTS[level] is not None else "")
+        + ": P_o observed, P_e chance agreement",
+    ]
+    own = KAPPA_WEIGHTS[level]  # the weights of the HTML and JSON reports' pair tables
+    if weights != own:
+        out.append(
+            f"  note: the pair tables of the HTML and JSON reports follow alpha's {level} level: "
+            + (kappa_label(own) if own else "unweighted Cohen's kappa")
+        )
+    try:
+        pairs = pairwise_cohen(ratings, weights=weights, max_pairs=max_pairs)
+    except AgreementError as err:
+        if err.limit is None:
+            raise
+        out.append(f"  not computed: {err}")
+    else:
+        results = list(pairs)
+        undefined = [_pair(res) for res in results if not res.defined]
+        mean_reason = f"kappa is undefined for {_listed(undefined)}" if undefined else None
+        if all_pairs or len(results) <= LIST_PAIRS:
+            for res in results:
+                out += _cohen_lines(res)
+        else:
+            defined = [res for res in results if res.defined]
+            out.append(
+                f"  {len(results)} pairs of {ratings.n_raters} raters: the lowest and the highest "
+                f"(every pair with --all-pairs)"
+            )
+            if defined:
+                low = min(defined, key=lambda res: res.exact.kappa)
+                high = max(defined, key=lambda res: res.exact.kappa)
+                out += _cohen_lines(low, f"lowest: {_pair(low)}")
+                out += _cohen_lines(high, f"highest: {_pair(high)}")
+                out.append(
+                    f"  {'spread (highest - lowest)':<32} {fmt(high.exact.kappa - low.exact.kappa):>9}"
+                )
+            if undefined:
+                out.append(f"  {'undefined':<32} {len(undefined)} pair(s): {_listed(undefined)}")
+        fewest = min((res.n_items for res in results), default=None)
+        out += _line("mean over pairs (Light)", pairs, pairs.exact.mean_kappa, "", mean_reason, items=fewest)
+    out += ["", "Fleiss' kappa, per-item number of raters: P_a observed, P_e chance agreement"]
+    for chance, label in (("pooled", "pooled proportions"), ("item_mean", "mean item proportions")):
+        res = fleiss_kappa(ratings, chance=chance)
+        ex = res.exact
+        out += _line(
+            f"chance = {label}",
+            res,
+            ex.kappa,
+            f"P_a = {fmt(ex.p_a)}, P_e = {fmt(ex.p_e)}, items used = {res.n_items_used}, "
+            f"ratings = {res.n_ratings}",
+            res.reason,
+            items=res.n_items_used,
+        )
+    ex = alpha.exact
+    out += ["", f"Krippendorff's alpha ({level}): D_o observed, D_e expected disagreement"]
+    out += _line(
+        "alpha",
+        alpha,
+        ex.alpha,
+        f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)}, pairable values n = {alpha.n}",
+        alpha.reason,
+        items=_items_used(alpha),
+    )
+    if family is None:
+        family = family_intervals(ratings, weights=weights, level=level, method=ci, n_boot=n_boot, seed=seed)
+    out += _family_lines(family, seed)
+    out = [terminal_escape(line) for line in out]
+    if gold is not None:  # escaped there
+        out += gold_lines(gold)
+    return "\n".join(out)
+
+
+#: What a JSON file written here says it is, and the version of its layout.
+FORMAT = "iaa-teach diagnosis"
+FORMAT_VERSION = 1
+#: Resolution of the embedded figures: 1.5 pixels per CSS pixel, sharp on most high-density screens.
+FIGURE_DPI = 150
+
+_CSS = """
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       font-size: 17px; line-height: 1.5; color: #1a1a1a; background: #fff; margin: 0; }
+main { max-width: 62rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
+h1 { font-size: 1.7rem; margin: 0 0 0.3rem; }
+h2 { font-size: 1.35rem; margin: 2.2rem 0 0.6rem; padding-bottom: 0.2rem; border-bottom: 2px solid #0072B2; }
+h3 { font-size: 1.1rem; margin: 1.4rem 0 0.4rem; }
+h4 { font-size: 1rem; margin: 1.2rem 0 0.3rem; }
+p.meta { color: #444; margin: 0 0 1rem; }
+.summary { background: #f3f7fb; border-left: 4px solid #0072B2; padding: 0.6rem 1rem; }
+.summary ul { margin: 0.3rem 0; padding-left: 1.2rem; }
+.note { color: #444; font-size: 0.95rem; }
+.warning { background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.5rem 1rem; }
+nav ul { display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; list-style: none; padding: 0; margin: 0.8rem 0; }
+a { color: #0060a0; }
+figure { margin: 1rem 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption { font-size: 0.92rem; color: #444; }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.93rem; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; white-space: nowrap; }
+th, td { padding: 0.2rem 0.65rem; border-bottom: 1px solid #d0d0d0; vertical-align: top; }
+thead th { border-bottom: 2px solid #555; text-align: right; }
+thead th:first-child, tbody th { text-align: left; }
+td { text-align: right; }
+.last-text td:nth-last-child(-n+2), .last-text th:nth-last-child(-n+2) { text-align: left; }
+.last-note td:last-child, .last-note th:last-child { text-align: left; }
+details { margin: 0 0 1rem; }
+summary { cursor: pointer; color: #0060a0; }
+tbody tr:nth-child(even) { background: #f7f7f7; }
+pre { background: #f6f6f6; padding: 0.5rem 0.8rem; overflow-x: auto; font-size: 0.92rem; }
+.iaa-explanation > p:first-child { display: none; }
+footer { margin-top: 2.5rem; font-size: 0.85rem; color: #555; }
+"""
+
+_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
+
+# ================================================================ cells
+def _text(value: Any) -> str:
+    """A cell as a reader sees it: numbers rounded half up to 3 decimals, NaN as "undefined", None as "–"."""
+    if value is None:
+        return "–"
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return f"{int(value):,}"
+    if isinstance(value, tuple):
+        return " / ".join(str(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key} {n}" for key, n in value.items() if n)
+    return format_cell(value)
+
+
+def _table(
+    table: ReportTable, columns: Mapping[str, str], caption: str, rows: int | None = None, kind: str = ""
+) -> str:
+    """Some columns of a report table as an HTML table (first column as row headers), escaped.
+
+    The ``reason`` column is left out when no row has one.
+    """
+    shown = table if rows is None else table.head(rows)
+    keep = {
+        name: head
+        for name, head in columns.items()
+        if name != "reason" or any(v is not None for v in shown["reason"])
+    }
+    body = [[_text(row[name]) for name in keep] for row in shown]
+    return (
+        f'<div class="table-wrap {kind}">'
+        + Table(list(keep.values()), body, caption).html(math="text")
+        + "</div>"
+    )
+
+
+def _long_table(
+    table: ReportTable,
+    columns: Mapping[str, str],
+    caption: str,
+    first: int,
+    most: int,
+    what: str,
+    kind: str = "",
+) -> str:
+    """The first ``first`` rows, then (folded) the first ``most`` rows, when there are more than ``first``."""
+    if len(table) <= first:
+        return _table(table, columns, caption, kind=kind)
+    shown = min(len(table), most)
+    every = f"all {shown}" if shown == len(table) else f"the first {shown} of {len(table):,}"
+    return (
+        _table(table, columns, f"{caption} (the first {first} of {len(table):,})", rows=first, kind=kind)
+        + f"<details><summary>Show {every} {_esc(what)}</summary>"
+        + _table(table, columns, caption, rows=shown, kind=kind)
+        + "</details>"
+    )
+
+
+def _esc(value: Any) -> str:
+    """Text for the page (``html_escape``; no maths: the page runs no MathJax)."""
+    return html_escape(value, math="text")
+
+
+# =============================================================== figures
+def _figure(fig: Any, alt: str, caption: str, dpi: int) -> str:
+    """A figure as an <img> with a data URI; ``alt`` is plain text, ``caption`` HTML.
+
+    ``alt`` is an attribute, so its quotes are escaped too (``attr_escape``).
+    """
+    from . import _plots as plots  # matplotlib on first use: the text report does not need it
+
+    width, height = (round(x * plots.DPI) for x in fig.get_size_inches())
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=dpi, metadata={"Software": None})
+    return (
+        f'<figure><img src="data:image/png;base64,{base64.b64encode(png.getvalue()).decode("ascii")}" '
+        f'width="{width}" height="{height}" '
+        f'alt="{attr_escape(alt)}"><figcaption>{caption}</figcaption></figure>'
+    )
+
+
+# ================================================================== HTML
+_RATER_COLUMNS = {
+    "rater": "rater",
+    "alpha_without": "alpha without",
+    "rise": "rise",
+    "mean_kappa": "mean kappa",
+    "kappa_pairs": "kappa pairs",
+    "ratings": "ratings",
+    "bias": "bias",
+    "overused": "overused",
+    "overuse": "by",
+    "reason": "why undefined",
+}
+_ITEM_COLUMNS = {
+    "item": "item",
+    "disagreement": "disagreement",
+    "share_of_d_o": "share of D_o",
+    "ratings": "ratings",
+    "plurality": "plurality",
+    "label_counts": "labels",
+}
+_PAIR_COLUMNS = {
+    "first": "first",
+    "second": "second",
+    "observed": "observed",
+    "expected": "expected",
+    "ratio": "o/e",
+    "pairs": "pairs",
+}
+_CATEGORY_COLUMNS = {
+    "category": "category",
+    "values": "values",
+    "agreement": "agreement",
+    "expected": "expected",
+    "kappa": "kappa",
+    "alpha": "alpha",
+    "reason": "why undefined",
+}
+
+
+#: The report's figures: name -> the function of :mod:`iaa_teach.plots` that draws it.
+FIGURES = {
+    "leave_one_out": "leave_one_out_bars",
+    "raters": "rater_agreement_heatmap",
+    "items": "item_disagreement_chart",
+    "confusion": "confusion_heatmap",
+}
+
+
+def figure_names(report: Diagnosis) -> tuple[str, ...]:
+    """The :data:`FIGURES` a report has: all four; for 2 raters neither the rater heatmap (one number)
+    nor the leave-one-out bars (one rater left has no one to agree with)."""
+    check_diagnosis("figure_names", report)
+    two = report.ratings.n_raters < 3
+    return tuple(name for name in FIGURES if not (two and name in ("raters", "leave_one_out")))
+
+
+@options(name=tuple(FIGURES))
+def draw(report: Diagnosis, name: str, max_raters: int = 100, sure: RaterIntervals | None = None) -> Any:
+    """One of the report's :data:`FIGURES` as a matplotlib Figure.
+
+    ``sure`` (:meth:`Diagnosis.rater_intervals`): the rater heatmap highlights
+    only a rater the bootstrap tells apart (none when it tells none apart).
+    """
+    check_diagnosis("draw", report)
+    from . import _plots as plots  # matplotlib on first use: the text report does not need it
+
+    if name == "raters" and sure is not None and sure.reason is None:
+        return plots.rater_agreement_heatmap(report, marked=int(_stands_out(sure)))
+
+    if name == "leave_one_out":
+        return plots.leave_one_out_bars(report, max_raters=max_raters)
+    if name == "items":
+        return plots.item_disagreement_chart(report, top=min(10, report.ratings.n_items))
+    return getattr(plots, FIGURES[name])(report)
+
+
+def figure_texts(report: Diagnosis, sure: RaterIntervals | None = None) -> dict[str, tuple[str, str]]:
+    """Each figure's text alternative (plain text: what it shows, with its main numbers) and caption (HTML).
+
+    ``sure``: as for :func:`draw` (which raters the heatmap highlights)."""
+    check_diagnosis("figure_texts", report)
+    r = report.ratings
+    raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
+    kappa_name = kappa_label(KAPPA_WEIGHTS[report.level])
+    rises = ", ".join(f"{row['rater']} ({fmt(row['rise'])})" for row in raters.head(3))
+    least = [str(row["rater"]) for row in raters.head(2) if row["rise"] > 0]  # NaN is not above 0
+    if sure is not None and sure.reason is None:
+        least = least[:1] if _stands_out(sure) else []
+    disputed = ", ".join(f"{row['item']} ({fmt(row['disagreement'])})" for row in items.head(3))
+    if len(pairs):
+        top = pairs[0]
+        confusion = (
+            f"Heatmap of the coincidences between the {r.n_categories} categories; the most confused pair: "
+            f"{top['first']} and {top['second']}, observed / expected {fmt(top['ratio'])}."
+        )
+    else:
+        confusion = "Heatmap of the coincidences of the one category."
+    return {
+        "leave_one_out": (
+            f"Bar chart of the rise of alpha when each rater is left out, largest first: {rises}.",
+            "Leave one rater out. Bars to the right: alpha rises without the rater.",
+        ),
+        "raters": (
+            f"Heatmap of {kappa_name} between every two of the {r.n_raters} raters, ordered so that raters "
+            f"who agree sit together" + (f"; highlighted: {', '.join(least)}." if least else "."),
+            f"{_esc(kappa_name)} of every pair of raters, ordered by average-linkage clustering: blocks of "
+            f"dark cells are raters who agree with each other; a pale row is a rater who agrees with no one.",
+        ),
+        "items": (
+            f"Disagreement of all {r.n_items} items, most disputed first, and the label shares of the most "
+            f"disputed: {disputed}.",
+            "Left: every item's disagreement in ranking order. Right: how the ratings of the most disputed "
+            "items split between the categories.",
+        ),
+        "confusion": (
+            confusion,
+            "How often the raters gave two categories to the same item (Krippendorff's coincidences "
+            "o<sub>ck</sub>): the diagonal is agreement, the rest confusion. Outlined: the pairs confused "
+            "more often than chance.",
+        ),
+    }
+
+
+def _tie_groups(table: ReportTable, column: str) -> list[list[dict]]:
+    """Rows grouped by equal values of ``column`` (NaN rows left out), in ranking order."""
+    groups: list[list[dict]] = []
+    for row in table:
+        value = row[column]
+        if isinstance(value, float) and math.isnan(value):
+            break  # NaN is ranked last
+        if groups and groups[-1][0][column] == value:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return groups
+
+
+def _names(rows: Sequence[Mapping[str, Any]], key: str, most: int = 6) -> str:
+    """Names in bold, "a, b and c"; beyond ``most``, "a, b, ... and 5 more"."""
+    names = [f"<b>{_esc(row[key])}</b>" for row in rows[:most]]
+    if len(rows) > most:
+        return ", ".join(names) + f" and {len(rows) - most:,} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def disputed_text(report: Diagnosis, least: int = 3) -> str:
+    """The most disputed items in words, ties named as ties: "5 items tied at 0.733: 2, 3, ..." (HTML)."""
+    check_diagnosis("disputed_text", report)
+    parts, shown = [], 0
+    for group in _tie_groups(report.item_ranking(), "disagreement"):
+        if shown >= least:
+            break
+        value = fmt(group[0]["disagreement"])
+        if len(group) == 1:
+            parts.append(f"<b>{_esc(group[0]['item'])}</b> ({value})")
+        else:
+            parts.append(f"{len(group):,} items tied at {value}: {_names(group, 'item')}")
+        shown += len(group)
+    return "; then ".join(parts)
+
+
+def _interval_words(low: float, high: float, share: str) -> str:
+    return f"{share} bootstrap interval {fmt(low)} to {fmt(high)}"
+
+
+def _stands_out(sure: RaterIntervals) -> bool:
+    """Whether the first rater is told apart: from the next rater, and their rise from 0."""
+    return sure.reason is None and len(sure.alike_first) == 1 and bool(sure.low[0] > 0)
+
+
+def raters_text(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
+    """What the rater ranking can say, with its uncertainty (HTML): a rater named only when the
+    bootstrap tells them apart from the next and their rise from 0."""
+    check_diagnosis("raters_text", report)
+    r, raters = report.ratings, report.rater_ranking()
+    if r.n_raters == 2:
+        return (
+            "With 2 raters there is no ranking of raters: leaving one out leaves a single rater, with "
+            "no one to agree with. The two are compared directly: their kappa and where they part ways "
+            'are in <a href="#pairs">Pairs of raters</a>.'
+        )
+    first = raters[0]
+    if not first["rise"] > 0:  # NaN is not above 0
+        return "Leaving out any one rater does not raise alpha: no single rater holds the others back."
+    rise = f"alpha rises by {fmt(first['rise'])} to {fmt(first['alpha_without'])}"
+    if sure is None or sure.reason is not None:
+        why = "" if sure is None else f" (no interval: {_esc(sure.reason)})"
+        return f"Least in step: <b>{_esc(first['rater'])}</b>; without them {rise}{why}."
+    share = format_number(sure.confidence, ".0%")
+    interval = _interval_words(sure.low[0], sure.high[0], share)
+    if _stands_out(sure):
+        return (
+            f"Least in step: <b>{_esc(first['rater'])}</b>; without them {rise} ({interval}: above 0, and "
+            f"apart from the next rater)."
+        )
+    alike = [{"rater": name} for name in sure.alike_first]
+    if sure.low[0] > 0:  # a rise clear of 0, but others the bootstrap cannot tell from it
+        return (
+            f"Least in step, and not to be told apart with {r.n_items:,} items: {_names(alike, 'rater')} "
+            f"({_esc(first['rater'])}'s rise {fmt(first['rise'])}, {interval}; the others' rises are "
+            f"within noise of it)."
+        )
+    if len(alike) > 1:
+        who = f"{_names(alike, 'rater')} cannot be told apart"
+    else:
+        who = f"<b>{_esc(first['rater'])}</b>'s rise cannot be told from 0"
+    return (
+        f"No rater stands out: with {r.n_items:,} items, {who} (the largest rise, "
+        f"{_esc(first['rater'])}'s {fmt(first['rise'])}, has a {interval}, which holds 0)."
+    )
+
+
+def _bias_text(report: Diagnosis) -> str | None:
+    """The rater whose mix of labels differs most from the others' on the same items (HTML), if any."""
+    raters = report.rater_ranking()
+    bias = np.asarray(raters["bias"], dtype=float)
+    if report.ratings.n_raters < 2 or not np.isfinite(bias).any():
+        return None
+    j = int(np.nanargmax(bias))
+    row = raters[j]
+    if row["overused"] is None:
+        return None
+    r = report.ratings
+    own = int(r.rater_counts()[r.rater_index(row["rater"]), r.category_index(row["overused"])])
+    return (
+        f"Most different mix of labels: <b>{_esc(row['rater'])}</b> gave "
+        f"<b>{_esc(row['overused'])}</b> {own:,} of their {int(row['ratings']):,} labels, a share "
+        f"{fmt(row['overuse'])} above {'the other rater' if r.n_raters == 2 else 'the other raters'} on "
+        f"the same items."
+    )
+
+
+def summary_html(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
+    """The report's findings in a few sentences, as an HTML list (names escaped).
+
+    ``sure``: :meth:`Diagnosis.rater_intervals`, so that the rater named is
+    one the bootstrap tells apart (without it, the ranking's first rater).
+    """
+    check_diagnosis("summary_html", report)
+    alpha, level = report.alpha, report.level
+    items = report.item_ranking()
+    pairs, categories = report.confused_pairs(), report.category_agreement()
+    findings = []
+    if alpha.defined:
+        few = _few(_items_used(alpha))
+        band = f"{_esc(few)}" if few else f"{_esc(interpret(alpha.alpha))} on the Landis and Koch scale"
+        findings.append(
+            f"Krippendorff's alpha ({_esc(level)}) of the whole table: <b>{fmt(alpha.exact.alpha)}</b> "
+            f"({band})."
+        )
+    else:
+        findings.append(f"Krippendorff's alpha ({_esc(level)}) is undefined: {_esc(alpha.reason)}.")
+    findings.append(raters_text(report, sure))
+    bias = _bias_text(report)
+    if bias:
+        findings.append(bias)
+    disputed = disputed_text(report) if len(items) else ""
+    if disputed:
+        findings.append(f"Most disputed items: {disputed}.")
+    if len(pairs) and not math.isnan(pairs[0]["ratio"]):
+        first = pairs[0]
+        how = "more often than chance" if first["ratio"] > 1 else "the closest to chance of all pairs"
+        findings.append(
+            f"Most confused: <b>{_esc(first['first'])}</b> and <b>{_esc(first['second'])}</b>: paired on "
+            f"the same item {fmt(first['ratio'])} times as often as labels paired at random ({how})."
+        )
+    kappas = np.asarray(categories["kappa"], dtype=float)
+    if np.isfinite(kappas).any():
+        worst = int(np.nanargmin(kappas))
+        findings.append(
+            f"Hardest category: <b>{_esc(categories[worst]['category'])}</b> "
+            f"(kappa for that category alone {fmt(categories[worst]['kappa'])})."
+        )
+    return '<ul class="findings">' + "".join(f"<li>{f}</li>" for f in findings) + "</ul>"
+
+
+def _rater_columns(report: Diagnosis, sure: RaterIntervals | None) -> dict[str, str]:
+    if report.ratings.n_raters == 2:  # no one left to agree with: no alpha without a rater
+        return {k: v for k, v in _RATER_COLUMNS.items() if k not in ("alpha_without", "rise", "reason")}
+    if sure is None or sure.reason is not None:
+        return dict(_RATER_COLUMNS)
+    share = format_number(sure.confidence, ".0%")
+    out = {}
+    for key, head in _RATER_COLUMNS.items():
+        out[key] = head
+        if key == "rise":
+            out["rise_interval"] = f"{share} interval of rise"
+    return out
+
+
+def _with_intervals(raters: ReportTable, sure: RaterIntervals | None) -> ReportTable:
+    if sure is None or sure.reason is not None:
+        return raters
+    cells = ["–" if math.isnan(lo) else _span(lo, hi) for lo, hi in zip(sure.low, sure.high)]
+    return ReportTable({**{c: raters[c] for c in raters.columns}, "rise_interval": cells})
+
+
+def sections_html(
+    report: Diagnosis,
+    figures: Mapping[str, str] | None = None,
+    top: int = 20,
+    max_raters: int = 100,
+    sure: RaterIntervals | None = None,
+) -> str:
+    """The report's three sections (raters, items, categories): text, tables and, if given, figures.
+
+    ``figures`` maps names of :data:`FIGURES` to the HTML to put in their
+    place (the page embeds images; the notebook explorer shows its own);
+    ``sure``: :meth:`Diagnosis.rater_intervals`, shown in the rater table.
+    Each section says what it shows in plain words; the statistics behind
+    each column are in a fold under its table.
+    """
+    check_diagnosis("sections_html", report)
+    figures = figures or {}
+    top, max_raters = check_int("top", top, 0), check_int("max_raters", max_raters, 1)
+    raters, items = report.rater_ranking(), report.item_ranking()
+    pairs, categories = report.confused_pairs(), report.category_agreement()
+    two = report.ratings.n_raters == 2
+    kappa_name = _esc(kappa_label(KAPPA_WEIGHTS[report.level]))
+    if two:
+        raters_intro = (
+            "<p>With 2 raters, leaving one out leaves a single rater with no one to agree with, so the "
+            "raters are not ranked: the table says how each one's labels differ from the other's. Where "
+            'they part ways is in the cross-table of <a href="#pairs">Pairs of raters</a>.</p>'
+        )
+    else:
+        raters_intro = (
+            "<p>Each rater is left out in turn and alpha computed again on the others. If alpha "
+            "<em>rises</em> without a rater, the others agree better without them: a rater to talk to, or "
+            "whose guidelines differ. A rater who copies another is not out of step: they agree with the one "
+            "they copy. With few items a rise can be chance: the interval says how far it could move, and a "
+            "rater whose interval holds 0 is not shown to be out of step.</p>"
+            f"<p>{raters_text(report, sure)}</p>"
+        )
+    tied = _tie_groups(items, "disagreement")
+    tie_note = ""
+    if tied and len(tied[0]) > 1:
+        tie_note = (
+            f"<p>{disputed_text(report, least=1)}: tied items are listed in table order, so their order "
+            f"says nothing.</p>"
+        )
+    out = [
+        '<section id="raters"><h2>Raters: who is out of step?</h2>',
+        raters_intro,
+        "" if two else figures.get("leave_one_out", ""),
+        _long_table(
+            _with_intervals(raters, sure),
+            _rater_columns(report, sure),
+            "The raters, least in step first" if not two else "The two raters",
+            10,
+            max_raters,
+            "raters",
+        ),
+        '<p class="note">'
+        + (
+            ""
+            if two
+            else "<b>alpha without</b>: alpha of the table without the rater; <b>rise</b>: alpha without "
+            "the rater minus alpha; "
+        )
+        + f"<b>mean kappa</b>: the mean {kappa_name} of the rater with each other rater (over <b>kappa "
+        "pairs</b> pairs where it is defined); <b>bias</b>: the share of the rater's labels that would have "
+        "to change category to match the other raters' mix of labels on the same items (0 = the same mix, "
+        "1 = no label in common); <b>overused</b>: the category the rater uses most above the others, and "
+        "<b>by</b> how much (a share).</p>",
+        '<details><summary>The statistics behind these columns</summary><p class="note">'
+        + (
+            ""
+            if two
+            else "The rise and its interval: alpha without the rater minus alpha, recomputed on bootstrap "
+            "resamples of the items (the same resamples for every rater; two raters cannot be told apart "
+            "when the interval of the difference of their alphas without them holds 0). "
+        )
+        + "Bias is the total variation distance sum<sub>j</sub> |p<sub>j</sub> - q<sub>j</sub>| / 2 "
+        "between the rater's label shares p and the others' shares q on the same items.</p></details>",
+        figures.get("raters", ""),
+        "</section>",
+        '<section id="items"><h2>Items: which should the class discuss?</h2>',
+        "<p>An item's <b>disagreement</b> is the share of the pairs of its ratings that disagree (at the "
+        "nominal level; at other levels the mean squared distance between them): 0 when every rater gave "
+        "the same label. Items near the top are worth discussing or adjudicating: genuinely ambiguous "
+        "items, or guidelines that do not cover them.</p>",
+        tie_note,
+        figures.get("items", ""),
+        _table(
+            items,
+            _ITEM_COLUMNS,
+            f"The {min(top, len(items))} most disputed items (of {len(items):,})",
+            rows=top,
+            kind="last-text",
+        ),
+        '<p class="note"><b>share of D_o</b>: the item\'s part of all the disagreement in the table (items '
+        "with more ratings weigh more; the column sums to 1 over all items). <b>plurality</b>: the most "
+        "frequent label(s).</p>",
+        "</section>",
+        '<section id="categories"><h2>Categories: which are confused?</h2>',
+        "<p>For every two categories: how often the raters put the same item in one and the other, against "
+        "how often that would happen if the labels were handed out at random with the same totals. A ratio "
+        "near or above 1 means the raters cannot tell the two categories apart.</p>",
+        figures.get("confusion", ""),
+    ]
+    if len(pairs):
+        out.append(
+            _table(pairs, _PAIR_COLUMNS, "Pairs of categories, most confused first", rows=max(top, 10))
+        )
+    out += [
+        _table(categories, _CATEGORY_COLUMNS, "Agreement on each category"),
+        '<p class="note"><b>values</b>: the ratings of the category on items with at least 2 ratings (an '
+        "item with one rating has no partner to agree with); <b>agreement</b>: of those, the share whose "
+        "partner (another rating of the same item) is the same category; <b>expected</b>: the same if the "
+        "labels were paired at random; <b>kappa</b>, <b>alpha</b>: Fleiss' kappa and Krippendorff's alpha "
+        'of the table recoded to "this category" against "any other".</p>',
+        '<details><summary>The statistics behind these tables</summary><p class="note">The counts are '
+        "Krippendorff's coincidences o<sub>ck</sub>: the ordered pairs of ratings of the same item that are c "
+        "and k, each item's pairs weighted by 1/(m<sub>u</sub> - 1) so that every rating counts once "
+        "(<b>pairs</b>: the same unweighted). Expected: e<sub>ck</sub> = n<sub>c</sub> n<sub>k</sub> / (n - 1) "
+        "from the n<sub>c</sub> pairable values (ratings on items with 2 or more) in each category. "
+        "<b>share of D_o</b>: m<sub>u</sub> d<sub>u</sub> / (n D<sub>o</sub>).</p></details>",
+        "</section>",
+    ]
+    return "\n".join(part for part in out if part)
+
+
+# ======================================================== whole table, pairs
+_FAMILY_HEAD = ["coefficient", "value", "95% interval", "SE", "band", "observed", "chance", "items", "note"]
+_NBSP = "\u00a0"
+
+
+def _span(low: Any, high: Any) -> str:
+    """An interval as one unbreakable cell, "-0.172 to 0.430"."""
+    return f"{fmt(low)}{_NBSP}to{_NBSP}{fmt(high)}"
+
+
+#: Alpha at an ordinal, interval or ratio level has disagreements (distances), not agreement shares:
+#: its "observed" and "chance" cells are "–" (not applicable), not "undefined".
+_NOT_SHARES = object()
+
+
+def _family_rows(family: Sequence[Any]) -> list[dict]:
+    """Each row of :func:`iaa_teach.family_intervals` as the cells a reader sees, and its numbers."""
+    out = []
+    for row in family:
+        res = row.result
+        ex = res.exact
+        value = float(res)
+        items = _items_used(res)
+        few = None if items is None else _few(items)
+        low, high, cut = _clipped(row.metric, value, row.low, row.high, row.method == "analytic")
+        if hasattr(res, "p_e"):
+            observed, chance = (ex.p_a if hasattr(ex, "p_a") else ex.p_o), ex.p_e
+            note = ""
+        elif res.level == "nominal":
+            observed = None if ex.d_o is None else 1 - ex.d_o
+            chance = None if ex.d_e is None else 1 - ex.d_e
+            note = ""
+        else:  # disagreements in squared distances: no share of agreement to show
+            observed = chance = _NOT_SHARES
+            note = f"D_o = {fmt(ex.d_o)} and D_e = {fmt(ex.d_e)}: mean squared {res.level} distances"
+        if not res.defined:
+            band, note = "undefined", f"undefined: {res.reason}"
+        elif row.metric == "percent_agreement":
+            band = "–"
+            note = "a raw share, not chance-corrected: no band"
+        elif few:
+            band = few
+        else:
+            band = interpret(max(float(res.exact_value), -1.0))
+        if res.defined and row.reason:
+            note = "; ".join(x for x in (note, f"SE: {row.reason}") if x)
+        if cut:
+            floor = format_number(_floor_of(row.metric, value), "g")
+            note = "; ".join(x for x in (note, f"interval cut to the range {floor} to 1") if x)
+        out.append(
+            {
+                "cells": [
+                    row.name,
+                    fmt(res.exact_value),
+                    "–" if math.isnan(low) else _span(low, high),
+                    fmt(row.se),
+                    band,
+                    "–" if observed is _NOT_SHARES else fmt(observed),
+                    "–" if chance is _NOT_SHARES else fmt(chance),
+                    "–" if items is None else f"{items:,}",
+                    note,
+                ],
+                "low": low,
+                "high": high,
+                "cut": cut,
+                "band": band,
+                "items": items,
+            }
+        )
+    return out
+
+
+def _without_empty_notes(head: list, body: list) -> tuple[list, list]:
+    """Header and rows without the last ("note") column when no row has a note."""
+    if any(row[-1] for row in body):
+        return head, body
+    return head[:-1], [row[:-1] for row in body]
+
+
+def family_html(family: Sequence[Any], dpi: int = FIGURE_DPI) -> str:
+    """The section on the whole table: every coefficient of the family with its SE and interval, and two charts."""
+    from . import _plots as plots
+
+    first = family[0]
+    share = format_number(first.confidence, ".0%")
+    how = (
+        "the coefficients' own standard errors (Gwet's; Cohen's kappa: Fleiss, Cohen and Everitt's), "
+        "t with n - 1 degrees of freedom"
+        if first.method == "analytic"
+        else f"{first.bootstrap.n_boot} bootstrap resamples of the items (percentile intervals)"
+    )
+    rows = _family_rows(family)
+    head, body = _without_empty_notes(
+        [h.replace("95%", share) for h in _FAMILY_HEAD], [row["cells"] for row in rows]
+    )
+    table = Table(
+        head,
+        body,
+        f"The whole table: each coefficient with its {share} interval",
+    ).html(math="text")
+    chart = plots.family_chart([row for row in family if row.metric != "percent_agreement"])
+    shares = {  # alpha's 1 - D_e is a share of pairs only at the nominal level
+        row.name: row.result
+        for row in family
+        if row.metric != "krippendorff_alpha" or row.result.level == "nominal"
+    }
+    chance = plots.chance_chart(shares)
+    return "\n".join(
+        [
+            '<section id="agreement"><h2>The whole table: how much do the raters agree?</h2>',
+            "<p>Every coefficient below but percent agreement is (observed - chance) / (1 - chance): the "
+            "share of the agreement beyond chance that was reached. They differ only in what they take chance agreement to be. "
+            f"The interval is where the coefficient of a table of this many items would lie {share} of the "
+            f"time ({_esc(how)}): a wide interval says the table is too small to tell bands apart.</p>",
+            f'<div class="table-wrap last-note">{table}</div>',
+            '<p class="note"><b>observed</b>: the share of pairs of ratings of an item that agree (for '
+            "Krippendorff's alpha at the nominal level, 1 - D<sub>o</sub>); "
+            "<b>chance</b>: the share expected if raters labelled at random with the shares they used (each "
+            "coefficient its own model of chance; alpha: 1 - D<sub>e</sub>); <b>band</b>: Landis and Koch's words for the value (percent "
+            "agreement has none: it counts agreements that chance alone would give). "
+            f"Below {MIN_ITEMS} items a value is shown but not given a band.</p>",
+            _figure(
+                chart,
+                plots.alt_text(chart),
+                "Each chance-corrected coefficient with its interval, over the Landis and Koch bands.",
+                dpi,
+            ),
+            _figure(
+                chance,
+                plots.alt_text(chance),
+                "One observed agreement, and the chance agreement each coefficient takes away from it.",
+                dpi,
+            ),
+            "</section>",
+        ]
+    )
+
+
+def _pairs_lowest_first(report: Diagnosis) -> list[Any]:
+    """The pairs' Cohen results, lowest kappa first, undefined last (then table order)."""
+    results = list(report.pairwise)
+    return sorted(results, key=lambda res: (not res.defined, float(res) if res.defined else 0.0))
+
+
+def _pair_record(res: Any) -> dict:
+    """One pair's Cohen's kappa as plain Python: its working, SE and interval (cut to -1 to 1, and said)."""
+    kappa = float(res)
+    low, high = res.ci()
+    low, high, cut = _clipped("cohen_kappa", kappa, low, high, True)
+    ex = res.exact
+    return {
+        "rater_a": res.rater_a,
+        "rater_b": res.rater_b,
+        "items": res.n_items,
+        "p_o": _number(float(res.p_o)),
+        "p_e": _number(float(res.p_e)),
+        "kappa": _number(kappa),
+        "p_o_exact": _exact(ex.p_o),
+        "p_e_exact": _exact(ex.p_e),
+        "kappa_exact": _exact(ex.kappa),
+        "se": _number(res.se),
+        "low": _number(low),
+        "high": _number(high),
+        "interval_cut": cut,
+        "too_few_items": res.n_items < MIN_ITEMS,
+        "reason": res.reason,
+    }
+
+
+def _pair_records(report: Diagnosis) -> list[dict]:
+    return [_pair_record(res) for res in _pairs_lowest_first(report)]
+
+
+def _fraction(text: str | None) -> Fraction | None:
+    return None if text is None else Fraction(text)
+
+
+def _cut_note(record: Mapping[str, Any]) -> str:
+    notes = []
+    if record["reason"]:
+        notes.append(f"undefined: {record['reason']}")
+    elif record["too_few_items"]:
+        notes.append(f"too few items: {record['items']}")
+    if record["interval_cut"]:
+        notes.append("interval cut to -1 to 1")
+    return "; ".join(notes)
+
+
+def least_agreeing_pair(report: Diagnosis) -> tuple[Any, Any] | None:
+    """The pair of raters with the lowest defined Cohen's kappa, preferring pairs with at least
+    :data:`MIN_ITEMS` shared items; None when no pair's kappa is defined."""
+    check_diagnosis("least_agreeing_pair", report)
+    records = [rec for rec in _pair_records(report) if rec["kappa"] is not None]
+    enough = [rec for rec in records if not rec["too_few_items"]] or records
+    return (enough[0]["rater_a"], enough[0]["rater_b"]) if enough else None
+
+
+def _check_pair(report: Diagnosis, pair: Any) -> tuple[Any, Any] | None:
+    if pair is None:
+        return least_agreeing_pair(report)
+    raters = list(report.ratings.raters)
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        raise AgreementError(
+            f"pair must be two rater names, e.g. ({raters[0]!r}, {raters[-1]!r}), got {pair!r}"
+        )
+    for name in pair:
+        if name not in raters:
+            raise AgreementError(f"pair: there is no rater {name!r}; the raters are {_listed(raters)}")
+    if pair[0] == pair[1]:
+        raise AgreementError(f"pair must be two different raters, got {pair[0]!r} twice")
+    return pair[0], pair[1]
+
+
+def cross_table(report: Diagnosis, pair: Any = None) -> dict:
+    """Rater A's labels against rater B's on the items both labelled: rows A's label, columns B's.
+
+    ``pair``: (A, B) by name; default :func:`least_agreeing_pair`. Returns
+    ``{"rater_a", "rater_b", "categories", "counts" (k x k lists), "items",
+    "agree"}``, or an empty dict when no pair is defined.
+    """
+    check_diagnosis("cross_table", report)
+    pair = _check_pair(report, pair)
+    if pair is None:
+        return {}
+    a, b = pair
+    table = report.ratings.pair_tables([(a, b)])[0]
+    return {
+        "rater_a": a,
+        "rater_b": b,
+        "categories": list(report.ratings.categories),
+        "counts": table.tolist(),
+        "items": int(table.sum()),
+        "agree": int(np.trace(table)),
+    }
+
+
+def _cross_html(counts: np.ndarray, cats: Sequence[Any], a: Any, b: Any, caption: str) -> str:
+    """A k x k table of counts, rows ``a``'s labels, columns ``b``'s, with totals (escaped)."""
+    body = [
+        [f"{a}: {c}", *[f"{int(x):,}" for x in counts[i]], f"{int(counts[i].sum()):,}"]
+        for i, c in enumerate(cats)
+    ]
+    body.append(["total", *[f"{int(x):,}" for x in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
+    head = [f"{a} (rows) \\ {b} (columns)", *[f"{b}: {c}" for c in cats], "total"]
+    return '<div class="table-wrap">' + Table(head, body, caption).html(math="text") + "</div>"
+
+
+def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
+    """The section on pairs of raters: every pair's Cohen's kappa with its working and interval, and the
+    directed cross-table of one pair (``pair``, default the least agreeing)."""
+    check_diagnosis("pairs_html", report)
+    records = _pair_records(report)
+    label = kappa_label(KAPPA_WEIGHTS[report.level])
+    head = ["rater A", "rater B", "kappa", "95% interval", "SE", "P_o", "P_e", "shared items", "note"]
+    body = [
+        [
+            str(rec["rater_a"]),
+            str(rec["rater_b"]),
+            fmt(_fraction(rec["kappa_exact"])),
+            "–" if rec["low"] is None else _span(rec["low"], rec["high"]),
+            fmt(rec["se"]),
+            fmt(_fraction(rec["p_o_exact"])),
+            fmt(_fraction(rec["p_e_exact"])),
+            f"{rec['items']:,}",
+            _cut_note(rec),
+        ]
+        for rec in records
+    ]
+
+    head, body = _without_empty_notes(head, body)
+
+    def table(n: int | None, caption: str) -> str:
+        return (
+            '<div class="table-wrap last-note">'
+            + Table(head, body if n is None else body[:n], caption).html(math="text")
+            + "</div>"
+        )
+
+    what = f"{_esc(label)} of every pair of raters, lowest first"
+    parts = [
+        '<section id="pairs"><h2>Pairs of raters: who agrees with whom?</h2>',
+        f"<p>{_esc(label)} compares two raters on the items both labelled: P<sub>o</sub> is the share "
+        "of those items they gave the same label, P<sub>e</sub> the share they would agree on by chance "
+        "with the label shares each used, and kappa = (P<sub>o</sub> - P<sub>e</sub>) / "
+        "(1 - P<sub>e</sub>). The pair at the top is where to look first.</p>",
+    ]
+    if len(body) <= rows:
+        parts.append(table(None, what))
+    else:
+        parts += [
+            table(rows, f"{what} (the first {rows} of {len(body):,})"),
+            f"<details><summary>Show all {len(body):,} pairs</summary>{table(None, what)}</details>",
+        ]
+    cross = cross_table(report, pair)
+    if cross:
+        a, b, cats = cross["rater_a"], cross["rater_b"], cross["categories"]
+        counts = np.array(cross["counts"])
+        chosen = (
+            "the only pair"
+            if report.ratings.n_raters == 2
+            else "the chosen pair"
+            if pair is not None
+            else "the least agreeing pair"
+        )
+        parts += [
+            f"<h3>Where {_esc(a)} and {_esc(b)} part ways ({chosen})</h3>",
+            f"<p>Each row is a label {_esc(a)} gave, each column a label {_esc(b)} gave, on the "
+            f"{cross['items']:,} items both labelled; the diagonal (same label) holds the "
+            f"{cross['agree']:,} items they agree on, every other cell a kind of disagreement. A row much "
+            f"fuller than its column: {_esc(a)} uses that label more than {_esc(b)} does.</p>",
+            _cross_html(counts, cats, a, b, f"{a}'s labels against {b}'s"),
+        ]
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+# ============================================================ what to act on
+_ADJUDICATE_FIXED = ("item", "disagreement", "ratings", "plurality", "labels", "why")
+_CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _why(counts: Mapping[Any, int]) -> str:
+    """Why an item needs a decision, from its label counts: a tie, a split majority, or no majority."""
+    used = sorted(((n, c) for c, n in counts.items() if n), key=lambda x: -x[0])
+    m = sum(n for n, _ in used)
+    top = used[0][0]
+    leaders = [str(c) for n, c in used if n == top]
+    rest = ", ".join(f"{c} {n}" for n, c in used if n != top)
+    if len(leaders) > 1:
+        tied = ", ".join(leaders[:-1]) + " and " + leaders[-1]
+        return f"tie: {tied} have {top} each of {m} ratings" + (f"; {rest}" if rest else "")
+    if 2 * top > m:
+        return f"majority {leaders[0]} ({top} of {m}); the others: {rest}"
+    return f"no majority: {leaders[0]} {top} of {m}; {rest}"
+
+
+def adjudication_records(report: Diagnosis) -> list[dict]:
+    """The items to adjudicate: every item whose ratings disagree, most disputed first.
+
+    Each record: ``item``, ``disagreement``, ``ratings``, ``plurality``
+    (the most frequent labels), ``labels`` (counts), ``why`` (a tie, a
+    majority with dissent, or no majority) and ``by_rater`` (each rater's
+    label in the table's rater order, None where missing). Items whose ratings all agree, and items
+    with fewer than 2 ratings, are not listed.
+    """
+    check_diagnosis("adjudication_records", report)
+    r = report.ratings
+    position = {item: i for i, item in enumerate(r.items)}
+    rows = r.rows()
+    out = []
+    for row in report.item_ranking():
+        d = row["disagreement"]
+        if math.isnan(d) or d == 0:
+            continue
+        out.append(
+            {
+                "item": row["item"],
+                "disagreement": d,
+                "ratings": int(row["ratings"]),
+                "plurality": list(row["plurality"]),
+                "labels": {str(c): int(n) for c, n in row["label_counts"].items() if n},
+                "why": _why(row["label_counts"]),
+                "by_rater": list(rows[position[row["item"]]]),
+            }
+        )
+    return out
+
+
+def _csv_cell(value: Any) -> str:
+    """A cell for a spreadsheet: numbers as they are; text that a spreadsheet would run as a formula
+    (starting with =, +, -, @) prefixed with ' so it stays text."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return fmt(value)
+    text = str(value)
+    if text.startswith(_CSV_FORMULA):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
+
+
+def adjudication_csv(report: Diagnosis) -> str:
+    """:func:`adjudication_records` as CSV text: one row per item, a column per rater's label last."""
+    import csv
+
+    records = adjudication_records(report)
+    raters = [str(name) for name in report.ratings.raters]
+    heads = [f"rater {name}" if name in _ADJUDICATE_FIXED else name for name in raters]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([_csv_cell(h) for h in (*_ADJUDICATE_FIXED, *heads)])
+    for rec in records:
+        writer.writerow(
+            [
+                _csv_cell(rec["item"]),
+                _csv_cell(rec["disagreement"]),
+                rec["ratings"],
+                _csv_cell(" / ".join(map(str, rec["plurality"]))),
+                _csv_cell("; ".join(f"{c} {n}" for c, n in rec["labels"].items())),
+                _csv_cell(rec["why"]),
+                *[_csv_cell(v) for v in rec["by_rater"]],
+            ]
+        )
+    return buffer.getvalue()
+
+
+def write_adjudication_csv(report: Diagnosis, path: Any) -> str:
+    """Write :func:`adjudication_csv` to ``path`` (UTF-8 with a byte-order mark, which spreadsheets
+    need to read it as UTF-8); returns the path."""
+    try:
+        with open(path, "w", encoding="utf-8-sig", newline="") as fh:
+            fh.write(adjudication_csv(report))
+    except OSError as err:
+        raise AgreementError(f"cannot write {path}: {err.strerror or err}") from None
+    return os.fspath(path)
+
+
+def adjudication_html(report: Diagnosis, name: str = "items_to_adjudicate.csv") -> str:
+    """A section with the number of items to adjudicate and the CSV as a download (a data URI)."""
+    check_diagnosis("adjudication_html", report)
+    records = adjudication_records(report)
+    if not records:
+        return (
+            '<section id="adjudicate"><h2>Items to adjudicate</h2><p>None: on every item with 2 or '
+            "more ratings, the ratings agree.</p></section>"
+        )
+    data = base64.b64encode(("\ufeff" + adjudication_csv(report)).encode("utf-8")).decode("ascii")
+    kinds = {
+        "tie": "a tie between labels",
+        "no majority": "no majority",
+        "majority": "a majority and dissent",
+    }
+    counts = {kind: sum(rec["why"].startswith(kind) for rec in records) for kind in kinds}
+    parts = [f"{n:,} with {kinds[kind]}" for kind, n in counts.items() if n]
+    return (
+        '<section id="adjudicate"><h2>Items to adjudicate</h2>'
+        f"<p>{len(records):,} of {report.ratings.n_items:,} items have ratings that disagree: "
+        + ", ".join(parts)
+        + ". The file lists them most disputed first, each with its labels, why it needs a decision "
+        "and every rater's label, to fill in an adjudicated label.</p>"
+        f'<p><a class="download" download="{attr_escape(name)}" href="data:text/csv;charset=utf-8;base64,'
+        f'{data}">Download the {len(records):,} items as CSV</a> (<code>iaa-teach report FILE '
+        "--items-csv OUT.csv</code> writes the same file).</p></section>"
+    )
+
+
+def gold_records(comparison: GoldComparison) -> list[dict]:
+    """:func:`iaa_teach.diagnosis.compare_with_gold` as plain Python: one record per annotator, least
+    accurate first, with its confusion table (rows the gold label, columns the annotator's)."""
+    records = comparison.table.as_records()
+    for rec in records:
+        rec["confusion"] = comparison.confusion[rec["annotator"]].tolist()
+        rec["too_few_items"] = rec["items"] < MIN_ITEMS
+        rec["interval_cut"] = False
+        if rec["low"] is not None:
+            low, high, cut = _clipped("cohen_kappa", rec["kappa"], rec["low"], rec["high"], True)
+            rec["low"], rec["high"], rec["interval_cut"] = low, high, cut
+    return _reasons(
+        records, lambda rec: f"{rec['annotator']} labelled no item that {comparison.gold} labelled"
+    )
+
+
+def gold_html(comparison: GoldComparison) -> str:
+    """The section comparing each annotator with the gold labels: accuracy, Cohen's kappa with the gold,
+    its interval, and the confusion table of the least accurate annotator."""
+    gold = comparison.gold
+    head = ["annotator", "accuracy", "correct", "items", "kappa with gold", "95% interval", "note"]
+    body = []
+    for rec in gold_records(comparison):
+        note = rec["reason"] or "; ".join(
+            x
+            for x in (
+                f"too few items: {rec['items']}" if rec["too_few_items"] else "",
+                "interval cut to -1 to 1" if rec["interval_cut"] else "",
+            )
+            if x
+        )
+        body.append(
+            [
+                str(rec["annotator"]),
+                fmt(rec["accuracy"]),
+                f"{rec['correct']:,}",
+                f"{rec['items']:,}",
+                fmt(rec["kappa"]),
+                "–" if rec["low"] is None else _span(rec["low"], rec["high"]),
+                note,
+            ]
+        )
+    head, body = _without_empty_notes(head, body)
+    out = [
+        '<section id="gold"><h2>Against the gold labels</h2>',
+        f"<p>The column <b>{_esc(gold)}</b> holds the gold (adjudicated) labels; it is left out of every "
+        "other section. Each annotator is compared with it on the items both labelled: <b>accuracy</b> is "
+        "the share with the gold label, <b>kappa with gold</b> Cohen's kappa of the annotator against the "
+        "gold (agreement beyond what the two label shares give by chance). Least accurate first.</p>",
+        '<div class="table-wrap last-note">'
+        + Table(head, body, f"Each annotator against {gold}").html(math="text")
+        + "</div>",
+    ]
+    first = next(iter(comparison.confusion), None)
+    if first is not None:
+        counts, cats = comparison.confusion[first], comparison.categories
+        out += [
+            f"<h3>Where {_esc(first)} departs from the gold</h3>",
+            f"<p>Rows: the gold label; columns: {_esc(first)}'s label; the diagonal is correct.</p>",
+            _cross_html(counts, cats, gold, first, f"{first}'s labels against the gold"),
+        ]
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def gold_lines(comparison: GoldComparison) -> list[str]:
+    """The gold comparison as lines of the text report."""
+    out = ["", f"Against the gold labels in column {comparison.gold} (least accurate first)"]
+    for rec in gold_records(comparison):
+        if rec["reason"]:
+            out.append(f"  {rec['annotator']!s:<32} undefined: {rec['reason']}")
+            continue
+        few = f" ({_few(rec['items'])})" if rec["too_few_items"] else ""
+        interval = "" if rec["low"] is None else f", 95% CI [{fmt(rec['low'])}, {fmt(rec['high'])}]"
+        out.append(
+            f"  {rec['annotator']!s:<32} accuracy {fmt(rec['accuracy'])} ({rec['correct']} of "
+            f"{rec['items']}), kappa with gold {fmt(rec['kappa'])}{interval}{few}"
+        )
+    return [terminal_escape(line) for line in out]
+
+
+#: Cautions printed with every report.
+READING = (
+    "A ranking says where to look, not who is wrong: a rater out of step may be the one who read the "
+    "guidelines right.",
+    "Leaving a rater out compares raters only if each column is one person. In a table where each item was "
+    "rated by different people (as in Fleiss' 1971 diagnoses), the rater ranking describes the layout of "
+    "the file, not people; the items and categories still mean what they say.",
+    "With few items, one item moves every number: read differences in the third decimal as noise.",
+)
+
+
+def to_html(
+    report: Diagnosis,
+    source: str | None = None,
+    top: int = 20,
+    max_raters: int = 100,
+    dpi: int = FIGURE_DPI,
+    warning: str | None = None,
+    family: Sequence[Any] | None = None,
+    pair: Any = None,
+    sure: RaterIntervals | None = None,
+    gold: GoldComparison | None = None,
+) -> str:
+    """The whole report as one self-contained HTML page.
+
+    Parameters
+    ----------
+    report : Diagnosis
+        From :func:`iaa_teach.diagnose`.
+    source : str, optional
+        Where the ratings came from (a file name), shown in the title.
+    top : int
+        Rows of the item table (all items are in the JSON).
+    max_raters : int
+        Rows of the rater table and bars of the leave-one-out chart.
+    dpi : int
+        Resolution of the embedded figures.
+    warning : str, optional
+        A caution shown above the findings (plain text), e.g. that the
+        columns are not the same people from item to item.
+    family : list of FamilyInterval, optional
+        The rows of :func:`iaa_teach.family_intervals` (default: computed,
+        analytic intervals, unweighted).
+    pair : (rater, rater), optional
+        The pair whose cross-table is shown (default: the least agreeing).
+    sure : RaterIntervals, optional
+        :meth:`Diagnosis.rater_intervals` (default: computed).
+    gold : GoldComparison, optional
+        :func:`iaa_teach.diagnosis.compare_with_gold`: each annotator against
+        the gold labels, a section of its own.
+
+    Returns
+    -------
+    str
+        An HTML5 document: no script, no external style sheet, image or font.
+
+    Examples
+    --------
+    >>> from iaa_teach import datasets, diagnose
+    >>> page = to_html(diagnose(datasets.sentiment()), source="sentiment.csv")
+    >>> page.startswith("<!DOCTYPE html>"), "<script" in page, page.count('<img src="data:image/png;base64,')
+    (True, False, 6)
+    """
+    check_diagnosis("to_html", report)
+    dpi = check_int("dpi", dpi, 1)
+    check_text("warning", warning, none=True)
+    _check_pair(report, pair)
+    r = report.ratings
+    if family is None:
+        family = family_intervals(r, level=report.level)
+    if sure is None:
+        sure = report.rater_intervals()
+    name = "your ratings" if source is None else os.path.basename(str(source))
+    missing = r.n_items * r.n_raters - r.n_ratings
+    texts = figure_texts(report, sure)
+    figures = {
+        key: _figure(draw(report, key, max_raters=max_raters, sure=sure), *texts[key], dpi)
+        for key in figure_names(report)
+    }
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Agreement report: {_esc(name)}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        f"<h1>Where the disagreement comes from: {_esc(name)}</h1>",
+        f'<p class="meta">{r.n_items:,} items &times; {r.n_raters:,} raters; {r.n_categories} categories '
+        f"({_esc(', '.join(str(c) for c in r.categories))}); {r.n_ratings:,} ratings, {missing:,} missing. "
+        f"Level of measurement: {_esc(report.level)}.</p>",
+        reading_html(
+            r if gold is None else gold.whole, None if source is None else os.path.basename(str(source))
+        ),
+        f'<p class="warning">{_esc(warning)}</p>' if warning else "",
+        f'<section class="summary" aria-label="Summary">{summary_html(report, sure)}</section>',
+        '<nav aria-label="Contents"><ul><li><a href="#agreement">The whole table</a></li><li><a '
+        'href="#pairs">Pairs of raters</a></li><li><a href="#raters">Raters</a></li><li><a href="#items">'
+        'Items</a></li><li><a href="#categories">Categories</a></li><li><a href="#adjudicate">To adjudicate</a>'
+        "</li>"
+        + ("" if gold is None else '<li><a href="#gold">Against the gold</a></li>')
+        + '<li><a href="#working">How the numbers '
+        'are computed</a></li><li><a href="#reading">How to read this report</a></li></ul></nav>',
+        family_html(family, dpi),
+        pairs_html(report, pair),
+        sections_html(report, figures, top=top, max_raters=max_raters, sure=sure),
+        adjudication_html(report),
+        "" if gold is None else gold_html(gold),
+        '<section id="working"><h2>How the numbers are computed</h2>',
+        explain(report).html(math="text"),
+        "</section>",
+        '<section id="reading"><h2>How to read this report</h2><ul>'
+        + "".join(f"<li>{_esc(line)}</li>" for line in READING)
+        + "</ul></section>",
+        "<footer>Made by iaa-teach with <code>iaa-teach report --html</code>. Numbers are rounded half up "
+        "to 3 decimals from their exact values.</footer>",
+        "</main>",
+        "</body>",
+        "</html>",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def reading_html(ratings: Ratings, source: str | None = None) -> str:
+    """How the file was read (:func:`summary_lines`) as HTML: the first line, then notes and warnings (escaped).
+
+    Empty for a table that was not read from a file.
+    """
+    if ratings.reading is None:
+        return ""
+    first, *rest = summary_lines(ratings, source)
+    out = [f'<p class="meta">{_esc(first)}</p>']
+    for line in rest:
+        kind, text = line.strip().split(": ", 1)
+        out.append(f'<p class="{"warning" if kind == "warning" else "note"}">{_esc(kind)}: {_esc(text)}</p>')
+    return "\n".join(out)
+
+
+def _write(path: Any, text: str) -> str:
+    """Write ``text`` to ``path`` (UTF-8, ``\\n`` line ends); returns the path."""
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text)
+    return os.fspath(path)
+
+
+def write_html(report: Diagnosis, path: Any, source: str | None = None, **options: Any) -> str:
+    """Write :func:`to_html` to ``path`` (UTF-8); returns the path."""
+    return _write(path, to_html(report, source=source, **options))
+
+
+# =================================================================== PDF
+#: Where :func:`find_chromium` looks, in order, after ``$IAA_CHROMIUM``: Debian's
+#: package first (the one the browser tests and CI use).
+CHROMIUM_NAMES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
+# no profile, network, extension or crash-report traffic: the page is printed and nothing else
+_CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-extensions",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-quic",
+    "--no-pdf-header-footer",
+    "--print-to-pdf-no-header",
+)
+
+
+def find_chromium() -> str | None:
+    """The Chromium that :func:`html_to_pdf` runs: ``$IAA_CHROMIUM``, else the first of
+    :data:`CHROMIUM_NAMES` that is an executable; None if there is none."""
+    own = os.environ.get("IAA_CHROMIUM")
+    for name in (own,) if own else CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def html_to_pdf(page: str, path: Any, timeout: float = 180) -> str:
+    """Print an HTML page to a PDF file with headless Chromium; returns the path.
+
+    Why Chromium: Debian's package is kept up to date with security fixes,
+    it is what the browser tests already need (``.ci/run`` installs it), and
+    it typesets MathML Core natively, follows CSS paged media (``@page``
+    size, margins and margin boxes with page numbers, ``break-inside``) and
+    prints with no script. The page must be self-contained (inline style,
+    MathML, data URIs): it is loaded from a temporary file with networking
+    off, so nothing is fetched while printing.
+
+    Raises
+    ------
+    AgreementError
+        Chromium is not installed (with what to install), or it failed.
+    """
+    chromium = find_chromium()
+    if chromium is None:
+        raise AgreementError(
+            "printing a PDF needs headless Chromium, which was not found: install Debian's "
+            "package (`apt-get install chromium`) or set IAA_CHROMIUM to a Chromium executable; "
+            "or write HTML (format='html') and print it from a browser"
+        )
+    target = os.path.abspath(os.fspath(path))
+    with tempfile.TemporaryDirectory(prefix="iaa-pdf-") as tmp:
+        source = _write(os.path.join(tmp, "page.html"), page)
+        printed = os.path.join(tmp, "page.pdf")
+        cmd = [
+            chromium,
+            *_CHROMIUM_FLAGS,
+            f"--user-data-dir={os.path.join(tmp, 'profile')}",
+            f"--print-to-pdf={printed}",
+            "file://" + source,
+        ]
+        try:
+            done = subprocess.run(
+                cmd,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, "HOME": tmp},
+            )
+        except subprocess.TimeoutExpired:
+            raise AgreementError(f"Chromium did not print the page within {timeout:g} s") from None
+        except OSError as err:
+            raise AgreementError(f"cannot run {chromium}: {err.strerror or err}") from None
+        if not os.path.isfile(printed) or os.path.getsize(printed) == 0:
+            tail = (done.stderr or "").strip().splitlines()[-3:]
+            raise AgreementError(
+                f"Chromium ({chromium}) wrote no PDF (exit code {done.returncode}): " + " | ".join(tail)
+            )
+        shutil.move(printed, target)
+    return target
+
+
+# ================================================================== JSON
+def _exact(q: Fraction | None) -> str | None:
+    return None if q is None else str(q)
+
+
+def _reasons(records: list[dict], why: Any) -> list[dict]:
+    """Give every record with a null number a ``reason``: its own, or ``why(record)``."""
+    for record in records:
+        if record.get("reason") is None and any(
+            v is None for k, v in record.items() if k not in ("reason", "overused")
+        ):
+            record["reason"] = why(record)
+    return records
+
+
+def _number(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def family_data(rows: Any) -> list[dict]:
+    """The rows of :func:`iaa_teach.family_intervals` as plain Python records (NaN as None, with a reason).
+
+    >>> from iaa_teach import datasets, family_intervals
+    >>> record = family_data(family_intervals(datasets.sentiment()))[2]
+    >>> record["name"], record["exact"], record["interval"]
+    ("Fleiss' kappa", '31/55', 'analytic')
+    """
+    out = []
+    for row, shown in zip(rows, _family_rows(rows)):
+        out.append(
+            {
+                "name": row.name,
+                "metric": row.metric,
+                "value": _number(float(row.result)),
+                "exact": _exact(row.result.exact_value),
+                "se": _number(row.se),
+                "low": _number(shown["low"]),
+                "high": _number(shown["high"]),
+                "interval_cut": shown["cut"],
+                "confidence": row.confidence,
+                "interval": row.method,
+                "n_boot": None if row.bootstrap is None else row.bootstrap.n_boot,
+                "items": shown["items"],
+                "band": shown["band"],
+                "reason": row.reason,
+            }
+        )
+    return out
+
+
+def pairwise_data(report: Diagnosis) -> dict:
+    """Cohen's kappa of every pair as plain Python: the raters x raters ``matrix`` (None on the diagonal
+    and where undefined) and one record per pair, lowest kappa first (:func:`pairs_html`'s rows)."""
+    check_diagnosis("pairwise_data", report)
+    m = np.asarray(report.pairwise.matrix, dtype=float)
+    return {
+        "raters": list(report.pairwise.raters),
+        "weights": KAPPA_WEIGHTS[report.level],
+        "matrix": [[_number(x) for x in row] for row in m.tolist()],
+        "pairs": _pair_records(report),
+    }
+
+
+def rater_intervals_data(sure: RaterIntervals) -> dict:
+    """:meth:`Diagnosis.rater_intervals` as plain Python."""
+    return {
+        "confidence": sure.confidence,
+        "n_boot": sure.n_boot,
+        "raters": [
+            {"rater": name, "low": _number(lo), "high": _number(hi), "se": _number(se), "n_undefined": int(u)}
+            for name, lo, hi, se, u in zip(sure.raters, sure.low, sure.high, sure.se, sure.n_undefined)
+        ],
+        "cannot_be_told_from_first": list(sure.alike_first),
+        "reason": sure.reason,
+    }
+
+
+def to_data(
+    report: Diagnosis,
+    family: Any = None,
+    sure: RaterIntervals | None = None,
+    pair: Any = None,
+    gold: GoldComparison | None = None,
+) -> dict:
+    """The report's numbers as plain Python: every row of every table, NaN as None with a reason.
+
+    ``family``: the rows of :func:`iaa_teach.family_intervals`, added as
+    ``"family"`` (:func:`family_data`) when given. Always: ``"pairwise"``
+    (:func:`pairwise_data`), ``"cross_table"`` (:func:`cross_table` of
+    ``pair``, default the least agreeing pair) and ``"rater_intervals"``
+    (:meth:`Diagnosis.rater_intervals`, or ``sure``); each rater record
+    also carries ``rise_low`` and ``rise_high``; ``"adjudicate"``
+    (:func:`adjudication_records`). With ``gold``, ``"gold"``
+    (:func:`gold_records`).
+
+    Examples
+    --------
+    >>> from iaa_teach import datasets, diagnose
+    >>> data = to_data(diagnose(datasets.sentiment()))
+    >>> data["alpha"]["exact"], data["raters"][0]["rater"], data["raters"][0]["alpha_without_exact"]
+    ('159/275', 'B', '108/127')
+    """
+    check_diagnosis("to_data", report)
+    r, alpha = report.ratings, report.alpha
+    whole = r if gold is None else gold.whole
+    position = {name: j for j, name in enumerate(r.raters)}
+    raters = report.rater_ranking().as_records()
+    for record in raters:
+        j = position[record["rater"]]
+        record["alpha_without_exact"] = _exact(report.exact.alpha_without[j])
+        record["rise_exact"] = _exact(report.exact.rise[j])
+    if sure is None:
+        sure = report.rater_intervals()
+    bounds = dict(zip(sure.raters, zip(sure.low.tolist(), sure.high.tolist())))
+    for record in raters:
+        low, high = bounds[record["rater"]]
+        record["rise_low"], record["rise_high"] = _number(low), _number(high)
+
+    def rater_reason(rec: dict) -> str:
+        if rec["rise_low"] is None and sure.reason:
+            return f"no interval for the rise: {sure.reason}"
+        if rec["rise_low"] is None and rec["rise"] is not None:
+            return "no interval for the rise: it was undefined in all but one bootstrap resample or fewer"
+        return f"{rec['rater']} labelled no item that another rater labelled"
+
+    _reasons(raters, rater_reason)
+    d_o_zero = alpha.d_o == 0
+    items = _reasons(
+        report.item_ranking().as_records(),
+        lambda rec: (
+            "fewer than 2 ratings: no pair of ratings to compare"
+            if rec["disagreement"] is None
+            else "the table's observed disagreement D_o is 0, so no item has a share of it"
+            if d_o_zero
+            else "undefined"
+        ),
+    )
+    pairs = _reasons(
+        report.confused_pairs().as_records(),
+        lambda rec: f"no pairable value in {rec['first']!r} or {rec['second']!r}, so nothing is expected",
+    )
+    categories = _reasons(
+        report.category_agreement().as_records(), lambda rec: f"no pairable value in {rec['category']!r}"
+    )
+    ex = alpha.exact
+    return {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "table": {
+            "items": r.n_items,
+            "raters": list(r.raters),
+            "categories": list(r.categories),
+            "ratings": r.n_ratings,
+            "missing": r.n_items * r.n_raters - r.n_ratings,
+        },
+        **({} if whole.reading is None else {"reading": _reading_data(whole)}),
+        "level": report.level,
+        "kappa_weights": KAPPA_WEIGHTS[report.level],
+        "alpha": {
+            "value": _number(alpha.alpha),
+            "exact": _exact(ex.alpha),
+            "d_o": alpha.d_o,
+            "d_e": alpha.d_e,
+            "d_o_exact": _exact(ex.d_o),
+            "d_e_exact": _exact(ex.d_e),
+            "n": alpha.n,
+            "reason": alpha.reason,
+        },
+        "raters": raters,
+        "items": items,
+        "confused_pairs": pairs,
+        "categories": categories,
+        "pairwise": pairwise_data(report),
+        "cross_table": cross_table(report, pair),
+        "rater_intervals": rater_intervals_data(sure),
+        "adjudicate": adjudication_records(report),
+        **({} if family is None else {"family": family_data(family)}),
+        **({} if gold is None else {"gold": {"column": gold.gold, "annotators": gold_records(gold)}}),
+    }
+
+
+def _reading_data(ratings: Ratings) -> dict:
+    """How the file was read, for the JSON file: the summary lines, and the same as fields."""
+    read = ratings.reading
+    return {
+        "summary": summary_lines(ratings),
+        "path": os.path.basename(read.path),
+        "layout": read.layout,
+        "items_from": read.items_from,
+        "raters_from": read.raters_from,
+        "labels_from": read.labels_from,
+        "notes": list(read.notes),
+        "warnings": list(read.warnings),
+        "missing": {marker: n for marker, n in read.missing},
+    }
+
+
+def to_json(
+    report: Diagnosis,
+    indent: int | None = None,
+    family: Any = None,
+    sure: RaterIntervals | None = None,
+    pair: Any = None,
+    gold: GoldComparison | None = None,
+) -> str:
+    """:func:`to_data` as strict JSON (``allow_nan=False``: no NaN or Infinity, undefined is ``null``).
+
+    Compact by default (a table of 100,000 items gives one record per item);
+    ``indent=1`` for a file to read.
+    """
+    separators = (",", ":") if indent is None else None
+    return json.dumps(
+        to_data(report, family, sure, pair, gold),
+        indent=indent,
+        separators=separators,
+        ensure_ascii=False,
+        allow_nan=False,
+    )
+
+
+def write_json(
+    report: Diagnosis, path: Any, indent: int | None = None, family: Any = None, **more: Any
+) -> str:
+    """Write :func:`to_json` to ``path`` (UTF-8), with the family's rows if given; returns the path.
+
+    ``more``: ``sure``, ``pair`` and ``gold``, as for :func:`to_data`."""
+    return _write(path, to_json(report, indent=indent, family=family, **more) + "\n")
+
+
+def write_files(
+    ratings: Any,
+    level: str = "nominal",
+    html_path: Any = None,
+    json_path: Any = None,
+    source: str | None = None,
+    family: Any = None,
+    gold: GoldComparison | None = None,
+    items_csv: Any = None,
+) -> Diagnosis:
+    """Diagnose ``ratings`` once and write the HTML page, the JSON file and/or the items to adjudicate
+    as CSV (what the command line does).
+
+    ``family``: the rows of :func:`iaa_teach.family_intervals`, written into
+    the page and the JSON file too; ``gold``: the annotators against the
+    gold labels (:func:`iaa_teach.diagnosis.compare_with_gold`), likewise;
+    ``items_csv``: where to write :func:`adjudication_csv`.
+
+    Raises
+    ------
+    AgreementError
+        For ratings that cannot be diagnosed, or a file that cannot be
+        written (naming it and why).
+    """
+    report = diagnose(ratings, level)
+    sure = report.rater_intervals() if html_path is not None or json_path is not None else None
+    for path, write in (
+        (html_path, lambda p: write_html(report, p, source=source, family=family, sure=sure, gold=gold)),
+        (json_path, lambda p: write_json(report, p, family=family, sure=sure, gold=gold)),
+        (items_csv, lambda p: write_adjudication_csv(report, p)),
+    ):
+        if path is None:
+            continue
+        try:
+            write(path)
+        except OSError as err:
+            raise AgreementError(f"cannot write {path}: {err.strerror or err}") from None
+    return report
