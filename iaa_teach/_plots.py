@@ -1,28 +1,7 @@
 """The figures' code (internal): :mod:`iaa_teach.plots` lists the public charts.
 
-Pictures out: the figures of the notebooks, one function each.
-
-Every function takes a result object (or a :class:`~iaa_teach.Ratings`) and
-returns a :class:`matplotlib.figure.Figure` of size :data:`FIGSIZE` at
-:data:`DPI`, titled, with labelled axes, in the colour-blind-safe Okabe-Ito
-palette. No function computes a coefficient: the numbers drawn are the
-result's own attributes, and the numbers written on a figure are rounded half
-up from the result's exact values (:func:`iaa_teach.fmt`).
-
-Text from the data (labels, rater names, item names) and the ``title`` and
-legend texts given are escaped for matplotlib (``mpl_escape``):
-a ``$`` never starts mathtext. Bad arguments raise
-:class:`~iaa_teach.AgreementError`. Figures with one mark per item, pair or
-cell have limits (:data:`MAX_BARS`, :data:`MAX_CELLS`), and a heatmap writes
-its cell values only up to :data:`MAX_CELL_TEXT` categories, so that a large
-table is refused at once instead of drawing for minutes.
-
-The figures are closed in pyplot as soon as they are made, so a notebook cell
-shows a figure once, when the figure is the cell's value (``image/png``),
-and never by accident. Pass ``ax=`` to draw into an axes of your own.
-
-Import it explicitly (``from iaa_teach import plots``): ``import iaa_teach``
-alone does not import matplotlib.
+What each chart shows and the rules every figure follows are said once, in
+:mod:`iaa_teach.plots`'s docstring.
 """
 
 from __future__ import annotations
@@ -88,6 +67,8 @@ __all__ = [
     "item_disagreement_chart",
     "confusion_heatmap",
     "leave_one_out_bars",  # of the diagnostic report
+    "bands_floor",
+    "set_bar_values",  # for the widgets' redraws
 ]
 
 #: Most bars in one figure (items, pairs or coefficients).

@@ -1,31 +1,7 @@
 """The report's pieces (internal): :mod:`iaa_teach.report` lists the public ones.
 
-The report on a ratings table: as text for a terminal, one self-contained HTML page for people, JSON for machines.
-
-:func:`text_report` is what ``iaa-teach report FILE`` prints: every
-coefficient with its working, each pair of raters, and the chance-corrected
-family with standard errors and intervals.
-
-:func:`to_html` writes what :func:`iaa_teach.diagnose` found as one HTML page:
-a summary, the four tables (raters, items, confused pairs, categories), the
-four figures of :mod:`iaa_teach.plots` and the worked steps of
-:func:`iaa_teach.explain`. The page needs nothing from anywhere: the figures
-are PNG data URIs, the style sheet is inline, there is no script and no web
-font, and a Content-Security-Policy forbids loading anything else, so it
-opens offline and can be mailed or put on a course page as it is. Every text
-from the data (rater, item and category names, the file name) is escaped;
-every number is rounded half up from its value (:func:`iaa_teach.fmt`).
-
-:func:`to_data` gives the same numbers as plain Python for :func:`to_json`:
-every row of every table (all items, not only the top ones), NaN written as
-``null`` next to a ``reason``, and the alphas also as exact fractions
-(``"159/275"``). ``json.dumps(..., allow_nan=False)``: the file is strict
-JSON that any parser reads.
-
-The command line writes both: ``iaa-teach report FILE --html OUT.html --json OUT.json``.
-
-:func:`html_to_pdf` prints a self-contained page to PDF with headless Chromium
-(the printable worksheets of :mod:`iaa_teach.exercises` use it).
+What each public function does, and how the figures and pages are made, is said once, in
+:mod:`iaa_teach.report`'s docstring.
 """
 
 from __future__ import annotations

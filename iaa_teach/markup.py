@@ -16,18 +16,10 @@ equations) are internal (``iaa_teach._markup``); the names that were public here
 still import for one release, with a warning (CHANGELOG.md).
 """
 
+from . import _markup
 from ._markup import Math, Prose, Table, prose, with_symbols
 from ._moved import forward_names
 
 __all__ = ["Math", "Prose", "Table", "prose", "with_symbols"]
 
-__getattr__ = forward_names(
-    __name__,
-    dict.fromkeys(
-        (
-            "FORMS MATH_MODES NOTATION Notation SYMBOLS Shown Em Link Chain Equations render number approx "
-            "md_escape html_escape attr_escape tex_text tex_mathml mpl_escape terminal_escape"
-        ).split(),
-        "iaa_teach._markup",
-    ),
-)
+__getattr__ = forward_names(__name__, dict.fromkeys(set(_markup.__all__) - set(__all__), _markup.__name__))

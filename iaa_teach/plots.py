@@ -23,6 +23,7 @@ Import it explicitly (``from iaa_teach import plots``): ``import iaa_teach``
 alone does not import matplotlib.
 """
 
+from . import _plots
 from ._moved import forward_names
 from ._plots import (
     agreement_heatmap,
@@ -62,25 +63,6 @@ __all__ = [
     "leave_one_out_bars",
 ]
 
-#: Names that were public here before this release; they import for one release, with a warning.
-__getattr__ = forward_names(
-    __name__,
-    dict.fromkeys(
-        (
-            "DPI",
-            "FIGSIZE",
-            "OKABE_ITO",
-            "CATEGORY_COLORS",
-            "MAX_BARS",
-            "MAX_CELLS",
-            "MAX_CELL_TEXT",
-            "alt_text",
-            "PARADOX_STYLES",
-            "REPORT_FIGSIZE",
-            "cluster_order",
-            "bands_floor",
-            "set_bar_values",
-        ),
-        "iaa_teach._plots",
-    ),
-)
+#: The internal module's other names were public here before this release: they import for one
+#: release, with a warning.
+__getattr__ = forward_names(__name__, dict.fromkeys(set(_plots.__all__) - set(__all__), _plots.__name__))

@@ -23,6 +23,7 @@ JSON that any parser reads.
 The command line writes both: ``iaa-teach report FILE --html OUT.html --json OUT.json``.
 """
 
+from . import _report
 from ._moved import forward_names
 from ._report import (
     adjudication_html,
@@ -60,39 +61,6 @@ __all__ = [
     "gold_records",
 ]
 
-#: Names that were public here before this release; they import for one release, with a warning.
-__getattr__ = forward_names(
-    __name__,
-    dict.fromkeys(
-        (
-            "reading_html",
-            "LIST_PAIRS",
-            "N_BOOT",
-            "SEED",
-            "FORMAT",
-            "FORMAT_VERSION",
-            "FIGURE_DPI",
-            "FIGURES",
-            "READING",
-            "figure_names",
-            "figure_texts",
-            "summary_html",
-            "sections_html",
-            "family_data",
-            "MIN_ITEMS",
-            "family_html",
-            "pairs_html",
-            "cross_table",
-            "least_agreeing_pair",
-            "pairwise_data",
-            "rater_intervals_data",
-            "adjudication_csv",
-            "gold_html",
-            "gold_lines",
-            "CHROMIUM_NAMES",
-            "find_chromium",
-            "html_to_pdf",
-        ),
-        "iaa_teach._report",
-    ),
-)
+#: The internal module's other names were public here before this release: they import for one
+#: release, with a warning.
+__getattr__ = forward_names(__name__, dict.fromkeys(set(_report.__all__) - set(__all__), _report.__name__))
