@@ -82,18 +82,26 @@ def independent(q):
                 return F(int(a == b))
 
         p_o = sum((w(a, b) for a, b in pairs), F(0)) / n
+        row_m = {c: F(sum(1 for a, _ in pairs if a == c), n) for c in cats}
+        col_m = {c: F(sum(1 for _, b in pairs if b == c), n) for c in cats}
+        own = sum((w(a, b) * row_m[a] * col_m[b] for a in cats for b in cats), F(0))
+        pooled = {c: F(sum(1 for a, b in pairs for v in (a, b) if v == c), 2 * n) for c in cats}
+        squares = sum((w(a, b) * pooled[a] * pooled[b] for a in cats for b in cats), F(0))
         if q.kind in ("cohen", "weighted"):
-            row_m = {c: F(sum(1 for a, _ in pairs if a == c), n) for c in cats}
-            col_m = {c: F(sum(1 for _, b in pairs if b == c), n) for c in cats}
-            p_e = sum((w(a, b) * row_m[a] * col_m[b] for a in cats for b in cats), F(0))
-            out = {"p_o": p_o, "p_e": p_e, "kappa": _kappa(p_o, p_e)}
+            out = {"p_o": p_o, "p_e": own, "kappa": _kappa(p_o, own)}
         else:
-            pooled = {c: F(sum(1 for a, b in pairs for v in (a, b) if v == c), 2 * n) for c in cats}
             if q.kind == "pi":
-                p_e = sum(x * x for x in pooled.values())
+                p_e = squares
             else:
                 p_e = sum(x * (1 - x) for x in pooled.values()) / (k - 1)
             out = {"p_o": p_o, "p_e": p_e, q.kind: _kappa(p_o, p_e)}
+        if q.level == 4:  # the second annotator stops 4 items before the end; the second chance rule
+            kept = [(row[0], row[1]) for row in rows[: len(rows) - 4] if None not in row[:2]]
+            out["p_o_part"] = sum((w(a, b) for a, b in kept), F(0)) / len(kept)
+            if q.kind == "pi":
+                out.update(p_e_kappa=own, kappa=_kappa(p_o, own))
+            else:
+                out.update(p_e_pi=squares, pi=_kappa(p_o, squares))
     elif q.kind in ("fleiss", "partial"):
         counts = [_counts(row, cats) for row in rows]
         sizes = [sum(c) for c in counts]
@@ -105,6 +113,14 @@ def independent(q):
         item_mean = sum((sum(F(counts[i][j], sizes[i]) for i in rated) / len(rated)) ** 2 for j in range(k))
         if q.kind == "fleiss":
             out = {"p_a": p_a, "p_e": pooled, "kappa": _kappa(p_a, pooled)}
+            if q.level == 4:  # the last annotator stops 4 items before the end; Gwet's AC1 chance rule
+                kept = [_counts(row if i < len(rows) - 4 else row[:-1], cats) for i, row in enumerate(rows)]
+                out["p_a_part"] = sum(
+                    F(sum(x * (x - 1) for x in c), sum(c) * (sum(c) - 1)) for c in kept if sum(c) >= 2
+                ) / sum(1 for c in kept if sum(c) >= 2)
+                p = [F(sum(c[j] for c in counts), total) for j in range(k)]
+                ac1 = sum(x * (1 - x) for x in p) / (k - 1)
+                out.update(p_e_ac1=ac1, ac1=_kappa(p_a, ac1))
         elif q.chance == "both":
             out = {
                 "p_a": p_a,
@@ -131,6 +147,9 @@ def independent(q):
         d_o = sum(o[a, b] for a in cats for b in cats if a != b) / n
         d_e = sum(n_c[a] * n_c[b] for a in cats for b in cats if a != b) / (n * (n - 1))
         out = {"n": n, "d_o": d_o, "d_e": d_e, "alpha": 1 - d_o / d_e}
+        if q.level == 4:  # chance pairs drawn with replacement
+            with_replacement = 1 - sum((n_c[c] / n) ** 2 for c in cats)
+            out.update(d_e_repl=with_replacement, alpha_repl=1 - d_o / with_replacement)
     if q.choose:
         return {COEFFICIENT[q.kind]: out[COEFFICIENT[q.kind]]}
     return out
@@ -824,11 +843,19 @@ def _ft_by_hand(q, p, values):
             return sum(o[a, b] for a in cats for b in cats if a != b) / n
         n_c = [sum(o[c, b] for b in cats) for c in cats]
         return (n * n - sum(x * x for x in n_c)) / (n * (n - 1))
+    q_cats = len(cats)
+    if p.quantity == "p_e_ac1":  # level 4: Gwet's chance term from the student's Fleiss' P_e
+        return (1 - values[0]) / (q_cats - 1)
+    if p.quantity == "p_e_pi":  # level 4: Scott's chance term from the student's AC1 P_e
+        return 1 - (q_cats - 1) * values[0]
+    if p.quantity == "d_e_repl":  # level 4: alpha's D_e with replacement from the student's n and D_e
+        n, d_e = values
+        return d_e * (n - 1) / n
     if p.quantity == "p_e":  # a partial question's pooled P_e from the student's count of labels
         (n,) = values
         return sum(sum(1 for row in rows for v in row if v == c) ** 2 for c in cats) / (n * n)
     x, y = values
-    if p.quantity == "alpha":
+    if p.quantity in ("alpha", "alpha_repl"):
         return 1 - x / y
     return (x - y) / (1 - y)
 
@@ -887,7 +914,9 @@ def test_follow_through_marks_a_later_part_from_the_students_own_wrong_answers(k
             for earlier in _wrong_inputs(q, p, rng):
                 values = tuple(earlier[label] for label in p.follows)
                 if any(v <= 0 for v in values) or (
-                    p.quantity not in ("alpha", "d_o", "d_e", "p_e") and values[1] >= 1
+                    p.quantity
+                    not in ("alpha", "alpha_repl", "d_o", "d_e", "p_e", "p_e_ac1", "p_e_pi", "d_e_repl")
+                    and values[1] >= 1
                 ):
                     continue
                 ft = _ft_by_hand(q, p, values)
@@ -936,6 +965,63 @@ def test_follow_through_marks_a_later_part_from_the_students_own_wrong_answers(k
                     assert fb.marks == 0, (q.id, m.id, fb.message)
     # level 3: about half the seeds of the choosable kinds ask to choose the coefficient (no part to follow)
     assert checked >= len(exam_seeds) // 4, checked
+
+
+def _wrong_matrix_by_hand(q, how):
+    """(n, D_o, D_e) from the coincidence matrix a usual wrong method builds, by loops: ``"unpairable"``
+    counts a single value's unit (its value in n and n_c, the matrix's pairs as they are), ``"unweighted"``
+    leaves out the 1 / (m_u - 1) weights."""
+    cats, units = list(q.ratings.categories), [[v for v in row if v is not None] for row in q.ratings.rows()]
+    o = {(a, b): F(0) for a in cats for b in cats}
+    for u in (u for u in units if len(u) >= 2):
+        for i in range(len(u)):
+            for j in range(len(u)):
+                if i != j:
+                    o[u[i], u[j]] += F(1) if how == "unweighted" else F(1, len(u) - 1)
+    off = sum(o[a, b] for a in cats for b in cats if a != b)
+    if how == "unpairable":
+        n_c = [F(sum(u.count(c) for u in units)) for c in cats]
+    else:
+        n_c = [sum(o[c, b] for b in cats) for c in cats]
+    n = sum(n_c)
+    return n, off / n, (n * n - sum(x * x for x in n_c)) / (n * (n - 1))
+
+
+@pytest.mark.parametrize("level", [2, 3, 4])
+def test_follow_through_from_the_students_own_coincidence_matrix(level, exam_seeds):
+    """Issue 23 (follow-through from the student's own earlier counts): a student whose n comes from a usual
+    wrong coincidence matrix (single values counted, or no 1 / (m_u - 1) weights) and who then works D_o and
+    D_e the right way from that matrix's own row totals earns D_o's and D_e's marks; the negative twins earn
+    none: an arbitrary number with that n, and the same D_e with the right n."""
+    checked = 0
+    for seed in exam_seeds:
+        q = make_question("alpha", seed, level=level, choose=False)
+        by = {p.quantity: p for p in q.parts if p.numeric}
+        for how, mid in (("unpairable", "unpairable_values"), ("unweighted", "unweighted_pairs")):
+            n, d_o, d_e = _wrong_matrix_by_hand(q, how)
+            if not any(m.id == mid and m.value == n for m in by["n"].mistakes):
+                continue
+            assert parse_answer(str(n)).matches(n) and n != by["n"].answer
+            answers = {by["n"].label: str(n), by["d_o"].label: fmt(d_o), by["d_e"].label: fmt(d_e)}
+            marking = q.mark(answers)
+            for qty, value in (("d_o", d_o), ("d_e", d_e)):
+                fb = marking.feedback[by[qty].label]
+                if parse_answer(fmt(value)).matches(by[qty].answer):
+                    continue  # the wrong matrix does not change this value
+                assert fb.status == "follow-through" and fb.marks == by[qty].marks, (
+                    q.id,
+                    how,
+                    qty,
+                    fb.message,
+                )
+                far = value + F(73, 1000)
+                twin = q.mark({**answers, by[qty].label: fmt(far)}).feedback[by[qty].label]
+                assert twin.marks == 0, (q.id, how, qty, twin.message)
+                right_n = q.mark({**answers, by["n"].label: str(by["n"].answer)}).feedback[by[qty].label]
+                assert right_n.marks == 0, (q.id, how, qty, right_n.message)
+                checked += 1
+            assert "own coincidence matrix" in by["d_e"].scheme
+    assert checked >= len(exam_seeds) // 2, checked
 
 
 @pytest.mark.parametrize(("kind", "level"), _KINDS_AND_LEVELS)
@@ -1091,40 +1177,61 @@ def test_feedback_never_says_which_part_a_number_belongs_to():
                     assert f"part ({other.label})" not in fb.message and "value of" not in fb.message
 
 
+#: A level-4 question's numerical partial coverage and second chance rule, by kind: (the part on partial
+#: coverage, the second rule's chance term, its coefficient, what the coefficient follows).
+_TRIPOS_NUMBERS = {
+    "cohen": ("p_o_part", "p_e_pi", "pi", ("p_o", "p_e_pi")),
+    "weighted": ("p_o_part", "p_e_pi", "pi", ("p_o", "p_e_pi")),
+    "pi": ("p_o_part", "p_e_kappa", "kappa", ("p_o", "p_e_kappa")),
+    "ac1": ("p_o_part", "p_e_pi", "pi", ("p_o", "p_e_pi")),
+    "fleiss": ("p_a_part", "p_e_ac1", "ac1", ("p_a", "p_e_ac1")),
+    "alpha": ("n", "d_e_repl", "alpha_repl", ("d_o", "d_e_repl")),  # alpha's table has gaps: n counts them
+    "partial": ("p_a", "p_e_mlrd", "kappa_mlrd", ("p_a", "p_e_mlrd")),  # each item's own n_i in P_a
+}
+
+
+def _assert_tripos(q):
+    """Issue 23's level 4: exactly 20 marks in three headed sections, mixing calculation, a numerical part
+    on partial coverage, a numerical chance-rule comparison (with follow-through) and why the rules differ,
+    and a self-marked design part."""
+    kind = q.kind
+    assert q.total_marks == 20 and not q.choose and len(q.parts) <= 9, (q.id, q.total_marks)
+    sections = q.sections()
+    middle = "Chance rules" if kind == "partial" else "Partial coverage and chance rules"
+    assert [t for t, _ in sections] == ["Calculation", middle, "Designing a study"], (q.id, sections)
+    assert [p for _, ps in sections for p in ps] == list(q.parts)
+    marks = tuple(sum(p.marks for p in ps) for _, ps in sections)
+    assert marks == {"fleiss": (8, 7, 5), "partial": (8, 6, 6)}.get(kind, (9, 7, 4)), (q.id, marks)
+    by_quantity = {p.quantity: p for p in q.parts if p.numeric}
+    coverage, p_e, coefficient, follows = _TRIPOS_NUMBERS[kind]
+    assert {coverage, p_e, coefficient} <= set(by_quantity), (q.id, set(by_quantity))
+    assert tuple(q.part(x).quantity for x in by_quantity[coefficient].follows) == follows
+    assert by_quantity[p_e].marks_split == "M1 A1" and by_quantity[coefficient].marks_split == "B1"
+    texts = " ".join(p.prompt.text() for p in q.parts)
+    if kind in ("alpha", "partial"):  # partial coverage in the table itself
+        assert q.ratings.missing.any() and min(q.ratings.ratings_per_item()) == 1
+    else:
+        assert "Suppose" in texts and "stopped after item" in texts and "labelled no more" in texts
+        assert by_quantity[coverage].section == middle and by_quantity[coverage].marks_split == "M1 A1"
+    why = [p for _, ps in sections[1:2] for p in ps if not p.numeric]
+    assert why and why[-1].form in ("select", "words") and why[-1].skill in ("chance agreement", "concepts")
+    design = q.parts[-1]
+    assert design.form == "words" and "plan a new study" in design.prompt.text()
+    assert 4 <= design.marks < len(design.key_points)
+    assert q.check(design.label, str(design.model_answer)).marks == 0  # self-marked, never by words
+    assert q.self_mark(design.label, "x", range(1, design.marks + 1)).marks == design.marks
+    assert all(f"{t} [{sum(p.marks for p in ps)}]" in q.text() for t, ps in sections)
+
+
 @pytest.mark.parametrize("kind", KINDS)
-def test_level_four_is_a_tripos_shaped_question(kind):
-    """About 20 marks: the calculation (with follow-through), partial coverage, a chance-rule comparison and
-    a self-marked design part; written parts never keyword-marked; 1.8 minutes a mark on the paper."""
+def test_level_four_is_a_tripos_shaped_question(kind, exam_seeds):
+    """20 marks on every seed the bar sweeps; 1.8 minutes a mark on the paper; levels 1-3 in one section."""
     from iaa_teach.exercises import default_minutes
     from iaa_teach.exercises._worksheet import worksheet_html
 
-    for seed in range(6):
-        q = make_question(kind, seed, level=4)
-        assert 17 <= q.total_marks <= 20 and not q.choose and len(q.parts) <= 8, (q.id, q.total_marks)
-        numeric = [p for p in q.parts if p.numeric]
-        assert len(numeric) >= 3 and any(p.follows for p in numeric)
-        texts = " ".join(p.prompt.text() for p in q.parts)
-        gaps = bool(q.ratings.missing.any())
-        assert (
-            gaps or "stopped after item" in texts
-        )  # partial coverage: in the table, or a rater dropping out
-        if kind == "partial":  # both chance rules computed, and why they differ
-            assert {"p_e", "p_e_mlrd"} <= {p.quantity for p in numeric} and "chance rules" in texts
-        else:
-            assert any(p.select and p.prompt.text().startswith("Chance rules") for p in q.parts)
-        design = q.parts[-1]
-        assert design.form == "words" and "plan a new study" in design.prompt.text()
-        assert 3 <= design.marks <= len(design.key_points)
-        assert q.check(design.label, str(design.model_answer)).marks == 0  # self-marked, never by words
-        assert q.self_mark(design.label, "x", range(1, design.marks + 1)).marks == design.marks
-        sections = q.sections()  # set out as a Tripos question: calculation, understanding, design
-        assert [t for t, _ in sections] == [
-            "Calculation",
-            "Understanding and chance rules",
-            "Designing a study",
-        ]
-        assert [p for _, ps in sections for p in ps] == list(q.parts)
-        assert all(f"{t} [{sum(p.marks for p in ps)}]" in q.text() for t, ps in sections)
+    for seed in exam_seeds:
+        _assert_tripos(make_question(kind, seed, level=4))
+    q = make_question(kind, 0, level=4)
     three = make_question(kind, 0, level=3)
     assert [(t, [p.label for p in ps]) for t, ps in three.sections()] == [
         ("", [p.label for p in three.parts])
@@ -1132,8 +1239,87 @@ def test_level_four_is_a_tripos_shaped_question(kind):
     paper, _ = worksheet_html([q])
     assert paper.count('class="section"') == 3 and paper.count("Calculation") == 1
     assert f"Time allowed: {default_minutes(q.total_marks)} minutes." in paper
-    assert default_minutes(q.total_marks) == math.ceil(q.total_marks * 1.8 - 1e-9)
+    assert default_minutes(q.total_marks) == 36 == math.ceil(q.total_marks * 1.8 - 1e-9)
     assert all(f"<b>({p.label})</b>" in q.html() for p in q.parts)
+
+
+def test_level_four_check_fails_on_a_question_of_the_old_shape():
+    """The shape check itself: a level-4 question without its partial-coverage part, or 19 marks, fails."""
+    from dataclasses import replace
+
+    q = make_question("cohen", 1, level=4)
+    short = [p for p in q.parts if p.quantity != "p_o_part"]
+    q.parts = tuple(short)
+    with pytest.raises(AssertionError):
+        _assert_tripos(q)
+    q = make_question("fleiss", 1, level=4)
+    q.parts = q.parts[:-1] + (replace(q.parts[-1], marks=q.parts[-1].marks - 1),)
+    with pytest.raises(AssertionError):
+        _assert_tripos(q)
+
+
+def test_level_four_values_against_reference_libraries(exam_seeds):
+    """The level-4 numbers a student computes besides the main calculation, against irrCAC (Gwet's AC1,
+    Scott's pi as two raters' Fleiss' kappa, weighted too), scikit-learn (Cohen's kappa) and krippendorff
+    (alpha, whose with-replacement value is 1 - (1 - alpha) n / (n - 1)); and their negative twins: the
+    values of the other rule, or of the whole table before the annotator stopped, are not the answers."""
+    import warnings
+
+    import krippendorff
+    import numpy as np
+    import pandas as pd
+    from irrCAC.raw import CAC
+    from sklearn.metrics import cohen_kappa_score
+
+    def cac(rows, k, weights="identity"):
+        table = pd.DataFrame([[np.nan if v is None else float(v) for v in row] for row in rows])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return CAC(table, weights=weights, categories=[float(c) for c in range(k)], digits=15)
+
+    for kind in ("cohen", "weighted", "pi", "ac1", "fleiss", "alpha"):
+        for seed in exam_seeds:
+            q = make_question(kind, seed, level=4)
+            r, got = q.ratings, {p.quantity: p.answer for p in q.parts if p.numeric}
+            k, codes = r.n_categories, r.codes
+            rows = [[None if c < 0 else int(c) for c in row] for row in codes.tolist()]
+            both = [row[:2] for row in rows if None not in row[:2]]
+            kept = [row if i < len(rows) - 4 else row[:-1] + [None] for i, row in enumerate(rows)]
+            if kind in ("cohen", "weighted", "pi", "ac1"):
+                weights = {"linear": "linear", "quadratic": "quadratic"}.get(q.weights, "identity")
+                after = [row[:2] for row in kept if None not in row[:2]]
+                est = cac(after, k, weights).fleiss()["est"]  # two raters, complete: P_a is P_o
+                assert abs(float(got["p_o_part"]) - float(est["pa"])) < 1e-9, q.id
+                assert got["p_o_part"] != got["p_o"]  # negative twin: the stop changes the answer
+                if kind == "pi":
+                    a, b = zip(*both)
+                    assert abs(float(got["kappa"]) - cohen_kappa_score(a, b)) < 1e-9, q.id
+                    assert got["kappa"] != got["pi"]
+                else:
+                    est = cac(both, k, weights).fleiss()["est"]  # Scott's pi (weighted: the same weights)
+                    assert abs(float(got["p_e_pi"]) - float(est["pe"])) < 1e-9, q.id
+                    assert abs(float(got["pi"]) - float(est["coefficient_value"])) < 1e-9, q.id
+                    if kind != "ac1":
+                        assert got["pi"] <= got["kappa"] and got["p_e_pi"] >= got["p_e"]  # pooled P_e: larger
+            elif kind == "fleiss":
+                est = cac(kept, k).fleiss()["est"]
+                assert abs(float(got["p_a_part"]) - float(est["pa"])) < 1e-9, q.id
+                assert got["p_a_part"] != got["p_a"]
+                est = cac(rows, k).gwet()["est"]
+                assert abs(float(got["p_e_ac1"]) - float(est["pe"])) < 1e-9, q.id
+                assert abs(float(got["ac1"]) - float(est["coefficient_value"])) < 1e-9, q.id
+                assert got["ac1"] != got["kappa"]
+            else:
+                data = np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float).T
+                alpha = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+                n = sum(
+                    len([v for v in row if v is not None])
+                    for row in rows
+                    if sum(v is not None for v in row) > 1
+                )
+                assert abs(float(got["alpha"]) - alpha) < 1e-9
+                assert abs(float(got["alpha_repl"]) - (1 - (1 - alpha) * n / (n - 1))) < 1e-9, q.id
+                assert got["alpha_repl"] < got["alpha"] and got["d_e_repl"] < got["d_e"]
 
 
 def test_levels_one_to_three_keep_their_sizes():

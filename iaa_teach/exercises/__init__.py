@@ -21,11 +21,12 @@ categories (3 on an ordered scale), complete; level 2, the default, keeps the
 sizes questions had before levels (8-12 items, 2-4 categories; a level-2 seed
 of cohen, weighted and fleiss draws the same table as before); level 3 is exam
 size, 10-15 items, 3-4 categories, with an extra conceptual part; level 4 is a
-Tripos-shaped question of about 20 marks (17-20; a Tripos paper's 1.8 minutes a mark,
-:data:`MINUTES_PER_MARK`) on an exam-size table: the calculation with follow-through, its
-conceptual parts, a chance-rule comparison (select all; a ``partial`` question computes P_e and
-kappa under both rules and says why they differ), partial coverage (missing labels in the table,
-or a rater who drops out) and a self-marked "design the study" part that takes the marks left.
+Tripos-shaped question of 20 marks (a Tripos paper's 1.8 minutes a mark,
+:data:`MINUTES_PER_MARK`) on an exam-size table, in three sections: the calculation with
+follow-through; partial coverage (an annotator who stops early, computed; alpha's and
+``partial``'s own gaps) and the coefficient under a second chance rule, computed with M/A marks
+and follow-through, with a select-all part on why the two differ; and a self-marked "design the
+study" part that takes the marks left.
 ``alpha`` has missing ratings at levels 2-4, ``partial`` partial coverage
 at every level, ``cohen`` and ``weighted`` one or two missing labels at levels 3 and 4
 (unless the student chooses the coefficient); ``fleiss``, ``pi`` and ``ac1``

@@ -47,6 +47,7 @@ __all__ = [
     "merging",
     "rules_differ",
     "chance_rules",
+    "rule_comparison",
     "design",
     "choose_coefficient",
     "LETTERS",
@@ -605,6 +606,137 @@ def chance_rules(rng: np.random.Generator, kind: str) -> Concept:
     )
 
 
+_THE_SAME_P_O = (
+    "The second rule changes the observed agreement (or disagreement) as well as the chance term",
+    "The observed agreement is what the annotators did: a chance rule changes only the chance term.",
+)
+#: Per comparison (a level-4 question's second chance rule): the two true statements and the misconceptions.
+_COMPARISONS = {
+    "own_vs_pooled": (
+        [
+            "Scott's pi pools the two annotators' labels into one set of proportions; Cohen's kappa multiplies "
+            "each annotator's own proportions",
+            "The pooled P_e is never below Cohen's P_e (equal only when the two annotators' proportions are "
+            "equal), so Scott's pi is never above Cohen's kappa",
+        ],
+        [
+            _THE_SAME_P_O,
+            (
+                "Scott's pi is the higher because pooling cancels the two annotators' biases",
+                "Pooling makes P_e at least as large, so pi is at most kappa; a difference in the annotators' "
+                "proportions counts against pi.",
+            ),
+            (
+                "The two rules differ most when the annotators use the categories in the same proportions",
+                "With the same proportions the two P_e are equal: they differ as the proportions differ.",
+            ),
+        ],
+    ),
+    "own_vs_pooled_weighted": (
+        [
+            "The weights are the same in both: only whose proportions enter P_e changes, each annotator's own "
+            "(kappa) or the two pooled (pi)",
+            "With linear or quadratic weights the pooled P_e is never below the one from each annotator's own "
+            "proportions, so the weighted pi is never above the weighted kappa",
+        ],
+        [
+            _THE_SAME_P_O,
+            (
+                "Weights are what corrects for chance, so pooling makes no difference to a weighted coefficient",
+                "The chance correction is P_e; weights only say how much a near miss counts.",
+            ),
+            (
+                "Pooling the proportions makes the weights unnecessary",
+                "Pooling changes the chance term; the weights still give near misses partial credit.",
+            ),
+        ],
+    ),
+    "squares_vs_ac1": (
+        [
+            "{pooled} and AC1 take the same pooled proportions p_j; {pooled} squares them, AC1 takes "
+            "sum p_j (1 - p_j) / (q - 1)",
+            "When one category dominates, AC1's chance agreement is small while {pooled}'s is large, so AC1 stays "
+            "high where {pooled} falls (the kappa paradox)",
+        ],
+        [
+            _THE_SAME_P_O,
+            (
+                "AC1's chance agreement is the higher of the two when one category dominates",
+                "It is the other way round: sum p_j (1 - p_j) is small when one p_j is near 1.",
+            ),
+            (
+                "AC1 takes each annotator's own proportions, as Cohen's kappa does",
+                "AC1 pools the labels as {pooled} does; only the formula of P_e differs.",
+            ),
+        ],
+    ),
+    "replacement": (
+        [
+            "Alpha's D_e draws two different values from the n pairable values, n (n - 1) ordered pairs: "
+            "without replacement",
+            "Without replacement D_e is larger by the factor n / (n - 1), so alpha comes out a little higher; "
+            "the difference vanishes as n grows",
+        ],
+        [
+            _THE_SAME_P_O,
+            (
+                "The value with replacement is higher because it samples without replacement",
+                "With replacement D_e is the smaller, so 1 - D_o / D_e comes out lower.",
+            ),
+            (
+                "The two rules differ most on large tables",
+                "The factor n / (n - 1) is near 1 for large n: they differ most on small tables.",
+            ),
+        ],
+    ),
+}
+
+
+#: The model answer of each comparison (why the two values differ), in a marker's words.
+_COMPARISON_MODELS = {
+    "own_vs_pooled": "The observed agreement is the same in both; only the chance term differs. Cohen's P_e "
+    "multiplies each annotator's own proportions, Scott's squares their mean: since ((a + b) / 2)^2 >= ab, the "
+    "pooled P_e is at least Cohen's, so pi is at most kappa, equal only when the two annotators use the "
+    "categories in the same proportions. The gap measures how differently the two annotators use them.",
+    "own_vs_pooled_weighted": "The weights and the weighted observed agreement are the same in both; only whose "
+    "proportions enter P_e differs. With linear or quadratic weights the pooled P_e is at least the one from "
+    "each annotator's own proportions, so the weighted pi is at most the weighted kappa, equal only when the "
+    "two annotators' proportions are equal.",
+    "squares_vs_ac1": "The observed agreement and the pooled proportions are the same in both; the chance "
+    "formula differs. {pooled} takes P_e = sum p_j^2, which grows as one category dominates; AC1 takes "
+    "sum p_j (1 - p_j) / (q - 1) = (1 - sum p_j^2) / (q - 1), which shrinks then. So with skewed categories "
+    "AC1 comes out higher than {pooled}: it was designed to escape the kappa paradox.",
+    "replacement": "The observed disagreement and the row totals n_c are the same in both. Alpha draws its "
+    "chance pairs of values without replacement, over n (n - 1) ordered pairs, so its D_e is the "
+    "with-replacement D_e times n / (n - 1): larger, and alpha a little higher. The factor tends to 1 as n "
+    "grows: on a small table like this one the difference shows.",
+}
+
+
+def rule_comparison(rng: np.random.Generator, comparison: str, pooled: str = "Scott's pi") -> Concept:
+    """Why a level-4 question's two chance rules give different values (a select-all part): ``comparison``
+    is ``"own_vs_pooled"`` (Cohen against Scott), ``"own_vs_pooled_weighted"``, ``"squares_vs_ac1"``
+    (``pooled``: Scott's pi or Fleiss' kappa against Gwet's AC1) or ``"replacement"`` (alpha's D_e
+    without and with replacement)."""
+    first, second = {
+        "own_vs_pooled": ("Cohen's kappa", "Scott's pi"),
+        "own_vs_pooled_weighted": ("the weighted kappa", "the weighted pi"),
+        "squares_vs_ac1": (pooled, "Gwet's AC1"),
+        "replacement": ("alpha", "alpha with replacement"),
+    }[comparison]
+    right, wrong = _COMPARISONS[comparison]
+    right = [t.format(pooled=pooled) for t in right]
+    wrong = [(t.format(pooled=pooled), why.format(pooled=pooled)) for t, why in wrong]
+    return select_all(
+        rng,
+        Prose(f"Which statements say why your two values, {first} and {second}, differ?"),
+        right,
+        wrong,
+        Prose(_COMPARISON_MODELS[comparison].format(pooled=pooled)),
+        skill="chance agreement",
+    )
+
+
 def design(items: str, task: str, marks: int) -> Concept:
     """Designing an agreement study (a self-marked short answer): the points a marker looks for."""
     return short_answer(
@@ -657,6 +789,7 @@ CONCEPTS = (
     "merging",
     "rules_differ",
     "chance_rules",
+    "rule_comparison",
     "design",
     "choose_coefficient",
 )

@@ -24,11 +24,20 @@ import numpy as np
 
 from .._formulas import chance_corrected, one_minus_ratio
 from .._validation import check_option
-from ..metrics import cohen_kappa, fleiss_kappa, pairwise_cohen
+from ..metrics import cohen_kappa, fleiss_kappa, pairwise_cohen, scott_pi
 from ..ratings import Ratings
 from ..rounding import round_half_up
 
-__all__ = ["MistakeInfo", "MISTAKES", "RULES", "KIND_MISTAKES", "ROUTES", "mistake_info"]
+__all__ = [
+    "MistakeInfo",
+    "MISTAKES",
+    "RULES",
+    "KIND_MISTAKES",
+    "ROUTES",
+    "mistake_info",
+    "route_dropout",
+    "route_second_rule",
+]
 
 
 @dataclass(frozen=True)
@@ -271,6 +280,20 @@ MISTAKES: dict[str, MistakeInfo] = dict(
             "chance agreement P_e",
             "AC1's chance agreement is P_e = sum_k p_k (1 - p_k) / (q - 1): chance agreement of a rater "
             "who rates at random, not of two raters drawing labels from the same proportions.",
+        ),
+        _info(
+            "dropout_ignored",
+            "work on every item, as if the annotator had not stopped",
+            "the labels that were given",
+            "Only the labels actually given count: once an annotator stops, the items after it have one "
+            "label fewer (with two annotators they leave the agreement table).",
+        ),
+        _info(
+            "dropout_items_dropped",
+            "leave out every item the annotator who stopped did not label",
+            "the items in P_a",
+            "Keep every item with two or more labels, each with its own number of labels n_i: leaving out the "
+            "items the annotator who stopped did not label throws away the other annotators' good labels.",
         ),
         _info(
             "no_q_minus_1",
@@ -629,6 +652,94 @@ def route_alpha(r: Ratings, exact) -> dict[str, dict[str, Fraction]]:
     d_o_3, d_e_3 = _r3(rounded["d_o"]), _r3(rounded["d_e"])
     routes["rounding:all"] = {"d_o": d_o_3, "d_e": d_e_3, "alpha": _alpha(d_o_3, d_e_3)}
     return routes
+
+
+def _renamed(routes: dict, names: dict) -> dict:
+    """Routes with their quantities renamed (``names``: old -> new); a quantity not in ``names`` is left out."""
+    out = {}
+    for key, values in routes.items():
+        kept = {names[q]: v for q, v in values.items() if q in names}
+        if kept:
+            out[key] = kept
+    return out
+
+
+def route_dropout(
+    kind: str, r: Ratings, dropped: Ratings, last: int, weights: str | None = None
+) -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for a level-4 question's partial coverage: ``dropped`` is the table once an annotator
+    stopped after the first ``last`` items. Two annotators: P_o' (``p_o_part``) on the items both then
+    labelled; more: P_a' (``p_a_part``) with each item's own n_i."""
+    if kind in ("cohen", "weighted", "pi", "ac1"):
+        whole = cohen_kappa(r, 0, 1, weights=weights).exact.p_o
+        routes = _renamed(
+            {
+                "missing_as_disagreement": route_cohen(
+                    dropped, cohen_kappa(dropped, 0, 1, weights=weights).exact, weights
+                )["missing_as_disagreement"]
+            },
+            {"p_o": "p_o_part"},
+        )
+        return {**routes, "dropout_ignored": {"p_o_part": whole}}
+    exact = fleiss_kappa(dropped).exact
+    routes = _renamed(
+        {
+            mid: v
+            for mid, v in route_partial(dropped, exact).items()
+            if mid in ("global_k", "self_pairs", "n_squared_pairs")
+        },
+        {"p_a": "p_a_part"},
+    )
+    routes["dropout_ignored"] = {"p_a_part": fleiss_kappa(r).exact.p_a}
+    routes["dropout_items_dropped"] = {"p_a_part": fleiss_kappa(r.subset(items=list(range(last)))).exact.p_a}
+    return routes
+
+
+def route_second_rule(
+    kind: str, r: Ratings, exact, weights: str | None = None
+) -> dict[str, dict[str, Fraction]]:
+    """Wrong routes for a level-4 question's second chance rule (``exact``: that rule's own exact result;
+    for alpha, alpha's): Scott's pooled P_e (``p_e_pi``, ``pi``) for cohen, weighted and ac1; Cohen's own
+    marginals (``p_e_kappa``, ``kappa``) for pi; Gwet's AC1 (``p_e_ac1``, ``ac1``) for fleiss; alpha's
+    D_e with replacement (``d_e_repl``, ``alpha_repl``)."""
+    if kind == "cohen" or kind == "ac1":
+        return _renamed(route_pi(r, exact), {"p_e": "p_e_pi", "pi": "pi"})
+    if kind == "pi":
+        return _renamed(route_cohen(r, exact), {"p_e": "p_e_kappa", "kappa": "kappa"})
+    if kind == "fleiss":
+        return _renamed(route_ac1(r, exact), {"p_e": "p_e_ac1", "ac1": "ac1"})
+    if kind == "weighted":
+        routes = {}
+        other = "quadratic" if weights == "linear" else "linear"
+        for mid, w in (("unweighted", None), ("other_weights", other)):
+            ex = scott_pi(r, 0, 1, weights=w).exact
+            routes[mid] = {"p_e_pi": ex.p_e, "pi": ex.pi}
+        own = cohen_kappa(r, 0, 1, weights=weights).exact
+        routes["cohen_marginals"] = {"p_e_pi": own.p_e, "pi": own.kappa}
+        final = _final_steps(exact.p_a, exact.p_e, "p_o", _r3(exact.p_a), _r3(exact.p_e), "pi")
+        del final["rounding:all"]
+        return {**routes, **final}
+    # alpha: D_e with replacement, 1 - sum_c (n_c / n)^2, from the right matrix or a usual wrong one
+    n, d_o = exact.n, exact.d_o
+    d_e = 1 - sum((c / n) ** 2 for c in exact.n_c)
+    wrong = route_alpha(r, exact)
+    counts = r.counts().astype(np.int64).sum(axis=0)
+    total = int(counts.sum())
+    single = 1 - sum((Fraction(int(c), total)) ** 2 for c in counts)
+    return {
+        "unweighted_pairs": {
+            "d_e_repl": wrong["text_route"]["d_e"],
+            "alpha_repl": wrong["text_route"]["alpha"],
+        },
+        "unpairable_values": {
+            "d_e_repl": single,
+            "alpha_repl": _alpha(wrong["unpairable_values"]["d_o"], single),
+        },
+        "rounding": {"alpha_repl": _alpha(_r3(d_o), _r3(d_e))},
+        "early_rounding": {"alpha_repl": _alpha(round_half_up(d_o, 2), round_half_up(d_e, 2))},
+        "swapped": {"alpha_repl": _alpha(d_e, d_o)},
+        "percent_agreement": {"alpha_repl": 1 - d_o},
+    }
 
 
 #: The slips and wrong methods of the last step, checked in every kind.

@@ -23,7 +23,6 @@ from ._concepts import (
     Concept,
     KeyPoint,
     alpha_vs_fleiss,
-    chance_rules,
     choose_coefficient,
     design,
     dropout,
@@ -32,13 +31,14 @@ from ._concepts import (
     merging,
     paradox,
     pooling_why,
+    rule_comparison,
     rules_differ,
     single_value,
     undefined,
     weights_why,
 )
 from ._generate import KINDS, LEVELS, Draw, check_size, choose_size, draw
-from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info
+from ._mistakes import ROUTES, RULES, MistakeInfo, mistake_info, route_dropout, route_second_rule
 from .lesson_exercises import PRACTICE
 
 __all__ = [
@@ -136,13 +136,14 @@ def question_for(code: str) -> "Question":
     return make_question(_CODE_KINDS[kind_index], seed, level=level)
 
 
-#: Most parts a question has ((a) to (h), at level 4).
-MAX_PARTS = 8
+#: Most parts a question has ((a) to (i), at level 4).
+MAX_PARTS = 9
 #: The parts' labels, in order.
-PART_LABELS = "abcdefgh"
-#: The marks a level-4 (Tripos-shaped) question aims at: its design part takes what the others leave
-#: (3 to 6 marks).
+PART_LABELS = "abcdefghi"
+#: The marks of a level-4 (Tripos-shaped) question: its design part takes what the others leave (4 to 6).
 TRIPOS_MARKS = 20
+#: A level-4 question's annotator who stops this many items before the end (partial coverage).
+DROPOUT_ITEMS = 4
 #: How many candidate tables one seed may draw before giving up (never reached in the tests).
 MAX_DRAWS = 400
 #: After the first good table, how many more to draw looking for one where rounding the
@@ -192,8 +193,17 @@ QUANTITIES = {
     "ac1": Math(r"\mathrm{AC}_1", "AC1"),
     "p_e_mlrd": Math(r"P_e^{\mathrm{MLRD}}", "P_e (MLRD rule)"),
     "kappa_mlrd": Math(r"\kappa^{\mathrm{MLRD}}", "κ (MLRD rule)"),
+    # a level-4 question's partial coverage (an annotator who stopped) and second chance rule
+    "p_o_part": Math("P_o'", "P_o'"),
+    "p_a_part": Math("P_a'", "P_a'"),
+    "p_e_pi": Math(r"P_e^{\pi}", "P_e (Scott's pi)"),
+    "p_e_kappa": Math(r"P_e^{\kappa}", "P_e (Cohen's kappa)"),
+    "p_e_ac1": Math(r"P_e^{\mathrm{AC}_1}", "P_e (AC1)"),
+    "d_e_repl": Math(r"D_e^{\mathrm{repl}}", "D_e (with replacement)"),
+    "alpha_repl": Math(r"\alpha^{\mathrm{repl}}", "α (with replacement)"),
 }
-PROPORTIONS = ("p_o", "p_e", "p_a", "d_o", "d_e", "p_e_mlrd")
+PROPORTIONS = ("p_o", "p_e", "p_a", "d_o", "d_e", "p_e_mlrd", "p_o_part", "p_a_part", "p_e_pi", "p_e_kappa")
+PROPORTIONS += ("p_e_ac1", "d_e_repl")
 #: The marks of a numerical part, by quantity (a step with more working is worth more).
 MARKS = {
     "p_o": 2,
@@ -209,6 +219,13 @@ MARKS = {
     "ac1": 2,
     "p_e_mlrd": 2,
     "kappa_mlrd": 1,
+    "p_o_part": 2,
+    "p_a_part": 2,
+    "p_e_pi": 2,
+    "p_e_kappa": 2,
+    "p_e_ac1": 2,
+    "d_e_repl": 2,
+    "alpha_repl": 1,
 }
 #: The skill (:data:`SKILLS`) of a numerical part, by quantity.
 SKILL_OF = {
@@ -225,6 +242,13 @@ SKILL_OF = {
     "ac1": "coefficient",
     "p_e_mlrd": "chance agreement",
     "kappa_mlrd": "coefficient",
+    "p_o_part": "observed agreement",
+    "p_a_part": "observed agreement",
+    "p_e_pi": "chance agreement",
+    "p_e_kappa": "chance agreement",
+    "p_e_ac1": "chance agreement",
+    "d_e_repl": "chance agreement",
+    "alpha_repl": "coefficient",
 }
 COUNTS = ("n", "n_labels")
 #: What earns a numerical part's method marks, as the mark scheme prints it.
@@ -241,15 +265,23 @@ METHOD_OF = {
     "d_o": "off-diagonal coincidences over n",
     "d_e": "the row totals n_c, with chance pairs over n (n - 1)",
     "alpha": "1 - D_o / D_e",
+    "alpha_repl": "1 - D_o / D_e with the second D_e",
 }
 #: The earlier quantities each part is computed from (for follow-through), by quantity: a coefficient
 #: from its observed and chance terms; alpha's D_o and D_e from the count n; a partial question's
 #: pooled P_e from the count of labels (its p_j divide by it).
 INPUTS = {
-    "kappa": (("p_o", "p_e"), ("p_a", "p_e")),
-    "pi": (("p_o", "p_e"),),
-    "ac1": (("p_o", "p_e"),),
+    # a level-4 question's second chance rule first: its coefficient from P_o (P_a) and the second P_e
+    "kappa": (("p_o", "p_e_kappa"), ("p_o", "p_e"), ("p_a", "p_e")),
+    "pi": (("p_o", "p_e_pi"), ("p_o", "p_e")),
+    "ac1": (("p_a", "p_e_ac1"), ("p_o", "p_e")),
     "alpha": (("d_o", "d_e"),),
+    "alpha_repl": (("d_o", "d_e_repl"),),
+    # a second chance rule that is a formula of the first: AC1's from Fleiss' P_e, Scott's from AC1's (with
+    # the number of categories q), alpha's D_e with replacement from n and D_e
+    "p_e_ac1": (("p_e",),),
+    "p_e_pi": (("p_e",),),
+    "d_e_repl": (("n", "d_e"),),
     "kappa_mlrd": (("p_a", "p_e_mlrd"),),
     "d_o": (("n",),),
     "d_e": (("n",),),
@@ -265,14 +297,16 @@ def follow_through_value(quantity: str, values: tuple, terms: tuple = ()) -> Fra
     - coefficients: (P - P_e) / (1 - P_e); alpha: 1 - D_o / D_e;
     - alpha's D_o from the student's n: the off-diagonal coincidences (``terms[0]``) over n;
     - alpha's D_e from n: (n^2 - sum_c n_c^2) / (n (n - 1)), ``terms[0]`` = sum_c n_c^2;
-    - a partial question's pooled P_e from the count of labels N: sum_j n_j^2 / N^2, ``terms[0]`` = sum_j n_j^2.
+    - a partial question's pooled P_e from the count of labels N: sum_j n_j^2 / N^2, ``terms[0]`` = sum_j n_j^2;
+    - level 4's second chance rule where it is a formula of the first: AC1's P_e from Fleiss' (1 - P_e) / (q - 1)
+      and Scott's from AC1's 1 - (q - 1) P_e (``terms[0]`` = q); alpha's D_e with replacement D_e (n - 1) / n.
 
     >>> follow_through_value("kappa", (Fraction(3, 4), Fraction(1, 2)))
     Fraction(1, 2)
     >>> follow_through_value("p_e", (Fraction(10),), (Fraction(52),))
     Fraction(13, 25)
     """
-    if quantity == "alpha":
+    if quantity in ("alpha", "alpha_repl"):
         d_o, d_e = values
         return None if d_e <= 0 else 1 - d_o / d_e
     if quantity == "d_o":
@@ -284,6 +318,13 @@ def follow_through_value(quantity: str, values: tuple, terms: tuple = ()) -> Fra
     if quantity == "p_e":
         (n,) = values
         return None if n <= 0 else terms[0] / (n * n)
+    if quantity == "p_e_ac1":  # Gwet's from Fleiss' P_e: sum p_j (1 - p_j) = 1 - sum p_j^2
+        return (1 - values[0]) / (terms[0] - 1)
+    if quantity == "p_e_pi":  # Scott's from AC1's P_e
+        return 1 - (terms[0] - 1) * values[0]
+    if quantity == "d_e_repl":  # with replacement: n (n - 1) pairs become n^2
+        n, d_e = values
+        return None if n <= 0 else d_e * (n - 1) / n
     p, p_e = values
     return None if p_e >= 1 or p > 1 else (p - p_e) / (1 - p_e)
 
@@ -353,6 +394,13 @@ class Part:
     ft_terms : tuple of Fraction
         The table's fixed numbers that follow-through needs besides the earlier answers
         (:func:`follow_through_value`).
+    ft_routes : tuple of (tuple of Fraction, Fraction)
+        Follow-through from the student's own earlier counts: where the earlier answers are the
+        values a usual wrong method gives (a coincidence matrix without the 1 / (m_u - 1) weights,
+        a count of labels over every cell), the value this part takes, worked the right way from
+        that method's own table (its row totals, its label counts).
+    section : str
+        The heading of the section the part is printed under (level 4); "" in a one-section question.
     select : bool
         Select all that apply: ``key`` holds every right letter (``"AC"``); a mark for each
         right letter chosen, less one for each wrong one, not below 0.
@@ -382,6 +430,8 @@ class Part:
     follows: tuple = ()
     method: str = ""
     ft_terms: tuple = ()
+    ft_routes: tuple = ()
+    section: str = ""
 
     @property
     def numeric(self) -> bool:
@@ -491,7 +541,16 @@ class Part:
             else f"M{self.method_marks}: {method}. A1: {value}."
         )
         if self.follows:
-            how += f" ft from {labels}."
+            how += f" ft from {labels}" + (
+                ", worked from the candidate's own "
+                + (
+                    "coincidence matrix."
+                    if self.quantity in ("d_o", "d_e")
+                    else "count of labels per category."
+                )
+                if self.ft_routes
+                else "."
+            )
         return how
 
     def choice_lines(self) -> list[Prose]:
@@ -681,21 +740,20 @@ class Question(Shown):
 
     def sections(self) -> list[tuple[str, tuple]]:
         """The question's parts in sections, as a Tripos question sets them out: at level 4 the
-        calculation, then understanding and chance rules, then the design of a study, each with its
-        parts (printed under a heading with the section's marks); one section at levels 1-3.
+        calculation, then partial coverage and chance rules (a partial question: its second chance
+        rule), then the design of a study, each with its parts (printed under a heading with the
+        section's marks, 20 in all); one section at levels 1-3.
 
         >>> [(t, sum(p.marks for p in ps)) for t, ps in make_question("alpha", 2, level=4).sections()]
-        [('Calculation', 9), ('Understanding and chance rules', 6), ('Designing a study', 5)]
+        [('Calculation', 9), ('Partial coverage and chance rules', 7), ('Designing a study', 4)]
         """
-        if self.level != 4:
-            return [("", self.parts)]
-        numbers = tuple(p for p in self.parts if p.numeric)
-        words = tuple(p for p in self.parts[:-1] if not p.numeric)
-        return [
-            ("Calculation", numbers),
-            ("Understanding and chance rules", words),
-            ("Designing a study", self.parts[-1:]),
-        ]
+        out: list[tuple[str, tuple]] = []
+        for p in self.parts:
+            if out and out[-1][0] == p.section:
+                out[-1] = (p.section, out[-1][1] + (p,))
+            else:
+                out.append((p.section, (p,)))
+        return out
 
     def answer_key(self) -> list[Prose]:
         """One line per part for a one-page answer key (:meth:`Part.key_line`)."""
@@ -808,9 +866,11 @@ class Question(Shown):
         return self._check_number(p, ans, self._follow_through(p, given or {}))
 
     def _follow_through(self, p: Part, given: Mapping[str, Any]) -> tuple | None:
-        """The range of values this part takes from the student's own answers to the parts it follows
-        (``(low, high, labels)``), or None: no such parts, one of them unanswered or unreadable, or
-        all of them right (then the right value is the one to give)."""
+        """The ranges of values this part takes from the student's own answers to the parts it follows
+        (``(ranges, labels)``, each range ``(low, high)``), or None: no such parts, one of them unanswered
+        or unreadable, or all of them right (then the right value is the one to give). Where the earlier
+        answers are what a usual wrong method gives (:attr:`Part.ft_routes`), the value worked from that
+        method's own table is a range too."""
         if not p.follows:
             return None
         values = []
@@ -824,6 +884,11 @@ class Question(Shown):
                 return None
         if all(v.matches(self.part(label).answer) for v, label in zip(values, p.follows)):
             return None
+        ranges = [
+            (value, value)
+            for earlier, value in p.ft_routes
+            if all(v.matches(e) for v, e in zip(values, earlier))
+        ]
         # every formula here is monotonic in each input: its range over the answers' tolerances
         # is reached at the corners
         corners = [()]
@@ -831,9 +896,9 @@ class Question(Shown):
             ends = dict.fromkeys((v.value - v.tolerance(), v.value + v.tolerance()))
             corners = [c + (e,) for c in corners for e in ends]
         found = [follow_through_value(p.quantity, c, p.ft_terms) for c in corners]
-        if any(x is None for x in found):
-            return None
-        return min(found), max(found), p.follows
+        if all(x is not None for x in found):
+            ranges.append((min(found), max(found)))
+        return (ranges, p.follows) if ranges else None
 
     def _check_number(self, p: Part, ans, ft: tuple | None) -> Feedback:
         m_marks = p.method_marks
@@ -858,8 +923,10 @@ class Question(Shown):
                 marks=m_marks,
                 out_of=p.marks,
             )
-        if ft is not None and ft[0] - ans.tolerance() <= ans.value <= ft[1] + ans.tolerance():
-            from_ = " and ".join(f"({label})" for label in ft[2])
+        if ft is not None and any(
+            lo - ans.tolerance() <= ans.value <= hi + ans.tolerance() for lo, hi in ft[0]
+        ):
+            from_ = " and ".join(f"({label})" for label in ft[1])
             if places:
                 return Feedback(
                     p.label,
@@ -915,7 +982,7 @@ class Question(Shown):
                 f"Not yet: {ans.written} is what you get {_other_rule(rules[0])}.",
                 out_of=p.marks,
             )
-        targets = [p.answer] + ([ft[0], ft[1]] if ft else [])
+        targets = [p.answer] + ([x for pair in ft[0] for x in pair] if ft else [])
         if (
             m_marks
             and ans.decimals is not None
@@ -1201,6 +1268,97 @@ class Solution(Shown):
 
 
 def _explanation(q: Question) -> Explanation:
+    """The working of a question (:func:`_working`); at level 4 followed by the partial coverage and the
+    second chance rule (:func:`_tripos_steps`)."""
+    main = _working(q)
+    more = _tripos_steps(q) if q.level == 4 else []
+    if not more:
+        return main
+    return Explanation(
+        main.title + "; then partial coverage and a second chance rule", [*main.steps, *more], q.result
+    )
+
+
+def _tripos_steps(q: Question) -> list[Step]:
+    """The working of a level-4 question's partial coverage (the table once an annotator stops) and of its
+    second chance rule, each step from :func:`~iaa_teach.explain` of the core metric where there is one."""
+    r, kind, steps = q.ratings, q.kind, []
+    weights = q.weights if kind == "weighted" else None
+
+    def keep(explanation: Explanation, symbols: tuple, headings: tuple, prefix: str) -> list[Step]:
+        return [
+            Step(Prose(prefix, s.heading), s.body, s.symbol, s.value, s.exact)
+            for s in explanation.steps
+            if s.symbol in symbols or s.heading.text().startswith(headings)
+        ]
+
+    drop = _dropout(kind, r)
+    if drop is not None:
+        who, last, dropped = drop
+        prefix = f"Partial coverage, {who} stopping after item {r.items[last - 1]}: "
+        if kind in _TWO_RATERS:
+            steps += keep(
+                explain(cohen_kappa(dropped, 0, 1, weights=weights)), ("P_o",), ("Agreement table",), prefix
+            )
+        else:
+            steps += keep(
+                explain(fleiss_kappa(dropped)), ("P_a",), ("Count table", "Agreement on each"), prefix
+            )
+    prefix = "Second chance rule: "
+    if kind in ("cohen", "weighted", "ac1"):
+        other = explain(scott_pi(_both_labelled(r), 0, 1, weights=weights))
+        steps += keep(other, ("P_e", "pi"), ("Category",), prefix)
+    elif kind == "pi":
+        steps += keep(explain(cohen_kappa(r, 0, 1)), ("P_e", "kappa"), ("Marginals",), prefix)
+    elif kind == "fleiss":
+        steps += keep(explain(gwet_ac(r)), ("P_e", "AC1"), ("Category",), prefix)
+    elif kind == "alpha":
+        ex = q.result.exact
+        d_e = q.answers()[next(p.label for p in q.parts if p.quantity == "d_e_repl")]
+        alpha = 1 - ex.d_o / d_e
+        squares = " + ".join(f"({fmt(c, 0) if c.denominator == 1 else c}/{ex.n})²" for c in ex.n_c)
+        steps.append(
+            Step(
+                prose(prefix + "expected disagreement with replacement {D}", D=QUANTITIES["d_e_repl"]),
+                (
+                    prose(
+                        "Drawing the chance pairs with replacement, as Fleiss' kappa and Scott's pi do: "
+                        "{D} = 1 - sum over c of (n_c / n) squared = 1 - ({s}) = {v}, against alpha's {d_e} "
+                        "without replacement (larger by the factor n / (n - 1)).",
+                        D=QUANTITIES["d_e_repl"],
+                        s=squares,
+                        v=approx(d_e),
+                        d_e=approx(ex.d_e),
+                    ),
+                ),
+                "D_e",
+                float(d_e),
+                d_e,
+            )
+        )
+        steps.append(
+            Step(
+                prose(prefix + "alpha with it, {A}", A=QUANTITIES["alpha_repl"]),
+                (
+                    prose(
+                        "{A} = 1 - D_o / {D} = 1 - ({d_o}) / ({d_e}) = {v}: lower than alpha, since the "
+                        "expected disagreement is smaller.",
+                        A=QUANTITIES["alpha_repl"],
+                        D=QUANTITIES["d_e_repl"],
+                        d_o=str(ex.d_o),
+                        d_e=str(d_e),
+                        v=approx(alpha),
+                    ),
+                ),
+                "alpha",
+                float(alpha),
+                alpha,
+            )
+        )
+    return steps
+
+
+def _working(q: Question) -> Explanation:
     """The working of a question: :func:`iaa_teach.explain` of its result, with the steps it lacks.
 
     Scott's pi and AC1: the agreement table and P_o as for Cohen's kappa, then the
@@ -1419,6 +1577,74 @@ def _routes(kind: str, r: Ratings, result, weights, plan: _Plan) -> dict:
     return routes
 
 
+#: A level-4 question's second chance rule, by kind: the quantities of its P_e (D_e) and its coefficient.
+SECOND_RULE = {
+    "cohen": ("p_e_pi", "pi"),
+    "weighted": ("p_e_pi", "pi"),
+    "ac1": ("p_e_pi", "pi"),
+    "pi": ("p_e_kappa", "kappa"),
+    "fleiss": ("p_e_ac1", "ac1"),
+    "alpha": ("d_e_repl", "alpha_repl"),
+}
+_TWO_RATERS = ("cohen", "weighted", "pi", "ac1")
+
+
+def _dropout(kind: str, r: Ratings) -> tuple[str, int, Ratings] | None:
+    """A level-4 question's annotator who stops :data:`DROPOUT_ITEMS` items before the end: their name, the
+    number of items they labelled, and the table without their later labels (the second annotator of two,
+    the last of more); None for alpha and partial, whose tables have partial coverage already."""
+    if kind not in _TWO_RATERS and kind != "fleiss":
+        return None
+    j = 1 if kind in _TWO_RATERS else r.n_raters - 1
+    last = r.n_items - DROPOUT_ITEMS
+    mask = np.zeros((r.n_items, r.n_raters), dtype=bool)
+    mask[last:, j] = True
+    return str(r.raters[j]), last, r.with_missing(mask)
+
+
+def _both_labelled(r: Ratings) -> Ratings:
+    """The first two annotators' table on the items both labelled."""
+    return r.subset(
+        items=np.flatnonzero((r.codes[:, :2] >= 0).all(axis=1)).tolist(), raters=list(r.raters[:2])
+    )
+
+
+def _tripos_values(kind: str, r: Ratings, result, weights: str | None) -> tuple[dict, dict]:
+    """A level-4 question's further right values (partial coverage, the second chance rule), from the core
+    metrics, and the usual wrong methods' values for them (routes by mistake id, as :data:`ROUTES` gives)."""
+    right: dict = {}
+    routes: dict = {}
+    drop = _dropout(kind, r)
+    if drop is not None:
+        _, last, dropped = drop
+        w = weights if kind == "weighted" else None
+        if kind in _TWO_RATERS:
+            right["p_o_part"] = cohen_kappa(dropped, 0, 1, weights=w).exact.p_o
+        else:
+            right["p_a_part"] = fleiss_kappa(dropped).exact.p_a
+        routes = route_dropout(kind, r, dropped, last, w)
+    if kind not in SECOND_RULE:
+        return right, routes
+    p_e, coefficient = SECOND_RULE[kind]
+    if kind in ("cohen", "weighted", "ac1"):
+        table = _both_labelled(r)
+        ex = scott_pi(table, 0, 1, weights=weights if kind == "weighted" else None).exact
+        right[p_e], right[coefficient] = ex.p_e, ex.pi
+    elif kind == "pi":
+        table, ex = r, cohen_kappa(r, 0, 1).exact
+        right[p_e], right[coefficient] = ex.p_e, ex.kappa
+    elif kind == "fleiss":
+        table, ex = r, gwet_ac(r).exact
+        right[p_e], right[coefficient] = ex.p_e, ex.ac
+    else:
+        table, ex = r, result.exact
+        right[p_e] = 1 - sum((c / ex.n) ** 2 for c in ex.n_c)
+        right[coefficient] = 1 - ex.d_o / right[p_e]
+    for key, values in route_second_rule(kind, table, ex, weights).items():
+        routes.setdefault(key, {}).update(values)
+    return right, routes
+
+
 def _table_is_fit(kind: str, drawn: Draw, right: dict) -> bool:
     r = drawn.ratings
     if (r.counts().sum(axis=0) == 0).any():  # every category used somewhere in the table
@@ -1461,6 +1687,11 @@ def _candidate(kind: str, rng: np.random.Generator, size: dict, plan: _Plan, rou
     if rounding_only and not _rounding_can_matter(kind, result, right):
         return _LOOKED  # only a table where rounding matters could replace the one already chosen
     routes = _routes(kind, drawn.ratings, result, drawn.weights, plan)
+    if plan.tripos:
+        more, wrong = _tripos_values(kind, drawn.ratings, result, drawn.weights)
+        right.update(more)
+        for key, values in wrong.items():
+            routes.setdefault(key, {}).update(values)
     listed, others, ok = _live_mistakes(
         kind, right, routes, kind == "alpha" and not drawn.ratings.missing.any(), small=size["level"] == 1
     )
@@ -1503,10 +1734,12 @@ def make_question(
         8-12 items, 2-4 categories; 3 is exam size, 10-15 items, 3-4
         categories, an extra conceptual part, and for some seeds a question
         whose title does not name the coefficient; 4 is a Tripos-shaped
-        question of about 20 marks on an exam-size table (calculation,
-        partial coverage, a chance-rule comparison, a self-marked design
-        part). ``alpha`` has missing ratings at levels 2-4, ``partial``
-        partial coverage at every level.
+        question of 20 marks on an exam-size table in three sections: the
+        calculation; partial coverage (an annotator who stops 4 items
+        before the end, computed; alpha's and partial's own tables) and a
+        second chance rule, computed, with why the two values differ; a
+        self-marked design part. ``alpha`` has missing ratings at levels
+        2-4, ``partial`` partial coverage at every level.
     n_items, n_raters, n_categories : int, optional
         Fix the size (defaults: the level's ranges); limits in ``SIZE_LIMITS``.
     weights : {"linear", "quadratic"}, optional
@@ -1599,29 +1832,43 @@ def make_question(
         )
     drawn, result, right, routes, listed, others = chosen
     parts = _parts(kind, drawn, result, right, listed, others, plan, style)
-    if plan.tripos:
-        parts = _tripos(kind, drawn, parts, plan, style)
-    parts = _follows(parts, _ft_terms(kind, result, plan))
+    parts = _follows(parts, _ft_terms(kind, result, plan), routes)
     if kind == "partial":
         parts = tuple(_advice_by_rule(p, plan.chance) for p in parts)
     return Question(kind, int(seed), drawn, result, parts, routes, size, level, plan)
 
 
 # ================================================================== parts
-def _follows(parts: tuple, terms: dict | None = None) -> tuple:
+def _follows(parts: tuple, terms: dict | None = None, routes: dict | None = None) -> tuple:
     """Each part with the labels of the earlier parts it is computed from (for follow-through), and the
     table's fixed numbers the follow-through needs (``terms``, by quantity; a part that needs terms and
-    has none follows nothing: a partial question's P_e under the item-mean rule does not use the count)."""
+    has none follows nothing: a partial question's P_e under the item-mean rule does not use the count).
+
+    A part that follows a count (alpha's D_o and D_e from n, a partial question's P_e from the count of
+    labels) also takes, from every usual wrong method in ``routes`` that changes the count, the count it
+    gives and this part's value worked the right way from that method's own table
+    (:attr:`Part.ft_routes`): follow-through from the student's own earlier counts."""
     terms = terms or {}
+    routes = routes or {}
     by_quantity = {}
     out = []
     for p in parts:
         for inputs in INPUTS.get(p.quantity, ()):
-            needs_terms = p.quantity in ("d_o", "d_e", "p_e")
+            needs_terms = p.quantity in ("d_o", "d_e", "p_e", "p_e_ac1", "p_e_pi")
             if all(q in by_quantity for q in inputs) and (not needs_terms or p.quantity in terms):
                 p = replace(
                     p, follows=tuple(by_quantity[q] for q in inputs), ft_terms=terms.get(p.quantity, ())
                 )
+                if all(q in COUNTS for q in inputs):
+                    right = tuple(out[ord(by_quantity[q]) - ord("a")].answer for q in inputs)
+                    found = {
+                        (tuple(v[q] for q in inputs), v[p.quantity])
+                        for v in routes.values()
+                        if all(q in v for q in inputs)
+                        and v.get(p.quantity) is not None
+                        and tuple(v[q] for q in inputs) != right
+                    }
+                    p = replace(p, ft_routes=tuple(sorted(found)))
                 break
         out.append(p)
         if p.numeric:
@@ -1638,6 +1885,8 @@ def _ft_terms(kind: str, result, plan: "_Plan") -> dict:
     if kind == "partial" and plan.chance == "pooled":
         n = Fraction(result.n_ratings)
         return {"p_e": (ex.p_e * n * n,)}
+    if plan.tripos and kind in ("fleiss", "ac1"):
+        return {"p_e_ac1" if kind == "fleiss" else "p_e_pi": (Fraction(len(result.categories)),)}
     return {}
 
 
@@ -1684,6 +1933,77 @@ _RULE_NAME = {
 }
 
 
+#: A level-4 question's second chance rule, by kind: the prompts of its P_e ({P}) and of its coefficient
+#: ({C}), and their hints.
+_SECOND_RULE_PROMPTS = {
+    "cohen": (
+        "Scott's pi pools the two annotators' labels into one set of proportions {p_j}. On the same items, "
+        "compute its chance agreement {f}.",
+        "Hence give Scott's pi {C} for the two annotators.",
+        "p_j = (labels in category j from both annotators) / (2N) on the items both labelled; P_e = sum_j p_j^2.",
+        _KAPPA_HINT.replace("kappa =", "pi ="),
+    ),
+    "weighted": (
+        "Pool the two annotators' labels into one set of proportions {p_j}, as Scott's pi does, and compute "
+        "the weighted chance agreement {f} with the same weights.",
+        "Hence give the weighted Scott's pi {C}, with your weighted observed agreement.",
+        "p_j = (labels in category j from both annotators) / (2N); P_e = sum_ij w_ij p_i p_j.",
+        _KAPPA_HINT.replace("kappa =", "pi ="),
+    ),
+    "ac1": (
+        "Scott's pi takes chance from the same pooled proportions {p_j} as AC1, as {f}. Compute it.",
+        "Hence give Scott's pi {C} for the two annotators.",
+        "P_e = sum_j p_j^2 with the pooled p_j of AC1's own chance term.",
+        _KAPPA_HINT.replace("kappa =", "pi ="),
+    ),
+    "pi": (
+        "Cohen's kappa keeps each annotator's own proportions: compute its chance agreement {f}, with {a}'s "
+        "and {b}'s own proportions of each category j.",
+        "Hence give Cohen's kappa {C} for the two annotators.",
+        "P_e = sum over categories of (first annotator's proportion) x (second annotator's proportion).",
+        _KAPPA_HINT,
+    ),
+    "fleiss": (
+        "Gwet's AC1 takes chance from the same pooled proportions {p_j} as Fleiss' kappa, as {f}, q the "
+        "number of categories. Compute it.",
+        "Hence give Gwet's coefficient {C} for the annotators, with your {P_a}.",
+        "P_e = sum_j p_j (1 - p_j) / (q - 1), with the pooled p_j of Fleiss' kappa.",
+        _FLEISS_HINT.replace("kappa =", "AC1 ="),
+    ),
+    "alpha": (
+        "Fleiss' kappa and Scott's pi draw their chance pairs with replacement. From the same row totals "
+        "{n_c}, compute the expected disagreement with replacement, {f}.",
+        "Hence give alpha with this expected disagreement, {C} = 1 - D_o / {P}.",
+        "D_e with replacement = 1 - sum_c (n_c / n)^2, with n_c the row totals of the coincidence matrix.",
+        "alpha = 1 - D_o / D_e, with the D_e of the part before.",
+    ),
+}
+#: The second rule's formula, as its prompt typesets it.
+_SECOND_RULE_FORMULAS = {
+    "cohen": Math(r"P_e^{\pi} = \sum_j p_j^2", "P_e (Scott's pi) = Σ_j p_j²"),
+    "ac1": Math(r"P_e^{\pi} = \sum_j p_j^2", "P_e (Scott's pi) = Σ_j p_j²"),
+    "weighted": Math(r"P_e^{\pi} = \sum_{i,j} w_{ij}\, p_i\, p_j", "P_e (Scott's pi) = Σ_ij w_ij p_i p_j"),
+    "pi": Math(r"P_e^{\kappa} = \sum_j p_{Aj}\, p_{Bj}", "P_e (Cohen's kappa) = Σ_j p_Aj p_Bj"),
+    "fleiss": Math(
+        r"P_e^{\mathrm{AC}_1} = \frac{1}{q - 1} \sum_j p_j (1 - p_j)",
+        "P_e (AC1) = Σ_j p_j (1 - p_j) / (q - 1)",
+    ),
+    "alpha": Math(
+        r"D_e^{\mathrm{repl}} = 1 - \sum_c \left(\frac{n_c}{n}\right)^2",
+        "D_e (with replacement) = 1 - Σ_c (n_c / n)²",
+    ),
+}
+#: The select-all part on why a level-4 question's two chance rules differ (:func:`rule_comparison`).
+_COMPARISON = {
+    "cohen": ("own_vs_pooled", ""),
+    "pi": ("own_vs_pooled", ""),
+    "weighted": ("own_vs_pooled_weighted", ""),
+    "ac1": ("squares_vs_ac1", "Scott's pi"),
+    "fleiss": ("squares_vs_ac1", "Fleiss' kappa"),
+    "alpha": ("replacement", ""),
+}
+
+
 _NAME = {
     "cohen": "Cohen's kappa",
     "weighted": "weighted kappa",
@@ -1702,6 +2022,33 @@ def _method(kind: str, quantity: str, chance: str, r: Ratings | None = None) -> 
     if r is not None and kind in ("cohen", "weighted", "pi", "ac1"):
         both = int((r.codes[:, :2] >= 0).all(axis=1).sum())
         n = f" (N = {both}, the items both labelled)" if both < r.n_items else f" (N = {both})"
+    if quantity in ("p_o_part", "p_a_part"):
+        _, last, dropped = _dropout(kind, r)
+        if quantity == "p_a_part":
+            return (
+                f"P_i of each item over its own n_i (n_i - 1) pairs, items {r.items[last]}-{r.items[-1]} with "
+                "one label fewer, then the mean over every item"
+            )
+        both = int((dropped.codes[:, :2] >= 0).all(axis=1).sum())
+        weighted = (
+            "each cell's agreement weight times its count, summed" if kind == "weighted" else "the diagonal"
+        )
+        return (
+            f"the agreement table of items {r.items[0]}-{r.items[last - 1]}, those both labelled (N = {both}): "
+            f"{weighted}, over N"
+        )
+    if quantity == "p_e_pi":
+        labels = 2 * int((r.codes[:, :2] >= 0).all(axis=1).sum())
+        weighted = (
+            "the weights times p_i p_j, summed" if kind == "weighted" else "the sum of the squares of p_j"
+        )
+        return f"p_j pooled over both annotators' {labels} labels on the items both labelled, then {weighted}"
+    if quantity == "p_e_kappa":
+        return "the sum over categories of one annotator's share times the other's"
+    if quantity == "p_e_ac1":
+        return "the pooled p_j, then the sum of p_j (1 - p_j) over q - 1"
+    if quantity == "d_e_repl":
+        return "the row totals n_c over n, then 1 minus the sum of their squares"
     if quantity == "p_o":
         if kind == "weighted":
             return f"each cell's agreement weight times its count, summed, over N{n}"
@@ -1718,7 +2065,8 @@ def _method(kind: str, quantity: str, chance: str, r: Ratings | None = None) -> 
         return "p_j pooled over all the labels, then the sum of the squares of p_j"
     if quantity in ("kappa", "kappa_mlrd", "pi", "ac1"):
         first = "P_a" if kind in ("fleiss", "partial") else "P_o"
-        return f"({first} - P_e) / (1 - P_e)"
+        second = " with the second P_e" if SECOND_RULE.get(kind, ("", ""))[1] == quantity else ""
+        return f"({first} - P_e) / (1 - P_e){second}"
     return METHOD_OF.get(quantity, "")
 
 
@@ -1761,6 +2109,8 @@ def _parts(
     r = drawn.ratings
     a, b = r.raters[0], r.raters[1]
     out: list[Part] = []
+    tripos = plan.tripos
+    section = ["Calculation" if tripos else ""]  # the heading the next parts are printed under (level 4)
 
     def say(*wordings: str, **values) -> Prose:
         """One of several wordings of a part (templates for :func:`prose`, ``{a}`` and ``{b}`` the first two
@@ -1780,13 +2130,77 @@ def _parts(
                 skill=SKILL_OF[quantity],
                 others=tuple(others.get(quantity, ())),
                 method=method or _method(kind, quantity, plan.chance, r),
+                section=section[0],
             )
         )
 
     def concept(c: Concept, worked: Prose | None = None):
-        out.append(_concept_part(PART_LABELS[len(out)], c, worked))
+        out.append(replace(_concept_part(PART_LABELS[len(out)], c, worked), section=section[0]))
+
+    def design_part():
+        """The last section of a level-4 question: designing a study, with the marks the others leave."""
+        section[0] = "Designing a study"
+        marks = TRIPOS_MARKS - sum(p.marks for p in out)
+        if not 4 <= marks <= 6:  # pragma: no cover - the parts' marks are fixed per kind
+            raise RuntimeError(f"a level-4 {kind} question's parts take {TRIPOS_MARKS - marks} marks")
+        concept(design(drawn.topic.items, drawn.topic.task, marks))
+
+    def partial_coverage_and_second_rule():
+        """Level 4's middle section: an annotator who stops (a numerical part on partial coverage), the
+        coefficient under a second chance rule, and why the two values differ."""
+        section[0] = "Partial coverage and chance rules"
+        drop = _dropout(kind, r)
+        if drop is not None:
+            who, last, _ = drop
+            stop = f"Suppose {who} had stopped after item {r.items[last - 1]} and labelled no more."
+            if kind in _TWO_RATERS:
+                weighted = " weighted" if kind == "weighted" else ""
+                number(
+                    "p_o_part",
+                    prose(
+                        stop
+                        + " Compute the{w} observed agreement {P} of {a} and {b} on the items both would "
+                        "then have labelled.",
+                        w=weighted,
+                        P=QUANTITIES["p_o_part"],
+                        a=a,
+                        b=b,
+                    ),
+                    "Only the items both annotators labelled enter the table: the items after the stop leave it, "
+                    "as does any item either left blank.",
+                )
+            else:
+                number(
+                    "p_a_part",
+                    prose(
+                        stop
+                        + " Keeping every label the annotators gave, compute the mean observed agreement "
+                        "{P} with each item's own number of labels {n_i}.",
+                        P=QUANTITIES["p_a_part"],
+                    ),
+                    "The items after the stop have one label fewer: their P_i divide by their own "
+                    "n_i (n_i - 1); every item with two or more labels stays in the mean.",
+                )
+        elif kind == "alpha":
+            lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
+            concept(single_value(style, _names(lonely)) if lonely else _interpretation(style, kind, "alpha"))
+        p_e, coefficient = SECOND_RULE[kind]
+        wording = _SECOND_RULE_PROMPTS[kind]
+        formula = _SECOND_RULE_FORMULAS[kind]
+        number(p_e, say(wording[0], P=QUANTITIES[p_e], f=formula), wording[2])
+        number(
+            coefficient, say(wording[1], C=QUANTITIES[coefficient], P=QUANTITIES[p_e]), wording[3], marks=1
+        )
+        comparison, pooled = _COMPARISON[kind]
+        concept(rule_comparison(style, comparison, pooled))
 
     def extra():
+        if tripos:  # level 4: one conceptual part in the calculation, then the sections of its own
+            if kind in ("pi", "ac1"):
+                concept(_interpretation(style, kind, _NAME[kind]))
+            partial_coverage_and_second_rule()
+            design_part()
+            return
         if plan.concept == "paradox":
             concept(paradox(style, "Scott's pi" if kind == "pi" else "Cohen's kappa"))
         elif plan.concept == "undefined":
@@ -1836,12 +2250,21 @@ def _parts(
                 prose("Compute the chance agreement {P_e} by " + _RULE_NAME["pooled"] + "."),
                 _POOLED_HINT,
             )
-            number("kappa", prose("Compute Fleiss' kappa {kappa} with that {P_e}."), _FLEISS_HINT, marks=1)
+            number(
+                "kappa",
+                prose("Compute Fleiss' kappa {kappa} with that {P_e}."),
+                _FLEISS_HINT,
+                marks=2 if tripos else 1,
+            )
+            if tripos:
+                section[0] = "Chance rules"
             number(
                 "p_e_mlrd", prose("Compute {P_e} again by " + _RULE_NAME["item_mean"] + "."), _ITEM_MEAN_HINT
             )
             number("kappa_mlrd", prose("Compute kappa with this second {P_e}."), _FLEISS_HINT, marks=1)
             concept(rules_differ())
+            if tripos:
+                design_part()
             return tuple(out)
         number(
             "n_labels",
@@ -1990,7 +2413,8 @@ def _parts(
         number(
             "kappa", say("Compute Fleiss' kappa {kappa}.", "Hence give Fleiss' kappa {kappa}."), _FLEISS_HINT
         )
-        concept(pooling_why(style))
+        if not tripos:  # level 4 compares chance rules by numbers instead
+            concept(pooling_why(style))
     else:  # alpha
         lonely = [str(item) for item, mu in zip(r.items, r.ratings_per_item()) if mu == 1]
         weight = Math("1/(m_u - 1)", "1 / (m_u - 1)")
@@ -2030,7 +2454,8 @@ def _parts(
             ),
             "alpha = 1 - D_o / D_e, with D_o and D_e kept exact until the end.",
         )
-        concept(single_value(style, _names(lonely)) if lonely else alpha_vs_fleiss(style))
+        if not tripos:  # level 4 asks it with partial coverage
+            concept(single_value(style, _names(lonely)) if lonely else alpha_vs_fleiss(style))
     extra()
     return tuple(out)
 
@@ -2050,26 +2475,6 @@ def _concept_part(label: str, c: Concept, worked: Prose | None = None) -> Part:
         worked=worked,
         select=c.select,
     )
-
-
-def _tripos(kind: str, drawn: Draw, parts: tuple, plan: _Plan, style: np.random.Generator) -> tuple:
-    """A level-4 question: the calculation and its conceptual parts, then a chance-rule comparison (a
-    partial question computes both rules instead), partial coverage (a table without gaps asks about a
-    rater who drops out) and a self-marked design part taking the marks the others leave up to
-    :data:`TRIPOS_MARKS`."""
-    out = list(parts)
-
-    def add(c: Concept) -> None:
-        out.append(_concept_part(PART_LABELS[len(out)], c))
-
-    r = drawn.ratings
-    if kind != "partial":
-        add(chance_rules(style, kind))
-        if plan.concept != "dropout" and not r.missing.any():
-            add(dropout(style, r.raters[min(2, r.n_raters - 1)], max(2, r.n_items // 2)))
-    rest = sum(p.marks for p in out)
-    add(design(drawn.topic.items, drawn.topic.task, min(6, max(3, TRIPOS_MARKS - rest))))
-    return tuple(out)
 
 
 # ============================================================ model answers

@@ -401,9 +401,10 @@ def worksheet(
         ``"pdf"``: two A4 PDF files, printed by headless Chromium
         (:func:`iaa_teach.report.html_to_pdf`; an
         :class:`AgreementError` says what to install if it is missing).
-    level : {1, 2, 3}
+    level : {1, 2, 3, 4}
         Difficulty of the questions (:func:`make_question`): 1 small
-        complete tables, 2 the default, 3 exam size.
+        complete tables, 2 the default, 3 exam size, 4 Tripos-shaped
+        questions of 20 marks.
     minutes : int, optional
         The time allowed printed on the paper (default: :data:`MINUTES_PER_MARK`
         a mark, rounded up to a whole minute).

@@ -87,7 +87,7 @@ class Quiz:
     level : {1, 2, 3, 4}
         Difficulty of the questions (:func:`iaa_teach.exercises.make_question`):
         1 small complete tables, 2 in between, 3 exam size, 4 a Tripos-shaped
-        question of about 20 marks. The quiz's
+        question of 20 marks. The quiz's
         ``level`` list changes it.
     log : MistakeLog or bool, optional
         The student's mistake log (opt-in; :class:`iaa_teach.exercises.MistakeLog`):

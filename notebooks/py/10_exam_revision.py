@@ -68,8 +68,10 @@ print(", ".join(KINDS))
 # table (4-6 items, 2 categories), `level=2` (the default) a medium one,
 # `level=3` an exam-sized one, where some questions make you choose the
 # coefficient yourself, and `level=4` a question shaped like a Tripos one, of
-# about 20 marks: the calculation, annotators who cover different items, a
-# comparison of chance rules and a part where you design a study. Every part shows its marks, like `[2]`. Work it on
+# 20 marks in three sections: the calculation; partial coverage (an annotator
+# who stops early) and a second chance rule, both computed, with why the two
+# values differ; and a part where you design a study. Every part shows its
+# marks, like `[2]`. Work it on
 # paper first; then `question.check(part, answer)` marks one answer (to 3
 # decimals, as asked, or as a fraction such as `"29/59"`; a letter for a
 # multiple-choice part, the letters of every statement that applies for a
@@ -176,7 +178,7 @@ else:
 #
 # Choose a kind and a level (1: a small table with two categories; 2: the
 # usual size; 3: exam size, with missing ratings or partial coverage; 4: a
-# Tripos-shaped question of about 20 marks). The kind **which coefficient?**
+# Tripos-shaped question of 20 marks). The kind **which coefficient?**
 # gives exam-size questions that do not say which coefficient to use: you
 # choose it (a kind's own entry never gives those, since its name would be
 # the answer). Press
@@ -208,7 +210,7 @@ quiz
 # self-marked.
 #
 # For a full-size one, `MockExam(3, seed=..., level=4)`: three Tripos-shaped
-# questions of about 20 marks each, at 1.8 minutes a mark, as a Tripos paper
+# questions of 20 marks each, at 1.8 minutes a mark, as a Tripos paper
 # allows (`MINUTES_PER_MARK`).
 
 # %%
@@ -236,7 +238,7 @@ log.summary(KINDS) if log is not None else print("The mistake log is off (KEEP_M
 # Question $i$ is `make_question(kinds[i % len(kinds)], seed + i, level=level)`
 # and each question shows a code that names no kind (`question_for(code)`
 # draws it again). The time allowed is 1.8 minutes a mark, and `level=4`
-# gives Tripos-shaped questions of about 20 marks each.
+# gives Tripos-shaped questions of 20 marks each.
 #
 # The sheets go to the folder `worksheets/` next to this notebook (git
 # ignores it): open them from JupyterLab's file browser, or from your
