@@ -2042,13 +2042,14 @@ def _method(kind: str, quantity: str, chance: str, r: Ratings | None = None) -> 
         weighted = (
             "the weights times p_i p_j, summed" if kind == "weighted" else "the sum of the squares of p_j"
         )
-        return f"p_j pooled over both annotators' {labels} labels on the items both labelled, then {weighted}"
+        also = " (for ft: 1 - (q - 1) times the AC1 P_e)" if kind == "ac1" else ""
+        return f"p_j pooled over both annotators' {labels} labels on the items both labelled, then {weighted}{also}"
     if quantity == "p_e_kappa":
         return "the sum over categories of one annotator's share times the other's"
     if quantity == "p_e_ac1":
-        return "the pooled p_j, then the sum of p_j (1 - p_j) over q - 1"
+        return "the pooled p_j, then the sum of p_j (1 - p_j) over q - 1 (for ft: (1 - P_e) / (q - 1))"
     if quantity == "d_e_repl":
-        return "the row totals n_c over n, then 1 minus the sum of their squares"
+        return "the row totals n_c over n, then 1 minus the sum of their squares (for ft: D_e (n - 1) / n)"
     if quantity == "p_o":
         if kind == "weighted":
             return f"each cell's agreement weight times its count, summed, over N{n}"
