@@ -1751,17 +1751,15 @@ def _labels(
             out.append(table.columns[j])
             continue
         codes, cells, _ = factorized[j]
-        if numbers:
-            values = [None if c is None else to_number(c) if isinstance(c, str) else c for c in cells]
+        if numbers:  # a sheet's True is the number 1
+            values = [
+                c if c is None else _plain_number(to_number(c) if isinstance(c, str) else +c) for c in cells
+            ]
         else:
             values = [c if c is None or isinstance(c, str) else str(c) for c in cells]  # cells: plain numbers
-        if not numbers:  # text: the codes as they are, into the distinct labels (each cell read once)
-            merged, distinct = pd.factorize(np.array(values + [None], dtype=object), use_na_sentinel=True)
-            out.append(pd.Categorical.from_codes(merged.take(codes), categories=distinct))  # -1: None
-        elif all(v is None or isinstance(v, float) or abs(v) < 2**53 for v in values):
-            out.append(np.array([np.nan if v is None else v for v in values] + [np.nan], dtype=float)[codes])
-        else:
-            out.append(np.array(values + [None], dtype=object)[codes])  # code -1 (missing): None
+        # the codes as they are, into the distinct labels (each cell read once; 2 and 2.0 are one label)
+        merged, distinct = pd.factorize(np.array(values + [None], dtype=object), use_na_sentinel=True)
+        out.append(pd.Categorical.from_codes(merged.take(codes), categories=distinct))  # -1: None
     return out, numbers, declared
 
 

@@ -1231,7 +1231,7 @@ def _column_labels(column: Any) -> _Column:
     import pandas as pd
 
     if isinstance(column, pd.Categorical):  # a file's text labels, each cell read once (_reading._labels)
-        return _Column(column.codes.astype(np.intp), list(column.categories))
+        return _Column(column.codes.astype(np.intp), [_plain(v) for v in column.categories.tolist()])
     if column.dtype.kind in "iuf":
         codes, uniques = pd.factorize(column, use_na_sentinel=True)
         return _Column(codes.astype(np.intp, copy=False), [_plain(u) for u in uniques.tolist()])
@@ -1336,7 +1336,10 @@ def _merge_columns(
         )
     if categories is None:
         cats = _sorted_labels(labels)
-        _check_distinct(len(cats), max_categories, "free text or measurements to many decimals")
+        numeric = all(_is_number(v) for v in labels)
+        _check_distinct(
+            len(cats), max_categories, ("" if numeric else "free text or ") + "measurements to many decimals"
+        )
     else:
         cats = list(categories)
     index = {_key(c): i for i, c in enumerate(cats)}
