@@ -63,6 +63,17 @@ def test_interval_is_the_estimate_plus_minus_a_critical_value_times_se(metric):
         assert res.df == (r.codes >= 0).any(axis=1).sum() - 1
 
 
+@pytest.mark.parametrize("df", [None, 1, 2, 5, 30, 9_999, 10_000, 10_001, 99_999, 999_999, 10**7, 10**9])
+@pytest.mark.parametrize("confidence", [0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 0.9999])
+def test_the_critical_value_is_scipys(df, confidence):
+    """The critical values agree with scipy's quantiles, the t expansion (df >= 10,000, no scipy import) too."""
+    from iaa_teach.metrics import _quantile
+
+    tail = 1 - (1 - confidence) / 2
+    reference = stats.norm.ppf(tail) if df is None else stats.t.ppf(tail, df)
+    assert math.isclose(_quantile(confidence, df), reference, rel_tol=1e-14)
+
+
 def test_the_upper_limit_is_capped_at_one():
     r = Ratings.from_rows([["a", "a", "a"]] * 6 + [["b", "b", "b"]] * 5 + [["a", "b", "b"]])
     for metric in EVERY:
