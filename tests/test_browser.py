@@ -135,25 +135,54 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
         assert size >= 16
 
 
-# Where each explorer's figure and the control nearest above it are, once the figure's bottom is
-# scrolled to the bottom of the notebook's visible area: both must be inside it. And what would be
-# cut: readouts and buttons whose content is wider than their box (scrolled or clipped).
-_IN_VIEW_JS = """(explorer) => {
-  const img = explorer.querySelector('img.iaa-picture');
-  img.scrollIntoView({block: 'end'});
+# An explorer scrolled to the top of the notebook's visible area, as a class sees it: where it ends,
+# where every control and figure on show is, which texts are wider than their box (cut) and which run
+# onto a second line (wrapped; a readout's column headings may wrap between words), and how large a figure's smallest text (MIN_FONT_PT at its true size)
+# is shown, in CSS px.
+_WHOLE_JS = """(explorer, minPt) => {
+  explorer.scrollIntoView({block: 'start'});
   const area = explorer.closest('.jp-WindowedPanel-outer, .jp-Notebook').getBoundingClientRect();
-  const pic = img.getBoundingClientRect();
-  const controls = Array.from(explorer.querySelectorAll(
-      '.iaa-controls input[type=range], .iaa-controls .noUi-target, .iaa-controls select, .iaa-controls button'))
-    .map(c => c.getBoundingClientRect()).filter(r => r.height > 0 && r.bottom <= pic.top + 1);
-  const near = controls.reduce((a, r) => (a === null || r.bottom > a.bottom ? r : a), null);
-  const cut = Array.from(explorer.querySelectorAll('.widget-html-content, button'))
-    .filter(e => e.getBoundingClientRect().width > 0 && e.scrollWidth > e.clientWidth + 1)
-    .map(e => (e.textContent || '').trim().slice(0, 40));
-  return {top: area.top, bottom: area.bottom, picTop: pic.top, picBottom: pic.bottom,
-          picHeight: pic.height, control: near === null ? null : near.top, cut: cut,
-          kind: explorer.className.split(' ').filter(c => c.startsWith('iaa-') && c !== 'iaa-explorer')[0]};
+  const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
+                       && getComputedStyle(e).visibility !== 'hidden'; };
+  const box = e => { const r = e.getBoundingClientRect();
+                     return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const name = e => (e.getAttribute('aria-label') || e.textContent || e.alt || e.tagName).trim().slice(0, 40);
+  const parts = Array.from(explorer.querySelectorAll(
+      'input, select, button, textarea, img.iaa-picture, h3, .widget-html-content table, .iaa-numbers'))
+    .filter(shown).map(e => ({what: e.tagName + ' ' + name(e), scrolled: !!e.closest('.iaa-numbers table'),
+                              ...box(e)}));
+  const cut = Array.from(explorer.querySelectorAll('.widget-html-content, button, .widget-label, output'))
+    .filter(e => shown(e) && e.scrollWidth > e.clientWidth + 1).map(name);
+  const lines = e => { const range = document.createRange(); range.selectNodeContents(e);
+    return new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top))).size; };
+  const wrapped = Array.from(explorer.querySelectorAll(
+      'h3, button, .widget-label, .iaa-slider label > span, .iaa-slider output, td'))
+    .filter(e => shown(e) && lines(e) > 1).map(name);
+  const text = Array.from(explorer.querySelectorAll('img.iaa-picture')).filter(shown)
+    .map(i => i.getBoundingClientRect().width / (i.naturalWidth / 2) * minPt * 4 / 3);
+  const own = box(explorer);
+  return {area: box({getBoundingClientRect: () => area}), explorer: own, parts, cut, wrapped, text,
+          width: explorer.scrollWidth - explorer.clientWidth};
 }"""
+
+
+def _whole_in_view(seen: dict) -> list[str]:
+    """What of an explorer is not on screen, cut or wrapped (empty when it all is in view)."""
+    area, problems = seen["area"], []
+    for part in [{"what": "the explorer", "scrolled": False, **seen["explorer"]}, *seen["parts"]]:
+        # the numbers (a readout longer than the window) scroll up and down in their own box, in view
+        if not (
+            (part["scrolled"] or area["top"] - 1 <= part["top"] and part["bottom"] <= area["bottom"] + 1)
+            and area["left"] - 1 <= part["left"]
+            and part["right"] <= area["right"] + 1
+        ):
+            problems.append(f"{part['what']!r} outside the visible area ({part} not in {area})")
+    problems += [f"cut: {what!r}" for what in seen["cut"]]
+    problems += [f"wrapped: {what!r}" for what in seen["wrapped"]]
+    if seen["width"] > 1:
+        problems.append(f"{seen['width']} px wider than its box")
+    return problems
+
 
 # The colours of the selected toggle button and of one not selected.
 _TOGGLE_COLOURS_JS = """(explorer) => {
@@ -184,9 +213,15 @@ def _contrast(a: str, b: str) -> float:
 @pytest.mark.slow
 def test_every_explorer_fits_a_projector_at_150_percent():
     """A 1280 x 720 projector with the browser at 150 % (853 x 480 CSS px at 1.5 device px each), the
-    side panel (file browser) open, the narrowest case: each explorer's figure and the control
-    nearest above it are on screen together, no readout or button is cut, and the selected toggle
-    stands out (its text against its fill, and its fill against an unselected button's)."""
+    side panel (file browser) open, the narrowest case: each explorer of the playground fits whole in
+    the notebook's visible area (about 520 x 360 CSS px) with every control and the figure in view at
+    once, in each of its views (each figure, the numbers); no text is cut or runs onto a second line;
+    a figure's smallest text is shown at 9.75 CSS px or more; and the selected toggle stands out (its
+    text against its fill, and its fill against an unselected button's)."""
+    from playwright.sync_api import expect
+
+    from iaa_teach.widgets._base import MIN_FONT_PT
+
     with open_notebook("09_instructor_playground.ipynb", viewport=(853, 480), zoom=1.5) as page:
         assert page.evaluate("() => window.devicePixelRatio") == 1.5
         page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
@@ -194,21 +229,38 @@ def test_every_explorer_fits_a_projector_at_150_percent():
         explorers = page.locator(".iaa-explorer")
         explorers.first.wait_for(timeout=TIMEOUT_MS)
         assert explorers.count() == 6
-        toggles = 0
+        toggles, problems, views = 0, [], 0
         for i in range(6):
             explorer = explorers.nth(i)
             explorer.locator("img.iaa-picture").first.wait_for(timeout=TIMEOUT_MS)
-            explorer.locator(".widget-html-content table").first.wait_for(timeout=TIMEOUT_MS)
-            seen = explorer.evaluate(_IN_VIEW_JS)
-            assert seen["picHeight"] > 150, seen  # a figure, not a thumbnail
-            assert seen["top"] - 1 <= seen["picTop"] and seen["picBottom"] <= seen["bottom"] + 1, seen
-            assert seen["control"] is not None and seen["control"] >= seen["top"] - 1, seen
-            assert seen["cut"] == [], seen
+            kind = explorer.evaluate("e => Array.from(e.classList).find(c => /^iaa-.+explorer$/.test(c))")
+            show = explorer.locator(".iaa-show select")
+            offered = (
+                [o.strip() for o in show.locator("option").all_text_contents()] if show.count() else [""]
+            )
+            for view in offered:
+                if view:
+                    show.select_option(label=view)
+                views += 1
+                if view == "numbers":
+                    expect(explorer.locator(".iaa-numbers table").first).to_be_visible(timeout=TIMEOUT_MS)
+                elif view:  # one figure at a time
+                    expect(explorer.locator("img.iaa-picture:visible")).to_have_count(1, timeout=TIMEOUT_MS)
+                seen = explorer.evaluate(_WHOLE_JS, MIN_FONT_PT)
+                assert seen["parts"], seen
+                problems += [f"{kind}, {view}: {p}" for p in _whole_in_view(seen)]
+                problems += [
+                    f"{kind}, {view}: figure text {size:.1f} CSS px" for size in seen["text"] if size < 9.75
+                ]
+            if show.count():
+                show.select_option(index=0)
             colours = explorer.evaluate(_TOGGLE_COLOURS_JS)
             if colours is not None:
                 toggles += 1
                 assert _contrast(*colours["on"]) >= 4.5, colours
                 assert _contrast(colours["on"][1], colours["off"][1]) >= 3, colours
+        assert problems == [], "\n".join(problems)
+        assert views >= 6 * 2 + 3  # every figure of every explorer, and its numbers
         assert toggles == 2  # the coverage and the weights explorers
 
 

@@ -403,17 +403,19 @@ def test_paradox_figure_is_built_once_and_the_curves_redrawn_over_it():
 
 @pytest.mark.parametrize("explorer", ALL, ids=lambda c: c.__name__)
 def test_figures_are_projector_ready_and_described(explorer):
-    """2x pixels for their CSS size, no text under 12 CSS px, and a text alternative."""
+    """2x pixels for their true size (1.4x when shown at their widest, WIDE_SCALE times that), no text
+    under 12 CSS px at the true size, and a text alternative."""
     from PIL import Image
 
-    from iaa_teach.widgets._base import CSS_DPI, MIN_FONT_PT, PIXEL_RATIO
+    from iaa_teach.widgets._base import CSS_DPI, MIN_FONT_PT, PIXEL_RATIO, WIDE_SCALE
 
     ex = explorer()
-    images = [img for img in (ex.image, getattr(ex, "image_weights", None)) if img is not None]
-    for image in images:
+    images = [getattr(ex, name, None) for name in ("image", "image_weights", "image_half")]
+    for image in [img for img in images if img is not None]:
         css_width = float(image.width.removesuffix("px"))
         png = Image.open(io.BytesIO(bytes(image.value)))
-        assert png.size[0] >= PIXEL_RATIO * css_width - 1
+        assert png.size[0] >= PIXEL_RATIO * css_width / WIDE_SCALE - 1
+        assert png.size[0] >= 1.4 * css_width - 1
         alt = ex.figure_alt[image.model_id]
         assert alt.startswith("Figure:") and len(alt) > 30 and alt.split(":")[1].strip()
         assert image.alt == alt  # the <img>'s own alt text
@@ -553,14 +555,14 @@ def test_interval_is_deterministic_and_the_items_slider_only_moves_markers():
 
 
 def test_interval_figure_describes_the_current_point():
+    """Two figures (each legible beside the controls in a small window), each saying what it marks."""
     ex = IntervalExplorer(n_items=200)
-    alt = ex.figure_alt[ex.image.model_id]
+    alt, alt_half = (ex.figure_alt[image.model_id] for image in (ex.image, ex.image_half))
     v = ex.values()
-    assert "200 items" in alt and v["value"] in alt and v["half-width"] in alt
-    left, right = ex.axes
-    renderer = ex.figure.canvas.get_renderer()
-    for ax in (left, right):
-        box = ax.get_legend().get_window_extent(renderer)
+    assert "200 items" in alt and v["value"] in alt and v["interval"] in alt
+    assert "200 items" in alt_half and v["half-width"] in alt_half
+    for ax in (ex.axes[0], ex.half_axes):
+        box = ax.get_legend().get_window_extent(ax.figure.canvas.get_renderer())
         assert box.y1 < ax.get_window_extent().y0 and box.y0 >= 0  # below the axes, inside the figure
 
 

@@ -354,7 +354,7 @@ class AnnotationsExplorer(Explorer):
             controls_row(self.level, self.order),
             self.status,
         ]
-        self._finish(controls, images=[w.VBox([])], watch=(self.level, self.order))
+        self._finish(controls, images=[w.VBox([])], watch=(self.level, self.order), views=None)
         style = w.HTML(value=_STYLE)
         self.widget.children = (
             *self.widget.children,

@@ -79,33 +79,94 @@ _CSS = """<style>
 {wrap}
 </style>"""
 
-#: The projector layout: the controls beside the figure when there is room, the figure under the
-#: controls (before the readout) when there is not, and the figure no taller than the window less a
-#: row of controls and JupyterLab's bars, so that at 1280 x 720 and 150 % zoom (853 x 480 CSS px, the
-#: notebook's visible area about 360 px tall) a slider and the figure it moves are on screen together.
-#: In a window that narrow the text is 15 px (22 screen px at 150 %) and toggle buttons as wide as
-#: their labels, so that none is cut or wraps.
-PROJECTOR_CSS = """.iaa-explorer .iaa-top { gap: 0 1.2em; }
+#: The layout. On a wide screen: the controls in a column beside the figures, the readout under
+#: the figures. In a narrow cell or a short window (the compact layout: the explorer narrower than
+#: :data:`COMPACT_WIDTH`, or the window shorter than :data:`COMPACT_HEIGHT`, as at 1280 x 720 and
+#: 150 % zoom with the side panel open, where a notebook cell has about 520 x 360 CSS px) the whole
+#: explorer fits the window: a one-line title, the controls in a column of 14 px text (each slider's
+#: name above its track), beside one view at a time, chosen with the "show" control: a figure (no
+#: taller than the window less the title and JupyterLab's bars) or the numbers. The output's prompt
+#: ("[3]:") is hidden there, to give the figure its 70 px.
+COMPACT_WIDTH = 760
+COMPACT_HEIGHT = 560
+_COMPACT_RULES = """
+  .iaa-explorer .iaa-top { flex-wrap: nowrap; gap: 0 0.7em; }
+  .iaa-explorer .iaa-controls { flex: 0 0 auto; max-width: 46%; }
+  .iaa-explorer .iaa-pane { flex: 1 1 0; }
+  .iaa-views .iaa-show { display: flex; }
+  .iaa-explorer .iaa-wide-only { display: none; }
+  .iaa-explorer .iaa-grid .widget-dropdown, .iaa-explorer .iaa-grid .widget-label { height: 22px;
+      margin-top: 1px; margin-bottom: 1px; line-height: 22px; }
+  .iaa-explorer .iaa-grid select { height: 22px; min-height: 0; padding-top: 0; padding-bottom: 0; }
+  .iaa-explorer .iaa-title h3 { font-size: 1em; margin: 0 0 0.25em 0; }
+  .iaa-explorer, .iaa-explorer .widget-label, .iaa-explorer .widget-label-basic,
+  .iaa-explorer select, .iaa-explorer button, .iaa-explorer .widget-readout,
+  .iaa-explorer .widget-html-content, .iaa-explorer input { font-size: min({size}, 14px); }
+  .iaa-explorer .iaa-picture { max-height: calc(100vh - 160px); }
+  .iaa-views:not(.iaa-show-0) .iaa-pic-0, .iaa-views:not(.iaa-show-1) .iaa-pic-1,
+  .iaa-views:not(.iaa-show-2) .iaa-pic-2, .iaa-views:not(.iaa-show-3) .iaa-pic-3,
+  .iaa-views:not(.iaa-show-numbers) .iaa-numbers { display: none; }
+  .iaa-views .iaa-numbers { max-height: calc(100vh - 195px); overflow-y: auto; }
+  .iaa-explorer.iaa-show-numbers .iaa-top { flex-direction: column; }
+  .iaa-explorer.iaa-show-numbers .iaa-controls { max-width: 100%; }
+  .iaa-explorer.iaa-show-numbers .iaa-controls > :not(.iaa-show) { display: none; }
+  .iaa-explorer.iaa-show-numbers .iaa-pane { flex: 0 0 auto; width: 100%; }
+  .iaa-explorer table.iaa-readout th { white-space: normal; }
+  .iaa-explorer table.iaa-readout { font-size: 0.9em; }
+  .iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { padding: 0.1em 0.25em; }
+  .iaa-explorer .iaa-slider input[type=range] { min-width: 8em; height: 16px; }
+  .iaa-explorer .widget-dropdown select { min-height: 1.6em; }
+  .iaa-explorer .widget-toggle-buttons .widget-toggle-button { height: 1.7em; line-height: 1.5em;
+      padding: 0 0.5em; }
+  .iaa-explorer .jupyter-button { height: 1.7em; line-height: 1.5em; }
+"""
+PROJECTOR_CSS = (
+    """.iaa-explorer { container: iaa-explorer / inline-size; }
+.iaa-explorer .iaa-top { flex-flow: row wrap; gap: 0.4em 1.5em; }
 .iaa-explorer .iaa-controls { flex: 0 1 auto; min-width: 0; max-width: 100%; }
-.iaa-explorer .iaa-figures { flex: 1 1 22em; min-width: 0; max-width: 100%; }
+.iaa-explorer .iaa-controls .iaa-row { flex-flow: column nowrap !important; align-items: stretch !important; }
+.iaa-explorer .iaa-controls .iaa-slider { width: auto !important; max-width: none !important;
+    margin: 0 0 0.2em 0 !important; }
+.iaa-explorer .iaa-controls .widget-toggle-buttons { flex-wrap: wrap; height: auto; }
+.iaa-explorer .iaa-controls .widget-dropdown, .iaa-explorer .iaa-controls .widget-text { width: auto; }
+.iaa-explorer .iaa-controls .widget-dropdown select { flex: 0 1 auto; width: auto; max-width: 100%; }
+.iaa-explorer .iaa-controls .widget-hbox { gap: 0 0.5em; }
+.iaa-explorer .widget-inline-hbox { margin-top: 1px; margin-bottom: 1px; }
+.iaa-explorer .iaa-slider { align-items: flex-end; gap: 0.4em; }
+.iaa-explorer .iaa-slider label { flex-direction: column; align-items: stretch; gap: 0; line-height: 1.25;
+    flex: 1 1 auto; }
+.iaa-explorer .iaa-slider input[type=range] { width: auto; min-width: 10em; flex: 0 0 auto; margin: 1px 0; }
+.iaa-explorer .iaa-slider output { min-width: 2.6em; text-align: right; line-height: 1.5; }
+.iaa-explorer .iaa-pane { flex: 1 1 24em; min-width: 0; max-width: 100%; }
+.iaa-explorer .iaa-figures { min-width: 0; max-width: 100%; gap: 0.5em; }
+.iaa-explorer .iaa-numbers { min-width: 0; max-width: 100%; margin: 0; }
+.iaa-explorer .iaa-show { display: none; }
 .iaa-explorer .iaa-picture { max-height: max(12em, calc(100vh - 170px)); width: auto; height: auto; }
 .iaa-explorer .widget-toggle-buttons .widget-toggle-button { width: auto; min-width: 0;
-    padding: 0 0.7em; overflow: visible; }
+    padding: 0 0.7em; margin: 0 2px 2px 0; overflow: visible; }
 .iaa-explorer .widget-html-content { overflow-x: auto; }
-.iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { white-space: normal;
+.iaa-explorer .iaa-grid .widget-html-content { white-space: nowrap; }
+.iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { white-space: nowrap;
     padding-left: 0.4em; padding-right: 0.4em; }
 .iaa-explorer .widget-toggle-button.mod-active, .iaa-explorer .jupyter-button.mod-active {
     background: #0072b2; color: #fff; font-weight: bold; box-shadow: inset 0 0 0 2px #003a5c; }
 .iaa-explorer .widget-toggle-button, .iaa-explorer .jupyter-button { border: 1px solid #888; }
 .iaa-explorer table.iaa-readout, .iaa-explorer .widget-html-content { line-height: 1.35; }
-@media (max-width: 1000px), (max-height: 600px) {
-  .iaa-explorer, .iaa-explorer .widget-label, .iaa-explorer .widget-label-basic,
-  .iaa-explorer select, .iaa-explorer button, .iaa-explorer .widget-readout,
-  .iaa-explorer .widget-html-content, .iaa-explorer input { font-size: min({size}, 15px); }
-  .iaa-explorer h3 { font-size: 1.05em; }
-  .iaa-explorer table.iaa-readout { font-size: 0.9em; }
-  .iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { padding: 0.1em 0.25em; }
+@container iaa-explorer (max-width: """
+    + str(COMPACT_WIDTH)
+    + "px) {"
+    + _COMPACT_RULES
+    + "}\n@media (max-height: "
+    + str(COMPACT_HEIGHT)
+    + "px) {"
+    + _COMPACT_RULES
+    + """}
+@media (max-width: 1000px), (max-height: """
+    + str(COMPACT_HEIGHT)
+    + """px) {
+  .jp-OutputArea-child:has(.iaa-explorer) > .jp-OutputPrompt { display: none; }
 }"""
+)
 
 #: Text in readouts and feedback wraps between words, never inside one.
 WRAP_CSS = """.iaa-explorer .widget-html-content, .iaa-quiz .widget-html-content { white-space: normal; }
@@ -279,9 +340,15 @@ def describe_figure(fig: Figure) -> str:
     return "Figure: " + (title + ". " if title else "") + ". ".join(parts) + "."
 
 
+#: Where there is room (a wide screen), a figure is shown this much larger than its true size; in a
+#: small window it shrinks to its place (the compact layout), never below 0.8 of its true size at 1280 x 720
+#: and 150 % (checked in the browser test).
+WIDE_SCALE = 1.4
+
+
 def figure_css_width(fig: Figure) -> str:
-    """The width a figure is shown at: its true size, :data:`CSS_DPI` CSS px per inch."""
-    return f"{round(fig.get_figwidth() * CSS_DPI)}px"
+    """The widest a figure is shown: :data:`WIDE_SCALE` times its true size (:data:`CSS_DPI` CSS px per inch)."""
+    return f"{round(fig.get_figwidth() * CSS_DPI * WIDE_SCALE)}px"
 
 
 def with_ratings(ratings: Any, default: Callable[[], Ratings]) -> Ratings:
@@ -307,7 +374,7 @@ def numeric_categories(categories: Sequence) -> bool:
 
 def image_widget() -> Picture:
     """An empty figure: PNG bytes shown as an ``<img>`` with a text alternative (``alt``)."""
-    return Picture(layout=w.Layout(max_width="100%", flex="0 1 auto"))
+    return Picture(layout=w.Layout(max_width="100%", min_width="0", flex="0 1 auto"))
 
 
 def slider_layout(width: str = "26em") -> w.Layout:
@@ -341,8 +408,11 @@ def rater_sliders(accuracy: Any, prevalence: Any) -> tuple[FloatSlider, FloatSli
 
 
 def controls_row(*children) -> w.HBox:
-    """Controls side by side, wrapping onto the next line on a narrow screen."""
-    return w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
+    """Controls side by side, wrapping onto the next line on a narrow screen; one under the other in the
+    compact layout's column."""
+    row = w.HBox(list(children), layout=w.Layout(flex_flow="row wrap", align_items="center"))
+    row.add_class("iaa-row")
+    return row
 
 
 def label_style() -> dict:
@@ -394,6 +464,8 @@ def static_html(widget: w.Widget) -> str:
     page without a kernel (the static book), where a widget cannot run.
     """
     if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
+        return ""
+    if "iaa-show" in getattr(widget, "_dom_classes", ()):  # the compact layout's view chooser: live only
         return ""
     if isinstance(widget, w.Box):
         kind = (
@@ -483,24 +555,28 @@ class Explorer:
 
     def __init__(self, font_size: str | None = None):
         self.font_size = check_font_size(FONT_SIZE if font_size is None else font_size)
-        self.readout = w.HTML(
-            value="",
-            layout=w.Layout(min_width="22em", max_width="46em", flex="0 1 auto", margin="0 1.5em 0 0"),
-        )
+        self.readout = w.HTML(value="", layout=w.Layout(max_width="46em", flex="0 1 auto"))
         self.image = image_widget()
         self.last_update_ms = float("nan")
         self._busy = False
         self._png_cache: dict = {}
         #: The text alternative of each figure on show, by its Image widget's model id.
         self.figure_alt: dict[str, str] = {}
-        self._blit_key = (
-            None  # what the kept curves of a blitted figure show (:meth:`_blit`); None: not drawn yet
-        )
+        self._blits: dict = {}  # per image: the kept figure of a blitted figure and what it shows (:meth:`_blit`)
         self._bands_frame = None  # what the kept frame of :meth:`_show_bands` shows
 
     # ----------------------------------------------------------- structure
-    def _finish(self, controls: list, images: list | None = None, watch: Iterable[w.Widget] = ()) -> None:
-        """Lay out the title, ``controls``, readout and ``images``; recompute on every change of ``watch``."""
+    def _finish(
+        self,
+        controls: list,
+        images: list | None = None,
+        watch: Iterable[w.Widget] = (),
+        views: Sequence[str] | None = ("figure",),
+    ) -> None:
+        """Lay out the title, ``controls`` (a column) beside ``images`` and the readout; recompute on every
+        change of ``watch``. ``views``: a name for each image, offered by the "show" control of the compact
+        layout (with "numbers": the readout), which shows one of them at a time (None: no such control,
+        everything shows)."""
         for control in watch:
             control.observe(self.update, names="value")
         style = w.HTML(
@@ -509,18 +585,48 @@ class Explorer:
             )
         )
         title = w.HTML(value=f"<h3 style='margin:0.2em 0'>{attr_escape(self.title)}</h3>")
+        title.add_class("iaa-title")
         images = [self.image] if images is None else images
+        for i, image in enumerate(images):
+            image.add_class(f"iaa-pic-{i}")
         pictures = w.HBox(images, layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         pictures.add_class("iaa-figures")
-        panel = w.VBox(list(controls))
+        self.readout.add_class("iaa-numbers")
+        self.show = w.Dropdown(
+            options=[(name, str(i)) for i, name in enumerate(views or ("figure",))]
+            + [("numbers", "numbers")],
+            value="0",
+            description="show",
+            style=label_style(),
+            tooltip="in a small window: which figure, or the numbers",
+        )
+        self.show.add_class("iaa-show")
+        self.show.observe(self._show_view, names="value")
+        panel = w.VBox([*controls, self.show])
         panel.add_class("iaa-controls")
-        # the controls beside the figure when wide; the figure right under them when narrow
-        top = w.HBox([panel, pictures], layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
+        pane = w.VBox([pictures, self.readout])
+        pane.add_class("iaa-pane")
+        top = w.HBox([panel, pane], layout=w.Layout(align_items="flex-start"))  # flex-flow: in the style
         top.add_class("iaa-top")
-        self.widget = w.VBox([style, title, top, self.readout])
+        self.widget = w.VBox([style, title, top])
         self.widget.add_class("iaa-explorer")
         self.widget.add_class("iaa-" + type(self).__name__.lower())
+        self.widget.add_class("iaa-show-0")
+        if views is not None:
+            self.widget.add_class("iaa-views")
+        else:
+            self.show.layout.display = "none"
         self.update()
+
+    def _show_view(self, change: dict) -> None:
+        """The compact layout's "show" control: mark the explorer with the view chosen (its style shows it)."""
+        for name in [name for name in self.widget._dom_classes if name.startswith("iaa-show-")]:
+            self.widget.remove_class(name)
+        self.widget.add_class(f"iaa-show-{self._view_chosen(change['new'])}")
+
+    def _view_chosen(self, value: str) -> str:
+        """The view ``value`` chosen in "show" (an image's index or "numbers"): which to show."""
+        return value
 
     # -------------------------------------------------------------- update
     def update(self, change: Any = None) -> None:
@@ -566,8 +672,10 @@ class Explorer:
         marks: Callable[[], Iterable[Artist]],
         alt: str | None = None,
         make: Callable[[], Figure] | None = None,
+        image: Picture | None = None,
     ) -> None:
-        """Show :meth:`_draw`'s figure in :attr:`image`, drawing again only what changed (blitting).
+        """Show :meth:`_draw`'s figure in ``image`` (default :attr:`image`), drawing again only what changed
+        (blitting).
 
         :meth:`_draw` is called once: its figure (kept as ``_blit_figure``) is drawn
         without its animated artists (axes, labels and legends alone) and kept
@@ -577,25 +685,42 @@ class Explorer:
         ``marks()`` updates the markers of the current setting and returns
         them, drawn over the kept curves. ``alt`` is the figure's text alternative (None: its
         titles and axes, :func:`describe_figure`). ``make``: what draws the figure instead of
-        :meth:`_draw`.
+        :meth:`_draw`. Each image keeps its own figure, pictures and key.
         """
-        if self._blit_key is None:  # axes, labels and legends: drawn once, kept as a picture
+        image = self.image if image is None else image
+        kept = self._blits.setdefault(id(image), {"key": None})
+        if kept["key"] is None:  # axes, labels and legends: drawn once, kept as a picture
             fig = (make or self._draw)()
             fig.set_dpi(WIDGET_DPI)
             fig.canvas.draw()
-            self._blit_figure, self._static = fig, fig.canvas.copy_from_bbox(fig.bbox)
-        canvas = self._blit_figure.canvas
-        if self._blit_key != key:  # new curves: drawn over the static picture, kept in turn
-            canvas.restore_region(self._static)
+            kept["figure"], kept["static"] = fig, fig.canvas.copy_from_bbox(fig.bbox)
+        figure = kept["figure"]
+        canvas = figure.canvas
+        if kept["key"] != key:  # new curves: drawn over the static picture, kept in turn
+            canvas.restore_region(kept["static"])
             for artist in curves():
                 artist.axes.draw_artist(artist)
-            self._background = canvas.copy_from_bbox(self._blit_figure.bbox)
-            self._blit_key = key
-        canvas.restore_region(self._background)
+            kept["background"] = canvas.copy_from_bbox(figure.bbox)
+            kept["key"] = key
+        canvas.restore_region(kept["background"])
         for artist in marks():
             artist.axes.draw_artist(artist)
-        alt = describe_figure(self._blit_figure) if alt is None else alt
-        self._set_image(self.image, canvas_png(canvas), alt, figure_css_width(self._blit_figure))
+        alt = describe_figure(figure) if alt is None else alt
+        self._set_image(image, canvas_png(canvas), alt, figure_css_width(figure))
+
+    @property
+    def _blit_figure(self) -> Figure:
+        """The kept figure of :attr:`image` (see :meth:`_blit`)."""
+        return self._blits[id(self.image)]["figure"]
+
+    @property
+    def _blit_key(self) -> Any:
+        return self._blits.get(id(self.image), {}).get("key")
+
+    @_blit_key.setter
+    def _blit_key(self, key: Any) -> None:
+        """None: draw :attr:`image`'s figure anew at the next :meth:`_blit`."""
+        self._blits.setdefault(id(self.image), {})["key"] = key
 
     def _show_bands(self, values: dict, title: str, width: float, height: float, **margins: float) -> None:
         """Show :func:`iaa_teach.plots.coefficients_with_bands` of ``values`` (name -> coefficient or
@@ -611,6 +736,21 @@ class Explorer:
         def make() -> Figure:
             fig, (ax,) = new_figure(width, height, **margins)
             plots.coefficients_with_bands(dict(zip(values, nums)), title=title, ax=ax)
+            ax.title.set_fontsize(10)
+            ax.set_xlabel("")  # the bars' names say it
+            # slanted, so that names wider than their bar do not overlap
+            names = [label.get_text().replace("\n", " ") for label in ax.get_xticklabels()]  # escaped
+            ax.set_xticks(range(len(names)), names, rotation=50, ha="right", rotation_mode="anchor")
+            # a number 9 pt wide (about 0.3 in) is written upright over a bar narrower than that
+            room = width * (margins.get("right", 0.95) - margins.get("left", 0.1)) / max(1, len(names))
+            for text in ax.iaa_bars[1]:
+                text.set_fontsize(MIN_FONT_PT)
+                if room < 0.36:
+                    text.set_rotation(90)
+            if room < 0.36:  # room above the bands for an upright number over a bar near 1
+                low = ax.get_ylim()[0]
+                ax.set_ylim(low, 1.3)
+                ax.set_yticks([t / 5 for t in range(-5, 6) if low <= t / 5])
             for artist in plots.set_bar_values(ax, nums, texts):
                 artist.set_animated(True)  # drawn by _blit over the kept frame
             return projector_ready(fig)
@@ -621,9 +761,8 @@ class Explorer:
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""
-        image.width = (
-            width  # a trait given the value it has sends nothing to the browser (traitlets compares)
-        )
+        # a trait given the value it has sends nothing to the browser (traitlets compares)
+        image.width = image.layout.width = width  # as wide as that, or as its place allows
         image.alt = alt
         self.figure_alt[image.model_id] = alt
         image.value = png

@@ -8,6 +8,7 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets
+from ..markup import mpl_escape
 from ..metrics import fleiss_kappa
 from ..ratings import AgreementError, Ratings
 from ._base import (
@@ -197,8 +198,30 @@ class CoverageExplorer(Explorer):
         return "".join(parts)
 
     def _draw(self):
-        fig, (ax,) = new_figure(6.4, 3.6, left=0.08, right=0.98, bottom=0.3, top=0.9)
-        coverage_figure(ax, self.ratings)
+        r = self.ratings
+        fig, (ax,) = new_figure(3.2, 3.2, left=0.12, right=0.97, bottom=0.36, top=0.92)
+        coverage_figure(ax, r)
+        legend = ax.get_legend()
+        if (
+            legend is not None and r.n_items <= 20
+        ):  # narrow: each item's n_i under its number, the legend below
+            per_item = r.ratings_per_item()
+            ax.set_xticks(
+                range(r.n_items), [f"{mpl_escape(item)}\n{n}" for item, n in zip(r.items, per_item)]
+            )
+            ax.set_xlabel("item, and under it $n_i$ (raters who labelled it)")
+            handles, labels = legend.legend_handles, [t.get_text() for t in legend.get_texts()]
+            legend.remove()
+            ax.legend(
+                handles,
+                labels,
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.42),
+                ncols=4,
+                frameon=False,
+                handlelength=1.2,
+                columnspacing=0.8,
+            )
         return fig
 
     def _redraw(self) -> None:

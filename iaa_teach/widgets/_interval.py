@@ -19,6 +19,7 @@ from ..metrics import (
 )
 from ..ratings import AgreementError
 from ._base import (
+    MIN_FONT_PT,
     Explorer,
     IntSlider,
     attempt,
@@ -26,6 +27,7 @@ from ._base import (
     controls_row,
     fmt,
     heading,
+    image_widget,
     label_style,
     new_figure,
     note,
@@ -59,6 +61,10 @@ PLAN_HALF_WIDTH = 0.1
 CONFIDENCE = 0.95
 #: The coefficient axis (fixed, so that coefficients compare at a glance; beyond it a curve is cut).
 LEFT_LIMITS = (-0.6, 1.02)
+#: Each of the two figures (inches, margins): narrow and tall, to stand beside the controls in a small
+#: window (where one shows at a time); side by side on a wide screen.
+FIGSIZE = (3.1, 3.5)
+_MARGINS = {"left": 0.23, "right": 0.93, "bottom": 0.36, "top": 0.87}
 
 
 class IntervalExplorer(Explorer):
@@ -71,10 +77,12 @@ class IntervalExplorer(Explorer):
     readout shows the chosen coefficient on those items, its standard error
     (``result.se``, Gwet's formula), its 95 % interval (``result.ci()``) and
     the half-width t x SE, and how many items :func:`iaa_teach.items_needed`
-    plans for a half-width of 0.1 around the current value. The figure
-    shows, against the number of items, the coefficient with its interval
-    (left) and the half-width (right) with the curve 1/sqrt(n) would give
-    from the whole study: four times the items for half the width.
+    plans for a half-width of 0.1 around the current value. Two figures
+    show, against the number of items, the coefficient with its interval
+    (:attr:`image`) and the half-width (:attr:`image_half`) with the curve
+    1/sqrt(n) would give from the whole study: four times the items for half
+    the width. Side by side on a wide screen; in a small window the "show"
+    control chooses one.
 
     The curves are recomputed (with the public metrics, at every 20th
     number of items) only when the coefficient, the accuracy or the
@@ -144,9 +152,12 @@ class IntervalExplorer(Explorer):
         )
         self._study_key = None
         self._curve_key = None
+        self.image_half = image_widget()
         self._finish(
             [controls_row(self.coefficient, self.n_items), controls_row(self.accuracy, self.prevalence)],
+            images=[self.image, self.image_half],
             watch=(self.coefficient, self.n_items, self.accuracy, self.prevalence),
+            views=("interval", "half-width"),
         )
 
     # ------------------------------------------------------------ the data
@@ -256,19 +267,15 @@ class IntervalExplorer(Explorer):
     # -------------------------------------------------------------- figure
     @property
     def figure(self):
-        """The matplotlib figure on show, kept between updates (see :meth:`_blit`)."""
+        """The matplotlib figure of the coefficient and its interval, kept between updates (see :meth:`_blit`)."""
         return self._blit_figure
 
     def _draw(self):
-        """The figure: axes, labels and legends (fixed limits, the same for every coefficient) and the curves.
-
-        The curves and markers are animated artists: left out of a full draw,
-        drawn over the kept picture of the rest (see :meth:`_blit`).
-        """
-        fig, (left, right) = new_figure(
-            9.0, 4.0, ncols=2, left=0.095, right=0.98, bottom=0.27, top=0.89, wspace=0.3
-        )
-        blue, orange, red = OKABE_ITO["blue"], OKABE_ITO["orange"], OKABE_ITO["vermillion"]
+        """The coefficient with its 95 % interval against the items: axes, labels and legend (fixed limits,
+        the same for every coefficient); the curve, the band and the markers are animated artists: left out
+        of a full draw, drawn over the kept picture of the rest (see :meth:`_blit`)."""
+        fig, (left,) = new_figure(*FIGSIZE, **_MARGINS)
+        blue, red = OKABE_ITO["blue"], OKABE_ITO["vermillion"]
         self._value_line = left.plot([], [], color=blue, lw=2, label="coefficient", animated=True, zorder=4)[
             0
         ]
@@ -281,16 +288,26 @@ class IntervalExplorer(Explorer):
         left.axhline(0, color=OKABE_ITO["black"], lw=0.8)
         left.set_xlabel("items rated")
         left.set_ylabel("coefficient")
-        left.set_title("the coefficient and its 95 % interval")
+        left.set_title("the coefficient and\nits 95 % interval", fontsize=10)
         left.legend(
             handles=[self._value_line, band_key],
             loc="upper center",
-            bbox_to_anchor=(0.5, -0.17),
-            ncols=2,
+            bbox_to_anchor=(0.45, -0.2),
+            ncols=1,
             frameon=False,
-            fontsize=10,
+            fontsize=MIN_FONT_PT,
         )
         band_key.remove()  # only its legend entry stays
+        self._marks = [left.axvline(0.0, color="#555555", lw=1.2, animated=True)]
+        self._bar = left.plot([], [], color=red, lw=3, animated=True, zorder=10)[0]
+        self._dot = left.plot([], [], "o", color=red, ms=9, animated=True, zorder=11)[0]
+        self.axes = (left,)
+        return projector_ready(fig)
+
+    def _draw_half(self):
+        """The half-width against the items, with the curve 1/sqrt(n) would give (see :meth:`_draw`)."""
+        fig, (right,) = new_figure(*FIGSIZE, **_MARGINS)
+        orange, red = OKABE_ITO["orange"], OKABE_ITO["vermillion"]
         self._half_line = right.plot(
             [], [], color=orange, lw=2.5, label="half-width t x SE", animated=True, zorder=4
         )[0]
@@ -300,7 +317,7 @@ class IntervalExplorer(Explorer):
             color=OKABE_ITO["black"],
             lw=1.5,
             ls="--",
-            label="1/sqrt(n), from the whole study",
+            label="1/sqrt(n), from the\nwhole study",
             animated=True,
             zorder=5,
         )[0]
@@ -308,13 +325,13 @@ class IntervalExplorer(Explorer):
         right.set_ylim(0, 0.8 if self._raters == 2 else 0.6)
         right.set_xlabel("items rated")
         right.set_ylabel("half-width of the interval")
-        right.set_title("half-width against items")
-        right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=1, frameon=False, fontsize=10)
-        self._marks = [ax.axvline(0.0, color="#555555", lw=1.2, animated=True) for ax in (left, right)]
-        self._bar = left.plot([], [], color=red, lw=3, animated=True, zorder=10)[0]
-        self._dot = left.plot([], [], "o", color=red, ms=9, animated=True, zorder=11)[0]
+        right.set_title("half-width against items", fontsize=10)
+        right.legend(
+            loc="upper center", bbox_to_anchor=(0.45, -0.2), ncols=1, frameon=False, fontsize=MIN_FONT_PT
+        )
+        self._half_mark = right.axvline(0.0, color="#555555", lw=1.2, animated=True)
         self._half = right.plot([], [], "o", color=red, ms=9, animated=True, zorder=11)[0]
-        self.axes = (left, right)
+        self.half_axes = right
         return projector_ready(fig)
 
     def _redraw(self) -> None:
@@ -335,23 +352,35 @@ class IntervalExplorer(Explorer):
                 zorder=2,
             )
             self._value_line.set_data(c["items"], c["value"])
+            return [self._fill, self._value_line]
+
+        def half_curves():
             self._half_line.set_data(c["items"], c["half_width"])
             self._root_line.set_data(c["items"], c["half_width"][-1] * np.sqrt(STUDY_ITEMS / c["items"]))
-            return [self._fill, self._value_line, self._half_line, self._root_line]
+            return [self._half_line, self._root_line]
 
         def marks():
-            for mark in self._marks:
-                mark.set_xdata([n, n])
+            self._marks[0].set_xdata([n, n])
             self._bar.set_data([n, n], [low, high])
             self._dot.set_data([n], [value])
+            return [*self._marks, self._bar, self._dot]
+
+        def half_marks():
+            self._half_mark.set_xdata([n, n])
             self._half.set_data([n], [half])
-            return [*self._marks, self._bar, self._dot, self._half]
+            return [self._half_mark, self._half]
 
         label = COEFFICIENTS[self.coefficient.value][0]
+        across = f"against the number of items rated (across, {FIRST_ITEMS} to {STUDY_ITEMS})"
         alt = (
-            f"Figure: two line charts against the number of items rated (across, {FIRST_ITEMS} to "
-            f"{STUDY_ITEMS}). Left: {label} with its 95 % interval as a band that narrows as items are "
-            f"added. Right: the interval's half-width, falling like 1/sqrt(n). Marked: {n} items, "
-            f"{label} {fmt(value)}, interval {fmt(low)} to {fmt(high)}, half-width {fmt(half)}."
+            f"Figure: line chart of {label} with its 95 % interval as a band that narrows as items are "
+            f"added, {across}. Marked: {n} items, {label} {fmt(value)}, interval {fmt(low)} to {fmt(high)}."
+        )
+        alt_half = (
+            f"Figure: line chart of the interval's half-width, falling like 1/sqrt(n), {across}. "
+            f"Marked: {n} items, half-width {fmt(half)}."
         )
         self._blit(self._curve_key, curves, marks, alt)
+        self._blit(
+            self._curve_key, half_curves, half_marks, alt_half, make=self._draw_half, image=self.image_half
+        )

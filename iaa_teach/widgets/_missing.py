@@ -175,5 +175,5 @@ class MissingDataExplorer(Explorer):
         gaps = self._rows["with gaps"]
         values["Fleiss\npooled"] = gaps["Fleiss pooled"]
         values["Fleiss\nitem mean"] = gaps["Fleiss item mean"]
-        title = f"{self.level} alpha; Fleiss' kappa on the data with gaps"
-        self._show_bands(values, title, 6.4, 4.0, left=0.1, right=0.84, bottom=0.24)
+        title = f"{self.level} alpha;\nFleiss' kappa on the data with gaps"
+        self._show_bands(values, title, 3.1, 3.4, left=0.19, right=0.69, bottom=0.3, top=0.86)

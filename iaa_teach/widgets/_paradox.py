@@ -29,8 +29,8 @@ __all__ = ["ParadoxExplorer", "CURVES"]
 
 #: Prevalences at which the curve is drawn, evenly over the slider's whole range.
 CURVE_POINTS = 34
-#: The legend's font size (points): five entries in two columns.
-MIN_LEGEND_PT = 10
+#: The legend's font size (points): up to five entries in one column.
+MIN_LEGEND_PT = 9
 
 #: The curves, in drawing order: (key in :meth:`ParadoxExplorer.curve_values`, legend label).
 CURVES = (
@@ -269,17 +269,20 @@ class ParadoxExplorer(Explorer):
     def _draw(self):
         """The figure: axes, labels and legend, and the curves and markers as animated artists (see :meth:`_blit`)."""
         c = self.curve_values()
-        fig, (ax,) = new_figure(6.4, 4.8, left=0.12, right=0.97, bottom=0.32, top=0.92)
+        # narrow and tall, to stand beside the controls in a small window
+        fig, (ax,) = new_figure(3.1, 3.6, left=0.18, right=0.96, bottom=0.42, top=0.88)
         plots.paradox_curve(c["prevalence"], {label: c[key] for key, label in self._shown}, ax=ax)
-        # five curves: the legend in two columns below the axes, clear of the curves and the axis label
+        ax.set_title("Same raters, one category\ndominating: kappa falls", fontsize=10)
+        ax.set_xlabel("prevalence of category 1")
+        # up to five curves: the legend in one column below the axes, clear of the curves and the axis label
         ax.legend(
             loc="upper center",
-            bbox_to_anchor=(0.5, -0.17),
-            ncols=2,
+            bbox_to_anchor=(0.45, -0.2),
+            ncols=1,
             fontsize=MIN_LEGEND_PT,
             frameon=False,
             handlelength=3,
-            columnspacing=1.2,
+            labelspacing=0.25,
         )
         self._lines = ax.get_lines()[: len(self._shown)]
         for line in self._lines:

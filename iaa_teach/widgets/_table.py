@@ -18,7 +18,6 @@ from ._base import (
     IntSlider,
     attempt,
     band,
-    controls_row,
     fmt,
     heading,
     label_style,
@@ -42,6 +41,9 @@ _FIGURE_NEEDS = {"items": "fleiss", "coincidences": "alpha"}
 
 
 MISSING_LABEL = "missing"
+#: How a missing rating shows in the grid: the dash the readouts use for "no value" (narrow enough for
+#: the compact layout; each cell's tooltip says what it means).
+MISSING_MARK = "–"
 #: Beyond this many items (or pairs) the figure shows the grid's window (or a matrix).
 MAX_BARS = 30
 FIGURES = {
@@ -51,11 +53,20 @@ FIGURES = {
     "coincidence matrix (alpha)": "coincidences",
 }
 
+#: The figures' names in the compact layout's "show" control.
+_SHORT = {
+    "coefficients and bands": "coefficients",
+    "per-item agreement P_i": "P_i per item",
+    "pairwise kappa": "pairwise kappa",
+    "coincidence matrix (alpha)": "coincidences",
+}
+#: The figure's size (inches): narrow and tall, to stand beside the grid in a small window.
+FIGSIZE = (3.1, 3.4)
 _MARGINS = {
-    "bands": {"left": 0.1, "right": 0.84, "bottom": 0.17},
-    "items": {"left": 0.12, "right": 0.97, "bottom": 0.27, "top": 0.86},
-    "pairs": {"left": 0.12, "right": 0.97, "bottom": 0.15},
-    "coincidences": {"left": 0.1, "right": 0.97, "bottom": 0.14},
+    "bands": {"left": 0.19, "right": 0.69, "bottom": 0.22, "top": 0.9},
+    "items": {"left": 0.19, "right": 0.96, "bottom": 0.3, "top": 0.84},
+    "pairs": {"left": 0.19, "right": 0.96, "bottom": 0.2, "top": 0.9},
+    "coincidences": {"left": 0.17, "right": 0.96, "bottom": 0.16, "top": 0.9},
 }
 
 
@@ -129,7 +140,7 @@ class TableExplorer(Explorer):
         self._codes = r.codes  # a copy the grid edits: category positions, Ratings.MISSING where missing
         self.page_size = min(check_int("page_size", page_size, 1, 100), r.n_items)
         self._first = 0
-        options = [(str(c), i) for i, c in enumerate(r.categories)] + [(MISSING_LABEL, Ratings.MISSING)]
+        options = [(str(c), i) for i, c in enumerate(r.categories)] + [(MISSING_MARK, Ratings.MISSING)]
 
         levels = [lv for lv in LEVELS if lv in ("nominal", "ordinal") or numeric_categories(r.categories)]
         if level not in levels:
@@ -137,7 +148,7 @@ class TableExplorer(Explorer):
         self.level = w.Dropdown(
             options=levels,
             value=level,
-            description="alpha level",
+            description="alpha",
             style=label_style(),
             tooltip="level of measurement for Krippendorff's alpha",
         )
@@ -151,11 +162,13 @@ class TableExplorer(Explorer):
             description="reset",
             tooltip="restore the starting table",
             icon="undo",
-            layout=w.Layout(width="8em"),
+            layout=w.Layout(width="auto"),
         )
 
-        cell = w.Layout(width="6.5em")
-        head = [w.Label(str(text), layout=cell) for text in ["item", *r.raters, "P_i"]]
+        cell = w.Layout(width="3.4em")
+        narrow = w.Layout(width="2.6em")
+        head = [w.Label("item", layout=narrow), *(w.Label(str(text), layout=cell) for text in r.raters)]
+        head.append(w.Label("P_i", layout=w.Layout(width="4em")))
         self.cells: list[list[w.Dropdown]] = []
         for row in range(self.page_size):
             dds = []
@@ -166,24 +179,29 @@ class TableExplorer(Explorer):
                     description=str(rater),
                     style={"description_width": "0px"},
                     layout=cell,
-                    tooltip=f"item {r.items[row]}, rater {rater}",
+                    tooltip=f"item {r.items[row]}, rater {rater} ({MISSING_MARK}: missing)",
                 )
                 dd.add_class(f"iaa-cell-{row}-{j}")  # grid row (of the window) and rater column
                 dd.observe(self._cell_changed(row, j), names="value")
                 dds.append(dd)
             self.cells.append(dds)
-        self.item_labels = [w.Label(str(r.items[row]), layout=cell) for row in range(self.page_size)]
-        self.p_i_labels = [w.HTML(layout=cell) for _ in range(self.page_size)]
+        self.item_labels = [w.Label(str(r.items[row]), layout=narrow) for row in range(self.page_size)]
+        self.p_i_labels = [w.HTML(layout=w.Layout(width="4em")) for _ in range(self.page_size)]
         rows = [head] + [
             [item, *dds, p_i] for item, dds, p_i in zip(self.item_labels, self.cells, self.p_i_labels)
         ]
         if "fleiss" not in self.shown:  # P_i is Fleiss' per-item agreement
             for label in [head[-1], *self.p_i_labels]:
-                label.layout = w.Layout(width="6.5em", display="none")
+                label.layout = w.Layout(width="4em", display="none")
         if "alpha" not in self.shown:
             self.level.layout.display = "none"
         self.grid = w.VBox([w.HBox(row, layout=w.Layout(align_items="center")) for row in rows])
-        controls = [self.grid, controls_row(self.level, self.figure, self.reset_button)]
+        self.grid.add_class("iaa-grid")
+        self.figure.add_class("iaa-wide-only")  # the compact layout's "show" chooses the figure
+        for label in [head[-1], *self.p_i_labels]:
+            label.add_class("iaa-wide-only")  # the compact layout shows P_i in its figure and its numbers
+        level_row = w.HBox([self.level, self.reset_button], layout=w.Layout(align_items="center"))
+        controls = [self.grid, level_row, self.figure]
         self.first_item = None
         if r.n_items > self.page_size:
             self.first_item = IntSlider(
@@ -196,7 +214,21 @@ class TableExplorer(Explorer):
             self.first_item.observe(self._page_changed, names="value")
             controls.insert(1, self.first_item)
         self.reset_button.on_click(lambda _button: self.reset())
-        self._finish(controls, watch=(self.level, self.figure))
+        self._figures = figures
+        self._finish(controls, watch=(self.level, self.figure), views=[_SHORT[f] for f in figures])
+        self.figure.observe(self._figure_chosen, names="value")
+
+    def _view_chosen(self, value: str) -> str:
+        """The compact layout's "show" offers every figure and the numbers: a figure chosen there is
+        the figure chosen; the one image shows it."""
+        if value != "numbers":
+            self.figure.value = self._figures[int(value)]
+            return "0"
+        return value
+
+    def _figure_chosen(self, change: dict) -> None:
+        if self.show.value != "numbers":
+            self.show.value = str(self._figures.index(change["new"]))
 
     # -------------------------------------------------------------- data
     @property
@@ -219,7 +251,7 @@ class TableExplorer(Explorer):
             raise AgreementError(f"there is no item {item!r}; the items are {list(r.items)[:10]}...")
         i = r.items.index(item)
         j = r.rater_index(rater)
-        if isinstance(label, str) and label == MISSING_LABEL or is_missing(label):
+        if isinstance(label, str) and label in (MISSING_LABEL, MISSING_MARK) or is_missing(label):
             code = Ratings.MISSING
         else:
             code = r.category_index(label)
@@ -259,7 +291,7 @@ class TableExplorer(Explorer):
                 self.item_labels[row].value = str(self.initial.items[i])
                 for j, dd in enumerate(dds):
                     dd.value = int(self._codes[i, j])
-                    dd.tooltip = f"item {self.initial.items[i]}, rater {self.initial.raters[j]}"
+                    dd.tooltip = f"item {self.initial.items[i]}, rater {self.initial.raters[j]} ({MISSING_MARK}: missing)"
         finally:
             self._busy = False
 
@@ -363,7 +395,7 @@ class TableExplorer(Explorer):
         (:meth:`_show_bands`); the other figures are drawn anew, or taken from the figures kept
         by what they show (the table's labels, the alpha level, the grid's window)."""
         if FIGURES[self.figure.value] == "bands":
-            self._show_bands(*self._bands(), 6.4, 4.0, **_MARGINS["bands"])
+            self._show_bands(*self._bands(), *FIGSIZE, **_MARGINS["bands"])
         else:  # drawn anew, unless this table was shown before (a cell changed and changed back)
             self._bands_frame = None
             key = (self.figure.value, self.level.value, self._first, self._codes.tobytes())
@@ -388,7 +420,7 @@ class TableExplorer(Explorer):
 
     def _draw(self):
         kind = FIGURES[self.figure.value]
-        fig, (ax,) = new_figure(6.4, 4.0, **_MARGINS[kind])
+        fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS[kind])
         r = self.initial
         if kind == "items" and self._fleiss is not None:
             fleiss, items = self._fleiss, r.items

@@ -117,6 +117,7 @@ class WeightsExplorer(Explorer):
             [controls_row(self.rater_a, self.rater_b), self.level, self.weights],
             images=[self.image, self.image_weights],
             watch=(self.rater_a, self.rater_b, self.level, self.weights),
+            views=("alpha distances", "Cohen weights"),
         )
 
     def set_ratings(self, ratings: Any) -> None:
@@ -218,6 +219,6 @@ class WeightsExplorer(Explorer):
             )
 
     def _matrix(self, matrix, title: str):
-        fig, (ax,) = new_figure(3.7, 3.5, left=0.16, right=0.97, bottom=0.14, top=0.88)
+        fig, (ax,) = new_figure(3.1, 3.1, left=0.19, right=0.97, bottom=0.16, top=0.88)
         plots.distance_matrix(matrix, self.data.categories, title=title, ax=ax)
         return fig

@@ -311,7 +311,7 @@ explain(cohen_kappa(exercise, "A", "B")).hidden("Show the worked answer")
 # %% [markdown]
 # ## Explore it yourself
 #
-# Change any label in the grid, or make it "missing", and watch $P_o$, $P_e$ and
+# Change any label in the grid, or make it "–" (missing), and watch $P_o$, $P_e$ and
 # $\kappa$ of every pair follow; the figure shows the three pairs. Check
 # Exercise 3 by giving item 10 a **G** from B; "reset" brings the worked
 # example back. (The controls need a running kernel.) It shows Cohen's kappa

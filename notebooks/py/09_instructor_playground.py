@@ -43,10 +43,12 @@
 #
 # **In class.** Run all cells, then zoom the browser (Ctrl and +) until the back
 # row can read the numbers, and close the side panel with *Ctrl+B* (*View >
-# Appearance > Show Left Sidebar*): each explorer then puts its figure right
-# under (or, on a wide screen, beside) its controls, so a slider and the figure
-# it moves are on screen together. *View > Appearance > Simple Interface* shows
-# one notebook at a time; it does not close the side panel.
+# Appearance > Show Left Sidebar*) for room. Each explorer keeps its controls in a
+# column beside its figure. In a small window (a 1280 x 720 projector at 150 %, even
+# with the side panel open) it fits the screen whole and shows one view at a time:
+# its **show** control switches between its figures and its numbers. *View >
+# Appearance > Simple Interface* shows one notebook at a time; it does not close the
+# side panel.
 # Every control works from the keyboard: Tab moves between controls, the arrow
 # keys move a slider or change a dropdown, Space or Enter presses a button.
 
@@ -65,7 +67,7 @@ from iaa_teach.widgets import (
 # ## 1. Edit the table
 #
 # The grid is the worked example: ten sentences, annotators A, B and C. Choose a
-# different label in any cell, or "missing" to remove it. The readout gives
+# different label in any cell, or "–" (missing) to remove it. The readout gives
 # $P_o$, $P_e$ and $\kappa$ for every pair, Fleiss' $P_a$, $P_e$ and $\kappa$
 # (with both chance rules once a rating is missing), and alpha at the level you
 # choose, each with its Landis-Koch band. The $P_i$ column shows each item's
@@ -181,8 +183,9 @@ weights
 # items slider keeps the first $N$ of them, so moving it to the right adds items to
 # the same study. The readout gives the coefficient, its standard error, its 95 %
 # interval and the half-width, and how many items `items_needed` plans for a
-# half-width of 0.1 (lesson 07). Left: the coefficient with its interval as a band;
-# right: the half-width against the number of items.
+# half-width of 0.1 (lesson 07). Two figures: the coefficient with its interval as a
+# band, and the half-width against the number of items (side by side on a wide
+# screen; in a small window **show** picks one).
 
 # %%
 interval = IntervalExplorer()
