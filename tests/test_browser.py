@@ -137,7 +137,8 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
 
 # An explorer scrolled to the top of the notebook's visible area, as a class sees it: where it ends,
 # where every control and figure on show is, which texts are wider than their box (cut) and which run
-# onto a second line (wrapped; a readout's column headings may wrap between words), and how large a figure's smallest text (MIN_FONT_PT at its true size)
+# onto a second line (wrapped; a readout's column headings may wrap between words), which controls
+# something lies over (a click at their middle would not reach them), and how large a figure's smallest text (MIN_FONT_PT at its true size)
 # is shown, in CSS px.
 _WHOLE_JS = """(explorer, minPt) => {
   explorer.scrollIntoView({block: 'start'});
@@ -160,8 +161,14 @@ _WHOLE_JS = """(explorer, minPt) => {
     .filter(e => shown(e) && lines(e) > 1).map(name);
   const text = Array.from(explorer.querySelectorAll('img.iaa-picture')).filter(shown)
     .map(i => i.getBoundingClientRect().width / (i.naturalWidth / 2) * minPt * 4 / 3);
+  // what a click at a control's middle reaches: the control itself, not something lying over it
+  const covered = Array.from(explorer.querySelectorAll('input, select, button, textarea')).filter(shown)
+    .filter(e => { const r = e.getBoundingClientRect();
+                   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                   return !(hit && (hit === e || e.contains(hit))); })
+    .map(e => name(e));
   const own = box(explorer);
-  return {area: box({getBoundingClientRect: () => area}), explorer: own, parts, cut, wrapped, text,
+  return {area: box({getBoundingClientRect: () => area}), explorer: own, parts, cut, wrapped, text, covered,
           width: explorer.scrollWidth - explorer.clientWidth};
 }"""
 
@@ -179,6 +186,7 @@ def _whole_in_view(seen: dict) -> list[str]:
             problems.append(f"{part['what']!r} outside the visible area ({part} not in {area})")
     problems += [f"cut: {what!r}" for what in seen["cut"]]
     problems += [f"wrapped: {what!r}" for what in seen["wrapped"]]
+    problems += [f"covered (a click would not reach it): {what!r}" for what in seen["covered"]]
     if seen["width"] > 1:
         problems.append(f"{seen['width']} px wider than its box")
     return problems

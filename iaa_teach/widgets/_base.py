@@ -86,7 +86,8 @@ _CSS = """<style>
 #: explorer fits the window: a one-line title, the controls in a column of 14 px text (each slider's
 #: name above its track), beside one view at a time, chosen with the "show" control: a figure (no
 #: taller than the window less the title and JupyterLab's bars) or the numbers. The output's prompt
-#: ("[3]:") is hidden there, to give the figure its 70 px.
+#: ("[3]:") is hidden there, to give the figure its 70 px, with the output's "collapse" overlay, which would
+#: lie over the controls (the cell's collapser bar still folds the output).
 COMPACT_WIDTH = 760
 COMPACT_HEIGHT = 560
 _COMPACT_RULES = """
@@ -165,6 +166,7 @@ PROJECTOR_CSS = (
     + str(COMPACT_HEIGHT)
     + """px) {
   .jp-OutputArea-child:has(.iaa-explorer) > .jp-OutputPrompt { display: none; }
+  .jp-OutputArea:has(.iaa-explorer) > .jp-OutputArea-promptOverlay { display: none; }
 }"""
 )
 
