@@ -937,11 +937,15 @@ def test_follow_through_marks_a_later_part_from_the_students_own_wrong_answers(k
                 )
                 assert "Follow-through" in fb.message and all(f"({x})" in fb.message for x in p.follows)
                 wrong_labels = [x for x in p.follows if earlier[x] != q.part(x).answer]
+                # each wrong earlier answer loses marks, unless it is itself right from a still earlier
+                # wrong answer (level 4: D_e from a wrong n, feeding D_e with replacement): an error is
+                # penalised once
                 assert all(
                     marking.feedback[x].marks < q.part(x).marks
+                    or marking.feedback[x].status == "follow-through"
                     for x in wrong_labels
                     if not parse_answer(answers[x]).matches(q.part(x).answer)
-                )
+                ), [(x, marking.feedback[x].status, marking.feedback[x].message) for x in wrong_labels]
                 two = q.mark({**answers, p.label: _two_dp(ft)}).feedback[p.label]
                 if not parse_answer(_two_dp(ft)).matches(p.answer):
                     assert p.marks - 1 <= two.marks < p.marks, (q.id, p.label, two.message)
