@@ -900,3 +900,31 @@ def test_table_figures_come_back_when_a_cell_changes_back():
     assert bytes(ex.image.value) == bytes(
         TableExplorer(figure="coincidence matrix (alpha)", level="ordinal").image.value
     )
+
+
+def test_coverage_readout_lists_the_first_items_of_a_long_table():
+    """The per-item table stops at MAX_ITEM_ROWS rows and says so; the summary counts every item."""
+    from iaa_teach.widgets._coverage import MAX_ITEM_ROWS
+
+    r = datasets.simulate(100, 4, accuracy=0.8, prevalence=0.5, n_categories=3, seed=1)
+    ex = CoverageExplorer(r, "A", "B")
+    v = ex.values()
+    assert (
+        f"k right item {r.items[MAX_ITEM_ROWS - 1]}" in v
+        and f"k right item {r.items[MAX_ITEM_ROWS]}" not in v
+    )
+    assert f"(100 items: the first {MAX_ITEM_ROWS} shown" in ex.readout.value
+    assert v["kappa right"] == f3(fleiss_kappa(r).exact.kappa)  # every item, not the rows shown
+    assert "items: the first" not in CoverageExplorer().readout.value  # 10 items: every row
+
+
+def test_paradox_curves_of_a_setting_seen_lately_are_kept():
+    """A slider moved back shows the same curves, without simulating them again."""
+    ex = ParadoxExplorer(n_items=100)
+    first = ex.curve_values()
+    ex.seed.value = 5
+    assert ex.curve_values() is not first
+    ex.seed.value = 0
+    assert ex.curve_values() is first  # kept, not computed again
+    r = datasets.simulate(100, 3, accuracy=0.85, prevalence=0.5, n_categories=2, seed=0)
+    assert ex.values()["kappa"] == f3(fleiss_kappa(r).exact.kappa)

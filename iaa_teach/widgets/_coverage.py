@@ -31,6 +31,10 @@ from ._base import (
 
 __all__ = ["CoverageExplorer"]
 
+#: Rows of the per-item table: beyond this many items the readout shows the first ones (a 1,000-row
+#: table is nothing to read in class, and formatting it was most of an update's time at 1,000 x 10).
+MAX_ITEM_ROWS = 30
+
 
 class CoverageExplorer(Explorer):
     """Annotators who cover different items: the right way against merging them.
@@ -149,10 +153,12 @@ class CoverageExplorer(Explorer):
                     fmt(p_wrong[i], undefined="–"),
                 ],
             )
-            for i, item in enumerate(r.items)
+            for i, item in enumerate(r.items[:MAX_ITEM_ROWS])
         ]
         summary = []
         single = [str(item) for item, k in zip(r.items, k_right) if k == 1]
+        if len(single) > 10:
+            single = single[:10] + [f"... ({len(single):,} items in all)"]
         for key, label, res, data in (
             ("right", f"{', '.join(names)} kept apart", self._right, r),
             ("merged", f"{merged_name} merged", self._wrong, self.merged),
@@ -181,6 +187,10 @@ class CoverageExplorer(Explorer):
             heading("per item: k raters and P_i"),
             table(["item", "k", "P_i", "k merged", "P_i merged"], per_item),
         ]
+        if r.n_items > MAX_ITEM_ROWS:
+            parts.append(
+                note(f"({r.n_items:,} items: the first {MAX_ITEM_ROWS} shown; every item counts above)")
+            )
         if single:
             parts.append(
                 note(
