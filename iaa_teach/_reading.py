@@ -1658,12 +1658,10 @@ def _check_field_sizes(
 ) -> None:
     if max_field is None:
         return
-    import pandas as pd
-
     try:
-        lengths = pd.Series(texts, dtype=object).str.len().fillna(0).to_numpy()  # a number: 0, no limit
-    except AttributeError:  # no cell is text
-        return
+        lengths = np.fromiter(map(len, texts), dtype=np.intp, count=len(texts))
+    except TypeError:  # a number (no length limit) or a missing cell among them
+        lengths = np.array([len(t) if isinstance(t, str) else 0 for t in texts], dtype=np.intp)
     for u in np.flatnonzero(lengths > max_field)[:1]:
         text, row = texts[u], int(np.flatnonzero(codes == u)[0])
         check_limit(

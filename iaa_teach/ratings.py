@@ -1052,9 +1052,18 @@ class Ratings:
                     raters,
                     max_categories,
                 )
-                items = range(1, codes.shape[0] + 1) if cells.items is None else cells.items
+                if cells.items is None:
+                    items = range(1, codes.shape[0] + 1)
+                else:  # a column of IDs was checked as it was read; item names from a header are checked here
+                    items = cells.items if cells.reading.items_from is not None else _check_items(cells.items)
                 ratings = cls(
-                    codes, cats, raters, items, _trusted=True, _declared=cells.categories is not None
+                    codes,
+                    cats,
+                    raters,
+                    items,
+                    _trusted=True,
+                    _declared=cells.categories is not None,
+                    _checked=True,
                 )
         except AgreementError as err:  # locate(None, None) is the path
             raise AgreementError(f"{cells.locate(err.row, err.column)}: {err}") from None
