@@ -23,7 +23,27 @@ extensions = [
     "sphinx-mathjax-offline",  # MathJax 3 copied into _static/mathjax (its module name has dashes)
     "sphinx.ext.githubpages",  # writes .nojekyll: GitHub Pages then serves _static/ and _images/ as they are
     "sphinx_copybutton",  # a copy button on each cell's code
+    "sphinx.ext.autodoc",  # the API reference: each public name's docstring (tools/book.py writes the pages)
+    "sphinx.ext.autosummary",  # ... under a table of the names of its topic
+    "sphinx.ext.napoleon",  # the docstrings' "Parameters / Returns" sections (NumPy's layout)
 ]
+autosummary_generate = False  # the summary tables link to the entries on the same page: no page per name
+autodoc_typehints = (
+    "none"  # the docstrings say the types (their Parameters); signatures short enough for a phone
+)
+autodoc_member_order = "bysource"
+napoleon_google_docstring = False
+napoleon_use_param = False  # "Parameters" as one list with the types as written (no links to numpy's docs)
+napoleon_use_rtype = False
+napoleon_use_ivar = True
+# A docstring's reference to a name that is not on the API pages (an internal helper, numpy's ndarray, a type
+# written in words: "array, shape (k, k)") is shown as code, not an error: the build's -n stays for the pages'
+# own links (lessons, guide), and tests/test_book_api.py checks every public name is on the API pages.
+nitpick_ignore_regex = [(r"py:.*", r".*")]
+suppress_warnings = ["ref.python"]  # "more than one target for 'se'": a word in a docstring, shown as code
+napoleon_custom_sections = [
+    ("Columns", "params_style")
+]  # the diagnosis tables' columns, listed as parameters  # "Attributes" as a list, not a second entry of each attribute :members: documents
 
 root_doc = "index"
 # _notebooks/: the lessons' notebooks, offered for download on their pages (tools/book.py), not pages themselves
@@ -47,7 +67,12 @@ mathjax_path = "mathjax/tex-chtml.js"  # the bundled copy, relative to _static/
 # MathJax sizes each formula by the em, not by measuring the ex-height of the text around every formula
 # (one layout read per formula): on a slow phone the maths is done 1-2 s sooner (benchmarks/bench_book.py);
 # myst-nb adds the classes MathJax processes to this.
-mathjax3_config = {"chtml": {"matchFontHeight": False}}
+# Lazy typesetting (MathJax's ui/lazy): the formulas in view (and 200 px around) are typeset first, the others
+# as the reader scrolls to them (a screen in tens of ms; up to 2 s on Fast 3G when it needs a font or TeX
+# extension not yet loaded). All 70-140 formulas of a lesson at once took 1.5-3 s of CPU before the first
+# screen showed its maths (benchmarks/bench_book.py). Printing typesets them all (ui/lazy does, before print;
+# the book's PDF loads MathJax without it, tools/book.py).
+mathjax3_config = {"chtml": {"matchFontHeight": False}, "loader": {"load": ["ui/lazy"]}}
 
 # --------------------------------------------------------------------- HTML
 html_theme = "sphinx_book_theme"

@@ -9,6 +9,7 @@ still pictures. The built site itself is checked in tests/test_browser_book.py.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 from dataclasses import replace
@@ -45,10 +46,16 @@ def pages(tmp_path_factory) -> tuple[list[str], Path]:
 def test_the_book_opens_with_start_notation_glossary_then_the_ready_lessons_in_order(pages):
     order, target = pages
     ready = [les.stem for les in course.LESSONS[1:] if les.ready]
-    assert order == ["index", "notation", "glossary", *ready]
-    assert sorted(p.stem for p in target.glob("*.ipynb")) == sorted(order)
-    toctree = text(json.loads((target / "index.ipynb").read_text())["cells"][-1]["source"])
-    assert [line.split("<")[-1].rstrip(">") for line in toctree.splitlines()[4:-1]] == order[1:]
+    guide = [f"guide-{name}" for name in book.GUIDE]
+    assert order == ["index", "notation", "glossary", *ready, *guide, *book.API_TOPICS]
+    assert sorted(p.stem for p in target.glob("*.ipynb")) == sorted(order[: 3 + len(ready)])
+    cells = json.loads((target / "index.ipynb").read_text())["cells"]
+    listed = []
+    for cell in cells[-3:]:  # the menu: lessons, the user guide, the API reference, each under its caption
+        lines = text(cell["source"]).splitlines()
+        assert lines[0] == "```{toctree}" and lines[3].startswith(":caption: ")
+        listed += [line.split("<")[-1].rstrip(">") for line in lines[5:-1]]
+    assert listed == order[1:]
 
 
 def test_a_lesson_not_ready_stays_out_and_comes_in_when_ready(monkeypatch, tmp_path):
@@ -249,22 +256,28 @@ def test_the_start_page_is_written_for_a_reader_of_the_book(pages):
     assert "**How to read a lesson.**" in index
 
 
-def test_every_page_offers_its_notebook_for_download(pages):
+def test_every_page_from_a_notebook_offers_it_for_download(pages):
     order, target = pages
     files = {"index": course.LESSONS[0].file, **{les.stem: les.file for les in course.LESSONS[1:]}}
     for name in order:
-        if name in book.START_PAGES.values():
+        if name not in files:  # notation and glossary (parts of the start page), the guide and API pages
             continue
         cells = json.loads((target / f"{name}.ipynb").read_text())["cells"]
         note = text(cells[1]["source"])
         assert f"<{book.NOTEBOOK_FOLDER}/{files[name]}>" in note and "{download}" in note
-        copied = target / book.NOTEBOOK_FOLDER / files[name]
-        assert copied.read_bytes() == (NOTEBOOKS / files[name]).read_bytes()  # the lesson as committed
+        copied = json.loads((target / book.NOTEBOOK_FOLDER / files[name]).read_text(encoding="utf-8"))
+        committed = json.loads((NOTEBOOKS / files[name]).read_text(encoding="utf-8"))
+        # the lesson as committed, to run: its outputs cleared (the page shows them; its figures are not twice in the site)
+        assert [c["source"] for c in copied["cells"]] == [c["source"] for c in committed["cells"]]
+        assert [c["metadata"] for c in copied["cells"]] == [c["metadata"] for c in committed["cells"]]
+        code = [c for c in copied["cells"] if c["cell_type"] == "code"]
+        assert code and all(c["outputs"] == [] and c["execution_count"] is None for c in code)
+        assert "widgets" not in copied["metadata"]
 
 
 def test_two_figures_on_one_page_never_share_an_alt_text(pages):
     order, target = pages
-    for name in order:
+    for name in (n for n in order if (target / f"{n}.ipynb").exists()):
         cells = json.loads((target / f"{name}.ipynb").read_text())["cells"]
         alts = [c["metadata"]["mystnb"]["image"]["alt"] for c in cells if "mystnb" in c.get("metadata", {})]
         assert len(alts) == len(set(alts)), (name, alts)
@@ -277,6 +290,8 @@ def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
     static = tmp_path / "_static"
     files = {
         "mathjax/tex-chtml.js": "mathjax",
+        "mathjax/ui/lazy.js": "lazy",
+        "mathjax/ui/menu.js": "menu",
         "mathjax/input/tex/extensions/cancel.js": "x",
         "mathjax/input/tex/extensions/all-packages.js": "all",
         "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff": "f",
@@ -293,7 +308,7 @@ def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
         (static / rel).write_text(body)
     (tmp_path / "page.html").write_text(
         '<head>\n  <script defer src="_static/scripts/fontawesome.js?digest=1"></script>\n</head>'
-        '<img alt="a" src="_images/f.png"><img src="data:image/png;base64,AA" alt="b">'
+        '<img alt="a" src="_images/f.png"><img src="data:image/png;base64,iVBORw0KGgo=" alt="b">'
     )
     maths = (
         '<head>\n<meta charset="utf-8" />\n<script defer="defer" src="_static/mathjax/tex-chtml.js"></script>'
@@ -303,13 +318,15 @@ def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
     book.slim_site(tmp_path)  # a second pass adds nothing
     # a page with maths asks for MathJax's bundle first, once
     head = (tmp_path / "maths.html").read_text()
-    assert head.count('rel="preload"') == 1 and head.index('rel="preload"') < head.index("<script")
+    # (and its lazy typesetting), once
+    assert head.count('rel="preload"') == 2 and head.rindex('rel="preload"') < head.index("<script")
     assert '<link rel="preload" href="_static/mathjax/tex-chtml.js" as="script" fetchpriority="high">' in head
     left = sorted(p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file())
     assert left == [
         "mathjax/input/tex/extensions/cancel.js",
         "mathjax/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff",
         "mathjax/tex-chtml.js",
+        "mathjax/ui/lazy.js",
         "scripts/bootstrap.js",
         "styles/theme.css",
     ]
@@ -317,7 +334,11 @@ def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
     assert (static / "styles/theme.css").read_text() == "a{}"
     page = (tmp_path / "page.html").read_text()
     assert "fontawesome" not in page
-    assert '<img loading="lazy" alt="a" src="_images/f.png">' in page and '<img src="data:' in page
+    assert '<img loading="lazy" alt="a" src="_images/f.png">' in page and "data:" not in page
+    # an inline picture (an explorer's) becomes a file named by its bytes, loaded lazily too
+    png = "_images/" + hashlib.sha256(base64.b64decode("iVBORw0KGgo=")).hexdigest() + ".png"
+    assert f'<img loading="lazy" src="{png}" alt="b">' in page
+    assert (tmp_path / png).read_bytes() == b"\x89PNG\r\n\x1a\n"
     assert sizes["after"] < sizes["before"]
 
 

@@ -80,9 +80,14 @@ def built_book(tmp_path_factory) -> Path:
     return out
 
 
-def expected_pages() -> list[str]:
-    """The book's pages in order: the start page, notation, glossary, then every ready lesson."""
+def lesson_pages() -> list[str]:
+    """The course's pages in order (the printed book): the start page, notation, glossary, every ready lesson."""
     return ["index", "notation", "glossary", *(les.stem for les in LESSONS[1:] if les.ready)]
+
+
+def expected_pages() -> list[str]:
+    """The book's pages in order: the course's, then the user guide and the API reference."""
+    return [*lesson_pages(), *(f"guide-{name}" for name in book.GUIDE), *book.API_TOPICS]
 
 
 class Visit:
@@ -118,7 +123,7 @@ class Visit:
             self.outside.append(url)
             route.abort()
 
-    def open(self, url: str) -> None:
+    def open(self, url: str, typeset_all: bool = True) -> None:
         self.page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
         # MathJax 3 typesets after load (on the pages that have maths): wait until it has finished
         if self.page.locator("script[src*='mathjax']").count():
@@ -126,6 +131,10 @@ class Visit:
                 "() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=TIMEOUT_MS
             )
             self.page.evaluate("() => MathJax.startup.promise")
+            if (
+                typeset_all
+            ):  # formulas out of view wait to be scrolled to (lazy typesetting): typeset them all
+                self.page.evaluate("() => MathJax.startup.document.lazyTypesetAll()")
         self.page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
 
 
@@ -330,6 +339,113 @@ def test_a_cold_lesson_page_and_the_whole_site_stay_light(built_book):
     )
 
 
+_TYPESET_JS = """() => { const all = Array.from(document.querySelectorAll('.bd-article .math'))
+    .filter(e => e.checkVisibility());
+  const inView = e => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; };
+  const done = e => !!e.querySelector('mjx-container mjx-math');
+  return {all: all.length, typeset: all.filter(done).length,
+          inView: all.filter(inView).length, inViewTypeset: all.filter(e => inView(e) && done(e)).length}; }"""
+
+
+@pytest.mark.browser
+def test_formulas_are_typeset_as_they_come_into_view(built_book):
+    # lazy typesetting (book/conf.py): the first screen's formulas at once, a later one when scrolled to
+    with chromium_page(viewport=PHONE) as page:
+        visit = Visit(page, built_book)
+        visit.open((built_book / "03_krippendorff_alpha.html").resolve().as_uri(), typeset_all=False)
+        first = page.evaluate(_TYPESET_JS)
+        # the page's last display formula outside a folded answer: not typeset until the reader scrolls to it
+        last = "Array.from(document.querySelectorAll('.bd-article div.math')).filter(e => !e.closest('details')).pop()"
+        assert page.evaluate(f"() => !({last}).querySelector('mjx-math')")
+        page.evaluate(f"() => ({last}).scrollIntoView()")
+        page.wait_for_function(f"() => !!({last}).querySelector('mjx-math')", timeout=TIMEOUT_MS)
+        assert visit.outside == [] and visit.problems == []
+    assert first["inView"] >= 1 and first["inViewTypeset"] == first["inView"]
+    assert first["typeset"] < first["all"] / 2, first  # the rest waits to be scrolled to
+
+
+@pytest.mark.browser
+def test_the_api_pages_document_each_public_name_they_list(built_book):
+    # every name of every topic has its entry (an element with the name's path as id) on that topic's page
+    missing = []
+    for page, names in book.api_names().items():
+        html = (built_book / f"{page}.html").read_text(encoding="utf-8")
+        missing += [f"{page}: {path}" for path, _ in names if f'id="{path}"' not in html]
+    assert missing == []
+
+
+# ------------------------------------------------------------------ colours
+# Every piece of text of an explorer's picture, a table or a note, against the background it is drawn on
+# (the backgrounds of its boxes blended up to the page's): WCAG's contrast ratio, at least 4.5 (3 for large text).
+_CONTRAST_JS = """(selector) => {
+    const rgba = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+        const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+        return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1}; };
+    const over = (top, under) => ({r: top.r * top.a + under.r * (1 - top.a),
+        g: top.g * top.a + under.g * (1 - top.a), b: top.b * top.a + under.b * (1 - top.a), a: 1});
+    const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+    const page = rgba(getComputedStyle(document.body).backgroundColor);
+    const base = page && page.a > 0 ? page : rgba(getComputedStyle(document.documentElement).backgroundColor);
+    const background = (e) => {
+        const layers = [];
+        for (let n = e; n && n !== document.body; n = n.parentElement) {
+            const c = rgba(getComputedStyle(n).backgroundColor);
+            if (c && c.a > 0) { layers.push(c); if (c.a >= 1) break; }
+        }
+        return layers.reverse().reduce((under, top) => over(top, under), base && base.a > 0 ? base : {r: 255, g: 255, b: 255, a: 1});
+    };
+    const out = [];
+    for (const e of document.querySelectorAll(selector)) {
+        if (e.closest('mjx-container, pre, .highlight') || !e.checkVisibility()) continue;
+        const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+        if (!own) continue;
+        const style = getComputedStyle(e);
+        const bg = background(e);
+        const fg = over(rgba(style.color), bg);
+        const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+        const ratio = (hi + 0.05) / (lo + 0.05);
+        const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight) >= 700;
+        const large = size >= 24 || (bold && size >= 18.66);
+        out.push({text: e.textContent.trim().slice(0, 40), ratio: Math.round(ratio * 100) / 100,
+                  needed: large ? 3 : 4.5, color: style.color});
+    }
+    return out;
+}"""
+_COLOURED = (
+    ".bd-article .iaa-static *, .bd-article table *, .bd-article .admonition *, .bd-article .iaa-download *"
+)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("mode", ["dark", "light"])
+def test_explorers_tables_and_notes_are_readable_in_dark_and_light_mode(built_book, mode):
+    poor, seen = [], 0
+    with chromium_page(viewport=(1280, 900)) as page:
+        # the reader's choice of the theme's switch, kept by the theme in localStorage
+        page.add_init_script(
+            f"localStorage.setItem('mode', '{mode}'); localStorage.setItem('theme', '{mode}');"
+        )
+        visit = Visit(page, built_book)
+        for name in (
+            "notation",
+            "03_krippendorff_alpha",
+            "06_chance_models",
+            "09_instructor_playground",
+            "10_exam_revision",
+        ):
+            visit.open((built_book / f"{name}.html").resolve().as_uri())
+            assert page.evaluate("() => document.documentElement.dataset.theme") == mode
+            page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+            for text in page.evaluate(_CONTRAST_JS, _COLOURED):
+                seen += 1
+                if text["ratio"] < text["needed"]:
+                    poor.append((name, text))
+        assert visit.outside == [] and visit.problems == []
+    assert seen >= 200  # the explorers' readouts, the tables' cells, the notes
+    assert poor == []
+
+
 # ------------------------------------------------------------------ phone layout
 _WIDE_JS = """() => Array.from(document.querySelectorAll(
         ".bd-article .pst-scrollable-table-container, .bd-article mjx-container[display='true']"))
@@ -465,7 +581,7 @@ def printed_book(built_book, tmp_path_factory):
 @pytest.mark.browser
 def test_the_pdf_has_a_contents_page_and_every_lesson_in_order(printed_book):
     sheets, found = printed_book["sheets"], printed_book["done"]["sheets"]
-    names = expected_pages()
+    names = lesson_pages()
     titles = book.print_titles(names)
     # the contents (sheet 2): every page of the book in order, each with the sheet it starts on
     contents = [_flat(line) for line in _FOOTER.sub("", sheets[1]).splitlines() if line.strip()]

@@ -139,7 +139,8 @@ DOWNLOAD_NOTE = (
     "```{{container}} iaa-download\n"
     "{{download}}`Download this {what} as a notebook ({file}) <{folder}/{file}>` to run it in JupyterLab\n```"
 )
-#: Where the lessons' notebooks go among the book's sources (Sphinx copies each into ``_downloads/``).
+#: Where the lessons' notebooks go among the book's sources (Sphinx copies each into ``_downloads/``),
+#: their outputs cleared (:func:`to_run`).
 NOTEBOOK_FOLDER = "_notebooks"
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -460,6 +461,21 @@ def for_readers(text: str, rules: dict[str, str] | None = None) -> str:
     return re.sub(r"[ \t]+\n", "\n", text)
 
 
+def to_run(text: str) -> str:
+    """A lesson's notebook (its JSON text) as the book offers it for download: its outputs cleared.
+
+    The page shows every output already, and running the notebook in JupyterLab makes them
+    again; kept, its figures would be in the site twice (2.7 MB of the 10 MB it may weigh).
+    Everything else (cells, tags, metadata) is as committed.
+    """
+    notebook = json.loads(text)
+    notebook.get("metadata", {}).pop("widgets", None)
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
 def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
     """Write the book's pages (``.ipynb``) into ``target`` (emptied first); return the page names in order."""
     notebooks, target = Path(notebooks), Path(target)
@@ -482,25 +498,38 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
     for les in lessons:
         nb = json.loads((notebooks / les.file).read_text(encoding="utf-8"))
         pages[les.stem] = book_notebook(nb, les.file, in_book)
-    order = ["index", *START_PAGES.values(), *(les.stem for les in lessons)]
-    toctree = [
-        "```{toctree}",
-        ":hidden:",
-        ":maxdepth: 1",
-        "",
-        *START_PAGES.values(),
-        *(f"{les.number} {les.title} <{les.stem}>" for les in lessons),
-        "```",
-    ]
-    pages["index"]["cells"].append(_markdown_cell("\n".join(toctree)))
+    guide = [f"guide-{name}" for name in GUIDE]
+    api = api_names()
+    order = ["index", *START_PAGES.values(), *(les.stem for les in lessons), *guide, *api]
+
+    def toctree(caption: str, entries: list[str]) -> str:
+        return "\n".join(
+            ["```{toctree}", ":hidden:", ":maxdepth: 1", f":caption: {caption}", "", *entries, "```"]
+        )
+
+    lesson_entries = [*START_PAGES.values(), *(f"{les.number} {les.title} <{les.stem}>" for les in lessons)]
+    pages["index"]["cells"].append(_markdown_cell(toctree("Lessons", lesson_entries)))
+    pages["index"]["cells"].append(_markdown_cell(toctree("User guide", guide)))
+    pages["index"]["cells"].append(
+        _markdown_cell(toctree("API reference", [f"{API_TOPICS[page][0]} <{page}>" for page in api]))
+    )
+    docs = _ROOT / "docs"
+    for name, page in zip(GUIDE, guide):
+        (target / f"{page}.md").write_text(
+            guide_page((docs / f"{name}.md").read_text(encoding="utf-8")), "utf-8"
+        )
+    for page, names in api.items():
+        (target / f"{page}.rst").write_text(api_page(page, names), encoding="utf-8")
     (target / NOTEBOOK_FOLDER).mkdir()
     for name, les in [("index", LESSONS[0]), *((les.stem, les) for les in lessons)]:
-        shutil.copyfile(notebooks / les.file, target / NOTEBOOK_FOLDER / les.file)
+        (target / NOTEBOOK_FOLDER / les.file).write_text(
+            to_run((notebooks / les.file).read_text(encoding="utf-8")), encoding="utf-8"
+        )
         note = DOWNLOAD_NOTE.format(
             what="page" if name == "index" else "lesson", file=les.file, folder=NOTEBOOK_FOLDER
         )
         pages[name]["cells"].insert(1, _markdown_cell(note))
-    for name in order:
+    for name in order[: len(order) - len(guide) - len(api)]:
         for i, cell in enumerate(pages[name]["cells"]):
             cell.setdefault("id", f"book-{i}")
         (target / f"{name}.ipynb").write_text(
@@ -509,12 +538,167 @@ def write_sources(notebooks: str | Path, target: str | Path) -> list[str]:
     return order
 
 
+# ================================================================== guide and API
+#: The user guide: ``docs/<name>.md`` -> the book's page ``guide-<name>``, in this order.
+GUIDE = ("setup", "own-data", "diagnostics", "widgets", "exam-revision", "book")
+#: The API reference, one page a topic (page -> title, what it holds, the modules whose names it lists).
+#: A public name goes on the page of the module that defines it (private modules included: ``_family``'s
+#: coefficients are on "Coefficients"); a module listed nowhere fails the build (:func:`api_names`).
+API_TOPICS = {
+    "api-data": (
+        "Data in: ratings and reading",
+        "The ratings table every coefficient reads, reading your own files, and the course's data sets.",
+        ("iaa_teach.ratings", "iaa_teach._reading", "iaa_teach._validation", "iaa_teach.datasets"),
+    ),
+    "api-coefficients": (
+        "Coefficients",
+        "Cohen's, Fleiss' and Conger's kappa, Krippendorff's alpha and the rest of the chance-corrected family, "
+        "with their results, intervals and bands, and the rounding every shown number goes through.",
+        ("iaa_teach.metrics", "iaa_teach._family", "iaa_teach._formulas", "iaa_teach.rounding"),
+    ),
+    "api-diagnosis": (
+        "Diagnosis and reports",
+        "Where the disagreement comes from (raters, items, labels) and the report as text, HTML, JSON or PDF.",
+        ("iaa_teach.diagnosis", "iaa_teach.report", "iaa_teach.cli"),
+    ),
+    "api-words": (
+        "Words and pictures",
+        "Worked solutions in words, the tables and maths markup they are written in, and the figures.",
+        ("iaa_teach.worked", "iaa_teach.markup", "iaa_teach.plots"),
+    ),
+    "api-widgets": (
+        "Widgets",
+        "The explorers, the quiz and the mock exam, to run in JupyterLab.",
+        ("iaa_teach.widgets",),
+    ),
+    "api-practice": (
+        "Practice and the course",
+        "Exercises, their checks and worked answers, the exam's questions, the lesson list, glossary and "
+        "notation, and the lessons' copies for students.",
+        ("iaa_teach.exercises", "iaa_teach.course", "iaa_teach.lesson_copies"),
+    ),
+}
+
+
+def api_modules() -> dict[str, Any]:
+    """The package's public modules (no underscored part in the path), ``iaa_teach`` first.
+
+    The old module paths kept for one release (they warn and forward) are left out.
+    """
+    import importlib
+    import pkgutil
+    import warnings
+
+    import iaa_teach
+
+    found = {"iaa_teach": iaa_teach}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        for info in pkgutil.walk_packages(iaa_teach.__path__, "iaa_teach."):
+            if any(part.startswith("_") for part in info.name.split(".")):
+                continue
+            try:
+                found[info.name] = importlib.import_module(info.name)
+            except DeprecationWarning:  # an old path that forwards
+                continue
+    return found
+
+
+def _home(attr: str, obj: Any, listed_in: str) -> str:
+    """The module a public object belongs to: where a function or class is defined, where a constant is
+    assigned (``BANDS = ...`` at the top level of its source), else where it is listed."""
+    own = getattr(obj, "__module__", None) if callable(obj) else None
+    if isinstance(own, str) and own.startswith("iaa_teach"):
+        return own
+    assigned = re.compile(rf"^{re.escape(attr)}\s*[:=]", re.M)
+    for name, module in sorted(sys.modules.items()):
+        if name.startswith("iaa_teach") and getattr(module, attr, None) is obj:
+            source = getattr(module, "__file__", None)
+            if source and assigned.search(Path(source).read_text(encoding="utf-8")):
+                return name
+    return listed_in
+
+
+def api_names() -> dict[str, list[tuple[str, Any]]]:
+    """Each public name once, on its topic's page: ``{page: [(path, object), ...]}``.
+
+    The names are those of the ``__all__`` lists of :func:`api_modules` (modules themselves
+    left out); a name ``iaa_teach`` exports is shown by that path (``iaa_teach.cohen_kappa``),
+    another by its module's (``iaa_teach.plots.family_chart``).
+    """
+    pages: dict[str, list[tuple[str, Any]]] = {page: [] for page in API_TOPICS}
+    topic = {module: page for page, (_, _, modules) in API_TOPICS.items() for module in modules}
+    seen: set[int] = set()
+    for name, module in api_modules().items():
+        for attr in getattr(module, "__all__", ()):
+            obj = getattr(module, attr)
+            if inspect.ismodule(obj) or attr.startswith("_"):
+                continue
+            key = (id(obj), attr)
+            if key in seen:
+                continue
+            seen.add(key)
+            home = _home(attr, obj, name)
+            # a private module's names go where its public twin's would (iaa_teach._plots -> iaa_teach.plots)
+            public_twin = ".".join(part.lstrip("_") for part in home.split("."))
+            candidates = (home, public_twin, home.rsplit(".", 1)[0], name)
+            page = next((topic[m] for m in candidates if m in topic), None)
+            if page is None:
+                raise ValueError(
+                    f"{name}.{attr} (from {home}) belongs to no page of API_TOPICS: add its module"
+                )
+            pages[page].append((f"{name}.{attr}", obj))
+    return pages
+
+
+def api_page(page: str, names: list[tuple[str, Any]]) -> str:
+    """One topic of the API reference as reStructuredText: a summary table, then each name's docstring."""
+    title, about, _ = API_TOPICS[page]
+    lines = [title, "=" * len(title), "", about, ""]
+    code = [path for path, obj in names if callable(obj)]
+    if code:
+        lines += [".. autosummary::", "", *(f"   {path}" for path in code), ""]
+    constants = [(path, obj) for path, obj in names if not callable(obj)]
+    if constants:  # a constant's docstring is its type's (dict's...): its own comment instead
+        lines += ["Constants:", ""]
+        for path, obj in constants:
+            first = next(iter(_comment_of(path, obj)), "").split(". ")[0].rstrip(".")
+            lines.append(f"- :py:data:`{path}`" + (f": {first}" if first else ""))
+        lines.append("")
+    for path, obj in names:
+        if inspect.isclass(obj):
+            members = "" if issubclass(obj, BaseException) else "\n   :members:"
+            lines += [f".. autoclass:: {path}{members}", ""]
+        elif callable(obj):
+            lines += [f".. autofunction:: {path}", ""]
+        else:  # a constant: its ``#:`` comment, from the module that assigns it
+            lines += [f".. py:data:: {path}", "", *(f"   {line}" for line in _comment_of(path, obj)), ""]
+    return "\n".join(lines)
+
+
+def _comment_of(path: str, obj: Any) -> list[str]:
+    """The ``#:`` comment above a constant's assignment in the module that defines it (Sphinx reads it)."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    attr = path.rsplit(".", 1)[1]
+    home = _home(attr, obj, path.rsplit(".", 1)[0])
+    found = ModuleAnalyzer.for_module(home).find_attr_docs().get(("", attr))
+    return [line for line in (found or []) if line.strip() or found]
+
+
+def guide_page(text: str) -> str:
+    """A guide page (``docs/*.md``) for the book: its links to other guide pages point at their pages."""
+    for name in GUIDE:
+        text = text.replace(f"]({name}.md", f"](guide-{name}.md")
+    return text
+
+
 # ================================================================== build
 #: What the pages use of the MathJax distribution sphinx-mathjax-offline copies (24 MB, every
 #: component): the TeX-to-CHTML bundle, the TeX extensions it loads on demand (autoload) and
 #: its web fonts. The rest (SVG output, MathML and AsciiMath input, the speech rule engine,
 #: other bundles) is never requested by a page.
-MATHJAX_KEPT = ("tex-chtml.js", "input/tex/extensions/", "output/chtml/fonts/woff-v2/")
+MATHJAX_KEPT = ("tex-chtml.js", "ui/lazy.js", "input/tex/extensions/", "output/chtml/fonts/woff-v2/")
 #: Kept by :data:`MATHJAX_KEPT` but never loaded: every TeX package in one file (215 kB), which the
 #: bundle refuses to load (its ``require`` option sets ``"all-packages": false``).
 MATHJAX_DROPPED = ("input/tex/extensions/all-packages.js",)
@@ -540,6 +724,7 @@ _FONTAWESOME_TAG = re.compile(
 #: which a page opened from a file may not make (Chromium logs an error for each).
 MATHJAX_PRELOAD = (
     '<link rel="preload" href="{prefix}mathjax/tex-chtml.js" as="script" fetchpriority="high">',
+    '<link rel="preload" href="{prefix}mathjax/ui/lazy.js" as="script" fetchpriority="high">',
 )
 _MATHJAX_SCRIPT = re.compile(
     r'<script defer="defer" src="(?P<prefix>[^"]*_static/)mathjax/tex-chtml\.js"></script>'
@@ -548,14 +733,96 @@ _LAZY_IMAGE = re.compile(r'<img (?![^>]*\bloading=)([^>]*\bsrc="_images/)')
 _SOURCE_MAP = re.compile(r"\n?(//# sourceMappingURL=\S+|/\*# sourceMappingURL=[^*]+\*/)\s*$")
 
 
+#: The theme's icon font (FontAwesome's solid icons, 115 kB, about 1,400 icons), cut by :func:`cut_icon_font`
+#: to the few the book's pages show.
+ICON_FONT = "vendor/fontawesome/webfonts/fa-solid-900.woff2"
+_ICON_RULE = re.compile(r"([^{}]*)\{([^{}]*)\}")
+_ICON_CLASS_ONLY = re.compile(r"(?:\.fa-[a-z0-9-]+(?:::?before)?\s*,?\s*)+")
+_ICON_CODE = re.compile(r"\\([ef][0-9a-f]{3})|([\ue000-\uf8ff])")
+_ICON_USED = re.compile(r"\bfa-[a-z0-9-]+")
+
+
+def icons_used(out: str | Path) -> set[int]:
+    """The code points of the icon font the book can show.
+
+    An icon is drawn from a CSS rule with its code point: a rule of FontAwesome's own
+    (``.fa-bars{--fa:"\\f0c9"}``) counts when a page or script of the book names its class
+    (``fa-bars``); every other rule that holds a code point (the theme's admonition and
+    link icons) counts always.
+    """
+    out = Path(out)
+    static = out / "_static"
+    named: set[str] = set()
+    for path in [*out.glob("*.html"), *static.rglob("*.js")]:
+        named.update(_ICON_USED.findall(path.read_text(encoding="utf-8")))
+    used: set[int] = set()
+    for css in static.rglob("*.css"):
+        for selector, body in _ICON_RULE.findall(css.read_text(encoding="utf-8")):
+            codes = {int(esc, 16) if esc else ord(char) for esc, char in _ICON_CODE.findall(body)}
+            if not codes:
+                continue
+            selector = selector.strip()
+            if _ICON_CLASS_ONLY.fullmatch(selector) and not named & set(_ICON_USED.findall(selector)):
+                continue
+            used |= codes
+    return used
+
+
+def cut_icon_font(out: str | Path) -> tuple[int, int] | None:
+    """The icon font of a built book cut to :func:`icons_used` (in place); its ``(bytes before, after)``."""
+    import logging
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    logging.getLogger("fontTools").setLevel(logging.WARNING)  # not a line per table it prunes
+    path = Path(out) / "_static" / ICON_FONT
+    if not path.exists():
+        return None
+    before = path.stat().st_size
+    font = TTFont(path)
+    if len(font.getGlyphOrder()) < 100:  # cut already (a second pass)
+        return before, before
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.name_IDs = ["*"]  # the font keeps its names and licence text
+    options.notdef_outline = True
+    cutter = subset.Subsetter(options)
+    cutter.populate(unicodes=sorted(icons_used(out)))
+    cutter.subset(font)
+    font.flavor = "woff2"
+    font.save(path)
+    return before, path.stat().st_size
+
+
+_INLINE_PNG = re.compile(r'(<img [^>]*?)src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
+
+
+def _image_file(out: Path, match: re.Match) -> str:
+    """An inline PNG written to ``_images/`` (named by its bytes' hash: one file however many pages show it)."""
+    import base64
+    import hashlib
+
+    data = base64.b64decode(match[2])
+    name = f"_images/{hashlib.sha256(data).hexdigest()}.png"
+    path = out / name
+    if not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(data)
+    return f'{match[1]}src="{name}"'
+
+
 def slim_site(out: str | Path) -> dict[str, int]:
     """Remove from a built book what no page loads; return ``{"before": bytes, "after": bytes}``.
 
     Only the MathJax files of :data:`MATHJAX_KEPT`; no source maps (and no comment
     pointing at one); no FontAwesome script (its ``<script>`` tag taken out of every
-    page) nor the rest of :data:`UNUSED_STATIC`. The figures' ``<img>`` load lazily
-    (``loading="lazy"``), so a slow connection brings the maths first. A page that still asked for a removed
-    file would fail tests/test_browser_book.py (every request of every page must load).
+    page) nor the rest of :data:`UNUSED_STATIC`; the icon font cut to the icons shown
+    (:func:`cut_icon_font`). The explorers' pictures, written into their pages as ``data:``
+    URIs, become files of ``_images/`` (:func:`_image_file`), and every figure's ``<img>``
+    loads lazily (``loading="lazy"``), so a slow connection brings the maths first. A page
+    that still asked for a removed file would fail tests/test_browser_book.py (every
+    request of every page must load).
     """
     out = Path(out)
     static = out / "_static"
@@ -586,10 +853,13 @@ def slim_site(out: str | Path) -> dict[str, int]:
         slim = _SOURCE_MAP.sub("", text)
         if slim != text:
             path.write_text(slim, encoding="utf-8")
+    cut_icon_font(out)
     for page in out.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
+        # an explorer's pictures (inside its still picture as data: URIs, a third bigger than the PNG) as files
+        slim = _INLINE_PNG.sub(lambda m: _image_file(out, m), _FONTAWESOME_TAG.sub("", text))
         # figures below the first screen load as the reader scrolls to them, not before the maths
-        slim = _LAZY_IMAGE.sub(r'<img loading="lazy" \1', _FONTAWESOME_TAG.sub("", text))
+        slim = _LAZY_IMAGE.sub(r'<img loading="lazy" \1', slim)
         found = _MATHJAX_SCRIPT.search(slim)
         head = re.search(r"<head>\s*(<meta charset=[^>]*>)?", slim)
         if found and head and 'rel="preload" href="' + found["prefix"] + "mathjax/" not in slim:
@@ -729,6 +999,22 @@ def print_titles(names: list[str]) -> dict[str, str]:
     }
 
 
+def _eager(script: str) -> str:
+    """The site's MathJax set-up without lazy typesetting: on paper every formula is typeset, in view or not.
+
+    >>> _eager('<script>window.MathJax = {"loader": {"load": ["ui/lazy"]}, "chtml": {}}</script>')
+    '<script>window.MathJax = {"loader": {"load": []}, "chtml": {}}</script>'
+    """
+    found = re.fullmatch(r"(<script>\s*window\.MathJax = )(\{.*\})(;?\s*</script>)", script, re.S)
+    if not found:
+        return script
+    config = json.loads(found[2])
+    load = config.get("loader", {}).get("load", [])
+    if "ui/lazy" in load:
+        load.remove("ui/lazy")
+    return found[1] + json.dumps(config) + found[3]
+
+
 def print_page(site: str | Path, names: list[str], page_numbers: dict[str, int] | None = None) -> str:
     """The whole book as one HTML document to print: a cover, the contents, then every page in order.
 
@@ -749,7 +1035,7 @@ def print_page(site: str | Path, names: list[str], page_numbers: dict[str, int] 
         if "stylesheet" in (link.get("rel") or []) and link["href"].split("?")[0].endswith(".css")
     ]
     mathjax = [
-        str(s)
+        _eager(str(s))
         for s in heads.find_all("script")
         if "mathjax" in (s.get("src") or "").lower() or "window.MathJax" in (s.string or "")
     ]

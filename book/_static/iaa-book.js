@@ -78,6 +78,16 @@
       clearTimeout(pending);
       pending = setTimeout(markScrollers, 150);
     });
+    // MathJax typesets a formula when it comes into view (lazy typesetting, book/conf.py): a display formula's
+    // box changes size then, and is checked again
+    if (window.ResizeObserver) {
+      let again = null;
+      const watch = new ResizeObserver(() => {
+        clearTimeout(again);
+        again = setTimeout(markScrollers, 50);
+      });
+      document.querySelectorAll(".bd-article div.math").forEach((box) => watch.observe(box));
+    }
     const mathjax = () => window.MathJax && MathJax.startup && MathJax.startup.promise;
     if (mathjax()) {
       mathjax().then(markScrollers);
