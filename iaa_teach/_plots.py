@@ -34,6 +34,7 @@ from .metrics import (
     PercentAgreementResult,
     ScottResult,
     agreement_family,
+    interpret,
 )
 from .ratings import as_ratings
 from .rounding import fmt, format_number
@@ -110,6 +111,17 @@ _HEAT = LinearSegmentedColormap.from_list("iaa_blue", ["#FFFFFF", OKABE_ITO["sky
 _BAND_SHADES = ("#F4D6C6", "#FBEFD0", "#FBF8DA", "#E3F1F8", "#D5ECE4", "#CFE3F1")
 
 
+class _DescribedFigure(Figure):
+    """A figure whose plain-text form is what it shows (:func:`alt_text`), not ``<Figure size ...>``.
+
+    A notebook stores it beside the PNG (``text/plain``), so the finding goes wherever the
+    figure goes: a screen reader, the book's ``alt`` text (tools/book.py), a text-only view.
+    """
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {"text/plain": alt_text(self)}
+
+
 def _figure(ax: Any = None, size: tuple[float, float] = FIGSIZE, **subplots: Any):
     """A new closed figure of ``size`` (with the axes of ``plt.subplots(**subplots)``), or the figure of ``ax``."""
     if ax is not None:
@@ -118,9 +130,28 @@ def _figure(ax: Any = None, size: tuple[float, float] = FIGSIZE, **subplots: Any
         if not isinstance(ax, Axes):
             raise AgreementError(f"ax must be a matplotlib Axes (or None), got {type(ax).__name__}")
         return ax.figure, ax
-    fig, ax = plt.subplots(figsize=size, dpi=DPI, layout="constrained", **subplots)
+    fig, ax = plt.subplots(
+        figsize=size, dpi=DPI, layout="constrained", FigureClass=_DescribedFigure, **subplots
+    )
     plt.close(fig)  # the caller displays it (once) by returning it
     return fig, ax
+
+
+def _named(name: Any, role: str = "") -> str:
+    """A rater, item (``role``: "rater", "item") or label (no role: in quotes) as an alt text names it."""
+    text = " ".join(str(name).split())
+    return f"{role} {text}" if role else f'"{text}"'
+
+
+def _count(n: int, word: str) -> str:
+    """``3 items``, ``1 item``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _extremes(values: Any, names: list[str]) -> tuple[tuple[float, str], tuple[float, str]] | None:
+    """The highest and the lowest defined value with its name, or None when none is defined."""
+    found = [(float(v), n) for v, n in zip(values, names) if not np.isnan(float(v))]
+    return (max(found, key=lambda x: x[0]), min(found, key=lambda x: x[0])) if found else None
 
 
 def _too_many(what: str, n: int, limit: int, instead: str) -> None:
@@ -246,6 +277,18 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     ax.set_xlabel(f"{b}'s label")
     ax.set_ylabel(f"{a}'s label")
     ax.set_title(kappa_label(result.weights, f"{a} vs {b}: agreement table, κ = {fmt(result)}"))
+    cats, first, second = result.categories, _named(result.rater_a, "rater"), _named(result.rater_b, "rater")
+    off = np.where(np.eye(len(table), dtype=bool), -1, table)
+    i, j = np.unravel_index(np.argmax(off), off.shape) if off.size else (0, 0)
+    worst = (
+        f"; most often they differ as {first} {_named(cats[i])}, {second} {_named(cats[j])} ({_count(int(off[i, j]), 'item')})"
+        if off.size and off[i, j] > 0
+        else "; they never differ"
+    )
+    fig.iaa_alt = (
+        f"Agreement table of {first} (rows) and {second} (columns): the same label on {int(np.trace(table))} "
+        f"of {int(table.sum())} items (the diagonal){worst}; kappa {fmt(result)}."
+    )
     return fig
 
 
@@ -316,6 +359,15 @@ def pairwise_bars(
     ax.set_ylabel("Cohen's kappa")
     ax.set_title("Cohen's kappa for every pair of raters")
     ax.legend(loc="upper right", fontsize=9)
+    ends = _extremes(kappas, [f"raters {a} and {b}" for a, b in result.pairs])
+    fig.iaa_alt = f"Cohen's kappa of {len(kappas)} pairs of raters: " + (
+        f"highest {ends[0][1]} {fmt(ends[0][0])}, lowest {ends[1][1]} {fmt(ends[1][0])}"
+        if ends
+        else "none defined"
+    )
+    if reference is not None:
+        fig.iaa_alt += f"; the dashed line: {reference_label} {fmt(reference)}"
+    fig.iaa_alt += "."
     return fig
 
 
@@ -360,6 +412,12 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     )
     ax.legend(
         handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9, frameon=False
+    )
+    ends = _extremes(p_i, [_named(name, "item") for name in names])
+    lowest = f", the lowest {ends[1][1]} at {fmt(ends[1][0])}" if ends and ends[1][0] < 1 else ""
+    fig.iaa_alt = (
+        f"P_i of {n} items: all raters agree on {int(unanimous.sum())} (P_i = 1), split on {int(split.sum())}"
+        f"{lowest}; mean P_a {fmt(result.exact.p_a)}, Fleiss' kappa {fmt(result)}."
     )
     return fig
 
@@ -406,6 +464,24 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     ax.set_xlabel("second value of the pair")
     ax.set_ylabel("first value of the pair")
     ax.set_title(title.format(n=total).replace("o_ck", "$o_{ck}$").replace("e_ck", "$e_{ck}$"))
+    cats = result.categories
+    off = np.where(np.eye(len(matrix), dtype=bool), -np.inf, matrix)
+    i, j = np.unravel_index(np.argmax(off), off.shape) if off.size else (0, 0)
+    exact = result.exact.coincidences if which == "coincidences" else matrix
+    same = _cell_label(sum(exact[c][c] for c in range(len(cats))))
+    kind = {"coincidences": "Coincidence matrix", "pair_counts": "Unweighted pair counts"}.get(
+        which, "Expected coincidences"
+    )
+    fig.iaa_alt = (
+        f"{kind} of {len(cats)} values: {same} of "
+        f"{_cell_label(sum(sum(row) for row in exact))} on the diagonal (the same value twice)"
+        + (
+            f"; the largest cell off it: {_named(cats[i])} with {_named(cats[j])}, {cells[i][j]}"
+            if off.size > 1
+            else ""
+        )
+        + "."
+    )
     return fig
 
 
@@ -487,6 +563,15 @@ def coefficients_with_bands(
     ax.set_ylim(low, 1.0)
     ax.set_xlabel("coefficient and data")
     ax.set_title(mpl_escape(title))
+    fig.iaa_alt = (
+        f'"{" ".join(title.split())}", bars over the Landis and Koch bands: '
+        + "; ".join(
+            f"{' '.join(str(name).split())} {fmt(v, undefined='undefined')}"
+            + ("" if np.isnan(num) else f" ({interpret(num)})")
+            for name, v, num in zip(values, values.values(), nums)
+        )
+        + "."
+    )
     return fig
 
 
@@ -498,8 +583,10 @@ _CHANCE = OKABE_ITO["orange"]
 def alt_text(fig: Figure) -> str:
     """The text alternative of a figure: what it shows, with its numbers.
 
-    :func:`family_chart` and :func:`chance_chart` write theirs when they
-    draw; for any other figure, its titles and axis labels.
+    Every figure a lesson or the report shows writes its finding when it is drawn (which
+    rater agrees least, by how much alpha rises without them; the pair of labels most
+    confused...); a notebook stores it as the figure's plain text. For any other figure,
+    its titles and axis labels.
     """
     check_type("alt_text", fig, Figure)
     own = getattr(fig, "iaa_alt", None)
@@ -821,6 +908,16 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
         frameon=False,
         title="label",
         title_fontsize=9,
+    )
+    per_rater = (codes >= 0).sum(axis=0)
+    few = int(np.argmin(per_rater))
+    blank = int((codes < 0).sum())
+    fig.iaa_alt = f"Who labelled which item, {n_raters} raters by {n_items} items: " + (
+        f"{blank} of {codes.size} cells blank (not labelled); items have {int(per_item.min())} to "
+        f"{int(per_item.max())} labels; fewest by {_named(r.raters[few], 'rater')} ({int(per_rater[few])} of "
+        f"{_count(n_items, 'item')})."
+        if blank
+        else "no cell blank, every rater labelled every item."
     )
     return fig
 
@@ -1172,6 +1269,25 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
         + (f"\n(highlighted: the {len(flagged)} least in step)" if flagged else ""),
         fontsize=11,
     )
+    upper = np.triu_indices(n, 1)
+    raw = np.asarray(pairwise.matrix, dtype=float)
+    ends = _extremes(
+        raw[upper], [f"raters {pairwise.raters[a]} and {pairwise.raters[b]}" for a, b in zip(*upper)]
+    )
+    fig.iaa_alt = (
+        f"Cohen's kappa of every pair of {n} raters, raters who agree placed together: "
+        + (
+            f"highest {ends[0][1]} {fmt(ends[0][0])}, lowest {ends[1][1]} {fmt(ends[1][0])}"
+            if ends
+            else "none defined"
+        )
+        + (
+            f"; least in step (highlighted): {', '.join(_named(x, 'rater') for x in sorted(flagged, key=str))}"
+            if flagged
+            else ""
+        )
+        + "."
+    )
     return fig
 
 
@@ -1264,6 +1380,16 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
     fig.suptitle(
         f"Disagreement within each item ({report.level}: mean distance between its ratings)", fontsize=11
     )
+    named = [
+        f"{_named(item, 'item')} {fmt(table['disagreement'][i], 3)} ("
+        + ", ".join(f"{_named(c)} {int(x)}" for c, x in zip(cats, counts[i]) if x)
+        + ")"
+        for i, item in enumerate(table["item"][: min(shown, 3)])
+    ]
+    fig.iaa_alt = (
+        f"Disagreement within each of {n} items, most disputed first: {'; '.join(named)}; "
+        f"{int((d == 0).sum())} items without disagreement; the table's D_o {fmt(alpha.exact.d_o)}."
+    )
     return fig
 
 
@@ -1341,6 +1467,20 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
             title_fontsize=9,
             ncols=1,
         )
+    first = pairs[0] if len(pairs) and not np.isnan(ratios[0]) else None
+    if first is None:
+        finding = "no pair of labels to compare"
+    else:
+        which_pair = (
+            f"{_named(first['first'])} and {_named(first['second'])}, paired {fmt(first['ratio'], 2)} times as often "
+            f"as chance would pair them ({fmt(first['observed'], 1)} against {fmt(first['expected'], 1)})"
+        )
+        finding = (
+            f"most confused: {which_pair}"
+            if ratios[0] > 1
+            else f"no pair is confused more often than chance; the closest: {which_pair}"
+        )
+    fig.iaa_alt = f"Coincidences of {k} labels over {int(alpha.n):,} pairable values: {finding}."
     return fig
 
 
@@ -1402,5 +1542,16 @@ def leave_one_out_bars(report: Any, max_raters: int = 40, ax: Any = None) -> Fig
         loc="lower right",
         fontsize=8,
         frameon=False,
+    )
+    top = table[0] if n else None
+    fig.iaa_alt = (
+        f"Leave one rater out, {n} raters: "
+        + (
+            f"{_named(top['rater'], 'rater')} agrees least: alpha rises from {fmt(report.alpha)} to "
+            f"{fmt(top['alpha_without'])} without {_named(top['rater'], 'rater')}"
+            if top is not None and top["rise"] > 0
+            else f"no rater's absence raises alpha ({fmt(report.alpha)})"
+        )
+        + f"; alpha rises without {int((rise > 0).sum())} of the {shown} shown."
     )
     return fig

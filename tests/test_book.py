@@ -275,15 +275,62 @@ def test_every_page_from_a_notebook_offers_it_for_download(pages):
         assert "widgets" not in copied["metadata"]
 
 
-def test_two_figures_on_one_page_never_share_an_alt_text(pages):
+def test_every_figure_says_what_it_shows_with_its_numbers_and_no_two_on_a_page_alike(pages):
+    # issue 25: the alt text is the figure's finding, written by the plots function that drew it and stored
+    # by the notebook as the figure's plain text ("rater C agrees least: alpha rises from 0.61 to 0.74..."),
+    # not the kind of chart
     order, target = pages
+    seen = 0
     for name in (n for n in order if (target / f"{n}.ipynb").exists()):
         cells = json.loads((target / f"{name}.ipynb").read_text())["cells"]
         alts = [c["metadata"]["mystnb"]["image"]["alt"] for c in cells if "mystnb" in c.get("metadata", {})]
         assert len(alts) == len(set(alts)), (name, alts)
-    lesson07 = json.loads((target / "07_how_sure.ipynb").read_text())["cells"]
-    alts = [c["metadata"]["mystnb"]["image"]["alt"] for c in lesson07 if "mystnb" in c.get("metadata", {})]
-    assert len(alts) == 2 and 'In the section "A larger study".' in alts[1]
+        for alt in alts:
+            assert re.search(r"\d", alt) and not alt.startswith(("Figure: ", "<Figure")), (name, alt)
+        seen += len(alts)
+    assert seen >= 17  # every figure of lessons 01-08
+    lesson08 = json.loads((target / "08_your_own_annotations.ipynb").read_text())["cells"]
+    alts = [c["metadata"]["mystnb"]["image"]["alt"] for c in lesson08 if "mystnb" in c.get("metadata", {})]
+    assert any(
+        re.search(r"rater \S+ agrees least: alpha rises from \d\.\d{3} to \d\.\d{3} without", a) for a in alts
+    )
+
+
+def test_a_figure_without_a_finding_is_described_by_what_its_function_draws():
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "## Step 2"},
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "source": "plots.agreement_heatmap(res)",
+                "execution_count": 1,
+                "outputs": [
+                    {
+                        "output_type": "display_data",
+                        "metadata": {},
+                        "data": {
+                            "image/png": "iVBORw0KGgo=",
+                            "text/plain": "<Figure size 1280x800 with 2 Axes>",
+                        },
+                    }
+                ],
+            },
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    page = book.book_notebook(nb, "x.ipynb", set())
+    assert page["cells"][1]["metadata"]["mystnb"]["image"]["alt"] == book.figure_alt(
+        "plots.agreement_heatmap(res)", "Step 2"
+    )
+    nb["cells"][1]["outputs"][0]["data"]["text/plain"] = "Agreement table of rater A and rater B: 7 of 10 ..."
+    page = book.book_notebook(nb, "x.ipynb", set())
+    assert (
+        page["cells"][1]["metadata"]["mystnb"]["image"]["alt"]
+        == "Agreement table of rater A and rater B: 7 of 10 ..."
+    )
 
 
 def test_slim_site_keeps_what_pages_load_and_drops_the_rest(tmp_path):
@@ -415,3 +462,29 @@ def test_every_lesson_figure_is_stored_at_twice_its_shown_size():
                 )  # IPython halves it, rounding down
                 seen += 1
     assert seen >= 15  # lessons 01-08's figures
+
+
+_TAG = re.compile(r"\\tag\{(\d+)\}")
+_FORMULA_REF = re.compile(r"(?:\(notebook (\d\d), )?formulas? \(?(\d+)\)?")
+
+
+def test_formulas_a_lesson_refers_back_to_are_numbered_and_referred_to_by_number():
+    # issue 25: a displayed formula a lesson reuses later carries a number (\tag{n}, shown as "(n)" by MathJax
+    # in JupyterLab and in the book), and the later text says "formula n"
+    tags = {}
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        cells = [text(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]]
+        numbers = [int(n) for cell in cells for n in _TAG.findall(cell)]
+        assert numbers == list(range(1, len(numbers) + 1)), (path.name, numbers)  # 1, 2, 3... in order
+        tags[path.stem[:2]] = (cells, numbers)
+    numbered = {lesson for lesson, (_, numbers) in tags.items() if numbers}
+    assert {"01", "02", "03", "06"} <= numbered
+    for lesson, (cells, numbers) in tags.items():
+        whole, referred = "\n".join(cells), set()
+        for found in _FORMULA_REF.finditer(whole):
+            other, number = found.group(1), int(found.group(2))
+            assert number in tags[other or lesson][1], (lesson, found.group(0))
+            if not other:  # it refers back: the formula is displayed above the words that name it
+                assert -1 < whole.find(rf"\tag{{{number}}}") < found.start(), (lesson, found.group(0))
+                referred.add(number)
+        assert referred == set(numbers), (lesson, "numbered but never referred to", set(numbers) - referred)

@@ -18,8 +18,9 @@ committed notebooks into the book's pages, changing nothing in ``notebooks/``:
 - an explorer's (or the quiz's) widget output becomes a still picture made by the
   explorer itself (``static_picture()``: its settings, readout and figures, with
   their alt text) and one line on how to run it live;
-- every stored figure gets alt text: the first sentence of the docstring of the
-  :mod:`iaa_teach.plots` function that drew it;
+- every stored figure gets alt text: what it shows, as the :mod:`iaa_teach.plots`
+  function that drew it wrote it (the figure's stored plain text), else the first
+  sentence of that function's docstring (:func:`figure_alt`);
 - links between notebooks (``01_cohens_kappa.ipynb``,
   ``00_start_here.ipynb#Glossary``) point at the book's pages; a link to a lesson
   not in the book becomes its title with "(coming)".
@@ -403,9 +404,15 @@ def book_notebook(
             if "text/markdown" in data:
                 data["text/markdown"] = rewrite_links(_text(data["text/markdown"]), in_book)
             if "image/png" in data:
-                cell["metadata"].setdefault("mystnb", {}).setdefault("image", {})["alt"] = figure_alt(
-                    _text(cell["source"]), heading
+                # what the figure shows, as its plots function wrote it (the output's plain text), else
+                # what that function draws (not "<Figure size 1280x800 with 1 Axes>")
+                plain = " ".join(_text(data.get("text/plain", "")).split())
+                alt = (
+                    plain
+                    if plain and not plain.startswith("<")
+                    else figure_alt(_text(cell["source"]), heading)
                 )
+                cell["metadata"].setdefault("mystnb", {}).setdefault("image", {})["alt"] = alt
                 call = _plots_call(_text(cell["source"]))
                 if call is not None and call.func.attr in WIDE_FIGURES:
                     _add_tag(cell, "book-wide-figure")

@@ -95,7 +95,7 @@ Hidden(explain(cohen_kappa(ratings, "A", "B"))["Observed agreement"], "Show the 
 # %% [markdown]
 # ## Step 2: observed agreement $P_o$
 #
-# $$P_o = \frac{1}{N}\sum_j n_{jj}$$
+# $$P_o = \frac{1}{N}\sum_j n_{jj} \tag{1}$$
 
 # %%
 n_items = table.sum()  # N
@@ -124,7 +124,7 @@ for label, pa, pb in zip(ratings.categories, p_row, p_col):
 # both choose category $j$ with probability $p_{j+}\,p_{+j}$ (two independent
 # choices), and agree by chance with probability
 #
-# $$P_e = \sum_j p_{j+}\, p_{+j}$$
+# $$P_e = \sum_j p_{j+}\, p_{+j} \tag{2}$$
 
 # %%
 p_e = np.sum(p_row * p_col)
@@ -133,7 +133,7 @@ print(f"P_e = {fmt(p_e)}")
 # %% [markdown]
 # ## Step 5: kappa
 #
-# $$\kappa = \frac{P_o - P_e}{1 - P_e}$$
+# $$\kappa = \frac{P_o - P_e}{1 - P_e} \tag{3}$$
 #
 # The numerator is the agreement above chance; the denominator is the most
 # there could be. $\kappa = 1$ is perfect agreement, $\kappa = 0$ no better
@@ -277,9 +277,9 @@ print(f"A vs B:      kappa = {pairs['A', 'B']:.3f}")
 #
 # ## Recap
 #
-# - The agreement table of two annotators has their agreements on its diagonal; $P_o$ is their share.
-# - $P_e$ multiplies **each annotator's own** proportions, category by category, and adds them up.
-# - $\kappa = (P_o - P_e)/(1 - P_e)$: agreement above chance, as a share of the most possible.
+# - The agreement table of two annotators has their agreements on its diagonal; $P_o$ is their share (formula 1).
+# - $P_e$ multiplies **each annotator's own** proportions, category by category, and adds them up (formula 2).
+# - $\kappa = (P_o - P_e)/(1 - P_e)$ (formula 3): agreement above chance, as a share of the most possible.
 # - Different pairs have different proportions, so different kappas. Keep the exact
 #   fractions to the end and round once.
 #

@@ -79,7 +79,7 @@ matrix_table(counts, ratings.items, ratings.categories, corner="item",
 # In general a category chosen $n_{ij}$ times gives $n_{ij}(n_{ij} - 1)$
 # agreeing ordered pairs, out of $n_i(n_i - 1)$:
 #
-# $$P_i = \frac{\sum_j n_{ij}(n_{ij} - 1)}{n_i(n_i - 1)} = \frac{\sum_j n_{ij}^2 - n_i}{n_i(n_i - 1)}$$
+# $$P_i = \frac{\sum_j n_{ij}(n_{ij} - 1)}{n_i(n_i - 1)} = \frac{\sum_j n_{ij}^2 - n_i}{n_i(n_i - 1)} \tag{1}$$
 #
 # (the second form is how the [worked example](00_start_here.ipynb#The-worked-example) writes it).
 #
@@ -121,7 +121,7 @@ print(f"sum of squares - n_i = {(row**2).sum()} - {n_i[1]} = {(row**2).sum() - n
 #
 # ## Step 3: mean observed agreement $P_a$
 #
-# $$P_a = \frac{1}{N}\sum_i P_i$$
+# $$P_a = \frac{1}{N}\sum_i P_i \tag{2}$$
 #
 # (The worked example calls this $P_o$ too; here $P_o$ is kept for two annotators.)
 
@@ -143,7 +143,7 @@ plots.item_agreement_bars(res)
 # of the count table over the grand total. Two ratings drawn at random agree
 # with probability
 #
-# $$P_e = \sum_j p_j^2$$
+# $$P_e = \sum_j p_j^2 \tag{3}$$
 #
 # Unlike Cohen's $P_e$, this pools all annotators: one set of proportions for everyone.
 #
@@ -171,7 +171,7 @@ print(f"P_e = {fmt(p_e)}")
 # %% [markdown]
 # ## Step 5: Fleiss' kappa
 #
-# $$\kappa = \frac{P_a - P_e}{1 - P_e}$$
+# $$\kappa = \frac{P_a - P_e}{1 - P_e} \tag{4}$$
 
 # %%
 kappa = (p_a - p_e) / (1 - p_e)
@@ -273,9 +273,9 @@ print(undefined.reason)
 # ## Recap
 #
 # - Count, per item, how many annotators chose each category: $n_{ij}$; the row total is $n_i$.
-# - $P_i$ is the share of agreeing ordered pairs on item $i$; $P_a$ their mean.
-# - $P_e = \sum_j p_j^2$ from the pooled category proportions; then
-#   $\kappa = (P_a - P_e)/(1 - P_e)$, as for Cohen. With two annotators this is Scott's pi.
+# - $P_i$ is the share of agreeing ordered pairs on item $i$ (formula 1); $P_a$ their mean (formula 2).
+# - $P_e = \sum_j p_j^2$ from the pooled category proportions (formula 3); then
+#   $\kappa = (P_a - P_e)/(1 - P_e)$ (formula 4), as for Cohen. With two annotators this is Scott's pi.
 # - Name the chance rule when you report a Fleiss number, and round only at the end.
 #
 # ## Try it yourself

@@ -183,9 +183,11 @@ matrix_table(o, ratings.categories, caption="Coincidence matrix o_ck (row totals
 # %% [markdown]
 # ## Step 4: $D_o$, $D_e$ and alpha
 #
-# $$D_o = \frac{1}{n}\sum_{c \ne k} o_{ck} \qquad
-# D_e = \frac{1}{n(n - 1)}\sum_{c \ne k} n_c\, n_k = \frac{n^2 - \sum_c n_c^2}{n(n - 1)} \qquad
-# \alpha = 1 - \frac{D_o}{D_e}$$
+# $$D_o = \frac{1}{n}\sum_{c \ne k} o_{ck} \tag{1}$$
+#
+# $$D_e = \frac{1}{n(n - 1)}\sum_{c \ne k} n_c\, n_k = \frac{n^2 - \sum_c n_c^2}{n(n - 1)} \tag{2}$$
+#
+# $$\alpha = 1 - \frac{D_o}{D_e} \tag{3}$$
 #
 # $D_e$ draws two values *without replacement* from the $n$ values: that is the
 # $n(n - 1)$, where the text's $1 - \sum_c p_c^2$ draws with replacement.
@@ -235,7 +237,7 @@ plots.coincidence_heatmap(res)
 # With every item complete, the only difference is drawing with or without
 # replacement, and
 #
-# $$1 - \alpha = (1 - \kappa)\,\frac{n - 1}{n}$$
+# $$1 - \alpha = (1 - \kappa)\,\frac{n - 1}{n} \tag{4}$$
 #
 # So alpha is a little larger, and the gap shrinks as $n$ grows: the two agree
 # only in the limit. Checked with exact fractions:
@@ -326,10 +328,10 @@ print(undefined.reason)
 #
 # - Count ordered pairs of values within each item; weight each item's pairs by
 #   $1/(n_i - 1)$: the coincidence matrix, which sums to $n$, the pairable values.
-# - $D_o$ is the share of coincidences off the diagonal, $D_e$ the disagreement
-#   of two values drawn without replacement, $\alpha = 1 - D_o/D_e$.
+# - $D_o$ is the share of coincidences off the diagonal (formula 1), $D_e$ the disagreement
+#   of two values drawn without replacement (formula 2), $\alpha = 1 - D_o/D_e$ (formula 3).
 # - Without the weight and with $D_e = 1 - \sum p_c^2$ you get Fleiss' kappa, not alpha.
-# - $1 - \alpha = (1 - \kappa)(n - 1)/n$ on complete data.
+# - $1 - \alpha = (1 - \kappa)(n - 1)/n$ on complete data (formula 4).
 #
 # ## Try it yourself
 #

@@ -58,7 +58,7 @@ from iaa_teach.worked import Hidden, matrix_table
 # The coefficients of this lesson form one **family of coefficients** (see the
 # [glossary](00_start_here.ipynb#Glossary)):
 #
-# $$\text{coefficient} = \frac{P_a - P_e}{1 - P_e}$$
+# $$\text{coefficient} = \frac{P_a - P_e}{1 - P_e} \tag{1}$$
 #
 # Every member starts from the same observed agreement $P_a$ and corrects it for
 # a chance agreement $P_e$. They differ only in their **model of chance**: how a
@@ -246,7 +246,7 @@ print(f"P_e (alpha) = ({' + '.join(f'{int(x)}·{int(x) - 1}' for x in n_c)}) / (
 # %% [markdown]
 # ## Side by side, by hand and with the helper
 #
-# Five chance agreements, one formula. The table puts the numbers worked out above
+# Five chance agreements, one formula: formula (1). The table puts the numbers worked out above
 # beside the helper's: `agreement_family` computes every member at once.
 
 # %%
@@ -426,7 +426,7 @@ ParadoxExplorer(n_categories=2, accuracy=0.9)
 # %% [markdown]
 # ## Recap
 #
-# - Every coefficient here is $(P_a - P_e)/(1 - P_e)$; only the model of chance,
+# - Every coefficient here is $(P_a - P_e)/(1 - P_e)$ (formula 1); only the model of chance,
 #   and so $P_e$, differs.
 # - S: $1/q$. Scott's pi and Fleiss' kappa: pooled shares. Cohen's and Conger's
 #   kappa: each rater's own shares. AC1: chance only on hard items. Alpha: pooled

@@ -223,7 +223,7 @@ HTML(report_words.raters_text(first_15, first_15.rater_intervals(seed=0)))
 #
 # $$D_i = \frac{n_i^2 - \sum_j n_{ij}^2}{n_i(n_i - 1)} = 1 - P_i$$
 #
-# where $P_i$ is Fleiss' agreement on the item (notebook 02).
+# where $P_i$ is Fleiss' agreement on the item (notebook 02, formula 1).
 #
 # **Predict.** Two reviews with 28 ratings each: one split 14 positive / 14
 # negative, the other 10 / 10 / 8 over three labels. Which has the larger
