@@ -14,7 +14,15 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from sklearn.metrics import cohen_kappa_score, confusion_matrix  # noqa: E402
 
-from iaa_teach import Ratings, _plots, cohen_kappa, diagnose, fleiss_kappa, krippendorff_alpha, plots  # noqa: E402
+from iaa_teach import (  # noqa: E402
+    Ratings,
+    _plots,
+    cohen_kappa,
+    diagnose,
+    fleiss_kappa,
+    krippendorff_alpha,
+    plots,
+)
 
 
 def d3(x: float) -> str:
