@@ -423,8 +423,11 @@ def test_the_printed_book_is_one_document_with_contents_open_answers_and_links_w
     # ids and links unique within the one document; links out of the book left alone
     assert 'id="03_krippendorff_alpha--step-2"' in text and 'href="#index--start"' in text
     assert 'href="#03_krippendorff_alpha--step-2"' in text and 'href="https://x.org/"' in text
-    # the answer open under a label, the figure loaded at once, the page furniture gone
-    assert '<details open=""><summary>Worked answer</summary><p>D_o is 1/3.</p></details>' in text
+    # the answer shown under a label (kept with its first line), the figure loaded at once, the page furniture gone
+    assert (
+        '<div class="iaa-answer"><div class="iaa-keep"><p class="iaa-answer-label">Worked answer</p>'
+        "<p>D_o is 1/3.</p></div></div>" in text
+    ) and "<details" not in text
     assert 'loading="lazy"' not in text and 'src="_images/a.png"' in text
     assert "headerlink" not in text and "Download" not in text
     # the site's style sheets and MathJax, and the paper's own layout

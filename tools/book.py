@@ -931,10 +931,8 @@ body { margin: 0; background: #fff; color: #1b1f24; }
 .iaa-print-part { break-before: page; }
 .iaa-print-kicker { font-size: 0.95rem; color: #555; letter-spacing: 0.03em; margin: 0 0 0.3em 0;
   padding-bottom: 0.2em; border-bottom: 1px solid #ccc; }
-details > summary { list-style: none; display: block; font-weight: 700; color: #1b1f24; margin: 0.4em 0 0.2em;
-  border: none; padding: 0; }
-details > summary::-webkit-details-marker { display: none; }
-details { border-left: 3px solid #9aa5b1; padding-left: 0.8em; margin: 0.4em 0 0.8em; }
+.iaa-answer-label { font-weight: 700; color: #1b1f24; margin: 0.4em 0 0.2em; }
+.iaa-answer { border-left: 3px solid #9aa5b1; padding-left: 0.8em; margin: 0.4em 0 0.8em; }
 pre, .cell_input pre, .cell_output pre, div.highlight pre { white-space: pre-wrap !important;
   overflow-wrap: anywhere; word-break: normal; overflow: visible !important; font-size: 0.85rem; }
 .cell_output, .output, .pst-scrollable-table-container, div.math, mjx-container[display="true"] {
@@ -947,10 +945,42 @@ img { max-width: 100% !important; height: auto; break-inside: avoid; }
 /* a cell's code stays on the sheet of what it drew or printed */
 .cell_input { break-after: avoid; }
 h1, h2, h3, h4 { break-after: avoid; }
+/* a heading with what follows it, a table's caption with its table (:func:`_keep_together`) */
+.iaa-keep { break-inside: avoid; }
 """
 #: Printing waits this long (Chromium's virtual time, ms) for MathJax to typeset every formula.
 PRINT_BUDGET_MS = 20_000
 _SUMMARY_WORDS = re.compile(r"^\s*Show\s+(the\s+)?", re.I)
+
+
+def _keep_together(soup: Any, article: Any) -> None:
+    """Each heading, answer's label or table's caption with the element after it, in one ``div.iaa-keep``.
+
+    Chromium honours ``break-after: avoid`` on a heading only now and then: printed, "Step 5: kappa"
+    was left at the foot of a sheet and its formula began the next, a caption left its table.
+    A box that must not break (``break-inside: avoid``) keeps them together. A heading whose next
+    element is a section of its own (a subsection) is left as it is.
+    """
+    pairs = [(h, h.find_next_sibling()) for h in article.find_all(["h1", "h2", "h3", "h4"])]
+    pairs += [(label, label.find_next_sibling()) for label in article.select("p.iaa-answer-label")]
+    pairs += [
+        (table.find_previous_sibling(), table)
+        for table in article.select("div.pst-scrollable-table-container")
+        if table.find_previous_sibling() is not None and table.find_previous_sibling().name == "p"
+    ]
+    for first, second in pairs:
+        if (
+            second is None
+            or second.name == "section"
+            or first.parent is None
+            or first.parent.name == "div"
+            and ("iaa-keep" in (first.parent.get("class") or []))
+        ):
+            continue
+        box = soup.new_tag("div", attrs={"class": "iaa-keep"})
+        first.insert_before(box)
+        box.append(first.extract())
+        box.append(second.extract())
 
 
 def _print_sections(site: Path, names: list[str], kickers: dict[str, str]):
@@ -976,12 +1006,16 @@ def _print_sections(site: Path, names: list[str], kickers: dict[str, str]):
                 link["href"] = f"#{target}--{anchor}" if anchor else f"#{target}"
         for image in article.find_all("img"):
             image.attrs.pop("loading", None)  # lazy figures might not load before the page is printed
+        # a folded answer, open on paper: a box under its label ("Show the worked answer" -> "Worked answer"),
+        # no longer a <details> (whose label would have to stay its first child: not kept with what follows)
         for folded in article.find_all("details"):
-            folded["open"] = ""
+            folded.name, folded.attrs = "div", {"class": "iaa-answer"}
             summary = folded.find("summary")
-            if summary is not None:  # "Show the worked answer" -> "Worked answer": on paper it is shown
+            if summary is not None:
                 words = _SUMMARY_WORDS.sub("", summary.get_text(" ", strip=True))
+                summary.name, summary.attrs = "p", {"class": "iaa-answer-label"}
                 summary.string = words[:1].upper() + words[1:]
+        _keep_together(soup, article)
         part = soup.new_tag("section", attrs={"class": "iaa-print-part", "id": name})
         if kickers.get(name):
             kicker = soup.new_tag("p", attrs={"class": "iaa-print-kicker"})
@@ -1028,7 +1062,7 @@ def print_page(site: str | Path, names: list[str], page_numbers: dict[str, int] 
     ``site`` is a built book (:func:`build`), ``names`` its pages in order. Each page's
     article is taken as the site shows it (so the paper has the same words, figures and
     maths), ids are prefixed with the page's name so the contents and cross-references link
-    within the one document; folded answers are open under a label ("Worked answer"). The
+    within the one document; folded answers are shown in a box under a label ("Worked answer"). The
     theme's style sheets and MathJax come from the site (the document is written inside
     it); :data:`PRINT_CSS` lays it out on A4. ``page_numbers`` (page name -> sheet) fills in
     the contents' page numbers.
