@@ -460,12 +460,22 @@ _WIDE_JS = """() => Array.from(document.querySelectorAll(
 
 @pytest.mark.browser
 def test_what_is_wider_than_a_phone_scrolls_in_its_box_and_says_so(built_book):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     unsigned, seen = [], 0
     with chromium_page(viewport=PHONE) as page:
         visit = Visit(page, built_book)
         for name in ("03_krippendorff_alpha", "06_chance_models", "07_how_sure"):
             visit.open((built_book / f"{name}.html").resolve().as_uri())
-            page.wait_for_function("() => document.querySelector('.iaa-scroll-hint')", timeout=TIMEOUT_MS)
+            # a formula is marked once typeset (its box resized: iaa-book.js re-checks it): wait for every one,
+            # then look (a formula never marked fails below, after the wait)
+            try:
+                page.wait_for_function(
+                    f"() => document.querySelector('.iaa-scroll-hint') && ({_WIDE_JS})().every(b => b.marked && b.hint)",
+                    timeout=10_000,
+                )
+            except PlaywrightTimeout:  # the list below says which box is not marked
+                pass
             for box in page.evaluate(_WIDE_JS):
                 seen += 1
                 if not (box["marked"] and box["hint"]):
