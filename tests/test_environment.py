@@ -26,7 +26,9 @@ PROJECT = "iaa-teach"
 # PyPI name -> conda-forge name, where they differ.
 CONDA_NAMES = {"playwright": "playwright-python"}
 # Present in environment.yml for conda's own sake, not in pyproject.toml.
-CONDA_ONLY = {"python", "pip"}
+#: conda packages pyproject.toml names another way: python and pip themselves, and Brotli's Python
+#: binding, which pip installs as part of the extra ``fonttools[woff]``.
+CONDA_ONLY = {"python", "pip", "brotli-python"}
 
 
 def _diff(left_name, left, right_name, right):
