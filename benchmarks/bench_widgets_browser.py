@@ -79,89 +79,111 @@ def _press(slider, key: str):
     return lambda: slider.press(key)
 
 
+def _next_label(select, labels=("P", "N", "G")):
+    """Choose, in a grid cell, the label after the one it shows: a table not seen before."""
+
+    def act():
+        now = select.evaluate("e => e.options[e.selectedIndex].text")
+        select.select_option(
+            label=labels[(labels.index(now) + 1) % len(labels)] if now in labels else labels[0]
+        )
+
+    return act
+
+
 def scenarios(page, explorers, repeat: int):
-    """(explorer, what moves, [actions]) for each control worked."""
+    """(explorer, what moves, [actions]) for each control worked. Sliders walk one way and cells
+    change row by row, so that every update shows a setting not seen before (nothing kept); the
+    toggles and the rater dropdown have a few states, whose figures the explorer keeps after
+    the first round ("kept")."""
     out = []
 
-    def alternate(a, b):
-        return [a if i % 2 == 0 else b for i in range(repeat)]
+    def cycle(*acts):
+        return [acts[i % len(acts)] for i in range(repeat)]
 
     table, table_items, paradox, missing, coverage, weights, interval = (explorers.nth(i) for i in range(7))
-    cell = table.locator(".iaa-cell-0-1 select")
     out.append(
         (
             table,
-            "table, bands: a cell's label",
-            alternate(lambda: cell.select_option(label="N"), lambda: cell.select_option(label="P")),
+            "table, bands: a cell's label (new)",
+            [_next_label(table.locator(f".iaa-cell-{i % 10}-1 select")) for i in range(repeat)],
         )
     )
-    cell_items = table_items.locator(".iaa-cell-1-2 select")
     out.append(
         (
             table_items,
-            "table, P_i figure: a cell's label",
-            alternate(
-                lambda: cell_items.select_option(label="P"), lambda: cell_items.select_option(label="N")
-            ),
+            "table, P_i figure: a cell's label (new)",
+            [_next_label(table_items.locator(f".iaa-cell-{i % 10}-2 select")) for i in range(repeat)],
         )
     )
     for name, what in (
-        ("prevalence of category 1", "paradox: prevalence (curves kept)"),
-        ("seed", "paradox: seed (curves recomputed)"),
-        ("rater accuracy", "paradox: accuracy (curves recomputed)"),
+        ("prevalence of category 1", "paradox: prevalence (new; curves kept)"),
+        ("seed", "paradox: seed (new curves)"),
+        ("rater accuracy", "paradox: accuracy (new curves)"),
     ):
-        s = _slider(paradox, name)
-        out.append((paradox, what, alternate(_press(s, "ArrowRight"), _press(s, "ArrowLeft"))))
-    s = _slider(missing, "share of ratings removed")
-    out.append((missing, "missing data: share removed", [_press(s, "ArrowRight")] * repeat))
-    s = _slider(coverage, "first item D labels")
+        out.append((paradox, what, [_press(_slider(paradox, name), "ArrowRight")] * repeat))
     out.append(
         (
-            coverage,
-            "coverage: first item D labels",
-            alternate(_press(s, "ArrowRight"), _press(s, "ArrowLeft")),
+            missing,
+            "missing data: share removed (new)",
+            [_press(_slider(missing, "share of ratings removed"), "ArrowRight")] * repeat,
         )
     )
+    # before the slider: once D and E share no item, keeping D's or E's label changes nothing
     buttons = coverage.locator(".widget-toggle-button")
     out.append(
         (
             coverage,
-            "coverage: merge toggle",
-            alternate(lambda: buttons.nth(1).click(), lambda: buttons.nth(0).click()),
+            "coverage: merge toggle (2 states, kept)",
+            cycle(lambda: buttons.nth(1).click(), lambda: buttons.nth(0).click()),
+        )
+    )
+    out.append(
+        (
+            coverage,
+            "coverage: first item D labels (new)",
+            [_press(_slider(coverage, "first item D labels"), "ArrowRight")] * min(repeat, 5),
         )
     )
     levels = weights.locator(".widget-toggle-buttons").first.locator(".widget-toggle-button")
     out.append(
         (
             weights,
-            "weights: alpha level",
-            alternate(lambda: levels.nth(2).click(), lambda: levels.nth(1).click()),
+            "weights: alpha level (3 states, kept)",
+            cycle(*(lambda i=i: levels.nth(i).click() for i in (2, 0, 1))),
         )
     )
     rater = weights.locator(".widget-dropdown select").nth(1)
     out.append(
         (
             weights,
-            "weights: rater 2",
-            alternate(lambda: rater.select_option(label="C"), lambda: rater.select_option(label="B")),
+            "weights: rater 2 (3 states, kept)",
+            cycle(*(lambda x=x: rater.select_option(label=x) for x in ("C", "A", "B"))),
         )
     )
-    s = _slider(interval, "items rated")
     out.append(
         (
             interval,
-            "interval: items rated (curves kept)",
-            alternate(_press(s, "ArrowRight"), _press(s, "ArrowLeft")),
+            "interval: items rated (new; curves kept)",
+            [_press(_slider(interval, "items rated"), "ArrowRight")] * repeat,
         )
     )
     coefficient = interval.locator(".widget-dropdown select").first
     out.append(
         (
             interval,
-            "interval: coefficient (curves recomputed)",
-            alternate(
-                lambda: coefficient.select_option(label="Gwet's AC1"),
-                lambda: coefficient.select_option(index=0),
+            "interval: coefficient (new curves)",
+            cycle(
+                *(
+                    lambda x=x: coefficient.select_option(label=x)
+                    for x in (
+                        "Gwet's AC1",
+                        "Krippendorff's alpha",
+                        "Brennan-Prediger S",
+                        "percent agreement P_a",
+                        "Fleiss' kappa",
+                    )
+                )
             ),
         )
     )

@@ -30,6 +30,7 @@ import html
 import math
 import re
 import struct
+import textwrap
 import time
 import zlib
 from typing import Any, Callable, Iterable, Sequence
@@ -276,6 +277,27 @@ def coverage_figure(ax, ratings: Ratings) -> None:
             va="center",
             transform=ax.transAxes,
         )
+
+
+def legend_below(ax, x: float, y: float, ncols: int = 1, wrap: int | None = None, **style: Any) -> None:
+    """Move ``ax``'s legend under the axes (anchored at ``x``, ``y`` in axes fractions), in ``ncols``
+    columns, each entry wrapped at ``wrap`` characters: a figure drawn for a wide page, made narrow."""
+    legend = ax.get_legend()
+    if legend is None:
+        return
+    labels = [t.get_text() for t in legend.get_texts()]
+    handles = legend.legend_handles
+    legend.remove()
+    ax.legend(
+        handles,
+        [textwrap.fill(label, wrap) for label in labels] if wrap else labels,
+        loc="upper center",
+        bbox_to_anchor=(x, y),
+        ncols=ncols,
+        frameon=False,
+        fontsize=MIN_FONT_PT,
+        **style,
+    )
 
 
 def projector_ready(fig: Figure) -> Figure:

@@ -21,6 +21,7 @@ from ._base import (
     fmt,
     heading,
     label_style,
+    legend_below,
     new_figure,
     note,
     readout_row,
@@ -220,18 +221,7 @@ class CoverageExplorer(Explorer):
                 range(r.n_items), [f"{mpl_escape(item)}\n{n}" for item, n in zip(r.items, per_item)]
             )
             ax.set_xlabel("item, and under it $n_i$ (raters who labelled it)")
-            handles, labels = legend.legend_handles, [t.get_text() for t in legend.get_texts()]
-            legend.remove()
-            ax.legend(
-                handles,
-                labels,
-                loc="upper center",
-                bbox_to_anchor=(0.5, -0.42),
-                ncols=4,
-                frameon=False,
-                handlelength=1.2,
-                columnspacing=0.8,
-            )
+            legend_below(ax, 0.5, -0.42, ncols=4, handlelength=1.2, columnspacing=0.8)
         return fig
 
     def _redraw(self) -> None:

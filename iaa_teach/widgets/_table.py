@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +22,7 @@ from ._base import (
     fmt,
     heading,
     label_style,
+    legend_below,
     new_figure,
     note,
     numeric_categories,
@@ -60,13 +62,15 @@ _SHORT = {
     "pairwise kappa": "pairwise kappa",
     "coincidence matrix (alpha)": "coincidences",
 }
+#: Characters a line of a title or legend entry holds in the narrow figure.
+_WRAP = 34
 #: The figure's size (inches): narrow and tall, to stand beside the grid in a small window.
 FIGSIZE = (3.1, 3.4)
 _MARGINS = {
     "bands": {"left": 0.19, "right": 0.69, "bottom": 0.22, "top": 0.9},
-    "items": {"left": 0.19, "right": 0.96, "bottom": 0.3, "top": 0.84},
-    "pairs": {"left": 0.19, "right": 0.96, "bottom": 0.2, "top": 0.9},
-    "coincidences": {"left": 0.17, "right": 0.96, "bottom": 0.16, "top": 0.9},
+    "items": {"left": 0.22, "right": 0.96, "bottom": 0.42, "top": 0.74},
+    "pairs": {"left": 0.22, "right": 0.96, "bottom": 0.45, "top": 0.86},
+    "coincidences": {"left": 0.2, "right": 0.8, "bottom": 0.16, "top": 0.84},
 }
 
 
@@ -438,4 +442,14 @@ class TableExplorer(Explorer):
         else:  # the bands (as _redraw shows them) when the figure chosen has nothing to show
             coefficients, title = self._bands()
             plots.coefficients_with_bands(coefficients, title=title, ax=ax)
+        _narrow(ax)
         return fig
+
+
+def _narrow(ax) -> None:
+    """Fit a figure drawn for a wider page into the narrow one here: the title wrapped to the
+    figure's width, the legend under the axes in one column, its entries wrapped."""
+    title = ax.get_title()
+    if title:
+        ax.set_title("\n".join(textwrap.fill(line, _WRAP) for line in title.split("\n")), fontsize=10)
+    legend_below(ax, 0.42, -0.38, wrap=_WRAP, borderaxespad=0, handlelength=1.5)
