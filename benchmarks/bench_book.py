@@ -1,23 +1,22 @@
-"""How heavy the static book is and how long its maths takes on a slow phone connection.
+"""How heavy the static book is and how long a reader waits for its maths on a slow phone connection.
 
-Serves a built book (``python -m tools.book build/book`` first) over http on 127.0.0.1
-and opens a lesson page cold (empty cache) in headless Debian Chromium:
+Serves a built book (``python -m tools.book build/book`` first) over http on 127.0.0.1,
+its text compressed with gzip as a static host (GitHub Pages) sends it, and opens each
+lesson page cold (empty cache) in headless Debian Chromium at a 390 x 844 phone screen:
 
 - the site's size on disk and its number of files;
-- the page's bytes over the wire and its number of requests (a cold load; every
-  request is inside the site: the book loads nothing from the network);
-- the time until MathJax has typeset every formula of the page, once without throttling
-  and once on Chrome DevTools' "Fast 3G" (562.5 ms latency, 1.44 Mbit/s down,
-  675 kbit/s up), set through the DevTools protocol (``Network.emulateNetworkConditions``).
+- the page's bytes over the wire and its number of requests (every request is inside the
+  site: the book loads nothing from the network);
+- "maths done", what a reader waits for: every formula of the first screen typeset and no
+  MathJax font still loading (its glyphs are blank until then), from navigation start, on
+  Chrome DevTools' "Fast 3G" (562.5 ms latency, 1.44 Mbit/s down, 675 kbit/s up, set through
+  the DevTools protocol, ``Network.emulateNetworkConditions``) and unthrottled. MathJax
+  typesets lazily (book/conf.py), so the formulas further down are typeset as the reader
+  scrolls: the benchmark also scrolls to the screen with the most formulas and times them.
+  When MathJax's bundle arrived and when its start-up was done are printed too.
 
-Both with the files sent as they are (``python -m http.server``) and compressed with gzip,
-as a static host (GitHub Pages) sends text. The time to maths is network plus typesetting: the
-second is CPU work (about 3-6 s for 100-140 formulas on a busy 2-core machine), so the time the
-MathJax bundle arrived is printed too.
-
-Run: ``python benchmarks/bench_book.py [BOOKDIR] [PAGE ...]`` (default build/book,
-03_krippendorff_alpha and 06_chance_models). Wall-clock times vary with the machine's load:
-the byte and request counts do not.
+Run: ``python benchmarks/bench_book.py [BOOKDIR] [PAGE ...]`` (default build/book, every
+lesson page). Wall-clock times vary with the machine's load: the byte and request counts do not.
 """
 
 from __future__ import annotations
