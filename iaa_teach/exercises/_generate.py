@@ -80,7 +80,7 @@ SIZE_LIMITS = {
     "partial": ((6, 20), (4, 6), (2, 6)),
 }
 #: The levels of difficulty: 1 small and complete, 2 in between (the sizes before levels
-#: existed), 3 exam size, 4 a Tripos-shaped question of about 20 marks on an exam-size table.
+#: existed), 3 exam size, 4 a Tripos-shaped question of 20 marks on an exam-size table.
 LEVELS = (1, 2, 3, 4)
 #: Sizes drawn at each level, per kind: (items, raters, categories), each (low, high) inclusive.
 #: Level 1: 4-6 items, 2 categories (3 on an ordered scale, where 2 would make weights
@@ -110,7 +110,7 @@ LEVEL_SIZES = {
         "partial": ((10, 15), (4, 5), (3, 4)),
     },
 }
-#: Level 4, a Tripos-shaped question of about 20 marks, draws its table at exam size (level 3's).
+#: Level 4, a Tripos-shaped question of 20 marks, draws its table at exam size (level 3's).
 LEVEL_SIZES[4] = dict(LEVEL_SIZES[3])
 for _sizes in (SIZE_LIMITS, *LEVEL_SIZES.values()):  # Scott's pi and Gwet's AC1: the sizes of Cohen's kappa
     _sizes["pi"] = _sizes["ac1"] = _sizes["cohen"]
