@@ -76,3 +76,51 @@ def test_quiz_new_question_right_answer_is_correct(lab_server):
             quiz.locator(".iaa-quiz-score", has_text="1 self-marked").wait_for(timeout=TIMEOUT_MS)
             feedback = quiz.locator(f".iaa-quiz-feedback-{words.label} [data-status=self-marked]")
             feedback.wait_for(timeout=TIMEOUT_MS)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_quiz_level_four_sections_and_follow_through_of_the_second_chance_rule(lab_server):
+    """Level 4 in the browser (issue 23): the question in its three headed sections, a box for each of its
+    parts, and the coefficient under the second chance rule marked with follow-through from a wrong second
+    P_e typed in its box (the values computed here, outside the kernel)."""
+    from fractions import Fraction
+
+    from iaa_teach.exercises._questions import SECOND_RULE
+
+    with open_notebook(NOTEBOOK, server=lab_server) as page:
+        quiz = page.locator(".iaa-quiz").first
+        quiz.wait_for(timeout=TIMEOUT_MS)
+        quiz.scroll_into_view_if_needed()
+        quiz.locator(".iaa-quiz-level select").select_option("4")
+        quiz.locator(".iaa-quiz-question", has_text="level 4").wait_for(timeout=TIMEOUT_MS)
+        kind = quiz.locator("select").first.input_value()
+        seed = int(quiz.locator(".iaa-quiz-seed input").input_value())
+        question = make_question(kind, seed, level=4)
+        shown = quiz.locator(".iaa-quiz-question").inner_text(timeout=TIMEOUT_MS)
+        assert question.id in shown and question.total_marks == 20
+        for title, parts in question.sections():
+            assert f"{title} [{sum(p.marks for p in parts)}]" in shown, title
+        for p in question.parts:  # a box for every part, (a) to (i)
+            kind_of_box = "textarea" if p.form == "words" else "input"
+            assert quiz.locator(f".iaa-quiz-answer-{p.label} {kind_of_box}").count() == 1, p.label
+
+        p_e, coefficient = (next(p for p in question.parts if p.quantity == q) for q in SECOND_RULE[kind])
+        first = question.part(coefficient.follows[0])
+        wrong = p_e.answer + Fraction(5, 100)
+        ft = (
+            1 - first.answer / wrong
+            if coefficient.quantity == "alpha_repl"
+            else (first.answer - wrong) / (1 - wrong)
+        )
+        for part, value in ((first, first.answer), (p_e, wrong), (coefficient, ft)):
+            box = quiz.locator(f".iaa-quiz-answer-{part.label} input")
+            box.fill(fmt(value) if Fraction(value).denominator > 1 else str(value))
+            box.press("Tab")
+        quiz.locator("button.iaa-quiz-check").click()
+        feedback = quiz.locator(f".iaa-quiz-feedback-{coefficient.label}")
+        feedback.locator("[data-status]").wait_for(timeout=TIMEOUT_MS)
+        text = feedback.inner_text()
+        assert text.startswith("Follow-through"), text
+        wrong_feedback = quiz.locator(f".iaa-quiz-feedback-{p_e.label}").inner_text()
+        assert not wrong_feedback.startswith(("Correct", "Follow-through")), wrong_feedback
