@@ -127,6 +127,9 @@ PROJECTOR_CSS = (
 .iaa-explorer .iaa-top { flex-flow: row wrap; gap: 0.4em 1.5em; }
 .iaa-explorer .iaa-controls { flex: 0 1 auto; min-width: 0; max-width: 100%; }
 .iaa-explorer .iaa-controls .iaa-row { flex-flow: column nowrap !important; align-items: stretch !important; }
+.iaa-explorer.iaa-stacked .iaa-top { flex-direction: column; flex-wrap: nowrap; }
+.iaa-explorer.iaa-stacked .iaa-controls { max-width: 100%; }
+.iaa-explorer.iaa-stacked .iaa-controls .iaa-row { flex-flow: row wrap !important; align-items: center !important; }
 .iaa-explorer .iaa-controls .iaa-slider { width: auto !important; max-width: none !important;
     margin: 0 0 0.2em 0 !important; }
 .iaa-explorer .iaa-controls .widget-toggle-buttons { flex-wrap: wrap; height: auto; }
@@ -600,7 +603,7 @@ class Explorer:
         """Lay out the title, ``controls`` (a column) beside ``images`` and the readout; recompute on every
         change of ``watch``. ``views``: a name for each image, offered by the "show" control of the compact
         layout (with "numbers": the readout), which shows one of them at a time (None: no such control,
-        everything shows)."""
+        everything shows, the controls in rows above the readout)."""
         for control in watch:
             control.observe(self.update, names="value")
         style = w.HTML(
@@ -638,8 +641,9 @@ class Explorer:
         self.widget.add_class("iaa-show-0")
         if views is not None:
             self.widget.add_class("iaa-views")
-        else:
+        else:  # many controls and one readout: the controls in rows, above the readout (no "show")
             self.show.layout.display = "none"
+            self.widget.add_class("iaa-stacked")
         self.update()
 
     def _show_view(self, change: dict) -> None:
