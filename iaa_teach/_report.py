@@ -141,11 +141,10 @@ def _interval_text(metric: str, value: float, low: float, high: float, analytic:
 
 def _items_used(result: Any) -> int | None:
     """How many items a coefficient was computed from (alpha: the items with 2 or more ratings)."""
-    for name in ("n_items_used", "n_items"):
+    for name in ("n_items_used", "n_units_used", "n_items"):
         if hasattr(result, name):
             return int(getattr(result, name))
-    counts = getattr(result, "counts", None)
-    return None if counts is None else int((np.asarray(counts).sum(axis=1) >= 2).sum())
+    return None
 
 
 def _line(
