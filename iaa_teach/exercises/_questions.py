@@ -10,7 +10,21 @@ from typing import Any, Mapping
 import numpy as np
 
 from .._formulas import chance_corrected, one_minus_ratio
-from .._markup import SYMBOLS, Em, Math, Prose, Shown, approx, html_escape, prose, render, with_symbols
+from .._markup import (
+    SYMBOLS,
+    Chain,
+    Em,
+    Equations,
+    Math,
+    Prose,
+    Shown,
+    approx,
+    html_escape,
+    number,
+    prose,
+    render,
+    with_symbols,
+)
 from .._validation import check_bool, check_int, check_option, options
 from ..metrics import cohen_kappa, fleiss_kappa, gwet_ac, interpret, krippendorff_alpha, scott_pi
 from ..ratings import AgreementError, Ratings
@@ -1314,21 +1328,31 @@ def _tripos_steps(q: Question) -> list[Step]:
         steps += keep(explain(gwet_ac(r)), ("P_e", "AC1"), ("Category",), prefix)
     elif kind == "alpha":
         ex = q.result.exact
-        d_e = q.answers()[next(p.label for p in q.parts if p.quantity == "d_e_repl")]
+        d_e = 1 - sum((c / ex.n) ** 2 for c in ex.n_c)
         alpha = 1 - ex.d_o / d_e
-        squares = " + ".join(f"({fmt(c, 0) if c.denominator == 1 else c}/{ex.n})²" for c in ex.n_c)
+        n = number(ex.n)
+        squares = " + ".join(rf"\left(\frac{{{number(c).tex}}}{{{n.tex}}}\right)^2" for c in ex.n_c)
+        squares_txt = " + ".join(f"({number(c).txt}/{n.txt})²" for c in ex.n_c)
+        d_e_sym, alpha_sym = QUANTITIES["d_e_repl"], QUANTITIES["alpha_repl"]
         steps.append(
             Step(
-                prose(prefix + "expected disagreement with replacement {D}", D=QUANTITIES["d_e_repl"]),
+                prose(prefix + "expected disagreement with replacement {D}", D=d_e_sym),
                 (
                     prose(
-                        "Drawing the chance pairs with replacement, as Fleiss' kappa and Scott's pi do: "
-                        "{D} = 1 - sum over c of (n_c / n) squared = 1 - ({s}) = {v}, against alpha's {d_e} "
-                        "without replacement (larger by the factor n / (n - 1)).",
-                        D=QUANTITIES["d_e_repl"],
-                        s=squares,
-                        v=approx(d_e),
-                        d_e=approx(ex.d_e),
+                        "Two values drawn with replacement, as Fleiss' kappa and Scott's pi draw them, from the "
+                        "same row totals {n_c}; alpha's {D_e} draws without replacement and is larger by the "
+                        "factor {f}.",
+                        f=Math(r"n / (n - 1)", "n / (n - 1)"),
+                    ),
+                    Equations(
+                        [
+                            Chain(
+                                d_e_sym,
+                                Math(r"1 - \sum_c \left(\frac{n_c}{n}\right)^2", "1 - Σ_c (n_c / n)²"),
+                                Math(rf"1 - \left({squares}\right)", f"1 - ({squares_txt})"),
+                                approx(d_e),
+                            )
+                        ]
                     ),
                 ),
                 "D_e",
@@ -1338,17 +1362,22 @@ def _tripos_steps(q: Question) -> list[Step]:
         )
         steps.append(
             Step(
-                prose(prefix + "alpha with it, {A}", A=QUANTITIES["alpha_repl"]),
+                prose(prefix + "alpha with it, {A}", A=alpha_sym),
                 (
-                    prose(
-                        "{A} = 1 - D_o / {D} = 1 - ({d_o}) / ({d_e}) = {v}: lower than alpha, since the "
-                        "expected disagreement is smaller.",
-                        A=QUANTITIES["alpha_repl"],
-                        D=QUANTITIES["d_e_repl"],
-                        d_o=str(ex.d_o),
-                        d_e=str(d_e),
-                        v=approx(alpha),
+                    Equations(
+                        [
+                            Chain(
+                                alpha_sym,
+                                Math(rf"1 - \frac{{D_o}}{{{d_e_sym.tex}}}", f"1 - D_o / {d_e_sym.txt}"),
+                                Math(
+                                    rf"1 - \frac{{{number(ex.d_o).tex}}}{{{number(d_e).tex}}}",
+                                    f"1 - ({number(ex.d_o).txt}) / ({number(d_e).txt})",
+                                ),
+                                approx(alpha),
+                            )
+                        ]
                     ),
+                    prose("Lower than alpha: with replacement the expected disagreement is smaller."),
                 ),
                 "alpha",
                 float(alpha),
