@@ -928,3 +928,13 @@ def test_paradox_curves_of_a_setting_seen_lately_are_kept():
     assert ex.curve_values() is first  # kept, not computed again
     r = datasets.simulate(100, 3, accuracy=0.85, prevalence=0.5, n_categories=2, seed=0)
     assert ex.values()["kappa"] == f3(fleiss_kappa(r).exact.kappa)
+
+
+def test_paradox_clear_cache_forgets_the_kept_curves():
+    ex = ParadoxExplorer(n_items=100)
+    first = ex.curve_values()
+    ex.seed.value = 5
+    ex.clear_cache()
+    ex.seed.value = 0
+    assert ex.curve_values() is not first
+    assert all((ex.curve_values()[k] == first[k]).all() for k in first)  # the same numbers, computed again

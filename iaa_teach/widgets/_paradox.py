@@ -131,6 +131,11 @@ class ParadoxExplorer(Explorer):
             watch=(self.n_items, self.n_raters, self.accuracy, self.n_categories, self.prevalence, self.seed),
         )
 
+    def clear_cache(self) -> None:
+        """Forget the figures and the kept curves: the next update with new curves computes them again."""
+        super().clear_cache()
+        self._curves.clear()
+
     def _simulate(self, prevalence: float):
         return datasets.simulate(
             self.n_items.value,
