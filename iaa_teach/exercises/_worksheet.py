@@ -93,7 +93,7 @@ h2 { font-size: 1.2em; margin: 0.2em 0 0.5em; border-bottom: 1px solid #999; pad
 .rubric ul { margin: 0.3em 0 0.4em; padding-left: 1.3em; }
 .grid table.iaa-table td { min-width: 2.2em; height: 1.6em; }
 .question { break-before: page; }  /* the front page is the cover: name, time, instructions, marks */
-.stem { break-inside: avoid; break-after: avoid; }
+.stem { break-inside: avoid; }  /* a part that does not fit under a long table starts the next page whole */
 .qhead { display: flex; justify-content: space-between; align-items: baseline; }
 .qhead small, .muted { font-weight: normal; color: #555; font-size: 0.8em; }
 .part { break-inside: avoid; margin: 0.9em 0 0.4em; }
