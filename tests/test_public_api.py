@@ -140,3 +140,21 @@ def test_a_name_that_left_the_surface_still_imports_for_one_release(module, name
     assert name not in public.__all__ and name not in defined_names(public)
     with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
         public.not_a_name  # noqa: B018
+
+
+def test_the_package_itself_imports_no_forwarded_name():
+    """A module of the package that imports a name through its old public path (``from ..markup import
+    mpl_escape``) would warn every user on import: every module imports with DeprecationWarning an error."""
+    import subprocess
+    import sys
+
+    modules = sorted(
+        info.name
+        for info in pkgutil.walk_packages(iaa_teach.__path__, "iaa_teach.")
+        if info.name not in FORWARDING
+    )
+    code = "import importlib\nfor m in %r:\n    importlib.import_module(m)\n" % modules
+    done = subprocess.run(
+        [sys.executable, "-W", "error::DeprecationWarning", "-c", code], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]

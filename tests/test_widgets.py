@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 
 import ipywidgets as w
 import matplotlib.text
@@ -418,8 +419,29 @@ def test_figures_are_projector_ready_and_described(explorer):
         assert png.size[0] >= 1.4 * css_width - 1
         alt = ex.figure_alt[image.model_id]
         assert alt.startswith("Figure:") and len(alt) > 30 and alt.split(":")[1].strip()
+        assert re.search(r"\d", alt), alt  # what it shows, with its numbers (issue 25), not only the chart
         assert image.alt == alt  # the <img>'s own alt text
     assert MIN_FONT_PT * CSS_DPI / 72 >= 12
+
+
+def test_the_alt_text_states_the_figures_finding():
+    """The bars' values (highest and lowest, ties named together), the items one rater labelled, the
+    largest distance: read off the explorer's own readout, and they follow a change."""
+    ex = TableExplorer()
+    vals = ex.values()
+    alt = ex.figure_alt[ex.image.model_id]
+    assert f"A-C {vals['Cohen A-C kappa']}" in alt and f"alpha {vals['alpha']}" in alt
+    assert f"Highest: A-C ({vals['Cohen A-C kappa']}); lowest: B-C ({vals['Cohen B-C kappa']})" in alt
+    ex.set_cell(1, "B", None)  # item 1: B's label removed
+    assert ex.figure_alt[ex.image.model_id] != alt
+    assert f"alpha {ex.values()['alpha']}" in ex.figure_alt[ex.image.model_id]
+    missing = MissingDataExplorer()
+    tied = missing.figure_alt[missing.image.model_id]
+    assert "Highest: alpha complete, alpha with gaps and alpha listwise (0.578)" in tied
+    coverage = CoverageExplorer()
+    assert "left out of P_a: items 9 and 10." in coverage.figure_alt[coverage.image.model_id]
+    weights = WeightsExplorer()
+    assert "the largest, 400, between G and P" in weights.figure_alt[weights.image.model_id]
 
 
 def test_projector_ready_raises_small_text():

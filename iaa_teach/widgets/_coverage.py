@@ -8,12 +8,13 @@ import ipywidgets as w
 import numpy as np
 
 from .. import datasets
-from ..markup import mpl_escape
+from .._markup import mpl_escape
 from ..metrics import fleiss_kappa
 from ..ratings import AgreementError, Ratings
 from ._base import (
     Explorer,
     IntSlider,
+    and_list,
     attempt,
     band,
     controls_row,
@@ -227,5 +228,23 @@ class CoverageExplorer(Explorer):
     def _redraw(self) -> None:
         r = self.ratings
         self._show(
-            self.image, ("coverage", r.codes.tobytes(), r.shape, r.raters, r.items, r.categories), self._draw
+            self.image,
+            ("coverage", r.codes.tobytes(), r.shape, r.raters, r.items, r.categories),
+            self._draw,
+            alt=self._alt(r),
         )
+
+    @staticmethod
+    def _alt(r) -> str:
+        """What the coverage chart shows: how many raters labelled each item, and the items only one did."""
+        per_item = (r.codes >= 0).sum(axis=1)
+        single = [str(item) for item, n in zip(r.items, per_item) if n < 2]
+        text = (
+            f"Figure: who labelled which of {r.n_items} items ({r.n_raters} raters): "
+            f"n_i from {per_item.min()} to {per_item.max()} raters an item."
+        )
+        if single:
+            more = [f"{len(single) - 10} more"] if len(single) > 10 else []
+            items = "item " if len(single) == 1 else "items "
+            text += f" Labelled by fewer than two raters, so left out of P_a: {items}{and_list(single[:10] + more)}."
+        return text

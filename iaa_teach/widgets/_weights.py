@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import ipywidgets as w
+import numpy as np
 
 from .. import _plots as plots
 from .. import datasets
@@ -210,13 +211,28 @@ class WeightsExplorer(Explorer):
                 self.image,
                 ("alpha", level, alpha.delta.tobytes(), categories),
                 lambda: self._matrix(alpha.delta, f"alpha, {level}: squared distance"),
+                alt=self._alt(alpha.delta, f"alpha, {level}: squared distance"),
             )
         if kappa is not None:
             self._show(
                 self.image_weights,
                 ("cohen", weights, kappa.weight_matrix.tobytes(), categories),
                 lambda: self._matrix(kappa.weight_matrix, f"Cohen, {weights}: disagreement weight"),
+                alt=self._alt(kappa.weight_matrix, f"Cohen, {weights}: disagreement weight"),
             )
+
+    def _alt(self, matrix, title: str) -> str:
+        """What a distance or weight matrix shows: 0 on the diagonal, its largest cell and where."""
+        cats = [str(c) for c in self.data.categories]
+        m = np.asarray(matrix, dtype=float)
+        i, j = np.unravel_index(int(np.argmax(m)), m.shape)
+        if i > j:
+            i, j = j, i
+        return (
+            f"Figure: {title}, a {len(cats)} x {len(cats)} matrix of the labels: 0 on the diagonal, "
+            f"the largest, {int(m[i, j]) if m[i, j] == int(m[i, j]) else fmt(m[i, j])}, "
+            f"between {cats[i]} and {cats[j]}."
+        )
 
     def _matrix(self, matrix, title: str):
         fig, (ax,) = new_figure(3.1, 3.1, left=0.19, right=0.97, bottom=0.16, top=0.88)
