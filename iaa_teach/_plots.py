@@ -1214,7 +1214,7 @@ def cluster_order(distance: Any) -> np.ndarray:
     return np.array(order, dtype=np.intp)
 
 
-def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
+def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None, names: int = 40) -> Figure:
     """Cohen's kappa of every pair of raters, rows and columns ordered by a clustering of the raters.
 
     Raters who agree with each other sit next to each other
@@ -1222,8 +1222,8 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     largest distance, 2). The first ``marked`` raters of the rater ranking
     with a rise above 0 are highlighted (bold, vermillion). Cells are
     written up to 12 raters; above 15 raters the figure is square, and above
-    40 every n-th name is written so that 40 at most are (the report's pair
-    table names every pair).
+    ``names`` raters every n-th name is written so that ``names`` at most are
+    (the report's pair table names every pair).
 
     Parameters
     ----------
@@ -1231,9 +1231,11 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     marked : int
         How many of the least-in-step raters to highlight.
     ax : matplotlib Axes, optional
+    names : int
+        At most this many rater names on each axis (a narrow figure writes fewer).
     """
     check_diagnosis("rater_agreement_heatmap", report)
-    marked = check_int("marked", marked, 0)
+    marked, most = check_int("marked", marked, 0), check_int("names", names, 1)
     n = report.ratings.n_raters
     # more than 15 raters: a square figure (a name every 15 px or more up to 40 raters, at 100 %)
     fig, ax = _figure(ax, REPORT_FIGSIZE if n <= 15 else (REPORT_FIGSIZE[0], REPORT_FIGSIZE[0]))
@@ -1251,7 +1253,7 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
         fontsize=9,
     )
     size = 9 if n <= 15 else 8 if n <= 40 else 7
-    step = max(1, -(-n // 40))  # beyond 40 raters, every step-th name (the table lists them all)
+    step = max(1, -(-n // most))  # beyond `names` raters, every step-th name (the table lists them all)
     shown = range(0, n, step)
     ax.set_xticks(shown, [names[i] for i in shown], rotation=90, fontsize=size)
     ax.set_yticks(shown, [names[i] for i in shown], fontsize=size)
@@ -1291,7 +1293,7 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Fig
     return fig
 
 
-def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
+def item_disagreement_chart(report: Any, top: int = 10, axes: Any = None) -> Figure:
     """Every item's disagreement, most disputed first, and the top items named with their labels.
 
     Left: the disagreement of all items in ranking order (a bar each up to
@@ -1304,10 +1306,16 @@ def item_disagreement_chart(report: Any, top: int = 10) -> Figure:
     report : Diagnosis
     top : int
         How many items to name (at most 30).
+    axes : (Axes, Axes), optional
+        Where to draw the two charts (one figure's; a narrow figure puts one above the other).
     """
     check_diagnosis("item_disagreement_chart", report)
     top = check_int("top", top, 1, 30)
-    fig, (left, right) = _figure(None, REPORT_FIGSIZE, ncols=2, width_ratios=(1, 1.5))
+    if axes is None:
+        fig, (left, right) = _figure(None, REPORT_FIGSIZE, ncols=2, width_ratios=(1, 1.5))
+    else:
+        left, right = (_figure(ax)[1] for ax in axes)
+        fig = left.figure
     table = report.item_ranking()
     d = np.asarray(table["disagreement"], dtype=float)
     n = len(d)

@@ -57,21 +57,30 @@ def expected_values(ratings: Ratings, level: str = "nominal") -> dict:
     }
 
 
+def offered(explorer: AnnotationsExplorer) -> list[str]:
+    """The views the "show" control offers."""
+    return [label for label, _ in explorer.show.options]
+
+
 def assert_shows(explorer: AnnotationsExplorer, ratings: Ratings, level: str = "nominal") -> None:
+    """The summary's numbers, then every view: each figure drawn (a PNG, its words), each text view."""
     values = explorer.values()
     for key, value in expected_values(ratings, level).items():
         assert values[key] == value, key
-    shown = [image for image in explorer.figures.values() if image.layout.display != "none"]
-    assert len(shown) == (4 if ratings.n_raters >= 3 else 3)
-    assert all(image.value[:8] == PNG for image in shown)
-    captions = [
-        ex_caption.value
-        for name, ex_caption in explorer.captions.items()
-        if explorer.figures[name].layout.display != "none"
-    ]
-    assert len(captions) == len(shown) and all(captions)
-    assert "Raters: who is out of step?" in explorer.details.value
-    assert "How the numbers are computed" in explorer.details.value
+    figures = [name for name in offered(explorer) if name.startswith("figure")]
+    assert len(figures) == (4 if ratings.n_raters >= 3 else 2)
+    for name in figures:
+        explorer.show_view(name)
+        shown = [i for i, cell in enumerate(explorer.views) if cell.layout.display != "none"]
+        assert len(shown) == 1 and explorer.readout.layout.display == "none"
+        image, caption = explorer.views[shown[0]].children
+        assert image.value[:8] == PNG and image.alt and caption.value
+    explorer.show_view("summary")
+    assert explorer.readout.layout.display is None
+    assert all(cell.layout.display == "none" for cell in explorer.views)
+    assert "Raters: who is out of step?" in explorer.view_html("raters")
+    assert "How the numbers are computed" in explorer.view_html("working")
+    assert "Pairs of raters" in explorer.view_html("pairs of raters")
 
 
 def test_an_instructors_session(tmp_path):
@@ -107,8 +116,8 @@ def test_an_instructors_session(tmp_path):
     upload(ex, "ragged.csv", b"A,B,C\nx,y\nx,y,z\n")
     assert "Not read" in ex.status.value and "ragged.csv" in ex.status.value and "line 2" in ex.status.value
     assert "iaa-upload" not in ex.status.value  # the temporary copy is not named
-    assert ex.report is None and "Not read" in ex.readout.value and ex.details.value == ""
-    assert all(image.layout.display == "none" for image in ex.figures.values())
+    assert ex.report is None and "Not read" in ex.readout.value
+    assert offered(ex) == ["summary", "file and saving"] and ex.show.value == "numbers"
     upload(ex, "notes.pdf", b"%PDF")
     assert "upload a .csv" in ex.status.value
     ex.read_path("")
@@ -165,7 +174,7 @@ def test_an_instructors_session(tmp_path):
     ex.order.value, ex.level.value = "", "nominal"  # the declared order stays for the next file until cleared
     upload(ex, "one.csv", b"A,B\nx,\n,y\n")  # read, but nothing to pair: no report
     assert "No report" in ex.readout.value and "2 or more ratings" in ex.readout.value
-    assert ex.report is None and all(image.layout.display == "none" for image in ex.figures.values())
+    assert ex.report is None and offered(ex) == ["summary", "file and saving"]
     assert ex.save_html(tmp_path / "r.html") is None and "Nothing to save" in ex.status.value
 
 
@@ -173,7 +182,12 @@ def test_names_are_escaped_in_the_explorer():
     rows = [["<b>x</b>", "<b>x</b>", "y"], ["y", "y", "y"], ["<b>x</b>", "y", "<b>x</b>"]]
     r = Ratings.from_rows(rows, raters=["<script>a</script>", "B", "$C$"], items=["<i>1</i>", "2", "3"])
     ex = AnnotationsExplorer(ratings=r)
-    for html_text in (ex.readout.value, ex.details.value):
+    texts = [
+        ex.view_html(name)
+        for name in offered(ex)
+        if not name.startswith("figure") and name != "file and saving"
+    ]
+    for html_text in texts:
         assert "<script>a</script>" not in html_text and "<i>1</i>" not in html_text
         assert "<b>x</b>" not in html_text
 
@@ -202,3 +216,34 @@ def test_bad_arguments():
         AnnotationsExplorer(level="cubic")
     with pytest.raises(AgreementError, match="format"):
         AnnotationsExplorer(format="tall")
+
+
+def test_a_gold_column():
+    """A gold column named: the report is on the other raters, a view compares each with the gold."""
+    r = datasets.sentiment()
+    ex = AnnotationsExplorer(ratings=r)
+    assert "gold" not in offered(ex)
+    ex.gold_column.value = "A"
+    assert "gold" in offered(ex) and ex.report.ratings.raters == ("B", "C")
+    gold = html.unescape(ex.view_html("gold"))
+    rows = r.rows()
+    for j, name in ((1, "B"), (2, "C")):  # each annotator's accuracy, counted here
+        correct = sum(row[0] == row[j] for row in rows)
+        assert f"{correct / len(rows):.3f}" in gold, name
+    ex.show_view("gold")
+    assert ex.texts["gold"].value == ex.view_html("gold")
+    ex.gold_column.value = "Z"
+    assert ex.report is None and "no column 'Z'" in html.unescape(ex.readout.value)
+    ex.gold_column.value = ""
+    assert ex.report is not None and "gold" not in offered(ex) and ex.show.value == "numbers"
+
+
+def test_the_still_picture_shows_the_summary_the_figures_and_the_quick_views():
+    """The static book has no kernel: its picture of the explorer shows the report one part after another."""
+    ex = AnnotationsExplorer(ratings=datasets.sentiment())
+    page = ex.static_picture()
+    assert page.count('<img class="iaa-picture"') == 4 and "What the report finds" in page
+    for heading in ("Items: which should the class discuss?", "Categories: which are confused?"):
+        assert heading in page
+    assert "How the numbers are computed" in page
+    assert ex.show.value == "numbers" and all(view.layout.display == "none" for view in ex.views)

@@ -136,7 +136,8 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
 
 
 # An explorer scrolled to the top of the notebook's visible area, as a class sees it: where it ends,
-# where every control and figure on show is, which texts are wider than their box (cut) and which run
+# where every control and figure on show is (what is inside a box that scrolls, the numbers or a report's
+# view, is in view when its box is), which texts are wider than their box (cut) and which run
 # onto a second line (wrapped; a readout's column headings may wrap between words), which controls
 # something lies over (a click at their middle would not reach them), and how large a figure's smallest text (MIN_FONT_PT at its true size)
 # is shown, in CSS px.
@@ -150,10 +151,12 @@ _WHOLE_JS = """(explorer, minPt) => {
   const name = e => (e.getAttribute('aria-label') || e.textContent || e.alt || e.tagName).trim().slice(0, 40);
   const parts = Array.from(explorer.querySelectorAll(
       'input, select, button, textarea, img.iaa-picture, h3, .widget-html-content table, .iaa-numbers'))
-    .filter(shown).map(e => ({what: e.tagName + ' ' + name(e), scrolled: !!e.closest('.iaa-numbers table'),
-                              ...box(e)}));
+    .filter(shown).map(e => ({what: e.tagName + ' ' + name(e),
+                              scrolled: !!(e.parentElement && e.parentElement.closest('.iaa-numbers')),
+                              sideways: !!(e.parentElement && e.parentElement.closest('.iaa-report')), ...box(e)}));
+  // a report's view scrolls both ways in its own box: a table wider than it is not cut
   const cut = Array.from(explorer.querySelectorAll('.widget-html-content, button, .widget-label, output'))
-    .filter(e => shown(e) && e.scrollWidth > e.clientWidth + 1).map(name);
+    .filter(e => shown(e) && e.scrollWidth > e.clientWidth + 1 && !e.closest('.iaa-report')).map(name);
   const lines = e => { const range = document.createRange(); range.selectNodeContents(e);
     return new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top))).size; };
   const wrapped = Array.from(explorer.querySelectorAll(
@@ -180,8 +183,11 @@ def _whole_in_view(seen: dict) -> list[str]:
         # the numbers (a readout longer than the window) scroll up and down in their own box, in view
         if not (
             (part["scrolled"] or area["top"] - 1 <= part["top"] and part["bottom"] <= area["bottom"] + 1)
-            and area["left"] - 1 <= part["left"]
-            and part["right"] <= area["right"] + 1
+            and (
+                part.get("sideways")
+                or area["left"] - 1 <= part["left"]
+                and part["right"] <= area["right"] + 1
+            )
         ):
             problems.append(f"{part['what']!r} outside the visible area ({part} not in {area})")
     problems += [f"cut: {what!r}" for what in seen["cut"]]
@@ -217,23 +223,66 @@ def _contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-@pytest.mark.browser
-@pytest.mark.slow
-def test_every_explorer_fits_a_projector_at_150_percent():
-    """A 1280 x 720 projector with the browser at 150 % (853 x 480 CSS px at 1.5 device px each), the
-    side panel (file browser) open, the narrowest case: each explorer of the playground fits whole in
-    the notebook's visible area (about 520 x 360 CSS px) with every control and the figure in view at
-    once, in each of its views (each figure, the numbers); no text is cut or runs onto a second line;
-    a figure's smallest text is shown at 9.75 CSS px or more; and the selected toggle stands out (its
-    text against its fill, and its fill against an unselected button's)."""
+def _check_views(explorer) -> tuple[list[str], int, int]:
+    """Each view of ``explorer`` (each choice of its "show" control) on screen: what is not in view, cut or
+    wrapped, and figure text under 9.75 CSS px; the views seen; 1 if its selected toggle stands out (0 if
+    it has none)."""
     from playwright.sync_api import expect
 
     from iaa_teach.widgets._base import MIN_FONT_PT
 
-    with open_notebook("09_instructor_playground.ipynb", viewport=(853, 480), zoom=1.5) as page:
-        assert page.evaluate("() => window.devicePixelRatio") == 1.5
-        page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
-        page.wait_for_function("() => !window.jupyterapp.shell.leftCollapsed", timeout=TIMEOUT_MS)
+    kind = explorer.evaluate("e => Array.from(e.classList).find(c => /^iaa-.+explorer$/.test(c))")
+    show = explorer.locator(".iaa-show select")
+    offered = [o.strip() for o in show.locator("option").all_text_contents()] if show.count() else [""]
+    report = explorer.locator(".iaa-report").count() > 0  # the annotations explorer: figures and texts
+    problems, views = [], 0
+    for view in offered:
+        if view:
+            show.select_option(label=view)
+        views += 1
+        if view in ("numbers", "summary"):
+            expect(explorer.locator(".iaa-numbers table:visible").first).to_be_visible(timeout=TIMEOUT_MS)
+        elif view and (view.startswith("figure") or not report):  # one figure at a time (drawn when shown)
+            picture = explorer.locator("img.iaa-picture:visible")
+            expect(picture).to_have_count(1, timeout=TIMEOUT_MS)
+            expect(picture).to_have_attribute("src", re.compile("."), timeout=TIMEOUT_MS)
+            picture.evaluate("i => i.decode()")
+        elif view:  # a report's text view: computed when first shown
+            expect(explorer.locator(".iaa-numbers:visible").first).not_to_be_empty(timeout=TIMEOUT_MS)
+        seen = explorer.evaluate(_WHOLE_JS, MIN_FONT_PT)
+        assert seen["parts"], seen
+        problems += [f"{kind}, {view}: {p}" for p in _whole_in_view(seen)]
+        problems += [f"{kind}, {view}: figure text {size:.1f} CSS px" for size in seen["text"] if size < 9.75]
+    if show.count():
+        show.select_option(index=0)
+    colours = explorer.evaluate(_TOGGLE_COLOURS_JS)
+    if colours is not None:
+        assert _contrast(*colours["on"]) >= 4.5, colours
+        assert _contrast(colours["on"][1], colours["off"][1]) >= 3, colours
+    return problems, views, int(colours is not None)
+
+
+def _projector(notebook: str):
+    """``notebook`` open in JupyterLab at a 1280 x 720 projector with the browser at 150 % (853 x 480 CSS px
+    at 1.5 device px each), the side panel (file browser) open: the narrowest case."""
+    page_context = open_notebook(notebook, viewport=(853, 480), zoom=1.5)
+    page = page_context.__enter__()
+    assert page.evaluate("() => window.devicePixelRatio") == 1.5
+    page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
+    page.wait_for_function("() => !window.jupyterapp.shell.leftCollapsed", timeout=TIMEOUT_MS)
+    return page_context, page
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_every_explorer_fits_a_projector_at_150_percent():
+    """At a 1280 x 720 projector, 150 %, side panel open (the notebook's visible area about 520 x 360 CSS px),
+    each explorer of the playground fits whole with every control and the figure in view at once, in each
+    of its views (each figure, the numbers); no text is cut or runs onto a second line; a figure's smallest
+    text is shown at 9.75 CSS px or more; and the selected toggle stands out (its text against its fill,
+    and its fill against an unselected button's)."""
+    context, page = _projector("09_instructor_playground.ipynb")
+    try:
         explorers = page.locator(".iaa-explorer")
         explorers.first.wait_for(timeout=TIMEOUT_MS)
         assert explorers.count() == 6
@@ -241,35 +290,31 @@ def test_every_explorer_fits_a_projector_at_150_percent():
         for i in range(6):
             explorer = explorers.nth(i)
             explorer.locator("img.iaa-picture").first.wait_for(timeout=TIMEOUT_MS)
-            kind = explorer.evaluate("e => Array.from(e.classList).find(c => /^iaa-.+explorer$/.test(c))")
-            show = explorer.locator(".iaa-show select")
-            offered = (
-                [o.strip() for o in show.locator("option").all_text_contents()] if show.count() else [""]
-            )
-            for view in offered:
-                if view:
-                    show.select_option(label=view)
-                views += 1
-                if view == "numbers":
-                    expect(explorer.locator(".iaa-numbers table").first).to_be_visible(timeout=TIMEOUT_MS)
-                elif view:  # one figure at a time
-                    expect(explorer.locator("img.iaa-picture:visible")).to_have_count(1, timeout=TIMEOUT_MS)
-                seen = explorer.evaluate(_WHOLE_JS, MIN_FONT_PT)
-                assert seen["parts"], seen
-                problems += [f"{kind}, {view}: {p}" for p in _whole_in_view(seen)]
-                problems += [
-                    f"{kind}, {view}: figure text {size:.1f} CSS px" for size in seen["text"] if size < 9.75
-                ]
-            if show.count():
-                show.select_option(index=0)
-            colours = explorer.evaluate(_TOGGLE_COLOURS_JS)
-            if colours is not None:
-                toggles += 1
-                assert _contrast(*colours["on"]) >= 4.5, colours
-                assert _contrast(colours["on"][1], colours["off"][1]) >= 3, colours
+            found, seen, toggle = _check_views(explorer)
+            problems, views, toggles = problems + found, views + seen, toggles + toggle
         assert problems == [], "\n".join(problems)
         assert views >= 6 * 2 + 3  # every figure of every explorer, and its numbers
         assert toggles == 2  # the coverage and the weights explorers
+    finally:
+        context.__exit__(None, None, None)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_annotations_explorer_fits_a_projector_at_150_percent():
+    """Notebook 08's explorer, the whole report, at the same projector: one view at a time (the summary,
+    each figure, the raters with their intervals, items, categories, pairs, the whole table, the items
+    to adjudicate, the working, the file's settings), each whole in the visible area, the controls beside
+    a figure, nothing cut or wrapped; a long view scrolls in its own box."""
+    context, page = _projector("08_your_own_annotations.ipynb")
+    try:
+        explorer = page.locator(".iaa-annotationsexplorer").first
+        explorer.locator(".iaa-show select").wait_for(timeout=TIMEOUT_MS)
+        problems, views, toggles = _check_views(explorer)
+        assert problems == [], "\n".join(problems)
+        assert views >= 13 and toggles == 1
+    finally:
+        context.__exit__(None, None, None)
 
 
 # ------------------------------------------------ without a browser: skip, or fail on CI

@@ -14,6 +14,8 @@ IAA_REQUIRE_BROWSER=1 (then it fails); see tests/browser_support.py.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_support import chromium_page, open_notebook, require_browser
 from test_annotations_explorer import csv_bytes
@@ -98,8 +100,8 @@ def test_the_lesson_renders_and_an_upload_changes_the_report(tmp_path):
         explorer.scroll_into_view_if_needed()
         expect(explorer.locator(".jupyter-widgets-error-widget")).to_have_count(0)
         expect(explorer.locator('[data-q="least in step"]')).to_have_text("S27", timeout=TIMEOUT_MS)
-        images = explorer.locator("img")
-        expect(images).to_have_count(4, timeout=TIMEOUT_MS)
+        images = explorer.locator("img.iaa-picture")
+        expect(images).to_have_count(4, timeout=TIMEOUT_MS)  # one a view, drawn when shown
 
         with page.expect_file_chooser() as chooser:  # the upload button opens the browser's file chooser
             explorer.locator(".jupyter-widgets.widget-upload").first.click()
@@ -108,6 +110,12 @@ def test_the_lesson_renders_and_an_upload_changes_the_report(tmp_path):
         top = expected.rater_ranking()[0]
         expect(explorer.locator('[data-q="least in step"]')).to_have_text(str(top["rater"]))
         expect(explorer.locator('[data-q="alpha"]')).to_have_text(fmt(expected.alpha.exact.alpha))
+        show = explorer.locator(".iaa-show select")
+        for view in [v.strip() for v in show.locator("option").all_text_contents() if v.startswith("figure")]:
+            show.select_option(label=view)
+            expect(explorer.locator("img.iaa-picture:visible")).to_have_attribute(
+                "alt", re.compile(r"\d"), timeout=TIMEOUT_MS
+            )
         loaded = images.evaluate_all("els => els.filter(i => i.complete && i.naturalWidth > 0).length")
         assert loaded == 4
 

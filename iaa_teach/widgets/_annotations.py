@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import tempfile
+import textwrap
 import warnings
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
 from .. import _plots as plots
 from .. import _report as report_files  # `report` names a Diagnosis in this module
@@ -16,17 +20,34 @@ from .. import datasets
 from .._markup import attr_escape
 from .._reading import parse_categories, reads_as_number, to_number
 from .._validation import check_option
-from ..diagnosis import Diagnosis, diagnose
-from ..metrics import LEVELS
+from ..diagnosis import Diagnosis, compare_with_gold, diagnose
+from ..metrics import LEVELS, family_intervals
 from ..ratings import AgreementError, Ratings
 from ..worked import explain
-from ._base import Explorer, controls_row, fmt, heading, image_widget, label_style, note, png_bytes, q, table
+from ._base import (
+    WIDGET_DPI,
+    Explorer,
+    controls_row,
+    figure_css_width,
+    fmt,
+    heading,
+    image_widget,
+    label_style,
+    legend_below,
+    note,
+    png_bytes,
+    projector_ready,
+    q,
+    table,
+)
 
 __all__ = [
     "AnnotationsExplorer",
     "EXAMPLES",
     "FILE_TYPES",
     "LAYOUTS",
+    "VIEWS",
+    "narrow_figure",
     "read_ratings_file",
     "read_upload",
     "what_to_change",
@@ -47,26 +68,131 @@ EXAMPLES = {
     "the worked example: 10 sentences": (datasets.sentiment, None),
 }
 
-_KEPT_REPORTS = 4  # the figures of the last few data sets and levels are kept, to switch back at once
+#: The short names of the examples in their dropdown (the full names are its tooltip).
+_SHORT = {
+    "class exercise (simulated)": "class exercise",
+    "Fleiss 1971: psychiatric diagnoses": "Fleiss 1971",
+    "the worked example: 10 sentences": "10 sentences",
+}
+
+#: The report's views, one at a time (the "show" control), with what each shows.
+VIEWS = {
+    "summary": "how the file was read, the main numbers and the findings",
+    "figure: leave one out": "how much alpha rises without each rater",
+    "figure: who agrees": "Cohen's kappa of every pair of raters, ordered by clustering",
+    "figure: disputed items": "every item's disagreement, and the label shares of the most disputed",
+    "figure: confusions": "the coincidences of the categories, the most confused outlined",
+    "raters": "each rater's rise with its bootstrap interval, mean kappa, bias; who cannot be told apart",
+    "items": "the most disputed items, ties named as ties",
+    "categories": "the most confused pairs of categories, and agreement on each category",
+    "pairs of raters": "Cohen's kappa of every pair with its interval, and the least agreeing pair's cross-table",
+    "whole table": "every coefficient of the family with its SE and 95 % interval, and two charts",
+    "to adjudicate": "the items to adjudicate, as a CSV download",
+    "gold": "each annotator against the gold column: accuracy, kappa, confusion table",
+    "working": "how the numbers are computed, step by step, and how to read the report",
+    "file and saving": "how the file is read (layout, columns, rows, gold column), and saving the page",
+}
+_FIGURE_VIEWS = dict(zip(report_files.FIGURES, list(VIEWS)[1:5]))
+_TEXT_VIEWS = list(VIEWS)[5:-1]
+
+_KEPT_VIEWS = 64  # views and figures kept, of the last few data sets and levels: switching back is at once
+
+#: A figure beside the controls: as narrow and as tall as the playground's (inches).
+NARROW_FIGSIZE = (3.2, 3.4)
 
 _STYLE = """<style>
-.iaa-annotationsexplorer .iaa-report table { border-collapse: collapse; margin: 0.4em 0 0.8em; }
+.iaa-annotationsexplorer .iaa-show { display: flex; }
+:where(.iaa-annotationsexplorer) .iaa-numbers { max-height: max(18em, calc(100vh - 150px)); overflow-y: auto;
+    max-width: 62em; }
+.iaa-annotationsexplorer .iaa-report table { border-collapse: collapse; margin: 0.4em 0 0.8em; font-size: 0.9em; }
 .iaa-annotationsexplorer .iaa-report th, .iaa-annotationsexplorer .iaa-report td {
-    padding: 0.12em 0.55em; border-bottom: 1px solid #ccc; text-align: right; vertical-align: top; }
+    padding: 0.1em 0.3em; border-bottom: 1px solid #ccc; text-align: right; vertical-align: top;
+    white-space: nowrap; }
+.iaa-annotationsexplorer .iaa-numbers.iaa-report { overflow: auto; }
+.iaa-annotationsexplorer .iaa-numbers.iaa-report > .widget-html-content { overflow: visible; }
+.iaa-annotationsexplorer .iaa-report thead th { white-space: normal; vertical-align: bottom; }
 .iaa-annotationsexplorer .iaa-report thead th:first-child, .iaa-annotationsexplorer .iaa-report tbody th {
     text-align: left; }
-.iaa-annotationsexplorer .iaa-report caption { text-align: left; font-weight: bold; white-space: nowrap; }
+.iaa-annotationsexplorer .iaa-report caption { text-align: left; font-weight: bold; }
 .iaa-annotationsexplorer .iaa-report .last-text td:nth-last-child(-n+2),
 .iaa-annotationsexplorer .iaa-report .last-text th:nth-last-child(-n+2) { text-align: left; }
-.iaa-annotationsexplorer .iaa-report h2 { font-size: 1.2em; margin: 1em 0 0.3em; }
+.iaa-annotationsexplorer .iaa-report h2 { font-size: 1.1em; margin: 0.3em 0 0.3em; }
 .iaa-annotationsexplorer .iaa-report .note { color: #555; font-size: 0.9em; }
-.iaa-annotationsexplorer .iaa-report pre { background: #f6f6f6; padding: 0.4em 0.7em; }
+.iaa-annotationsexplorer .iaa-report pre { background: #f6f6f6; padding: 0.4em 0.7em; white-space: pre-wrap; }
+.iaa-annotationsexplorer .iaa-report img { max-width: 100%; height: auto; }
+.iaa-annotationsexplorer .iaa-report ul { padding-left: 1.2em; margin: 0.2em 0; }
 .iaa-annotationsexplorer .iaa-warning { background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.3em 0.8em; }
 .iaa-annotationsexplorer .iaa-reading p { margin: 0.2em 0; }
 .iaa-annotationsexplorer .iaa-reading .warning {
     background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.3em 0.8em; }
 .iaa-annotationsexplorer .iaa-reading .note { color: #444; font-size: 0.95em; }
+.iaa-annotationsexplorer .iaa-settings .widget-text input { min-width: 0; }
+.iaa-annotationsexplorer .iaa-settings .widget-checkbox { width: auto; }
 </style>"""
+
+
+def _section(html: str, name: str) -> str:
+    """The section ``name`` (raters, items, categories) of :func:`iaa_teach.report.sections_html`."""
+    start = html.index(f'<section id="{name}">')
+    return html[start : html.index("</section>", start) + len("</section>")]
+
+
+def _wrapped(text: str, width: int = 34) -> str:
+    return textwrap.fill(" ".join(text.split()), width)
+
+
+def narrow_figure(report: Diagnosis, name: str) -> Figure:
+    """The report's figure ``name`` (of :data:`iaa_teach.report.FIGURES`) drawn narrow and tall, for the
+    place beside the explorer's controls: :data:`NARROW_FIGSIZE`, short titles, at most 12 bars of the
+    leave-one-out chart and 16 names on the heatmap's axes, no text under 9 pt (the tables list everything)."""
+    fig = Figure(figsize=NARROW_FIGSIZE, dpi=WIDGET_DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    level = report.level
+    if name == "leave_one_out":
+        ax = fig.add_subplot()
+        plots.leave_one_out_bars(report, max_raters=12, ax=ax)
+        n = report.ratings.n_raters
+        more = f"; the first {min(n, 12)} of {n}" if n > 12 else ""
+        ax.set_title(
+            _wrapped(f"Leave one rater out: alpha = {fmt(report.alpha)} ({level}{more})"), fontsize=10
+        )
+        ax.set_xlabel("rise of alpha without the rater")
+        legend_below(ax, 0.4, -0.2, wrap=40)
+    elif name == "raters":
+        ax = fig.add_subplot()
+        plots.rater_agreement_heatmap(report, ax=ax, names=16)
+        flagged = "\n" in ax.get_title()
+        ax.set_title(
+            "Who agrees with whom" + ("\n(highlighted: least in step)" if flagged else ""), fontsize=10
+        )
+    elif name == "items":
+        top, bottom = fig.subplots(2, 1, height_ratios=(1, 1.6))
+        shown = min(6, report.ratings.n_items)
+        plots.item_disagreement_chart(report, top=shown, axes=(top, bottom))
+        fig.suptitle(f"Disagreement within each item ({level})", fontsize=10)
+        top.set_title(f"All items (top {shown} in orange)", fontsize=9)
+        top.set_ylabel("disagreement")
+        top.set_xlabel("")
+        bottom.set_title("")
+        bottom.set_xlabel("label shares; disagreement")
+        if fig.legends:  # in rows of 3 under the charts
+            handles, labels = bottom.get_legend_handles_labels()
+            fig.legends.clear()
+            fig.legend(handles, labels, loc="outside lower center", ncols=3, frameon=False, handlelength=1.2)
+    else:
+        ax = fig.add_subplot()
+        plots.confusion_heatmap(report, ax=ax)
+        if len(report.ratings.categories) > 3:  # whole pairs (the categories' view gives them to a decimal)
+            matrix = np.asarray(report.alpha.coincidences, dtype=float)
+            for text in ax.texts:
+                x, y = (int(round(v)) for v in text.get_position())
+                if text.get_text():
+                    text.set_text(fmt(matrix[y, x], 0))
+                    text.set_fontsize(9)
+        ax.set_title(f"Confused categories:\ncoincidences of {int(report.alpha.n):,} values", fontsize=10)
+        ax.set_xlabel("second value")
+        ax.set_ylabel("first value")
+    return projector_ready(fig)
 
 
 #: The explorer's layouts, and the ``format`` / ``raters_as_rows`` each stands for.
@@ -150,18 +276,25 @@ class AnnotationsExplorer(Explorer):
 
     Where the ratings come from: the upload button (CSV, TSV or XLSX), a
     path typed into the box ("read"), or one of :data:`EXAMPLES`. Then
-    :func:`iaa_teach.diagnose` at the chosen level, and the report: the
-    findings, the four figures (leave one rater out, who agrees with whom,
-    the disputed items, the confused categories), the four tables and the
-    worked steps. "save HTML" writes the same report as one self-contained
-    page (:func:`iaa_teach.report.write_html`).
+    :func:`iaa_teach.diagnose` at the chosen level, and the report, one view
+    at a time (the "show" control, :data:`VIEWS`): the summary (how the file
+    was read, the main numbers and the findings), the four figures (leave one
+    rater out, who agrees with whom, the disputed items, the confused
+    categories), the raters with bootstrap intervals on their rise, the
+    items, the categories, every pair of raters with Cohen's kappa and its
+    interval, every coefficient of the whole table with its SE and interval,
+    the items to adjudicate (a CSV download), each annotator against a gold
+    column (if one is named), the worked steps, and the file's reading
+    options. A view is computed when it is first shown, once per data set and
+    level. "save HTML" writes the whole report as one self-contained page
+    (:func:`iaa_teach.report.write_html`).
 
     How files are read: the layout ("guess", "wide", "long", "raters as
     rows"), the "item column" (``none``: no such column), the rater and
     label columns of a long file, the columns to "leave out", the "skip
     rows" above the header and "merge letter case" (the options of
-    :meth:`iaa_teach.Ratings.from_csv`). Above the report: how the file was
-    read, every guess and every warning (:func:`iaa_teach.report.summary_lines`).
+    :meth:`iaa_teach.Ratings.from_csv`). The summary starts with how the file
+    was read, every guess and every warning (:func:`iaa_teach.report.summary_lines`).
 
     Every callback only sets traits (``HTML.value``, ``Image.value``). A
     file that cannot be read clears the report shown and says why, and
@@ -184,6 +317,8 @@ class AnnotationsExplorer(Explorer):
         The report shown.
     source : str
         Where its ratings came from.
+    gold : GoldComparison or None
+        Each annotator against the "gold column" (when one is named).
 
     Examples
     --------
@@ -191,9 +326,12 @@ class AnnotationsExplorer(Explorer):
     >>> v = ex.values()
     >>> v["least in step"], v["rise"], v["most disputed"], v["most confused"]
     ('S27', '0.040', 'R35', 'neutral / mixed')
+    >>> ex.show_view("raters")
+    >>> "interval of rise" in ex.view_html("raters")
+    True
     """
 
-    title = "Your own annotations: where does the disagreement come from?"
+    title = "Your annotations: where does disagreement come from?"
 
     def __init__(
         self,
@@ -210,25 +348,26 @@ class AnnotationsExplorer(Explorer):
         self.upload = w.FileUpload(
             accept=",".join(FILE_TYPES),
             multiple=False,
-            description="upload ratings",
+            description="upload",
             tooltip="a CSV, TSV or XLSX file: one row per item, one column per rater",
-            layout=w.Layout(width="14em"),
+            layout=w.Layout(width="auto"),
         )
         self.path = w.Text(
             placeholder="or a path, e.g. my_ratings.csv",
             description="file",
             style=s,
-            layout=w.Layout(width="26em"),
+            layout=w.Layout(width="17em"),
         )
         self.read_button = w.Button(
-            description="read", tooltip="read the file named in the box", layout=w.Layout(width="6em")
+            description="read", tooltip="read the file named in the box", layout=w.Layout(width="4.5em")
         )
         self.example = w.Dropdown(
-            options=["(none)", *EXAMPLES],
+            options=[("(none)", "(none)"), *((_SHORT.get(name, name), name) for name in EXAMPLES)],
             value="(none)",
-            description="or an example",
+            description="example",
             style=s,
-            layout=w.Layout(width="30em"),
+            tooltip="; ".join(EXAMPLES),
+            layout=w.Layout(width="auto"),
         )
         self.format = w.ToggleButtons(
             options=list(LAYOUTS),
@@ -245,61 +384,56 @@ class AnnotationsExplorer(Explorer):
 
         def box(description: str, placeholder: str, width: str = "15em") -> w.Text:
             """A file control's text box: it reads the file again on Enter, not at every key."""
-            layout = w.Layout(width=width)
             return w.Text(
                 description=description,
                 placeholder=placeholder,
                 style=s,
-                layout=layout,
+                layout=w.Layout(width=width),
                 continuous_update=False,
             )
 
-        self.item_column = box("item column", "guess (none: no such column)")
+        self.item_column = box("item column", "guess, or none")
         self.rater_column = box("rater column", "guess")
         self.label_column = box("label column", "guess")
-        self.leave_out = box("leave out", "columns, comma-separated", "20em")
+        self.leave_out = box("leave out", "columns, comma-separated")
         self.keep_labels = box("keep as labels", "e.g. NA")
         self.skip_rows = w.BoundedIntText(
-            value=0, min=0, max=1000, description="skip rows", style=s, layout=w.Layout(width="10em")
+            value=0, min=0, max=1000, description="skip rows", style=s, layout=w.Layout(width="15em")
         )
         self.fold_case = w.Checkbox(value=False, description="merge letter case (Yes, yes)", indent=False)
         self.anonymise = w.Checkbox(value=False, description="raters as R1..Rn (anonymise)", indent=False)
+        self.gold_column = box("gold column", "none; a rater's column")
+        self.gold_column.tooltip = "the column of gold (adjudicated) labels: each other rater against it"
         self.level = w.Dropdown(
-            options=list(LEVELS), value=level, description="level", style=s, layout=w.Layout(width="14em")
+            options=list(LEVELS), value=level, description="level", style=s, layout=w.Layout(width="auto")
         )
         self.save_path = w.Text(
-            value="annotation_report.html", description="save as", style=s, layout=w.Layout(width="22em")
+            value="annotation_report.html", description="save as", style=s, layout=w.Layout(width="17em")
         )
         self.save_button = w.Button(
-            description="save HTML", tooltip="write the report as one HTML page", layout=w.Layout(width="8em")
+            description="save HTML", tooltip="write the report as one HTML page", layout=w.Layout(width="7em")
         )
         self.order = w.Text(
             value="",
             description="category order",
             style=s,
-            layout=w.Layout(width="28em"),
-            placeholder="e.g. negative, neutral, positive",
+            layout=w.Layout(width="15em"),
+            placeholder="e.g. neg, neutral, pos",
             tooltip="the categories in their order, for the ordinal and interval levels",
         )
         self.status = w.HTML(value="")
-        self.details = w.HTML(value="", layout=w.Layout(max_width="62em"))
         self.figures = {name: image_widget() for name in report_files.FIGURES}
-        for (
-            image
-        ) in self.figures.values():  # FIGURE_DPI pixels per inch, shown at plots.DPI: sharp when zoomed
-            image.layout.width, image.layout.max_width = (
-                "100%",
-                f"{round(plots.REPORT_FIGSIZE[0] * plots.DPI)}px",
-            )
         self.captions = {name: w.HTML(value="") for name in report_files.FIGURES}
+        self.texts = {name: w.HTML(value="") for name in _TEXT_VIEWS}
         self.report: Diagnosis | None = None
+        self.gold: Any = None
         self.source = ""
         self.warning: str | None = None
         self.failure: str | None = None  # why the last file was not read
         self._again: Any = None  # reads the last file again (with the file controls as they are then)
         self._ratings: Ratings | None = None
         self._loaded = 0
-        self._pngs: dict = {}
+        self._kept: dict = {}  # what each view shows, by (data loaded, level, order, gold, view)
 
         self.upload.observe(self._uploaded, names="value")
         self.read_button.on_click(lambda _button: self.read_path(self.path.value))
@@ -319,6 +453,7 @@ class AnnotationsExplorer(Explorer):
             control.observe(self._format_changed, names="value")
         self.save_button.on_click(lambda _button: self.save_html(self.save_path.value))
 
+        self._busy = True  # the first data are shown at _finish
         if path is not None:
             self._load(
                 lambda: (read_ratings_file(path, **self.read_options()), os.path.basename(os.fspath(path))),
@@ -330,39 +465,202 @@ class AnnotationsExplorer(Explorer):
             )
         else:
             first = next(iter(EXAMPLES))
-            self._busy = True  # choosing the example below loads it once, at _finish
             self.example.value = first
-            self._busy = False
             self._set_ratings(EXAMPLES[first][0](), first, EXAMPLES[first][1], update=False)
+        self._busy = False
+        # one view at a time, on any screen (the report is many screens long): the four figures, each
+        # text view, and the file's settings; the summary is the readout ("numbers")
         cells = []
         for name, image in self.figures.items():
-            cell = w.VBox([image, self.captions[name]])
-            cell.add_class(f"iaa-figure-{name}")
-            cells.append(cell)
-        grid = w.GridBox(
-            cells,
-            layout=w.Layout(
-                grid_template_columns="repeat(auto-fill, minmax(30em, 44em))", grid_gap="0.5em", width="100%"
-            ),
+            self.captions[name].add_class("iaa-wide-only")  # in a small window: the figure's alt text
+            cells.append(w.VBox([image, self.captions[name]], layout=w.Layout(min_width="0")))
+        for view in self.texts.values():
+            view.add_class("iaa-numbers")  # scrolls in its own box, as the readout does
+            view.add_class("iaa-report")
+        settings = w.VBox(
+            [
+                controls_row(self.path, self.read_button),
+                controls_row(self.format),
+                w.GridBox(
+                    [
+                        self.item_column,
+                        self.rater_column,
+                        self.label_column,
+                        self.leave_out,
+                        self.skip_rows,
+                        self.keep_labels,
+                        self.order,
+                        self.gold_column,
+                        self.fold_case,
+                        self.anonymise,
+                    ],
+                    layout=w.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))", grid_gap="0 0.6em"),
+                ),
+                controls_row(self.save_path, self.save_button),
+            ],
+            layout=w.Layout(width="100%", max_width="36em"),
         )
-        controls = [
-            controls_row(self.upload, self.path, self.read_button),
-            self.example,
-            controls_row(self.format),
-            controls_row(self.item_column, self.rater_column, self.label_column, self.leave_out),
-            controls_row(self.skip_rows, self.keep_labels, self.fold_case, self.anonymise),
-            controls_row(self.level, self.order),
-            self.status,
-        ]
-        self._finish(controls, images=[w.VBox([])], watch=(self.level, self.order), views=None)
-        style = w.HTML(value=_STYLE)
-        self.widget.children = (
-            *self.widget.children,
-            grid,
-            self.details,
-            controls_row(self.save_path, self.save_button),
-            style,
+        for control in settings.children[2].children:
+            control.layout.width = "auto"  # half the box each
+        settings.add_class("iaa-settings")
+        settings.add_class("iaa-numbers")  # in a small window: scrolls in its own box, as the report does
+        self.views = [*cells, *self.texts.values(), settings]
+        self.readout.add_class("iaa-report")
+        controls = [self.example, self.upload, self.level, self.status]
+        self._finish(controls, images=self.views, watch=(self.level, self.order, self.gold_column), views=())
+        self.widget.children = (*self.widget.children, w.HTML(value=_STYLE))
+
+    def update(self, change: Any = None) -> None:
+        if getattr(self, "widget", None) is None:  # before _finish, which shows the first data
+            return
+        super().update(change)
+
+    # ------------------------------------------------------------- views
+    def _view_values(self) -> dict[str, str]:
+        """Each view on offer (its name in :data:`VIEWS`) -> its value in the "show" control."""
+        values = {"summary": "numbers"}
+        figures = report_files.figure_names(self.report) if self.report is not None else ()
+        for i, name in enumerate(report_files.FIGURES):
+            if name in figures:
+                values[_FIGURE_VIEWS[name]] = str(i)
+        for i, name in enumerate(_TEXT_VIEWS, start=len(report_files.FIGURES)):
+            if self.report is not None and (name != "gold" or self.gold is not None):
+                values[name] = str(i)
+        values["file and saving"] = str(len(self.views) - 1)
+        return values
+
+    def _view_names(self) -> None:
+        """Offer the views the report has (no rater figures for 2 raters, gold only with a gold column)."""
+        values = self._view_values()
+        options = [(name, value) for name, value in values.items()]
+        if list(self.show.options) != options:
+            kept = self._kept and self.show.value in values.values()  # the summary first
+            chosen = self.show.value if kept else "numbers"
+            self._busy = True  # new options: ipywidgets chooses the first, then the one chosen before
+            self.show.options = options
+            self.show.value = chosen
+            self._busy = False
+        self._show_view({"new": self.show.value})
+
+    def show_view(self, name: str) -> None:
+        """Show the view ``name`` (one of :data:`VIEWS`), as choosing it in "show" does."""
+        values = self._view_values()
+        if name not in values:
+            raise AgreementError(f"view must be one of {list(values)}, got {name!r}")
+        self.show.value = values[name]
+
+    def _view_chosen(self, value: str) -> str:
+        # a figure: that picture beside the controls; any text (and the settings): the whole width
+        return value if value.isdigit() and int(value) < len(report_files.FIGURES) else "numbers"
+
+    def _show_view(self, change: dict) -> None:
+        super()._show_view(change)
+        value = change["new"]
+        self.readout.layout.display = None if value == "numbers" else "none"
+        for i, view in enumerate(self.views):
+            view.layout.display = None if value == str(i) else "none"
+        if not self._busy:
+            self._fill(value)
+
+    def view_html(self, name: str) -> str:
+        """The HTML of the text view ``name`` (computed if not yet: one of :data:`VIEWS` past the figures)."""
+        if name == "summary":
+            return self.readout.value
+        if name not in _TEXT_VIEWS:
+            raise AgreementError(
+                f"name must be a text view, one of {['summary', *_TEXT_VIEWS]}, got {name!r}"
+            )
+        key = self._key(name)
+        if key not in self._kept:
+            self._kept[key] = self._text(name) if self.report is not None else ""
+        return self._kept[key]
+
+    def _key(self, name: str) -> tuple:
+        return (self._loaded, self.level.value, self.order.value, self.gold_column.value, name)
+
+    def _fill(self, value: str) -> None:
+        """Compute (once) and show what the view ``value`` of "show" shows."""
+        i = int(value) if value.isdigit() else -1
+        names = list(report_files.FIGURES)
+        if 0 <= i < len(names):
+            self._picture(names[i])
+        elif len(names) <= i < len(names) + len(_TEXT_VIEWS):
+            name = _TEXT_VIEWS[i - len(names)]
+            self.texts[name].value = self.view_html(name)
+
+    def _picture(self, name: str) -> None:
+        """Draw (once per data and level) the report's figure ``name``, narrow, for the place beside the controls."""
+        image, caption = self.figures[name], self.captions[name]
+        report = self.report
+        if report is None or name not in report_files.figure_names(report):
+            image.value, caption.value = b"", ""
+            return
+        key = self._key(f"figure {name}")
+        if key not in self._kept:
+            texts = report_files.figure_texts(report)
+            fig = narrow_figure(report, name)
+            self._kept[key] = (png_bytes(fig), texts[name][0], figure_css_width(fig), texts[name][1])
+        png, alt, width, words = self._kept[key]
+        caption.value = f'<div class="iaa-note" style="font-size: 0.85em">{words}</div>'
+        self._set_image(image, png, alt, width)
+
+    def _text(self, name: str) -> str:
+        """The HTML of a text view of :attr:`report` (see :data:`VIEWS`)."""
+        report = self.report
+        if name in ("raters", "items", "categories"):
+            sure = self._sure() if name == "raters" else None
+            html = report_files.sections_html(report, top=20, max_raters=100, sure=sure)
+            return _section(html, name)
+        if name == "pairs of raters":
+            return report_files.pairs_html(report)
+        if name == "whole table":
+            return report_files.family_html(self._family(), dpi=plots.DPI)
+        if name == "to adjudicate":
+            return report_files.adjudication_html(report)
+        if name == "gold":
+            return report_files.gold_html(self.gold) if self.gold is not None else ""
+        return (
+            '<section id="working"><h2>How the numbers are computed</h2>'
+            + explain(report).html(math="text")
+            + "</section><section><h2>How to read this report</h2><ul>"
+            + "".join(f"<li>{attr_escape(line)}</li>" for line in report_files.READING)
+            + "</ul></section>"
         )
+
+    def _sure(self) -> Any:
+        """The bootstrap intervals on each rater's rise (computed once per data and level)."""
+        key = self._key("_sure")
+        if key not in self._kept:
+            self._kept[key] = self.report.rater_intervals()
+        return self._kept[key]
+
+    def _family(self) -> Any:
+        """Every coefficient of the whole table with its SE and interval (once per data and level)."""
+        key = self._key("_family")
+        if key not in self._kept:
+            self._kept[key] = family_intervals(self.report.ratings, level=self.report.level)
+        return self._kept[key]
+
+    def static_picture(self) -> str:
+        """A still picture of the report for a page without a kernel (the static book): the summary, the four
+        figures and the views quick to compute (items, categories, the items to adjudicate, the working), one
+        after the other; the others (intervals, pairs, the whole table) need the bootstrap, in the live view."""
+        quick = ("items", "categories", "to adjudicate", "working")
+        shown = {
+            "numbers",
+            *(v for k, v in self._view_values().items() if k.startswith("figure") or k in quick),
+        }
+        before = [(view, view.layout.display) for view in (self.readout, *self.views)]
+        try:
+            for i, view in enumerate(self.views):
+                if str(i) in shown:
+                    self._fill(str(i))
+                view.layout.display = None if str(i) in shown else "none"
+            self.readout.layout.display = None
+            return super().static_picture()
+        finally:
+            for view, display in before:
+                view.layout.display = display
 
     # ------------------------------------------------------------- input
     @property
@@ -458,8 +756,18 @@ class AnnotationsExplorer(Explorer):
             self.status.value = note("Nothing to save yet.", "iaa-why")
             return None
         path = str(path).strip() or "annotation_report.html"
+        kept = {
+            key: self._kept.get(self._key(f"_{key}")) for key in ("family", "sure")
+        }  # computed for a view already: not again
         try:
-            report_files.write_html(self.report, path, source=self.source, warning=self.warning)
+            report_files.write_html(
+                self.report,
+                path,
+                source=self.source,
+                warning=self.warning,
+                gold=self.gold,
+                **{key: value for key, value in kept.items() if value is not None},
+            )
         except OSError as err:
             self.status.value = note(f"Not saved: cannot write {path} ({err.strerror or err})", "iaa-why")
             return None
@@ -482,20 +790,22 @@ class AnnotationsExplorer(Explorer):
 
     def _compute(self) -> str:
         r = self._ratings
+        self.report = self.gold = None
         if r is None:
-            self.report = None
-            self.details.value = ""
             if self.failure:
                 return note(self.failure, "iaa-why")
             return note("Upload a ratings file, give its path, or choose an example.")
         how = report_files.reading_html(r, self.source)
         try:
             r = self.ordered(r)
+            gold = self.gold_column.value.strip()
+            if gold:
+                self.gold = compare_with_gold(r, gold)
+                r = self.gold.annotators
             report = diagnose(r, self.level.value)
             report.rater_ranking()  # computed here, so that an error shows now
         except AgreementError as err:
-            self.report = None
-            self.details.value = ""
+            self.report = self.gold = None
             return note(f"No report for {self.source}: {err}", "iaa-why")
         self.report = report
         raters, items, pairs = report.rater_ranking(), report.item_ranking(), report.confused_pairs()
@@ -514,45 +824,21 @@ class AnnotationsExplorer(Explorer):
                 ["most confused", q("most confused", f"{pairs[0]['first']} / {pairs[0]['second']}")],
                 ["observed / expected", q("ratio", fmt(pairs[0]["ratio"]))],
             ]
-        self.details.value = (
-            '<div class="iaa-report">'
-            + heading("What the report finds")
-            + report_files.summary_html(report)
-            + report_files.sections_html(report, top=10, max_raters=30)
-            + "<h2>How the numbers are computed</h2>"
-            + explain(report).html(math="text")
-            + "</div>"
-        )
         warned = [w for w in (r.reading.warnings if r.reading is not None else ())]
         hints = "".join(note(what_to_change(w).strip(), "iaa-warning") for w in warned if what_to_change(w))
         return (
             (f'<div class="iaa-reading">{how}</div>{hints}' if how else "")
-            + table(["", "value"], rows)
             + (note(self.warning, "iaa-warning") if self.warning else "")
+            + heading("What the report finds")
+            + report_files.summary_html(report)
+            + table(["", "value"], rows)
+            + note(
+                'Each finding in full, with its figure, table and interval: choose it in "show". A rise, a '
+                "ranking or a tie between raters is as sure as its interval in the raters' view."
+            )
         )
 
     def _redraw(self) -> None:
-        report = self.report
-        shown = report_files.figure_names(report) if report is not None else ()
-        texts = report_files.figure_texts(report) if report is not None else {}
-        for name, image in self.figures.items():
-            caption = self.captions[name]
-            if name not in shown:
-                image.value = b""
-                image.layout.display = caption.layout.display = "none"
-                continue
-            image.layout.display = caption.layout.display = None
-            caption.value = (
-                f'<div class="iaa-note" style="font-size: 0.85em">{attr_escape(texts[name][0])}</div>'
-            )
-            image.alt = texts[name][0]  # the figure's text alternative (its words are shown below it too)
-            key = (self._loaded, self.level.value, name)
-            if (
-                key not in self._pngs
-            ):  # drawn once per data and level, at FIGURE_DPI (the base class draws at 80)
-                self._pngs[key] = png_bytes(
-                    report_files.draw(report, name, max_raters=30), dpi=report_files.FIGURE_DPI
-                )
-            image.value = self._pngs[key]  # the same picture again sends nothing (traitlets compares)
-        while len(self._pngs) > 4 * _KEPT_REPORTS:
-            self._pngs.pop(next(iter(self._pngs)))
+        self._view_names()
+        while len(self._kept) > _KEPT_VIEWS:
+            self._kept.pop(next(iter(self._kept)))

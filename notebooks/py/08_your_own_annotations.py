@@ -517,8 +517,14 @@ fleiss.rater_ranking().head(3)
 # from the tables, the figures and the saved page. Label Studio's JSON export
 # and Prodigy's JSONL are read too.
 #
-# The report follows: the findings, the four figures, the tables and the
-# worked steps. "save HTML" writes the whole report as one page that opens
+# The report shows one view at a time, chosen with **show**, so that each fits
+# a projector: the summary (how the file was read, the main numbers, the
+# findings), the four figures beside the controls, the raters with the
+# bootstrap interval of each rise, the items, the categories, every pair of
+# raters, every coefficient of the whole table with its interval, the items to
+# adjudicate (a CSV download), each annotator against a "gold column" if you
+# name one, and the worked steps. The file's reading options and "save HTML"
+# are under "file and saving": the whole report as one page that opens
 # anywhere, offline. (The controls need a running kernel.)
 
 # %%
