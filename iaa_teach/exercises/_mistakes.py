@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
@@ -27,6 +28,8 @@ from .._validation import check_option
 from ..metrics import cohen_kappa, fleiss_kappa, pairwise_cohen, scott_pi
 from ..ratings import Ratings
 from ..rounding import round_half_up
+from ._concepts import load
+from ._generate import KINDS
 
 __all__ = [
     "MistakeInfo",
@@ -50,331 +53,30 @@ class MistakeInfo:
     advice: str
 
 
-def _info(id, name, step, advice):
-    return id, MistakeInfo(id, name, step, advice)
+_WORDS = load(Path(__file__).parent.parent / "content" / "mistakes.toml")
+#: Each kind's own data file (``exercises/kinds/<kind>.toml``): its mistakes and their words.
+_KIND_DATA = {kind: load(Path(__file__).parent / "kinds" / f"{kind}.toml") for kind in KINDS}
 
-
-#: The catalogue of recognised mistakes, by id. ``name`` reads after "this is what you get if you ...":
-#: a number that matches a mistake is what the mistake gives, never proof that the student made it.
-MISTAKES: dict[str, MistakeInfo] = dict(
-    [
-        _info(
-            "rounding",
-            "round the intermediate values to 3 decimals",
-            "the last step, kappa = (P_o - P_e) / (1 - P_e)",
-            "Keep exact fractions (or full precision) for the values the last step is built from, and round "
-            "only the final answer: rounded intermediates can move the third decimal.",
-        ),
-        _info(
-            "percentages",
-            "compute kappa from percentages instead of proportions",
-            "the last step, kappa = (P_o - P_e) / (1 - P_e)",
-            "P_o and P_e must be proportions between 0 and 1: with percentages the 1 in 1 - P_e "
-            "no longer stands for 'all items'.",
-        ),
-        _info(
-            "early_rounding",
-            "round the intermediate values to 2 decimals before the last step",
-            "the last step, kappa = (P_o - P_e) / (1 - P_e)",
-            "Rounding to 2 decimals on the way moves the third decimal of the answer: keep exact fractions "
-            "(or full precision) and round only the final answer.",
-        ),
-        _info(
-            "swapped",
-            "swap the observed and the chance agreement in the last step",
-            "the last step, kappa = (P_o - P_e) / (1 - P_e)",
-            "The observed agreement comes first: kappa = (P_o - P_e) / (1 - P_e), the agreement beyond "
-            "chance over the most that was possible beyond chance.",
-        ),
-        _info(
-            "percent_agreement",
-            "give the observed (percent) agreement as the coefficient",
-            "the coefficient itself",
-            "The observed agreement is not corrected for chance: the coefficient is (P_o - P_e) / (1 - P_e).",
-        ),
-        _info(
-            "n_squared_pairs",
-            "divide by n_i^2 pairs in P_i (sum_j n_ij^2 / n_i^2)",
-            "agreement on each item, P_i",
-            "P_i counts the ordered pairs of two different raters: sum_j n_ij (n_ij - 1) out of n_i (n_i - 1). "
-            "sum_j n_ij^2 / n_i^2 pairs every rater with themselves too.",
-        ),
-        _info(
-            "single_as_agreement",
-            "count an item with a single label as P_i = 1",
-            "mean agreement P_a",
-            "An item with one label has no pair of labels, so no agreement to count: it is left out of P_a "
-            "(not counted as full agreement). Its label still counts in p_j.",
-        ),
-        _info(
-            "missing_as_disagreement",
-            "count an item one annotator left blank as a disagreement",
-            "observed agreement P_o",
-            "Cohen's kappa compares the two annotators on the items both labelled: an item with one label "
-            "missing leaves the table (N counts the shared items), in P_o and in the marginals alike.",
-        ),
-        _info(
-            "unshared_marginals",
-            "take each annotator's proportions from all the labels they gave",
-            "chance agreement P_e",
-            "The marginals come from the same agreement table as P_o: the items both annotators labelled. "
-            "A label whose item the other left blank is not in the table.",
-        ),
-        _info(
-            "pooled_marginals",
-            "pool the two raters' labels for the chance agreement (Scott's pi)",
-            "chance agreement P_e",
-            "Cohen's kappa keeps each rater's own marginals: P_e = sum_j p_j+ x p_+j (row share times "
-            "column share). Pooling both raters' labels and squaring (sum_j p_j^2) is Scott's pi, "
-            "the two-rater case of Fleiss' kappa.",
-        ),
-        _info(
-            "uniform_chance",
-            "take the chance agreement as 1 / (number of categories)",
-            "chance agreement P_e",
-            "Chance agreement comes from how often the raters actually use each category, "
-            "not from assuming every category is equally likely (that is Bennett's S).",
-        ),
-        _info(
-            "cohen_marginals",
-            "use each rater's own proportions (Cohen-style chance) instead of pooling them",
-            "chance agreement P_e",
-            "Fleiss' kappa (and Scott's pi) pool every label: p_j = (labels in category j) / (all labels) and "
-            "P_e = sum_j p_j^2. Averaging sum_j p_aj x p_bj over rater pairs is Cohen's chance term "
-            "for fixed raters.",
-        ),
-        _info(
-            "subset_chance",
-            "take the chance agreement from only some of the raters' labels",
-            "chance agreement P_e",
-            "P_e pools the labels of every rater: p_j = (labels in category j) / (all labels), every "
-            "rater's labels counted.",
-        ),
-        _info(
-            "pairwise_mean",
-            "average the Cohen's kappas of every pair of raters",
-            "the coefficient itself",
-            "The mean of pairwise kappas (Light's kappa) is another coefficient: each pair has its own chance "
-            "term. Fleiss' kappa is one ratio, (P_a - P_e) / (1 - P_e), with P_a over all pairs of ratings "
-            "and one pooled P_e.",
-        ),
-        _info(
-            "self_pairs",
-            "leave in the self-pairs (no '- n_i' in P_i)",
-            "agreement on each item, P_i",
-            "An item with n_i labels has n_i (n_i - 1) ordered pairs of different raters; the agreeing "
-            "ones number sum_j n_ij (n_ij - 1) = sum_j n_ij^2 - n_i. Leaving out the '- n_i' pairs "
-            "every rater with themselves.",
-        ),
-        _info(
-            "global_k",
-            "use the number of all annotators instead of each item's n_i",
-            "agreement on each item, P_i",
-            "Use for each item the number of annotators who actually labelled it: an item with 4 "
-            "labels divides by 4 x 3 = 12, one with 5 labels by 5 x 4 = 20.",
-        ),
-        _info(
-            "global_total",
-            "count every cell of the table instead of the labels given",
-            "category proportions p_j",
-            "p_j divides by the number of labels actually given (missing cells do not count), "
-            "so the p_j add up to 1.",
-        ),
-        _info(
-            "single_in_p_a",
-            "average P_i over all the items, the single-rated one counted as 0",
-            "mean agreement P_a",
-            "An item with one label has no pair of labels: it is left out of P_a, which is the mean of P_i "
-            "over the items with 2 or more labels. Its label still counts in p_j.",
-        ),
-        _info(
-            "single_out_of_p_e",
-            "leave the single-rated items' labels out of p_j",
-            "category proportions p_j",
-            "An item with one label is left out of P_a (it has no pair), but its label is a label like "
-            "any other: it counts in p_j and P_e.",
-        ),
-        _info(
-            "merged",
-            "merge the two partial annotators into one",
-            "the table itself, before P_i",
-            "Keep every annotator as a separate column and let the number of labels vary per item. "
-            "Merging two annotators throws labels away, and which label the merge keeps is an "
-            "arbitrary choice that changes the result.",
-        ),
-        _info(
-            "unweighted",
-            "leave out the weights",
-            "the agreement weights",
-            "Ordinal categories: a near miss counts as partial agreement. Use the weight matrix in "
-            "both P_o and P_e.",
-        ),
-        _info(
-            "other_weights",
-            "use the other weighting scheme",
-            "the agreement weights",
-            "Linear weights are 1 - |i - j| / (k - 1); quadratic weights are 1 - (i - j)^2 / (k - 1)^2. "
-            "Check which one the question asks for.",
-        ),
-        _info(
-            "unweighted_pairs",
-            "do not weight each unit's pairs by 1 / (m_u - 1)",
-            "the coincidence matrix",
-            "Each unit with m_u values adds its m_u (m_u - 1) ordered pairs with weight 1 / (m_u - 1), "
-            "so that every pairable value counts once and the matrix adds up to n, the number of "
-            "pairable values.",
-        ),
-        _info(
-            "pairs_over_m",
-            "weight each unit's pairs by 1 / m_u instead of 1 / (m_u - 1)",
-            "the coincidence matrix",
-            "A value in a unit of m_u values is paired with the m_u - 1 others (never with itself): "
-            "dividing by m_u - 1 makes it count once, and the matrix adds up to n.",
-        ),
-        _info(
-            "fleiss_de",
-            "take D_e over n^2 pairs (D_e = 1 - sum p_c^2) instead of n (n - 1)",
-            "expected disagreement D_e",
-            "Krippendorff's D_e draws two different values from the n pairable values: "
-            "D_e = sum over c != k of n_c n_k / (n (n - 1)). 1 - sum p_c^2 is Fleiss' chance term, "
-            "and with it alpha equals Fleiss' kappa on a complete table.",
-        ),
-        _info(
-            "de_n_plus_1",
-            "take D_e over n (n + 1) pairs instead of n (n - 1)",
-            "expected disagreement D_e",
-            "The chance pairs are ordered pairs of two different values out of n: n (n - 1) of them.",
-        ),
-        _info(
-            "de_n_minus_1_squared",
-            "take D_e over (n - 1)^2 pairs instead of n (n - 1)",
-            "expected disagreement D_e",
-            "The chance pairs are ordered pairs of two different values out of n: n choices for the first, "
-            "n - 1 for the second, n (n - 1) in all.",
-        ),
-        _info(
-            "alpha_as_fleiss",
-            "compute Fleiss' kappa (P_i per item, pooled P_e) instead of alpha",
-            "the coefficient itself",
-            "Krippendorff's alpha is 1 - D_o / D_e from the coincidence matrix: every pairable value counts "
-            "once, single values are left out, and chance pairs are drawn without replacement. Fleiss' "
-            "kappa averages P_i over items and draws chance with replacement; the two differ.",
-        ),
-        _info(
-            "text_route",
-            "follow the code text: unweighted pairs and D_e = 1 - sum p_c^2",
-            "the coincidence matrix and D_e",
-            "This is how the code walkthrough gets 0.467 for its missing-data example. Weight each "
-            "unit's pairs by 1 / (m_u - 1) and take D_e over n (n - 1) value pairs.",
-        ),
-        _info(
-            "unpairable_values",
-            "count the value of a unit with a single rating",
-            "the coincidence matrix",
-            "A unit with only one value has no pair: its value is not pairable and counts neither in "
-            "n nor in the n_c. Leave it out.",
-        ),
-        _info(
-            "kappa_chance",
-            "take the chance agreement as sum_k p_k^2, as kappa and pi do",
-            "chance agreement P_e",
-            "AC1's chance agreement is P_e = sum_k p_k (1 - p_k) / (q - 1): chance agreement of a rater "
-            "who rates at random, not of two raters drawing labels from the same proportions.",
-        ),
-        _info(
-            "dropout_ignored",
-            "work on every item, as if the annotator had not stopped",
-            "the labels that were given",
-            "Only the labels actually given count: once an annotator stops, the items after it have one "
-            "label fewer (with two annotators they leave the agreement table).",
-        ),
-        _info(
-            "dropout_items_dropped",
-            "leave out every item the annotator who stopped did not label",
-            "the items in P_a",
-            "Keep every item with two or more labels, each with its own number of labels n_i: leaving out the "
-            "items the annotator who stopped did not label throws away the other annotators' good labels.",
-        ),
-        _info(
-            "no_q_minus_1",
-            "leave out the 1 / (q - 1) in P_e",
-            "chance agreement P_e",
-            "AC1: P_e = (1 / (q - 1)) sum_k p_k (1 - p_k), with q the number of categories.",
-        ),
-    ]
-)
-
+#: The catalogue of recognised mistakes, by id (``content/mistakes.toml``). ``name`` reads after "this is
+#: what you get if you ...": a number that matches a mistake is what the mistake gives, never proof that
+#: the student made it.
+MISTAKES: dict[str, MistakeInfo] = {
+    mid: MistakeInfo(mid, **words) for mid, words in _WORDS.items() if mid != "rules"
+}
 #: Other chance rules: where a part asks for one rule, the other's value is told apart, never called a mistake.
 #: ``name`` reads after "what you get ..."; ``step`` names the rule the part asks for instead.
-_POOLED = "p_j pooled over all the labels (the partial-annotation text's rule)"
-_ITEM_MEAN = "the course notes' (MLRD) rule, p_j as the mean over items of n_ij / n_i"
-_BOTH_IN_USE = "Both rules are in use; the question says which one it wants."
-RULES: dict[str, MistakeInfo] = dict(
-    [
-        _info("rule_item_mean", "with " + _ITEM_MEAN, _POOLED, _BOTH_IN_USE),
-        _info("rule_pooled", "with " + _POOLED, _ITEM_MEAN, _BOTH_IN_USE),
-    ]
-)
-
-#: Fleiss' kappa (complete or partial) in the last step: P_a in place of P_o.
-_FLEISS_LAST = {"step": "the last step, kappa = (P_a - P_e) / (1 - P_e)"}
-_KIND_SPECIFIC = {
-    **{(kind, "rounding"): _FLEISS_LAST for kind in ("fleiss", "partial")},
-    **{
-        (kind, "percentages"): {
-            **_FLEISS_LAST,
-            "advice": MISTAKES["percentages"].advice.replace("P_o", "P_a"),
-        }
-        for kind in ("fleiss", "partial")
-    },
-    **{(kind, mid): _FLEISS_LAST for kind in ("fleiss", "partial") for mid in ("early_rounding", "swapped")},
-    **{
-        (kind, "early_rounding"): {"step": f"the last step, {c} = (P_o - P_e) / (1 - P_e)"}
-        for kind, c in (("pi", "pi"), ("ac1", "AC1"))
-    },
-    ("alpha", "early_rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
-    ("alpha", "swapped"): {
-        "name": "swap the observed and the expected disagreement (1 - D_e / D_o)",
-        "step": "the last step, alpha = 1 - D_o / D_e",
-        "advice": "alpha = 1 - D_o / D_e: the observed disagreement over the disagreement expected by chance.",
-    },
-    ("alpha", "percent_agreement"): {
-        "name": "give the observed agreement 1 - D_o as alpha",
-        "advice": "1 - D_o is not corrected for chance: alpha = 1 - D_o / D_e.",
-    },
-    ("pi", "rounding"): {"step": "the last step, pi = (P_o - P_e) / (1 - P_e)"},
-    ("ac1", "rounding"): {"step": "the last step, AC1 = (P_o - P_e) / (1 - P_e)"},
-    ("alpha", "rounding"): {"step": "the last step, alpha = 1 - D_o / D_e"},
-    ("fleiss", "subset_chance"): {"name": "take the chance agreement from the first two raters' labels only"},
-    ("partial", "subset_chance"): {
-        "name": "take the chance agreement from the labels of the annotators "
-        "meant to label every item only (leaving out the last two)"
-    },
-    ("pi", "cohen_marginals"): {
-        "advice": "Scott's pi pools the two raters' labels: p_j = (labels in j) / (2N) "
-        "and P_e = sum_j p_j^2. Each rater's own proportions give Cohen's kappa."
-    },
-    ("pi", "uniform_chance"): {
-        "advice": "Scott's pi takes chance from the pooled proportions p_j of the labels "
-        "actually given: P_e = sum_j p_j^2."
-    },
-    ("ac1", "uniform_chance"): {
-        "advice": "AC1 takes chance from the proportions p_k of the labels actually given: "
-        "P_e = sum_k p_k (1 - p_k) / (q - 1)."
-    },
-    ("alpha", "self_pairs"): {
-        "step": "the coincidence matrix",
-        "advice": "A value is never paired with itself: a unit with n_uc values in category c adds "
-        "n_uc (n_uc - 1) ordered c-c pairs, not n_uc^2, before dividing by m_u - 1.",
-    },
-}
+RULES: dict[str, MistakeInfo] = {mid: MistakeInfo(mid, **words) for mid, words in _WORDS["rules"].items()}
+#: The mistakes each kind of question checks for (a mistake that makes no difference on a
+#: table, such as counting single values where there are none, is left out there).
+KIND_MISTAKES = {kind: tuple(data["mistakes"]) for kind, data in _KIND_DATA.items()}
 
 
 def mistake_info(kind: str, id: str) -> MistakeInfo:
     """The catalogue entry of mistake ``id`` as it reads in a question of ``kind``."""
     check_option("kind", kind, KIND_MISTAKES)
     check_option("id", id, MISTAKES)
-    return replace(MISTAKES[id], **_KIND_SPECIFIC.get((kind, id), {}))
+    own = _KIND_DATA[kind].get("mistakes_words", {}).get(id, {})
+    return replace(MISTAKES[id], **own)
 
 
 # ------------------------------------------------------------------ helpers
@@ -741,84 +443,6 @@ def route_second_rule(
         "percent_agreement": {"alpha_repl": 1 - d_o},
     }
 
-
-#: The slips and wrong methods of the last step, checked in every kind.
-_LAST_STEP = ("early_rounding", "swapped", "percent_agreement")
-
-#: The mistakes each kind of question checks for (a mistake that makes no difference on a
-#: table, such as counting single values where there are none, is left out there).
-KIND_MISTAKES = {
-    "cohen": (
-        "pooled_marginals",
-        "uniform_chance",
-        "missing_as_disagreement",
-        "unshared_marginals",
-        "rounding",
-        "percentages",
-        *_LAST_STEP,
-    ),
-    "weighted": (
-        "unweighted",
-        "other_weights",
-        "missing_as_disagreement",
-        "unshared_marginals",
-        "rounding",
-        "percentages",
-        *_LAST_STEP,
-    ),
-    "fleiss": (
-        "self_pairs",
-        "cohen_marginals",
-        "subset_chance",
-        "pairwise_mean",
-        "rounding",
-        "percentages",
-        "n_squared_pairs",
-        *_LAST_STEP,
-    ),
-    "partial": (
-        "global_k",
-        "global_total",
-        "self_pairs",
-        "single_in_p_a",
-        "single_out_of_p_e",
-        "subset_chance",
-        "merged",
-        "rounding",
-        "percentages",
-        "n_squared_pairs",
-        "single_as_agreement",
-        *_LAST_STEP,
-    ),
-    "alpha": (
-        "unweighted_pairs",
-        "pairs_over_m",
-        "fleiss_de",
-        "de_n_plus_1",
-        "de_n_minus_1_squared",
-        "alpha_as_fleiss",
-        "text_route",
-        "unpairable_values",
-        "self_pairs",
-        "rounding",
-        *_LAST_STEP,
-    ),
-    "pi": (
-        "cohen_marginals",
-        "uniform_chance",
-        "rounding",
-        "percentages",
-        *_LAST_STEP,
-    ),
-    "ac1": (
-        "kappa_chance",
-        "no_q_minus_1",
-        "uniform_chance",
-        "rounding",
-        "percentages",
-        *_LAST_STEP,
-    ),
-}
 
 ROUTES = {
     "cohen": route_cohen,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
@@ -42,6 +43,7 @@ from ._concepts import (
     dropout,
     interpret_own,
     interpretation,
+    load,
     merging,
     paradox,
     pooling_why,
@@ -2242,7 +2244,8 @@ def _parts(
 
     if plan.choose:
         coefficient = COEFFICIENT_OF[kind]
-        for c in choose_coefficient(style, kind):  # which coefficient, and why
+        words = load(Path(__file__).parent / "kinds" / f"{kind}.toml")["choose"]
+        for c in choose_coefficient(style, words):  # which coefficient, and why
             concept(c)
         weights = (
             f" (with {drawn.weights} weights, if your coefficient takes weights)"
