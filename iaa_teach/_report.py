@@ -14,7 +14,9 @@ import os
 import shutil
 import subprocess
 import tempfile
+import tomllib
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -96,10 +98,20 @@ __all__ = [
     "html_to_pdf",
 ]
 
+#: The report's words (paragraphs, captions, notes), its style sheet and cautions: content/report.toml.
+_CONTENT = tomllib.loads((Path(__file__).parent / "content" / "report.toml").read_text("utf-8"))
+
+
+def _say(key: str, **values: Any) -> str:
+    """The words ``key`` of content/report.toml with their ``{fields}`` filled in (values already escaped)."""
+    return _CONTENT["say"][key].format(**values)
+
+
 #: Up to this many rater pairs the report lists each; beyond, a summary (``--all-pairs`` lists them all).
 LIST_PAIRS = 15
 _SHOW_NAMES = 12  # rater names and categories listed in the first line
-#: Bootstrap replicates and seed of ``--ci bootstrap`` (``--n-boot``, ``--seed``): the same file, the same interval.
+#: Bootstrap replicates and seed of ``--ci bootstrap`` (``--n-boot``, ``--seed``): the same file, the
+#: same interval.
 N_BOOT = 1000
 SEED = 0
 #: A coefficient from fewer shared items than this is shown as "too few items" with the count.
@@ -203,7 +215,10 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
     first = rows[0]
     share = format_number(first.confidence, ".0%")
     if first.method == "analytic":
-        how = "analytic: Gwet's variances, t with n - 1 degrees of freedom; Cohen's kappa: Fleiss, Cohen and Everitt"
+        how = (
+            "analytic: Gwet's variances, t with n - 1 degrees of freedom; "
+            "Cohen's kappa: Fleiss, Cohen and Everitt"
+        )
     else:
         how = f"bootstrap: {first.bootstrap.n_boot} resamples of the items, seed {seed}, percentile interval"
     weights = getattr(first.result, "weights", None)
@@ -300,7 +315,8 @@ def summary_lines(ratings: Ratings, source: str | None = None) -> list[str]:
         parts.insert(0, f"{n_missing - counted} empty")
     detail = f" ({', '.join(parts)})" if parts and n_missing else ""
     first = (
-        f"Read {os.path.basename(read.path) if source is None else source} as {_LAYOUTS.get(read.layout, read.layout)}: {r.n_items} items ({items}) x "
+        f"Read {os.path.basename(read.path) if source is None else source} as "
+        f"{_LAYOUTS.get(read.layout, read.layout)}: {r.n_items} items ({items}) x "
         f"{r.n_raters} raters ({raters}); {tail}{detail}"
     )
     return [first, *(f"  note: {n}" for n in read.notes), *(f"  warning: {w}" for w in read.warnings)]
@@ -439,48 +455,17 @@ FORMAT_VERSION = 1
 #: Resolution of the embedded figures: 1.5 pixels per CSS pixel, sharp on most high-density screens.
 FIGURE_DPI = 150
 
-_CSS = """
-:root { color-scheme: light; }
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
-       font-size: 17px; line-height: 1.5; color: #1a1a1a; background: #fff; margin: 0; }
-main { max-width: 62rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
-h1 { font-size: 1.7rem; margin: 0 0 0.3rem; }
-h2 { font-size: 1.35rem; margin: 2.2rem 0 0.6rem; padding-bottom: 0.2rem; border-bottom: 2px solid #0072B2; }
-h3 { font-size: 1.1rem; margin: 1.4rem 0 0.4rem; }
-h4 { font-size: 1rem; margin: 1.2rem 0 0.3rem; }
-p.meta { color: #444; margin: 0 0 1rem; }
-.summary { background: #f3f7fb; border-left: 4px solid #0072B2; padding: 0.6rem 1rem; }
-.summary ul { margin: 0.3rem 0; padding-left: 1.2rem; }
-.note { color: #444; font-size: 0.95rem; }
-.warning { background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.5rem 1rem; }
-nav ul { display: flex; flex-wrap: wrap; gap: 0.4rem 1.2rem; list-style: none; padding: 0; margin: 0.8rem 0; }
-a { color: #0060a0; }
-figure { margin: 1rem 0; }
-figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
-figcaption { font-size: 0.92rem; color: #444; }
-.table-wrap { overflow-x: auto; }
-table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.93rem; font-variant-numeric: tabular-nums; }
-caption { text-align: left; font-weight: 600; padding: 0 0 0.3rem; white-space: nowrap; }
-th, td { padding: 0.2rem 0.65rem; border-bottom: 1px solid #d0d0d0; vertical-align: top; }
-thead th { border-bottom: 2px solid #555; text-align: right; }
-thead th:first-child, tbody th { text-align: left; }
-td { text-align: right; }
-.last-text td:nth-last-child(-n+2), .last-text th:nth-last-child(-n+2) { text-align: left; }
-.last-note td:last-child, .last-note th:last-child { text-align: left; }
-details { margin: 0 0 1rem; }
-summary { cursor: pointer; color: #0060a0; }
-tbody tr:nth-child(even) { background: #f7f7f7; }
-pre { background: #f6f6f6; padding: 0.5rem 0.8rem; overflow-x: auto; font-size: 0.92rem; }
-.iaa-explanation > p:first-child { display: none; }
-footer { margin-top: 2.5rem; font-size: 0.85rem; color: #555; }
-"""
+_CSS = _CONTENT["css"]
 
 _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 
 # ================================================================ cells
 def _text(value: Any) -> str:
-    """A cell as a reader sees it: numbers rounded half up to 3 decimals, NaN as "undefined", None as "–"."""
+    """A cell as a reader sees it.
+
+    Numbers rounded half up to 3 decimals, NaN as "undefined", None as "–".
+    """
     if value is None:
         return "–"
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
@@ -650,35 +635,19 @@ def figure_texts(report: Diagnosis, sure: RaterIntervals | None = None) -> dict[
     disputed = ", ".join(f"{row['item']} ({fmt(row['disagreement'])})" for row in items.head(3))
     if len(pairs):
         top = pairs[0]
-        confusion = (
-            f"Heatmap of the coincidences between the {r.n_categories} categories; the most confused pair: "
-            f"{top['first']} and {top['second']}, observed / expected {fmt(top['ratio'])}."
+        ratio = fmt(top["ratio"])
+        confusion = _say(
+            "alt_confusion", k=r.n_categories, first=top["first"], second=top["second"], ratio=ratio
         )
     else:
-        confusion = "Heatmap of the coincidences of the one category."
+        confusion = _say("alt_confusion_one")
+    highlighted = f"; highlighted: {', '.join(least)}." if least else "."
+    alt_raters = _say("alt_raters", kappa=kappa_name, n=r.n_raters, highlighted=highlighted)
     return {
-        "leave_one_out": (
-            f"Bar chart of the rise of alpha when each rater is left out, largest first: {rises}.",
-            "Leave one rater out. Bars to the right: alpha rises without the rater.",
-        ),
-        "raters": (
-            f"Heatmap of {kappa_name} between every two of the {r.n_raters} raters, ordered so that raters "
-            f"who agree sit together" + (f"; highlighted: {', '.join(least)}." if least else "."),
-            f"{_esc(kappa_name)} of every pair of raters, ordered by average-linkage clustering: blocks of "
-            f"dark cells are raters who agree with each other; a pale row is a rater who agrees with no one.",
-        ),
-        "items": (
-            f"Disagreement of all {r.n_items} items, most disputed first, and the label shares of the most "
-            f"disputed: {disputed}.",
-            "Left: every item's disagreement in ranking order. Right: how the ratings of the most disputed "
-            "items split between the categories.",
-        ),
-        "confusion": (
-            confusion,
-            "How often the raters gave two categories to the same item (Krippendorff's coincidences "
-            "o<sub>ck</sub>): the diagonal is agreement, the rest confusion. Outlined: the pairs confused "
-            "more often than chance.",
-        ),
+        "leave_one_out": (_say("alt_leave_one_out", rises=rises), _say("caption_leave_one_out")),
+        "raters": (alt_raters, _say("caption_raters", kappa=_esc(kappa_name))),
+        "items": (_say("alt_items", n=r.n_items, disputed=disputed), _say("caption_items")),
+        "confusion": (confusion, _say("caption_confusion")),
     }
 
 
@@ -735,40 +704,26 @@ def raters_text(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
     check_diagnosis("raters_text", report)
     r, raters = report.ratings, report.rater_ranking()
     if r.n_raters == 2:
-        return (
-            "With 2 raters there is no ranking of raters: leaving one out leaves a single rater, with "
-            "no one to agree with. The two are compared directly: their kappa and where they part ways "
-            'are in <a href="#pairs">Pairs of raters</a>.'
-        )
+        return _say("raters_two")
     first = raters[0]
     if not first["rise"] > 0:  # NaN is not above 0
-        return "Leaving out any one rater does not raise alpha: no single rater holds the others back."
-    rise = f"alpha rises by {fmt(first['rise'])} to {fmt(first['alpha_without'])}"
+        return _say("raters_none")
+    said = {"name": _esc(first["rater"]), "rise": fmt(first["rise"]), "without": fmt(first["alpha_without"])}
     if sure is None or sure.reason is not None:
         why = "" if sure is None else f" (no interval: {_esc(sure.reason)})"
-        return f"Least in step: <b>{_esc(first['rater'])}</b>; without them {rise}{why}."
+        return _say("raters_least", why=why, **said)
     share = format_number(sure.confidence, ".0%")
-    interval = _interval_words(sure.low[0], sure.high[0], share)
+    said.update(interval=_interval_words(sure.low[0], sure.high[0], share), n=f"{r.n_items:,}")
     if _stands_out(sure):
-        return (
-            f"Least in step: <b>{_esc(first['rater'])}</b>; without them {rise} ({interval}: above 0, and "
-            f"apart from the next rater)."
-        )
+        return _say("raters_apart", **said)
     alike = [{"rater": name} for name in sure.alike_first]
     if sure.low[0] > 0:  # a rise clear of 0, but others the bootstrap cannot tell from it
-        return (
-            f"Least in step, and not to be told apart with {r.n_items:,} items: {_names(alike, 'rater')} "
-            f"({_esc(first['rater'])}'s rise {fmt(first['rise'])}, {interval}; the others' rises are "
-            f"within noise of it)."
-        )
+        return _say("raters_alike", names=_names(alike, "rater"), **said)
     if len(alike) > 1:
-        who = f"{_names(alike, 'rater')} cannot be told apart"
+        who = _say("raters_alike_who", names=_names(alike, "rater"))
     else:
-        who = f"<b>{_esc(first['rater'])}</b>'s rise cannot be told from 0"
-    return (
-        f"No rater stands out: with {r.n_items:,} items, {who} (the largest rise, "
-        f"{_esc(first['rater'])}'s {fmt(first['rise'])}, has a {interval}, which holds 0)."
-    )
+        who = _say("raters_zero_who", **said)
+    return _say("raters_no_one", who=who, **said)
 
 
 def _bias_text(report: Diagnosis) -> str | None:
@@ -783,12 +738,9 @@ def _bias_text(report: Diagnosis) -> str | None:
         return None
     r = report.ratings
     own = int(r.rater_counts()[r.rater_index(row["rater"]), r.category_index(row["overused"])])
-    return (
-        f"Most different mix of labels: <b>{_esc(row['rater'])}</b> gave "
-        f"<b>{_esc(row['overused'])}</b> {own:,} of their {int(row['ratings']):,} labels, a share "
-        f"{fmt(row['overuse'])} above {'the other rater' if r.n_raters == 2 else 'the other raters'} on "
-        f"the same items."
-    )
+    others = "the other rater" if r.n_raters == 2 else "the other raters"
+    said = {"name": _esc(row["rater"]), "label": _esc(row["overused"]), "own": f"{own:,}", "others": others}
+    return _say("bias", of=f"{int(row['ratings']):,}", by=fmt(row["overuse"]), **said)
 
 
 def summary_html(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
@@ -805,12 +757,9 @@ def summary_html(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
     if alpha.defined:
         few = _few(_items_used(alpha))
         band = f"{_esc(few)}" if few else f"{_esc(interpret(alpha.alpha))} on the Landis and Koch scale"
-        findings.append(
-            f"Krippendorff's alpha ({_esc(level)}) of the whole table: <b>{fmt(alpha.exact.alpha)}</b> "
-            f"({band})."
-        )
+        findings.append(_say("summary_alpha", level=_esc(level), value=fmt(alpha.exact.alpha), band=band))
     else:
-        findings.append(f"Krippendorff's alpha ({_esc(level)}) is undefined: {_esc(alpha.reason)}.")
+        findings.append(_say("summary_undefined", level=_esc(level), reason=_esc(alpha.reason)))
     findings.append(raters_text(report, sure))
     bias = _bias_text(report)
     if bias:
@@ -821,17 +770,13 @@ def summary_html(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
     if len(pairs) and not math.isnan(pairs[0]["ratio"]):
         first = pairs[0]
         how = "more often than chance" if first["ratio"] > 1 else "the closest to chance of all pairs"
-        findings.append(
-            f"Most confused: <b>{_esc(first['first'])}</b> and <b>{_esc(first['second'])}</b>: paired on "
-            f"the same item {fmt(first['ratio'])} times as often as labels paired at random ({how})."
-        )
+        names = {"first": _esc(first["first"]), "second": _esc(first["second"])}
+        findings.append(_say("summary_confused", ratio=fmt(first["ratio"]), how=how, **names))
     kappas = np.asarray(categories["kappa"], dtype=float)
     if np.isfinite(kappas).any():
         worst = int(np.nanargmin(kappas))
-        findings.append(
-            f"Hardest category: <b>{_esc(categories[worst]['category'])}</b> "
-            f"(kappa for that category alone {fmt(categories[worst]['kappa'])})."
-        )
+        name, kappa = _esc(categories[worst]["category"]), fmt(categories[worst]["kappa"])
+        findings.append(_say("summary_hardest", name=name, kappa=kappa))
     return '<ul class="findings">' + "".join(f"<li>{f}</li>" for f in findings) + "</ul>"
 
 
@@ -879,27 +824,13 @@ def sections_html(
     two = report.ratings.n_raters == 2
     kappa_name = _esc(kappa_label(KAPPA_WEIGHTS[report.level]))
     if two:
-        raters_intro = (
-            "<p>With 2 raters, leaving one out leaves a single rater with no one to agree with, so the "
-            "raters are not ranked: the table says how each one's labels differ from the other's. Where "
-            'they part ways is in the cross-table of <a href="#pairs">Pairs of raters</a>.</p>'
-        )
+        raters_intro = _say("raters_intro_two")
     else:
-        raters_intro = (
-            "<p>Each rater is left out in turn and alpha computed again on the others. If alpha "
-            "<em>rises</em> without a rater, the others agree better without them: a rater to talk to, or "
-            "whose guidelines differ. A rater who copies another is not out of step: they agree with the one "
-            "they copy. With few items a rise can be chance: the interval says how far it could move, and a "
-            "rater whose interval holds 0 is not shown to be out of step.</p>"
-            f"<p>{raters_text(report, sure)}</p>"
-        )
+        raters_intro = _say("raters_intro") + f"<p>{raters_text(report, sure)}</p>"
     tied = _tie_groups(items, "disagreement")
     tie_note = ""
     if tied and len(tied[0]) > 1:
-        tie_note = (
-            f"<p>{disputed_text(report, least=1)}: tied items are listed in table order, so their order "
-            f"says nothing.</p>"
-        )
+        tie_note = _say("tie_note", tied=disputed_text(report, least=1))
     out = [
         '<section id="raters"><h2>Raters: who is out of step?</h2>',
         raters_intro,
@@ -912,35 +843,12 @@ def sections_html(
             max_raters,
             "raters",
         ),
-        '<p class="note">'
-        + (
-            ""
-            if two
-            else "<b>alpha without</b>: alpha of the table without the rater; <b>rise</b>: alpha without "
-            "the rater minus alpha; "
-        )
-        + f"<b>mean kappa</b>: the mean {kappa_name} of the rater with each other rater (over <b>kappa "
-        "pairs</b> pairs where it is defined); <b>bias</b>: the share of the rater's labels that would have "
-        "to change category to match the other raters' mix of labels on the same items (0 = the same mix, "
-        "1 = no label in common); <b>overused</b>: the category the rater uses most above the others, and "
-        "<b>by</b> how much (a share).</p>",
-        '<details><summary>The statistics behind these columns</summary><p class="note">'
-        + (
-            ""
-            if two
-            else "The rise and its interval: alpha without the rater minus alpha, recomputed on bootstrap "
-            "resamples of the items (the same resamples for every rater; two raters cannot be told apart "
-            "when the interval of the difference of their alphas without them holds 0). "
-        )
-        + "Bias is the total variation distance sum<sub>j</sub> |p<sub>j</sub> - q<sub>j</sub>| / 2 "
-        "between the rater's label shares p and the others' shares q on the same items.</p></details>",
+        _say("raters_note", rise="" if two else _say("raters_note_rise"), kappa=kappa_name),
+        _say("raters_statistics", rise="" if two else _say("raters_statistics_rise")),
         figures.get("raters", ""),
         "</section>",
         '<section id="items"><h2>Items: which should the class discuss?</h2>',
-        "<p>An item's <b>disagreement</b> is the share of the pairs of its ratings that disagree (at the "
-        "nominal level; at other levels the mean squared distance between them): 0 when every rater gave "
-        "the same label. Items near the top are worth discussing or adjudicating: genuinely ambiguous "
-        "items, or guidelines that do not cover them.</p>",
+        _say("items_intro"),
         tie_note,
         figures.get("items", ""),
         _table(
@@ -950,14 +858,10 @@ def sections_html(
             rows=top,
             kind="last-text",
         ),
-        '<p class="note"><b>share of D_o</b>: the item\'s part of all the disagreement in the table (items '
-        "with more ratings weigh more; the column sums to 1 over all items). <b>plurality</b>: the most "
-        "frequent label(s).</p>",
+        _say("items_note"),
         "</section>",
         '<section id="categories"><h2>Categories: which are confused?</h2>',
-        "<p>For every two categories: how often the raters put the same item in one and the other, against "
-        "how often that would happen if the labels were handed out at random with the same totals. A ratio "
-        "near or above 1 means the raters cannot tell the two categories apart.</p>",
+        _say("categories_intro"),
         figures.get("confusion", ""),
     ]
     if len(pairs):
@@ -966,17 +870,8 @@ def sections_html(
         )
     out += [
         _table(categories, _CATEGORY_COLUMNS, "Agreement on each category"),
-        '<p class="note"><b>values</b>: the ratings of the category on items with at least 2 ratings (an '
-        "item with one rating has no partner to agree with); <b>agreement</b>: of those, the share whose "
-        "partner (another rating of the same item) is the same category; <b>expected</b>: the same if the "
-        "labels were paired at random; <b>kappa</b>, <b>alpha</b>: Fleiss' kappa and Krippendorff's alpha "
-        'of the table recoded to "this category" against "any other".</p>',
-        '<details><summary>The statistics behind these tables</summary><p class="note">The counts are '
-        "Krippendorff's coincidences o<sub>ck</sub>: the ordered pairs of ratings of the same item that are c "
-        "and k, each item's pairs weighted by 1/(m<sub>u</sub> - 1) so that every rating counts once "
-        "(<b>pairs</b>: the same unweighted). Expected: e<sub>ck</sub> = n<sub>c</sub> n<sub>k</sub> / (n - 1) "
-        "from the n<sub>c</sub> pairable values (ratings on items with 2 or more) in each category. "
-        "<b>share of D_o</b>: m<sub>u</sub> d<sub>u</sub> / (n D<sub>o</sub>).</p></details>",
+        _say("categories_note"),
+        _say("categories_statistics"),
         "</section>",
     ]
     return "\n".join(part for part in out if part)
@@ -1062,17 +957,18 @@ def _without_empty_notes(head: list, body: list) -> tuple[list, list]:
 
 
 def family_html(family: Sequence[Any], dpi: int = FIGURE_DPI) -> str:
-    """The section on the whole table: every coefficient of the family with its SE and interval, and two charts."""
+    """The section on the whole table.
+
+    Every coefficient of the family with its SE and interval, and two charts.
+    """
     from . import _plots as plots
 
     first = family[0]
     share = format_number(first.confidence, ".0%")
-    how = (
-        "the coefficients' own standard errors (Gwet's; Cohen's kappa: Fleiss, Cohen and Everitt's), "
-        "t with n - 1 degrees of freedom"
-        if first.method == "analytic"
-        else f"{first.bootstrap.n_boot} bootstrap resamples of the items (percentile intervals)"
-    )
+    if first.method == "analytic":
+        how = _say("family_analytic")
+    else:
+        how = _say("family_bootstrap", n=first.bootstrap.n_boot)
     rows = _family_rows(family)
     head, body = _without_empty_notes(
         [h.replace("95%", share) for h in _FAMILY_HEAD], [row["cells"] for row in rows]
@@ -1092,29 +988,11 @@ def family_html(family: Sequence[Any], dpi: int = FIGURE_DPI) -> str:
     return "\n".join(
         [
             '<section id="agreement"><h2>The whole table: how much do the raters agree?</h2>',
-            "<p>Every coefficient below but percent agreement is (observed - chance) / (1 - chance): the "
-            "share of the agreement beyond chance that was reached. They differ only in what they take chance agreement to be. "
-            f"The interval is where the coefficient of a table of this many items would lie {share} of the "
-            f"time ({_esc(how)}): a wide interval says the table is too small to tell bands apart.</p>",
+            _say("family_intro", share=share, how=_esc(how)),
             f'<div class="table-wrap last-note">{table}</div>',
-            '<p class="note"><b>observed</b>: the share of pairs of ratings of an item that agree (for '
-            "Krippendorff's alpha at the nominal level, 1 - D<sub>o</sub>); "
-            "<b>chance</b>: the share expected if raters labelled at random with the shares they used (each "
-            "coefficient its own model of chance; alpha: 1 - D<sub>e</sub>); <b>band</b>: Landis and Koch's words for the value (percent "
-            "agreement has none: it counts agreements that chance alone would give). "
-            f"Below {MIN_ITEMS} items a value is shown but not given a band.</p>",
-            _figure(
-                chart,
-                plots.alt_text(chart),
-                "Each chance-corrected coefficient with its interval, over the Landis and Koch bands.",
-                dpi,
-            ),
-            _figure(
-                chance,
-                plots.alt_text(chance),
-                "One observed agreement, and the chance agreement each coefficient takes away from it.",
-                dpi,
-            ),
+            _say("family_note", least=MIN_ITEMS),
+            _figure(chart, plots.alt_text(chart), _say("caption_family"), dpi),
+            _figure(chance, plots.alt_text(chance), _say("caption_chance"), dpi),
             "</section>",
         ]
     )
@@ -1263,10 +1141,7 @@ def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
     what = f"{_esc(label)} of every pair of raters, lowest first"
     parts = [
         '<section id="pairs"><h2>Pairs of raters: who agrees with whom?</h2>',
-        f"<p>{_esc(label)} compares two raters on the items both labelled: P<sub>o</sub> is the share "
-        "of those items they gave the same label, P<sub>e</sub> the share they would agree on by chance "
-        "with the label shares each used, and kappa = (P<sub>o</sub> - P<sub>e</sub>) / "
-        "(1 - P<sub>e</sub>). The pair at the top is where to look first.</p>",
+        _say("pairs_intro", kappa=_esc(label)),
     ]
     if len(body) <= rows:
         parts.append(table(None, what))
@@ -1286,12 +1161,10 @@ def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
             if pair is not None
             else "the least agreeing pair"
         )
+        said = {"a": _esc(a), "b": _esc(b), "items": f"{cross['items']:,}", "agree": f"{cross['agree']:,}"}
         parts += [
-            f"<h3>Where {_esc(a)} and {_esc(b)} part ways ({chosen})</h3>",
-            f"<p>Each row is a label {_esc(a)} gave, each column a label {_esc(b)} gave, on the "
-            f"{cross['items']:,} items both labelled; the diagonal (same label) holds the "
-            f"{cross['agree']:,} items they agree on, every other cell a kind of disagreement. A row much "
-            f"fuller than its column: {_esc(a)} uses that label more than {_esc(b)} does.</p>",
+            _say("cross_heading", chosen=chosen, **said),
+            _say("cross_intro", **said),
             _cross_html(counts, cats, a, b, f"{a}'s labels against {b}'s"),
         ]
     parts.append("</section>")
@@ -1407,10 +1280,7 @@ def adjudication_html(report: Diagnosis, name: str = "items_to_adjudicate.csv") 
     check_diagnosis("adjudication_html", report)
     records = adjudication_records(report)
     if not records:
-        return (
-            '<section id="adjudicate"><h2>Items to adjudicate</h2><p>None: on every item with 2 or '
-            "more ratings, the ratings agree.</p></section>"
-        )
+        return _say("adjudicate_none")
     data = base64.b64encode(("\ufeff" + adjudication_csv(report)).encode("utf-8")).decode("ascii")
     kinds = {
         "tie": "a tie between labels",
@@ -1419,16 +1289,8 @@ def adjudication_html(report: Diagnosis, name: str = "items_to_adjudicate.csv") 
     }
     counts = {kind: sum(rec["why"].startswith(kind) for rec in records) for kind in kinds}
     parts = [f"{n:,} with {kinds[kind]}" for kind, n in counts.items() if n]
-    return (
-        '<section id="adjudicate"><h2>Items to adjudicate</h2>'
-        f"<p>{len(records):,} of {report.ratings.n_items:,} items have ratings that disagree: "
-        + ", ".join(parts)
-        + ". The file lists them most disputed first, each with its labels, why it needs a decision "
-        "and every rater's label, to fill in an adjudicated label.</p>"
-        f'<p><a class="download" download="{attr_escape(name)}" href="data:text/csv;charset=utf-8;base64,'
-        f'{data}">Download the {len(records):,} items as CSV</a> (<code>iaa-teach report FILE '
-        "--items-csv OUT.csv</code> writes the same file).</p></section>"
-    )
+    said = {"n": f"{len(records):,}", "of": f"{report.ratings.n_items:,}", "kinds": ", ".join(parts)}
+    return _say("adjudicate", name=attr_escape(name), data=data, **said)
 
 
 def gold_records(comparison: GoldComparison) -> list[dict]:
@@ -1476,10 +1338,7 @@ def gold_html(comparison: GoldComparison) -> str:
     head, body = _without_empty_notes(head, body)
     out = [
         '<section id="gold"><h2>Against the gold labels</h2>',
-        f"<p>The column <b>{_esc(gold)}</b> holds the gold (adjudicated) labels; it is left out of every "
-        "other section. Each annotator is compared with it on the items both labelled: <b>accuracy</b> is "
-        "the share with the gold label, <b>kappa with gold</b> Cohen's kappa of the annotator against the "
-        "gold (agreement beyond what the two label shares give by chance). Least accurate first.</p>",
+        _say("gold_intro", gold=_esc(gold)),
         '<div class="table-wrap last-note">'
         + Table(head, body, f"Each annotator against {gold}").html(math="text")
         + "</div>",
@@ -1488,8 +1347,8 @@ def gold_html(comparison: GoldComparison) -> str:
     if first is not None:
         counts, cats = comparison.confusion[first], comparison.categories
         out += [
-            f"<h3>Where {_esc(first)} departs from the gold</h3>",
-            f"<p>Rows: the gold label; columns: {_esc(first)}'s label; the diagonal is correct.</p>",
+            _say("gold_heading", name=_esc(first)),
+            _say("gold_cross", name=_esc(first)),
             _cross_html(counts, cats, gold, first, f"{first}'s labels against the gold"),
         ]
     out.append("</section>")
@@ -1513,14 +1372,7 @@ def gold_lines(comparison: GoldComparison) -> list[str]:
 
 
 #: Cautions printed with every report.
-READING = (
-    "A ranking says where to look, not who is wrong: a rater out of step may be the one who read the "
-    "guidelines right.",
-    "Leaving a rater out compares raters only if each column is one person. In a table where each item was "
-    "rated by different people (as in Fleiss' 1971 diagnoses), the rater ranking describes the layout of "
-    "the file, not people; the items and categories still mean what they say.",
-    "With few items, one item moves every number: read differences in the third decimal as noise.",
-)
+READING = tuple(_CONTENT["reading"])
 
 
 def to_html(
@@ -1586,6 +1438,8 @@ def to_html(
         sure = report.rater_intervals()
     name = "your ratings" if source is None else os.path.basename(str(source))
     missing = r.n_items * r.n_raters - r.n_ratings
+    shape = {"n": f"{r.n_items:,}", "raters": f"{r.n_raters:,}", "k": r.n_categories}
+    shape.update(ratings=f"{r.n_ratings:,}", missing=f"{missing:,}")
     texts = figure_texts(report, sure)
     figures = {
         key: _figure(draw(report, key, max_raters=max_raters, sure=sure), *texts[key], dpi)
@@ -1604,21 +1458,18 @@ def to_html(
         "<body>",
         "<main>",
         f"<h1>Where the disagreement comes from: {_esc(name)}</h1>",
-        f'<p class="meta">{r.n_items:,} items &times; {r.n_raters:,} raters; {r.n_categories} categories '
-        f"({_esc(', '.join(str(c) for c in r.categories))}); {r.n_ratings:,} ratings, {missing:,} missing. "
-        f"Level of measurement: {_esc(report.level)}.</p>",
+        _say(
+            "meta",
+            categories=_esc(", ".join(str(c) for c in r.categories)),
+            level=_esc(report.level),
+            **shape,
+        ),
         reading_html(
             r if gold is None else gold.whole, None if source is None else os.path.basename(str(source))
         ),
         f'<p class="warning">{_esc(warning)}</p>' if warning else "",
         f'<section class="summary" aria-label="Summary">{summary_html(report, sure)}</section>',
-        '<nav aria-label="Contents"><ul><li><a href="#agreement">The whole table</a></li><li><a '
-        'href="#pairs">Pairs of raters</a></li><li><a href="#raters">Raters</a></li><li><a href="#items">'
-        'Items</a></li><li><a href="#categories">Categories</a></li><li><a href="#adjudicate">To adjudicate</a>'
-        "</li>"
-        + ("" if gold is None else '<li><a href="#gold">Against the gold</a></li>')
-        + '<li><a href="#working">How the numbers '
-        'are computed</a></li><li><a href="#reading">How to read this report</a></li></ul></nav>',
+        _say("contents", gold="" if gold is None else _say("contents_gold")),
         family_html(family, dpi),
         pairs_html(report, pair),
         sections_html(report, figures, top=top, max_raters=max_raters, sure=sure),
@@ -1630,8 +1481,7 @@ def to_html(
         '<section id="reading"><h2>How to read this report</h2><ul>'
         + "".join(f"<li>{_esc(line)}</li>" for line in READING)
         + "</ul></section>",
-        "<footer>Made by iaa-teach with <code>iaa-teach report --html</code>. Numbers are rounded half up "
-        "to 3 decimals from their exact values.</footer>",
+        _say("footer"),
         "</main>",
         "</body>",
         "</html>",
@@ -1641,7 +1491,9 @@ def to_html(
 
 
 def reading_html(ratings: Ratings, source: str | None = None) -> str:
-    """How the file was read (:func:`summary_lines`) as HTML: the first line, then notes and warnings (escaped).
+    """How the file was read (:func:`summary_lines`) as HTML.
+
+    The first line, then notes and warnings (escaped).
 
     Empty for a table that was not read from a file.
     """
