@@ -14,6 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
@@ -330,45 +331,78 @@ def pairwise_bars(
     check_text("reference_label", reference_label, none=True)
     fig, ax = _figure(ax)
     names = [f"{mpl_escape(a)} vs {mpl_escape(b)}" for a, b in result.pairs]
-    kappas = np.asarray(result.kappas, dtype=float)
     bars = ax.bar(
         np.arange(len(names)),
-        np.nan_to_num(kappas, nan=0.0),
+        np.zeros(len(names)),
         color=_BAR,
         width=0.6,
         label="Cohen's kappa of the pair",
         tick_label=names,
     )
-    _write_on_bars(ax, bars, [fmt(k) for k in result.results])
-    low = _floor(kappas, 0.1)
+    texts = [
+        ax.text(bar.get_x() + bar.get_width() / 2, 0.02, "", ha="center", va="bottom", fontsize=11)
+        for bar in bars
+    ]
+    line = None
     if reference is not None:
-        ref = float(reference)
+        line = ax.axhline(0, color=_REFERENCE, ls="--", lw=2, label="reference")
+    ax.set_ylim(pairwise_floor(result, reference), 1.1)
+    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
+    ax.set_xlabel("pair of raters")
+    ax.set_ylabel("Cohen's kappa")
+    ax.set_title("Cohen's kappa for every pair of raters")
+    ax.iaa_pairs = (list(bars), texts, line)
+    set_pairwise_values(ax, result, reference, reference_label)
+    ax.legend(loc="upper right", fontsize=9)
+    return fig
+
+
+def pairwise_floor(result: PairwiseCohenResult, reference: Any = None) -> float:
+    """The bottom of :func:`pairwise_bars`' axis: 0.1 below the lowest kappa (or the reference), at most 0."""
+    low = _floor(np.asarray(result.kappas, dtype=float), 0.1)
+    return low if reference is None else min(low, float(reference) - 0.1)
+
+
+def set_pairwise_values(
+    ax: Any, result: PairwiseCohenResult, reference: Any = None, reference_label: str | None = None
+) -> list:
+    """Show ``result`` (the same pairs) and ``reference`` on the bars :func:`pairwise_bars` drew on ``ax``:
+    the bars, their numbers, the reference line and its label (in the legend too, if there is one) and the
+    figure's text alternative; return the artists that changed (an explorer redraws only these)."""
+    bars, texts, line = ax.iaa_pairs
+    kappas = np.asarray(result.kappas, dtype=float)
+    for bar, text, value, res in zip(bars, texts, kappas, result.results, strict=True):
+        bar.set_height(0.0 if np.isnan(value) else float(value))
+        text.set_y(max(bar.get_height(), 0) + 0.02)
+        text.set_text(fmt(res))
+    moved = [*bars, *texts]
+    if line is not None and reference is not None:
         if reference_label is None:
             reference_label = (
                 f"Fleiss' kappa ({chance_rule(reference)})"
                 if isinstance(reference, FleissResult)
                 else "reference"
             )
-        ax.axhline(
-            ref, color=_REFERENCE, ls="--", lw=2, label=f"{mpl_escape(reference_label)} = {fmt(reference)}"
-        )
-        low = min(low, ref - 0.1)
-    ax.set_ylim(low, 1.1)
-    ax.axhline(0, color=OKABE_ITO["black"], lw=0.8)
-    ax.set_xlabel("pair of raters")
-    ax.set_ylabel("Cohen's kappa")
-    ax.set_title("Cohen's kappa for every pair of raters")
-    ax.legend(loc="upper right", fontsize=9)
+        label = f"{mpl_escape(reference_label)} = {fmt(reference)}"
+        line.set_ydata([float(reference)] * 2)
+        line.set_label(label)
+        moved.append(line)
+        legend = ax.get_legend()
+        if legend is not None:  # the line's entry (the bars' is a patch)
+            for text, handle in zip(legend.get_texts(), legend.legend_handles):
+                if isinstance(handle, Line2D):
+                    text.set_text(label)
+            moved.append(legend)
     ends = _extremes(kappas, [f"raters {a} and {b}" for a, b in result.pairs])
-    fig.iaa_alt = f"Cohen's kappa of {len(kappas)} pairs of raters: " + (
+    alt = f"Cohen's kappa of {len(kappas)} pairs of raters: " + (
         f"highest {ends[0][1]} {fmt(ends[0][0])}, lowest {ends[1][1]} {fmt(ends[1][0])}"
         if ends
         else "none defined"
     )
-    if reference is not None:
-        fig.iaa_alt += f"; the dashed line: {reference_label} {fmt(reference)}"
-    fig.iaa_alt += "."
-    return fig
+    if line is not None and reference is not None:
+        alt += f"; the dashed line: {reference_label} {fmt(reference)}"
+    ax.figure.iaa_alt = alt + "."
+    return moved
 
 
 # ==================================================================== Fleiss
@@ -388,16 +422,12 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     fig, ax = _figure(ax)
     names = _texts(items if items is not None else range(1, n + 1))
     x = np.arange(n)
-    defined = ~np.isnan(p_i)
-    unanimous = defined & (p_i == 1.0)
-    split = defined & ~unanimous
-    ax.bar(x[unanimous], p_i[unanimous], color=_UNANIMOUS)
-    ax.bar(x[split], p_i[split], color=_SPLIT, hatch="//", edgecolor="white")
-    for xi in x[~defined]:
+    bars = ax.bar(x, np.zeros(n), color=_UNANIMOUS)  # each bar's height and look: set_item_agreement
+    notes = [
         ax.text(xi, 0.02, "< 2\nratings", ha="center", va="bottom", fontsize=8, color=OKABE_ITO["grey"])
-    mean = ax.axhline(
-        result.p_a, color=OKABE_ITO["black"], ls="--", lw=1.5, label=f"mean $P_a$ = {fmt(result.exact.p_a)}"
-    )
+        for xi in x
+    ]
+    mean = ax.axhline(0, color=OKABE_ITO["black"], ls="--", lw=1.5, label="mean $P_a$")
     handles = [
         mean,
         Patch(facecolor=_UNANIMOUS, label="all raters agree"),
@@ -407,19 +437,47 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     ax.set_ylim(0, 1.15)
     ax.set_xlabel("item")
     ax.set_ylabel("$P_i$ (share of agreeing rater pairs)")
-    ax.set_title(
-        f"Agreement on each item: Fleiss' kappa = {fmt(result)}\n(chance: {chance_rule(result)})", fontsize=11
-    )
     ax.legend(
         handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9, frameon=False
     )
+    ax.iaa_items = (list(bars), notes, mean, names)
+    set_item_agreement(ax, result)
+    return fig
+
+
+def set_item_agreement(ax: Any, result: FleissResult) -> list:
+    """Show ``result``'s P_i on the bars :func:`item_agreement_bars` drew on ``ax`` (the same items): each
+    bar's height and look, the items without P_i, the mean line, the title, the legend's P_a and the
+    figure's text alternative; return the artists that changed (an explorer redraws only these over
+    the rest, kept)."""
+    bars, notes, mean, names = ax.iaa_items
+    p_i = np.asarray(result.p_i, dtype=float)
+    defined = ~np.isnan(p_i)
+    unanimous = defined & (p_i == 1.0)
+    split = defined & ~unanimous
+    for bar, note, value, agree, apart in zip(bars, notes, p_i, unanimous, split, strict=True):
+        bar.set_height(value if apart or agree else 0.0)
+        bar.set_visible(bool(apart or agree))
+        bar.set_facecolor(_SPLIT if apart else _UNANIMOUS)
+        bar.set_edgecolor("white" if apart else "none")
+        bar.set_hatch("//" if apart else None)
+        note.set_visible(not (apart or agree))
+    mean.set_ydata([result.p_a, result.p_a])
+    label = f"mean $P_a$ = {fmt(result.exact.p_a)}"
+    mean.set_label(label)
+    ax.set_title(
+        f"Agreement on each item: Fleiss' kappa = {fmt(result)}\n(chance: {chance_rule(result)})", fontsize=11
+    )
+    legend = ax.get_legend()
+    if legend is not None:
+        legend.get_texts()[0].set_text(label)
     ends = _extremes(p_i, [_named(name, "item") for name in names])
     lowest = f", the lowest {ends[1][1]} at {fmt(ends[1][0])}" if ends and ends[1][0] < 1 else ""
-    fig.iaa_alt = (
-        f"P_i of {n} items: all raters agree on {int(unanimous.sum())} (P_i = 1), split on {int(split.sum())}"
-        f"{lowest}; mean P_a {fmt(result.exact.p_a)}, Fleiss' kappa {fmt(result)}."
+    ax.figure.iaa_alt = (
+        f"P_i of {len(p_i)} items: all raters agree on {int(unanimous.sum())} (P_i = 1), split on "
+        f"{int(split.sum())}{lowest}; mean P_a {fmt(result.exact.p_a)}, Fleiss' kappa {fmt(result)}."
     )
-    return fig
+    return [*bars, *notes, mean, ax.title, *([legend] if legend is not None else [])]
 
 
 # ============================================================== Krippendorff
@@ -858,41 +916,16 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
         "cells (items x raters)", r.n_items * r.n_raters, MAX_CELLS["chart"], "draw coverage_map(ratings)"
     )
     fig, ax = _figure(ax)
-    codes = r.codes  # -1 where missing
-    n_items, n_raters = codes.shape
-    colors = _category_colors(r.n_categories)
-    for (i, j), c in np.ndenumerate(codes):
-        if c < 0:
-            ax.add_patch(
-                Rectangle(
-                    (i - 0.45, j - 0.45), 0.9, 0.9, facecolor="white", edgecolor="#BBBBBB", hatch="..", lw=0.8
-                )
-            )
-        else:
-            ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9, facecolor=colors[c], edgecolor="none"))
-            dark = colors[c] in (
-                OKABE_ITO["blue"],
-                OKABE_ITO["vermillion"],
-                OKABE_ITO["bluish green"],
-                OKABE_ITO["reddish purple"],
-            )
-            ax.text(
-                i,
-                j,
-                mpl_escape(r.categories[c]),
-                ha="center",
-                va="center",
-                fontsize=10,
-                color="white" if dark else "black",
-            )
-    per_item = (codes >= 0).sum(axis=1)
+    n_items, n_raters = r.shape
+    cells = {}  # (item, rater) -> its square and its label (set_coverage gives them their look)
+    for i in range(n_items):
+        for j in range(n_raters):
+            square = ax.add_patch(Rectangle((i - 0.45, j - 0.45), 0.9, 0.9))
+            cells[i, j] = (square, ax.text(i, j, "", ha="center", va="center", fontsize=10))
+    ax.iaa_cells = cells
+    set_coverage(ax, r)
     ax.set_xlim(-0.5, n_items - 0.5)
     ax.set_ylim(n_raters - 0.5, -0.5)
-    ax.set_xticks(
-        range(n_items),
-        [f"{mpl_escape(it)}\n$n_i$={m}" for it, m in zip(r.items, per_item)],
-        fontsize=9 if n_items <= 20 else 6,
-    )
     ax.set_yticks(range(n_raters), _texts(r.raters))
     ax.tick_params(length=0)
     ax.set_aspect("equal" if n_items <= 20 else "auto")
@@ -901,7 +934,7 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     ax.set_ylabel("rater")
     ax.set_title("Who labelled which item")
     ax.legend(
-        handles=_label_handles(r, colors, hatch="..", label="not labelled"),
+        handles=_label_handles(r, _category_colors(r.n_categories), hatch="..", label="not labelled"),
         loc="center left",
         bbox_to_anchor=(1.01, 0.5),
         fontsize=9,
@@ -909,17 +942,50 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
         title="label",
         title_fontsize=9,
     )
+    return fig
+
+
+_DARK = (OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["bluish green"], OKABE_ITO["reddish purple"])
+
+
+def set_coverage(ax: Any, ratings: Any, raters: Any = None) -> list:
+    """Show ``ratings`` (the table :func:`coverage_chart` drew on ``ax``, its cells changed) in the chart:
+    the cells of ``raters`` (indices; default every rater), each item's n_i under it, the figure's text
+    alternative; return the artists that changed (an explorer redraws only these)."""
+    r = as_ratings(ratings)
+    codes = r.codes  # -1 where missing
+    n_items, n_raters = codes.shape
+    colors = _category_colors(r.n_categories)
+    moved = []
+    for j in range(n_raters) if raters is None else raters:
+        for i in range(n_items):
+            square, label = ax.iaa_cells[i, j]
+            c = codes[i, j]
+            if c < 0:
+                square.set(facecolor="white", edgecolor="#BBBBBB", hatch="..", lw=0.8)
+                label.set_text("")
+            else:
+                square.set(facecolor=colors[c], edgecolor="none", hatch=None, lw=0.8)
+                label.set_text(mpl_escape(r.categories[c]))
+                label.set_color("white" if colors[c] in _DARK else "black")
+            moved += [square, label]
+    per_item = (codes >= 0).sum(axis=1)
+    ax.set_xticks(
+        range(n_items),
+        [f"{mpl_escape(it)}\n$n_i$={m}" for it, m in zip(r.items, per_item)],
+        fontsize=9 if n_items <= 20 else 6,
+    )
     per_rater = (codes >= 0).sum(axis=0)
     few = int(np.argmin(per_rater))
     blank = int((codes < 0).sum())
-    fig.iaa_alt = f"Who labelled which item, {n_raters} raters by {n_items} items: " + (
+    ax.figure.iaa_alt = f"Who labelled which item, {n_raters} raters by {n_items} items: " + (
         f"{blank} of {codes.size} cells blank (not labelled); items have {int(per_item.min())} to "
         f"{int(per_item.max())} labels; fewest by {_named(r.raters[few], 'rater')} ({int(per_rater[few])} of "
         f"{_count(n_items, 'item')})."
         if blank
         else "no cell blank, every rater labelled every item."
     )
-    return fig
+    return [*moved, ax.xaxis]
 
 
 # --- figures for the widgets ---

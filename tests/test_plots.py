@@ -42,7 +42,8 @@ PALETTE = {c.lower() for c in _plots.OKABE_ITO.values()}
 
 
 def texts(ax):
-    return [t.get_text() for t in ax.texts]
+    """The texts shown on ``ax`` (a chart an explorer updates keeps hidden ones, to show later)."""
+    return [t.get_text() for t in ax.texts if t.get_visible()]
 
 
 def bar_patches(ax):

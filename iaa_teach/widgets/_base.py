@@ -610,7 +610,7 @@ class Explorer:
         #: The text alternative of each figure on show, by its Image widget's model id.
         self.figure_alt: dict[str, str] = {}
         self._blits: dict = {}  # per image: the kept figure of a blitted figure and what it shows (:meth:`_blit`)
-        self._bands_frame = None  # what the kept frame of :meth:`_show_bands` shows
+        self._live_frame = None  # what the kept frame of :meth:`_show_live` (or :meth:`_show_bands`) shows
 
     # ----------------------------------------------------------- structure
     def _finish(
@@ -779,8 +779,6 @@ class Explorer:
         nums = [float("nan") if v is None else float(v) for v in values.values()]
         texts = [fmt(v, undefined="n/a") for v in nums]
         frame = (tuple(values), title, plots.bands_floor(nums), width, height, tuple(sorted(margins.items())))
-        if frame != self._bands_frame:  # new bars or a new axis: draw the frame again
-            self._bands_frame, self._blit_key = frame, None
 
         def make() -> Figure:
             fig, (ax,) = new_figure(width, height, **margins)
@@ -804,13 +802,35 @@ class Explorer:
                 artist.set_animated(True)  # drawn by _blit over the kept frame
             return projector_ready(fig)
 
-        self._blit(
-            frame,
-            lambda: (),
-            lambda: plots.set_bar_values(self._blit_figure.axes[0], nums, texts),
+        self._show_live(
+            ("bands", frame),
+            make,
+            lambda fig: plots.set_bar_values(fig.axes[0], nums, texts),
             alt=bands_alt(title, list(values), nums),
-            make=make,
         )
+
+    def _show_live(
+        self,
+        frame: Any,
+        make: Callable[[], Figure],
+        update: Callable[[Figure], Iterable[Artist]],
+        alt: str | None,
+    ) -> None:
+        """Show in :attr:`image` a figure kept while ``frame`` (hashable: its axes, names, titles' size...)
+        stays the same: ``make()`` draws it once (its moving parts set animated), and each call only
+        ``update(figure)`` changes its moving parts and returns them, drawn over the kept rest (:meth:`_blit`).
+        ``alt``: the text alternative (None: the figure's ``iaa_alt`` after the update, else its titles)."""
+        if frame != self._live_frame:  # new bars, names or axes: draw the frame again
+            self._live_frame, self._blit_key = frame, None
+        moved: list = []
+
+        def marks() -> list:
+            moved[:] = update(self._blit_figure)
+            return moved
+
+        self._blit(frame, lambda: (), marks, alt=alt, make=make)
+        if alt is None and getattr(self._blit_figure, "iaa_alt", None):
+            self._set_image(self.image, self.image.value, self._blit_figure.iaa_alt, self.image.width)
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""

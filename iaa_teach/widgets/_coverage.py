@@ -7,6 +7,7 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 
+from .. import _plots as plots
 from .. import datasets
 from .._markup import mpl_escape
 from ..metrics import fleiss_kappa
@@ -25,6 +26,7 @@ from ._base import (
     legend_below,
     new_figure,
     note,
+    projector_ready,
     readout_row,
     slider_layout,
     table,
@@ -217,22 +219,46 @@ class CoverageExplorer(Explorer):
         if (
             legend is not None and r.n_items <= 20
         ):  # narrow: each item's n_i under its number, the legend below
-            per_item = r.ratings_per_item()
-            ax.set_xticks(
-                range(r.n_items), [f"{mpl_escape(item)}\n{n}" for item, n in zip(r.items, per_item)]
-            )
+            self._item_ticks(ax, r)
             ax.set_xlabel("item, and under it $n_i$ (raters who labelled it)")
             legend_below(ax, 0.5, -0.42, ncols=4, handlelength=1.2, columnspacing=0.8)
         return fig
 
+    @staticmethod
+    def _item_ticks(ax, r) -> None:
+        per_item = r.ratings_per_item()
+        ax.set_xticks(range(r.n_items), [f"{mpl_escape(item)}\n{n}" for item, n in zip(r.items, per_item)])
+
     def _redraw(self) -> None:
         r = self.ratings
-        self._show(
-            self.image,
-            ("coverage", r.codes.tobytes(), r.shape, r.raters, r.items, r.categories),
-            self._draw,
-            alt=self._alt(r),
-        )
+        cells = r.n_items * r.n_raters
+        if cells > 200:  # a coverage map, or too many cells: drawn anew (or taken from those kept)
+            self._show(
+                self.image,
+                ("coverage", r.codes.tobytes(), r.shape, r.raters, r.items, r.categories),
+                self._draw,
+                alt=self._alt(r),
+            )
+            return
+        # D's and E's cells change, and the n_i under the items: drawn over the rest, kept
+        others = np.delete(r.codes, [self.d, self.e], axis=1)
+        moving = (self.d, self.e)
+
+        def make():
+            fig = self._draw()
+            for artist in plots.set_coverage(fig.axes[0], self.ratings, moving):
+                artist.set_animated(True)
+            return projector_ready(fig)
+
+        def update(fig):
+            ax = fig.axes[0]
+            moved = plots.set_coverage(ax, self.ratings, moving)
+            if self.ratings.n_items <= 20:
+                self._item_ticks(ax, self.ratings)
+            return moved
+
+        frame = ("coverage", others.tobytes(), r.shape, r.raters, r.items, r.categories)
+        self._show_live(frame, make, update, alt=self._alt(r))
 
     @staticmethod
     def _alt(r) -> str:

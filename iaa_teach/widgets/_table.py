@@ -26,6 +26,7 @@ from ._base import (
     new_figure,
     note,
     numeric_categories,
+    projector_ready,
     q,
     readout_row,
     slider_layout,
@@ -398,12 +399,60 @@ class TableExplorer(Explorer):
         """The bands figure redraws only its bars and their numbers over a kept frame
         (:meth:`_show_bands`); the other figures are drawn anew, or taken from the figures kept
         by what they show (the table's labels, the alpha level, the grid's window)."""
-        if FIGURES[self.figure.value] == "bands":
+        kind = FIGURES[self.figure.value]
+        if kind == "bands":
             self._show_bands(*self._bands(), *FIGSIZE, **_MARGINS["bands"])
+        elif kind == "items" and self._fleiss is not None:  # the bars move over a kept frame
+            fleiss, items = self._window_p_i()
+
+            def make():
+                fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS["items"])
+                plots.item_agreement_bars(fleiss, items=items, ax=ax)
+                _narrow(ax)
+                for artist in plots.set_item_agreement(ax, fleiss):
+                    artist.set_animated(True)
+                return projector_ready(fig)
+
+            def update(fig):
+                moved = plots.set_item_agreement(fig.axes[0], fleiss)
+                _wrap_title(fig.axes[0])
+                return moved
+
+            self._show_live(("items", tuple(items)), make, update, alt=None)
+        elif kind == "pairs" and len(self._pairwise.pairs) <= MAX_BARS:  # the same: bars over a kept frame
+            pairs, reference = self._pairwise, self._fleiss
+
+            def make():
+                fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS["pairs"])
+                plots.pairwise_bars(pairs, reference=reference, ax=ax)
+                _narrow(ax)
+                for artist in update(fig):
+                    artist.set_animated(True)
+                return projector_ready(fig)
+
+            def update(fig):
+                ax = fig.axes[0]
+                moved = plots.set_pairwise_values(ax, pairs, reference)
+                legend = ax.get_legend()
+                for text in legend.get_texts() if legend is not None else ():
+                    text.set_text(textwrap.fill(" ".join(text.get_text().split()), _WRAP))
+                return moved
+
+            floor = plots.pairwise_floor(pairs, reference)
+            self._show_live(("pairs", pairs.pairs, reference is None, floor), make, update, alt=None)
         else:  # drawn anew, unless this table was shown before (a cell changed and changed back)
-            self._bands_frame = None
+            self._live_frame = None
             key = (self.figure.value, self.level.value, self._first, self._codes.tobytes())
             self._show(self.image, key, self._draw)
+
+    def _window_p_i(self) -> tuple:
+        """Fleiss' result with the P_i of the items in the grid's window (all items up to MAX_BARS), and
+        their names."""
+        fleiss, items = self._fleiss, self.initial.items
+        if self.initial.n_items > MAX_BARS:  # the items in the grid's window, over the mean of all items
+            window = slice(self._first, self._first + self.page_size)
+            fleiss, items = replace(fleiss, p_i=fleiss.p_i[window]), items[window]
+        return fleiss, items
 
     def _bands(self) -> tuple[dict, str]:
         """The bands figure's bars (name -> coefficient) and title."""
@@ -425,12 +474,8 @@ class TableExplorer(Explorer):
     def _draw(self):
         kind = FIGURES[self.figure.value]
         fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS[kind])
-        r = self.initial
         if kind == "items" and self._fleiss is not None:
-            fleiss, items = self._fleiss, r.items
-            if r.n_items > MAX_BARS:  # the items in the grid's window, over the mean of all items
-                window = slice(self._first, self._first + self.page_size)
-                fleiss, items = replace(fleiss, p_i=fleiss.p_i[window]), r.items[window]
+            fleiss, items = self._window_p_i()
             plots.item_agreement_bars(fleiss, items=items, ax=ax)
         elif kind == "pairs":
             if len(self._pairwise.pairs) > MAX_BARS:
@@ -446,10 +491,15 @@ class TableExplorer(Explorer):
         return fig
 
 
-def _narrow(ax) -> None:
-    """Fit a figure drawn for a wider page into the narrow one here: the title wrapped to the
-    figure's width, the legend under the axes in one column, its entries wrapped."""
+def _wrap_title(ax) -> None:
+    """The title wrapped to the narrow figure's width."""
     title = ax.get_title()
     if title:
         ax.set_title("\n".join(textwrap.fill(line, _WRAP) for line in title.split("\n")), fontsize=10)
+
+
+def _narrow(ax) -> None:
+    """Fit a figure drawn for a wider page into the narrow one here: the title wrapped to the
+    figure's width, the legend under the axes in one column, its entries wrapped."""
+    _wrap_title(ax)
     legend_below(ax, 0.42, -0.38, wrap=_WRAP, borderaxespad=0, handlelength=1.5)
