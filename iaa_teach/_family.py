@@ -61,7 +61,6 @@ __all__ = [
     "SizeSums",
     "size_sums",
     "family_terms",
-    "summed",
     "family_totals",
     "Fit",
     "fit",
@@ -277,7 +276,9 @@ def _gram(c: np.ndarray, f: np.ndarray, group: np.ndarray, n_sizes: int) -> np.n
 
 
 def family_terms(groups: Groups, agreement: np.ndarray) -> dict:
-    """Each group's terms of P_a and the chance proportions (:func:`iaa_teach._formulas.fleiss_terms`), for one item.
+    """Each group's terms of P_a and the chance proportions, for one item of it.
+
+    :func:`iaa_teach._formulas.fleiss_terms` with one item per group.
 
     Numbers of the agreement weights' kind (floats, or Fractions when exact).
     """
@@ -308,25 +309,20 @@ def _weighted_sums(gram: np.ndarray, agreement: np.ndarray) -> np.ndarray:
     return np.array([Fraction(int(x), scale) for x in sums.reshape(-1)], dtype=object).reshape(sums.shape)
 
 
-def summed(terms: dict, frequency: np.ndarray) -> dict:
-    """The terms summed over groups, weighted by ``frequency`` (G,) or a batch of frequencies (B, G)."""
-    exact = any(np.asarray(t).dtype == object for t in terms.values())
-    frequency = np.atleast_2d(F.as_numbers(frequency, exact) if exact else np.asarray(frequency, dtype=float))
-    return {key: frequency @ value for key, value in terms.items()}
-
-
 def family_totals(groups: Groups, agreement: np.ndarray, terms: dict | None = None) -> dict:
-    """The groups' :func:`family_terms` summed over all their items (a batch of one), as :func:`fit` takes them.
+    """The groups' :func:`family_terms` summed over all their items, as :func:`fit` takes them (batch of 1).
 
-    Floats: each group's terms (``terms``, if already at hand) weighted by
-    its frequency (:func:`summed`). Exact values: the same formula once per
-    number of ratings m, on the integer sums over the items with m ratings
-    (:func:`size_sums`, sum_kl w_kl n_ik n_il from their ``gram``): a few
-    fractions per m, not per count row, and the same totals, since
-    :func:`iaa_teach._formulas.fleiss_terms` may group the items any way.
+    One formula, :func:`iaa_teach._formulas.fleiss_terms`, grouped two ways
+    (it may group the items any way): floats sum each group's terms
+    (``terms``, if already at hand: the variance takes them too) times its
+    frequency; exact values take it once per number of ratings m, on the
+    integer sums over the items with m ratings (:func:`size_sums`,
+    sum_kl w_kl n_ik n_il from their ``gram``): a few fractions per m, not
+    per count row.
     """
     if agreement.dtype != object:
-        return summed(family_terms(groups, agreement) if terms is None else terms, groups.frequency)
+        terms = family_terms(groups, agreement) if terms is None else terms
+        return {key: np.asarray(groups.frequency, dtype=float)[None] @ value for key, value in terms.items()}
     sums = size_sums(groups)
     by_size = F.fleiss_terms(
         sums.size,
@@ -334,7 +330,7 @@ def family_totals(groups: Groups, agreement: np.ndarray, terms: dict | None = No
         F.as_numbers(sums.counts, True),
         _weighted_sums(sums.gram, agreement),
     )
-    return summed(by_size, np.ones(len(sums.size), dtype=np.int64))
+    return {key: np.asarray(value.sum(axis=0))[None] for key, value in by_size.items()}
 
 
 # ==================================================================== fit

@@ -74,7 +74,6 @@ __all__ = [
     "expected_coincidences",
     "disagreement",
     "squared_distances",
-    "alpha_disagreement",
     "alpha_coefficient",
     "one_minus_ratio",
 ]
@@ -247,7 +246,7 @@ def cohen_variance(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarra
 
 # ================================================================ Fleiss
 def fleiss_terms(size: np.ndarray, items: np.ndarray, counts: np.ndarray, agreed: np.ndarray) -> dict:
-    """The additive terms of Fleiss' kappa (and its family), per group of items that share a number of ratings.
+    """The additive terms of Fleiss' kappa (and its family), per group of items with one number of ratings.
 
     Parameters
     ----------
@@ -345,8 +344,11 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     Radical and circular weights are irrational: their exact values are the
     float weights' own binary values. One category: [[1]].
 
-    >>> gwet_weights("linear", as_numbers([1, 2, 3], exact=True)).tolist()
-    [[Fraction(1, 1), Fraction(1, 2), Fraction(0, 1)], [Fraction(1, 2), Fraction(1, 1), Fraction(1, 2)], [Fraction(0, 1), Fraction(1, 2), Fraction(1, 1)]]
+    >>> for row in gwet_weights("linear", as_numbers([1, 2, 3], exact=True)):
+    ...     print(*row)
+    1 1/2 0
+    1/2 1 1/2
+    0 1/2 1
     """
     check_option("weights", scheme, FAMILY_WEIGHTS)
     values = np.asarray(values)
@@ -384,7 +386,7 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
 
 
 def uniform_chance(agreement: np.ndarray) -> Any:
-    """Brennan and Prediger's (Bennett's S) P_e = sum_kl w_kl / q^2: each rating uniform over the q categories."""
+    """Brennan and Prediger's (Bennett's S) P_e = sum_kl w_kl / q^2: each rating uniform over q categories."""
     q = agreement.shape[-1]
     return agreement.sum() / (q * q)
 
@@ -422,7 +424,10 @@ def conger_parts(rater_counts: np.ndarray, agreement: np.ndarray):
 
 
 def conger_chance(rater_counts: np.ndarray, agreement: np.ndarray) -> np.ndarray:
-    """Conger's P_e: the mean over pairs of different raters of their Cohen chance agreement (:func:`conger_parts`)."""
+    """Conger's P_e: the mean over pairs of different raters of their Cohen chance agreement.
+
+    From :func:`conger_parts`.
+    """
     _, _, own, pairs = conger_parts(rater_counts, agreement)
     return divide(own.sum(axis=-1), pairs)
 
@@ -578,13 +583,15 @@ def disagreement(o: np.ndarray, delta: np.ndarray, n: np.ndarray) -> np.ndarray:
         return (o * delta).sum(axis=(1, 2)) / n
 
 
-def alpha_disagreement(o: np.ndarray, level: str, values: np.ndarray | None, delta: np.ndarray | None = None):
-    """D_o and D_e from coincidences o (B, k, k): returns d_o, d_e, n_c, n, delta.
+def alpha_coefficient(o: np.ndarray, level: str, values: np.ndarray | None, delta: np.ndarray | None = None):
+    """alpha = 1 - D_o / D_e from coincidences o (B, k, k): returns alpha, d_o, d_e, n_c, n, delta.
 
     D_o is the disagreement of the observed coincidences, D_e that of the
     expected ones (:func:`expected_coincidences`), with n_c the row sums of
     o and n their total (Krippendorff 2011). ``delta`` (B, k, k): distances
     already at hand (default: :func:`squared_distances` at ``level``).
+    Undefined where D_e = 0; for floats, D_e counts as 0 only next to the
+    largest distance (values 1e-9 apart are not "one category").
     """
     n_c = o.sum(axis=2)
     n = n_c.sum(axis=1)
@@ -592,17 +599,6 @@ def alpha_disagreement(o: np.ndarray, level: str, values: np.ndarray | None, del
         delta = squared_distances(level, n_c, values)
     d_o = disagreement(o, delta, n)
     d_e = disagreement(expected_coincidences(n_c, n), delta, n)
-    return d_o, d_e, n_c, n, delta
-
-
-def alpha_coefficient(o: np.ndarray, level: str, values: np.ndarray | None, delta: np.ndarray | None = None):
-    """alpha = 1 - D_o / D_e from coincidences o (B, k, k): returns alpha, d_o, d_e, n_c, n, delta.
-
-    The terms as :func:`alpha_disagreement` gives them. Undefined where
-    D_e = 0; for floats, D_e counts as 0 only next to the largest distance
-    (values 1e-9 apart are not "one category").
-    """
-    d_o, d_e, n_c, n, delta = alpha_disagreement(o, level, values, delta)
     if _exact(delta):
         return one_minus_ratio(d_o, d_e), d_o, d_e, n_c, n, delta
     scale = np.max(delta, axis=(1, 2))

@@ -120,15 +120,12 @@ def _exact_tuple(values: np.ndarray) -> Any:
     return tuple(_exact_tuple(x) for x in a) if a.ndim else a.item()
 
 
-class _Later:
-    """An exact value computed on first use (one per item can be a million fractions)."""
-
-    def __init__(self, compute: Callable[[], Any]):
-        self.compute = compute
-
-
 class Exact:
-    """A read-only bag of exact values (``fractions.Fraction``, tuples of them)."""
+    """A read-only bag of exact values (``fractions.Fraction``, tuples of them).
+
+    A value given as a function is computed on first use (a variance sums a
+    fraction per count row: seconds on a large table).
+    """
 
     def __init__(self, **values: Any):
         object.__setattr__(self, "_values", values)
@@ -138,8 +135,8 @@ class Exact:
             value = self._values[name]
         except KeyError:
             raise AttributeError(name) from None
-        if isinstance(value, _Later):
-            value = self._values[name] = value.compute()
+        if callable(value):
+            value = self._values[name] = value()
         return value
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -204,7 +201,7 @@ class _Result:
 
 
 def _root(variance: float) -> float:
-    """sqrt(variance), NaN where undefined; a variance that rounding put a hair below 0 (exactly 0) gives 0."""
+    """sqrt(variance), NaN where undefined; a variance rounding put a hair below 0 (exactly 0) gives 0."""
     return math.nan if math.isnan(variance) else math.sqrt(max(variance, 0.0))
 
 
@@ -249,7 +246,7 @@ def _check_population(population: Any, n: int) -> int | None:
 
 
 def _sampled(n: Any, population: int | None, exact: bool) -> Any:
-    """f = n / N, the share of the population rated (0 for an infinite population); n may be an array of floats."""
+    """f = n / N, the share of the population rated (0 for an infinite one); n may be an array of floats."""
     if population is None:
         return 0
     return Fraction(int(n), population) if exact else np.asarray(n, dtype=float) / population
@@ -385,7 +382,7 @@ class CohenResult(_Uncertain):
         if kappa[0] is not None and n >= 2:  # as the floats: no spread to estimate from a single item
             kept = 1 - _sampled(n, self.population, exact=True)  # the variances on first use, as the family's
             both = cache(lambda: [kept * v[0] for v in F.cohen_variance(table, agree)])
-            variance, variance_null = _Later(lambda: both()[0]), _Later(lambda: both()[1])
+            variance, variance_null = (lambda: both()[0]), (lambda: both()[1])
         return Exact(
             kappa=_one(kappa),
             p_o=_one(p_o),
@@ -568,7 +565,7 @@ def pairwise_cohen(
     *,
     max_pairs: int | None = MAX_PAIRS,
 ) -> PairwiseCohenResult:
-    """Cohen's kappa for every pair of raters (all tables in one vectorized pass), each with its standard error.
+    """Cohen's kappa for every pair of raters (all tables in one vectorized pass), each with its se.
 
     At most ``max_pairs`` pairs (:data:`iaa_teach._validation.MAX_PAIRS`,
     45 raters make 990): more is an error naming the limit, checked before
@@ -610,23 +607,42 @@ def pairwise_cohen(
 
 
 # ===================================================================== Fleiss
+class _Counts(NamedTuple):
+    """What a multi-rater result is computed from, kept for its exact values: the table, its count rows
+    (as groups) and their sums by number of ratings."""
+
+    ratings: Ratings
+    patterns: CountPatterns
+    groups: FM.Groups
+    sums: FM.SizeSums
+
+
+def _counted(r: Ratings) -> _Counts:
+    """The counts of ``r``; an error if no item has 2 or more ratings."""
+    patterns = r.count_patterns()
+    if not (patterns.ratings_per_item >= 2).any():
+        raise AgreementError(_NO_PAIRS)
+    groups = FM.pattern_groups(patterns)
+    return _Counts(r, patterns, groups, FM.size_sums(groups))
+
+
 @_result
 class _CountedResult(_Uncertain):
-    """A multi-rater result: keeps the table's count patterns (and the table) for exact values on demand."""
+    """A multi-rater result: keeps the table's counts (:class:`_Counts`) for exact values on demand."""
 
-    _patterns: Any = field(default=None, repr=False, kw_only=True)
-    _sums: Any = field(default=None, repr=False, kw_only=True)
-    _ratings: Any = field(default=None, repr=False, kw_only=True)
+    _counts: Any = field(default=None, repr=False, kw_only=True)
 
     @cached_property
     def counts(self) -> np.ndarray:
         """Items x categories: how many ratings of each category item i holds (on first use)."""
-        return _frozen(self._patterns.counts[self._patterns.item_pattern])
+        patterns = self._counts.patterns
+        return _frozen(patterns.counts[patterns.item_pattern])
 
     @cached_property
     def raters_per_item(self) -> np.ndarray:
         """n_i (m_u for alpha): how many ratings each item holds (on first use)."""
-        return _frozen(self._patterns.ratings_per_item[self._patterns.item_pattern])
+        patterns = self._counts.patterns
+        return _frozen(patterns.ratings_per_item[patterns.item_pattern])
 
 
 def _is_defined(value: Any) -> bool:
@@ -634,37 +650,34 @@ def _is_defined(value: Any) -> bool:
 
 
 def _family(
-    r: Ratings, model: str, agreement: np.ndarray, population: int | None
-) -> tuple[FM.Fit, Any, Callable[[], dict]]:
+    c: _Counts, model: str, agreement: np.ndarray, population: int | None
+) -> tuple[FM.Fit, Callable[[], Any], Callable[[], dict]]:
     """A coefficient of the family, its variance and the groups' terms, in the weights' kind of number.
 
     One path for the float value and ``.exact`` (floats or Fractions): the
     groups' terms summed (:func:`iaa_teach._family.family_totals`), then the
-    formulas, over the table's count rows. The variance is Gwet's (NaN, or None when exact, for an undefined
-    coefficient or fewer than 2 rated items), returned as a :class:`_Later`:
-    in fractions it sums a square per count row, seconds on a large table
-    that a caller wanting P_a and P_e alone should not wait for. The groups'
-    own terms (:func:`iaa_teach._family.family_terms`) come as a function
-    that computes them once: floats at once (the totals sum them), fractions
-    only if the variance or P_i ask (the exact totals come from integer sums).
+    formulas, on the counts the result keeps.
+    The variance is Gwet's (NaN, or None when exact, for an undefined
+    coefficient or fewer than 2 rated items) and the count rows' own terms
+    (:func:`iaa_teach._family.family_terms`) come as functions that compute
+    them once, when asked: in fractions they take a square per count row.
     """
     exact = agreement.dtype == object
-    groups = FM.pattern_groups(r.count_patterns())
-    terms = cache(lambda: FM.family_terms(groups, agreement))
-    rater_counts = F.as_numbers(r.rater_counts(), exact) if model == "conger" else None
-    fitted = FM.fit(
-        model, FM.family_totals(groups, agreement, None if exact else terms()), agreement, rater_counts
-    )
+    terms = cache(lambda: FM.family_terms(c.groups, agreement))
+    rater_counts = F.as_numbers(c.ratings.rater_counts(), exact) if model == "conger" else None
+    totals = FM.family_totals(c.groups, agreement, None if exact else terms())
+    fitted = FM.fit(model, totals, agreement, rater_counts)
     n = fitted.n[0]
 
+    @cache
     def variance():
         if not (_is_defined(fitted.coefficient[0]) and n >= 2):
             return None if exact else math.nan
-        rows = FM.row_groups(r, distinct=exact) if model == "conger" else groups
+        rows = FM.row_groups(c.ratings, distinct=exact) if model == "conger" else c.groups
         squares = FM.variance_squares(model, rows, agreement, fitted, rater_counts, terms())
         return F.linearized_variance(squares, n, _sampled(n, population, exact))
 
-    return fitted, _Later(variance), terms
+    return fitted, variance, terms
 
 
 def _fit_counted(
@@ -677,28 +690,24 @@ def _fit_counted(
     counts of items and ratings, weights and variance).
     """
     agreement = _agreement_for(r, weights)
-    patterns = r.count_patterns()
-    groups = FM.pattern_groups(patterns)
-    n_used = int(groups.frequency[groups.size >= 2].sum())
-    if n_used == 0:
-        raise AgreementError(_NO_PAIRS)
-    n_rated = int(groups.frequency[groups.size >= 1].sum())
+    c = _counted(r)
+    sizes = c.sums.size
+    n_rated = int(c.sums.items[sizes >= 1].sum())
     population = _check_population(population, n_rated)
-    fitted, variance, terms = _family(r, model, agreement, population)
+    fitted, variance, terms = _family(c, model, agreement, population)
     named = weights if weights is None or isinstance(weights, str) else "custom"
     shared = dict(
         p_a=float(fitted.p_a[0]),
         p_e=float(fitted.p_e[0]),
         categories=r.categories,
-        n_items_used=n_used,
-        n_ratings=int(groups.frequency @ groups.size),
+        n_items_used=int(c.sums.items[sizes >= 2].sum()),
+        n_ratings=int(c.sums.items @ sizes),
         weights=named,
         agreement_weights=_frozen(agreement),
-        variance=float(variance.compute()),
+        variance=float(variance()),
         df=n_rated - 1,
         population=population,
-        _patterns=patterns,
-        _ratings=r,
+        _counts=c,
     )
     return fitted, terms, shared
 
@@ -763,13 +772,13 @@ class FleissResult(_CountedResult):
 
     def _exact(self) -> Exact:
         agreement = _exact_weights(self)
-        fitted, variance, terms = _family(self._ratings, self.chance, agreement, self.population)
+        fitted, variance, terms = _family(self._counts, self.chance, agreement, self.population)
         return Exact(
             kappa=fitted.coefficient[0],
             p_a=fitted.p_a[0],
             p_e=fitted.p_e[0],
             p_j=_exact_tuple(fitted.p[0]),
-            p_i=_Later(lambda: _exact_tuple(_item_agreement(self._patterns, terms(), True))),
+            p_i=lambda: _exact_tuple(_item_agreement(self._counts.patterns, terms(), True)),
             agreement_weights=_exact_tuple(agreement),
             variance=variance,
         )
@@ -859,31 +868,37 @@ def fleiss_kappa(
     reason = None
     if math.isnan(kappa):  # formulas.chance_corrected: P_e is 1 (within EPS)
         reason = "chance agreement P_e = 1: every rating is in one category, so kappa = 0/0 is undefined"
-    p_i = _frozen(_item_agreement(shared["_patterns"], terms(), False))
+    p_i = _frozen(_item_agreement(shared["_counts"].patterns, terms(), False))
     return FleissResult(
         kappa=kappa, p_i=p_i, p_j=_frozen(fitted.p[0]), chance=chance, reason=reason, **shared
     )
 
 
 # ============================================================ Krippendorff
-def _alpha_variance(patterns: CountPatterns, delta: np.ndarray, population: int | None) -> Any:
-    """Gwet's variance of a defined alpha (:func:`iaa_teach._family.alpha_squares`), weights 1 - delta / max(delta).
+def _alpha(c: _Counts, level: str, population: int | None, exact: bool) -> tuple:
+    """alpha, D_o, D_e, o, n_c, n, delta (batches of one) and the variance (a function), floats or exact.
 
-    Floats or Fractions as ``delta`` is; NaN (None) where alpha' is undefined or fewer than 2 units are pairable.
-    (Alpha is defined: some distance is above 0.)
+    The variance is Gwet's (:func:`iaa_teach._family.alpha_squares`), with
+    the weights 1 - delta / max(delta); NaN (None) where alpha or alpha' is
+    undefined or fewer than 2 units are pairable.
     """
-    exact = delta.dtype == object
-    alpha_prime, squares, n = FM.alpha_squares(FM.pattern_groups(patterns), 1 - delta / delta.max())
-    if not _is_defined(alpha_prime) or n < 2:
-        return None if exact else math.nan
-    rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
-    return F.linearized_variance(squares, n, _sampled(rated, population, exact))
+    sums = c.sums
+    o = F.coincidences(sums.size, F.as_numbers(sums.counts, exact), F.as_numbers(sums.gram, exact))
+    values = _category_values_of(c.ratings.categories, level, exact)
+    alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o.sum(axis=0)[None], level, values)
 
+    @cache
+    def variance() -> Any:
+        if not _is_defined(_one(alpha)):
+            return None if exact else math.nan
+        d = np.asarray(delta[0], dtype=object if exact else float)
+        alpha_prime, squares, n_used = FM.alpha_squares(c.groups, 1 - d / d.max())
+        if not _is_defined(alpha_prime) or n_used < 2:
+            return None if exact else math.nan
+        rated = int(sums.items[sums.size >= 1].sum())
+        return F.linearized_variance(squares, n_used, _sampled(rated, population, exact))
 
-def _coincidences(sums: FM.SizeSums, exact: bool) -> np.ndarray:
-    return F.coincidences(sums.size, F.as_numbers(sums.counts, exact), F.as_numbers(sums.gram, exact)).sum(
-        axis=0
-    )[None]
+    return alpha, d_o, d_e, o.sum(axis=0)[None], n_c, n, delta, variance
 
 
 @_result
@@ -935,19 +950,11 @@ class AlphaResult(_CountedResult):
     @cached_property
     def pair_counts(self) -> np.ndarray:
         """Unweighted ordered pairs of ratings within units (units with one value add none)."""
-        return _frozen(F.ordered_pairs(self._sums.counts, self._sums.gram).sum(axis=0))
+        sums = self._counts.sums
+        return _frozen(F.ordered_pairs(sums.counts, sums.gram).sum(axis=0))
 
     def _exact(self) -> Exact:
-        o = _coincidences(self._sums, exact=True)
-        values = _category_values_of(self.categories, self.level, exact=True)
-        alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, self.level, values)
-        variance = (
-            None
-            if alpha[0] is None
-            else _Later(  # a square per count row: summed when asked
-                lambda: _alpha_variance(self._patterns, np.asarray(delta[0]), self.population)
-            )
-        )
+        alpha, d_o, d_e, o, n_c, n, delta, variance = _alpha(self._counts, self.level, self.population, True)
         return Exact(
             alpha=_one(alpha),
             d_o=_one(d_o),
@@ -1019,7 +1026,8 @@ def _check_order(r: Ratings, needed: bool, what: str) -> None:
     """Weights and the ordinal level use the category order: it must have been declared (or be numeric)."""
     if needed and not r.ordered:
         raise AgreementError(
-            f"{what} uses the order of the categories, but {list(r.categories)} are only sorted, not declared: "
+            f"{what} uses the order of the categories, but {list(r.categories)} are only sorted, "
+            f"not declared: "
             f"give them in their order with categories=[...] (--categories on the command line)"
         )
 
@@ -1068,25 +1076,17 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     """
     r = as_ratings(ratings)
     _check_order(r, level == "ordinal", "level='ordinal'")
-    values = _category_values_of(r.categories, level)
-    patterns = r.count_patterns()
-    n_used = int(patterns.frequency[patterns.ratings_per_item >= 2].sum())
-    if n_used == 0:
-        raise AgreementError(_NO_PAIRS)
-    sums = FM.size_sums(FM.pattern_groups(patterns))
-    o = _coincidences(sums, exact=False)
-    alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, level, values)
+    _category_values_of(r.categories, level)  # a level that needs numbers fails here, naming the label
+    c = _counted(r)
+    rated = int(c.sums.items[c.sums.size >= 1].sum())
+    population = _check_population(population, rated)
+    alpha, d_o, d_e, o, n_c, n, delta, variance = _alpha(c, level, population, False)
     reason = None
     if math.isnan(alpha[0]):
         reason = (
             "expected disagreement D_e = 0: all pairable values are in one category, "
             "so alpha = 0/0 is undefined"
         )
-    rated = int(patterns.frequency[patterns.ratings_per_item >= 1].sum())
-    population = _check_population(population, rated)
-    variance = (
-        math.nan if reason else _alpha_variance(patterns, np.asarray(delta[0], dtype=float), population)
-    )
     return AlphaResult(
         alpha=float(alpha[0]),
         d_o=float(d_o[0]),
@@ -1098,13 +1098,12 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
         delta=_frozen(np.array(delta[0])),
         level=level,
         categories=r.categories,
-        n_units_used=n_used,
+        n_units_used=int(c.sums.items[c.sums.size >= 2].sum()),
         reason=reason,
-        variance=float(variance),
+        variance=float(variance()),
         df=rated - 1,
         population=population,
-        _patterns=patterns,
-        _sums=sums,
+        _counts=c,
     )
 
 
@@ -1165,7 +1164,7 @@ class _FamilyResult(_CountedResult):
 
     def _exact(self) -> Exact:
         agreement = _exact_weights(self)
-        fitted, variance, _ = _family(self._ratings, self._model, agreement, self.population)
+        fitted, variance, _ = _family(self._counts, self._model, agreement, self.population)
         values = {"p_a": fitted.p_a[0], "p_e": fitted.p_e[0], self._main: fitted.coefficient[0]}
         values.update(self._parts(fitted, exact=True))
         return Exact(**values, agreement_weights=_exact_tuple(agreement), variance=variance)
@@ -1511,7 +1510,7 @@ class ItemsNeeded(_Result):
 def _planned_variance(
     name: str, groups: FM.Groups, agreement: np.ndarray, proportions: np.ndarray, unanimous: float
 ) -> tuple[float, float, float]:
-    """P_a, P_e and sigma^2 = n x variance of the coefficient on the population (one item per unit of frequency)."""
+    """P_a, P_e and sigma^2 = n x variance of the coefficient on the population (frequencies as items)."""
     if name == "cohen_kappa":  # the expected agreement table of the two raters
         table = unanimous * np.diag(proportions) + (1 - unanimous) * np.outer(proportions, proportions)
         p_o, p_e = F.cohen_agreement(table[None], agreement)
@@ -1575,7 +1574,7 @@ def items_needed(
     Examples
     --------
     >>> from iaa_teach.rounding import fmt
-    >>> plan = items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.1)
+    >>> plan = items_needed("fleiss_kappa", 0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.1)
     >>> print(plan.items, fmt(plan.half_width, 4))
     131 0.0999
     """
@@ -1885,8 +1884,8 @@ def _family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> 
     A call's ``metric`` and ``kwargs`` can be passed to :func:`bootstrap_ci`.
 
     >>> from iaa_teach import datasets
-    >>> [call.name for call in _family_calls(datasets.sentiment())]
-    ['percent agreement', 'Brennan-Prediger S', "Fleiss' kappa", "Conger's kappa", "Gwet's AC1", "Krippendorff's alpha"]
+    >>> print(", ".join(call.name for call in _family_calls(datasets.sentiment())))
+    percent agreement, Brennan-Prediger S, Fleiss' kappa, Conger's kappa, Gwet's AC1, Krippendorff's alpha
     """
     r = as_ratings(ratings)
     two = r.n_raters == 2
@@ -1915,8 +1914,14 @@ def agreement_family(ratings: Any, weights: Any = None, level: str = "nominal") 
 
     >>> from iaa_teach import datasets
     >>> family = agreement_family(datasets.sentiment())
-    >>> print(", ".join(f"{name} {res:.3f}" for name, res in family.items()))
-    percent agreement 0.733, Brennan-Prediger S 0.600, Fleiss' kappa 0.564, Conger's kappa 0.568, Gwet's AC1 0.616, Krippendorff's alpha 0.578
+    >>> for name, res in family.items():
+    ...     print(f"{name} {res:.3f}")
+    percent agreement 0.733
+    Brennan-Prediger S 0.600
+    Fleiss' kappa 0.564
+    Conger's kappa 0.568
+    Gwet's AC1 0.616
+    Krippendorff's alpha 0.578
     """
     r = as_ratings(ratings)
     return {call.name: _METRICS[call.metric](r, **call.kwargs) for call in _family_calls(r, weights, level)}
