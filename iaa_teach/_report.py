@@ -544,43 +544,10 @@ def _figure(fig: Any, alt: str, caption: str, dpi: int) -> str:
 
 
 # ================================================================== HTML
-_RATER_COLUMNS = {
-    "rater": "rater",
-    "alpha_without": "alpha without",
-    "rise": "rise",
-    "mean_kappa": "mean kappa",
-    "kappa_pairs": "kappa pairs",
-    "ratings": "ratings",
-    "bias": "bias",
-    "overused": "overused",
-    "overuse": "by",
-    "reason": "why undefined",
-}
-_ITEM_COLUMNS = {
-    "item": "item",
-    "disagreement": "disagreement",
-    "share_of_d_o": "share of D_o",
-    "ratings": "ratings",
-    "plurality": "plurality",
-    "label_counts": "labels",
-}
-_PAIR_COLUMNS = {
-    "first": "first",
-    "second": "second",
-    "observed": "observed",
-    "expected": "expected",
-    "ratio": "o/e",
-    "pairs": "pairs",
-}
-_CATEGORY_COLUMNS = {
-    "category": "category",
-    "values": "values",
-    "agreement": "agreement",
-    "expected": "expected",
-    "kappa": "kappa",
-    "alpha": "alpha",
-    "reason": "why undefined",
-}
+#: The columns of the page's tables (name -> heading), from content/report.toml.
+_RATER_COLUMNS, _ITEM_COLUMNS, _PAIR_COLUMNS, _CATEGORY_COLUMNS = (
+    _CONTENT["columns"][key] for key in ("raters", "items", "pairs", "categories")
+)
 
 
 #: The report's figures: name -> the function of :mod:`iaa_teach.plots` that draws it.
@@ -1445,25 +1412,9 @@ def to_html(
         key: _figure(draw(report, key, max_raters=max_raters, sure=sure), *texts[key], dpi)
         for key in figure_names(report)
     }
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Agreement report: {_esc(name)}</title>",
-        f"<style>{_CSS}</style>",
-        "</head>",
-        "<body>",
-        "<main>",
-        f"<h1>Where the disagreement comes from: {_esc(name)}</h1>",
-        _say(
-            "meta",
-            categories=_esc(", ".join(str(c) for c in r.categories)),
-            level=_esc(report.level),
-            **shape,
-        ),
+    categories = _esc(", ".join(str(c) for c in r.categories))
+    body = [
+        _say("meta", categories=categories, level=_esc(report.level), **shape),
         reading_html(
             r if gold is None else gold.whole, None if source is None else os.path.basename(str(source))
         ),
@@ -1475,19 +1426,11 @@ def to_html(
         sections_html(report, figures, top=top, max_raters=max_raters, sure=sure),
         adjudication_html(report),
         "" if gold is None else gold_html(gold),
-        '<section id="working"><h2>How the numbers are computed</h2>',
-        explain(report).html(math="text"),
-        "</section>",
-        '<section id="reading"><h2>How to read this report</h2><ul>'
-        + "".join(f"<li>{_esc(line)}</li>" for line in READING)
-        + "</ul></section>",
-        _say("footer"),
-        "</main>",
-        "</body>",
-        "</html>",
-        "",
     ]
-    return "\n".join(out)
+    reading = "".join(f"<li>{_esc(line)}</li>" for line in READING)
+    working = explain(report).html(math="text")
+    page = {"csp": _CSP, "css": _CSS, "name": _esc(name), "footer": _say("footer"), "reading": reading}
+    return _say("page", body="\n".join(body), working=working, **page)
 
 
 def reading_html(ratings: Ratings, source: str | None = None) -> str:
@@ -1525,19 +1468,10 @@ def write_html(report: Diagnosis, path: Any, source: str | None = None, **option
 CHROMIUM_NAMES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
 # no profile, network, extension or crash-report traffic: the page is printed and nothing else
 _CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-extensions",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-default-apps",
-    "--disable-quic",
-    "--no-pdf-header-footer",
-    "--print-to-pdf-no-header",
-)
+    "--headless --no-sandbox --disable-gpu --disable-extensions --no-first-run --disable-background-networking "
+    "--disable-component-update --disable-sync --disable-default-apps --disable-quic --no-pdf-header-footer "
+    "--print-to-pdf-no-header"
+).split()
 
 
 def find_chromium() -> str | None:

@@ -678,33 +678,7 @@ def kappa_label(weights: str | None, name: str = "Cohen's kappa") -> str:
     return name + ("" if weights is None else f" ({weights} weights)")
 
 
-def _count_table_step(
-    counts: np.ndarray, m: np.ndarray, lab: _Labels, names: list[str], brief: bool, extra: Prose | None = None
-) -> Step:
-    """The items x categories count table n_ij with each item's n_i (only the totals for a long table)."""
-    n_items = counts.shape[0]
-    varies = _say("counts_vary") if len(set(m.tolist())) > 1 else "."
-    totals = _say("counts_long", n=n_items) if n_items > _MAX_LISTED else ""
-    intro = _say("counts", i=Math("i"), j=Math("j"), varies=varies, totals=totals)
-    if extra:
-        intro = intro + " " + extra
-    table = _grid(counts.tolist(), names, lab.names, "item", "n_i")  # each row's total is its n_i
-    if n_items > _MAX_LISTED:
-        table.rows = table.rows[-1:]
-    return _step("counts", brief, intro=intro, table=table)
-
-
 _W = SYMBOLS["w_jk"]
-
-
-def _weights_step(agreement: Sequence[Sequence[Fraction]], weights: Any, lab: _Labels, brief: bool) -> Step:
-    """The agreement weights w_jk of a weighted coefficient of the family, as a table."""
-    if weights == "custom":
-        intro = _say("weights_custom", w=_W)
-    else:
-        q = Math(str(len(agreement))) if len(agreement) else Math("q")
-        intro = _say("weights_gwet", w=_W, scheme=Em(weights), q=q)
-    return _step("weights_jk", brief, intro=intro, table=_grid(agreement, lab.names, lab.names))
 
 
 def _agreed(row: Sequence[int], agreement: Sequence[Sequence[Fraction]] | None) -> Fraction:
@@ -731,178 +705,246 @@ def _item_agreements(
     return [p_i.get(row) for row in rows]
 
 
-def _item_agreement_step(
-    counts: np.ndarray,
-    m: np.ndarray,
-    names: list[str],
-    p_i: Sequence[Fraction | None],
-    brief: bool,
-    agreement: Sequence[Sequence[Fraction]] | None = None,
-) -> Step:
-    """P_i item by item (or count row by count row for a long table)."""
-    n_items, weighted = len(m), "" if agreement is None else "_weighted"
-    chains = [Chain(Math("P_i"), _formula("p_i" + weighted))]
-    single = [names[i] for i in range(n_items) if m[i] < 2]
-    groups: dict[Any, list[int]] = {}  # one per item; in a long table, one per count row
-    for i in np.flatnonzero(m >= 2).tolist():
-        row = counts[i].tolist()  # weighted: the order of the counts matters; unweighted: only their values
-        key = i if n_items <= _MAX_LISTED else tuple(row if weighted else sorted(row, reverse=True))
-        groups.setdefault(key, []).append(i)
-    for idx in groups.values():
-        i = idx[0]
-        if len(idx) == 1:
-            sym = Math(f"P_{{{tex_text(names[i]) if not names[i].isdigit() else names[i]}}}", f"P_{names[i]}")
-        else:
-            shown = ", ".join(names[j] for j in idx[:3]) + (", …" if len(idx) > 3 else "")
-            sym = Math(f"P_i\\;({tex_text('items ' + shown)})", f"P_i (items {shown})")
-        row, n_i = counts[i].tolist(), int(m[i])
-        agreed = _agreed(row, agreement)
-        num = _sum([_squared(c) for c in row if c]) if agreement is None else number(agreed)
-        put_in = _frac(num + Math(f" - {n_i}"), _pairs_of(n_i)), _over(agreed - n_i, n_i * (n_i - 1))
-        chains.append(Chain(sym, *put_in, approx(p_i[i]), inline=True))
-    note = _say("single", items=", ".join(single)) if single else None
-    return _step("p_i", brief, *chains, notes=[note], intro=_say("p_i" + weighted, w=_W))
+def _weights_total(agreement: Sequence[Sequence[Fraction]]) -> Fraction:
+    return sum((w for row in agreement for w in row), Fraction(0))
 
 
-def _mean_agreement_step(
-    p_i: Sequence[Fraction | None], m: np.ndarray, res: Any, brief: bool, notes: Sequence[Prose | None] = ()
-) -> Step:
-    """P_a, the mean of P_i over the items with 2 or more ratings."""
-    p_is = [p for p, size in zip(p_i, m) if size >= 2]
-    n_used = len(p_is)
-    chain = Chain(
-        Math("P_a"),
-        _formula("p_a"),
-        _scaled(_ratio(1, n_used), _q_sum(p_is)) if n_used <= _MAX_TERMS else None,
-        _scaled(_ratio(1, n_used), _grouped(p_is)),
-        _over(sum(p_is, Fraction(0)), n_used),
-        approx(res.exact.p_a),
-    )
-    intro = _say("p_a", N_a=Math(f"N_a = {n_used}"), N=Math("N"), n=len(p_i))
-    return _step("p_a", brief, chain, intro=intro, notes=notes, **_of(res, "P_a"))
+class _Counted:
+    """A counted result (Fleiss' kappa or a coefficient of the family) and what its steps share.
 
-
-def _proportions_step(
-    counts: np.ndarray,
-    m: np.ndarray,
-    p: Sequence[Fraction],
-    chance: str,
-    lab: _Labels,
-    brief: bool,
-    intro: Prose,
-) -> Step:
-    """The category proportions p_j: pooled over all ratings, or the mean of the per-item proportions."""
-    k = counts.shape[1]
-    chains = [Chain(Math("p_j"), _formula("p_j_" + chance))]
-    if chance == "pooled":
-        total, T = counts.sum(axis=0), int(m.sum())
-        chains += [
-            Chain(lab.sym("p", j), _ratio(int(total[j]), T), approx(p[j]), inline=True) for j in range(k)
-        ]
-    else:
-        rated = [i for i in range(len(m)) if m[i] > 0]
-        n_rated = len(rated)
-        for j in range(k):
-            parts = Counter((int(counts[i, j]), int(m[i])) for i in rated if counts[i, j])
-            written = _sum(
-                [
-                    (_ratio(c, mi) if cnt == 1 else _times(number(cnt), _ratio(c, mi)))
-                    for (c, mi), cnt in sorted(parts.items(), key=lambda x: (-x[0][0] / x[0][1], x[0]))
-                ]
-            )
-            summed = sum((cnt * Fraction(c, mi) for (c, mi), cnt in parts.items()), Fraction(0))
-            put_in = _scaled(_ratio(1, n_rated), written), _over(summed, n_rated)
-            chains.append(Chain(lab.sym("p", j), *put_in, approx(p[j]), inline=True))
-    return _step("p_j", brief, *chains, intro=intro)
-
-
-def _shared_chance_step(
-    res: Any,
-    counts: np.ndarray,
-    m: np.ndarray,
-    p: Sequence[Fraction],
-    chance: str,
-    lab: _Labels,
-    brief: bool,
-    agreement: Sequence[Sequence[Fraction]] | None = None,
-) -> Step:
-    """P_e = sum_j p_j^2 (sum_jk w_jk p_j p_k weighted).
-
-    How often two ratings drawn from one shared distribution agree.
+    ``counts`` (items x categories), ``m`` (each item's n_i), ``names`` (the
+    items'), ``lab`` (the categories'), ``w`` (the agreement weights, None
+    unweighted), ``p_i`` (each item's P_i), ``chance`` and ``p`` (how the
+    category proportions are taken, and their values). Each method is one
+    step, written the same way for every coefficient that has it.
     """
-    k = len(p)
-    if agreement is None:
-        sq_terms = [
-            Math(
-                f"{number(x).tex if Fraction(x).denominator == 1 else number(x).paren().tex}^2",
-                f"({number(x).txt})²",
-            )
-            for x in p
-        ]
-        formula = (
-            _sum([lab.sym("p", j) + Math("^2", "²") for j in range(k)]) if k <= 6 else _formula("shared")
+
+    def __init__(self, res: Any, brief: bool, items: Sequence[Any] | None):
+        ex = res.exact
+        self.res, self.brief, self.ex, self.lab = res, brief, ex, _Labels(res.categories)
+        self.counts = np.asarray(res.counts, dtype=np.int64)
+        self.m = np.asarray(res.raters_per_item, dtype=np.int64)
+        self.w = ex.agreement_weights if res.weights is not None else None
+        self.names = [str(x) for x in (items if items is not None else range(1, self.counts.shape[0] + 1))]
+        fleiss = isinstance(res, FleissResult)
+        self.p_i = ex.p_i if fleiss else _item_agreements(self.counts, self.w)
+        self.chance = res.chance if fleiss else "item_mean"
+        self.p = ex.p_j if fleiss else getattr(ex, "p_k", None)
+
+    def first_steps(self, extra: Prose | None = None, notes: Sequence[Prose] = ()) -> list[Step | None]:
+        """The count table, the weights, each P_i and P_a."""
+        weights = self.weights() if self.w is not None else None
+        return [self.count_table(extra), weights, self.item_agreement(), self.mean_agreement(notes)]
+
+    def count_table(self, extra: Prose | None) -> Step:
+        """The items x categories count table n_ij with each item's n_i (only the totals for a long table)."""
+        n_items, m = self.counts.shape[0], self.m
+        varies = _say("counts_vary") if len(set(m.tolist())) > 1 else "."
+        totals = _say("counts_long", n=n_items) if n_items > _MAX_LISTED else ""
+        intro = _say("counts", i=Math("i"), j=Math("j"), varies=varies, totals=totals)
+        if extra:
+            intro = intro + " " + extra
+        table = _grid(self.counts.tolist(), self.names, self.lab.names, "item", "n_i")  # row totals: n_i
+        if n_items > _MAX_LISTED:
+            table.rows = table.rows[-1:]
+        return _step("counts", self.brief, intro=intro, table=table)
+
+    def weights(self) -> Step:
+        """The agreement weights w_jk of a weighted coefficient, as a table."""
+        if self.res.weights == "custom":
+            intro = _say("weights_custom", w=_W)
+        else:
+            q = Math(str(len(self.w))) if len(self.w) else Math("q")
+            intro = _say("weights_gwet", w=_W, scheme=Em(self.res.weights), q=q)
+        table = _grid(self.w, self.lab.names, self.lab.names)
+        return _step("weights_jk", self.brief, intro=intro, table=table)
+
+    def item_agreement(self) -> Step:
+        """P_i item by item (or count row by count row for a long table)."""
+        counts, m, names, agreement = self.counts, self.m, self.names, self.w
+        n_items, weighted = len(m), "" if agreement is None else "_weighted"
+        chains = [Chain(Math("P_i"), _formula("p_i" + weighted))]
+        single = [names[i] for i in range(n_items) if m[i] < 2]
+        groups: dict[Any, list[int]] = {}  # one per item; in a long table, one per count row
+        for i in np.flatnonzero(m >= 2).tolist():
+            row = counts[
+                i
+            ].tolist()  # weighted: the order of the counts matters; unweighted: only their values
+            key = i if n_items <= _MAX_LISTED else tuple(row if weighted else sorted(row, reverse=True))
+            groups.setdefault(key, []).append(i)
+        for idx in groups.values():
+            i = idx[0]
+            if len(idx) == 1:
+                name = tex_text(names[i]) if not names[i].isdigit() else names[i]
+                sym = Math(f"P_{{{name}}}", f"P_{names[i]}")
+            else:
+                shown = ", ".join(names[j] for j in idx[:3]) + (", …" if len(idx) > 3 else "")
+                sym = Math(f"P_i\\;({tex_text('items ' + shown)})", f"P_i (items {shown})")
+            row, n_i = counts[i].tolist(), int(m[i])
+            agreed = _agreed(row, agreement)
+            num = _sum([_squared(c) for c in row if c]) if agreement is None else number(agreed)
+            put_in = _frac(num + Math(f" - {n_i}"), _pairs_of(n_i)), _over(agreed - n_i, n_i * (n_i - 1))
+            chains.append(Chain(sym, *put_in, approx(self.p_i[i]), inline=True))
+        note = _say("single", items=", ".join(single)) if single else None
+        return _step("p_i", self.brief, *chains, notes=[note], intro=_say("p_i" + weighted, w=_W))
+
+    def mean_agreement(self, notes: Sequence[Prose | None] = ()) -> Step:
+        """P_a, the mean of P_i over the items with 2 or more ratings."""
+        p_is = [p for p, size in zip(self.p_i, self.m) if size >= 2]
+        n_used = len(p_is)
+        chain = Chain(
+            Math("P_a"),
+            _formula("p_a"),
+            _scaled(_ratio(1, n_used), _q_sum(p_is)) if n_used <= _MAX_TERMS else None,
+            _scaled(_ratio(1, n_used), _grouped(p_is)),
+            _over(sum(p_is, Fraction(0)), n_used),
+            approx(self.ex.p_a),
         )
-        rhs = [formula, _sum(sq_terms)]
-        if chance == "pooled":
+        intro = _say("p_a", N_a=Math(f"N_a = {n_used}"), N=Math("N"), n=len(self.p_i))
+        return _step("p_a", self.brief, chain, intro=intro, notes=notes, **_of(self.res, "P_a"))
+
+    def proportions(self, intro: Prose) -> Step:
+        """The category proportions p_j: pooled over all ratings, or the mean of the per-item proportions."""
+        counts, m, p, lab = self.counts, self.m, self.p, self.lab
+        chains = [Chain(Math("p_j"), _formula("p_j_" + self.chance))]
+        if self.chance == "pooled":
             total, T = counts.sum(axis=0), int(m.sum())
-            rhs += [
-                _frac(_sum([_squared(int(c)) for c in total]), _squared(T)),
-                _ratio(int((total**2).sum()), T * T),
+            chains += [
+                Chain(lab.sym("p", j), _ratio(int(total[j]), T), approx(p[j]), inline=True)
+                for j in range(counts.shape[1])
             ]
         else:
-            rhs.append(_q_sum([x * x for x in p]))
-    else:
-        terms = [
-            (agreement[j][m], p[j], p[m])
-            for j in range(k)
-            for m in range(k)
-            if agreement[j][m] and p[j] and p[m]
-        ]
-        rhs = [_formula("shared_weighted"), _short(terms, lambda ts: _sum([_weighted(*t) for t in ts]))]
-    intro = _say("shared" if agreement is None else "shared_weighted")
-    return _step(
-        "p_e", brief, Chain(Math("P_e"), *rhs, approx(res.exact.p_e)), intro=intro, **_of(res, "P_e")
-    )
+            rated = [i for i in range(len(m)) if m[i] > 0]
+            n_rated = len(rated)
+            for j in range(counts.shape[1]):
+                parts = Counter((int(counts[i, j]), int(m[i])) for i in rated if counts[i, j])
+                order = sorted(parts.items(), key=lambda x: (-x[0][0] / x[0][1], x[0]))
+                written = _sum(
+                    [
+                        (_ratio(c, mi) if cnt == 1 else _times(number(cnt), _ratio(c, mi)))
+                        for (c, mi), cnt in order
+                    ]
+                )
+                summed = sum((cnt * Fraction(c, mi) for (c, mi), cnt in parts.items()), Fraction(0))
+                put_in = _scaled(_ratio(1, n_rated), written), _over(summed, n_rated)
+                chains.append(Chain(lab.sym("p", j), *put_in, approx(p[j]), inline=True))
+        return _step("p_j", self.brief, *chains, intro=intro)
 
+    def shared_chance(self) -> Step:
+        """P_e = sum_j p_j^2 (sum_jk w_jk p_j p_k weighted).
 
-def _counted_steps(
-    res: Any,
-    items: Sequence[Any] | None,
-    brief: bool,
-    extra: Prose | None = None,
-    notes: Sequence[Prose] = (),
-) -> tuple[_Labels, np.ndarray, np.ndarray, Any, list[Step]]:
-    """The first steps of a counted result (the count table, the weights, each P_i, P_a).
+        How often two ratings drawn from one shared distribution agree.
+        """
+        p, agreement, k = self.p, self.w, len(self.p)
+        if agreement is None:
+            sq_terms = [
+                Math(
+                    f"{number(x).tex if Fraction(x).denominator == 1 else number(x).paren().tex}^2",
+                    f"({number(x).txt})²",
+                )
+                for x in p
+            ]
+            squares = [self.lab.sym("p", j) + Math("^2", "²") for j in range(k)]
+            rhs = [_sum(squares) if k <= 6 else _formula("shared"), _sum(sq_terms)]
+            if self.chance == "pooled":
+                total, T = self.counts.sum(axis=0), int(self.m.sum())
+                rhs += [
+                    _frac(_sum([_squared(int(c)) for c in total]), _squared(T)),
+                    _ratio(int((total**2).sum()), T * T),
+                ]
+            else:
+                rhs.append(_q_sum([x * x for x in p]))
+        else:
+            terms = [
+                (agreement[j][m], p[j], p[m])
+                for j in range(k)
+                for m in range(k)
+                if agreement[j][m] and p[j] and p[m]
+            ]
+            rhs = [_formula("shared_weighted"), _short(terms, lambda ts: _sum([_weighted(*t) for t in ts]))]
+        intro = _say("shared" if agreement is None else "shared_weighted")
+        chain = Chain(Math("P_e"), *rhs, approx(self.ex.p_e))
+        return _step("p_e", self.brief, chain, intro=intro, **_of(self.res, "P_e"))
 
-    Returns them with what the rest use: the labels, the counts, each item's n_i and the
-    agreement weights (None unweighted).
-    """
-    ex, lab = res.exact, _Labels(res.categories)
-    counts = np.asarray(res.counts, dtype=np.int64)
-    m = np.asarray(res.raters_per_item, dtype=np.int64)
-    agreement = ex.agreement_weights if res.weights is not None else None
-    names = [str(x) for x in (items if items is not None else range(1, counts.shape[0] + 1))]
-    p_i = ex.p_i if isinstance(res, FleissResult) else _item_agreements(counts, agreement)
-    steps = [
-        _count_table_step(counts, m, lab, names, brief, extra),
-        _weights_step(agreement, res.weights, lab, brief) if agreement is not None else None,
-        _item_agreement_step(counts, m, names, p_i, brief, agreement),
-        _mean_agreement_step(p_i, m, res, brief, notes),
-    ]
-    return lab, counts, m, agreement, steps
+    def uniform_chance(self) -> Step:
+        """Brennan and Prediger's P_e: every category of the table equally likely."""
+        q, ex = self.res.n_categories, self.ex
+        if self.w is None:
+            chain = Chain(Math("P_e"), _formula("uniform"), _ratio(1, q), approx(ex.p_e))
+        else:
+            put_in = _frac(number(_weights_total(self.w)), _squared(q))
+            chain = Chain(Math("P_e"), _formula("uniform_weighted"), put_in, approx(ex.p_e))
+        return _step(
+            "p_e", self.brief, chain, intro=_say("uniform", q=Math(f"q = {q}")), **_of(self.res, "P_e")
+        )
+
+    def gwet_chance(self) -> Step:
+        """Gwet's P_e: chance agreement from how far the proportions are from one category."""
+        p, res = list(self.p), self.res
+        q = len(p)
+        intro = _say("gwet", s=_symbol("spread"))
+        if q < 2:
+            return _undefined_step(
+                "p_e", self.brief, Math("P_e"), reason=res.reason, intro=intro, **_of(res, "P_e")
+            )
+        one_minus = [Math(f"\\left(1 - {number(x).tex}\\right)", f"(1 - {number(x).txt})") for x in p]
+        spread = _sum([_times(number(x), y) for x, y in zip(p, one_minus) if x]) if q <= 6 else None
+        total = sum(((x * (1 - x)) for x in p), Fraction(0))
+        scale = _ratio(1, q - 1) if self.w is None else _frac(number(_weights_total(self.w)), _pairs_of(q))
+        chain = Chain(
+            Math("P_e"),
+            _formula("gwet" if self.w is None else "gwet_weighted"),
+            _scaled(scale, spread) if spread is not None else None,
+            _scaled(scale, number(total)),
+            approx(self.ex.p_e),
+        )
+        return _step("p_e", self.brief, chain, intro=intro, **_of(res, "P_e"))
+
+    def conger_chance(self) -> list[Step]:
+        """Conger's each rater's proportions, then P_e: the mean of the raters' pairwise Cohen P_e."""
+        props = [list(row) for row in self.ex.rater_proportions]
+        raters, lab, agreement = [str(x) for x in self.res.raters], self.lab, self.w
+        k = len(lab.names)
+        active = [g for g in range(len(raters)) if any(props[g])]
+        idle = [raters[g] for g in range(len(raters)) if g not in active]
+        table = _grid([props[g] for g in active], [raters[g] for g in active], lab.names, "rater")
+        intro = _say("p_rj", p_rj=_symbol("p_rj"), r=Math("r"), j=Math("j"))
+        notes = [_say("idle", names=", ".join(idle))] if idle else []
+        proportions = _step("p_rj", self.brief, intro=intro, table=table, notes=notes)
+        pairs = [(g, h) for x, g in enumerate(active) for h in active[x + 1 :]]
+
+        def pair_value(g: int, h: int) -> Fraction:
+            if agreement is None:
+                return sum((props[g][j] * props[h][j] for j in range(k)), Fraction(0))
+            terms = (agreement[j][m] * props[g][j] * props[h][m] for j in range(k) for m in range(k))
+            return sum(terms, Fraction(0))
+
+        each = _symbol("conger_pair" if agreement is None else "conger_pair_weighted")
+        chains = [Chain(_symbol("p_ers"), each)]
+        values = [pair_value(g, h) for g, h in pairs]
+        if len(pairs) <= _MAX_TERMS:
+            for (g, h), v in zip(pairs, values):
+                one = lab.short and len(raters[g]) == 1 and len(raters[h]) == 1
+                txt = f"P_e,{raters[g]}{raters[h]}" if one else f"P_e,({raters[g]},{raters[h]})"
+                sym = Math(f"P_{{e,{tex_text(raters[g])}{tex_text(raters[h])}}}", txt)
+                chains.append(Chain(sym, approx(v), inline=True))
+        n_pairs = len(pairs)
+        mean = _short(values, lambda vs: _scaled(_ratio(1, n_pairs), _q_sum(vs)))
+        chains.append(Chain(Math("P_e"), _formula("conger"), mean, approx(self.ex.p_e)))
+        intro = _say("conger", n=n_pairs)
+        return [proportions, _step("p_e", self.brief, *chains, intro=intro, **_of(self.res, "P_e"))]
 
 
 def _fleiss_steps(
     res: FleissResult, brief: bool, items: Sequence[Any] | None = None
 ) -> tuple[str, list[Step]]:
-    ex, rule = res.exact, chance_rule(res)
-    lab, counts, m, agreement, steps = _counted_steps(res, items, brief)
-    weighted = agreement is not None
+    rule, work = chance_rule(res), _Counted(res, brief, items)
+    weighted = work.w is not None
     title = f"Fleiss' kappa (chance: {rule}" + (f"; {res.weights} weights)" if weighted else ")")
-    intro = _say("fleiss_" + res.chance, rule=rule, N=Math("N'"))
-    steps.append(_proportions_step(counts, m, ex.p_j, res.chance, lab, brief, intro))
-    steps.append(_shared_chance_step(res, counts, m, ex.p_j, res.chance, lab, brief, agreement))
-    steps.append(_coefficient_step(res, "Fleiss' kappa", "P_a", ex.p_a, brief))
+    steps = work.first_steps()
+    steps.append(work.proportions(_say("fleiss_" + res.chance, rule=rule, N=Math("N'"))))
+    steps.append(work.shared_chance())
+    steps.append(_coefficient_step(res, "Fleiss' kappa", "P_a", res.exact.p_a, brief))
     if weighted:
         steps.append(_uncertainty_step(res, _KAPPA, brief))
     return title, steps
@@ -911,6 +953,14 @@ def _fleiss_steps(
 # ============================================================ the family
 _FAMILY = (PercentAgreementResult, BrennanPredigerResult, ScottResult, CongerResult, GwetResult)
 _FAMILY_SYMBOLS = ((BrennanPredigerResult, "S"), (ScottResult, "pi"), (PercentAgreementResult, "P_a"))
+#: Each coefficient's chance model: who its proportions step says takes them (None: no such step), and
+#: the steps that end with its P_e.
+_CHANCE_MODELS = {
+    ScottResult: ("scott_who", lambda work: [work.shared_chance()]),
+    GwetResult: ("gwet_who", lambda work: [work.gwet_chance()]),
+    BrennanPredigerResult: (None, lambda work: [work.uniform_chance()]),
+    CongerResult: (None, _Counted.conger_chance),
+}
 
 
 def _family_symbol(res: Any) -> tuple[Math, str]:
@@ -919,80 +969,6 @@ def _family_symbol(res: Any) -> tuple[Math, str]:
         return Math(r"\mathrm{AC}_" + res.name[-1], res.name), res.name
     symbol = next((s for kind, s in _FAMILY_SYMBOLS if isinstance(res, kind)), "kappa")
     return SYMBOLS[symbol], symbol
-
-
-def _weights_total(agreement: Sequence[Sequence[Fraction]]) -> Fraction:
-    return sum((w for row in agreement for w in row), Fraction(0))
-
-
-def _uniform_chance_step(
-    res: BrennanPredigerResult, agreement: Sequence[Sequence[Fraction]] | None, brief: bool
-) -> Step:
-    q = res.n_categories
-    if agreement is None:
-        chain = Chain(Math("P_e"), _formula("uniform"), _ratio(1, q), approx(res.exact.p_e))
-    else:
-        put_in = _frac(number(_weights_total(agreement)), _squared(q))
-        chain = Chain(Math("P_e"), _formula("uniform_weighted"), put_in, approx(res.exact.p_e))
-    return _step("p_e", brief, chain, intro=_say("uniform", q=Math(f"q = {q}")), **_of(res, "P_e"))
-
-
-def _gwet_chance_step(res: GwetResult, agreement: Sequence[Sequence[Fraction]] | None, brief: bool) -> Step:
-    p = list(res.exact.p_k)
-    q = len(p)
-    intro = _say("gwet", s=_symbol("spread"))
-    if q < 2:
-        return _undefined_step("p_e", brief, Math("P_e"), reason=res.reason, intro=intro, **_of(res, "P_e"))
-    one_minus = [Math(f"\\left(1 - {number(x).tex}\\right)", f"(1 - {number(x).txt})") for x in p]
-    spread = _sum([_times(number(x), y) for x, y in zip(p, one_minus) if x]) if q <= 6 else None
-    total = sum(((x * (1 - x)) for x in p), Fraction(0))
-    if agreement is None:
-        scale = _ratio(1, q - 1)
-    else:
-        scale = _frac(number(_weights_total(agreement)), _pairs_of(q))
-    chain = Chain(
-        Math("P_e"),
-        _formula("gwet" if agreement is None else "gwet_weighted"),
-        _scaled(scale, spread) if spread is not None else None,
-        _scaled(scale, number(total)),
-        approx(res.exact.p_e),
-    )
-    return _step("p_e", brief, chain, intro=intro, **_of(res, "P_e"))
-
-
-def _conger_steps(
-    res: CongerResult, agreement: Sequence[Sequence[Fraction]] | None, lab: _Labels, brief: bool
-) -> list[Step]:
-    props = [list(row) for row in res.exact.rater_proportions]
-    raters = [str(x) for x in res.raters]
-    k = len(lab.names)
-    active = [g for g in range(len(raters)) if any(props[g])]
-    idle = [raters[g] for g in range(len(raters)) if g not in active]
-    table = _grid([props[g] for g in active], [raters[g] for g in active], lab.names, "rater")
-    intro = _say("p_rj", p_rj=_symbol("p_rj"), r=Math("r"), j=Math("j"))
-    notes = [_say("idle", names=", ".join(idle))] if idle else []
-    proportions = _step("p_rj", brief, intro=intro, table=table, notes=notes)
-    pairs = [(g, h) for x, g in enumerate(active) for h in active[x + 1 :]]
-
-    def pair_value(g: int, h: int) -> Fraction:
-        if agreement is None:
-            return sum((props[g][j] * props[h][j] for j in range(k)), Fraction(0))
-        terms = (agreement[j][m] * props[g][j] * props[h][m] for j in range(k) for m in range(k))
-        return sum(terms, Fraction(0))
-
-    each = _symbol("conger_pair" if agreement is None else "conger_pair_weighted")
-    chains = [Chain(_symbol("p_ers"), each)]
-    values = [pair_value(g, h) for g, h in pairs]
-    if len(pairs) <= _MAX_TERMS:
-        for (g, h), v in zip(pairs, values):
-            one = lab.short and len(raters[g]) == 1 and len(raters[h]) == 1
-            txt = f"P_e,{raters[g]}{raters[h]}" if one else f"P_e,({raters[g]},{raters[h]})"
-            sym = Math(f"P_{{e,{tex_text(raters[g])}{tex_text(raters[h])}}}", txt)
-            chains.append(Chain(sym, approx(v), inline=True))
-    n_pairs = len(pairs)
-    mean = _short(values, lambda vs: _scaled(_ratio(1, n_pairs), _q_sum(vs)))
-    chains.append(Chain(Math("P_e"), _formula("conger"), mean, approx(res.exact.p_e)))
-    return [proportions, _step("p_e", brief, *chains, intro=_say("conger", n=n_pairs), **_of(res, "P_e"))]
 
 
 def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> tuple[str, list[Step]]:
@@ -1011,25 +987,17 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
     missing = _say("missing", n=res.n_items, used=res.n_items_used, r=res.n_ratings)
     if isinstance(res, CongerResult):
         missing = missing + " " + _say("conger_missing")
-    ex = res.exact
-    lab, counts, m, agreement, steps = _counted_steps(res, items, brief, extra, [missing])
+    ex, work = res.exact, _Counted(res, brief, items)
+    steps = work.first_steps(extra, [missing])
     if isinstance(res, PercentAgreementResult):  # sym is P_a
         chain, note = Chain(sym, approx(ex.p_a)), _band_note(ex.p_a, sym)
         steps.append(_step("percent", brief, chain, intro=_say("percent"), notes=[note], **_of(res, "P_a")))
         return title, [*steps, _uncertainty_step(res, sym, brief)]
-    if isinstance(res, BrennanPredigerResult):
-        steps.append(_uniform_chance_step(res, agreement, brief))
-    elif isinstance(res, CongerResult):
-        steps += _conger_steps(res, agreement, lab, brief)
-    else:
-        who = _say("scott_who" if scott else "gwet_who")
-        N, share = Math(f"N' = {int((m > 0).sum())}"), Math(r"n_{ij} / n_i", "n_ij / n_i")
-        intro = _say("item_mean", p_j=Math("p_j"), who=who, N=N, share=share)
-        steps.append(_proportions_step(counts, m, ex.p_k, "item_mean", lab, brief, intro))
-        if scott:
-            steps.append(_shared_chance_step(res, counts, m, ex.p_k, "item_mean", lab, brief, agreement))
-        else:
-            steps.append(_gwet_chance_step(res, agreement, brief))
+    who, chance_steps = next(model for kind, model in _CHANCE_MODELS.items() if isinstance(res, kind))
+    if who is not None:
+        N, share = Math(f"N' = {int((work.m > 0).sum())}"), Math(r"n_{ij} / n_i", "n_ij / n_i")
+        steps.append(work.proportions(_say("item_mean", p_j=Math("p_j"), who=_say(who), N=N, share=share)))
+    steps += chance_steps(work)
     steps.append(_coefficient_step(res, name, "P_a", ex.p_a, brief, sym, symbol))
     steps.append(_uncertainty_step(res, sym, brief))
     return title, steps
