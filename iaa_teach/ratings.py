@@ -309,7 +309,6 @@ class Ratings:
         "_rater_counts",
         "_ordered",
         "_reading",
-        "_columns",
     )
 
     #: The code of a missing cell in :attr:`codes` and :meth:`from_codes`.
@@ -326,19 +325,19 @@ class Ratings:
         _declared: bool = False,
         _checked: bool = False,
     ):
-        # ``codes``: category index per cell, -1 where missing, stored in the smallest signed type that
-        # holds them (:func:`_code_dtype`); the constructor itself takes len(categories) for missing
+        # ``codes``: category index per cell, -1 where missing, stored rater by rater (each rater's
+        # column contiguous: what every count reads) as one np.intp array, read-only
         categories = tuple(categories)
-        if not _trusted:
+        codes = np.asarray(codes)
+        if not _trusted:  # a caller's array: checked, then copied (it stays the caller's, writable)
             categories = tuple(_category_list(categories))
             _declared = True
-            codes = np.asarray(codes)
             if codes.dtype.kind not in "iu":
                 raise AgreementError(f"codes must be whole numbers, got {codes.dtype}")
-            if codes.size and (codes.min() < 0 or codes.max() > len(categories)):
-                raise AgreementError(f"codes must lie in 0..{len(categories)} ({len(categories)} = missing)")
-            codes = np.where(codes == len(categories), -1, codes)  # a copy: the caller's codes stay writable
-        codes = np.asarray(codes).astype(_code_dtype(len(categories)), copy=False)
+            if codes.size and (codes.min() < -1 or codes.max() >= len(categories)):
+                raise AgreementError(f"codes must lie in -1..{len(categories) - 1} (-1 = missing)")
+            codes = np.array(codes, dtype=np.intp, order="F")
+        codes = np.asfortranarray(codes, dtype=np.intp)
         if codes.ndim != 2:
             raise AgreementError(f"expected a 2-D table of codes, got shape {codes.shape}")
         codes.setflags(write=False)
@@ -352,7 +351,7 @@ class Ratings:
         if len(items) != n_items:
             raise AgreementError(f"{len(items)} item names given for {n_items} rows")
         self._codes = codes
-        self._patterns = self._rater_counts = self._reading = self._columns = None
+        self._patterns = self._rater_counts = self._reading = None
         self._categories = categories
         self._raters = raters
         self._items = items if isinstance(items, range) else tuple(items)
@@ -422,11 +421,11 @@ class Ratings:
     @property
     def missing(self) -> np.ndarray:
         """Boolean mask, shape (n_items, n_raters), True where a rating is missing."""
-        return self._codes < 0
+        return np.less(self._codes, 0, order="C")
 
     @property
     def codes(self) -> np.ndarray:
-        return self._codes.astype(np.intp)
+        return self._codes.copy(order="C")
 
     @property
     def n_ratings(self) -> int:
@@ -447,25 +446,14 @@ class Ratings:
         p = self.count_patterns()
         return p.ratings_per_item.take(p.item_pattern)
 
-    def _by_rater(self) -> np.ndarray:
-        """The codes rater by rater (n_raters, n_items), each rater's contiguous, made once.
-
-        What counting per rater reads: a column of the items x raters table
-        is strided, a cache line per item (bench_read.py's 45 pair tables).
-        """
-        if self._columns is None:
-            self._columns = np.ascontiguousarray(self._codes.T)
-            self._columns.setflags(write=False)
-        return self._columns
-
     def count_patterns(self) -> CountPatterns:
         """The per-item category counts, each distinct row once with its frequency.
 
         Computed once per table (the table is immutable) with integer
-        counting only (:func:`_count_patterns`).
+        counting only.
         """
         if self._patterns is None:
-            self._patterns = _count_patterns(self)
+            self._patterns = _count_patterns(self._codes, self.n_categories)
         return self._patterns
 
     def pair_tables(self, pairs: Sequence[tuple[Any, Any]]) -> np.ndarray:
@@ -490,14 +478,9 @@ class Ratings:
         ia = [self.rater_index(a) for a, _ in pairs]
         ib = [self.rater_index(b) for _, b in pairs]
         k1 = self.n_categories + 1  # codes shifted by 1: missing (-1) is 0
-        tables = np.zeros((len(pairs), k1 * k1), dtype=np.int64)
-        first: dict = {}  # a first rater's (code + 1) * k1 + 1, once for the pairs that follow
-        # one pair (cohen_kappa; bench_metrics.py's 5x bar) reads two strided columns: cheaper than a transposed copy
-        columns = self._by_rater() if len(pairs) > 1 else self._codes.T
+        tables = np.empty((len(pairs), k1 * k1), dtype=np.int64)
         for p, (a, b) in enumerate(zip(ia, ib)):
-            if a not in first:
-                first = {a: (columns[a].astype(np.intp) + 1) * k1 + 1}
-            tables[p] = np.bincount(np.add(first[a], columns[b], dtype=np.intp), minlength=k1 * k1)
+            tables[p] = np.bincount(self._codes[:, a] * k1 + self._codes[:, b] + (k1 + 1), minlength=k1 * k1)
         return tables.reshape(-1, k1, k1)[:, 1:, 1:]
 
     def rater_counts(self) -> np.ndarray:
@@ -537,10 +520,10 @@ class Ratings:
         if n_groups < top:
             raise AgreementError(f"n_groups is {n_groups} but the groups go up to {top - 1}")
         k1 = self.n_categories + 1
-        base = groups.astype(np.intp) * k1
+        base = groups.astype(np.intp) * k1 + 1
         out = np.empty((self.n_raters, n_groups * k1), dtype=np.int64)
-        for j, column in enumerate(self._by_rater()):  # one bincount per rater (a missing cell adds to 0)
-            out[j] = np.bincount(base + column + 1, minlength=n_groups * k1)
+        for j in range(self.n_raters):  # one bincount per rater (a missing cell adds to 0)
+            out[j] = np.bincount(base + self._codes[:, j], minlength=n_groups * k1)
         return out.reshape(self.n_raters, n_groups, k1)[:, :, 1:]
 
     def rater_index(self, rater: Any) -> int:
@@ -773,22 +756,19 @@ class Ratings:
         names = None if raters is None else _names(raters, "raters")
         if isinstance(rows, np.ndarray) and rows.ndim != 2:
             raise AgreementError(f"expected a 2-D table (items x raters), got an array of shape {rows.shape}")
-        if (
-            isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf"
-        ):  # bools keep True/False via the object path
-            shape, cells = rows.shape, rows.reshape(-1)
+        if isinstance(rows, np.ndarray) and rows.dtype.kind in "iuf":  # bools keep True/False as objects
+            shape, cells = rows.shape, rows
             _check_size(shape)
         else:
             table = _as_table(rows)
             shape = (len(table), len(table[0]) if table else 0)
             _check_size(shape)
             cells = _row_labels(table, names)
-        codes, cats = _encode_columns(
-            [cells], cats, names, max_categories, locate=lambda j, pos: divmod(pos, shape[1])
-        )
+        codes, cats = _encode_columns([cells], cats, names, max_categories, locate=_row_major(shape))
+        codes = codes.reshape(shape)  # the whole-number encoder reads the table as it is, one block of raters
         names = _default_rater_names(shape[1]) if names is None else names
         items = range(1, shape[0] + 1) if items is None else _names(items, "items")
-        return cls(codes.reshape(shape), cats, names, items, _trusted=True, _declared=categories is not None)
+        return cls(codes, cats, names, items, _trusted=True, _declared=categories is not None)
 
     @classmethod
     def from_dataframe(
@@ -1278,22 +1258,26 @@ def _encode_columns(
     max_categories: int | None,
     locate: Callable | None = None,
 ) -> tuple[np.ndarray, list]:
-    """Columns of cells (numeric arrays, objects or _Column) as a table of codes (missing = number of categories)."""
-    if all(not isinstance(c, _Column) and c.dtype.kind in "iuf" for c in columns) and not any(
-        c.dtype.kind in "iu" and c.size and max(-int(c.min()), int(c.max())) >= 2**53 for c in columns
-    ):
-        return _numeric_codes(
-            columns, categories, raters, max_categories, locate=locate or (lambda j, pos: (pos, j))
-        )
-    parsed = []  # objects, or integers of 2 ** 53 or more (exact, as Python ints)
+    """Columns of cells (numeric arrays, objects or _Column) as a table of codes (-1 missing), rater by rater."""
+    if categories is None and all(not isinstance(c, _Column) and c.dtype.kind in "iuf" for c in columns):
+        whole = _whole_numbers(columns)
+        if whole is not None:
+            _check_distinct(len(whole[1]), max_categories)
+            return whole
+    parsed = []
     for j, column in enumerate(columns):
         try:
-            parsed.append(_column_labels(column))
+            parsed.append(_column_labels(column.reshape(-1) if isinstance(column, np.ndarray) else column))
         except AgreementError as err:
             raise AgreementError(
                 f"{err} (row {err.row + 1}, rater {_rater_name(raters, j)})", row=err.row, column=j
             ) from None
     return _merge_columns(parsed, categories, raters, max_categories, locate)
+
+
+def _row_major(shape: tuple[int, int]) -> Callable:
+    """``locate`` for a table's cells read row after row: (row, rater column) of cell ``pos``."""
+    return lambda j, pos: divmod(pos, shape[1])
 
 
 def _rater_name(raters: Sequence | None, j: int) -> Any:
@@ -1366,7 +1350,7 @@ def _merge_columns(
     else:
         cats = list(categories)
     index = {_key(c): i for i, c in enumerate(cats)}
-    out = np.empty((len(columns[0].codes), len(columns)), dtype=_code_dtype(len(cats)))
+    out = np.empty((len(columns[0].codes), len(columns)), dtype=np.intp, order="F")
     for j, col in enumerate(columns):
         lookup = np.array([index.get(_key(label), -2) for label in col.labels] + [-1], dtype=np.intp)
         if (lookup == -2).any():
@@ -1500,129 +1484,66 @@ def _assemble_long(
     )
 
 
-def _count_patterns(r: Ratings) -> CountPatterns:
-    """Distinct per-item count rows, with how many items have each and which each item has."""
+def _count_patterns(codes: np.ndarray, k: int, plain: bool = False) -> CountPatterns:
+    """Distinct per-item count rows, with how many items have each and which each item has.
+
+    The plain path: items whose codes, sorted, are alike have the same counts
+    (no n_items x k table). ``plain=True`` takes it on any table (the test of
+    the special case below).
+    """
     import pandas as pd
 
-    k, base, codes = r.n_categories, r.n_raters + 1, r._codes
-    columns = r._by_rater()
-    if k and base**k < 2**62:
-        # speed special case (bench_metrics.py: Fleiss and alpha at 5x their libraries): each item's counts
-        # as one integer, base n_raters + 1, with no n_items x k table; a missing cell (-1 + 1 = 0) adds 0
-        weight = np.append(0, base ** np.arange(k, dtype=np.int64))
-        ids = weight.take(np.add(columns[0], 1, dtype=np.intp))
-        for column in columns[1:]:
-            ids += weight.take(np.add(column, 1, dtype=np.intp))
-        top = int(ids.max()) + 1
-        if top <= max(1 << 20, 4 * r.n_items):  # speed: 5 ms where pandas.factorize took 100 (10**6 items)
-            frequency = np.bincount(ids, minlength=top)
-            used = np.flatnonzero(frequency)
-            item_pattern = np.zeros(top, dtype=np.intp)
-            item_pattern[used] = np.arange(len(used))
-            item_pattern = item_pattern.take(ids)
-        else:
-            item_pattern, used = pd.factorize(ids, sort=True)
-        counts = (used[:, None] // weight[None, 1:]) % base
-    else:  # too many categories for one integer per item: items whose sorted codes are alike count alike
-        ordered = np.sort(np.where(codes < 0, k, codes.astype(np.intp)), axis=1)  # no n_items x k table
-        keys = np.ascontiguousarray(ordered).view(np.dtype((np.void, ordered.itemsize * r.n_raters)))
-        unique, item_pattern = np.unique(keys.reshape(-1), return_inverse=True)
-        rows = unique.view(np.intp).reshape(len(unique), r.n_raters)
+    n_raters = codes.shape[1]
+    if not plain and (n_raters + 1) ** k < 2**63:
+        # speed special case (bench_metrics.py: Fleiss' kappa and alpha at 5x their libraries; np.unique over
+        # rows takes 300 ms on 100,000 x 10, this 5): an item's counts as one integer, in base n_raters + 1,
+        # a rater at a time; a missing cell (-1 + 1 = 0) adds 0
+        weight = np.append(0, (n_raters + 1) ** np.arange(k, dtype=np.int64))
+        keys = sum(weight.take(codes[:, j] + 1) for j in range(n_raters))
+        item_pattern, keys = pd.factorize(keys, sort=True)
+        frequency = np.bincount(item_pattern, minlength=len(keys))
+        counts = keys[:, None] // weight[1:] % (n_raters + 1)
+    else:
+        ordered = np.sort(np.where(codes < 0, k, codes), axis=1)  # missing as k, after every category
+        rows, item_pattern, frequency = np.unique(ordered, axis=0, return_inverse=True, return_counts=True)
         flat = (rows + (np.arange(len(rows)) * (k + 1))[:, None]).ravel()
         counts = np.bincount(flat, minlength=len(rows) * (k + 1)).reshape(len(rows), k + 1)[:, :k]
-    item_pattern = np.asarray(item_pattern, dtype=np.intp).reshape(-1)
-    return CountPatterns(
-        np.ascontiguousarray(counts, dtype=np.int64),
-        np.bincount(item_pattern, minlength=len(counts)).astype(np.int64),
-        item_pattern,
-    )
+    return CountPatterns(counts.astype(np.int64), frequency.astype(np.int64), item_pattern.reshape(-1))
 
 
-def _code_dtype(k: int) -> type:
-    """The smallest signed integer type for codes -1 .. k - 1 (k categories).
-
-    Speed special case (bench_metrics.py: Cohen from the full table and alpha kept 5x their libraries
-    with 1-byte codes, and fell to 2.7x and 4.8x with codes stored as np.intp): arithmetic on codes is
-    always done in np.intp (issue 19: 17 x 19 computed in one byte is 67).
+def _whole_numbers(columns: list) -> tuple[np.ndarray, list] | None:
+    """Speed special case of the label encoding (bench_metrics.py: Cohen's kappa from the full 100,000 x 10
+    table at 5x scikit-learn; ``pandas.factorize`` takes 15 ms on its 1,000,000 cells, this 4): whole numbers
+    less than 65,536 apart are their own codes, value - lowest, worked out in blocks of cells that stay in
+    cache (full-size temporaries cost 3x). None if the labels are not such numbers; tests/test_ratings.py
+    compares it with the plain path. ``columns``: numeric arrays of n cells, or (n, m) blocks of m raters.
     """
-    return np.int8 if k < 1 << 7 else np.int16 if k < 1 << 15 else np.intp
-
-
-def _numeric_codes(
-    columns: list,
-    categories: list | None,
-    raters: Sequence | None,
-    max_categories: int | None,
-    locate: Callable,
-) -> tuple[np.ndarray, list]:
-    """Numeric columns of equal length (NaN = missing) as codes (n, n_columns), by ``pandas.factorize``.
-
-    A column at a time, so that a DataFrame's columns go in without a full-size copy of the table.
-    """
-    small = None if categories is not None else _small_whole_numbers(columns)
-    if small is not None:
-        _check_distinct(len(small[1]), max_categories)
-        return small
-    import pandas as pd
-
-    parts = [pd.factorize(column, sort=True) for column in columns]  # missing: -1
-    values = np.unique(np.concatenate([np.asarray(uniques) for _, uniques in parts]))
-    labels = [_plain(v) for v in values.tolist()]
-    if categories is None:
-        _check_distinct(len(labels), max_categories)
-        cats, target = labels, np.arange(len(labels))
-    else:
-        cats = list(categories)
-        index = {_key(c): i for i, c in enumerate(cats) if _is_number(c)}
-        target = np.array([index.get(v, -2) for v in labels], dtype=np.intp)  # -2: not declared
-    out = np.empty((len(columns[0]), len(columns)), dtype=np.intp)
-    for j, (codes, uniques) in enumerate(parts):
-        out[:, j] = np.append(target[np.searchsorted(values, uniques)], -1)[codes]
-        if (out[:, j] == -2).any():
-            pos = int(np.flatnonzero(out[:, j] == -2)[0])
-            raise _cell_error(
-                _plain(columns[j][pos]),
-                locate(j, pos),
-                raters,
-                f"is not one of the declared categories {cats}",
-            )
-    return out, cats
-
-
-def _small_whole_numbers(columns: list) -> tuple[np.ndarray, list] | None:
-    """Speed special case of :func:`_numeric_codes` (bench_metrics.py: every coefficient 5x its library end
-    to end; ``pandas.factorize`` took 55 ms on 1,000,000 cells where this takes 2 to 3): whole numbers in a
-    range no wider than the table are their own codes, value - lo. None if the labels are not such numbers.
-    """
-    bounds = [(np.fmin.reduce(c), np.fmax.reduce(c)) for c in columns if c.size]
-    lo, hi = min(float(b[0]) for b in bounds), max(float(b[1]) for b in bounds)
-    n = len(columns[0])
-    if not (lo.is_integer() and hi.is_integer() and max(-lo, hi) < 2.0**53 and hi - lo <= n * len(columns)):
+    parts = [c.reshape(len(c), -1) for c in columns]
+    lo = min(float(np.fmin.reduce(p, axis=None)) for p in parts)
+    hi = max(float(np.fmax.reduce(p, axis=None)) for p in parts)
+    if not (lo.is_integer() and hi.is_integer() and max(-lo, hi) < 2.0**53 and hi - lo < 1 << 16):
         return None  # NaN bounds (every cell missing) are not whole either
     width = int(hi - lo) + 1
-    out = np.empty((n, len(columns)), dtype=_code_dtype(width))
-    unseen = set(range(width)) if width <= 64 else None  # few values: looked for while a block is in cache
-    buffer = np.empty(min(n, 1 << 16))  # blocks of cells that stay in cache: full-size temporaries cost 3x
-    for j, column in enumerate(columns):
-        for start in range(0, n, len(buffer)):
-            cells = column[start : start + len(buffer)]
-            shifted, codes = buffer[: len(cells)], out[start : start + len(cells), j]
-            np.subtract(cells, lo, out=shifted)
+    out = np.empty((len(parts[0]), sum(p.shape[1] for p in parts)), dtype=np.intp, order="F")
+    tally = np.zeros(width + 1, dtype=np.intp)  # tally[v + 1]: cells of value lo + v
+    first = 0
+    for part in parts:
+        step = max(1, (1 << 16) // part.shape[1])
+        for start in range(0, len(part), step):
+            shifted = np.subtract(part[start : start + step], lo)
             np.fmax(shifted, -1, out=shifted)  # a missing cell (NaN) -> -1
-            np.copyto(codes, shifted, casting="unsafe")
-            if column.dtype.kind == "f" and not np.array_equal(codes, shifted):  # a value that is not whole
+            codes = shifted.astype(np.intp)
+            if part.dtype.kind == "f" and not np.array_equal(codes, shifted):  # a value that is not whole
                 return None
-            if unseen:
-                unseen = {v for v in unseen if not (codes == v).any()}
-    if unseen is None:
-        unseen = np.flatnonzero(
-            np.bincount(np.add(out, 1, dtype=np.intp).ravel(), minlength=width + 1)[1:] == 0
-        )
-    used = np.setdiff1d(np.arange(width), list(unseen))
+            if not tally[1:].all():  # some value from lo to hi not seen yet
+                tally += np.bincount(codes.ravel() + 1, minlength=width + 1)
+            out[start : start + step, first : first + part.shape[1]] = codes
+        first += part.shape[1]
+    used = np.flatnonzero(tally[1:])
     if len(used) < width:  # some value between lo and hi unused: codes are positions among the used ones
         lookup = np.full(width + 1, -1, dtype=np.intp)
         lookup[used + 1] = np.arange(len(used))
-        out = lookup.take(np.add(out, 1, dtype=np.intp))
+        lookup.take(out + 1, out=out)
     return out, [int(v) + int(lo) for v in used]
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from iaa_teach import AgreementError, Ratings, datasets, fleiss_kappa, krippendorff_alpha
+from iaa_teach.ratings import _count_patterns  # the speed special case tested against the plain path
 
 SENTIMENT_ROWS = [
     ["P", "P", "P"],
@@ -303,7 +304,7 @@ def test_rows_round_trip(table):
     st.sampled_from(["float", "int-if-possible"]),
 )
 def test_numeric_encoder_matches_the_object_path(arr, kind):
-    """The vectorized numeric encoder gives the same table as the plain list path."""
+    """The whole-number encoder (a speed special case) and pandas.factorize give the table the list path gives."""
     if kind == "int-if-possible" and not np.isnan(arr).any() and (arr == np.round(arr)).all():
         arr = arr.astype(np.int64)
     as_list = [[None if isinstance(v, float) and math.isnan(v) else v for v in row] for row in arr.tolist()]
@@ -314,6 +315,32 @@ def test_numeric_encoder_matches_the_object_path(arr, kind):
     if fast.n_categories:
         declared = list(fast.categories)[::-1] + [99.5]
         assert Ratings.from_rows(arr, categories=declared) == Ratings.from_rows(as_list, categories=declared)
+
+
+@settings(max_examples=150)
+@given(
+    st.integers(1, 12).flatmap(
+        lambda k: st.tuples(
+            st.just(k),
+            hnp.arrays(
+                np.intp,
+                st.tuples(st.integers(1, 40), st.integers(2, 7)),
+                elements=st.integers(-1, k - 1),
+            ),
+        )
+    )
+)
+def test_count_patterns_special_case_matches_the_plain_path(case):
+    """The one-integer-per-item count patterns (a speed special case) against the plain path and a tally."""
+    k, codes = case
+    fast, plain = _count_patterns(codes, k), _count_patterns(codes, k, plain=True)
+    tally = np.array([[np.count_nonzero(row == c) for c in range(k)] for row in codes])
+    for p in (fast, plain):
+        np.testing.assert_array_equal(p.counts[p.item_pattern], tally)
+        assert len(np.unique(p.counts, axis=0)) == len(p.counts)  # each row once
+        np.testing.assert_array_equal(p.frequency, np.bincount(p.item_pattern, minlength=len(p.counts)))
+    assert p.counts.dtype == p.frequency.dtype == np.int64
+    assert len(fast.counts) == len(plain.counts)
 
 
 # ==================================================== two raters from a table
