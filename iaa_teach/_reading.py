@@ -45,9 +45,11 @@ before it is opened, so nothing blocks or reads without end.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import dataclasses
 import io
+import itertools
 import math
 import os
 import re
@@ -146,8 +148,11 @@ FORMATS = ("wide", "long")
 _MARKERS = frozenset(MISSING_MARKERS)
 _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?)", re.ASCII | re.IGNORECASE)
 _INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
-_CHUNK = 1 << 20
 _EXCEL = (".xlsx", ".xlsm")
+_NUL = (
+    "the file contains a NUL byte, so it is not UTF-8 text (UTF-16 without a byte order mark, or a binary "
+    "file named .csv?); save it as CSV UTF-8, or give its encoding with encoding= (--encoding on the command line)"
+)
 #: Annotation tools' exports, by suffix: what they are, and their reader (defined below).
 _TOOLS: dict = {}
 _NOT_SUPPORTED = {
@@ -388,7 +393,7 @@ def read_cells(
     if suffix in _EXCEL:
         table = _read_xlsx(path, max_bytes, plan.skip_rows, plan)
     else:
-        table = _CsvTable(path, sep, encoding, max_field, plan.skip_rows, plan)
+        table = _read_csv(path, sep, encoding, plan, max_field)
     return _interpret(table, plan, categories, max_field)
 
 
@@ -463,92 +468,311 @@ def _check_encoding(encoding: Any) -> str:
     return "utf-8" if name in ("utf-8", "utf-8-sig") else name
 
 
-# ================================================================= CSV
-class _CsvTable:
-    """A CSV file checked and read with pandas: header, columns, and where each row came from."""
+# ============================================================== tables
+@dataclass
+class _Table:
+    """A file's header and columns as read, before they are interpreted (a CSV file, a sheet or a tool's export).
 
-    def __init__(
-        self,
-        path: str,
-        sep: str | None,
-        encoding: str,
-        max_field: int | None,
-        skip_rows: int,
-        plan: Callable[[list], tuple[list, set, bool]],
-    ):
-        self.path = path
-        self.max_field = max_field
-        self.markers = getattr(plan, "keep", frozenset())
-        head = _read_prefix(path, 1 << 16)
-        if encoding == "utf-8":
-            _check_not_other_encoding(path, head)
-        if encoding != "utf-8" or (b"\r" in head and b"\n" not in head):
-            # decode in Python (files in other encodings are small), then read as UTF-8;
-            # old Mac line ends (CR only) become LF, so every line keeps its number
-            with open(path, "rb") as fh:
-                raw = fh.read()
-            try:
-                text = raw.decode(encoding)
-            except UnicodeDecodeError as err:
-                raise _decode_error(path, raw, err.start, encoding) from None
-            del raw
-            if "\n" not in text:
-                text = text.replace("\r", "\n")
-            self.source: Any = io.BytesIO(text.lstrip("\ufeff").encode("utf-8"))
-        else:
-            self.source = path
-        self.file_header, self.skip, self.sep, before = _header(path, self.source, sep, max_field, skip_rows)
-        self.file_width = len(self.file_header)
-        # which columns are read (the others dropped), which as text, and whether the file is long
-        self.positions, self.text_columns, self.long = plan(self.file_header)
-        self.header = [self.file_header[p] for p in self.positions]
-        self.width = len(self.positions)
-        quotes, separators = _prescan(path, self.source, self.sep)
-        self.columns = self._read(self.text_columns)
-        bools = {j for j, c in enumerate(self.columns) if getattr(c, "categories", c).dtype == bool}
-        if bools:  # True/False in a file are text, as written ("TRUE", "yes"...), never numbers
-            self.text_columns |= bools
-            self.columns = self._read(self.text_columns)
-        # pandas pads a short row with missing cells: make sure there is none. Without quotes or
-        # blank rows, every row has all its fields exactly when the separators add up (a row with
-        # too many fields is an error in pandas); otherwise count them line by line.
-        if quotes or self.blank_rows or separators - before != (self.n_rows + 1) * (self.file_width - 1):
-            _scan(path, self.source, self.sep, self.file_width, max_field, self.long, self.skip)
+    ``line(row)`` says where data row ``row`` (0-based; -1: the header) is
+    in the file (``"line 3"``, ``"row 3"``, ``"task 2, annotation 1"``);
+    ``positions`` are the columns' places in the file (None: no column
+    numbers); ``reread(js)``, for a CSV file, reads columns ``js`` again as
+    text as written (where pandas took them as numbers).
+    """
 
-    def _read(self, text_columns: set) -> list:
-        """The columns kept (``positions``), those in ``text_columns`` (0-based among them) as text."""
-        try:
-            frame = _pandas_csv(
-                self.path,
-                self.source,
-                self.sep,
-                self.skip,
-                self.file_width,
-                {self.positions[j] for j in text_columns},
-                None if len(self.positions) == self.file_width else self.positions,
-            )
-        except AgreementError:
-            _scan(self.path, self.source, self.sep, self.file_width, self.max_field, self.long, self.skip)
-            raise
-        if not len(frame):
-            raise AgreementError(f"{self.path}: the file has a header but no items")
-        self.n_rows = len(frame)
-        columns = [frame[p].values for p in self.positions]  # ndarrays (IDs), Categoricals (labels)
-        del frame
-        empty = _empty_rows(columns, self.markers, text_columns)
-        self.blank_rows = bool(empty.any())
-        self.keep = np.flatnonzero(~empty) if self.blank_rows else np.arange(self.n_rows)
-        return [c[self.keep] for c in columns] if self.blank_rows else columns
+    path: str
+    header: list
+    columns: list
+    positions: list | None
+    line: Callable[[int], str | None]
+    reread: Callable[[list], list] | None = None
+
+    @property
+    def width(self) -> int:
+        return len(self.header)
 
     def locate(self, row: int | None = None, column: int | None = None) -> str:
-        """``file, line L, column C`` of a data row (-1: the header) and a column (0-based)."""
+        """``file, line L, column C`` of a data row (-1: the header) and a column (0-based among those read)."""
         where = self.path
-        if row is not None:
-            record = self.skip + (0 if row < 0 else 1 + int(self.keep[row]))
-            where += f", line {_line_of_record(self.source, record)}"
-        if column is not None:
+        if row is not None and self.line(row):
+            where += f", {self.line(row)}"
+        if column is not None and self.positions is not None:
             where += f", column {self.positions[column] + 1}"
         return where
+
+
+# ================================================================= CSV
+def _read_csv(path: str, sep: str | None, encoding: str, plan: _Plan, max_field: int | None) -> _Table:
+    """A CSV file read with pandas: the header's columns that the plan keeps, labels as Categoricals."""
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    source: Any = path
+    if encoding == "utf-8":
+        _check_not_other_encoding(path, head)
+    if encoding != "utf-8" or (b"\r" in head and b"\n" not in head):
+        # decode in Python (files in other encodings are small), then read as UTF-8;
+        # old Mac line ends (CR only) become LF, so every line keeps its number
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            raise _decode_error(path, raw, encoding) from None
+        source = (text if "\n" in text else text.replace("\r", "\n")).lstrip("\ufeff").encode("utf-8")
+    names, skip, sep, above = _header(path, source, sep, plan.skip_rows)
+    file = _Csv(path, source, sep, skip, len(names))
+    if any("\0" in name for name in names):
+        raise AgreementError(f"{path}, line {skip + 1}: {_NUL}")
+    for j, name in enumerate(names):
+        where = f"{path}, line {skip + 1}, column {j + 1}"
+        check_limit(
+            f"{where}: the name has {len(name):,} characters; field size",
+            len(name),
+            max_field,
+            "max_field",
+            "--max-field",
+        )
+    positions, text, file.long = plan(names)
+    # every column is read (usecols would hide a row with too many cells); those left out as text
+    as_text = {positions[j] for j in text} | (set(range(len(names))) - set(positions))
+    frame = file.read(as_text)
+    file.check_rows(frame, above)
+    columns = [frame[p].values for p in positions]  # ndarrays (IDs), Categoricals (labels)
+    keep = np.flatnonzero(~_empty_rows(columns, plan.keep, text)) if columns else np.arange(len(frame))
+    if columns and len(keep) < len(columns[0]):  # rows with no cell
+        columns = [c[keep] for c in columns]
+    del frame
+
+    def reread(js: list) -> list:
+        again = file.read(as_text | {positions[j] for j in js})
+        return [again[positions[j]].values[keep] for j in js]
+
+    return _Table(
+        path,
+        [names[p] for p in positions],
+        columns,
+        positions,
+        lambda row: f"line {file.line(row=keep[row] if row >= 0 else -1)[0]}",
+        reread,
+    )
+
+
+@dataclass
+class _Csv:
+    """A CSV file as pandas reads it, and where its records are (for error messages)."""
+
+    path: str
+    source: Any  # the path, or the file as UTF-8 bytes (another encoding, old Mac line ends)
+    sep: str
+    skip: int  # the lines above the header
+    width: int  # the header's columns
+    long: bool = False
+
+    def open(self) -> Any:
+        return io.BytesIO(self.source) if isinstance(self.source, bytes) else open(self.source, "rb")
+
+    def read(self, text: set) -> Any:
+        """The data rows (blank lines left out), columns ``text`` as text, the others as Categoricals."""
+        import pandas as pd
+
+        try:
+            with self.open() as fh, warnings.catch_warnings():
+                warnings.simplefilter(
+                    "error", pd.errors.ParserWarning
+                )  # the first row longer than the header
+                frame = pd.read_csv(
+                    fh,
+                    sep=self.sep,
+                    header=0,
+                    names=list(range(self.width)),
+                    skiprows=self.skip,
+                    # labels as categories: the parser gives each column's codes and its distinct cells, so
+                    # each cell is hashed once, in C
+                    dtype={j: object if j in text else "category" for j in range(self.width)},
+                    keep_default_na=False,
+                    na_values=[""],  # the other markers are read as text, counted, and made missing here
+                    encoding="utf-8",
+                    engine="c",
+                    index_col=False,
+                )
+        except pd.errors.ParserWarning:
+            raise self.wrong_width(*self.line(row=0), first=True) from None
+        except pd.errors.EmptyDataError:
+            frame = ()
+        except UnicodeDecodeError:
+            with self.open() as fh:
+                raise _decode_error(self.path, fh.read()) from None
+        except (pd.errors.ParserError, UnicodeError, ValueError, OverflowError) as err:
+            raise self.parser_error(str(err)) from None
+        if not len(frame):
+            raise AgreementError(f"{self.path}: the file has a header but no items")
+        return frame
+
+    def parser_error(self, message: str) -> AgreementError:
+        """pandas' error as this package's: the line (pandas counts records) and what to change."""
+        found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", message)
+        if found:
+            line, cells = self.line(record=int(found[2]) - 1)
+            return self.wrong_width(line, cells)
+        found = re.search(r"EOF inside string starting at row (\d+)", message)
+        if found:
+            return AgreementError(
+                f"{self.path}, line {self.line(record=int(found[1]))[0]}: a quoted cell runs to the end of "
+                f'the file: is a closing quote missing? (a " without its closing ")'
+            )
+        message = message.replace("Error tokenizing data. C error: ", "").strip()
+        return AgreementError(f"{self.path}: cannot read the file: {message}")
+
+    def wrong_width(self, line: int, cells: list, first: bool = False) -> AgreementError:
+        n, title = len(cells), self.skip + 1  # title: the header's line
+        return AgreementError(
+            f"{self.path}, line {line}: "
+            + (
+                f"expected 3 columns (item, rater, label), got {n}"
+                if self.long and self.width == 3
+                else f"{n} cells but the header has {self.width} columns"
+            )
+            + (
+                " (a quoted cell runs over several lines: is a closing quote missing?)"
+                if any("\n" in cell for cell in cells)
+                else f"; if line {title} is a title above the header, skip it with skip_rows={title} "
+                f"(--skip-rows {title} on the command line)"
+                if first and n > self.width
+                else ""
+            )
+        )
+
+    def check_rows(self, frame: Any, above: int) -> None:
+        """pandas pads a row with fewer cells than the header with missing ones: an error here, naming the line."""
+        import pandas as pd
+
+        if not frame[self.width - 1].isna().any():
+            return  # a short row leaves the last column empty
+        # speed: without quotes, every row has all its cells exactly when the separators add up; on
+        # bench_read.py's files (empty cells in the last column) the python engine below takes 4-8x the C one
+        separators, quotes, token = 0, False, self.sep.encode()
+        with self.open() as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                separators += chunk.count(token)
+                quotes = quotes or b'"' in chunk
+        if not quotes and separators == above + (len(frame) + 1) * (self.width - 1):
+            return
+        with self.open() as fh:  # the python engine pads with None, an empty cell is ""
+            cells = pd.read_csv(
+                fh,
+                sep=self.sep,
+                header=0,
+                names=list(range(self.width)),
+                skiprows=self.skip,
+                dtype=object,
+                keep_default_na=False,
+                encoding="utf-8",
+                engine="python",
+                index_col=False,
+            )
+        short = np.flatnonzero(cells[self.width - 1].isna().to_numpy())
+        if short.size:
+            raise self.wrong_width(*self.line(row=int(short[0])))
+
+    def line(self, record: int | None = None, row: int | None = None) -> tuple[int, list]:
+        """The line on which a record starts (0-based, every record counted), or data row ``row`` (0-based, as
+        pandas counts them: blank lines left out; -1: the header), and its cells, as the csv module reads them."""
+        if row == -1:
+            return self.skip + 1, []
+        start, data = 1, -1
+        with io.TextIOWrapper(self.open(), encoding="utf-8-sig", newline="") as stream, _no_field_limit():
+            reader = csv.reader(stream, delimiter=self.sep)
+            try:
+                for k, cells in enumerate(reader):
+                    if k == record:
+                        return start, cells
+                    if k > self.skip and (len(cells) > 1 or "".join(cells).strip(" \t")):
+                        data += 1
+                        if data == row:
+                            return start, cells
+                    start = reader.line_num + 1
+            except csv.Error:
+                pass
+        return start, []
+
+
+@contextlib.contextmanager
+def _no_field_limit():
+    """The csv module's field size limit lifted (pandas has none; the cells' lengths are checked once read)."""
+    limit = csv.field_size_limit(2**31 - 1)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _header(path: str, source: Any, sep: str | None, skip_rows: int) -> tuple[list[str], int, str, int]:
+    """The header (the first line with a name, after ``skip_rows`` lines) as stripped names, the lines above
+    it, the separator, and the separators above it."""
+    above: list[str] = []
+    raw = io.BytesIO(source) if isinstance(source, bytes) else open(source, "rb")
+    try:
+        with io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") as stream, _no_field_limit():
+            for line in stream:
+                if len(above) >= skip_rows and line.strip(" \t\r\n,;"):
+                    break
+                above.append(line)
+            else:
+                if skip_rows and skip_rows >= len(above):
+                    raise AgreementError(
+                        f"{path}: skip_rows={skip_rows} (--skip-rows) skips every line of the file ({len(above)})"
+                    )
+                raise AgreementError(f"{path}: the file is empty (only blank lines)")
+            use = sep or _sniff(line)
+            header = next(csv.reader(itertools.chain([line], stream), delimiter=use))
+    except UnicodeDecodeError:
+        with open(path, "rb") as fh:
+            raise _decode_error(path, fh.read()) from None
+    except csv.Error as err:
+        raise AgreementError(f"{path}, line {len(above) + 1}: cannot read the header line ({err})") from None
+    return [h.strip() for h in header], len(above), use, sum(line.count(use) for line in above)
+
+
+def _sniff(line: str) -> str:
+    """The separator of a header line: the most frequent of comma, semicolon and tab outside quotes."""
+    outside = re.sub(r'"[^"]*"', "", line)
+    counts = [outside.count(s) for s in SEPARATORS]
+    return SEPARATORS[counts.index(max(counts))] if max(counts) else ","
+
+
+def _check_not_other_encoding(path: str, head: bytes) -> None:
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise AgreementError(
+            f"{path}: the file is UTF-16 or UTF-32 (it starts with a byte order mark), not UTF-8; "
+            f"save it as UTF-8 CSV, or give its encoding with encoding='utf-16' "
+            f"(--encoding utf-16 on the command line)"
+        )
+    if head.startswith(b"PK\x03\x04"):
+        raise AgreementError(
+            f"{path}: this is a zip archive (an Excel workbook?), not a CSV file; give it the "
+            f".xlsx extension or export the sheet as CSV (UTF-8)"
+        )
+
+
+def _decode_error(path: str, data: bytes, encoding: str = "utf-8") -> AgreementError:
+    """The first byte of ``data`` that is not valid ``encoding``, by its line and column, and what to do."""
+    try:
+        data.decode(encoding)
+        return AgreementError(f"{path}: the file is not valid {encoding}")
+    except UnicodeDecodeError as err:
+        start = err.start
+    line = data.count(b"\n", 0, start) + 1
+    column = len(data[data.rfind(b"\n", 0, start) + 1 : start].decode(encoding, errors="replace")) + 1
+    advice = (
+        "the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): save it as CSV "
+        "UTF-8, or give its encoding with encoding='cp1252' (--encoding cp1252 on the command line)"
+        if encoding == "utf-8"
+        else "give the file's own encoding with encoding= (--encoding on the command line)"
+    )
+    shown = "UTF-8" if encoding == "utf-8" else encoding
+    return AgreementError(
+        f"{path}, line {line}, column {column}: byte 0x{data[start]:02x} is not valid {shown}; {advice}"
+    )
 
 
 def _empty_rows(columns: list, markers: frozenset = frozenset(), last: set = frozenset()) -> np.ndarray:
@@ -582,372 +806,9 @@ def _missing_cells(values: np.ndarray, markers: frozenset = frozenset()) -> np.n
     return np.array(flags + [True], dtype=bool)[codes]
 
 
-def _check_not_other_encoding(path: str, head: bytes) -> None:
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise AgreementError(
-            f"{path}: the file is UTF-16 or UTF-32 (it starts with a byte order mark), not UTF-8; "
-            f"save it as UTF-8 CSV, or give its encoding with encoding='utf-16' "
-            f"(--encoding utf-16 on the command line)"
-        )
-    if head.startswith(b"PK\x03\x04"):
-        raise AgreementError(
-            f"{path}: this is a zip archive (an Excel workbook?), not a CSV file; give it the "
-            f".xlsx extension or export the sheet as CSV (UTF-8)"
-        )
-
-
-def _decode_error(path: str, data: bytes, start: int, encoding: str = "utf-8") -> AgreementError:
-    line = data.count(b"\n", 0, start) + 1
-    line_start = data.rfind(b"\n", 0, start) + 1
-    column = len(data[line_start:start].decode(encoding, errors="replace")) + 1
-    if encoding == "utf-8":
-        shown, advice = (
-            "UTF-8",
-            (
-                "the file is in another encoding (Windows-1252 or Latin-1, as Excel saves CSV?): "
-                "save it as CSV UTF-8, or give its encoding with encoding='cp1252' (--encoding "
-                "cp1252 on the command line)"
-            ),
-        )
-    else:
-        shown, advice = (
-            encoding,
-            "give the file's own encoding with encoding= (--encoding on the command line)",
-        )
-    return AgreementError(
-        f"{path}, line {line}, column {column}: byte 0x{data[start]:02x} is not valid {shown}; {advice}"
-    )
-
-
-def _read_prefix(source: Any, n: int) -> bytes:
-    if isinstance(source, io.BytesIO):
-        return source.getvalue()[:n]
-    with open(source, "rb") as fh:
-        return fh.read(n)
-
-
-def _chunks(source: Any):
-    if isinstance(source, io.BytesIO):
-        data = source.getbuffer()
-        for start in range(0, len(data), _CHUNK):
-            yield bytes(data[start : start + _CHUNK])
-        return
-    with open(source, "rb") as fh:
-        while True:
-            chunk = fh.read(_CHUNK)
-            if not chunk:
-                return
-            yield chunk
-
-
-def _header(
-    path: str, source: Any, sep: str | None, max_field: int | None, skip_rows: int = 0
-) -> tuple[list[str], int, str, int]:
-    """The header (first record that is not blank, after ``skip_rows`` lines) as stripped names, the
-    lines before it, the separator and the number of separators before it."""
-    size = 1 << 16
-    while True:
-        data = _read_prefix(source, size)
-        whole = len(data) < size
-        try:
-            text = codecs.getincrementaldecoder("utf-8")().decode(data, final=whole)
-        except UnicodeDecodeError as err:
-            raise _decode_error(path, data, err.start) from None
-        text = text[1:] if text.startswith("\ufeff") else text
-        lines = text.splitlines(keepends=True)
-        if skip_rows >= len(lines) and whole:
-            raise AgreementError(
-                f"{path}: skip_rows={skip_rows} (--skip-rows) skips every line of the file ({len(lines)})"
-            )
-        skip = min(skip_rows, len(lines))
-        while skip < len(lines) and not lines[skip].strip(" \t\r\n,;"):
-            skip += 1
-        if skip == len(lines) and whole:
-            raise AgreementError(f"{path}: the file is empty (only blank lines)")
-        if skip < len(lines):
-            use = sep or _sniff(lines[skip])
-            reader = csv.reader(io.StringIO("".join(lines[skip:])), delimiter=use)
-            limit = csv.field_size_limit()
-            csv.field_size_limit(max(limit, (max_field or len(text)) + 1))
-            try:
-                header = next(reader)
-                complete = whole or reader.line_num < len(lines) - skip
-            except csv.Error as err:
-                if "field larger" in str(err):
-                    raise _too_long(f"{path}, line {skip + 1}", "a name", max_field) from None
-                complete, header = whole, None
-            finally:
-                csv.field_size_limit(limit)
-            if complete:
-                break
-        if size >= 4 * ((max_field or MAX_FIELD_CHARS) + (1 << 16)):
-            raise AgreementError(
-                f"{path}: the header line is longer than {size:,} bytes; a field is longer than the "
-                f"field size limit: check the file, or raise the limit with max_field= "
-                f"(--max-field on the command line)"
-            )
-        size *= 4
-    if header is None:
-        raise AgreementError(f"{path}, line {skip + 1}: cannot read the header line")
-    names = [h.strip() for h in header]
-    for j, name in enumerate(names):
-        if max_field is not None and len(name) > max_field:
-            check_limit(
-                f"{path}, line {skip + 1}, column {j + 1}: the name has {len(name):,} characters; field size",
-                len(name),
-                max_field,
-                "max_field",
-                "--max-field",
-            )
-    return names, skip, use, sum(line.count(use) for line in lines[:skip])
-
-
-def _too_long(where: str, what: str, max_field: int | None) -> AgreementError:
-    """The error for a field that the csv module found longer than the field size limit."""
-    return AgreementError(
-        f"{where}: {what} is longer than the limit of {max_field:,} characters; field size: raise "
-        f"the limit with max_field= (--max-field on the command line)"
-    )
-
-
-def _prescan(path: str, source: Any, sep: str) -> tuple[bool, int]:
-    """Whether the file has quotes, and how many separators it has; a NUL byte is an error."""
-    quotes, separators, offset = False, 0, 0
-    token = sep.encode()
-    for chunk in _chunks(source):
-        if b"\0" in chunk:
-            line = _read_prefix(source, offset + chunk.index(b"\0")).count(b"\n") + 1
-            raise AgreementError(
-                f"{path}, line {line}: the file contains a NUL byte, so it is not UTF-8 text "
-                f"(UTF-16 without a byte order mark, or a binary file named .csv?); save it as "
-                f"CSV UTF-8, or give its encoding with encoding= (--encoding on the command line)"
-            )
-        quotes = quotes or b'"' in chunk
-        separators += chunk.count(token)
-        offset += len(chunk)
-    return quotes, separators
-
-
-def _sniff(line: str) -> str:
-    """The separator of a header line: the most frequent of comma, semicolon and tab outside quotes."""
-    outside = re.sub(r'"[^"]*"', "", line)
-    counts = [outside.count(s) for s in SEPARATORS]
-    return SEPARATORS[counts.index(max(counts))] if max(counts) else ","
-
-
-def _scan(
-    path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False, skip: int = 0
-) -> None:
-    """Check that every record has ``width`` fields (blank lines aside), naming the first that has not.
-
-    One vectorized pass per megabyte: separators and line ends outside
-    quotes (known from the parity of the quotes before them) counted per
-    line. A count that does not match (or a stray quote that confuses the
-    count) is looked at again exactly, with Python's csv module (which
-    reads as pandas does), to name the line. The ``skip`` lines above the
-    header are not counted.
-    """
-    sep_byte = ord(sep)
-    offset = parity = carry = lines = 0
-    content = False  # the unfinished line holds something other than spaces
-    suspect = False
-    newline = 10
-    for chunk in _chunks(source):
-        a = np.frombuffer(chunk, dtype=np.uint8)
-        if offset == 0 and not (a == 10).any() and (a == 13).any():
-            newline = 13  # old Mac line ends
-        quotes = a == 34
-        seps = a == sep_byte
-        ends = a == newline
-        if quotes.any():
-            inside = ((np.cumsum(quotes, dtype=np.int64) + parity) & 1).astype(bool)
-            seps &= ~inside
-            ends &= ~inside
-            parity = int(inside[-1])  # the parity of every quote so far
-        elif parity:
-            seps[:] = False
-            ends[:] = False
-        where = np.flatnonzero(ends)
-        if where.size:
-            counts = np.cumsum(seps, dtype=np.int64)
-            per_line = np.diff(counts[where], prepend=0)
-            per_line[0] += carry
-            bad = per_line != width - 1
-            if lines < skip:
-                bad[: skip - lines] = False
-            lines += len(where)
-            if bad.any():
-                starts = np.concatenate(([0], where[:-1] + 1))
-                firsts = np.flatnonzero(bad)
-                blank = [
-                    not _has_content(a[starts[i] : where[i]])
-                    and not (i == 0 and content)
-                    and per_line[i] == 0
-                    for i in firsts[:100]
-                ]
-                if not all(blank) or len(firsts) > 100:
-                    suspect = True
-                    break
-            carry = int(counts[-1] - counts[where[-1]])
-            content = _has_content(a[where[-1] + 1 :])
-        else:
-            carry += int(np.count_nonzero(seps))
-            content = content or _has_content(a)
-        offset += len(chunk)
-    if not suspect and (carry or content) and carry != width - 1:
-        suspect = True
-    if suspect or parity:
-        _exact_fields(path, source, sep, width, max_field, long, skip)
-
-
-def _has_content(piece: np.ndarray) -> bool:
-    return bool(((piece != 32) & (piece != 9) & (piece != 13) & (piece != 10)).any())
-
-
-def _exact_fields(
-    path: str, source: Any, sep: str, width: int, max_field: int | None, long: bool = False, skip: int = 0
-) -> None:
-    """Name the first record with a wrong number of fields, read with the csv module (as pandas reads it)."""
-    limit = csv.field_size_limit()
-    csv.field_size_limit(max(limit, (max_field or 0) + 1))
-    raw = source if isinstance(source, io.BytesIO) else open(source, "rb")
-    stream = io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
-    try:
-        reader = csv.reader(stream, delimiter=sep)
-        line, header_seen, data_rows = 1, 0, 0  # header_seen: the header's line
-        while True:
-            try:
-                row = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as err:
-                if "field larger" in str(err):
-                    raise _too_long(f"{path}, line {line}", "a cell", max_field) from None
-                raise AgreementError(f"{path}, line {line}: cannot read the line ({err})") from None
-            start, line = line, reader.line_num + 1
-            if start <= skip or not any(cell.strip(" \t\r\n,;") for cell in row):
-                continue
-            if not header_seen:
-                header_seen = start
-                continue
-            data_rows += 1
-            if len(row) != width:
-                quote = any("\n" in cell for cell in row)
-                title = header_seen if len(row) > width and data_rows == 1 else 0
-                raise AgreementError(
-                    f"{path}, line {start}: "
-                    + (
-                        f"expected 3 columns (item, rater, label), got {len(row)}"
-                        if long and width == 3
-                        else f"{len(row)} cells but the header has {width} columns"
-                    )
-                    + (
-                        " (a quoted cell runs over several lines: is a closing quote missing?)"
-                        if quote
-                        else f"; if line {title} is a title above the header, skip it with skip_rows={title} "
-                        f"(--skip-rows {title} on the command line)"
-                        if title
-                        else ""
-                    )
-                )
-    finally:
-        if isinstance(source, io.BytesIO):
-            stream.detach()
-            source.seek(0)
-        else:
-            stream.close()
-        csv.field_size_limit(limit)
-
-
-def _line_of_record(source: Any, record: int) -> int:
-    """The physical line (1-based) on which record ``record`` (0-based; blank lines are records) starts."""
-    if record <= 0:
-        return 1
-    seen, lines, parity = 0, 1, 0
-    for chunk in _chunks(source):
-        a = np.frombuffer(chunk, dtype=np.uint8)
-        ends = a == 10
-        quotes = a == 34
-        if quotes.any() or parity:
-            inside = ((np.cumsum(quotes, dtype=np.int64) + parity) & 1).astype(bool)
-            parity = int(inside[-1])
-            record_ends = np.flatnonzero(ends & ~inside)
-        else:
-            record_ends = np.flatnonzero(ends)
-        need = record - seen
-        if need <= len(record_ends):
-            return lines + int(np.count_nonzero(ends[: int(record_ends[need - 1]) + 1]))
-        seen += len(record_ends)
-        lines += int(np.count_nonzero(ends))
-    return lines
-
-
-def _pandas_csv(
-    path: str, source: Any, sep: str, skip: int, width: int, text_columns: set, usecols: list | None = None
-):
-    import pandas as pd
-
-    if isinstance(source, io.BytesIO):
-        source.seek(0)
-    try:
-        with (
-            warnings.catch_warnings()
-        ):  # a row longer than the header: the cells are counted and the error named later
-            warnings.simplefilter("ignore", pd.errors.ParserWarning)
-            return pd.read_csv(
-                source,
-                sep=sep,
-                header=0,
-                names=list(range(width)),
-                usecols=usecols,
-                skiprows=skip,
-                # labels as categories: the parser gives each column's codes and its distinct cells as
-                # written (numbers too: read by to_number, exactly), so each cell is hashed once, in C
-                dtype={c: object if c in text_columns else "category" for c in usecols or range(width)},
-                keep_default_na=False,
-                na_values=[""],  # the other markers are read as text, counted, and made missing here
-                skip_blank_lines=False,
-                encoding="utf-8",
-                engine="c",
-                quotechar='"',
-                doublequote=True,
-                index_col=False,
-            )
-    except pd.errors.EmptyDataError:
-        raise AgreementError(f"{path}: the file has a header but no items") from None
-    except UnicodeDecodeError:
-        data = b"".join(_chunks(source))
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise _decode_error(path, data, err.start) from None
-        raise AgreementError(f"{path}: the file is not valid UTF-8") from None
-    except (pd.errors.ParserError, UnicodeError, ValueError, OverflowError) as err:
-        message = str(err).replace("Error tokenizing data. C error: ", "").strip()
-        if "EOF inside string" in message:
-            message = 'a quoted field is never closed (a " without its closing ")'
-        raise AgreementError(f"{path}: cannot read the file: {message}") from None
-
-
 # ================================================================ xlsx
-class _SheetTable:
-    """The first sheet of a workbook: header, columns of cells, and the sheet row of each data row."""
-
-    def __init__(self, path: str, header: list, columns: list, rows: list, top: int, positions: list):
-        self.path, self.header, self.columns, self.rows, self.top = path, header, columns, rows, top
-        self.positions = positions
-        self.width = len(header)
-
-    def locate(self, row: int | None = None, column: int | None = None) -> str:
-        where = self.path
-        if row is not None:
-            where += f", row {(self.rows[row] if row >= 0 else self.top) + 1}"
-        if column is not None:
-            where += f", column {self.positions[column] + 1}"
-        return where
-
-
-def _read_xlsx(path: str, max_bytes: int | None, skip_rows: int, plan: Callable) -> _SheetTable:
+def _read_xlsx(path: str, max_bytes: int | None, skip_rows: int, plan: _Plan) -> _Table:
+    """The first sheet of a workbook: its header, and its cells as the sheet holds them."""
     import pandas as pd
 
     try:
@@ -998,7 +859,13 @@ def _read_xlsx(path: str, max_bytes: int | None, skip_rows: int, plan: Callable)
             )
     positions, _text, _long = plan(header)
     columns = [np.array([rows[i][j] for i in body], dtype=object) for j in positions]
-    return _SheetTable(path, [header[j] for j in positions], columns, body, top, positions)
+    return _Table(
+        path,
+        [header[j] for j in positions],
+        columns,
+        positions,
+        lambda row: f"row {(body[row] if row >= 0 else top) + 1}",
+    )
 
 
 def _excel_cell(value: Any) -> Any:
@@ -1016,18 +883,6 @@ def _excel_cell(value: Any) -> Any:
 
 
 # ==================================================== annotation tools' exports
-class _RecordTable:
-    """Ratings gathered from an annotation tool's export: item, rater and label per record."""
-
-    def __init__(self, path: str, header: list, rows: list, where: list):
-        self.path, self.header, self.where = path, header, where
-        self.columns = [np.array([row[j] for row in rows], dtype=object) for j in range(3)]
-        self.width, self.positions = 3, [0, 1, 2]
-
-    def locate(self, row: int | None = None, column: int | None = None) -> str:
-        return self.path if row is None or row < 0 else f"{self.path}, {self.where[row]}"
-
-
 def _load_json(path: str, lines: bool) -> list:
     import json
 
@@ -1066,7 +921,7 @@ def _one_label(values: Any) -> Any:
     return values
 
 
-def _read_label_studio(path: str, plan: _Plan) -> _RecordTable:
+def _read_label_studio(path: str, plan: _Plan) -> _Table:
     """Label Studio's JSON export: tasks (``id``, ``data``) with ``annotations`` (``completed_by``, ``result``)."""
     (tasks,) = _load_json(path, lines=False)
     if not isinstance(tasks, list) or not all(isinstance(t, dict) and "annotations" in t for t in tasks):
@@ -1116,10 +971,10 @@ def _read_label_studio(path: str, plan: _Plan) -> _RecordTable:
     )
     if not rows:
         raise AgreementError(f'{path}: no annotation answers the control "{name}"')
-    return _RecordTable(path, ["task id", "annotator", name], rows, where)
+    return _records(path, ["task id", "annotator", name], rows, where)
 
 
-def _read_prodigy(path: str, plan: _Plan) -> _RecordTable:
+def _read_prodigy(path: str, plan: _Plan) -> _Table:
     """Prodigy's JSONL: one answer a line; ``_annotator_id`` (or ``_session_id``), ``answer``, and the
     chosen options (``accept``) or a binary ``label``."""
     records = _load_json(path, lines=True)
@@ -1156,7 +1011,13 @@ def _read_prodigy(path: str, plan: _Plan) -> _RecordTable:
         )
         + (f"; {ignored} ignored answer{'s' if ignored > 1 else ''} read as missing" if ignored else "")
     )
-    return _RecordTable(path, ["input" if choice else "task", "annotator", "answer"], rows, where)
+    return _records(path, ["input" if choice else "task", "annotator", "answer"], rows, where)
+
+
+def _records(path: str, header: list, rows: list, where: list) -> _Table:
+    """Ratings gathered from an annotation tool's export (item, rater and label per record) as a table."""
+    columns = [np.array([row[j] for row in rows], dtype=object) for j in range(3)]
+    return _Table(path, header, columns, None, lambda row: where[row] if row >= 0 else None)
 
 
 _TOOLS.update(
@@ -1380,14 +1241,8 @@ def _drop_empty_tail(table: Any, plan: _Plan) -> None:
         plan.notes.append(
             f"{dropped} empty column{'s' if dropped > 1 else ''} with no name at the right end left out"
         )
-        table.header, table.columns, table.positions = (
-            table.header[:n],
-            table.columns[:n],
-            table.positions[:n],
-        )
-        table.width = n
-        if isinstance(table, _CsvTable):
-            table.text_columns = {j for j in table.text_columns if j < n}
+        table.header, table.columns = table.header[:n], table.columns[:n]
+        table.positions = table.positions and table.positions[:n]
 
 
 def _all_distinct(values: np.ndarray) -> int:
@@ -1495,15 +1350,17 @@ def _interpret_long(table: Any, plan: _Plan, categories: list | None, max_field:
         )
     order = [picks["item"], picks["rater"], picks["label"]]
 
-    def where(row: int | None = None, column: int | None = None) -> str:
-        return locate(None if row is None else row - first, None if column is None else order[column])
+    def at(row: int | None = None, j: int | None = None) -> str:  # j: a column of the table
+        return locate(None if row is None else row - first, j)
+
+    def where(row: int | None = None, column: int | None = None) -> str:  # column: item, rater, label
+        return at(row, None if column is None else order[column])
 
     ids = [
-        _id_column(path, table.columns[order[k]], where, k, max_field, what)
-        for k, what in ((0, "item"), (1, "rater"))
+        _id_column(path, table.columns[order[k]], at, order[k], max_field, what)
+        for k, what in enumerate(["item", "rater"])
     ]
-    view = _View(table, order)
-    labels, numeric, cats = _labels(view, [2], categories, where, max_field, plan)
+    labels, numeric, cats = _labels(table, [order[2]], categories, at, max_field, plan)
     reading = _reading(
         plan,
         path,
@@ -1524,15 +1381,6 @@ def _interpret_long(table: Any, plan: _Plan, categories: list | None, max_field:
         reading,
         plan.keep,
     )
-
-
-class _View:
-    """Columns of a table in another order (a long file's item, rater, label), as :func:`_labels` reads them."""
-
-    def __init__(self, table: Any, order: list):
-        self.table, self.order = table, order
-        self.path = table.path
-        self.columns = [table.columns[j] for j in order]
 
 
 def _long_header(names: list, columns: list) -> bool:
@@ -1627,15 +1475,7 @@ def _id_column(
     """
     import pandas as pd
 
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
-    raw = uniques.tolist()
-    if pd.api.types.infer_dtype(uniques, skipna=False) == "string":  # speed: 10**6 item IDs (bench_read.py)
-        texts = list(map(str.strip, raw))
-        for u in np.flatnonzero(pd.Series(texts, dtype=object).isin(_MARKERS).to_numpy()):
-            texts[u] = None
-    else:
-        texts = [file_text(_plain_number(v)) for v in raw]
-    _check_field_sizes(texts, codes, locate, j, max_field)
+    codes, texts, raw = _distinct(column, locate, j, max_field, ids=True)
     if None in texts or (codes < 0).any():
         gone = np.array([t is None for t in texts] + [True])[codes]  # code -1 (missing): True
         raise AgreementError(
@@ -1653,28 +1493,49 @@ def _id_column(
     return ids.tolist()
 
 
-def _check_field_sizes(
-    texts: list, codes: np.ndarray, locate: Callable, j: int, max_field: int | None
-) -> None:
-    if max_field is None:
-        return
-    try:
-        lengths = np.fromiter(map(len, texts), dtype=np.intp, count=len(texts))
-    except TypeError:  # a number (no length limit) or a missing cell among them
-        lengths = np.array([len(t) if isinstance(t, str) else 0 for t in texts], dtype=np.intp)
-    for u in np.flatnonzero(lengths > max_field)[:1]:
-        text, row = texts[u], int(np.flatnonzero(codes == u)[0])
-        check_limit(
-            f"{locate(row, j)}: the cell has {len(text):,} characters; field size",
-            len(text),
-            max_field,
-            "max_field",
-            "--max-field",
-        )
+def _distinct(
+    column: Any,
+    locate: Callable,
+    j: int,
+    max_field: int | None,
+    keep: frozenset = frozenset(),
+    ids: bool = False,
+) -> tuple[np.ndarray, list, list]:
+    """A column's cells as codes (-1: missing) into its distinct cells as read (``raw``) and as labels: stripped
+    text, None for a missing marker (not in ``keep``), numbers as Python numbers (as text for ``ids``). Each
+    cell's length is checked, and a NUL byte refused."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    raw = uniques.tolist()
+    if pd.api.types.infer_dtype(uniques, skipna=False) == "string":  # speed: 10**6 item IDs (bench_read.py)
+        cells, texts = list(map(str.strip, raw)), raw
+        for u in np.flatnonzero(pd.Series(cells, dtype=object).isin(_MARKERS - keep).to_numpy()):
+            cells[u] = None
+    else:
+        missing = lambda v: v is None or isinstance(v, float) and math.isnan(v)  # noqa: E731
+        cells = [
+            None if missing(v) else file_text(v, keep) if isinstance(v, str) or ids else _plain_number(v)
+            for v in map(_plain_number, raw)
+        ]
+        texts = [v for v in raw if isinstance(v, str)]
+    if "\0" in "".join(texts):
+        u = next(u for u, v in enumerate(raw) if isinstance(v, str) and "\0" in v)
+        raise AgreementError(f"{locate(int(np.flatnonzero(codes == u)[0]), j)}: {_NUL}")
+    if max_field is not None:
+        try:
+            lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
+        except TypeError:  # a number (no length limit) or a missing cell among them
+            lengths = np.array([len(v) if isinstance(v, str) else 0 for v in cells], dtype=np.intp)
+        for u in np.flatnonzero(lengths > max_field)[:1]:
+            where = locate(int(np.flatnonzero(codes == u)[0]), j)
+            text = f"{where}: the cell has {lengths[u]:,} characters; field size"
+            check_limit(text, int(lengths[u]), max_field, "max_field", "--max-field")
+    return codes, cells, raw
 
 
 def _labels(
-    table: Any, js: list, categories: list | None, locate: Callable, max_field: int | None, plan: _Plan
+    table: _Table, js: list, categories: list | None, locate: Callable, max_field: int | None, plan: _Plan
 ):
     """Label columns ``js`` as numbers (when every label and category reads as one) or as text.
 
@@ -1684,47 +1545,27 @@ def _labels(
     """
     import pandas as pd
 
-    keep = plan.keep
+    def number(c: Any) -> bool:
+        return reads_as_number(c) if isinstance(c, str) else not isinstance(c, bool)
 
-    def unique_cells(j: int):
-        codes, uniques = pd.factorize(table.columns[j], use_na_sentinel=True)
-        raw = uniques.tolist()
-        cells = [
-            None
-            if isinstance(v, float) and math.isnan(v)
-            else (file_text(v, keep) if isinstance(v, str) else _plain_number(v))
-            for v in raw
-        ]
-        _check_field_sizes(cells, codes, locate, j, max_field)
-        return codes, cells, raw
-
-    numeric_columns = [table.columns[j].dtype.kind in "iuf" for j in js]
-    factorized = {j: unique_cells(j) for j, num in zip(js, numeric_columns) if not num}
-    numbers = all(
-        not isinstance(c, str) or reads_as_number(c) for codes, cells, _ in factorized.values() for c in cells
-    )
+    factorized = {j: _distinct(table.columns[j], locate, j, max_field, plan.keep) for j in js}
+    numbers = all(c is None or number(c) for _, cells, _ in factorized.values() for c in cells)
     numbers = numbers and all(
-        (
-            reads_as_number(c.strip())
-            if isinstance(c, str)
-            else isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool)
-        )
+        number(c.strip() if isinstance(c, str) else c)
         for c in (categories or [])
         if not (isinstance(c, str) and c.strip() in _MARKERS)
     )
     if not numbers:  # text: read again as written the columns that pandas took as numbers
-        again = [j for j, num in zip(js, numeric_columns) if num]
-        again += [
+        again = [
             j
-            for j, (codes, cells, _) in factorized.items()
+            for j, (_, cells, _) in factorized.items()
             if any(not isinstance(c, (str, type(None))) for c in cells)
         ]
-        if again and isinstance(table, _CsvTable):  # a sheet's cells are kept as the sheet holds them
-            table.columns = table._read(table.text_columns | set(again))
-            factorized = {j: unique_cells(j) for j in js}
-        else:
-            factorized.update({j: unique_cells(j) for j in js if j not in factorized})
-    _count_missing(table, js, factorized, plan)
+        if again and table.reread:  # a sheet's cells are kept as the sheet holds them
+            for j, column in zip(again, table.reread(again)):
+                table.columns[j] = column
+                factorized[j] = _distinct(column, locate, j, max_field, plan.keep)
+    _count_missing(factorized, plan.missing)
     declared = None
     if categories is not None:
         declared = [
@@ -1745,13 +1586,10 @@ def _labels(
         _text_hygiene(js, factorized, declared, plan)
     out = []
     for j in js:
-        if j not in factorized:  # a numeric column, labels are numbers: as it is
-            out.append(table.columns[j])
-            continue
         codes, cells, _ = factorized[j]
-        if numbers:  # a sheet's True is the number 1
+        if numbers:
             values = [
-                c if c is None else _plain_number(to_number(c) if isinstance(c, str) else +c) for c in cells
+                c if c is None else _plain_number(to_number(c) if isinstance(c, str) else c) for c in cells
             ]
         else:
             values = [c if c is None or isinstance(c, str) else str(c) for c in cells]  # cells: plain numbers
@@ -1761,16 +1599,9 @@ def _labels(
     return out, numbers, declared
 
 
-def _count_missing(table: Any, js: list, factorized: dict, plan: _Plan) -> None:
-    """Add the missing cells of columns ``js`` to ``plan.missing``, by what they held ("" empty or blank)."""
-    counts = plan.missing
-    for j in js:
-        if j not in factorized:
-            column = table.columns[j]
-            if column.dtype.kind == "f":
-                counts[""] = counts.get("", 0) + int(np.count_nonzero(np.isnan(column)))
-            continue
-        codes, cells, raw = factorized[j]
+def _count_missing(factorized: dict, counts: dict) -> None:
+    """Add the missing cells of the factorized columns to ``counts``, by what they held ("" empty or blank)."""
+    for codes, cells, raw in factorized.values():
         counts[""] = counts.get("", 0) + int(np.count_nonzero(codes == -1))
         marks = [u for u, (c, v) in enumerate(zip(cells, raw)) if c is None and isinstance(v, str)]
         if marks:
