@@ -124,7 +124,8 @@ class _DescribedFigure(Figure):
 
 
 def _figure(ax: Any = None, size: tuple[float, float] = FIGSIZE, **subplots: Any):
-    """A new closed figure of ``size`` (with the axes of ``plt.subplots(**subplots)``), or the figure of ``ax``."""
+    """A new closed figure of ``size`` (with the axes of ``plt.subplots(**subplots)``), or the figure of
+    ``ax``."""
     if ax is not None:
         from matplotlib.axes import Axes
 
@@ -282,7 +283,8 @@ def agreement_heatmap(result: CohenResult, ax: Any = None) -> Figure:
     off = np.where(np.eye(len(table), dtype=bool), -1, table)
     i, j = np.unravel_index(np.argmax(off), off.shape) if off.size else (0, 0)
     worst = (
-        f"; most often they differ as {first} {_named(cats[i])}, {second} {_named(cats[j])} ({_count(int(off[i, j]), 'item')})"
+        f"; most often they differ as {first} {_named(cats[i])}, {second} {_named(cats[j])} "
+        f"({_count(int(off[i, j]), 'item')})"
         if off.size and off[i, j] > 0
         else "; they never differ"
     )
@@ -507,6 +509,23 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     """
     check_type("coincidence_heatmap", result, AlphaResult)
     fig, ax = _figure(ax)
+    k = len(result.categories)
+    im = _heatmap(ax, np.zeros((k, k)), _texts(result.categories), [[""] * k for _ in range(k)])
+    bar = fig.colorbar(im, ax=ax, label="pairs" if which == "pair_counts" else "weighted pairs", shrink=0.8)
+    if which == "pair_counts":
+        bar.locator = MaxNLocator(integer=True)
+    ax.set_xlabel("second value of the pair")
+    ax.set_ylabel("first value of the pair")
+    ax.iaa_heat = (im, list(ax.texts), bar, which)
+    set_coincidences(ax, result)
+    return fig
+
+
+def set_coincidences(ax: Any, result: AlphaResult) -> list:
+    """Show ``result`` (the same categories) on the heatmap :func:`coincidence_heatmap` drew on ``ax``:
+    the cells, their numbers and colours, the colour scale, the title and the figure's text alternative;
+    return the artists that changed (an explorer redraws only these)."""
+    im, texts, bar, which = ax.iaa_heat
     attr, title = _WHICH[which]
     matrix = np.asarray(getattr(result, attr), dtype=float)
     if which == "expected":
@@ -514,13 +533,15 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     else:  # counts, exact (a coincidence is a count over m_u - 1)
         counts = result.exact.coincidences if which == "coincidences" else matrix
         cells = [[_cell_label(v) for v in row] for row in counts]
+    top = matrix.max() if matrix.size and matrix.max() > 0 else 1.0
+    im.set_data(matrix)
+    im.set_clim(0, top)
+    k = len(matrix)
+    for n, text in enumerate(texts):  # written row by row, as _heatmap does
+        i, j = divmod(n, k)
+        text.set_text(cells[i][j])
+        text.set_color("white" if matrix[i, j] > 0.6 * top else "black")
     total = int(matrix.sum()) if which == "pair_counts" else result.n
-    im = _heatmap(ax, matrix, _texts(result.categories), cells)
-    bar = fig.colorbar(im, ax=ax, label="pairs" if which == "pair_counts" else "weighted pairs", shrink=0.8)
-    if which == "pair_counts":
-        bar.locator = MaxNLocator(integer=True)
-    ax.set_xlabel("second value of the pair")
-    ax.set_ylabel("first value of the pair")
     ax.set_title(title.format(n=total).replace("o_ck", "$o_{ck}$").replace("e_ck", "$e_{ck}$"))
     cats = result.categories
     off = np.where(np.eye(len(matrix), dtype=bool), -np.inf, matrix)
@@ -530,7 +551,7 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
     kind = {"coincidences": "Coincidence matrix", "pair_counts": "Unweighted pair counts"}.get(
         which, "Expected coincidences"
     )
-    fig.iaa_alt = (
+    ax.figure.iaa_alt = (
         f"{kind} of {len(cats)} values: {same} of "
         f"{_cell_label(sum(sum(row) for row in exact))} on the diagonal (the same value twice)"
         + (
@@ -540,7 +561,9 @@ def coincidence_heatmap(result: AlphaResult, which: str = "coincidences", ax: An
         )
         + "."
     )
-    return fig
+    # over the image, as a whole draw layers them: the diagonal's outlines, the grid (with the axes), the
+    # cells
+    return [im, *ax.patches, ax.xaxis, ax.yaxis, *texts, ax.title, bar.ax]
 
 
 # ======================================================= several coefficients
@@ -663,7 +686,8 @@ def alt_text(fig: Figure) -> str:
 
 
 def _family_of(family: Any, weights: Any, level: str, function: str) -> dict[str, Any]:
-    """The results to draw: a mapping name -> result as given, or :func:`iaa_teach.agreement_family` of a table."""
+    """The results to draw: a mapping name -> result as given, or :func:`iaa_teach.agreement_family` of a
+    table."""
     if isinstance(family, Mapping):
         if not family:
             raise AgreementError(f"{function} needs at least one coefficient, got an empty mapping")
@@ -812,7 +836,8 @@ def _chance_of(res: Any) -> tuple[Any, str] | None:
 def chance_chart(
     family: Any, weights: Any = None, level: str = "nominal", title: str | None = None, ax: Any = None
 ) -> Figure:
-    """Observed agreement P_a beside each coefficient's chance agreement P_e: one table, different models of chance.
+    """Observed agreement P_a beside each coefficient's chance agreement P_e: one table, different models of
+    chance.
 
     Parameters
     ----------
@@ -899,7 +924,8 @@ def chance_chart(
 
 # ================================================================= coverage
 def _label_handles(r: Any, colors: list[str], **gap: Any) -> list[Patch]:
-    """Legend entries: a patch for each category (up to :data:`MAX_CELL_TEXT`), then a white one (``gap``) for gaps."""
+    """Legend entries: a patch for each category (up to :data:`MAX_CELL_TEXT`), then a white one (``gap``) for
+    gaps."""
     return [
         Patch(facecolor=colors[j], label=mpl_escape(c)) for j, c in enumerate(r.categories[:MAX_CELL_TEXT])
     ] + [Patch(facecolor="white", edgecolor="#BBBBBB", **gap)]
@@ -1350,7 +1376,8 @@ def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None, names:
             else "none defined"
         )
         + (
-            f"; least in step (highlighted): {', '.join(_named(x, 'rater') for x in sorted(flagged, key=str))}"
+            "; least in step (highlighted): "
+            + ", ".join(_named(x, "rater") for x in sorted(flagged, key=str))
             if flagged
             else ""
         )
@@ -1546,7 +1573,8 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
         finding = "no pair of labels to compare"
     else:
         which_pair = (
-            f"{_named(first['first'])} and {_named(first['second'])}, paired {fmt(first['ratio'], 2)} times as often "
+            f"{_named(first['first'])} and {_named(first['second'])}, paired {fmt(first['ratio'], 2)} times "
+            "as often "
             f"as chance would pair them ({fmt(first['observed'], 1)} against {fmt(first['expected'], 1)})"
         )
         finding = (

@@ -84,7 +84,8 @@ def assert_shows(explorer: AnnotationsExplorer, ratings: Ratings, level: str = "
 
 
 def test_an_instructors_session(tmp_path):
-    """One explorer through a session: examples, uploads (CSV, TSV, long), bad files, a path, the level, saving.
+    """One explorer through a session: examples, uploads (CSV, TSV, long), bad files, a path, the level,
+    saving.
 
     (One explorer for the whole session: each load draws four figures.)
     """

@@ -139,7 +139,8 @@ def test_instructor_playground_responds_in_jupyterlab(lab_server):
 # where every control and figure on show is (what is inside a box that scrolls, the numbers or a report's
 # view, is in view when its box is), which texts are wider than their box (cut) and which run
 # onto a second line (wrapped; a readout's column headings may wrap between words), which controls
-# something lies over (a click at their middle would not reach them), and how large a figure's smallest text (MIN_FONT_PT at its true size)
+# something lies over (a click at their middle would not reach them), and how large a figure's smallest text
+# (MIN_FONT_PT at its true size)
 # is shown, in CSS px.
 _WHOLE_JS = """(explorer, minPt) => {
   explorer.scrollIntoView({block: 'start'});
@@ -153,12 +154,14 @@ _WHOLE_JS = """(explorer, minPt) => {
       'input, select, button, textarea, img.iaa-picture, h3, .widget-html-content table, .iaa-numbers'))
     .filter(shown).map(e => ({what: e.tagName + ' ' + name(e),
                               scrolled: !!(e.parentElement && e.parentElement.closest('.iaa-numbers')),
-                              sideways: !!(e.parentElement && e.parentElement.closest('.iaa-report')), ...box(e)}));
+                              sideways: !!(e.parentElement && e.parentElement.closest('.iaa-report')),
+                              ...box(e)}));
   // a report's view scrolls both ways in its own box: a table wider than it is not cut
   const cut = Array.from(explorer.querySelectorAll('.widget-html-content, button, .widget-label, output'))
     .filter(e => shown(e) && e.scrollWidth > e.clientWidth + 1 && !e.closest('.iaa-report')).map(name);
   const lines = e => { const range = document.createRange(); range.selectNodeContents(e);
-    return new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top))).size; };
+    return new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)
+                   .map(r => Math.round(r.top))).size; };
   const wrapped = Array.from(explorer.querySelectorAll(
       'h3, button, .widget-label, .iaa-slider label > span, .iaa-slider output, td'))
     .filter(e => shown(e) && lines(e) > 1).map(name);

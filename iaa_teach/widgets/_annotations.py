@@ -85,7 +85,8 @@ VIEWS = {
     "raters": "each rater's rise with its bootstrap interval, mean kappa, bias; who cannot be told apart",
     "items": "the most disputed items, ties named as ties",
     "categories": "the most confused pairs of categories, and agreement on each category",
-    "pairs of raters": "Cohen's kappa of every pair with its interval, and the least agreeing pair's cross-table",
+    "pairs of raters": "Cohen's kappa of every pair with its interval, and the least agreeing pair's "
+    "cross-table",
     "whole table": "every coefficient of the family with its SE and 95 % interval, and two charts",
     "to adjudicate": "the items to adjudicate, as a CSV download",
     "gold": "each annotator against the gold column: accuracy, kappa, confusion table",
@@ -104,7 +105,8 @@ _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-show { display: flex; }
 :where(.iaa-annotationsexplorer) .iaa-numbers { max-height: max(18em, calc(100vh - 150px)); overflow-y: auto;
     max-width: 62em; }
-.iaa-annotationsexplorer .iaa-report table { border-collapse: collapse; margin: 0.4em 0 0.8em; font-size: 0.9em; }
+.iaa-annotationsexplorer .iaa-report table { border-collapse: collapse; margin: 0.4em 0 0.8em;
+    font-size: 0.9em; }
 .iaa-annotationsexplorer .iaa-report th, .iaa-annotationsexplorer .iaa-report td {
     padding: 0.1em 0.3em; border-bottom: 1px solid #ccc; text-align: right; vertical-align: top;
     white-space: nowrap; }
@@ -121,7 +123,8 @@ _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-report pre { background: #f6f6f6; padding: 0.4em 0.7em; white-space: pre-wrap; }
 .iaa-annotationsexplorer .iaa-report img { max-width: 100%; height: auto; }
 .iaa-annotationsexplorer .iaa-report ul { padding-left: 1.2em; margin: 0.2em 0; }
-.iaa-annotationsexplorer .iaa-warning { background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.3em 0.8em; }
+.iaa-annotationsexplorer .iaa-warning { background: #fff4e5; border-left: 4px solid #D55E00;
+    padding: 0.3em 0.8em; }
 .iaa-annotationsexplorer .iaa-reading p { margin: 0.2em 0; }
 .iaa-annotationsexplorer .iaa-reading .warning {
     background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.3em 0.8em; }
@@ -144,7 +147,8 @@ def _wrapped(text: str, width: int = 34) -> str:
 def narrow_figure(report: Diagnosis, name: str) -> Figure:
     """The report's figure ``name`` (of :data:`iaa_teach.report.FIGURES`) drawn narrow and tall, for the
     place beside the explorer's controls: :data:`NARROW_FIGSIZE`, short titles, at most 12 bars of the
-    leave-one-out chart and 16 names on the heatmap's axes, no text under 9 pt (the tables list everything)."""
+    leave-one-out chart and 16 names on the heatmap's axes, no text under 9 pt (the tables list
+    everything)."""
     fig = Figure(figsize=NARROW_FIGSIZE, dpi=WIDGET_DPI, layout="constrained")
     FigureCanvasAgg(fig)
     level = report.level
@@ -239,7 +243,8 @@ def read_ratings_file(path: Any, format: str | None = None, **options: Any) -> R
 
 
 def read_upload(upload: Any, format: str | None = None, **options: Any) -> tuple[Ratings, str]:
-    """The file of a ``FileUpload`` value (one file: a dict with ``name`` and ``content``) as Ratings, and its name.
+    """The file of a ``FileUpload`` value (one file: a dict with ``name`` and ``content``) as Ratings, and its
+    name.
 
     The bytes go to a temporary file with the upload's suffix, which is
     read by :func:`read_ratings_file` (with ``format`` and ``options``) and
@@ -589,7 +594,8 @@ class AnnotationsExplorer(Explorer):
             self.texts[name].value = self.view_html(name)
 
     def _picture(self, name: str) -> None:
-        """Draw (once per data and level) the report's figure ``name``, narrow, for the place beside the controls."""
+        """Draw (once per data and level) the report's figure ``name``, narrow, for the place beside the
+        controls."""
         image, caption = self.figures[name], self.captions[name]
         report = self.report
         if report is None or name not in report_files.figure_names(report):
@@ -644,7 +650,8 @@ class AnnotationsExplorer(Explorer):
     def static_picture(self) -> str:
         """A still picture of the report for a page without a kernel (the static book): the summary, the four
         figures and the views quick to compute (items, categories, the items to adjudicate, the working), one
-        after the other; the others (intervals, pairs, the whole table) need the bootstrap, in the live view."""
+        after the other; the others (intervals, pairs, the whole table) need the bootstrap, in the live
+        view."""
         quick = ("items", "categories", "to adjudicate", "working")
         shown = {
             "numbers",
@@ -693,7 +700,8 @@ class AnnotationsExplorer(Explorer):
         return options
 
     def _load(self, read, source: str = "") -> None:
-        """Read with ``read()`` -> (ratings, source); on failure clear the report and say why, and what to change."""
+        """Read with ``read()`` -> (ratings, source); on failure clear the report and say why, and what to
+        change."""
         self._again = (read, source)
         try:
             ratings, source = read()
@@ -751,7 +759,8 @@ class AnnotationsExplorer(Explorer):
         )
 
     def save_html(self, path: Any) -> str | None:
-        """Write the report shown as one HTML page at ``path``; returns the absolute path (None on failure)."""
+        """Write the report shown as one HTML page at ``path``; returns the absolute path (None on
+        failure)."""
         if self.report is None:
             self.status.value = note("Nothing to save yet.", "iaa-why")
             return None

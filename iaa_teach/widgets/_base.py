@@ -129,7 +129,8 @@ PROJECTOR_CSS = (
 .iaa-explorer .iaa-controls .iaa-row { flex-flow: column nowrap !important; align-items: stretch !important; }
 .iaa-explorer.iaa-stacked .iaa-top { flex-direction: column; flex-wrap: nowrap; }
 .iaa-explorer.iaa-stacked .iaa-controls { max-width: 100%; }
-.iaa-explorer.iaa-stacked .iaa-controls .iaa-row { flex-flow: row wrap !important; align-items: center !important; }
+.iaa-explorer.iaa-stacked .iaa-controls .iaa-row { flex-flow: row wrap !important;
+    align-items: center !important; }
 .iaa-explorer .iaa-controls .iaa-slider { width: auto !important; max-width: none !important;
     margin: 0 0 0.2em 0 !important; }
 .iaa-explorer .iaa-controls .widget-toggle-buttons { flex-wrap: wrap; height: auto; }
@@ -201,7 +202,8 @@ def check_font_size(value: Any) -> str:
 
 
 def band(value: Any) -> str:
-    """Landis-Koch band of a coefficient (``undefined`` for NaN or None; below -1, as Fleiss' can be, poor)."""
+    """Landis-Koch band of a coefficient (``undefined`` for NaN or None; below -1, as Fleiss' can be,
+    poor)."""
     v = float("nan") if value is None else float(value)
     return interpret(v if math.isnan(v) else max(-1.0, v))
 
@@ -234,7 +236,8 @@ def table(
 
 
 def readout_row(label: Any, keys: Sequence[str], values: Sequence[Any] | None) -> list:
-    """A readout table row: ``label``, then each value findable by its key (every one ``undefined`` for None)."""
+    """A readout table row: ``label``, then each value findable by its key (every one ``undefined`` for
+    None)."""
     return [label] + [q(key, value) for key, value in zip(keys, values or ["undefined"] * len(keys))]
 
 
@@ -304,7 +307,8 @@ def legend_below(ax, x: float, y: float, ncols: int = 1, wrap: int | None = None
 
 
 def projector_ready(fig: Figure) -> Figure:
-    """Raise every text on ``fig`` smaller than :data:`MIN_FONT_PT` to that size (in place); return ``fig``."""
+    """Raise every text on ``fig`` smaller than :data:`MIN_FONT_PT` to that size (in place); return
+    ``fig``."""
     for text in fig.findobj(Text):
         if text.get_text() and text.get_fontsize() < MIN_FONT_PT:
             text.set_fontsize(MIN_FONT_PT)
@@ -394,7 +398,8 @@ WIDE_SCALE = 1.4
 
 
 def figure_css_width(fig: Figure) -> str:
-    """The widest a figure is shown: :data:`WIDE_SCALE` times its true size (:data:`CSS_DPI` CSS px per inch)."""
+    """The widest a figure is shown: :data:`WIDE_SCALE` times its true size (:data:`CSS_DPI` CSS px per
+    inch)."""
     return f"{round(fig.get_figwidth() * CSS_DPI * WIDE_SCALE)}px"
 
 
@@ -467,16 +472,20 @@ def label_style() -> dict:
 
 
 # ============================================================ still pictures
-#: Style of a still picture (:func:`static_html`): settings as labelled values, figures no wider than the page.
+#: Style of a still picture (:func:`static_html`): settings as labelled values, figures no wider than the
+#: page.
 STATIC_CSS = """<style>
-.iaa-static { border: 1px solid #ccc; border-radius: 6px; padding: 0.6em 0.8em; margin: 0.5em 0; max-width: 100%;
+.iaa-static { border: 1px solid #ccc; border-radius: 6px; padding: 0.6em 0.8em; margin: 0.5em 0;
+    max-width: 100%;
     overflow-x: auto; box-sizing: border-box; }
 .iaa-static .iaa-static-row { display: flex; flex-flow: row wrap; align-items: flex-start; gap: 0.3em 1em; }
-.iaa-static .iaa-static-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 30em), 1fr));
+.iaa-static .iaa-static-grid { display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(min(100%, 30em), 1fr));
     gap: 0.6em; }
 .iaa-static .iaa-static-setting { display: inline-block; margin: 0.15em 1em 0.15em 0; }
 .iaa-static .iaa-static-setting b { font-weight: 600; }
-.iaa-static .iaa-static-input { display: inline-block; min-width: 8em; border: 1px solid #999; border-radius: 3px;
+.iaa-static .iaa-static-input { display: inline-block; min-width: 8em; border: 1px solid #999;
+    border-radius: 3px;
     padding: 0.05em 0.4em; color: #555; }
 .iaa-static .iaa-static-cell { display: inline-block; flex: none; }
 .iaa-static .iaa-static-cell .iaa-static-setting { margin-right: 0; }
@@ -536,7 +545,8 @@ def static_html(widget: w.Widget) -> str:
     if isinstance(widget, (IntSlider, FloatSlider)):
         return _setting(widget.description, attr_escape(widget.readout))
     if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
-        # a description given no room (description_width 0px, the table explorer's cells) is not shown live either
+        # a description given no room (description_width 0px, the table explorer's cells) is not shown live
+        # either
         hidden = getattr(getattr(widget, "style", None), "description_width", "") in ("0", "0px")
         return _sized(widget, _setting("" if hidden else widget.description, attr_escape(widget.label)))
     if isinstance(widget, (w.Checkbox, w.ToggleButton)):
@@ -546,11 +556,13 @@ def static_html(widget: w.Widget) -> str:
         box = (
             f'<span class="iaa-static-input">{attr_escape(value)}</span>'
             if value
-            else f'<span class="iaa-static-input" aria-label="empty box">{attr_escape(widget.placeholder)}</span>'
+            else '<span class="iaa-static-input" aria-label="empty box">'
+            f"{attr_escape(widget.placeholder)}</span>"
         )
         return _setting(widget.description, box)
     if isinstance(widget, w.HTMLMath):
-        # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for it
+        # JupyterLab typesets $...$ in an HTMLMath; a page's MathJax looks for \(...\) in elements marked for
+        # it
         value = _DISPLAY_MATH.sub(r"\\[\1\\]", widget.value)
         value = _INLINE_MATH.sub(r"\\(\1\\)", value)
         return f'<div class="widget-html-content mathjax_process">{value}</div>' if value else ""
@@ -609,7 +621,8 @@ class Explorer:
         self._png_cache: dict = {}
         #: The text alternative of each figure on show, by its Image widget's model id.
         self.figure_alt: dict[str, str] = {}
-        self._blits: dict = {}  # per image: the kept figure of a blitted figure and what it shows (:meth:`_blit`)
+        # per image: the kept figure of a blitted figure and what it shows (:meth:`_blit`)
+        self._blits: dict = {}
         self._live_frame = None  # what the kept frame of :meth:`_show_live` (or :meth:`_show_bands`) shows
 
     # ----------------------------------------------------------- structure
@@ -667,7 +680,8 @@ class Explorer:
         self.update()
 
     def _show_view(self, change: dict) -> None:
-        """The compact layout's "show" control: mark the explorer with the view chosen (its style shows it)."""
+        """The compact layout's "show" control: mark the explorer with the view chosen (its style shows
+        it)."""
         for name in [name for name in self.widget._dom_classes if name.startswith("iaa-show-")]:
             self.widget.remove_class(name)
         self.widget.add_class(f"iaa-show-{self._view_chosen(change['new'])}")
@@ -818,7 +832,8 @@ class Explorer:
     ) -> None:
         """Show in :attr:`image` a figure kept while ``frame`` (hashable: its axes, names, titles' size...)
         stays the same: ``make()`` draws it once (its moving parts set animated), and each call only
-        ``update(figure)`` changes its moving parts and returns them, drawn over the kept rest (:meth:`_blit`).
+        ``update(figure)`` changes its moving parts and returns them, drawn over the kept rest
+        (:meth:`_blit`).
         ``alt``: the text alternative (None: the figure's ``iaa_alt`` after the update, else its titles)."""
         if frame != self._live_frame:  # new bars, names or axes: draw the frame again
             self._live_frame, self._blit_key = frame, None

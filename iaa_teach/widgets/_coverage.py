@@ -272,5 +272,6 @@ class CoverageExplorer(Explorer):
         if single:
             more = [f"{len(single) - 10} more"] if len(single) > 10 else []
             items = "item " if len(single) == 1 else "items "
-            text += f" Labelled by fewer than two raters, so left out of P_a: {items}{and_list(single[:10] + more)}."
+            text += " Labelled by fewer than two raters, so left out of P_a: "
+            text += f"{items}{and_list(single[:10] + more)}."
         return text

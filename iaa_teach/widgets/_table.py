@@ -296,7 +296,8 @@ class TableExplorer(Explorer):
                 self.item_labels[row].value = str(self.initial.items[i])
                 for j, dd in enumerate(dds):
                     dd.value = int(self._codes[i, j])
-                    dd.tooltip = f"item {self.initial.items[i]}, rater {self.initial.raters[j]} ({MISSING_MARK}: missing)"
+                    item, rater = self.initial.items[i], self.initial.raters[j]
+                    dd.tooltip = f"item {item}, rater {rater} ({MISSING_MARK}: missing)"
         finally:
             self._busy = False
 
@@ -440,6 +441,23 @@ class TableExplorer(Explorer):
 
             floor = plots.pairwise_floor(pairs, reference)
             self._show_live(("pairs", pairs.pairs, reference is None, floor), make, update, alt=None)
+        elif kind == "coincidences" and self._alpha is not None:  # the same: cells over a kept frame
+            alpha = self._alpha
+
+            def make():
+                fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS["coincidences"])
+                plots.coincidence_heatmap(alpha, ax=ax)
+                _narrow(ax)
+                for artist in update(fig):
+                    artist.set_animated(True)
+                return projector_ready(fig)
+
+            def update(fig):
+                moved = plots.set_coincidences(fig.axes[0], alpha)
+                _wrap_title(fig.axes[0])
+                return moved
+
+            self._show_live(("coincidences", alpha.categories), make, update, alt=None)
         else:  # drawn anew, unless this table was shown before (a cell changed and changed back)
             self._live_frame = None
             key = (self.figure.value, self.level.value, self._first, self._codes.tobytes())
