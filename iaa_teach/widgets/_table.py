@@ -397,71 +397,64 @@ class TableExplorer(Explorer):
 
     # -------------------------------------------------------------- draw
     def _redraw(self) -> None:
-        """The bands figure redraws only its bars and their numbers over a kept frame
-        (:meth:`_show_bands`); the other figures are drawn anew, or taken from the figures kept
-        by what they show (the table's labels, the alpha level, the grid's window)."""
+        """Each figure redraws only its moving parts (the bars and their numbers, the cells of the
+        coincidence matrix) over a kept frame (:meth:`_show_bands`, :meth:`_live`); the kappa matrix
+        of many raters is drawn anew, or taken from the figures kept by what they show (the table's
+        labels, the alpha level, the grid's window)."""
         kind = FIGURES[self.figure.value]
         if kind == "bands":
             self._show_bands(*self._bands(), *FIGSIZE, **_MARGINS["bands"])
         elif kind == "items" and self._fleiss is not None:  # the bars move over a kept frame
             fleiss, items = self._window_p_i()
-
-            def make():
-                fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS["items"])
-                plots.item_agreement_bars(fleiss, items=items, ax=ax)
-                _narrow(ax)
-                for artist in plots.set_item_agreement(ax, fleiss):
-                    artist.set_animated(True)
-                return projector_ready(fig)
-
-            def update(fig):
-                moved = plots.set_item_agreement(fig.axes[0], fleiss)
-                _wrap_title(fig.axes[0])
-                return moved
-
-            self._show_live(("items", tuple(items)), make, update, alt=None)
+            self._live(
+                kind,
+                tuple(items),
+                lambda ax: plots.item_agreement_bars(fleiss, items=items, ax=ax),
+                lambda ax: plots.set_item_agreement(ax, fleiss),
+            )
         elif kind == "pairs" and len(self._pairwise.pairs) <= MAX_BARS:  # the same: bars over a kept frame
             pairs, reference = self._pairwise, self._fleiss
-
-            def make():
-                fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS["pairs"])
-                plots.pairwise_bars(pairs, reference=reference, ax=ax)
-                _narrow(ax)
-                for artist in update(fig):
-                    artist.set_animated(True)
-                return projector_ready(fig)
-
-            def update(fig):
-                ax = fig.axes[0]
-                moved = plots.set_pairwise_values(ax, pairs, reference)
-                legend = ax.get_legend()
-                for text in legend.get_texts() if legend is not None else ():
-                    text.set_text(textwrap.fill(" ".join(text.get_text().split()), _WRAP))
-                return moved
-
-            floor = plots.pairwise_floor(pairs, reference)
-            self._show_live(("pairs", pairs.pairs, reference is None, floor), make, update, alt=None)
+            self._live(
+                kind,
+                (pairs.pairs, reference is None, plots.pairwise_floor(pairs, reference)),
+                lambda ax: plots.pairwise_bars(pairs, reference=reference, ax=ax),
+                lambda ax: plots.set_pairwise_values(ax, pairs, reference),
+            )
         elif kind == "coincidences" and self._alpha is not None:  # the same: cells over a kept frame
             alpha = self._alpha
-
-            def make():
-                fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS["coincidences"])
-                plots.coincidence_heatmap(alpha, ax=ax)
-                _narrow(ax)
-                for artist in update(fig):
-                    artist.set_animated(True)
-                return projector_ready(fig)
-
-            def update(fig):
-                moved = plots.set_coincidences(fig.axes[0], alpha)
-                _wrap_title(fig.axes[0])
-                return moved
-
-            self._show_live(("coincidences", alpha.categories), make, update, alt=None)
+            self._live(
+                kind,
+                alpha.categories,
+                lambda ax: plots.coincidence_heatmap(alpha, ax=ax),
+                lambda ax: plots.set_coincidences(ax, alpha),
+            )
         else:  # drawn anew, unless this table was shown before (a cell changed and changed back)
             self._live_frame = None
             key = (self.figure.value, self.level.value, self._first, self._codes.tobytes())
             self._show(self.image, key, self._draw)
+
+    def _live(self, kind: str, frame: Any, draw, set_values) -> None:
+        """Show the figure ``kind`` as a kept frame (axes, names, legend: ``draw(ax)``, once per ``frame``)
+        with its moving parts set by ``set_values(ax)`` drawn over it (:meth:`Explorer._show_live`)."""
+
+        def make():
+            fig, (ax,) = new_figure(*FIGSIZE, **_MARGINS[kind])
+            draw(ax)
+            _narrow(ax)
+            for artist in update(fig):
+                artist.set_animated(True)
+            return projector_ready(fig)
+
+        def update(fig):
+            ax = fig.axes[0]
+            moved = set_values(ax)
+            _wrap_title(ax)  # the title and the legend's texts that carry a value, as _narrow wraps them
+            legend = ax.get_legend()
+            for text in legend.get_texts() if legend is not None else ():
+                text.set_text(textwrap.fill(" ".join(text.get_text().split()), _WRAP))
+            return moved
+
+        self._show_live((kind, frame), make, update, alt=None)
 
     def _window_p_i(self) -> tuple:
         """Fleiss' result with the P_i of the items in the grid's window (all items up to MAX_BARS), and
