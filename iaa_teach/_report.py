@@ -102,6 +102,11 @@ __all__ = [
 _CONTENT = tomllib.loads((Path(__file__).parent / "content" / "report.toml").read_text("utf-8"))
 
 
+def _words(key: str, **values: Any) -> str:
+    """A line (or part of one) of the text report from content/report.toml, its ``{fields}`` filled in."""
+    return _CONTENT["text"][key].format(**values)
+
+
 def _say(key: str, **values: Any) -> str:
     """The words ``key`` of content/report.toml with their ``{fields}`` filled in (values already escaped)."""
     return _CONTENT["say"][key].format(**values)
@@ -141,14 +146,6 @@ def _clipped(metric: str, value: float, low: float, high: float, analytic: bool)
     floor = _floor_of(metric, value)
     top_cut = value + (value - low) > 1.0 + 1e-12
     return max(low, floor), min(high, 1.0), top_cut or low < floor
-
-
-def _interval_text(metric: str, value: float, low: float, high: float, analytic: bool) -> str:
-    low, high, cut = _clipped(metric, value, low, high, analytic)
-    floor = _floor_of(metric, value)
-    return f"[{fmt(low)}, {fmt(high)}]" + (
-        f" (cut to the range {format_number(floor, 'g')} to 1)" if cut else ""
-    )
 
 
 def _items_used(result: Any) -> int | None:
@@ -215,47 +212,26 @@ def _family_lines(rows: Sequence[Any], seed: int) -> list[str]:
     first = rows[0]
     share = format_number(first.confidence, ".0%")
     if first.method == "analytic":
-        how = (
-            "analytic: Gwet's variances, t with n - 1 degrees of freedom; "
-            "Cohen's kappa: Fleiss, Cohen and Everitt"
-        )
+        how = _words("family_analytic")
     else:
-        how = f"bootstrap: {first.bootstrap.n_boot} resamples of the items, seed {seed}, percentile interval"
+        how = _words("family_bootstrap", n=first.bootstrap.n_boot, seed=seed)
     weights = getattr(first.result, "weights", None)
     weighted = "" if weights is None else f", {weights} weights"
-    out = [
-        "",
-        f"The chance-corrected family, (P_a - P_e) / (1 - P_e){weighted}: SE and {share} interval ({how})",
-    ]
-    for row in rows:
+    out = ["", _words("family", weighted=weighted, share=share, how=how)]
+    for row, shown in zip(rows, _family_rows(rows)):  # the HTML's and JSON's rows, in words
         res = row.result
-        ex = res.exact
-        if hasattr(res, "p_e"):
-            parts = [
-                f"P_a = {fmt(ex.p_a)}" if hasattr(ex, "p_a") else f"P_o = {fmt(ex.p_o)}",
-                f"P_e = {fmt(ex.p_e)}",
-            ]
-        elif res.level == "nominal":  # Krippendorff's alpha: 1 - D_o / D_e, shares of pairs
-            parts = [
-                f"1 - D_o = {fmt(None if ex.d_o is None else 1 - ex.d_o)}",
-                f"1 - D_e = {fmt(None if ex.d_e is None else 1 - ex.d_e)}",
-            ]
-        else:  # D_o, D_e are mean squared distances, not shares: 1 - D_o means nothing
-            parts = [f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)} ({res.level} distances)"]
+        parts = shown["working"]
         if res.defined:
-            interval = _interval_text(row.metric, float(res), row.low, row.high, row.method == "analytic")
+            floor = format_number(_floor_of(row.metric, float(res)), "g")
+            cut = f" (cut to the range {floor} to 1)" if shown["cut"] else ""
+            interval = f"[{fmt(shown['low'])}, {fmt(shown['high'])}]{cut}"
             parts.append(f"SE = {fmt(row.se)}, {share} CI {interval}")
             if row.bootstrap is not None and row.bootstrap.n_undefined:
                 parts.append(f"{row.bootstrap.n_undefined} undefined replicates left out")
         reason = res.reason if not res.defined else (None if row.reason is None else f"SE: {row.reason}")
+        band = row.metric != "percent_agreement"
         out += _line(
-            row.name,
-            res,
-            res.exact_value,
-            ", ".join(parts),
-            reason,
-            band=row.metric != "percent_agreement",
-            items=_items_used(res),
+            row.name, res, res.exact_value, ", ".join(parts), reason, band=band, items=shown["items"]
         )
     return out
 
@@ -362,29 +338,21 @@ def text_report(
     check_option("ci", ci, INTERVAL_METHODS)
     n_boot = check_int("n_boot", n_boot, 1)
     seed = check_int("seed", seed, 0)
-    alpha = krippendorff_alpha(
-        ratings, level=level
-    )  # first: a level that needs declared categories fails here
+    # first: a level that needs declared categories fails here
+    alpha = krippendorff_alpha(ratings, level=level)
+    own = KAPPA_WEIGHTS[level]  # the weights of the HTML and JSON reports' pair tables
+    unweighted = " (unweighted)" if weights is None and own is not None else ""
     out = [
         *summary_lines(ratings if gold is None else gold.whole),
-        *(
-            []
-            if gold is None
-            else [
-                f"  note: column {gold.gold} holds the gold labels: it is left out, and the agreement below "
-                f"is among the other {ratings.n_raters} raters"
-            ]
-        ),
+        *([] if gold is None else [_words("gold_note", gold=gold.gold, n=ratings.n_raters)]),
         "",
-        kappa_label(weights, "Cohen's kappa, every pair of raters")
-        + (" (unweighted)" if weights is None and KAPPA_WEIGHTS[level] is not None else "")
-        + ": P_o observed, P_e chance agreement",
+        _words(
+            "cohen", kappa=kappa_label(weights, "Cohen's kappa, every pair of raters"), unweighted=unweighted
+        ),
     ]
-    own = KAPPA_WEIGHTS[level]  # the weights of the HTML and JSON reports' pair tables
     if weights != own:
         out.append(
-            f"  note: the pair tables of the HTML and JSON reports follow alpha's {level} level: "
-            + (kappa_label(own) if own else "unweighted Cohen's kappa")
+            _words("pair_tables", level=level, kappa=kappa_label(own) if own else "unweighted Cohen's kappa")
         )
     try:
         pairs = pairwise_cohen(ratings, weights=weights, max_pairs=max_pairs)
@@ -401,10 +369,7 @@ def text_report(
                 out += _cohen_lines(res)
         else:
             defined = [res for res in results if res.defined]
-            out.append(
-                f"  {len(results)} pairs of {ratings.n_raters} raters: the lowest and the highest "
-                f"(every pair with --all-pairs)"
-            )
+            out.append(_words("pairs_summary", n=len(results), raters=ratings.n_raters))
             if defined:
                 low = min(defined, key=lambda res: res.exact.kappa)
                 high = max(defined, key=lambda res: res.exact.kappa)
@@ -417,7 +382,7 @@ def text_report(
                 out.append(f"  {'undefined':<32} {len(undefined)} pair(s): {_listed(undefined)}")
         fewest = min((res.n_items for res in results), default=None)
         out += _line("mean over pairs (Light)", pairs, pairs.exact.mean_kappa, "", mean_reason, items=fewest)
-    out += ["", "Fleiss' kappa, per-item number of raters: P_a observed, P_e chance agreement"]
+    out += ["", _words("fleiss")]
     for chance, label in (("pooled", "pooled proportions"), ("item_mean", "mean item proportions")):
         res = fleiss_kappa(ratings, chance=chance)
         ex = res.exact
@@ -431,7 +396,7 @@ def text_report(
             items=res.n_items_used,
         )
     ex = alpha.exact
-    out += ["", f"Krippendorff's alpha ({level}): D_o observed, D_e expected disagreement"]
+    out += ["", _words("alpha", level=level)]
     out += _line(
         "alpha",
         alpha,
@@ -491,11 +456,15 @@ def _table(
         if name != "reason" or any(v is not None for v in shown["reason"])
     }
     body = [[_text(row[name]) for name in keep] for row in shown]
-    return (
-        f'<div class="table-wrap {kind}">'
-        + Table(list(keep.values()), body, caption).html(math="text")
-        + "</div>"
-    )
+    return _wrapped(list(keep.values()), body, caption, f"table-wrap {kind}")
+
+
+def _wrapped(head: list, body: list, caption: str, css: str = "table-wrap last-note") -> str:
+    """A table of the page (escaped; first column as row headers) in a box of class ``css``.
+
+    The box scrolls sideways on a narrow screen.
+    """
+    return f'<div class="{css}">' + Table(head, body, caption).html(math="text") + "</div>"
 
 
 def _long_table(
@@ -872,13 +841,16 @@ def _family_rows(family: Sequence[Any]) -> list[dict]:
         if hasattr(res, "p_e"):
             observed, chance = (ex.p_a if hasattr(ex, "p_a") else ex.p_o), ex.p_e
             note = ""
-        elif res.level == "nominal":
+            working = [f"{'P_a' if hasattr(ex, 'p_a') else 'P_o'} = {fmt(observed)}", f"P_e = {fmt(chance)}"]
+        elif res.level == "nominal":  # Krippendorff's alpha: 1 - D_o / D_e, shares of pairs
             observed = None if ex.d_o is None else 1 - ex.d_o
             chance = None if ex.d_e is None else 1 - ex.d_e
             note = ""
-        else:  # disagreements in squared distances: no share of agreement to show
+            working = [f"1 - D_o = {fmt(observed)}", f"1 - D_e = {fmt(chance)}"]
+        else:  # disagreements in squared distances: no share of agreement to show (1 - D_o means nothing)
             observed = chance = _NOT_SHARES
             note = f"D_o = {fmt(ex.d_o)} and D_e = {fmt(ex.d_e)}: mean squared {res.level} distances"
+            working = [f"D_o = {fmt(ex.d_o)}, D_e = {fmt(ex.d_e)} ({res.level} distances)"]
         if not res.defined:
             band, note = "undefined", f"undefined: {res.reason}"
         elif row.metric == "percent_agreement":
@@ -911,6 +883,7 @@ def _family_rows(family: Sequence[Any]) -> list[dict]:
                 "cut": cut,
                 "band": band,
                 "items": items,
+                "working": working,  # the text report's words for observed and chance
             }
         )
     return out
@@ -940,11 +913,7 @@ def family_html(family: Sequence[Any], dpi: int = FIGURE_DPI) -> str:
     head, body = _without_empty_notes(
         [h.replace("95%", share) for h in _FAMILY_HEAD], [row["cells"] for row in rows]
     )
-    table = Table(
-        head,
-        body,
-        f"The whole table: each coefficient with its {share} interval",
-    ).html(math="text")
+    table = _wrapped(head, body, f"The whole table: each coefficient with its {share} interval")
     chart = plots.family_chart([row for row in family if row.metric != "percent_agreement"])
     shares = {  # alpha's 1 - D_e is a share of pairs only at the nominal level
         row.name: row.result
@@ -956,7 +925,7 @@ def family_html(family: Sequence[Any], dpi: int = FIGURE_DPI) -> str:
         [
             '<section id="agreement"><h2>The whole table: how much do the raters agree?</h2>',
             _say("family_intro", share=share, how=_esc(how)),
-            f'<div class="table-wrap last-note">{table}</div>',
+            table,
             _say("family_note", least=MIN_ITEMS),
             _figure(chart, plots.alt_text(chart), _say("caption_family"), dpi),
             _figure(chance, plots.alt_text(chance), _say("caption_chance"), dpi),
@@ -1071,7 +1040,7 @@ def _cross_html(counts: np.ndarray, cats: Sequence[Any], a: Any, b: Any, caption
     ]
     body.append(["total", *[f"{int(x):,}" for x in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
     head = [f"{a} (rows) \\ {b} (columns)", *[f"{b}: {c}" for c in cats], "total"]
-    return '<div class="table-wrap">' + Table(head, body, caption).html(math="text") + "</div>"
+    return _wrapped(head, body, caption, "table-wrap")
 
 
 def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
@@ -1099,11 +1068,7 @@ def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
     head, body = _without_empty_notes(head, body)
 
     def table(n: int | None, caption: str) -> str:
-        return (
-            '<div class="table-wrap last-note">'
-            + Table(head, body if n is None else body[:n], caption).html(math="text")
-            + "</div>"
-        )
+        return _wrapped(head, body if n is None else body[:n], caption)
 
     what = f"{_esc(label)} of every pair of raters, lowest first"
     parts = [
@@ -1306,9 +1271,7 @@ def gold_html(comparison: GoldComparison) -> str:
     out = [
         '<section id="gold"><h2>Against the gold labels</h2>',
         _say("gold_intro", gold=_esc(gold)),
-        '<div class="table-wrap last-note">'
-        + Table(head, body, f"Each annotator against {gold}").html(math="text")
-        + "</div>",
+        _wrapped(head, body, f"Each annotator against {gold}"),
     ]
     first = next(iter(comparison.confusion), None)
     if first is not None:
@@ -1468,9 +1431,9 @@ def write_html(report: Diagnosis, path: Any, source: str | None = None, **option
 CHROMIUM_NAMES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
 # no profile, network, extension or crash-report traffic: the page is printed and nothing else
 _CHROMIUM_FLAGS = (
-    "--headless --no-sandbox --disable-gpu --disable-extensions --no-first-run --disable-background-networking "
-    "--disable-component-update --disable-sync --disable-default-apps --disable-quic --no-pdf-header-footer "
-    "--print-to-pdf-no-header"
+    "--headless --no-sandbox --disable-gpu --disable-extensions --no-first-run "
+    "--disable-background-networking --disable-component-update --disable-sync --disable-default-apps "
+    "--disable-quic --no-pdf-header-footer --print-to-pdf-no-header"
 ).split()
 
 

@@ -237,6 +237,11 @@ def _say(key: str, **values: Any) -> Prose:
     return prose(_CONTENT["say"][key], **values)
 
 
+def _title(key: str, **values: Any) -> str:
+    """The title (or a part of one) ``key`` of content/worked.toml, its ``{fields}`` filled in."""
+    return _CONTENT["title"][key].format(**values)
+
+
 def _formula(key: str) -> Math:
     """A formula of content/worked.toml, written in brackets where it is an operand."""
     return Math(*_CONTENT["formula"][key], atom=False)
@@ -470,8 +475,10 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
     rows, cols = t.sum(axis=1), t.sum(axis=0)
     a, b = str(res.rater_a), str(res.rater_b)
     weighted = res.weights is not None
-    title = f"Cohen's kappa, {a} vs {b}" + (f", {res.weights} weights" if weighted else "")
-    title += f" ({n} items" + (f"; {res.n_dropped} left out for a missing rating)" if res.n_dropped else ")")
+    dropped = _title("dropped", n=res.n_dropped) if res.n_dropped else ""
+    title = _title(
+        "cohen", a=a, b=b, weights=_title("weights", w=res.weights) if weighted else "", n=n, dropped=dropped
+    )
     if n == 0:  # nothing to compare: one step that says why
         return title, [_undefined_step("cohen", brief, _KAPPA, reason=res.reason, **_of(res, "kappa"))]
     extra = _say("cohen_dropped", n=res.n_dropped) if res.n_dropped else ""
@@ -626,7 +633,7 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
 
 # ============================================================= pairwise
 def _pairwise_steps(res: PairwiseCohenResult, brief: bool) -> tuple[str, list[Step]]:
-    title = f"Cohen's kappa for every pair of raters ({len(res.results)} pairs)"
+    title = _title("pairwise", n=len(res.results))
     steps = []
     for (a, b), r in zip(res.pairs, res.results):
         ex = r.exact
@@ -664,9 +671,9 @@ def _first(pair: tuple) -> Any:
 def chance_rule(result: FleissResult) -> str:
     """The Fleiss chance rule of a result in words, e.g. "pooled proportions over all 30 ratings"."""
     if result.chance == "pooled":
-        return f"pooled proportions over all {result.n_ratings} ratings"
+        return _title("pooled", n=result.n_ratings)
     n_rated = int((np.asarray(result.raters_per_item) > 0).sum())
-    return f"mean of the per-item proportions over {n_rated} items"
+    return _title("item_mean", n=n_rated)
 
 
 def kappa_label(weights: str | None, name: str = "Cohen's kappa") -> str:
@@ -940,7 +947,7 @@ def _fleiss_steps(
 ) -> tuple[str, list[Step]]:
     rule, work = chance_rule(res), _Counted(res, brief, items)
     weighted = work.w is not None
-    title = f"Fleiss' kappa (chance: {rule}" + (f"; {res.weights} weights)" if weighted else ")")
+    title = _title("fleiss", rule=rule, weights=f"; {res.weights} weights" if weighted else "")
     steps = work.first_steps()
     steps.append(work.proportions(_say("fleiss_" + res.chance, rule=rule, N=Math("N'"))))
     steps.append(work.shared_chance())
@@ -978,11 +985,10 @@ def _family_steps(res: Any, brief: bool, items: Sequence[Any] | None = None) -> 
     """
     sym, symbol = _family_symbol(res)
     name = f"Gwet's {res.name}" if isinstance(res, GwetResult) else res.name[0].upper() + res.name[1:]
-    title = name + (f", {res.weights} weights" if res.weights is not None else "")
     scott = isinstance(res, ScottResult)
-    if scott:
-        title += f", {res.rater_a} vs {res.rater_b}"
-    title += f" ({res.n_items} rated items, {res.n_items_used} with 2 or more ratings)"
+    said = {"weights": "" if res.weights is None else _title("weights", w=res.weights), "n": res.n_items}
+    pair = _title("pair", a=res.rater_a, b=res.rater_b) if scott else ""
+    title = _title("family", name=name, pair=pair, used=res.n_items_used, **said)
     extra = _say("scott_raters", a=str(res.rater_a), b=str(res.rater_b)) if scott else None
     missing = _say("missing", n=res.n_items, used=res.n_items_used, r=res.n_ratings)
     if isinstance(res, CongerResult):
@@ -1011,7 +1017,7 @@ def _alpha_steps(res: AlphaResult, brief: bool) -> tuple[str, list[Step]]:
     m = counts.sum(axis=1)
     n = int(ex.n)
     nominal = res.level == "nominal"
-    title = f"Krippendorff's alpha ({res.level})"
+    title = _title("alpha", level=res.level)
 
     sizes = Counter(int(x) for x in m if x >= 2)
     parts = sorted(sizes.items(), reverse=True)
@@ -1103,7 +1109,7 @@ _METRIC_NAMES = {
 def _bootstrap_steps(res: BootstrapResult, brief: bool) -> tuple[str, list[Step]]:
     name = _METRIC_NAMES.get(res.metric, res.metric)
     confidence = format_number(res.confidence, ".0%")
-    title = f"Bootstrap interval for {name} ({confidence})"
+    title = _title("bootstrap", name=name, confidence=confidence)
     used = res.n_boot - res.n_undefined
     intro = _say("resample", name=name, n=res.n_boot)
     undefined = _say("undefined_replicates", n=res.n_undefined, used=used) if res.n_undefined else None
@@ -1287,10 +1293,7 @@ def matrix_table(
 def _diagnosis_steps(report: Diagnosis, brief: bool) -> tuple[str, list[Step]]:
     """The report's key steps: alpha, alpha without the top rater (3+ raters), the top item, the top pair."""
     r, alpha = report.ratings, report.alpha
-    title = (
-        f"Where the disagreement comes from: {r.n_items} items x {r.n_raters} raters, "
-        f"Krippendorff's alpha ({report.level})"
-    )
+    title = _title("diagnosis", n=r.n_items, raters=r.n_raters, level=report.level)
     raters, pairs = report.rater_ranking(), report.confused_pairs()
     return title, [
         _whole_alpha_step(alpha, brief),
