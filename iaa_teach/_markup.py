@@ -186,8 +186,8 @@ def tex_mathml(tex: str, display: bool = False) -> str:
 
     >>> tex_mathml(r"\\frac{7}{10}")
     '<math><mfrac><mrow><mn>7</mn></mrow><mrow><mn>10</mn></mrow></mfrac></math>'
-    >>> tex_mathml(tex_text("a_b & <c>"))
-    '<math><mtext>a_b&#xa0;&amp;&#xa0;</mtext><mo>&#x0003C;</mo><mtext>c</mtext><mo>&#x0003E;</mo><mtext></mtext></math>'
+    >>> tex_mathml(tex_text("a_b & <c"))
+    '<math><mtext>a_b&#xa0;&amp;&#xa0;</mtext><mo>&#x0003C;</mo><mtext>c</mtext></math>'
     """
     from latex2mathml.converter import convert
 

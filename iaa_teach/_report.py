@@ -973,10 +973,11 @@ def _fraction(text: str | None) -> Fraction | None:
     return None if text is None else Fraction(text)
 
 
-def _cut_note(record: Mapping[str, Any]) -> str:
+def _cut_note(record: Mapping[str, Any], undefined: str = "undefined: ") -> str:
+    """The note of a pair's or an annotator's row: why undefined, too few items, an interval cut."""
     notes = []
     if record["reason"]:
-        notes.append(f"undefined: {record['reason']}")
+        notes.append(undefined + record["reason"])
     elif record["too_few_items"]:
         notes.append(f"too few items: {record['items']}")
     if record["interval_cut"]:
@@ -1248,14 +1249,7 @@ def gold_html(comparison: GoldComparison) -> str:
     head = ["annotator", "accuracy", "correct", "items", "kappa with gold", "95% interval", "note"]
     body = []
     for rec in gold_records(comparison):
-        note = rec["reason"] or "; ".join(
-            x
-            for x in (
-                f"too few items: {rec['items']}" if rec["too_few_items"] else "",
-                "interval cut to -1 to 1" if rec["interval_cut"] else "",
-            )
-            if x
-        )
+        note = _cut_note(rec, undefined="")
         body.append(
             [
                 str(rec["annotator"]),

@@ -65,8 +65,8 @@ def test_report_on_the_sentiment_data(tmp_path, capsys):
     code, out, err = run(capsys, "report", path)
     assert code == 0 and err == ""
     assert out.splitlines()[0] == (
-        'Read sentiment.csv as wide: 10 items (IDs from column "item") x 3 raters (A, B, C); categories G, N, P; '
-        "30 ratings, 0 missing"
+        'Read sentiment.csv as wide: 10 items (IDs from column "item") x 3 raters (A, B, C); '
+        "categories G, N, P; 30 ratings, 0 missing"
     )
     ab = line_with(out, "A vs B")
     assert "0.492" in ab and "(moderate)" in ab and "P_o = 0.700" in ab and "P_e = 0.410" in ab

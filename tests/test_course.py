@@ -1,4 +1,6 @@
-"""The course as a student meets it: lesson list, notation, glossary, exercises, student copies, first minutes.
+"""The course as a student meets it.
+
+The lesson list, notation, glossary, exercises, student copies, first minutes.
 
 Fast checks only; running the student copies is in test_student_copies.py,
 the browser side in test_browser_course.py.

@@ -282,7 +282,10 @@ def test_item_names_of_a_long_table_are_escaped_in_the_latex():
 
 
 def test_user_text_is_escaped_in_every_output():
-    """Rater and category names are text: HTML-escaped in HTML, Markdown-escaped in Markdown, \\text{} in LaTeX."""
+    """Rater and category names are text.
+
+    HTML-escaped in HTML, Markdown-escaped in Markdown, \\text{} in LaTeX.
+    """
     r = Ratings.from_rows(
         [["<b>", "a_b"], ["<b>", "<b>"], ["$5", "a_b"], ["a_b", "$5"]], raters=["R&D", "x*y"]
     )
