@@ -223,6 +223,19 @@ def _cell_label(value: Any) -> str:
     return str(int(v)) if v.is_integer() else fmt(v, 2)
 
 
+def _set_heat(im: Any, texts: list, matrix: np.ndarray, cells: list[list[str]]) -> None:
+    """Show ``matrix`` in a :func:`_heatmap`'s image and ``cells`` in its texts (written row by row),
+    white on the darkest cells, as it writes them."""
+    top = matrix.max() if matrix.size and matrix.max() > 0 else 1.0
+    im.set_data(matrix)
+    im.set_clim(0, top)
+    k = len(matrix)
+    for n, text in enumerate(texts):
+        i, j = divmod(n, k)
+        text.set_text(cells[i][j])
+        text.set_color("white" if matrix[i, j] > 0.6 * top else "black")
+
+
 def _heatmap(
     ax, matrix: np.ndarray, labels: list[str], cells: list[list[str]], highlight_diagonal: bool = True
 ):
@@ -533,14 +546,7 @@ def set_coincidences(ax: Any, result: AlphaResult) -> list:
     else:  # counts, exact (a coincidence is a count over m_u - 1)
         counts = result.exact.coincidences if which == "coincidences" else matrix
         cells = [[_cell_label(v) for v in row] for row in counts]
-    top = matrix.max() if matrix.size and matrix.max() > 0 else 1.0
-    im.set_data(matrix)
-    im.set_clim(0, top)
-    k = len(matrix)
-    for n, text in enumerate(texts):  # written row by row, as _heatmap does
-        i, j = divmod(n, k)
-        text.set_text(cells[i][j])
-        text.set_color("white" if matrix[i, j] > 0.6 * top else "black")
+    _set_heat(im, texts, matrix, cells)
     total = int(matrix.sum()) if which == "pair_counts" else result.n
     ax.set_title(title.format(n=total).replace("o_ck", "$o_{ck}$").replace("e_ck", "$e_{ck}$"))
     cats = result.categories
@@ -1150,13 +1156,24 @@ def distance_matrix(
             f"got shape {m.shape}"
         )
     fig, ax = _figure(ax)
-    _heatmap(
-        ax, m, _texts(categories), [[_cell_label(v) for v in row] for row in m], highlight_diagonal=False
-    )
+    k = len(categories)
+    im = _heatmap(ax, np.zeros((k, k)), _texts(categories), [[""] * k] * k, highlight_diagonal=False)
     ax.set_xlabel("second label")
     ax.set_ylabel("first label")
-    ax.set_title(mpl_escape(title), fontsize=11)
+    ax.iaa_matrix = (im, list(ax.texts))
+    set_distance_matrix(ax, m, title)
     return fig
+
+
+def set_distance_matrix(ax: Any, matrix: Any, title: str) -> list:
+    """Show ``matrix`` (the same k) and ``title`` on the matrix :func:`distance_matrix` drew on ``ax``: its
+    cells, their numbers and colours, the title; return the artists that changed (an explorer redraws
+    only these)."""
+    im, texts = ax.iaa_matrix
+    m = np.asarray(matrix, dtype=float)
+    _set_heat(im, texts, m, [[_cell_label(v) for v in row] for row in m])
+    ax.set_title(mpl_escape(title), fontsize=11)
+    return [im, ax.xaxis, ax.yaxis, *texts, ax.title]  # the grid (with the axes) over the image
 
 
 def coverage_map(ratings: Any, ax: Any = None) -> Figure:

@@ -623,7 +623,6 @@ class Explorer:
         self.figure_alt: dict[str, str] = {}
         # per image: the kept figure of a blitted figure and what it shows (:meth:`_blit`)
         self._blits: dict = {}
-        self._live_frame = None  # what the kept frame of :meth:`_show_live` (or :meth:`_show_bands`) shows
 
     # ----------------------------------------------------------- structure
     def _finish(
@@ -723,9 +722,31 @@ class Explorer:
             fig = projector_ready(make())
             shown = (png_bytes(fig), describe_figure(fig) if alt is None else alt, figure_css_width(fig))
         if key is not None:
-            self._png_cache[key] = shown
-            while len(self._png_cache) > _PNG_CACHE_SIZE:
-                self._png_cache.pop(next(iter(self._png_cache)))
+            self._remember(key, shown)
+        self._set_image(image, *shown)
+
+    def _remember(self, key: Any, shown: tuple) -> None:
+        """Keep ``shown`` (PNG, alt, width) as the picture of ``key``, the last of the kept pictures."""
+        self._png_cache[key] = shown
+        while len(self._png_cache) > _PNG_CACHE_SIZE:
+            self._png_cache.pop(next(iter(self._png_cache)))
+
+    def _show_kept_or_live(
+        self,
+        image: Picture,
+        key: Any,
+        frame: Any,
+        make: Callable[[], Figure],
+        update: Callable[[Figure], Iterable[Artist]],
+        alt: str | None,
+    ) -> None:
+        """The picture kept for ``key`` (what it shows) if there is one, else :meth:`_show_live` (its
+        moving parts drawn over a kept frame), then kept for ``key``."""
+        shown = self._png_cache.pop(key, None)
+        if shown is None:
+            self._show_live(frame, make, update, alt, image=image)
+            shown = (image.value, image.alt, image.width)
+        self._remember(key, shown)
         self._set_image(image, *shown)
 
     def _blit(
@@ -829,23 +850,24 @@ class Explorer:
         make: Callable[[], Figure],
         update: Callable[[Figure], Iterable[Artist]],
         alt: str | None,
+        image: Picture | None = None,
     ) -> None:
-        """Show in :attr:`image` a figure kept while ``frame`` (hashable: its axes, names, titles' size...)
-        stays the same: ``make()`` draws it once (its moving parts set animated), and each call only
-        ``update(figure)`` changes its moving parts and returns them, drawn over the kept rest
-        (:meth:`_blit`).
-        ``alt``: the text alternative (None: the figure's ``iaa_alt`` after the update, else its titles)."""
-        if frame != self._live_frame:  # new bars, names or axes: draw the frame again
-            self._live_frame, self._blit_key = frame, None
-        moved: list = []
+        """Show in ``image`` (default :attr:`image`) a figure kept while ``frame`` (hashable: its axes,
+        names, titles' size...) stays the same: ``make()`` draws it once (its moving parts set animated),
+        and each call only ``update(figure)`` changes its moving parts and returns them, drawn over the
+        kept rest (:meth:`_blit`). ``alt``: the text alternative (None: the figure's ``iaa_alt`` after the
+        update, else its titles)."""
+        image = self.image if image is None else image
+        kept = self._blits.setdefault(id(image), {"key": None})
+        if kept.get("frame") != frame:  # new bars, names or axes: draw the frame again
+            kept["frame"], kept["key"] = frame, None
 
         def marks() -> list:
-            moved[:] = update(self._blit_figure)
-            return moved
+            return list(update(kept["figure"]))
 
-        self._blit(frame, lambda: (), marks, alt=alt, make=make)
-        if alt is None and getattr(self._blit_figure, "iaa_alt", None):
-            self._set_image(self.image, self.image.value, self._blit_figure.iaa_alt, self.image.width)
+        self._blit(frame, lambda: (), marks, alt=alt, make=make, image=image)
+        if alt is None and getattr(kept["figure"], "iaa_alt", None):
+            self._set_image(image, image.value, kept["figure"].iaa_alt, image.width)
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""

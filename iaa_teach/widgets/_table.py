@@ -429,7 +429,6 @@ class TableExplorer(Explorer):
                 lambda ax: plots.set_coincidences(ax, alpha),
             )
         else:  # drawn anew, unless this table was shown before (a cell changed and changed back)
-            self._live_frame = None
             key = (self.figure.value, self.level.value, self._first, self._codes.tobytes())
             self._show(self.image, key, self._draw)
 

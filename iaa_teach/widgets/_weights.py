@@ -25,6 +25,7 @@ from ._base import (
     new_figure,
     note,
     numeric_categories,
+    projector_ready,
     readout_row,
     table,
     with_ratings,
@@ -206,19 +207,21 @@ class WeightsExplorer(Explorer):
         categories = self.data.categories
         level, weights = self.level.value, self.weights.value
         alpha, kappa = self._alphas[level], self._kappas[weights]
-        if alpha is not None:
-            self._show(
-                self.image,
-                ("alpha", level, alpha.delta.tobytes(), categories),
-                lambda: self._matrix(alpha.delta, f"alpha, {level}: squared distance"),
-                alt=self._alt(alpha.delta, f"alpha, {level}: squared distance"),
-            )
-        if kappa is not None:
-            self._show(
-                self.image_weights,
-                ("cohen", weights, kappa.weight_matrix.tobytes(), categories),
-                lambda: self._matrix(kappa.weight_matrix, f"Cohen, {weights}: disagreement weight"),
-                alt=self._alt(kappa.weight_matrix, f"Cohen, {weights}: disagreement weight"),
+        for image, name, result, matrix, title in (
+            (self.image, "alpha", alpha, "delta", f"alpha, {level}: squared distance"),
+            (self.image_weights, "cohen", kappa, "weight_matrix", f"Cohen, {weights}: disagreement weight"),
+        ):
+            if result is None:
+                continue
+            m = getattr(result, matrix)
+            # a setting shown before: its picture, kept; else the cells and title over the kept frame
+            self._show_kept_or_live(
+                image,
+                (name, title, m.tobytes(), categories),
+                (name, categories),
+                lambda m=m, title=title: self._matrix(m, title),
+                lambda fig, m=m, title=title: plots.set_distance_matrix(fig.axes[0], m, title),
+                alt=self._alt(m, title),
             )
 
     def _alt(self, matrix, title: str) -> str:
@@ -237,4 +240,6 @@ class WeightsExplorer(Explorer):
     def _matrix(self, matrix, title: str):
         fig, (ax,) = new_figure(3.1, 3.1, left=0.19, right=0.97, bottom=0.16, top=0.88)
         plots.distance_matrix(matrix, self.data.categories, title=title, ax=ax)
-        return fig
+        for artist in plots.set_distance_matrix(ax, matrix, title):
+            artist.set_animated(True)  # drawn over the kept frame (:meth:`_show_live`)
+        return projector_ready(fig)
