@@ -422,24 +422,15 @@ def check_path(path: Any, max_bytes: int | None = MAX_FILE_BYTES) -> tuple[str, 
     if stat.S_ISDIR(info.st_mode):
         raise AgreementError(f"{path}: is a directory, not a ratings file")
     if not stat.S_ISREG(info.st_mode):
-        kind = (
-            "a FIFO (named pipe)"
-            if stat.S_ISFIFO(info.st_mode)
-            else "a device"
-            if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode)
-            else "a socket"
-            if stat.S_ISSOCK(info.st_mode)
-            else "not a regular file"
-        )
+        kinds = {stat.S_ISFIFO: "a FIFO (named pipe)", stat.S_ISCHR: "a device", stat.S_ISBLK: "a device"}
+        kind = next((k for test, k in kinds.items() if test(info.st_mode)), "not a regular file")
+        kind = "a socket" if stat.S_ISSOCK(info.st_mode) else kind
         raise AgreementError(
             f"{path}: is {kind}; only regular files are read (save the ratings to a file first)"
         )
+    size = info.st_size
     check_limit(
-        f"{path}: the file has {info.st_size:,} bytes; file size",
-        info.st_size,
-        max_bytes,
-        "max_bytes",
-        "--max-bytes",
+        f"{path}: the file has {size:,} bytes; file size", size, max_bytes, "max_bytes", "--max-bytes"
     )
     if info.st_size == 0:
         raise AgreementError(f"{path}: the file is empty")
@@ -571,30 +562,27 @@ class _Csv:
     def open(self) -> Any:
         return io.BytesIO(self.source) if isinstance(self.source, bytes) else open(self.source, "rb")
 
+    def frame(self, dtype: Any, engine: str = "c") -> Any:
+        """The data rows as pandas reads them: blank lines left out, a missing cell NaN; pandas pads a row with
+        fewer cells than the header with NaN (the C engine) or None (the python engine, where an empty cell is "")."""
+        import pandas as pd
+
+        na = {"keep_default_na": False, "na_values": [""] if engine == "c" else None}
+        shape = {"header": 0, "names": list(range(self.width)), "skiprows": self.skip, "index_col": False}
+        with self.open() as fh:
+            return pd.read_csv(fh, sep=self.sep, dtype=dtype, encoding="utf-8", engine=engine, **shape, **na)
+
     def read(self, text: set) -> Any:
-        """The data rows (blank lines left out), columns ``text`` as text, the others as Categoricals."""
+        """The data rows, columns ``text`` as text, the others as Categoricals (the parser gives each column's
+        codes and its distinct cells, so each cell is hashed once, in C); an error names the line."""
         import pandas as pd
 
         try:
-            with self.open() as fh, warnings.catch_warnings():
+            with warnings.catch_warnings():
                 warnings.simplefilter(
                     "error", pd.errors.ParserWarning
                 )  # the first row longer than the header
-                frame = pd.read_csv(
-                    fh,
-                    sep=self.sep,
-                    header=0,
-                    names=list(range(self.width)),
-                    skiprows=self.skip,
-                    # labels as categories: the parser gives each column's codes and its distinct cells, so
-                    # each cell is hashed once, in C
-                    dtype={j: object if j in text else "category" for j in range(self.width)},
-                    keep_default_na=False,
-                    na_values=[""],  # the other markers are read as text, counted, and made missing here
-                    encoding="utf-8",
-                    engine="c",
-                    index_col=False,
-                )
+                frame = self.frame({j: object if j in text else "category" for j in range(self.width)})
         except pd.errors.ParserWarning:
             raise self.wrong_width(*self.line(row=0), first=True) from None
         except pd.errors.EmptyDataError:
@@ -644,8 +632,6 @@ class _Csv:
 
     def check_rows(self, frame: Any, above: int) -> None:
         """pandas pads a row with fewer cells than the header with missing ones: an error here, naming the line."""
-        import pandas as pd
-
         if not frame[self.width - 1].isna().any():
             return  # a short row leaves the last column empty
         # speed: without quotes, every row has all its cells exactly when the separators add up; on
@@ -657,19 +643,7 @@ class _Csv:
                 quotes = quotes or b'"' in chunk
         if not quotes and separators == above + (len(frame) + 1) * (self.width - 1):
             return
-        with self.open() as fh:  # the python engine pads with None, an empty cell is ""
-            cells = pd.read_csv(
-                fh,
-                sep=self.sep,
-                header=0,
-                names=list(range(self.width)),
-                skiprows=self.skip,
-                dtype=object,
-                keep_default_na=False,
-                encoding="utf-8",
-                engine="python",
-                index_col=False,
-            )
+        cells = self.frame(object, engine="python")
         short = np.flatnonzero(cells[self.width - 1].isna().to_numpy())
         if short.size:
             raise self.wrong_width(*self.line(row=int(short[0])))
@@ -818,13 +792,8 @@ def _read_xlsx(path: str, max_bytes: int | None, skip_rows: int, plan: _Plan) ->
         raise AgreementError(
             f"{path}: not an Excel workbook (an .xlsx file is a zip archive): {err}"
         ) from None
-    check_limit(
-        f"{path}: the workbook unpacks to {unpacked:,} bytes; file size",
-        unpacked,
-        max_bytes,
-        "max_bytes",
-        "--max-bytes",
-    )
+    what = f"{path}: the workbook unpacks to {unpacked:,} bytes; file size"
+    check_limit(what, unpacked, max_bytes, "max_bytes", "--max-bytes")
     try:
         frame = pd.read_excel(
             path, sheet_name=0, header=None, dtype=object, engine="openpyxl", na_filter=False
@@ -857,15 +826,10 @@ def _read_xlsx(path: str, max_bytes: int | None, skip_rows: int, plan: _Plan) ->
             raise AgreementError(
                 f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's {width} columns{title}"
             )
-    positions, _text, _long = plan(header)
+    positions = plan(header)[0]
     columns = [np.array([rows[i][j] for i in body], dtype=object) for j in positions]
-    return _Table(
-        path,
-        [header[j] for j in positions],
-        columns,
-        positions,
-        lambda row: f"row {(body[row] if row >= 0 else top) + 1}",
-    )
+    line = lambda row: f"row {(body[row] if row >= 0 else top) + 1}"  # noqa: E731
+    return _Table(path, [header[j] for j in positions], columns, positions, line)
 
 
 def _excel_cell(value: Any) -> Any:
@@ -1120,8 +1084,6 @@ class _Plan:
     def __call__(self, header: list) -> tuple[list, set, bool]:
         positions = list(range(len(header)))
         if self.drop:
-            for name in self.drop:
-                self.column(name, "drop", "--drop-column", header)
             gone = {self.column(name, "drop", "--drop-column", header) for name in self.drop}
             positions = [p for p in positions if p not in gone]
             self.notes.append(f"left out as asked (drop, --drop-column): {_quoted(self.drop)}")
@@ -1177,7 +1139,6 @@ def _interpret(table: Any, plan: _Plan, categories: list | None, max_field: int 
     j_item = plan.item_j
     items = (
         _id_column(
-            path,
             table.columns[j_item],
             locate,
             j_item,
@@ -1357,7 +1318,7 @@ def _interpret_long(table: Any, plan: _Plan, categories: list | None, max_field:
         return at(row, None if column is None else order[column])
 
     ids = [
-        _id_column(path, table.columns[order[k]], at, order[k], max_field, what)
+        _id_column(table.columns[order[k]], at, order[k], max_field, what)
         for k, what in enumerate(["item", "rater"])
     ]
     labels, numeric, cats = _labels(table, [order[2]], categories, at, max_field, plan)
@@ -1430,7 +1391,6 @@ def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field:
         )
     else:
         raters = _id_column(
-            path,
             table.columns[j_rater],
             locate,
             j_rater,
@@ -1460,7 +1420,6 @@ def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field:
 
 
 def _id_column(
-    path: str,
     column: np.ndarray,
     locate: Callable,
     j: int,
