@@ -107,7 +107,9 @@ def scenarios():
                 )
             )
     for size, n_items, n_raters in (("10 x 3", 10, 3), ("1000 x 10", 1000, 10)):
-        make = lambda n=n_items, m=n_raters: ParadoxExplorer(n_items=n, n_raters=m, accuracy=0.85)  # noqa: E731
+        make = lambda n=n_items, m=n_raters: (  # noqa: E731
+            ParadoxExplorer(n_items=n, n_raters=m, accuracy=0.85)
+        )
         out.append(
             (
                 "ParadoxExplorer",
@@ -307,7 +309,8 @@ def main() -> int:
         ok = row["cold"] < row["budget"]
         over += not ok
         print(
-            f"{row['explorer']:<20} {row['size']:<10} {row['what']:<50} {row['median']:7.1f} {row['cpu']:6.1f} "
+            f"{row['explorer']:<20} {row['size']:<10} {row['what']:<50} {row['median']:7.1f} "
+            f"{row['cpu']:6.1f} "
             f"{row['cold']:6.1f} {row['cold_cpu']:6.1f} {row['max']:6.1f}  "
             f"{'ok' if ok else 'OVER'} ({row['budget']:.0f})",
             flush=True,

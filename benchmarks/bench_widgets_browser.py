@@ -1,9 +1,10 @@
 """How long an explorer update takes in the browser: a key press, a choice or a click, to the new figure.
 
-Opens a notebook of the playground's explorers in JupyterLab in headless Debian Chromium at a
-projector's 1280 x 720 with the browser at 150 % (853 x 480 CSS px) and the file browser open, as
-in class, and works each control the way an instructor does: a slider moved with the arrow key,
-a label chosen in a dropdown, a toggle clicked. For each it times, in the page, from the event
+Opens a notebook of the playground's explorers (and notebook 08's) in JupyterLab in headless
+Debian Chromium at a projector's 1280 x 720 with the browser at 150 % (853 x 480 CSS px) and the
+file browser open, as in class, and works each control the way an instructor does: a slider moved
+with the arrow key, a label chosen in a dropdown, a toggle clicked, a view of the report shown.
+For each it times, in the page, from the event
 (``keydown``, ``change``, ``click``) to the last change the kernel's answer makes to the
 explorer (a figure's new picture, the readout's new numbers): kernel round trip, Python's
 recompute and redraw, the PNG's trip back and the browser putting it on screen.
@@ -40,6 +41,7 @@ EXPLORERS = [
     "CoverageExplorer()",
     "WeightsExplorer()",
     "IntervalExplorer()",
+    "AnnotationsExplorer()",
 ]
 
 # Records, in the page, when an event starts an update and when the explorer last changed.
@@ -50,8 +52,8 @@ _WATCH_JS = """(explorer) => {
   for (const kind of ['keydown', 'change', 'click']) explorer.addEventListener(kind, begin, true);
   new MutationObserver((records) => {
     if (w.start === null) return;
-    const mine = records.filter(r => r.type === 'attributes' ? r.target.tagName === 'IMG'
-                                                             : !!(r.target.closest && r.target.closest('.iaa-numbers')));
+    const mine = records.filter(r => r.type === 'attributes'
+      ? r.target.tagName === 'IMG' : !!(r.target.closest && r.target.closest('.iaa-numbers')));
     if (mine.length) { w.last = performance.now(); w.changes += mine.length; }
   }).observe(explorer, {attributes: true, attributeFilter: ['src'], subtree: true, childList: true,
                          characterData: true});
@@ -187,6 +189,31 @@ def scenarios(page, explorers, repeat: int):
             ),
         )
     )
+    report = explorers.nth(7)  # notebook 08's explorer: one view of the report at a time
+    show = report.locator(".iaa-show select")
+    figures = [v for v in show.locator("option").all_text_contents() if v.startswith("figure")]
+    texts = [v for v in show.locator("option").all_text_contents() if v.strip() in ("items", "categories")]
+    out.append(
+        (
+            report,
+            "annotations: show a figure (new: drawn)",
+            [lambda v=v: show.select_option(label=v) for v in figures],
+        )
+    )
+    out.append(
+        (
+            report,
+            "annotations: show a figure (kept)",
+            cycle(*(lambda v=v: show.select_option(label=v) for v in figures)),
+        )
+    )
+    out.append(
+        (
+            report,
+            "annotations: show items / categories (new)",
+            [lambda v=v: show.select_option(label=v) for v in texts],
+        )
+    )
     return out
 
 
@@ -210,7 +237,8 @@ def main() -> int:
             page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
             page.wait_for_function("() => !window.jupyterapp.shell.leftCollapsed", timeout=60_000)
             explorers = page.locator(".iaa-explorer")
-            explorers.nth(len(EXPLORERS) - 1).locator("img.iaa-picture").first.wait_for(timeout=60_000)
+            explorers.nth(6).locator("img.iaa-picture").first.wait_for(timeout=60_000)
+            explorers.nth(7).locator(".iaa-numbers table").first.wait_for(timeout=60_000)  # the summary
             load = os.getloadavg()
             print(
                 f"explorer updates in the browser, ms from the event to the last change on screen "

@@ -754,7 +754,7 @@ class Explorer:
         key: Any,
         curves: Callable[[], Iterable[Artist]],
         marks: Callable[[], Iterable[Artist]],
-        alt: str | None = None,
+        alt: str | Callable[[Figure], str] | None = None,
         make: Callable[[], Figure] | None = None,
         image: Picture | None = None,
     ) -> None:
@@ -768,7 +768,7 @@ class Explorer:
         drawn over that picture, and the result is kept in turn. On every call
         ``marks()`` updates the markers of the current setting and returns
         them, drawn over the kept curves. ``alt`` is the figure's text alternative (None: its
-        titles and axes, :func:`describe_figure`). ``make``: what draws the figure instead of
+        titles and axes, :func:`describe_figure`; a function: of the figure, after the marks). ``make``: what draws the figure instead of
         :meth:`_draw`. Each image keeps its own figure, pictures and key.
         """
         image = self.image if image is None else image
@@ -789,7 +789,7 @@ class Explorer:
         canvas.restore_region(kept["background"])
         for artist in marks():
             artist.axes.draw_artist(artist)
-        alt = describe_figure(figure) if alt is None else alt
+        alt = describe_figure(figure) if alt is None else alt(figure) if callable(alt) else alt
         self._set_image(image, canvas_png(canvas), alt, figure_css_width(figure))
 
     @property
@@ -862,12 +862,17 @@ class Explorer:
         if kept.get("frame") != frame:  # new bars, names or axes: draw the frame again
             kept["frame"], kept["key"] = frame, None
 
-        def marks() -> list:
-            return list(update(kept["figure"]))
+        def finding(figure: Figure) -> str:  # once per update: a new alt text redraws the picture
+            return getattr(figure, "iaa_alt", None) or describe_figure(figure)
 
-        self._blit(frame, lambda: (), marks, alt=alt, make=make, image=image)
-        if alt is None and getattr(kept["figure"], "iaa_alt", None):
-            self._set_image(image, image.value, kept["figure"].iaa_alt, image.width)
+        self._blit(
+            frame,
+            lambda: (),
+            lambda: update(kept["figure"]),
+            alt=finding if alt is None else alt,
+            make=make,
+            image=image,
+        )
 
     def _set_image(self, image: Picture, png: bytes, alt: str, width: str) -> None:
         """Show ``png`` in ``image`` at ``width`` CSS px, with ``alt``, its text alternative."""
