@@ -183,7 +183,7 @@ def _category_list(categories: Any, max_categories: int | None = MAX_CATEGORIES)
 
 
 def _first_repeat(values: Sequence, key: Callable[[Any], Any] = lambda v: v) -> tuple[int, int] | None:
-    """(i, j), i < j: where the first value that comes again was first seen and seen again; None if all differ."""
+    """(i, j), i < j: where the first value seen twice was seen first and again; None if all differ."""
     seen: dict = {}
     for j, v in enumerate(values):
         if key(v) in seen:
@@ -243,7 +243,9 @@ class CountPatterns(NamedTuple):
     ----------
     counts : ndarray of int64, shape (n_patterns, n_categories)
         The distinct per-item category counts, ``counts[p, j]`` ratings in
-        category ``j``; rows in increasing order of their encoding.
+        category ``j``; rows in a fixed order (by the last category's count,
+        then the one before...; on tables with very many categories, by
+        the items' sorted codes).
     frequency : ndarray of int64, shape (n_patterns,)
         How many items have each row of ``counts``.
     item_pattern : ndarray of intp, shape (n_items,)
@@ -625,7 +627,9 @@ class Ratings:
             raise AgreementError(f"codes must lie in -1..{k - 1} (-1 = missing) for {k} categories")
         raters = _default_rater_names(arr.shape[1]) if raters is None else _names(raters, "raters")
         items = range(1, arr.shape[0] + 1) if items is None else _names(items, "items")
-        return cls(arr.astype(np.intp), cats, raters, items, _trusted=True, _declared=True)
+        return cls(
+            np.array(arr, dtype=np.intp, order="F"), cats, raters, items, _trusted=True, _declared=True
+        )
 
     def rows(self) -> list[list[Any]]:
         """The table as lists of labels, one list per item, ``None`` where missing."""
@@ -854,13 +858,12 @@ class Ratings:
             raise AgreementError(f"records must be a list of (item, rater, label) triples, got {records!r}")
         if _is_frame(records):
             return cls.from_dataframe(records, "long", categories, max_categories=max_categories)
-        item_order: dict[Any, int] = (
-            {} if items is None else {it: i for i, it in enumerate(_names(items, "items"))}
+        orders: tuple[dict, dict] = (  # item and rater ids -> positions, declared or in the order first seen
+            {} if items is None else {it: i for i, it in enumerate(_names(items, "items"))},
+            {} if raters is None else {r: i for i, r in enumerate(_check_raters(_names(raters, "raters")))},
         )
-        rater_order: dict[Any, int] = (
-            {} if raters is None else {r: i for i, r in enumerate(_check_raters(_names(raters, "raters")))}
-        )
-        item_idx, rater_idx, labels = [], [], []
+        positions: tuple[list, list] = ([], [])
+        labels = []
         for n, rec in enumerate(records, start=1):
             try:
                 item, rater, label = rec
@@ -871,33 +874,27 @@ class Ratings:
                     f"name, got {rec!r}",
                     row=n - 1,
                 ) from None
-            if item not in item_order:
-                if items is not None:
-                    raise AgreementError(
-                        f"record {n}: item {item!r} is not among the declared items", row=n - 1
-                    )
-                if is_missing(item):
-                    raise AgreementError(f"record {n}: the item is missing", row=n - 1)
-                item_order[item] = len(item_order)
-            if rater not in rater_order:
-                if raters is not None:
-                    raise AgreementError(
-                        f"record {n}: rater {rater!r} is not among the declared raters", row=n - 1
-                    )
-                if is_missing(rater):
-                    raise AgreementError(f"record {n}: the rater is missing", row=n - 1)
-                rater_order[rater] = len(rater_order)
-            item_idx.append(item_order[item])
-            rater_idx.append(rater_order[rater])
+            for what, value, order, declared, found in zip(
+                ("item", "rater"), (item, rater), orders, (items, raters), positions
+            ):
+                if value not in order:
+                    if declared is not None:
+                        raise AgreementError(
+                            f"record {n}: {what} {value!r} is not among the declared {what}s", row=n - 1
+                        )
+                    if is_missing(value):
+                        raise AgreementError(f"record {n}: the {what} is missing", row=n - 1)
+                    order[value] = len(order)
+                found.append(order[value])
             labels.append(label)
         if not labels:
             raise AgreementError("no records: the ratings table is empty")
         return _assemble_long(
             cls,
-            np.asarray(item_idx, dtype=np.intp),
-            np.asarray(rater_idx, dtype=np.intp),
-            list(item_order),
-            list(rater_order),
+            np.asarray(positions[0], dtype=np.intp),
+            np.asarray(positions[1], dtype=np.intp),
+            list(orders[0]),
+            list(orders[1]),
             _objects(labels),
             categories,
             max_categories,
@@ -1161,7 +1158,8 @@ def _as_table(rows: Any) -> list[list[Any]]:
     for i, row in enumerate(table):
         if len(row) != width:
             raise AgreementError(
-                f"ragged table: row {i + 1} has {len(row)} label{'s' * (len(row) != 1)} but row 1 has {width}; "
+                f"ragged table: row {i + 1} has {len(row)} label{'s' * (len(row) != 1)} "
+                f"but row 1 has {width}; "
                 f"use None for a missing rating",
                 row=i,
             )
@@ -1258,7 +1256,7 @@ def _encode_columns(
     max_categories: int | None,
     locate: Callable | None = None,
 ) -> tuple[np.ndarray, list]:
-    """Columns of cells (numeric arrays, objects or _Column) as a table of codes (-1 missing), rater by rater."""
+    """Columns of cells (numeric arrays, objects or _Column) as a table of codes, -1 missing."""
     if categories is None and all(not isinstance(c, _Column) and c.dtype.kind in "iuf" for c in columns):
         whole = _whole_numbers(columns)
         if whole is not None:
@@ -1291,7 +1289,7 @@ def _cell_error(
     message: str,
     where: tuple[int, int] | None = None,
 ) -> AgreementError:
-    """The error for a cell's label, named by row and rater; ``where``: the (row, column) it carries, if not ``at``."""
+    """The error for a cell's label, named by row and rater; ``where``: the (row, column) it carries."""
     (row, column), (at_row, at_column) = at, where or at
     return AgreementError(
         f"label {label!r} at row {row + 1}, rater {_rater_name(raters, column)} {message}",
@@ -1308,7 +1306,7 @@ def _merge_columns(
     locate: Callable | None = None,
     where: Callable | None = None,
 ) -> tuple[np.ndarray, list]:
-    """Columns with their own labels as one table of codes into the categories (declared, or all seen, sorted).
+    """Columns with their own labels as one table of codes into the categories (declared, or all seen).
 
     ``locate(j, pos)`` gives the (row, rater column) that a message names for
     cell ``pos`` of column ``j``; ``where(j, pos)`` the (row, column) that the
@@ -1457,7 +1455,7 @@ def _assemble_long(
     n_items, n_raters = len(items), len(raters)
     _check_size((n_items, n_raters))
     rated = np.flatnonzero(column.codes >= 0)
-    keys = item_idx[rated] * n_raters + rater_idx[rated]
+    keys = rater_idx[rated] * n_items + item_idx[rated]  # rater by rater, as the table is stored
     order = np.argsort(keys, kind="stable")
     clash = (keys[order][1:] == keys[order][:-1]) & (codes[rated][order][1:] != codes[rated][order][:-1])
     if clash.any():
@@ -1474,7 +1472,7 @@ def _assemble_long(
     table = np.full(n_items * n_raters, -1, dtype=np.intp)
     table[keys] = codes[rated]
     return cls(
-        table.reshape(n_items, n_raters),
+        table.reshape(n_raters, n_items).T,
         cats,
         raters,
         _check_items(items),
