@@ -28,7 +28,9 @@ from iaa_teach import AgreementError, datasets, fleiss_kappa, fmt, krippendorff_
 from iaa_teach.exercises import KINDS, make_question, question_for, worksheet
 from iaa_teach.exercises._answers import parse_answer
 from iaa_teach.exercises._generate import LEVEL_SIZES
-from iaa_teach.exercises._mistakes import KIND_MISTAKES, route_alpha, route_fleiss
+from iaa_teach.exercises._kinds.alpha import route_alpha
+from iaa_teach.exercises._kinds.fleiss import route_fleiss
+from iaa_teach.exercises._mistakes import KIND_MISTAKES
 from iaa_teach.exercises._questions import SKILLS, SLIPS, question_code
 from iaa_teach.exercises._worksheet import worksheet_questions
 from iaa_teach.rounding import round_half_up

@@ -119,6 +119,12 @@ value on the Landis-Koch scale and against Krippendorff's 0.667 / 0.800, why
 alpha differs from Fleiss' kappa, what merging two annotators does, why the
 two chance rules differ. Prompts come in several wordings, chosen by the seed.
 
+Each kind is a module of its own, ``exercises/_kinds/<kind>.py``, with its words in
+``_kinds/<kind>.toml``; the conceptual parts with their mark schemes, the mistakes' words and the
+quantities' marks are in ``iaa_teach/content/`` (``concepts.toml``, ``mistakes.toml``,
+``quantities.toml``, ``questions.toml``): a lecturer edits them there (CONTRIBUTING.md, "Adding a
+question kind").
+
 Right answers come from :mod:`iaa_teach.metrics` (``result.exact``);
 :meth:`Question.solution` shows the working through :func:`iaa_teach.explain`;
 prompts, model answers and solutions are written once with

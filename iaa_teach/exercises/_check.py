@@ -35,7 +35,8 @@ _HEADS = {
 
 @dataclass(frozen=True)
 class Check:
-    """What :func:`check_number` says: ``status`` is ``"right"``, ``"not yet"``, ``"empty"`` or ``"unreadable"``.
+    """What :func:`check_number` says: ``status`` is ``"right"``, ``"not yet"``, ``"empty"`` or
+    ``"unreadable"``.
 
     ``message`` is the sentence shown; ``correct`` is True only for "right".
     Displays as Markdown in a notebook (``**Right.** ...``).

@@ -2,7 +2,7 @@
 
 The words are data: ``iaa_teach/content/concepts.toml`` holds every conceptual part's prompt, options
 (with why each wrong one is wrong), mark-scheme points and model answer, and a kind's own file
-(``exercises/kinds/<kind>.toml``, ``[choose]``) the options for choosing its coefficient. Each
+(``exercises/_kinds/<kind>.toml``, ``[choose]``) the options for choosing its coefficient. Each
 builder here returns the pieces of a :class:`~._questions.Part` answered without a number; the model
 answer uses no other part's result (the check may show it before the solution is opened). Options are
 shuffled by the question's own generator, so a seed always gives the same order.
@@ -271,7 +271,8 @@ def rules_differ() -> Concept:
 
 
 def chance_rules(rng: np.random.Generator, kind: str) -> Concept:
-    """Comparing chance rules (a select-all part): how the kind's P_e (or D_e) differs from the other rules'."""
+    """Comparing chance rules (a select-all part): how the kind's P_e (or D_e) differs from the other
+    rules'."""
     entry = BANK["chance_rules"]
     group = entry[kind if kind in ("fleiss", "alpha") else "two"]
     return from_bank({**entry, **group, "model": " ".join(t + "." for t in group["right"])}, rng)

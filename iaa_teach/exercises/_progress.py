@@ -145,7 +145,8 @@ class LoggedAnswer:
 
     @classmethod
     def from_record(cls, rec: Any) -> "LoggedAnswer":
-        """An answer from its JSON record; :class:`~iaa_teach.AgreementError` naming the field that is wrong."""
+        """An answer from its JSON record; :class:`~iaa_teach.AgreementError` naming the field that is
+        wrong."""
         if not isinstance(rec, dict):
             raise AgreementError("an answer is not a JSON object")
         for name in ("when", "kind", "part", "skill"):

@@ -1,4 +1,5 @@
-"""Printable worksheets: a question paper and a mark scheme, as HTML or PDF (laid out as :func:`worksheet` says).
+"""Printable worksheets: a question paper and a mark scheme, as HTML or PDF (laid out as :func:`worksheet`
+says).
 
 Every formula is typeset as MathML (``math="mathml"`` of
 :mod:`iaa_teach.markup`, converted in Python by latex2mathml), so a page needs
@@ -20,6 +21,7 @@ from typing import Any, Sequence
 from .._markup import Em, Prose, Table, html_escape
 from .._report import html_to_pdf
 from .._validation import AgreementError, check_bool, check_int, check_option, check_text
+from ._concepts import load
 from ._generate import KINDS
 from ._questions import Question, make_question
 
@@ -50,7 +52,8 @@ MARKING = (
     ),
     Prose(
         Em("Follow-through (ft):", strong=True),
-        " mark a part built on earlier parts against the candidate's own earlier answers; penalise an error once.",
+        " mark a part built on earlier parts against the candidate's own earlier answers; "
+        "penalise an error once.",
     ),
     Prose(
         Em("Letters:", strong=True),
@@ -75,63 +78,9 @@ LINES_PER_MARK = 3
 _LINE_MM = 8
 _CSP = "default-src 'none'; style-src 'unsafe-inline'"
 
-_CSS = """
-@page { size: A4; margin: 15mm 17mm 17mm;
-  @bottom-center { content: "Page " counter(page) " of " counter(pages); font: 9pt Georgia, serif; color: #444; } }
-html { font-family: Georgia, 'DejaVu Serif', 'Times New Roman', serif; font-size: 11pt; line-height: 1.35; }
-body { max-width: 46em; margin: 1.5em auto; }
-@media print { body { margin: 0; max-width: none; } }
-math { font-family: 'Latin Modern Math', 'STIX Two Math', 'DejaVu Math TeX Gyre', math; font-size: 1.05em; }
-h1 { font-size: 1.55em; margin: 0 0 0.2em; }
-h2 { font-size: 1.2em; margin: 0.2em 0 0.5em; border-bottom: 1px solid #999; padding-bottom: 0.15em; }
-.paper-id { color: #555; font-size: 0.9em; margin: 0 0 1em; }
-.candidate { width: 100%; border-collapse: collapse; margin: 0.8em 0 1em; }
-.candidate td { padding: 0.9em 0.3em 0.1em 0; white-space: nowrap; font-weight: bold; width: 1%; }
-.candidate td.write { border-bottom: 1px solid #000; width: auto; }
-.rubric { border: 1.5px solid #000; padding: 0.5em 1em; margin-bottom: 1.2em; }
-.rubric p.time { font-size: 1.1em; margin: 0.3em 0; }
-.rubric ul { margin: 0.3em 0 0.4em; padding-left: 1.3em; }
-.grid table.iaa-table td { min-width: 2.2em; height: 1.6em; }
-.question { break-before: page; }  /* the front page is the cover: name, time, instructions, marks */
-.stem { break-inside: avoid; }  /* a part that does not fit under a long table starts the next page whole */
-.qhead { display: flex; justify-content: space-between; align-items: baseline; }
-.qhead small, .muted { font-weight: normal; color: #555; font-size: 0.8em; }
-.part { break-inside: avoid; margin: 0.9em 0 0.4em; }
-h3.section { font-size: 1.05em; margin: 1.2em 0 0.2em; display: flex; justify-content: space-between; break-after: avoid; }
-.prompt { display: flex; gap: 0.6em; align-items: baseline; margin: 0; }
-.prompt .label { font-weight: bold; min-width: 1.6em; }
-.prompt .words { flex: 1; }
-.mark { font-weight: bold; white-space: nowrap; }
-.lines { margin: 0.3em 0 0 2.2em; }
-.choices p { margin: 0.25em 0 0 2.2em; }
-.letter { margin: 0.6em 0 0 2.2em; } .letter .box { display: inline-block; width: 2.2em; height: 1.8em;
-  border: 1px solid #000; vertical-align: middle; margin-left: 0.4em; } .letter .box.wide { width: 8em; }
-.lines div { height: LINE_MMmm; border-bottom: 1px dotted #777; }
-.squares { margin: 0.5em 0 0.3em 2.2em; border: 1px solid #888; break-inside: avoid;
-  background-image: linear-gradient(#c8c8c8 1px, transparent 1px), linear-gradient(90deg, #c8c8c8 1px, transparent 1px);
-  background-size: 5mm 5mm; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-table.iaa-table { border-collapse: collapse; margin: 0.5em 0 0.7em; break-inside: avoid; }
-table.iaa-table caption { caption-side: top; text-align: left; font-style: italic; padding-bottom: 0.2em; }
-table.iaa-table th, table.iaa-table td { border: 1px solid #888; padding: 0.12em 0.6em; text-align: center; }
-table.iaa-table thead th { background: #eee; }
-table.iaa-equations { border-collapse: collapse; margin: 0.4em 0 0.6em 1em; break-inside: avoid; }
-table.iaa-equations td { padding: 0.15em 0.2em; vertical-align: middle; }
-td.iaa-lhs { text-align: right; } td.iaa-rhs { text-align: left; }
-.end { text-align: center; font-weight: bold; margin-top: 2em; letter-spacing: 0.1em; }
-.key table { border-collapse: collapse; width: 100%; font-size: 0.82em; line-height: 1.2; }
-.key th, .key td { border: 1px solid #888; padding: 0.1em 0.4em; text-align: left; vertical-align: top; }
-.key .points { font-size: 0.95em; } .key h1 { font-size: 1.3em; } .key h2 { margin-bottom: 0.2em; } .key .paper-id { margin-bottom: 0.4em; }
-.key ul.how { font-size: 0.82em; line-height: 1.25; margin: 0 0 0.4em; padding-left: 1.2em; }
-.key thead th { background: #eee; }
-.key td.marks, .key th.marks { text-align: center; width: 3.5em; }
-.key td.q, .key th.q { width: 4.5em; } .key td.p, .key th.p { width: 2.5em; }
-.key tr.qtotal td { font-weight: bold; background: #f4f4f4; }
-.worked { break-before: page; }
-.iaa-explanation h4 { margin: 0.8em 0 0.3em; break-after: avoid; }
-.iaa-explanation h4 + p { break-after: avoid; }  /* a step's heading and intro stay with its working */
-.iaa-explanation p { margin: 0.3em 0; break-inside: avoid; }
-.scheme { border-left: 3px solid #555; padding: 0.2em 0 0.2em 0.8em; margin: 0.6em 0; break-inside: avoid; }
-""".replace("LINE_MM", str(_LINE_MM))
+_CSS = load(Path(__file__).parent.parent / "content" / "worksheet.toml")["css"].replace(
+    "LINE_MM", str(_LINE_MM)
+)
 
 
 @dataclass(frozen=True)
@@ -153,7 +102,8 @@ class Worksheet:
 def worksheet_questions(
     n: int, seed: int = 0, kinds: Sequence[str] = KINDS, level: int = 2
 ) -> list[Question]:
-    """The questions of a worksheet: question i is ``make_question(kinds[i % len(kinds)], seed + i, level=level)``.
+    """The questions of a worksheet: question i is ``make_question(kinds[i % len(kinds)], seed + i,
+    level=level)``.
 
     ``n`` is 1 to 100; ``kinds`` a kind or a non-empty sequence of kinds;
     ``level`` 1, 2 or 3 (see :func:`make_question`).
@@ -239,7 +189,8 @@ def _section(title: str, parts) -> str:
     """A level-4 question's section heading with its marks (nothing for a question in one section)."""
     if not title:
         return ""
-    return f'<h3 class="section">{html_escape(title)} <span class="mark">[{sum(p.marks for p in parts)}]</span></h3>'
+    marks = sum(p.marks for p in parts)
+    return f'<h3 class="section">{html_escape(title)} <span class="mark">[{marks}]</span></h3>'
 
 
 def _examiner_grid(questions: Sequence[Question], total: int) -> str:
@@ -292,7 +243,10 @@ def _key_answer(p) -> str:
 def _mark_scheme(questions: Sequence[Question], title: str, total: int) -> str:
     rows = []
     for i, q in enumerate(questions, start=1):
-        first = f'<td class="q" rowspan="{len(q.parts)}"><b>{i}</b><br><span class="muted">{_total(q.total_marks)}</span></td>'
+        first = (
+            f'<td class="q" rowspan="{len(q.parts)}"><b>{i}</b><br>'
+            f'<span class="muted">{_total(q.total_marks)}</span></td>'
+        )
         body = "".join(
             f'<tr>{first if j == 0 else ""}<td class="p">({p.label})</td><td>{_key_answer(p)}</td>'
             f'<td class="marks">{p.marks}</td></tr>'
@@ -304,7 +258,8 @@ def _mark_scheme(questions: Sequence[Question], title: str, total: int) -> str:
         f'<section class="key"><h1>{title}: mark scheme</h1>'
         f'<p class="paper-id">Questions {html_escape(_ids(questions))}. Numbers are rounded half up from the '
         f'exact values.</p><h2>Answer key</h2><ul class="how">{how}</ul>'
-        '<table><thead><tr><th class="q">Question</th><th class="p">Part</th><th>Answer</th><th class="marks">Marks</th></tr></thead>'
+        '<table><thead><tr><th class="q">Question</th><th class="p">Part</th><th>Answer</th>'
+        '<th class="marks">Marks</th></tr></thead>'
         + "".join(rows)
         + f'<tbody><tr class="qtotal"><td colspan="3">Total</td><td class="marks">{total}</td></tr></tbody>'
         "</table></section>"

@@ -15,8 +15,9 @@ practice and an instructor), :data:`EXERCISES` every exercise in order.
 
 >>> check("01.1", "7/10")
 Right. P_o = 7/10.
->>> check("01.1", 0.3)
-Not yet. 0.3 is what you get when you counted the items off the diagonal. Look again at the diagonal of the agreement table, divided by N.
+>>> check("01.1", 0.3)  # doctest: +NORMALIZE_WHITESPACE
+Not yet. 0.3 is what you get when you counted the items off the diagonal. Look again at the diagonal of the
+agreement table, divided by N.
 >>> [e.id for e in EXERCISES][:3]
 ['01.1', '01.2', '01.3']
 """
@@ -69,7 +70,8 @@ def _changed(ratings: Ratings, item: int, rater: int, label: str | None) -> Rati
 
 
 def _text_alpha(r: Ratings) -> float:
-    """The code walkthrough's 'alpha': every ordered pair counted once (no 1/(n_i - 1) weight), D_e = 1 - Σ p_c²."""
+    """The code walkthrough's 'alpha': every ordered pair counted once (no 1/(n_i - 1) weight),
+    D_e = 1 - Σ p_c²."""
     pairs = krippendorff_alpha(r).pair_counts
     p = pairs.sum(axis=1) / pairs.sum()
     return float(1 - (1 - np.trace(pairs) / pairs.sum()) / (1 - np.sum(p**2)))
