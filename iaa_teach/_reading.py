@@ -151,7 +151,8 @@ _INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 _EXCEL = (".xlsx", ".xlsm")
 _NUL = (
     "the file contains a NUL byte, so it is not UTF-8 text (UTF-16 without a byte order mark, or a binary "
-    "file named .csv?); save it as CSV UTF-8, or give its encoding with encoding= (--encoding on the command line)"
+    "file named .csv?); save it as CSV UTF-8, or give its encoding with encoding= (--encoding on the "
+    "command line)"
 )
 #: Annotation tools' exports, by suffix: what they are, and their reader (defined below).
 _TOOLS: dict = {}
@@ -164,7 +165,8 @@ _NOT_SUPPORTED = {
 
 # ======================================================== cells as text
 def file_text(value: Any, keep: frozenset = frozenset()) -> Any:
-    """A cell as a file's reader sees it: stripped text, or None where it is a missing marker (not in ``keep``).
+    """A cell as a file's reader sees it: stripped text, or None where it is a missing marker (not in
+    ``keep``).
 
     >>> file_text("  P "), file_text("NA"), file_text(" "), file_text(None), file_text("NA", {"NA"})
     ('P', None, None, None, 'NA')
@@ -190,7 +192,8 @@ def to_number(text: str) -> int | float:
 
 
 def _words(name: Any) -> list[str]:
-    """A column name as lower-case words: ``"Patient ID"`` -> ``["patient", "id"]``, ``"itemId"`` -> ``["item", "id"]``."""
+    """A column name as lower-case words: ``"Patient ID"`` -> ``["patient", "id"]``, ``"itemId"`` ->
+    ``["item", "id"]``."""
     text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(name).strip())
     return [w for w in re.split(r"[\s_\-.:/()]+", text.lower()) if w]
 
@@ -202,7 +205,8 @@ def _named(name: Any, words: frozenset, extra: frozenset = frozenset()) -> bool:
 
 
 def item_like(name: Any) -> bool:
-    """A name that says "item IDs": item, id, unit(s), subject, patient, case, doc, text, sentence, #, index...
+    """A name that says "item IDs": item, id, unit(s), subject, patient, case, doc, text, sentence, #,
+    index...
 
     >>> [item_like(n) for n in ("Units", "Patient ID", "#", "doc_id", "Wine", "R1")]
     [True, True, True, True, False, False]
@@ -232,8 +236,10 @@ def label_like(name: Any) -> bool:
 def looks_long(header: Sequence[str]) -> bool:
     """True if a header of three names reads as a long file's: an item (any name), a rater and a label column.
 
-    >>> looks_long(["Item", "rater", "label"]), looks_long(["Wine", "Judge", "Scores"]), looks_long(["item", "ann", "bob"])
-    (True, True, False)
+    >>> looks_long(["Item", "rater", "label"]), looks_long(["Wine", "Judge", "Scores"])
+    (True, True)
+    >>> looks_long(["item", "ann", "bob"])
+    False
     """
     return len(header) == 3 and rater_like(header[1]) and label_like(header[2])
 
@@ -462,7 +468,8 @@ def _check_encoding(encoding: Any) -> str:
 # ============================================================== tables
 @dataclass
 class _Table:
-    """A file's header and columns as read, before they are interpreted (a CSV file, a sheet or a tool's export).
+    """A file's header and columns as read, before they are interpreted (a CSV file, a sheet or a tool's
+    export).
 
     ``line(row)`` says where data row ``row`` (0-based; -1: the header) is
     in the file (``"line 3"``, ``"row 3"``, ``"task 2, annotation 1"``);
@@ -483,7 +490,8 @@ class _Table:
         return len(self.header)
 
     def locate(self, row: int | None = None, column: int | None = None) -> str:
-        """``file, line L, column C`` of a data row (-1: the header) and a column (0-based among those read)."""
+        """``file, line L, column C`` of a data row (-1: the header) and a column (0-based among those
+        read)."""
         where = self.path
         if row is not None and self.line(row):
             where += f", {self.line(row)}"
@@ -563,8 +571,9 @@ class _Csv:
         return io.BytesIO(self.source) if isinstance(self.source, bytes) else open(self.source, "rb")
 
     def frame(self, dtype: Any, engine: str = "c") -> Any:
-        """The data rows as pandas reads them: blank lines left out, a missing cell NaN; pandas pads a row with
-        fewer cells than the header with NaN (the C engine) or None (the python engine, where an empty cell is "")."""
+        """The data rows as pandas reads them: blank lines left out, a missing cell NaN; pandas pads a row
+        with fewer cells than the header with NaN (the C engine) or None (the python engine, where an
+        empty cell is "")."""
         import pandas as pd
 
         na = {"keep_default_na": False, "na_values": [""] if engine == "c" else None}
@@ -631,7 +640,8 @@ class _Csv:
         )
 
     def check_rows(self, frame: Any, above: int) -> None:
-        """pandas pads a row with fewer cells than the header with missing ones: an error here, naming the line."""
+        """pandas pads a row with fewer cells than the header with missing ones: an error here, naming the
+        line."""
         if not frame[self.width - 1].isna().any():
             return  # a short row leaves the last column empty
         # speed: without quotes, every row has all its cells exactly when the separators add up; on
@@ -649,8 +659,9 @@ class _Csv:
             raise self.wrong_width(*self.line(row=int(short[0])))
 
     def line(self, record: int | None = None, row: int | None = None) -> tuple[int, list]:
-        """The line on which a record starts (0-based, every record counted), or data row ``row`` (0-based, as
-        pandas counts them: blank lines left out; -1: the header), and its cells, as the csv module reads them."""
+        """The line on which a record starts (0-based, every record counted), or data row ``row`` (0-based,
+        as pandas counts them: blank lines left out; -1: the header), and its cells, as the csv module
+        reads them."""
         if row == -1:
             return self.skip + 1, []
         start, data = 1, -1
@@ -672,7 +683,8 @@ class _Csv:
 
 @contextlib.contextmanager
 def _no_field_limit():
-    """The csv module's field size limit lifted (pandas has none; the cells' lengths are checked once read)."""
+    """The csv module's field size limit lifted (pandas has none; the cells' lengths are checked once
+    read)."""
     limit = csv.field_size_limit(2**31 - 1)
     try:
         yield
@@ -694,7 +706,8 @@ def _header(path: str, source: Any, sep: str | None, skip_rows: int) -> tuple[li
             else:
                 if skip_rows and skip_rows >= len(above):
                     raise AgreementError(
-                        f"{path}: skip_rows={skip_rows} (--skip-rows) skips every line of the file ({len(above)})"
+                        f"{path}: skip_rows={skip_rows} (--skip-rows) skips every line of the file "
+                        f"({len(above)})"
                     )
                 raise AgreementError(f"{path}: the file is empty (only blank lines)")
             use = sep or _sniff(line)
@@ -770,7 +783,8 @@ def _empty_rows(columns: list, markers: frozenset = frozenset(), last: set = fro
 
 
 def _missing_cells(values: np.ndarray, markers: frozenset = frozenset()) -> np.ndarray:
-    """Which cells are missing: NaN, None, blank text or a missing marker (``markers``: those kept as labels)."""
+    """Which cells are missing: NaN, None, blank text or a missing marker (``markers``: those kept as
+    labels)."""
     import pandas as pd
 
     if values.dtype.kind == "f":
@@ -824,7 +838,8 @@ def _read_xlsx(path: str, max_bytes: int | None, skip_rows: int, plan: _Plan) ->
                 else ""
             )
             raise AgreementError(
-                f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's {width} columns{title}"
+                f"{path}, row {i + 1}, column {extra[0] + 1}: a cell outside the header's {width} "
+                f"columns{title}"
             )
     positions = plan(header)[0]
     columns = [np.array([rows[i][j] for i in body], dtype=object) for j in positions]
@@ -876,7 +891,8 @@ def _parses(text: str) -> bool:
 
 
 def _one_label(values: Any) -> Any:
-    """A tool's answer as one label: a list of one is its element, several are joined with ", " (and warned about)."""
+    """A tool's answer as one label: a list of one is its element, several are joined with ", " (and
+    warned about)."""
     if isinstance(values, list):
         values = [v for v in values if v is not None]
         if not values:
@@ -886,7 +902,8 @@ def _one_label(values: Any) -> Any:
 
 
 def _read_label_studio(path: str, plan: _Plan) -> _Table:
-    """Label Studio's JSON export: tasks (``id``, ``data``) with ``annotations`` (``completed_by``, ``result``)."""
+    """Label Studio's JSON export: tasks (``id``, ``data``) with ``annotations`` (``completed_by``,
+    ``result``)."""
     (tasks,) = _load_json(path, lines=False)
     if not isinstance(tasks, list) or not all(isinstance(t, dict) and "annotations" in t for t in tasks):
         raise AgreementError(
@@ -1126,7 +1143,8 @@ class _Plan:
 
 
 def _interpret(table: Any, plan: _Plan, categories: list | None, max_field: int | None) -> Cells:
-    """The cells of a file as ids and labels, as the plan says; every guess noted, every oddity warned about."""
+    """The cells of a file as ids and labels, as the plan says; every guess noted, every oddity warned
+    about."""
     path, notes = table.path, plan.notes
     if not table.columns or len(table.columns[0]) == 0:
         raise AgreementError(f"{path}: the file has a header but no items")
@@ -1345,7 +1363,8 @@ def _interpret_long(table: Any, plan: _Plan, categories: list | None, max_field:
 
 
 def _long_header(names: list, columns: list) -> bool:
-    """Whether the first line of a 3-column long file is a header: by its names, or by not fitting the data."""
+    """Whether the first line of a 3-column long file is a header: by its names, or by not fitting the
+    data."""
     if item_like(names[0]) or rater_like(names[1]) or label_like(names[2]):
         return True
     labels = [file_text(v) for v in columns[2][:2000]]
@@ -1357,7 +1376,8 @@ def _long_header(names: list, columns: list) -> bool:
 
 
 def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field: int | None) -> Cells:
-    """One row per rater (a form's export): a column naming the rater, timestamps left out, items as columns."""
+    """One row per rater (a form's export): a column naming the rater, timestamps left out, items as
+    columns."""
     path, header, locate, notes = table.path, table.header, table.locate, plan.notes
     j_rater = plan.rater_j
     if j_rater is None:
@@ -1460,9 +1480,9 @@ def _distinct(
     keep: frozenset = frozenset(),
     ids: bool = False,
 ) -> tuple[np.ndarray, list, list]:
-    """A column's cells as codes (-1: missing) into its distinct cells as read (``raw``) and as labels: stripped
-    text, None for a missing marker (not in ``keep``), numbers as Python numbers (as text for ``ids``). Each
-    cell's length is checked, and a NUL byte refused."""
+    """A column's cells as codes (-1: missing) into its distinct cells as read (``raw``) and as labels:
+    stripped text, None for a missing marker (not in ``keep``), numbers as Python numbers (as text for
+    ``ids``). Each cell's length is checked, and a NUL byte refused."""
     import pandas as pd
 
     if isinstance(column, pd.Categorical):  # speed: a label column as pandas read it (bench_read.py)
@@ -1562,7 +1582,8 @@ def _labels(
 
 
 def _count_missing(factorized: dict, counts: dict) -> None:
-    """Add the missing cells of the factorized columns to ``counts``, by what they held ("" empty or blank)."""
+    """Add the missing cells of the factorized columns to ``counts``, by what they held ("" empty or
+    blank)."""
     for codes, cells, raw in factorized.values():
         counts[""] = counts.get("", 0) + int(np.count_nonzero(codes == -1))
         marks = [u for u, (c, v) in enumerate(zip(cells, raw)) if c is None and isinstance(v, str)]
@@ -1579,7 +1600,8 @@ _SEPARATED = re.compile(r"\s*[,;|]\s*")
 
 
 def _text_hygiene(js: list, factorized: dict, declared: list | None, plan: _Plan) -> None:
-    """Labels that differ only in letter case (warned about, or merged with fold_case); cells that hold several labels."""
+    """Labels that differ only in letter case (warned about, or merged with fold_case); cells that hold
+    several labels."""
     totals: dict = {}
     for j in js:
         codes, cells, _ = factorized[j]
@@ -1600,13 +1622,9 @@ def _text_hygiene(js: list, factorized: dict, declared: list | None, plan: _Plan
         for j in js:
             codes, cells, raw = factorized[j]
             factorized[j] = (codes, [mapping.get(c, c) for c in cells], raw)
-        plan.notes.append(
-            "labels that differ only in letter case merged (fold_case): "
-            + "; ".join(
-                f'{_quoted([v for v in g if mapping.get(v)])} into "{mapping[next(v for v in g if mapping.get(v))]}"'
-                for g in clashes
-            )
-        )
+        merged = [[v for v in g if mapping.get(v)] for g in clashes]
+        shown = "; ".join(f'{_quoted(vs)} into "{mapping[vs[0]]}"' for vs in merged)
+        plan.notes.append(f"labels that differ only in letter case merged (fold_case): {shown}")
     elif clashes:
         shown = "; ".join(", ".join(f'"{v}" ({totals[v]} cells)' for v in g) for g in clashes[:5])
         plan.warnings.append(
@@ -1622,8 +1640,8 @@ def _text_hygiene(js: list, factorized: dict, declared: list | None, plan: _Plan
     if multi:
         n = sum(totals[v] for v in multi)
         plan.warnings.append(
-            f"{n} cell{'s' if n > 1 else ''} look like several labels in one ({_quoted(multi[:5])}: each part "
-            f"is a label of other cells); each such cell is read as a category of its own: agreement "
+            f"{n} cell{'s' if n > 1 else ''} look like several labels in one ({_quoted(multi[:5])}: each "
+            f"part is a label of other cells); each such cell is read as a category of its own: agreement "
             f"needs one label per cell (split the table by label, or keep one label per cell)"
         )
 
