@@ -52,10 +52,12 @@ _WATCH_JS = """(explorer) => {
   for (const kind of ['keydown', 'change', 'click']) explorer.addEventListener(kind, begin, true);
   new MutationObserver((records) => {
     if (w.start === null) return;
+    // a new picture, new numbers, or a view shown (a report's view kept: only its style changes)
     const mine = records.filter(r => r.type === 'attributes'
-      ? r.target.tagName === 'IMG' : !!(r.target.closest && r.target.closest('.iaa-numbers')));
+      ? (r.attributeName === 'src' ? r.target.tagName === 'IMG' : r.target.matches('[class*="iaa-pic-"]'))
+      : !!(r.target.closest && r.target.closest('.iaa-numbers')));
     if (mine.length) { w.last = performance.now(); w.changes += mine.length; }
-  }).observe(explorer, {attributes: true, attributeFilter: ['src'], subtree: true, childList: true,
+  }).observe(explorer, {attributes: true, attributeFilter: ['src', 'style'], subtree: true, childList: true,
                          characterData: true});
 }"""
 
