@@ -204,14 +204,12 @@ def cohen_agreement(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarr
     """Observed and chance agreement of agreement tables (B, k, k) under agreement weights (k, k).
 
     P_o = sum_ij w_ij n_ij / N and P_e = sum_ij w_ij n_i+ n_+j / N^2 (Cohen
-    1960, 1968): chance from each rater's own marginals.
+    1960, 1968): chance from each rater's own marginals. Undefined where N = 0.
     """
     n = tables.sum(axis=(1, 2))
     rows, cols = tables.sum(axis=2), tables.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_o = (tables * agreement).sum(axis=(1, 2)) / n
-        p_e = (rows[:, :, None] * cols[:, None, :] * agreement).sum(axis=(1, 2)) / (n * n)
-    return p_o, p_e
+    p_o = divide((tables * agreement).sum(axis=(1, 2)), n)
+    return p_o, divide((rows[:, :, None] * cols[:, None, :] * agreement).sum(axis=(1, 2)), n * n)
 
 
 def cohen_variance(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
