@@ -309,21 +309,23 @@ def _weighted_sums(gram: np.ndarray, agreement: np.ndarray) -> np.ndarray:
     return np.array([Fraction(int(x), scale) for x in sums.reshape(-1)], dtype=object).reshape(sums.shape)
 
 
-def family_totals(groups: Groups, agreement: np.ndarray, terms: dict | None = None) -> dict:
+def family_totals(
+    groups: Groups, agreement: np.ndarray, terms: dict | None = None, sums: SizeSums | None = None
+) -> dict:
     """The groups' :func:`family_terms` summed over all their items, as :func:`fit` takes them (batch of 1).
 
     One formula, :func:`iaa_teach._formulas.fleiss_terms`, grouped two ways
     (it may group the items any way): floats sum each group's terms
     (``terms``, if already at hand: the variance takes them too) times its
     frequency; exact values take it once per number of ratings m, on the
-    integer sums over the items with m ratings (:func:`size_sums`,
-    sum_kl w_kl n_ik n_il from their ``gram``): a few fractions per m, not
-    per count row.
+    integer sums over the items with m ratings (``sums``, if already at
+    hand, else :func:`size_sums`; sum_kl w_kl n_ik n_il from their
+    ``gram``): a few fractions per m, not per count row.
     """
     if agreement.dtype != object:
         terms = family_terms(groups, agreement) if terms is None else terms
         return {key: np.asarray(groups.frequency, dtype=float)[None] @ value for key, value in terms.items()}
-    sums = size_sums(groups)
+    sums = size_sums(groups) if sums is None else sums
     by_size = F.fleiss_terms(
         sums.size,
         F.as_numbers(sums.items, True),

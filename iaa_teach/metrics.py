@@ -191,8 +191,18 @@ class _Result:
         return format_number(self.exact_value, spec)
 
     def _show(self, names: tuple, details: str, head: str = "") -> str:
-        """The repr ``Name(head name=value, ...details)``, the values rounded to 4 places (NaN as nan)."""
-        values = ", ".join(f"{name}={fmt(getattr(self, name), 4, 'nan')}" for name in names)
+        """The repr ``Name(head name=value, ...details)``, values rounded half up to 4 places (NaN as nan).
+
+        A float within rounding of a tie (0.83125 stored as 0.831249999...)
+        is rounded from its exact value, as every number shown is.
+        """
+
+        def shown(name: str) -> Any:
+            x = float(getattr(self, name))
+            tie = math.isfinite(x) and abs(abs(x) * 1e4 % 1 - 0.5) < 1e-6
+            return getattr(self.exact, name) if tie else x
+
+        values = ", ".join(f"{name}={fmt(shown(name), 4, 'nan')}" for name in names)
         return f"{type(self).__name__}({head}{values}{details})"
 
     def _weights_note(self) -> str:
@@ -595,23 +605,24 @@ def pairwise_cohen(
 
 
 # ===================================================================== Fleiss
-class _Counts(NamedTuple):
-    """What a multi-rater result is computed from, kept for its exact values: the table, its count rows
-    (as groups) and their sums by number of ratings."""
+class _Counts:
+    """What a multi-rater result is computed from, kept for its exact values: the table, its count
+    rows (as groups) and, on first use, their sums by number of ratings. No item with 2 or more
+    ratings is an error."""
 
-    ratings: Ratings
-    patterns: CountPatterns
-    groups: FM.Groups
-    sums: FM.SizeSums
+    def __init__(self, r: Ratings):
+        self.ratings, self.patterns = r, r.count_patterns()
+        if not (self.patterns.ratings_per_item >= 2).any():
+            raise AgreementError(_NO_PAIRS)
+        self.groups = FM.pattern_groups(self.patterns)
 
+    @cached_property
+    def sums(self) -> FM.SizeSums:
+        return FM.size_sums(self.groups)
 
-def _counted(r: Ratings) -> _Counts:
-    """The counts of ``r``; an error if no item has 2 or more ratings."""
-    patterns = r.count_patterns()
-    if not (patterns.ratings_per_item >= 2).any():
-        raise AgreementError(_NO_PAIRS)
-    groups = FM.pattern_groups(patterns)
-    return _Counts(r, patterns, groups, FM.size_sums(groups))
+    def items(self, least: int) -> int:
+        """How many items have at least ``least`` ratings."""
+        return int(self.groups.frequency[self.groups.size >= least].sum())
 
 
 @_result
@@ -653,7 +664,7 @@ def _family(
     exact = agreement.dtype == object
     terms = cache(lambda: FM.family_terms(c.groups, agreement))
     rater_counts = F.as_numbers(c.ratings.rater_counts(), exact) if model == "conger" else None
-    totals = FM.family_totals(c.groups, agreement, None if exact else terms())
+    totals = FM.family_totals(c.groups, agreement, None if exact else terms(), c.sums if exact else None)
     fitted = FM.fit(model, totals, agreement, rater_counts)
     n = fitted.n[0]
 
@@ -678,9 +689,8 @@ def _fit_counted(
     counts of items and ratings, weights and variance).
     """
     agreement = _agreement_for(r, weights)
-    c = _counted(r)
-    sizes = c.sums.size
-    n_rated = int(c.sums.items[sizes >= 1].sum())
+    c = _Counts(r)
+    n_rated = c.items(1)
     population = _check_population(population, n_rated)
     fitted, variance, terms = _family(c, model, agreement, population)
     named = weights if weights is None or isinstance(weights, str) else "custom"
@@ -688,8 +698,8 @@ def _fit_counted(
         p_a=float(fitted.p_a[0]),
         p_e=float(fitted.p_e[0]),
         categories=r.categories,
-        n_items_used=int(c.sums.items[sizes >= 2].sum()),
-        n_ratings=int(c.sums.items @ sizes),
+        n_items_used=c.items(2),
+        n_ratings=int(c.groups.frequency @ c.groups.size),
         weights=named,
         agreement_weights=_frozen(agreement),
         variance=float(variance()),
@@ -883,8 +893,7 @@ def _alpha(c: _Counts, level: str, population: int | None, exact: bool) -> tuple
         alpha_prime, squares, n_used = FM.alpha_squares(c.groups, 1 - d / d.max())
         if not _is_defined(alpha_prime) or n_used < 2:
             return None if exact else math.nan
-        rated = int(sums.items[sums.size >= 1].sum())
-        return F.linearized_variance(squares, n_used, _sampled(rated, population, exact))
+        return F.linearized_variance(squares, n_used, _sampled(c.items(1), population, exact))
 
     return alpha, d_o, d_e, o.sum(axis=0)[None], n_c, n, delta, variance
 
@@ -1065,8 +1074,8 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
     r = as_ratings(ratings)
     _check_order(r, level == "ordinal", "level='ordinal'")
     _category_values_of(r.categories, level)  # a level that needs numbers fails here, naming the label
-    c = _counted(r)
-    rated = int(c.sums.items[c.sums.size >= 1].sum())
+    c = _Counts(r)
+    rated = c.items(1)
     population = _check_population(population, rated)
     alpha, d_o, d_e, o, n_c, n, delta, variance = _alpha(c, level, population, False)
     reason = None
@@ -1086,7 +1095,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal", population: int | N
         delta=_frozen(np.array(delta[0])),
         level=level,
         categories=r.categories,
-        n_units_used=int(c.sums.items[c.sums.size >= 2].sum()),
+        n_units_used=c.items(2),
         reason=reason,
         variance=float(variance()),
         df=rated - 1,
