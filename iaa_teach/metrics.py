@@ -193,13 +193,15 @@ class _Result:
     def _show(self, names: tuple, details: str, head: str = "") -> str:
         """The repr ``Name(head name=value, ...details)``, values rounded half up to 4 places (NaN as nan).
 
-        A float within rounding of a tie (0.83125 stored as 0.831249999...)
-        is rounded from its exact value, as every number shown is.
+        A float within rounding of a tie (0.83125 stored as 0.831249999...),
+        or too large for a float to hold its 4th decimal, is rounded from its
+        exact value, as every number shown is.
         """
 
         def shown(name: str) -> Any:
             x = float(getattr(self, name))
-            tie = math.isfinite(x) and abs(abs(x) * 1e4 % 1 - 0.5) < 1e-6
+            scaled = abs(x) * 1e4
+            tie = math.isfinite(x) and abs(scaled % 1 - 0.5) < 1e-6 + scaled * 1e-9
             return getattr(self.exact, name) if tie else x
 
         values = ", ".join(f"{name}={fmt(shown(name), 4, 'nan')}" for name in names)
