@@ -410,6 +410,7 @@ def test_anonymise_in_the_explorer(tmp_path):
 
     path = write(tmp_path, "form.csv", FORM)
     ex = AnnotationsExplorer(path=path, format="raters as rows")
+
     def shown():  # the summary and the raters' view (the rest of the report is one view at a time)
         return ex.readout.value + ex.view_html("raters")
 
