@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass as _dataclass
 from itertools import combinations as _combinations
+from pathlib import Path as _Path
 from types import MappingProxyType as _MappingProxyType
 from typing import Mapping as _Mapping
 
@@ -285,38 +286,8 @@ def remove_ratings(ratings: Ratings, share: float, seed=0) -> Ratings:
 #: Fleiss' (1971) five diagnoses, in his order.
 _DIAGNOSES_CATEGORIES = ("depression", "personality disorder", "schizophrenia", "neurosis", "other")
 
-_DIAGNOSES = [  # patients 1-30, columns rater1-rater6; 1-5 index _DIAGNOSES_CATEGORIES
-    [4, 4, 4, 4, 4, 4],
-    [2, 2, 2, 5, 5, 5],
-    [2, 3, 3, 3, 3, 5],
-    [5, 5, 5, 5, 5, 5],
-    [2, 2, 2, 4, 4, 4],
-    [1, 1, 3, 3, 3, 3],
-    [3, 3, 3, 3, 5, 5],
-    [1, 1, 3, 3, 3, 4],
-    [1, 1, 4, 4, 4, 4],
-    [5, 5, 5, 5, 5, 5],
-    [1, 4, 4, 4, 4, 4],
-    [1, 2, 4, 4, 4, 4],
-    [2, 2, 2, 3, 3, 3],
-    [1, 4, 4, 4, 4, 4],
-    [2, 2, 4, 4, 4, 5],
-    [3, 3, 3, 3, 3, 5],
-    [1, 1, 1, 4, 5, 5],
-    [1, 1, 1, 1, 1, 2],
-    [2, 2, 4, 4, 4, 4],
-    [1, 3, 3, 5, 5, 5],
-    [5, 5, 5, 5, 5, 5],
-    [2, 4, 4, 4, 4, 4],
-    [2, 2, 4, 5, 5, 5],
-    [1, 1, 4, 4, 4, 4],
-    [1, 4, 4, 4, 4, 5],
-    [2, 2, 2, 2, 2, 4],
-    [1, 1, 1, 1, 5, 5],
-    [2, 2, 4, 4, 4, 4],
-    [1, 3, 3, 3, 3, 3],
-    [5, 5, 5, 5, 5, 5],
-]
+#: patients 1-30 (rows), columns rater1-rater6; 1-5 index _DIAGNOSES_CATEGORIES
+_DIAGNOSES_FILE = _Path(__file__).parent / "data" / "diagnoses.csv"
 
 
 def diagnoses() -> Ratings:
@@ -350,8 +321,9 @@ def diagnoses() -> Ratings:
     >>> print(f"{fleiss_kappa(r):.3f}")
     0.430
     """
+    codes = _np.loadtxt(_DIAGNOSES_FILE, delimiter=",", skiprows=1, dtype=_np.int64) - 1
     return Ratings.from_codes(
-        _np.array(_DIAGNOSES) - 1, categories=_DIAGNOSES_CATEGORIES, raters=[f"rater{j}" for j in range(1, 7)]
+        codes, categories=_DIAGNOSES_CATEGORIES, raters=[f"rater{j}" for j in range(1, 7)]
     )
 
 
