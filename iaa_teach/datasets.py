@@ -34,19 +34,13 @@ __all__ = [
 ]
 
 SENTIMENT_CATEGORIES = ("G", "N", "P")
+_DATA = _Path(__file__).parent / "data"
 
-_SENTIMENT = [  # items 1-10, raters A, B, C (the worked example)
-    ["P", "P", "P"],
-    ["P", "P", "N"],
-    ["N", "N", "N"],
-    ["P", "P", "P"],
-    ["N", "P", "N"],
-    ["G", "G", "G"],
-    ["P", "N", "P"],
-    ["N", "N", "N"],
-    ["P", "P", "P"],
-    ["G", "P", "G"],
-]
+
+def _table(name: str) -> tuple[list[str], list[list[str | None]]]:
+    """A data file's header (the raters) and its rows, one an item (an empty cell: no rating)."""
+    header, *lines = (_DATA / name).read_text(encoding="utf-8").splitlines()
+    return header.split(","), [[cell or None for cell in line.split(",")] for line in lines]
 
 
 def sentiment() -> Ratings:
@@ -56,7 +50,8 @@ def sentiment() -> Ratings:
     >>> r.shape, r.n_ratings
     ((10, 3), 30)
     """
-    return Ratings.from_rows(_SENTIMENT, raters=["A", "B", "C"], categories=SENTIMENT_CATEGORIES)
+    raters, rows = _table("sentiment.csv")  # items 1-10 (the worked example)
+    return Ratings.from_rows(rows, raters=raters, categories=SENTIMENT_CATEGORIES)
 
 
 def sentiment_missing() -> Ratings:
@@ -65,24 +60,10 @@ def sentiment_missing() -> Ratings:
     >>> sentiment_missing().n_ratings
     28
     """
-    rows = [list(row) for row in _SENTIMENT]
+    raters, rows = _table("sentiment.csv")
     rows[2][1] = None  # item 3, rater B
     rows[7][2] = None  # item 8, rater C
-    return Ratings.from_rows(rows, raters=["A", "B", "C"], categories=SENTIMENT_CATEGORIES)
-
-
-_PARTIAL = [  # items 1-10, annotators A, B, C, D, E
-    ["P", "P", "P", None, "N"],
-    ["N", "N", "P", None, "N"],
-    ["P", "P", "P", "P", "P"],
-    ["G", "G", "N", "G", "G"],
-    ["N", "N", "N", "G", "N"],
-    ["P", "N", "P", "P", "P"],
-    ["G", "G", "G", "G", None],
-    ["P", "P", "N", "P", None],
-    [None, None, None, None, "G"],
-    [None, None, None, None, "G"],
-]
+    return Ratings.from_rows(rows, raters=raters, categories=SENTIMENT_CATEGORIES)
 
 
 def partial_coverage() -> Ratings:
@@ -102,7 +83,8 @@ def partial_coverage() -> Ratings:
     >>> [int(k) for k in r.ratings_per_item()]
     [4, 4, 5, 5, 5, 5, 4, 4, 1, 1]
     """
-    return Ratings.from_rows(_PARTIAL, raters=["A", "B", "C", "D", "E"], categories=SENTIMENT_CATEGORIES)
+    raters, rows = _table("partial_coverage.csv")  # items 1-10
+    return Ratings.from_rows(rows, raters=raters, categories=SENTIMENT_CATEGORIES)
 
 
 # --- simulated ratings (for the widgets: the kappa paradox, missing data) ---
@@ -286,9 +268,6 @@ def remove_ratings(ratings: Ratings, share: float, seed=0) -> Ratings:
 #: Fleiss' (1971) five diagnoses, in his order.
 _DIAGNOSES_CATEGORIES = ("depression", "personality disorder", "schizophrenia", "neurosis", "other")
 
-#: patients 1-30 (rows), columns rater1-rater6; 1-5 index _DIAGNOSES_CATEGORIES
-_DIAGNOSES_FILE = _Path(__file__).parent / "data" / "diagnoses.csv"
-
 
 def diagnoses() -> Ratings:
     """Fleiss' (1971) psychiatric diagnoses: 30 patients, 6 diagnoses each, 5 categories.
@@ -321,10 +300,8 @@ def diagnoses() -> Ratings:
     >>> print(f"{fleiss_kappa(r):.3f}")
     0.430
     """
-    codes = _np.loadtxt(_DIAGNOSES_FILE, delimiter=",", skiprows=1, dtype=_np.int64) - 1
-    return Ratings.from_codes(
-        codes, categories=_DIAGNOSES_CATEGORIES, raters=[f"rater{j}" for j in range(1, 7)]
-    )
+    raters, rows = _table("diagnoses.csv")  # patients 1-30; 1-5 index _DIAGNOSES_CATEGORIES
+    return Ratings.from_codes(_np.array(rows, dtype=_np.int64) - 1, _DIAGNOSES_CATEGORIES, raters)
 
 
 #: The labels of :func:`class_annotations`.
