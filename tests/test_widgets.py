@@ -894,6 +894,30 @@ def test_table_bands_figure_redraws_only_its_bars_and_shows_what_a_new_figure_sh
     ).mean() < 0.002
 
 
+def _inside(fig) -> bool:
+    """Every label and title of ``fig`` lies within its width (nothing cut at the left or right edge)."""
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    return box.x0 >= 0 and box.x1 <= fig.get_figwidth()
+
+
+def test_kept_frames_keep_their_labels_within_the_figure():
+    """The bands frame laid out for 0 to 1 keeps "coefficient" in view when the axis goes below 0 (its
+    tick labels "-0.4" are wider: the margin moves); the coverage chart's item label fits its width."""
+    ex = TableExplorer()
+    assert _inside(ex._blit_figure)
+    for item in range(1, 11):  # rater A against the others: kappas below 0
+        ex.set_cell(item, "A", "N" if ex.initial.rows()[item - 1][0] == "P" else "P")
+    fig = ex._blit_figure
+    assert fig.axes[0].get_ylim()[0] < 0 and fig.axes[0].get_ylabel() == "coefficient"
+    assert _inside(fig)
+    coverage = CoverageExplorer()
+    fig = coverage._blit_figure if coverage._blit_key is not None else None
+    if fig is None:  # drawn anew, not kept: draw it here
+        fig = coverage._draw()
+    fig.canvas.draw()
+    assert _inside(fig), fig.axes[0].get_xlabel()
+
+
 def test_missing_data_bands_redraw_only_their_bars_and_show_what_a_new_explorer_shows():
     """Speed: the share and seed sliders redraw the five bars over the kept frame; the picture is the
     one a new explorer with the same settings draws."""

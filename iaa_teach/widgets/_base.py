@@ -137,6 +137,9 @@ PROJECTOR_CSS = (
 .iaa-explorer .iaa-controls .widget-dropdown, .iaa-explorer .iaa-controls .widget-text { width: auto; }
 .iaa-explorer .iaa-controls .widget-dropdown select { flex: 0 1 auto; width: auto; max-width: 100%; }
 .iaa-explorer .iaa-controls .widget-hbox { gap: 0 0.5em; }
+.iaa-explorer .iaa-controls .widget-dropdown.iaa-label-above { flex-direction: column; align-items: stretch;
+    height: auto; }
+.iaa-explorer .iaa-controls .iaa-label-above > .widget-label { text-align: left; width: auto; }
 .iaa-explorer .widget-inline-hbox { margin-top: 1px; margin-bottom: 1px; }
 .iaa-explorer .iaa-slider { align-items: flex-end; gap: 0.4em; }
 .iaa-explorer .iaa-slider label { flex-direction: column; align-items: stretch; gap: 0; line-height: 1.25;
@@ -304,6 +307,24 @@ def legend_below(ax, x: float, y: float, ncols: int = 1, wrap: int | None = None
         fontsize=MIN_FONT_PT,
         **style,
     )
+
+
+def fit_inside(fig: Figure, pad: float = 0.04) -> None:
+    """Move the fixed margins of ``fig``'s axes (those of a grid, :func:`new_figure`) so that every label
+    and title lies within the figure's width, ``pad`` inches from its edges: a frame laid out for one
+    axis (0 to 1) keeps its y label in view when the axis goes below 0 and its tick labels widen."""
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    width = fig.get_figwidth()
+    left, right = max(0.0, pad - box.x0) / width, max(0.0, box.x1 - (width - pad)) / width
+    if not (left or right):
+        return
+    grids = {id(g): g for ax in fig.axes if (g := ax.get_gridspec()) is not None}.values()
+    for grid in grids:  # (GridSpec.update moves the axes of pyplot's figures only)
+        if getattr(grid, "left", None) is not None and getattr(grid, "right", None) is not None:
+            grid.update(left=grid.left + left, right=grid.right - right)
+    for ax in fig.axes:
+        if (spec := ax.get_subplotspec()) is not None:
+            ax.set_position(spec.get_position(fig))
 
 
 def projector_ready(fig: Figure) -> Figure:
@@ -776,6 +797,7 @@ class Explorer:
         if kept["key"] is None:  # axes, labels and legends: drawn once, kept as a picture
             fig = (make or self._draw)()
             fig.set_dpi(WIDGET_DPI)
+            fit_inside(fig)
             fig.canvas.draw()
             kept["figure"], kept["static"] = fig, fig.canvas.copy_from_bbox(fig.bbox)
         figure = kept["figure"]

@@ -220,7 +220,7 @@ class CoverageExplorer(Explorer):
             legend is not None and r.n_items <= 20
         ):  # narrow: each item's n_i under its number, the legend below
             self._item_ticks(ax, r)
-            ax.set_xlabel("item, and under it $n_i$ (raters who labelled it)")
+            ax.set_xlabel("item, and under it $n_i$ (its raters)")
             legend_below(ax, 0.5, -0.42, ncols=4, handlelength=1.2, columnspacing=0.8)
         return fig
 

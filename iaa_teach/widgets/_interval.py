@@ -142,6 +142,7 @@ class IntervalExplorer(Explorer):
             style=label_style(),
             layout=w.Layout(margin="0 1.5em 0 0"),
         )
+        self.coefficient.add_class("iaa-label-above")  # the longest name whole in a narrow column
         self.n_items = IntSlider(
             value=n_items,
             min=FIRST_ITEMS,
