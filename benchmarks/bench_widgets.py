@@ -36,6 +36,7 @@ import numpy as np
 
 from iaa_teach import datasets
 from iaa_teach.widgets import (
+    AnnotationsExplorer,
     CoverageExplorer,
     IntervalExplorer,
     MissingDataExplorer,
@@ -290,11 +291,40 @@ def run(repeat: int = 1):
         }
 
 
+def report_views():
+    """Yield (example, view, CPU ms of its first showing, CPU ms drawn ahead) for each view of the annotations
+    explorer (notebook 08) on each example: a figure drawn on the spot, or (shown in a notebook) drawn
+    ahead on the explorer's other thread while the summary is read, then only sent; a text view computed
+    (the bootstrap intervals of the raters, the pairs and the whole table)."""
+    from iaa_teach.widgets._annotations import EXAMPLES
+
+    for example, (data, _) in EXAMPLES.items():
+        spot = AnnotationsExplorer(data())
+        ahead = AnnotationsExplorer(data())
+        ahead._repr_mimebundle_()
+        for future in list(ahead._ahead.values()):
+            future.result()
+        for view in [v for v, _ in spot.show.options if v != "summary"]:
+            times = []
+            for ex in (spot, ahead):
+                c0 = time.process_time()
+                ex.show_view(view)
+                times.append((time.process_time() - c0) * 1000)
+            yield example, view, *times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1, help=f"rounds of {ROUND} updates per scenario")
+    parser.add_argument("--views", action="store_true", help="only the annotations explorer's report views")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    print("annotations explorer: each report view's first showing, CPU ms (budget 250: well under)")
+    print(f"{'example':<36} {'view':<24} {'on the spot':>11} {'drawn ahead':>11}")
+    for example, view, spot, ahead in report_views():
+        print(f"{example:<36} {view:<24} {spot:11.1f} {ahead:11.1f}", flush=True)
+    if args.views:
+        return 0
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"explorer update times in ms (median of {ROUND * args.repeat} updates; load average {load:.2f}, "

@@ -248,3 +248,33 @@ def test_the_still_picture_shows_the_summary_the_figures_and_the_quick_views():
         assert heading in page
     assert "How the numbers are computed" in page
     assert ex.show.value == "numbers" and all(view.layout.display == "none" for view in ex.views)
+
+
+def test_figures_are_drawn_ahead_once_the_explorer_is_shown():
+    """Shown in a notebook (its bundle asked for), the explorer draws the report's figures on another
+    thread while the summary is read: a figure chosen then is the same picture drawn on the spot, and a
+    new report drops the figures of the last one not yet begun."""
+    plain = AnnotationsExplorer(ratings=datasets.diagnoses())
+    assert not plain._ahead  # not shown: nothing drawn ahead (headless use pays nothing)
+    ex = AnnotationsExplorer(ratings=datasets.diagnoses())
+    ex._repr_mimebundle_()
+    assert len(ex._ahead) == 4
+    for future in list(ex._ahead.values()):
+        future.result()
+    for name in [v for v in offered(ex) if v.startswith("figure")]:
+        ex.show_view(name)
+        plain.show_view(name)
+        index = int(ex.show.value)
+        mine, theirs = ex.views[index].children, plain.views[index].children
+        assert bytes(mine[0].value) == bytes(theirs[0].value) and mine[0].value[:8] == PNG
+        assert mine[0].alt == theirs[0].alt and mine[1].value == theirs[1].value
+    assert not ex._ahead
+    ex.example.value = next(iter(EXAMPLES))  # a new report: its figures are drawn ahead in turn (the one
+    # shown, here and now)
+    keys = [ex._key(f"figure {name}") for name in ("leave_one_out", "raters", "items", "confusion")]
+    assert len(ex._ahead) == 3 and all((key in ex._ahead) != (key in ex._kept) for key in keys)
+    ex.level.value = "ordinal"
+    old = [key for key in ex._ahead if key[1] != "ordinal"]
+    assert len(old) <= 1 and all(ex._ahead[key].running() or ex._ahead[key].done() for key in old)  # begun
+    keys = [ex._key(f"figure {name}") for name in ("leave_one_out", "raters", "items", "confusion")]
+    assert all((key in ex._ahead) != (key in ex._kept) for key in keys)

@@ -6,6 +6,7 @@ import os
 import tempfile
 import textwrap
 import warnings
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +98,10 @@ _FIGURE_VIEWS = dict(zip(report_files.FIGURES, list(VIEWS)[1:5]))
 _TEXT_VIEWS = list(VIEWS)[5:-1]
 
 _KEPT_VIEWS = 64  # views and figures kept, of the last few data sets and levels: switching back is at once
+
+#: Draws the figures of a report shown in a notebook ahead, one at a time, while the summary is read (one
+#: thread for every explorer; it only draws PNGs, the widgets are set on the kernel's own thread).
+_AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="iaa-figures-ahead")
 
 #: A figure beside the controls: as narrow and as tall as the playground's (inches).
 NARROW_FIGSIZE = (3.2, 3.4)
@@ -197,6 +202,13 @@ def narrow_figure(report: Diagnosis, name: str) -> Figure:
         ax.set_xlabel("second value")
         ax.set_ylabel("first value")
     return projector_ready(fig)
+
+
+def _figure_view(report: Diagnosis, name: str) -> tuple[bytes, str, str, str]:
+    """The figure ``name`` of ``report`` beside the controls: its PNG, alt text, CSS width and caption."""
+    texts = report_files.figure_texts(report)
+    fig = narrow_figure(report, name)
+    return png_bytes(fig), texts[name][0], figure_css_width(fig), texts[name][1]
 
 
 #: The explorer's layouts, and the ``format`` / ``raters_as_rows`` each stands for.
@@ -439,6 +451,8 @@ class AnnotationsExplorer(Explorer):
         self._ratings: Ratings | None = None
         self._loaded = 0
         self._kept: dict = {}  # what each view shows, by (data loaded, level, order, gold, view)
+        self._ahead: dict[tuple, Future] = {}  # the figures being drawn ahead, by their key in _kept
+        self._draw_ahead = False  # on once the explorer is shown in a notebook
 
         self.upload.observe(self._uploaded, names="value")
         self.read_button.on_click(lambda _button: self.read_path(self.path.value))
@@ -603,12 +617,34 @@ class AnnotationsExplorer(Explorer):
             return
         key = self._key(f"figure {name}")
         if key not in self._kept:
-            texts = report_files.figure_texts(report)
-            fig = narrow_figure(report, name)
-            self._kept[key] = (png_bytes(fig), texts[name][0], figure_css_width(fig), texts[name][1])
+            ahead = self._ahead.pop(key, None)
+            try:  # drawn ahead, or being drawn: its picture (not yet begun: drawn here)
+                drawn = ahead.result() if ahead is not None and not ahead.cancel() else None
+            except CancelledError:
+                drawn = None
+            self._kept[key] = drawn or _figure_view(report, name)
         png, alt, width, words = self._kept[key]
         caption.value = f'<div class="iaa-note" style="font-size: 0.85em">{words}</div>'
         self._set_image(image, png, alt, width)
+
+    def _figures_ahead(self) -> None:
+        """Draw the report's figures not drawn yet on :data:`_AHEAD`'s thread (those of an earlier report
+        not begun yet are dropped): a figure chosen in "show" is then only sent, not drawn."""
+        for key, future in list(self._ahead.items()):
+            if future.cancel() or future.done():
+                self._ahead.pop(key)
+        report = self.report
+        if not self._draw_ahead or report is None:
+            return
+        for name in report_files.figure_names(report):
+            key = self._key(f"figure {name}")
+            if key not in self._kept and key not in self._ahead:
+                self._ahead[key] = _AHEAD.submit(_figure_view, report, name)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict:
+        self._draw_ahead = True  # shown in a notebook: the figures are drawn while the summary is read
+        self._figures_ahead()
+        return super()._repr_mimebundle_(include, exclude, **kwargs)
 
     def _text(self, name: str) -> str:
         """The HTML of a text view of :attr:`report` (see :data:`VIEWS`)."""
@@ -851,3 +887,4 @@ class AnnotationsExplorer(Explorer):
         self._view_names()
         while len(self._kept) > _KEPT_VIEWS:
             self._kept.pop(next(iter(self._kept)))
+        self._figures_ahead()
