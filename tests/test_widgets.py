@@ -984,3 +984,17 @@ def test_paradox_clear_cache_forgets_the_kept_curves():
     ex.seed.value = 0
     assert ex.curve_values() is not first
     assert all((ex.curve_values()[k] == first[k]).all() for k in first)  # the same numbers, computed again
+
+
+@pytest.mark.parametrize("tick, fits", [("-1.0", True), ("r" * 400, False)])
+def test_fit_inside_brings_labels_in_but_never_squeezes_the_axes_away(tick, fits):
+    from iaa_teach.widgets._base import fit_inside, new_figure
+
+    fig, (ax,) = new_figure(4.0, 2.5, left=0.02, right=0.98)
+    ax.set_yticks([0.0], [tick])
+    ax.set_ylabel("coefficient")
+    width = ax.get_position().width
+    fit_inside(fig)  # a rater's name of 400 characters once raised "left cannot be >= right"
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    assert (box.x0 >= 0 and box.x1 <= fig.get_figwidth()) == fits
+    assert ax.get_position().width >= width / 2 - 1e-9

@@ -321,7 +321,11 @@ def fit_inside(fig: Figure, pad: float = 0.04) -> None:
     grids = {id(g): g for ax in fig.axes if (g := ax.get_gridspec()) is not None}.values()
     for grid in grids:  # (GridSpec.update moves the axes of pyplot's figures only)
         if getattr(grid, "left", None) is not None and getattr(grid, "right", None) is not None:
-            grid.update(left=grid.left + left, right=grid.right - right)
+            # the axes keep at least half their width: a label too long to fit (a rater's name of
+            # a hundred characters) stays cut rather than squeezing the axes to nothing
+            spare = (grid.right - grid.left) / 2
+            scale = min(1.0, spare / (left + right))
+            grid.update(left=grid.left + left * scale, right=grid.right - right * scale)
     for ax in fig.axes:
         if (spec := ax.get_subplotspec()) is not None:
             ax.set_position(spec.get_position(fig))
