@@ -1370,11 +1370,16 @@ def to_html(
         for key in figure_names(report)
     }
     categories = _esc(", ".join(str(c) for c in r.categories))
+    # one summary of the table: how the file was read (with the level), else what the table is
+    read = reading_html(
+        r if gold is None else gold.whole,
+        None if source is None else os.path.basename(str(source)),
+        level=report.level,
+    )
+    gold_note = "" if gold is None else _words("gold_note", gold=gold.gold, n=r.n_raters).strip()
     body = [
-        _say("meta", categories=categories, level=_esc(report.level), **shape),
-        reading_html(
-            r if gold is None else gold.whole, None if source is None else os.path.basename(str(source))
-        ),
+        read or _say("meta", categories=categories, level=_esc(report.level), **shape),
+        f'<p class="note">{_esc(gold_note)}</p>' if gold_note else "",
         f'<p class="warning">{_esc(warning)}</p>' if warning else "",
         f'<section class="summary" aria-label="Summary">{summary_html(report, sure)}</section>',
         _say("contents", gold="" if gold is None else _say("contents_gold")),
@@ -1390,16 +1395,19 @@ def to_html(
     return _say("page", body="\n".join(body), working=working, **page)
 
 
-def reading_html(ratings: Ratings, source: str | None = None) -> str:
+def reading_html(ratings: Ratings, source: str | None = None, level: str | None = None) -> str:
     """How the file was read (:func:`summary_lines`) as HTML.
 
-    The first line, then notes and warnings (escaped).
+    The first line (with ``level``, if given, as "Level of measurement:
+    ..."), then notes and warnings (escaped).
 
     Empty for a table that was not read from a file.
     """
     if ratings.reading is None:
         return ""
     first, *rest = summary_lines(ratings, source)
+    if level is not None:
+        first += f". Level of measurement: {level}."
     out = [f'<p class="meta">{_esc(first)}</p>']
     for line in rest:
         kind, text = line.strip().split(": ", 1)

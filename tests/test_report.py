@@ -415,6 +415,33 @@ def test_the_html_report_for_two_raters_and_one_category():
     assert "is undefined" in "".join(page.text)
 
 
+def test_the_html_report_says_once_how_the_table_was_read(tmp_path):
+    """One summary of the table at the top: for a file, the "Read ... as ..." line (what was assumed,
+    and how to say otherwise) with the level; for a table made in Python, what the table is."""
+    from iaa_teach.diagnosis import compare_with_gold
+
+    path = tmp_path / "t.csv"
+    path.write_text("item,A,B,C\n" + "".join(f"{i},x,{'xy'[i % 2]},y\n" for i in range(1, 9)))
+    r = Ratings.from_csv(path)
+    page = report.to_html(diagnose(r), source="t.csv", dpi=30)
+    top = page[page.index("<h1>") : page.index('<section class="summary"')]
+    metas = re.findall(r'<p class="meta">(.*?)</p>', top)
+    assert len(metas) == 1 and "&times;" not in top
+    assert metas[0].startswith('Read t.csv as wide: 8 items (IDs from column "item") x 3 raters')
+    assert metas[0].endswith("Level of measurement: nominal.")
+    assert '<p class="note">note: the first column, "item", read as the item IDs' in top
+    gold = compare_with_gold(r, "C")
+    page = report.to_html(diagnose(gold.annotators), source="t.csv", dpi=30, gold=gold)
+    top = page[page.index("<h1>") : page.index('<section class="summary"')]
+    assert len(re.findall('<p class="meta">Read t.csv', top)) == 1 and top.count('class="meta"') == 1
+    assert "column C holds the gold labels: it is left out, and the agreement below is among" in top
+    made = report.to_html(diagnose(datasets.sentiment()), dpi=30)  # not read from a file
+    top = made[made.index("<h1>") : made.index('<section class="summary"')]
+    assert re.findall(r'<p class="meta">(.*?)</p>', top) == [
+        "10 items &times; 3 raters; 3 categories (G, N, P); 30 ratings, 0 missing. Level of measurement: nominal."
+    ]
+
+
 # ==================================================================== JSON
 def test_json_round_trip_has_the_same_numbers(class_report):
     text = report.to_json(class_report)
