@@ -840,8 +840,11 @@ def _family_rows(family: Sequence[Any]) -> list[dict]:
         low, high, cut = _clipped(row.metric, value, row.low, row.high, row.method == "analytic")
         if hasattr(res, "p_e"):
             observed, chance = (ex.p_a if hasattr(ex, "p_a") else ex.p_o), ex.p_e
+            if row.metric == "percent_agreement":  # not chance-corrected: no chance to show (its P_e is 0)
+                chance = _NOT_SHARES
             note = ""
-            working = [f"{'P_a' if hasattr(ex, 'p_a') else 'P_o'} = {fmt(observed)}", f"P_e = {fmt(chance)}"]
+            shown = "–" if chance is _NOT_SHARES else fmt(chance)
+            working = [f"{'P_a' if hasattr(ex, 'p_a') else 'P_o'} = {fmt(observed)}", f"P_e = {shown}"]
         elif res.level == "nominal":  # Krippendorff's alpha: 1 - D_o / D_e, shares of pairs
             observed = None if ex.d_o is None else 1 - ex.d_o
             chance = None if ex.d_e is None else 1 - ex.d_e
@@ -880,6 +883,8 @@ def _family_rows(family: Sequence[Any]) -> list[dict]:
                 ],
                 "low": low,
                 "high": high,
+                "observed": observed,
+                "chance": chance,
                 "cut": cut,
                 "band": band,
                 "items": items,
@@ -1525,8 +1530,17 @@ def _number(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
+def _share(x: Any) -> float | None:
+    """An observed or chance agreement of the family table for JSON: None where not applicable or undefined."""
+    return None if x is None or x is _NOT_SHARES else float(x)
+
+
 def family_data(rows: Any) -> list[dict]:
     """The rows of :func:`iaa_teach.family_intervals` as plain Python records (NaN as None, with a reason).
+
+    ``observed`` and ``chance`` are the HTML table's columns: None where they do not apply (percent
+    agreement's ``chance``: it is not chance-corrected; both for alpha at a level other than nominal,
+    whose D_o and D_e are distances, not shares) or are undefined.
 
     >>> from iaa_teach import datasets, family_intervals
     >>> record = family_data(family_intervals(datasets.sentiment()))[2]
@@ -1542,6 +1556,8 @@ def family_data(rows: Any) -> list[dict]:
                 "value": _number(float(row.result)),
                 "exact": _exact(row.result.exact_value),
                 "se": _number(row.se),
+                "observed": _share(shown["observed"]),
+                "chance": _share(shown["chance"]),
                 "low": _number(shown["low"]),
                 "high": _number(shown["high"]),
                 "interval_cut": shown["cut"],

@@ -240,6 +240,23 @@ def test_percent_agreement_has_no_band_in_the_text():
     assert "not chance-corrected: no band" in line and "moderate" not in line
 
 
+def test_percent_agreement_has_no_chance_in_any_format():
+    """Percent agreement is not chance-corrected: its chance is "–" in the text and the HTML, null in
+    the JSON (not 0), and it has no band; the chance-corrected rows keep theirs."""
+    r = datasets.diagnoses()
+    family = family_intervals(r)
+    line = next(x for x in text_report(r, family=family).splitlines() if x.strip().startswith("percent"))
+    assert "P_a = 0.556, P_e = –," in line and "0.000" not in line and "no band" in line
+    rows = {row[0]: row for row in table_rows(to_html(diagnose(r), family=family, dpi=20), "The whole table")}
+    assert rows["percent agreement"][4:7] == ["–", "0.556", "–"]
+    assert rows["Fleiss' kappa"][4:7] == ["moderate", "0.556", "0.220"]
+    records = {rec["name"]: rec for rec in to_data(diagnose(r), family=family)["family"]}
+    assert records["percent agreement"]["chance"] is None and records["percent agreement"]["band"] == "–"
+    assert records["percent agreement"]["observed"] == pytest.approx(5 / 9, abs=1e-15)
+    assert records["Fleiss' kappa"]["chance"] == pytest.approx(float(family[2].result.exact.p_e), abs=1e-15)
+    json.dumps(records, allow_nan=False)
+
+
 def test_ordinal_alpha_shows_its_disagreements():
     r = Ratings.from_rows([[1, 2], [3, 3], [5, 1], [2, 2], [4, 5], [1, 1]], categories=[1, 2, 3, 4, 5])
     text = text_report(r, level="ordinal")
