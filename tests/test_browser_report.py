@@ -68,6 +68,36 @@ def test_the_html_report_opens_offline_with_every_image(tmp_path):
     assert "Least in step: S27" in seen["text"] and "46/63 ≈ 0.730" in seen["text"]
 
 
+#: Each table of the page against its box (CSS px), every fold opened: a table wider than its box is cut.
+_TABLE_WIDTHS = """() => {
+    document.querySelectorAll('details').forEach(d => { d.open = true; });
+    return Array.from(document.querySelectorAll('div.table-wrap')).map(w => ({
+        caption: w.querySelector('caption').textContent,
+        table: w.querySelector('table').scrollWidth, box: w.clientWidth}));
+}"""
+
+
+@pytest.mark.browser
+def test_every_table_fits_its_box_on_a_projector(tmp_path):
+    """1280 x 720 at 150 % (853 CSS px): long cells wrap, so no table of the Fleiss 1971 report or of a
+    2-rater report is wider than its box (the whole table's notes and the raters' "by" were cut)."""
+    require_browser()
+    two = tmp_path / "two.csv"
+    labels = ["pos,pos", "pos,neg", "neg,neg", "neu,neu", "pos,pos", "neg,neu", "neu,neu", "pos,pos"]
+    two.write_text("item,coder_one,coder_two\n" + "".join(f"{i},{x}\n" for i, x in enumerate(labels, 1)))
+    pages = {"fleiss.html": datasets.diagnoses(), "two.html": Ratings.from_csv(two)}
+    with chromium_page(viewport=(853, 480), zoom=1.5) as page:
+        for name, ratings in pages.items():
+            path = tmp_path / name
+            write_html(diagnose(ratings), path, source=name.replace("html", "csv"))
+            page.goto(path.resolve().as_uri(), wait_until="load")
+            page.evaluate("() => document.fonts.ready.then(() => true)")  # widths with the fonts drawn
+            widths = page.evaluate(_TABLE_WIDTHS)
+            assert len(widths) >= 7 and all(w["box"] == widths[0]["box"] for w in widths), (name, widths)
+            wider = [w for w in widths if w["table"] > w["box"]]
+            assert wider == [], (name, wider)
+
+
 @pytest.mark.browser
 def test_hostile_names_stay_text_in_the_browser(tmp_path):
     require_browser()
