@@ -70,6 +70,8 @@ __all__ = [
     "figure_texts",
     "summary_html",
     "sections_html",
+    "SECTIONS",
+    "section_html",
     "to_html",
     "write_html",
     "to_data",
@@ -737,6 +739,10 @@ def _with_intervals(raters: ReportTable, sure: RaterIntervals | None) -> ReportT
     return ReportTable({**{c: raters[c] for c in raters.columns}, "rise_interval": cells})
 
 
+#: The report's three sections of :func:`sections_html`, in their order (:func:`section_html` makes one).
+SECTIONS = ("raters", "items", "categories")
+
+
 def sections_html(
     report: Diagnosis,
     figures: Mapping[str, str] | None = None,
@@ -750,24 +756,47 @@ def sections_html(
     place (the page embeds images; the notebook explorer shows its own);
     ``sure``: :meth:`Diagnosis.rater_intervals`, shown in the rater table.
     Each section says what it shows in plain words; the statistics behind
-    each column are in a fold under its table.
+    each column are in a fold under its table. Each section on its own:
+    :func:`section_html`.
     """
     check_diagnosis("sections_html", report)
+    return "\n".join(section_html(report, name, figures, top, max_raters, sure) for name in SECTIONS)
+
+
+@options(name=SECTIONS)
+def section_html(
+    report: Diagnosis,
+    name: str,
+    figures: Mapping[str, str] | None = None,
+    top: int = 20,
+    max_raters: int = 100,
+    sure: RaterIntervals | None = None,
+) -> str:
+    """One of :func:`sections_html`'s sections, ``name`` of :data:`SECTIONS` (its ``<section>``
+    element, the same text); the other arguments as there (``sure`` is shown by the raters only)."""
+    check_diagnosis("section_html", report)
     figures = figures or {}
     top, max_raters = check_int("top", top, 0), check_int("max_raters", max_raters, 1)
-    raters, items = report.rater_ranking(), report.item_ranking()
-    pairs, categories = report.confused_pairs(), report.category_agreement()
+    if name == "raters":
+        out = _raters_section(report, figures, max_raters, sure)
+    elif name == "items":
+        out = _items_section(report, figures, top)
+    else:
+        out = _categories_section(report, figures, top)
+    return "\n".join(part for part in out if part)
+
+
+def _raters_section(
+    report: Diagnosis, figures: Mapping[str, str], max_raters: int, sure: RaterIntervals | None
+) -> list[str]:
+    raters = report.rater_ranking()
     two = report.ratings.n_raters == 2
     kappa_name = _esc(kappa_label(KAPPA_WEIGHTS[report.level]))
     if two:
         raters_intro = _say("raters_intro_two")
     else:
         raters_intro = _say("raters_intro") + f"<p>{raters_text(report, sure)}</p>"
-    tied = _tie_groups(items, "disagreement")
-    tie_note = ""
-    if tied and len(tied[0]) > 1:
-        tie_note = _say("tie_note", tied=disputed_text(report, least=1))
-    out = [
+    return [
         '<section id="raters"><h2>Raters: who is out of step?</h2>',
         raters_intro,
         "" if two else figures.get("leave_one_out", ""),
@@ -783,6 +812,16 @@ def sections_html(
         _say("raters_statistics", rise="" if two else _say("raters_statistics_rise")),
         figures.get("raters", ""),
         "</section>",
+    ]
+
+
+def _items_section(report: Diagnosis, figures: Mapping[str, str], top: int) -> list[str]:
+    items = report.item_ranking()
+    tied = _tie_groups(items, "disagreement")
+    tie_note = ""
+    if tied and len(tied[0]) > 1:
+        tie_note = _say("tie_note", tied=disputed_text(report, least=1))
+    return [
         '<section id="items"><h2>Items: which should the class discuss?</h2>',
         _say("items_intro"),
         tie_note,
@@ -796,6 +835,12 @@ def sections_html(
         ),
         _say("items_note"),
         "</section>",
+    ]
+
+
+def _categories_section(report: Diagnosis, figures: Mapping[str, str], top: int) -> list[str]:
+    pairs, categories = report.confused_pairs(), report.category_agreement()
+    out = [
         '<section id="categories"><h2>Categories: which are confused?</h2>',
         _say("categories_intro"),
         figures.get("confusion", ""),
@@ -804,13 +849,12 @@ def sections_html(
         out.append(
             _table(pairs, _PAIR_COLUMNS, "Pairs of categories, most confused first", rows=max(top, 10))
         )
-    out += [
+    return out + [
         _table(categories, _CATEGORY_COLUMNS, "Agreement on each category"),
         _say("categories_note"),
         _say("categories_statistics"),
         "</section>",
     ]
-    return "\n".join(part for part in out if part)
 
 
 # ======================================================== whole table, pairs

@@ -415,6 +415,24 @@ def test_the_html_report_for_two_raters_and_one_category():
     assert "is undefined" in "".join(page.text)
 
 
+def test_each_section_on_its_own_is_the_sections_part(hostile_report):
+    """section_html(name) is the <section id=name> of sections_html, the same text: the notebook
+    explorer shows one without cutting the page's HTML by its tags."""
+    two = diagnose(datasets.sentiment().subset(raters=["A", "C"]))
+    for rep in (hostile_report, two):
+        sure = rep.rater_intervals(n_boot=50)
+        every = _report.sections_html(rep, top=3, max_raters=2, sure=sure)
+        parts = [_report.section_html(rep, name, top=3, max_raters=2, sure=sure) for name in _report.SECTIONS]
+        assert "\n".join(parts) == every
+        for name, part in zip(_report.SECTIONS, parts):
+            assert part.startswith(f'<section id="{name}">') and part.endswith("</section>")
+            assert part.count("<section") == 1
+    with pytest.raises(iaa_teach.AgreementError, match="name must be one of 'raters', 'items', 'categories'"):
+        _report.section_html(two, "pairs")
+    with pytest.raises(iaa_teach.AgreementError, match="takes the Diagnosis"):
+        _report.section_html(two.alpha, "items")
+
+
 def test_the_html_report_says_once_how_the_table_was_read(tmp_path):
     """One summary of the table at the top: for a file, the "Read ... as ..." line (what was assumed,
     and how to say otherwise) with the level; for a table made in Python, what the table is."""

@@ -139,12 +139,6 @@ _STYLE = """<style>
 </style>"""
 
 
-def _section(html: str, name: str) -> str:
-    """The section ``name`` (raters, items, categories) of :func:`iaa_teach.report.sections_html`."""
-    start = html.index(f'<section id="{name}">')
-    return html[start : html.index("</section>", start) + len("</section>")]
-
-
 def _wrapped(text: str, width: int = 34) -> str:
     return textwrap.fill(" ".join(text.split()), width)
 
@@ -651,8 +645,7 @@ class AnnotationsExplorer(Explorer):
         report = self.report
         if name in ("raters", "items", "categories"):
             sure = self._sure() if name == "raters" else None
-            html = report_files.sections_html(report, top=20, max_raters=100, sure=sure)
-            return _section(html, name)
+            return report_files.section_html(report, name, top=20, max_raters=100, sure=sure)
         if name == "pairs of raters":
             return report_files.pairs_html(report)
         if name == "whole table":
