@@ -141,11 +141,14 @@ def test_the_lesson_renders_and_an_upload_changes_the_report(tmp_path):
         expect(explorer.locator('[data-q="least in step"]')).to_have_text(str(top["rater"]))
         expect(explorer.locator('[data-q="alpha"]')).to_have_text(fmt(expected.alpha.exact.alpha))
         show = explorer.locator(".iaa-show select")
-        for view in [v.strip() for v in show.locator("option").all_text_contents() if v.startswith("figure")]:
+        views = [v.strip() for v in show.locator("option").all_text_contents() if v.startswith("figure")]
+        for j, view in enumerate(views):  # the figure views' pictures are the explorer's pictures, in order
+            # wait for each view's own picture before choosing the next: the browser sends only the last
+            # of choices made while the kernel is busy (ipywidgets' pending-message throttle), so a view
+            # chosen and left at once may never reach the kernel (seen under load: 'items' never drawn)
             show.select_option(label=view)
-            expect(explorer.locator("img.iaa-picture:visible")).to_have_attribute(
-                "alt", re.compile(r"\d"), timeout=TIMEOUT_MS
-            )
+            expect(images.nth(j)).to_be_visible(timeout=TIMEOUT_MS)
+            expect(images.nth(j)).to_have_attribute("alt", re.compile(r"\d"), timeout=TIMEOUT_MS)
         # wait for the state checked (every image decoded), not a fixed delay: on a loaded machine the
         # last view's image can still be loading when its alt text is set (3 of 4 seen under load)
         page.wait_for_function(
