@@ -58,8 +58,21 @@ TRIPOS_MARKS = 20
 DROPOUT_ITEMS = 4
 
 #: What a numerical part asks for, by quantity (``content/quantities.toml``: a lecturer changes a part's
-#: marks there).
+#: marks there), and the quantities a kind asks for that no other does (``[own_quantities.<name>]`` of its
+#: data file, ``_kinds/<kind>.toml``, with the same fields).
 _QUANTITY_DATA = load(Path(__file__).parent.parent / "content" / "quantities.toml")
+#: The parts a kind's data file says are one earlier count over another (``[parts.<quantity>]``,
+#: ``over = [numerator, denominator]``: P_o from the agreements and the items): by quantity, the two.
+_OVER: dict[str, tuple] = {}
+for _path in sorted((Path(__file__).parent / "_kinds").glob("*.toml")):
+    _data = load(_path)
+    for _name, _fields in _data.get("own_quantities", {}).items():
+        if _name in _QUANTITY_DATA:  # pragma: no cover - a kind's own quantity is nobody else's
+            raise RuntimeError(f"{_path.name} declares the quantity {_name!r}, which is declared already")
+        _QUANTITY_DATA[_name] = _fields
+    for _name, _words in _data.get("parts", {}).items():
+        if "over" in _words:
+            _OVER[_name] = tuple(_words["over"])
 #: The symbol of each quantity a part asks for (see ``SYMBOLS``).
 QUANTITIES = {
     name: SYMBOLS[q["symbol"]] if isinstance(q["symbol"], str) else Math(*q["symbol"])
@@ -95,6 +108,9 @@ INPUTS = {
     "d_e": (("n",),),
     "p_e": (("n_labels",),),
 }
+#: A part a kind computes as one earlier count over another follows them (where both are asked).
+for _name, _inputs in _OVER.items():
+    INPUTS[_name] = (_inputs, *INPUTS.get(_name, ()))
 
 
 def follow_through_value(quantity: str, values: tuple, terms: tuple = ()) -> Fraction | None:
@@ -110,12 +126,17 @@ def follow_through_value(quantity: str, values: tuple, terms: tuple = ()) -> Fra
     - level 4's second chance rule where it is a formula of the first: AC1's P_e from Fleiss' (1 - P_e) / (q
     - 1)
       and Scott's from AC1's 1 - (q - 1) P_e (``terms[0]`` = q); alpha's D_e with replacement D_e (n - 1) / n.
+    - a part a kind's data says is one count over another (``over``: P_o from the agreements and the
+      items both labelled): their ratio.
 
     >>> follow_through_value("kappa", (Fraction(3, 4), Fraction(1, 2)))
     Fraction(1, 2)
     >>> follow_through_value("p_e", (Fraction(10),), (Fraction(52),))
     Fraction(13, 25)
     """
+    if quantity in _OVER:
+        count, total = values
+        return None if total <= 0 else count / total
     if quantity in ("alpha", "alpha_repl"):
         d_o, d_e = values
         return None if d_e <= 0 else 1 - d_o / d_e
