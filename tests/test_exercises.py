@@ -63,144 +63,169 @@ def _counts(row, cats):
     return [sum(1 for v in row if v == c) for c in cats]
 
 
-def independent(q):
-    """{quantity: value}: every numerical answer, recomputed from the table with Fractions and loops."""
-    r, cats = q.ratings, list(q.ratings.categories)
-    rows = r.rows()
+def _asked(q):
+    """The quantities a question's numerical parts ask for."""
+    return [p.quantity for p in q.parts if p.numeric]
+
+
+def _main_coefficient(q):
+    """The chance-corrected coefficient of a two annotators' calculation (its chance term is ``p_e``): the
+    one asked whose chance term is not asked as a second rule's (``p_e_<coefficient>``); None where the
+    calculation asks for none (percent agreement)."""
+    asked = _asked(q)
+    return next((c for c in ("kappa", "pi", "ac1") if c in asked and f"p_e_{c}" not in asked), None)
+
+
+def _two_raters(q):
+    """Every quantity a two annotators' question can ask for, on the items both labelled: the counts N and
+    the agreements, P_o, each chance rule's P_e (Cohen's own proportions, Scott's pooled squares, Gwet's
+    AC1) and coefficient, the weights where the question has them; at level 4 P_o' once the second
+    annotator stops 4 items before the end."""
+    cats, rows = list(q.ratings.categories), q.ratings.rows()
     k = len(cats)
-    out = {}
-    if q.kind in ("cohen", "weighted", "pi", "ac1"):
-        pairs = [(row[0], row[1]) for row in rows if row[0] is not None and row[1] is not None]
-        n = len(pairs)
-        idx = {c: i for i, c in enumerate(cats)}
-        if q.kind == "weighted":
+    pairs = [(row[0], row[1]) for row in rows if row[0] is not None and row[1] is not None]
+    n = len(pairs)
+    idx = {c: i for i, c in enumerate(cats)}
+    if q.weights is not None:
 
-            def w(a, b):
-                d = abs(idx[a] - idx[b])
-                return 1 - F(d, k - 1) if q.weights == "linear" else 1 - F(d * d, (k - 1) ** 2)
-        else:
-
-            def w(a, b):
-                return F(int(a == b))
-
-        p_o = sum((w(a, b) for a, b in pairs), F(0)) / n
-        row_m = {c: F(sum(1 for a, _ in pairs if a == c), n) for c in cats}
-        col_m = {c: F(sum(1 for _, b in pairs if b == c), n) for c in cats}
-        own = sum((w(a, b) * row_m[a] * col_m[b] for a in cats for b in cats), F(0))
-        pooled = {c: F(sum(1 for a, b in pairs for v in (a, b) if v == c), 2 * n) for c in cats}
-        squares = sum((w(a, b) * pooled[a] * pooled[b] for a in cats for b in cats), F(0))
-        if q.kind in ("cohen", "weighted"):
-            out = {"p_o": p_o, "p_e": own, "kappa": _kappa(p_o, own)}
-        else:
-            if q.kind == "pi":
-                p_e = squares
-            else:
-                p_e = sum(x * (1 - x) for x in pooled.values()) / (k - 1)
-            out = {"p_o": p_o, "p_e": p_e, q.kind: _kappa(p_o, p_e)}
-        if q.level == 4:  # the second annotator stops 4 items before the end; the second chance rule
-            kept = [(row[0], row[1]) for row in rows[: len(rows) - 4] if None not in row[:2]]
-            out["p_o_part"] = sum((w(a, b) for a, b in kept), F(0)) / len(kept)
-            if q.kind == "pi":
-                out.update(p_e_kappa=own, kappa=_kappa(p_o, own))
-            else:
-                out.update(p_e_pi=squares, pi=_kappa(p_o, squares))
-    elif q.kind in ("fleiss", "partial"):
-        counts = [_counts(row, cats) for row in rows]
-        sizes = [sum(c) for c in counts]
-        used = [i for i, m in enumerate(sizes) if m >= 2]
-        p_a = sum(F(sum(x * (x - 1) for x in counts[i]), sizes[i] * (sizes[i] - 1)) for i in used) / len(used)
-        total = sum(sizes)
-        pooled = sum(F(sum(c[j] for c in counts), total) ** 2 for j in range(k))
-        rated = [i for i, m in enumerate(sizes) if m >= 1]
-        item_mean = sum((sum(F(counts[i][j], sizes[i]) for i in rated) / len(rated)) ** 2 for j in range(k))
-        if q.kind == "fleiss":
-            out = {"p_a": p_a, "p_e": pooled, "kappa": _kappa(p_a, pooled)}
-            if q.level == 4:  # the last annotator stops 4 items before the end; Gwet's AC1 chance rule
-                kept = [_counts(row if i < len(rows) - 4 else row[:-1], cats) for i, row in enumerate(rows)]
-                out["p_a_part"] = sum(
-                    F(sum(x * (x - 1) for x in c), sum(c) * (sum(c) - 1)) for c in kept if sum(c) >= 2
-                ) / sum(1 for c in kept if sum(c) >= 2)
-                p = [F(sum(c[j] for c in counts), total) for j in range(k)]
-                ac1 = sum(x * (1 - x) for x in p) / (k - 1)
-                out.update(p_e_ac1=ac1, ac1=_kappa(p_a, ac1))
-        elif q.chance == "both":
-            out = {
-                "p_a": p_a,
-                "p_e": pooled,
-                "kappa": _kappa(p_a, pooled),
-                "p_e_mlrd": item_mean,
-                "kappa_mlrd": _kappa(p_a, item_mean),
-            }
-        else:
-            p_e = pooled if q.chance == "pooled" else item_mean
-            out = {"p_a": p_a, "n_labels": F(total), "p_e": p_e, "kappa": _kappa(p_a, p_e)}
+        def w(a, b):
+            d = abs(idx[a] - idx[b])
+            return 1 - F(d, k - 1) if q.weights == "linear" else 1 - F(d * d, (k - 1) ** 2)
     else:
-        units = [[v for v in row if v is not None] for row in rows]
-        o = {(a, b): F(0) for a in cats for b in cats}
-        for u in units:
-            if len(u) < 2:
-                continue
-            for i in range(len(u)):
-                for j in range(len(u)):
-                    if i != j:
-                        o[u[i], u[j]] += F(1, len(u) - 1)
-        n = sum(o.values())
-        n_c = {c: sum(o[c, b] for b in cats) for c in cats}
-        d_o = sum(o[a, b] for a in cats for b in cats if a != b) / n
-        d_e = sum(n_c[a] * n_c[b] for a in cats for b in cats if a != b) / (n * (n - 1))
-        out = {"n": n, "d_o": d_o, "d_e": d_e, "alpha": 1 - d_o / d_e}
-        if q.level == 4:  # chance pairs drawn with replacement
-            with_replacement = 1 - sum((n_c[c] / n) ** 2 for c in cats)
-            out.update(d_e_repl=with_replacement, alpha_repl=1 - d_o / with_replacement)
-    if q.choose:
-        return {COEFFICIENT[q.kind]: out[COEFFICIENT[q.kind]]}
+
+        def w(a, b):
+            return F(int(a == b))
+
+    p_o = sum((w(a, b) for a, b in pairs), F(0)) / n
+    row_m = {c: F(sum(1 for a, _ in pairs if a == c), n) for c in cats}
+    col_m = {c: F(sum(1 for _, b in pairs if b == c), n) for c in cats}
+    own = sum((w(a, b) * row_m[a] * col_m[b] for a in cats for b in cats), F(0))
+    pooled = {c: F(sum(1 for a, b in pairs for v in (a, b) if v == c), 2 * n) for c in cats}
+    squares = sum((w(a, b) * pooled[a] * pooled[b] for a in cats for b in cats), F(0))
+    gwet = sum(x * (1 - x) for x in pooled.values()) / (k - 1)
+    out = {"n_both": F(n), "n_agree": F(sum(1 for a, b in pairs if a == b)), "p_o": p_o}
+    for coefficient, p_e in (("kappa", own), ("pi", squares), ("ac1", gwet)):
+        out[f"p_e_{coefficient}"], out[coefficient] = p_e, _kappa(p_o, p_e)
+    main = _main_coefficient(q)
+    if main:
+        out["p_e"] = out[f"p_e_{main}"]
+    if q.level == 4:  # the second annotator stops 4 items before the end
+        kept = [(row[0], row[1]) for row in rows[: len(rows) - 4] if None not in row[:2]]
+        out["p_o_part"] = sum((w(a, b) for a, b in kept), F(0)) / len(kept)
     return out
 
 
+def _more_raters(q):
+    """Every quantity a question of three or more annotators can ask for: P_a over the items with two or
+    more labels, the count of labels, P_e pooled (or the course notes' item-mean rule, as the question
+    names), kappa; at level 4 P_a' once the last annotator stops 4 items before the end, and Gwet's AC1."""
+    cats, rows = list(q.ratings.categories), q.ratings.rows()
+    k = len(cats)
+    asked = _asked(q)
+    counts = [_counts(row, cats) for row in rows]
+    sizes = [sum(c) for c in counts]
+    used = [i for i, m in enumerate(sizes) if m >= 2]
+    p_a = sum(F(sum(x * (x - 1) for x in counts[i]), sizes[i] * (sizes[i] - 1)) for i in used) / len(used)
+    total = sum(sizes)
+    pooled = sum(F(sum(c[j] for c in counts), total) ** 2 for j in range(k))
+    rated = [i for i, m in enumerate(sizes) if m >= 1]
+    item_mean = sum((sum(F(counts[i][j], sizes[i]) for i in rated) / len(rated)) ** 2 for j in range(k))
+    p_e = item_mean if q.chance == "item_mean" else pooled
+    out = {"p_a": p_a, "n_labels": F(total), "p_e": p_e, "kappa": _kappa(p_a, p_e)}
+    out.update(p_e_mlrd=item_mean, kappa_mlrd=_kappa(p_a, item_mean))
+    if "p_a_part" in asked:  # the last annotator stops 4 items before the end
+        kept = [_counts(row if i < len(rows) - 4 else row[:-1], cats) for i, row in enumerate(rows)]
+        out["p_a_part"] = sum(
+            F(sum(x * (x - 1) for x in c), sum(c) * (sum(c) - 1)) for c in kept if sum(c) >= 2
+        ) / sum(1 for c in kept if sum(c) >= 2)
+    p = [F(sum(c[j] for c in counts), total) for j in range(k)]
+    ac1 = sum(x * (1 - x) for x in p) / (k - 1)
+    out.update(p_e_ac1=ac1, ac1=_kappa(p_a, ac1))
+    return out
+
+
+def _coincidences(q):
+    """Krippendorff's alpha (nominal) from the coincidence matrix: n, D_o, D_e, alpha; with replacement
+    (level 4) D_e and alpha."""
+    cats, rows = list(q.ratings.categories), q.ratings.rows()
+    units = [[v for v in row if v is not None] for row in rows]
+    o = {(a, b): F(0) for a in cats for b in cats}
+    for u in units:
+        if len(u) < 2:
+            continue
+        for i in range(len(u)):
+            for j in range(len(u)):
+                if i != j:
+                    o[u[i], u[j]] += F(1, len(u) - 1)
+    n = sum(o.values())
+    n_c = {c: sum(o[c, b] for b in cats) for c in cats}
+    d_o = sum(o[a, b] for a in cats for b in cats if a != b) / n
+    d_e = sum(n_c[a] * n_c[b] for a in cats for b in cats if a != b) / (n * (n - 1))
+    with_replacement = 1 - sum((n_c[c] / n) ** 2 for c in cats)
+    return {
+        "n": n,
+        "d_o": d_o,
+        "d_e": d_e,
+        "alpha": 1 - d_o / d_e,
+        "d_e_repl": with_replacement,
+        "alpha_repl": 1 - d_o / with_replacement,
+    }
+
+
+def independent(q):
+    """{quantity: value}: every numerical answer, recomputed from the table with Fractions and loops, by
+    what the question asks (not by its kind): alpha's quantities where it asks for alpha, two annotators'
+    or more annotators' agreement otherwise."""
+    asked = _asked(q)
+    if any(x in asked for x in ("alpha", "d_o", "d_e", "n")):
+        return _coincidences(q)
+    return _two_raters(q) if q.ratings.n_raters == 2 else _more_raters(q)
+
+
 def hand_mistakes(q):
-    """{mistake id: {quantity: value}}: some usual mistakes recomputed by hand, loop by loop."""
+    """{mistake id: {quantity: value}}: some usual mistakes recomputed by hand, loop by loop, by what the
+    question asks."""
     r, cats, rows = q.ratings, list(q.ratings.categories), q.ratings.rows()
     right = independent(q)
+    asked = _asked(q)
     out = {}
     if q.choose:
         return out
-    if q.kind in ("cohen", "pi", "ac1"):
-        rows = [row for row in rows if None not in row[:2]]
-        n = len(rows)
-        coef = COEFFICIENT[q.kind]
+    if r.n_raters == 2:
+        coef = _main_coefficient(q)
         p_o = right["p_o"]
-        uniform = F(1, len(cats))
-        out["uniform_chance"] = {"p_e": uniform, coef: _kappa(p_o, uniform)}
-        out["percentages"] = {coef: _kappa(100 * p_o, 100 * right["p_e"])}
-        own = sum(
-            F(sum(1 for row in rows if row[0] == c), n) * F(sum(1 for row in rows if row[1] == c), n)
-            for c in cats
-        )
-        pooled = {c: F(sum(1 for row in rows for v in row[:2] if v == c), 2 * n) for c in cats}
-        if q.kind == "cohen":
-            sq = sum(x * x for x in pooled.values())
-            out["pooled_marginals"] = {"p_e": sq, "kappa": _kappa(p_o, sq)}
-        elif q.kind == "pi":
-            out["cohen_marginals"] = {"p_e": own, "pi": _kappa(p_o, own)}
-        else:
-            sq = sum(x * x for x in pooled.values())
-            no_q = sum(x * (1 - x) for x in pooled.values())
-            out["kappa_chance"] = {"p_e": sq, "ac1": _kappa(p_o, sq)}
-            out["no_q_minus_1"] = {"p_e": no_q, "ac1": _kappa(p_o, no_q)}
+        if coef and q.weights is None:  # an unweighted chance-corrected coefficient
+            rows = [row for row in rows if None not in row[:2]]
+            n = len(rows)
+            uniform = F(1, len(cats))
+            out["uniform_chance"] = {"p_e": uniform, coef: _kappa(p_o, uniform)}
+            out["percentages"] = {coef: _kappa(100 * p_o, 100 * right["p_e"])}
+            own = sum(
+                F(sum(1 for row in rows if row[0] == c), n) * F(sum(1 for row in rows if row[1] == c), n)
+                for c in cats
+            )
+            pooled = {c: F(sum(1 for row in rows for v in row[:2] if v == c), 2 * n) for c in cats}
+            if coef == "kappa":
+                sq = sum(x * x for x in pooled.values())
+                out["pooled_marginals"] = {"p_e": sq, "kappa": _kappa(p_o, sq)}
+            elif coef == "pi":
+                out["cohen_marginals"] = {"p_e": own, "pi": _kappa(p_o, own)}
+            else:
+                sq = sum(x * x for x in pooled.values())
+                no_q = sum(x * (1 - x) for x in pooled.values())
+                out["kappa_chance"] = {"p_e": sq, "ac1": _kappa(p_o, sq)}
+                out["no_q_minus_1"] = {"p_e": no_q, "ac1": _kappa(p_o, no_q)}
+            return out
+        if r.missing.any():  # an item one annotator left blank
+            shared = [row for row in rows if None not in row[:2]]
+            p_o = right["p_o"] * len(shared) / len(rows)
+            out["missing_as_disagreement"] = {"p_o": p_o}
+            if coef:
+                out["missing_as_disagreement"][coef] = _kappa(p_o, right["p_e"])
+        if coef:  # weighted
+            out["percentages"] = {coef: _kappa(100 * right["p_o"], 100 * right["p_e"])}
         return out
-    if q.kind in ("cohen", "weighted") and r.missing.any():
-        shared = [row for row in rows if None not in row[:2]]
-        p_o = right["p_o"] * len(shared) / len(rows)
-        out["missing_as_disagreement"] = {"p_o": p_o, "kappa": _kappa(p_o, right["p_e"])}
-        if q.kind == "cohen":
-            a_labels = [row[0] for row in rows if row[0] is not None]
-            b_labels = [row[1] for row in rows if row[1] is not None]
-            p_e = sum(F(a_labels.count(c), len(a_labels)) * F(b_labels.count(c), len(b_labels)) for c in cats)
-            out["unshared_marginals"] = {"p_e": p_e, "kappa": _kappa(right["p_o"], p_e)}
-    if q.kind == "weighted":
-        out["percentages"] = {"kappa": _kappa(100 * right["p_o"], 100 * right["p_e"])}
-        return out
-    if q.kind in ("fleiss", "partial"):
+    if "p_a" in asked:
         k_all = r.n_raters
         counts = [_counts(row, cats) for row in rows]
         sizes = [sum(c) for c in counts]
@@ -211,7 +236,7 @@ def hand_mistakes(q):
         )
         out["self_pairs"] = {"p_a": self_pairs, "kappa": _kappa(self_pairs, p_e)}
         out["percentages"] = {"kappa": _kappa(100 * p_a, 100 * p_e)}
-        if q.kind == "fleiss":
+        if not r.missing.any():  # a complete table (Fleiss' kappa)
             n = len(rows)
             own = [[F(sum(1 for row in rows if row[j] == c), n) for c in cats] for j in range(k_all)]
             pairs = list(combinations(range(k_all), 2))
@@ -412,15 +437,17 @@ def _check_concept(q, p, leaks):
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
-@pytest.mark.parametrize("kind", SWEEP_KINDS)
+@pytest.mark.parametrize("kind", KINDS)
 def test_sweep_answers_marks_mistakes_and_no_leaks(kind, level):
-    stats = _sweep(kind, level, SEEDS)
+    """Every kind (issue 12's five on 200 seeds, the others on 60), every level."""
+    stats = _sweep(kind, level, SEEDS if kind in SWEEP_KINDS else range(60))
     # each of the kind's mistakes is listed (so recognised) on some seeds at every level where it can happen
     for mid in KIND_MISTAKES[kind]:
         if (
             (level == 1 and kind == "alpha" and mid in ("unpairable_values", "text_route"))
             or (level < 3 and mid in ("missing_as_disagreement", "unshared_marginals"))
             or (kind == "partial" and mid == "global_total" and level == 3)
+            or (level == 1 and mid == "no_q_minus_1")  # with 2 categories 1 / (q - 1) = 1
         ):
             continue
         assert stats["listed"].get(mid, 0) > 0, (kind, level, mid, stats["listed"])
@@ -430,14 +457,9 @@ def test_sweep_answers_marks_mistakes_and_no_leaks(kind, level):
 
 
 @pytest.mark.parametrize("kind", ["pi", "ac1"])
-def test_sweep_scott_pi_and_ac1(kind):
+def test_scott_pi_and_ac1_are_the_public_functions(kind):
     from iaa_teach.metrics import gwet_ac, scott_pi
 
-    for level in (1, 2, 3):
-        stats = _sweep(kind, level, range(60))
-        for mid in KIND_MISTAKES[kind]:
-            if not (mid == "no_q_minus_1" and level == 1):  # with 2 categories 1 / (q - 1) = 1
-                assert stats["listed"].get(mid, 0) > 0, (kind, level, mid)
     q = make_question(kind, 5)
     public = scott_pi(q.ratings).exact.pi if kind == "pi" else gwet_ac(q.ratings).exact.ac
     assert q.answers()["c"] == public
@@ -541,8 +563,9 @@ def test_question_text_has_lettered_parts_marks_and_a_marked_conceptual_part():
                 for item in q.ratings.items:
                     assert str(item) in render
                 assert f"Total: {q.total_marks} marks." in render
-            coefficient = next(p.answer for p in q.parts if p.quantity == COEFFICIENT[kind])
-            assert str(coefficient) not in q.text() + q.markdown() + q.html()
+            for p in q.parts:  # no answer is printed in the question (a count may be: items are numbered)
+                if p.numeric and p.answer.denominator > 1:
+                    assert str(p.answer) not in q.text() + q.markdown() + q.html(), (q.id, p.label)
 
 
 def test_some_level_three_questions_make_the_student_choose_the_coefficient():
@@ -628,10 +651,7 @@ def test_sizes_and_weights_can_be_fixed():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        (
-            {"kind": "kappa"},
-            "kind must be one of 'cohen', 'fleiss', 'alpha', 'partial', 'weighted', 'pi', 'ac1'; got 'kappa'",
-        ),
+        ({"kind": "kappa"}, f"kind must be one of {', '.join(map(repr, KINDS))}; got 'kappa'"),
         ({"kind": "cohen", "chance": "pooled"}, "only kind='partial' asks for a chance rule"),
         (
             {"kind": "partial", "chance": "mean"},
@@ -706,7 +726,9 @@ def test_worksheet_writes_a_question_sheet_and_a_separate_answer_sheet(tmp_path)
         assert qid in sheet and qid in answers and q.kind not in qid
         for value in q.answers().values():
             assert (fmt(value) if value.denominator > 1 else str(value)) in answers
-        assert str(next(p.answer for p in q.parts if p.quantity == COEFFICIENT[q.kind])) not in sheet
+        assert not [
+            p.label for p in q.parts if p.numeric and p.answer.denominator > 1 and str(p.answer) in sheet
+        ]
     for doc in (sheet, answers):
         assert (
             doc.startswith("<!DOCTYPE html>")
@@ -857,6 +879,8 @@ def _ft_by_hand(q, p, values):
         (n,) = values
         return sum(sum(1 for row in rows for v in row if v == c) ** 2 for c in cats) / (n * n)
     x, y = values
+    if p.quantity == "p_o":  # two annotators' P_o from the student's counts: the agreements over N
+        return x / y
     if p.quantity in ("alpha", "alpha_repl"):
         return 1 - x / y
     return (x - y) / (1 - y)
@@ -867,7 +891,7 @@ def _wrong_inputs(q, p, rng):
     mistake's value where there is one, else a value off by 0.02-0.06, or a count off by 1-3)."""
 
     def wrong(i):
-        if i.quantity in ("n", "n_labels"):
+        if i.answer.denominator == 1:  # a count (n, the labels, the items, the agreements)
             return i.answer + rng.choice([-3, -2, -1, 1, 2, 3])
         bad = [m.value for m in i.mistakes if m.value is not None and 0 < m.value < 1]
         if bad and rng.random() < 0.5:
@@ -917,7 +941,17 @@ def test_follow_through_marks_a_later_part_from_the_students_own_wrong_answers(k
                 values = tuple(earlier[label] for label in p.follows)
                 if any(v <= 0 for v in values) or (
                     p.quantity
-                    not in ("alpha", "alpha_repl", "d_o", "d_e", "p_e", "p_e_ac1", "p_e_pi", "d_e_repl")
+                    not in (
+                        "alpha",
+                        "alpha_repl",
+                        "d_o",
+                        "d_e",
+                        "p_e",
+                        "p_e_ac1",
+                        "p_e_pi",
+                        "d_e_repl",
+                        "p_o",
+                    )
                     and values[1] >= 1
                 ):
                     continue
@@ -1183,8 +1217,10 @@ def test_feedback_never_says_which_part_a_number_belongs_to():
                     assert f"part ({other.label})" not in fb.message and "value of" not in fb.message
 
 
-#: A level-4 question's numerical partial coverage and second chance rule, by kind: (the part on partial
-#: coverage, the second rule's chance term, its coefficient, what the coefficient follows).
+#: A level-4 question's numerical partial coverage and second chance rule, pinned for the kinds that had
+#: them when level 4 came: (the part on partial coverage, the second rule's chance term, its coefficient,
+#: what the coefficient follows). Every kind's question is also checked for their shape
+#: (:func:`_tripos_numbers`).
 _TRIPOS_NUMBERS = {
     "cohen": ("p_o_part", "p_e_pi", "pi", ("p_o", "p_e_pi")),
     "weighted": ("p_o_part", "p_e_pi", "pi", ("p_o", "p_e_pi")),
@@ -1194,6 +1230,21 @@ _TRIPOS_NUMBERS = {
     "alpha": ("n", "d_e_repl", "alpha_repl", ("d_o", "d_e_repl")),  # alpha's table has gaps: n counts them
     "partial": ("p_a", "p_e_mlrd", "kappa_mlrd", ("p_a", "p_e_mlrd")),  # each item's own n_i in P_a
 }
+
+
+def _tripos_numbers(q):
+    """What a level-4 question asks in its middle section, read from its parts: the numerical part on
+    partial coverage (an annotator who stops: its own part; a table with gaps: the calculation's first
+    count or P_a), the second rule's chance term and its coefficient (the section's last two numbers), and
+    what the coefficient follows (the calculation's observed term and the second chance term)."""
+    sections = q.sections()
+    calculation = [p for p in sections[0][1] if p.numeric]
+    middle = [p for p in sections[1][1] if p.numeric]
+    p_e, coefficient = middle[-2:]
+    coverage = middle[0] if len(middle) > 2 else calculation[0]
+    observed = q.part(coefficient.follows[0]).quantity if coefficient.follows else None
+    assert observed in {p.quantity for p in calculation}, (q.id, observed)
+    return coverage.quantity, p_e.quantity, coefficient.quantity, (observed, p_e.quantity)
 
 
 def _assert_tripos(q):
@@ -1209,7 +1260,13 @@ def _assert_tripos(q):
     marks = tuple(sum(p.marks for p in ps) for _, ps in sections)
     assert marks == {"fleiss": (8, 7, 5), "partial": (8, 6, 6)}.get(kind, (9, 7, 4)), (q.id, marks)
     by_quantity = {p.quantity: p for p in q.parts if p.numeric}
-    coverage, p_e, coefficient, follows = _TRIPOS_NUMBERS[kind]
+    coverage, p_e, coefficient, follows = _tripos_numbers(q)
+    assert _TRIPOS_NUMBERS.get(kind, (coverage, p_e, coefficient, follows)) == (
+        coverage,
+        p_e,
+        coefficient,
+        follows,
+    )
     assert {coverage, p_e, coefficient} <= set(by_quantity), (q.id, set(by_quantity))
     assert tuple(q.part(x).quantity for x in by_quantity[coefficient].follows) == follows
     assert by_quantity[p_e].marks_split == "M1 A1" and by_quantity[coefficient].marks_split == "B1"
@@ -1391,7 +1448,9 @@ def test_question_codes_come_from_the_exercise_registry():
     from iaa_teach.exercises import lesson_exercises
 
     data = json.loads(Path(lesson_exercises.__file__).with_name("lesson_exercises.json").read_text("utf-8"))
-    assert data["practice"]["kinds"] == ["cohen", "fleiss", "alpha", "partial", "weighted", "pi", "ac1"]
+    # the kinds printed codes name keep their places; a new kind goes at the end, 8 kinds at most
+    kinds = data["practice"]["kinds"]
+    assert kinds[:7] == ["cohen", "fleiss", "alpha", "partial", "weighted", "pi", "ac1"] and len(kinds) <= 8
     # pinned from before the scheme moved into the registry
     assert question_code("fleiss", 12, 3) == "Q-9M86-15DF" and question_code("ac1", 0, 1) == "Q-QTTQ-49HN"
     assert lesson_exercises.lookup("01.1").name == "P_o"
