@@ -62,7 +62,9 @@ print(", ".join(KINDS))
 # - `alpha`: Krippendorff's alpha with missing ratings;
 # - `partial`: Fleiss' kappa when annotators cover different items (per-item $n_i$,
 #   single-rated items, and the chance rule the question names);
-# - `pi` and `ac1`: Scott's pi and Gwet's AC1 for two annotators.
+# - `pi` and `ac1`: Scott's pi and Gwet's AC1 for two annotators;
+# - `percent`: two annotators' percent agreement $P_o$ by hand, and why it is not
+#   corrected for chance (at level 4, Cohen's kappa beside it).
 #
 # The same kind and seed always give the same question. `level=1` gives a small
 # table (4-6 items, 2 categories), `level=2` (the default) a medium one,
