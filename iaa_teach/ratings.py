@@ -303,7 +303,9 @@ class Ratings:
     """
 
     __slots__ = (
-        "_codes",
+        "_table",
+        "_columns",
+        "_shape",
         "_categories",
         "_raters",
         "_items",
@@ -328,22 +330,26 @@ class Ratings:
         _checked: bool = False,
     ):
         # ``codes``: category index per cell, -1 where missing, stored rater by rater (each rater's
-        # column contiguous: what every count reads) as one np.intp array, read-only
+        # column contiguous: what every count reads) as one np.intp array, read-only (``_table``); or
+        # the whole-number encoder's _Columns, each rater's column encoded on first use (``_column``)
         categories = tuple(categories)
-        codes = np.asarray(codes)
-        if not _trusted:  # a caller's array: checked, then copied (it stays the caller's, writable)
-            categories = tuple(_category_list(categories))
-            _declared = True
-            if codes.dtype.kind not in "iu":
-                raise AgreementError(f"codes must be whole numbers, got {codes.dtype}")
-            if codes.size and (codes.min() < -1 or codes.max() >= len(categories)):
-                raise AgreementError(f"codes must lie in -1..{len(categories) - 1} (-1 = missing)")
-            codes = np.array(codes, dtype=np.intp, order="F")
-        codes = np.asfortranarray(codes, dtype=np.intp)
-        if codes.ndim != 2:
-            raise AgreementError(f"expected a 2-D table of codes, got shape {codes.shape}")
-        codes.setflags(write=False)
-        n_items, n_raters = codes.shape
+        if isinstance(codes, _Columns):
+            table, columns = None, codes
+        else:
+            codes = np.asarray(codes)
+            if not _trusted:  # a caller's array: checked, then copied (it stays the caller's, writable)
+                categories = tuple(_category_list(categories))
+                _declared = True
+                if codes.dtype.kind not in "iu":
+                    raise AgreementError(f"codes must be whole numbers, got {codes.dtype}")
+                if codes.size and (codes.min() < -1 or codes.max() >= len(categories)):
+                    raise AgreementError(f"codes must lie in -1..{len(categories) - 1} (-1 = missing)")
+                codes = np.array(codes, dtype=np.intp, order="F")
+            table, columns = np.asfortranarray(codes, dtype=np.intp), None
+            if table.ndim != 2:
+                raise AgreementError(f"expected a 2-D table of codes, got shape {table.shape}")
+            table.setflags(write=False)
+        n_items, n_raters = self._shape = table.shape if columns is None else columns.shape
         if n_items == 0 or n_raters == 0:
             raise AgreementError("the ratings table is empty: no items or no raters")
         raters = tuple(raters) if _checked else _check_raters(raters)
@@ -352,7 +358,7 @@ class Ratings:
             raise AgreementError(f"{len(raters)} rater names given for {n_raters} columns")
         if len(items) != n_items:
             raise AgreementError(f"{len(items)} item names given for {n_items} rows")
-        self._codes = codes
+        self._table, self._columns = table, columns
         self._patterns = self._rater_counts = self._reading = None
         self._categories = categories
         self._raters = raters
@@ -403,14 +409,34 @@ class Ratings:
         """Whether the category order was declared (``categories=``) or is the order of numbers."""
         return self._ordered
 
+    @property
+    def _codes(self) -> np.ndarray:
+        """The whole table of codes, read-only, Fortran order (each rater's column contiguous)."""
+        if self._table is None:
+            table = self._columns.table()
+            table.setflags(write=False)
+            self._table = table  # set before the columns are dropped: _column reads them in this order
+            self._columns = None
+        return self._table
+
+    def _column(self, j: int) -> np.ndarray:
+        """Rater ``j``'s codes, read-only: a column of the table, or encoded alone (_Columns)."""
+        table = self._table
+        if table is None:
+            columns = self._columns
+            if columns is not None:
+                return columns.column(j)
+            table = self._table
+        return table[:, j]
+
     # ------------------------------------------------------------------ shape
     @property
     def n_items(self) -> int:
-        return self._codes.shape[0]
+        return self._shape[0]
 
     @property
     def n_raters(self) -> int:
-        return self._codes.shape[1]
+        return self._shape[1]
 
     @property
     def n_categories(self) -> int:
@@ -418,7 +444,7 @@ class Ratings:
 
     @property
     def shape(self) -> tuple[int, int]:
-        return self._codes.shape
+        return self._shape
 
     @property
     def missing(self) -> np.ndarray:
@@ -482,7 +508,7 @@ class Ratings:
         k1 = self.n_categories + 1  # codes shifted by 1: missing (-1) is 0
         tables = np.empty((len(pairs), k1 * k1), dtype=np.int64)
         for p, (a, b) in enumerate(zip(ia, ib)):
-            tables[p] = np.bincount(self._codes[:, a] * k1 + self._codes[:, b] + (k1 + 1), minlength=k1 * k1)
+            tables[p] = np.bincount(self._column(a) * k1 + self._column(b) + (k1 + 1), minlength=k1 * k1)
         return tables.reshape(-1, k1, k1)[:, 1:, 1:]
 
     def rater_counts(self) -> np.ndarray:
@@ -525,7 +551,7 @@ class Ratings:
         base = groups.astype(np.intp) * k1 + 1
         out = np.empty((self.n_raters, n_groups * k1), dtype=np.int64)
         for j in range(self.n_raters):  # one bincount per rater (a missing cell adds to 0)
-            out[j] = np.bincount(base + self._codes[:, j], minlength=n_groups * k1)
+            out[j] = np.bincount(base + self._column(j), minlength=n_groups * k1)
         return out.reshape(self.n_raters, n_groups, k1)[:, :, 1:]
 
     def rater_index(self, rater: Any) -> int:
@@ -769,7 +795,8 @@ class Ratings:
             _check_size(shape)
             cells = _row_labels(table, names)
         codes, cats = _encode_columns([cells], cats, names, max_categories, locate=_row_major(shape))
-        codes = codes.reshape(shape)  # the whole-number encoder reads the table as it is, one block of raters
+        if isinstance(codes, np.ndarray):  # the list path: one column of cells, row after row
+            codes = codes.reshape(shape)
         names = _default_rater_names(shape[1]) if names is None else names
         items = range(1, shape[0] + 1) if items is None else _names(items, "items")
         return cls(codes, cats, names, items, _trusted=True, _declared=categories is not None)
@@ -1509,9 +1536,9 @@ def _count_patterns(codes: np.ndarray, k: int, plain: bool = False) -> CountPatt
     return CountPatterns(counts.astype(np.int64), frequency.astype(np.int64), item_pattern.reshape(-1))
 
 
-def _whole_numbers(columns: list) -> tuple[np.ndarray, list] | None:
+def _whole_numbers(columns: list) -> tuple[_Columns, list] | None:
     """Speed special case of the label encoding (bench_metrics.py: Cohen's kappa from the full 100,000 x 10
-    table at 5x scikit-learn; ``pandas.factorize`` takes 15 ms on its 1,000,000 cells, this 4): whole numbers
+    table at 5x scikit-learn; ``pandas.factorize`` takes 15 ms on its 1,000,000 cells, this 3): whole numbers
     less than 65,536 apart are their own codes, value - lowest, worked out in blocks of cells that stay in
     cache (full-size temporaries cost 3x). None if the labels are not such numbers; tests/test_ratings.py
     compares it with the plain path. ``columns``: numeric arrays of n cells, or (n, m) blocks of m raters.
@@ -1522,27 +1549,60 @@ def _whole_numbers(columns: list) -> tuple[np.ndarray, list] | None:
     if not (lo.is_integer() and hi.is_integer() and max(-lo, hi) < 2.0**53 and hi - lo < 1 << 16):
         return None  # NaN bounds (every cell missing) are not whole either
     width = int(hi - lo) + 1
-    out = np.empty((len(parts[0]), sum(p.shape[1] for p in parts)), dtype=np.intp, order="F")
+    small = np.min_scalar_type(-width - 1)  # the codes and code + 1: int8 up to 127 values
+    blocks = [np.empty(p.shape, dtype=small) for p in parts]  # the codes, laid out as the cells are
     tally = np.zeros(width + 1, dtype=np.intp)  # tally[v + 1]: cells of value lo + v
-    first = 0
-    for part in parts:
+    for part, block in zip(parts, blocks):
         step = max(1, (1 << 16) // part.shape[1])
         for start in range(0, len(part), step):
             shifted = np.subtract(part[start : start + step], lo)
             np.fmax(shifted, -1, out=shifted)  # a missing cell (NaN) -> -1
-            codes = shifted.astype(np.intp)
+            codes = shifted.astype(small)
             if part.dtype.kind == "f" and not np.array_equal(codes, shifted):  # a value that is not whole
                 return None
             if not tally[1:].all():  # some value from lo to hi not seen yet
                 tally += np.bincount(codes.ravel() + 1, minlength=width + 1)
-            out[start : start + step, first : first + part.shape[1]] = codes
-        first += part.shape[1]
+            block[start : start + step] = codes
     used = np.flatnonzero(tally[1:])
+    lookup = None
     if len(used) < width:  # some value between lo and hi unused: codes are positions among the used ones
         lookup = np.full(width + 1, -1, dtype=np.intp)
         lookup[used + 1] = np.arange(len(used))
-        lookup.take(out + 1, out=out)
-    return out, [int(v) + int(lo) for v in used]
+    return _Columns(blocks, lookup), [int(v) + int(lo) for v in used]
+
+
+class _Columns:
+    """The whole-number encoder's codes, each rater's column made an intp array on first use.
+
+    Speed (bench_metrics.py: Cohen's kappa from the full 100,000 x 10 table at 5x scikit-learn): a
+    coefficient of two raters makes their two columns only; writing all ten, column by column from
+    cells stored row by row, took 3 of the 7 ms that the whole table took to encode.
+    """
+
+    def __init__(self, blocks: list, lookup: np.ndarray | None):
+        self.shape = (len(blocks[0]), sum(b.shape[1] for b in blocks))
+        self.where = [(b, i) for b in blocks for i in range(b.shape[1])]  # rater j: column i of a block
+        self.lookup = lookup  # code + 1 -> the code among the values used (None: every value is used)
+        self.made: dict = {}
+
+    def column(self, j: int) -> np.ndarray:
+        """Rater ``j``'s codes, read-only (-1 missing)."""
+        column = self.made.get(j)
+        if column is None:
+            block, i = self.where[j]
+            column = block[:, i].astype(np.intp) if self.lookup is None else self.lookup.take(block[:, i] + 1)
+            column.setflags(write=False)
+            self.made[j] = column
+        return column
+
+    def table(self) -> np.ndarray:
+        """All raters' codes, in Fortran order."""
+        out = np.empty(self.shape, dtype=np.intp, order="F")
+        for j, (block, i) in enumerate(self.where):
+            out[:, j] = block[:, i]
+        if self.lookup is not None:
+            self.lookup.take(out + 1, out=out)
+        return out
 
 
 def _check_distinct(

@@ -310,6 +310,10 @@ def test_numeric_encoder_matches_the_object_path(arr, kind):
     as_list = [[None if isinstance(v, float) and math.isnan(v) else v for v in row] for row in arr.tolist()]
     fast = Ratings.from_rows(arr)
     slow = Ratings.from_rows(as_list)
+    pairs = [(a, b) for a in range(arr.shape[1]) for b in range(arr.shape[1])]
+    # counted from the raters' columns, each encoded on its own, before the whole table is
+    np.testing.assert_array_equal(fast.pair_tables(pairs), slow.pair_tables(pairs))
+    np.testing.assert_array_equal(fast.rater_counts(), slow.rater_counts())
     assert fast == slow
     assert fast.rows() == slow.rows()
     if fast.n_categories:
