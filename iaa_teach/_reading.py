@@ -146,6 +146,7 @@ _NAME_EXTRA = frozenset("id ids no nr number num # by address e name".split())
 FORMATS = ("wide", "long")
 
 _MARKERS = frozenset(MISSING_MARKERS)
+_MARKER_CHARS = max(map(len, _MARKERS))  # the longest marker
 _NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?)", re.ASCII | re.IGNORECASE)
 _INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 _EXCEL = (".xlsx", ".xlsm")
@@ -1492,8 +1493,11 @@ def _distinct(
     raw = uniques.tolist()
     if pd.api.types.infer_dtype(uniques, skipna=False) == "string":  # speed: 10**6 item IDs (bench_read.py)
         cells, texts = list(map(str.strip, raw)), raw
-        for u in np.flatnonzero(pd.Series(cells, dtype=object).isin(_MARKERS - keep).to_numpy()):
-            cells[u] = None
+        lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
+        markers = _MARKERS - keep
+        for u in np.flatnonzero(lengths <= _MARKER_CHARS).tolist():  # speed: longer cells are no marker
+            if cells[u] in markers:
+                cells[u], lengths[u] = None, 0
     else:
         missing = lambda v: v is None or isinstance(v, float) and math.isnan(v)  # noqa: E731
         cells = [
@@ -1501,14 +1505,14 @@ def _distinct(
             for v in map(_plain_number, raw)
         ]
         texts = [v for v in raw if isinstance(v, str)]
-    if "\0" in "".join(texts):
-        u = next(u for u, v in enumerate(raw) if isinstance(v, str) and "\0" in v)
-        raise AgreementError(f"{locate(int(np.flatnonzero(codes == u)[0]), j)}: {_NUL}")
-    if max_field is not None:
         try:
             lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
         except TypeError:  # a number (no length limit) or a missing cell among them
             lengths = np.array([len(v) if isinstance(v, str) else 0 for v in cells], dtype=np.intp)
+    if "\0" in "".join(texts):
+        u = next(u for u, v in enumerate(raw) if isinstance(v, str) and "\0" in v)
+        raise AgreementError(f"{locate(int(np.flatnonzero(codes == u)[0]), j)}: {_NUL}")
+    if max_field is not None:
         for u in np.flatnonzero(lengths > max_field)[:1]:
             where = locate(int(np.flatnonzero(codes == u)[0]), j)
             text = f"{where}: the cell has {lengths[u]:,} characters; field size"
