@@ -1004,7 +1004,9 @@ def make_question(
 
     Parameters
     ----------
-    kind : {"cohen", "fleiss", "alpha", "partial", "weighted", "pi", "ac1"}
+    kind : str
+        One of ``KINDS``, the kinds registered in ``exercises/_kinds/`` (a
+        new kind's module is found there; see CONTRIBUTING.md).
         ``"cohen"``: two raters, Cohen's kappa. ``"weighted"``: two raters on
         an ordered scale, weighted kappa (linear or quadratic). ``"fleiss"``:
         3-5 raters, complete table. ``"alpha"``: Krippendorff's alpha
@@ -1013,7 +1015,7 @@ def make_question(
         different items (like D and E in the partial-annotation text) and
         some items have a single label, with per-item n_i and the chance
         rule the question names. ``"pi"``: Scott's pi, ``"ac1"``: Gwet's AC1,
-        two raters.
+        two raters. ``"percent"``: two raters, percent agreement by hand.
     seed : int, optional
         Seed of the :class:`numpy.random.Generator` that draws the table. None
         draws a fresh seed (kept in ``question.seed``).
