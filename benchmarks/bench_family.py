@@ -22,6 +22,7 @@ Run: ``python benchmarks/bench_family.py [--busy]`` (or ``make bench``).
 from __future__ import annotations
 
 import argparse
+import os
 import warnings
 
 import numpy as np
@@ -62,7 +63,8 @@ def run(busy: bool) -> None:
     blas = ", ".join(f"{i['internal_api']} {i['num_threads']} threads" for i in threadpool_info()) or "none"
     print(
         f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing; "
-        f"BLAS: {blas}; busy core: {'yes' if busy else 'no'}\n"
+        f"BLAS: {blas}; busy core (--busy): {'yes' if busy else 'no'}; "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs\n"
     )
     print("end to end from the raw array, coefficient and standard error, against irrCAC 0.4 (bar: >= 5x)")
     print(f"{'coefficient':<34}{'ours ms':>10}{'irrCAC ms':>11}{'ratio':>9}")

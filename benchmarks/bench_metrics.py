@@ -102,7 +102,8 @@ def run() -> None:
     blas = ", ".join(f"{i['internal_api']} {i['num_threads']} threads" for i in threadpool_info()) or "none"
     print(
         f"{N_ITEMS:,} items x {N_RATERS} raters, {N_CATS} categories, {MISSING:.0%} missing; "
-        f"BLAS: {blas}; busy core: {'yes' if '--busy' in sys.argv else 'no'}\n"
+        f"BLAS: {blas}; busy core (--busy): {'yes' if '--busy' in sys.argv else 'no'}; "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs\n"
     )
     print("(a) end to end from the raw array, against the reference library (bar: >= 5x)")
     print(f"{'metric':<28}{'ours ms':>10}{'ref ms':>10}{'ratio':>9}")
