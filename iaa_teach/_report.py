@@ -1609,7 +1609,7 @@ def family_data(rows: Any) -> list[dict]:
                 "interval": row.method,
                 "n_boot": None if row.bootstrap is None else row.bootstrap.n_boot,
                 "items": shown["items"],
-                "band": shown["band"],
+                "band": None if row.metric == "percent_agreement" else shown["band"],  # a raw share: no band
                 "reason": row.reason,
             }
         )

@@ -251,7 +251,7 @@ def test_percent_agreement_has_no_chance_in_any_format():
     assert rows["percent agreement"][4:7] == ["–", "0.556", "–"]
     assert rows["Fleiss' kappa"][4:7] == ["moderate", "0.556", "0.220"]
     records = {rec["name"]: rec for rec in to_data(diagnose(r), family=family)["family"]}
-    assert records["percent agreement"]["chance"] is None and records["percent agreement"]["band"] == "–"
+    assert records["percent agreement"]["chance"] is None and records["percent agreement"]["band"] is None
     assert records["percent agreement"]["observed"] == pytest.approx(5 / 9, abs=1e-15)
     assert records["Fleiss' kappa"]["chance"] == pytest.approx(float(family[2].result.exact.p_e), abs=1e-15)
     json.dumps(records, allow_nan=False)
@@ -298,7 +298,7 @@ def test_the_cli_json_has_the_pairwise_matrix(tmp_path):
     assert main(["report", path, "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     assert len(data["pairwise"]["matrix"]) == 4 and data["cross_table"]["rater_a"] == "Rater2"
-    assert data["family"][0]["band"] == "–"
+    assert data["family"][0]["name"] == "percent agreement" and data["family"][0]["band"] is None
 
 
 # ======================================================= something to act on
