@@ -11,6 +11,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -461,12 +462,21 @@ def _table(
     return _wrapped(list(keep.values()), body, caption, f"table-wrap {kind}")
 
 
+#: A long name with underscores (``annotator_maria_01``), in the text between two tags.
+_LONG_NAME = re.compile(r"(?<=[>\s])[^\s<>&]*_[^\s<>&]*(?=[<\s])")
+
+
 def _wrapped(head: list, body: list, caption: str, css: str = "table-wrap last-note") -> str:
     """A table of the page (escaped; first column as row headers) in a box of class ``css``.
 
-    The box scrolls sideways on a narrow screen.
+    The box scrolls sideways on a narrow screen. In its body a name of 12 characters or more may
+    break after an underscore (``annotator_<wbr>maria_<wbr>01``): raters' names as a class writes
+    them fit a projector's page; what is copied stays the name.
     """
-    return f'<div class="{css}">' + Table(head, body, caption).html(math="text") + "</div>"
+    html = Table(head, body, caption).html(math="text")
+    top, tbody, rest = html.partition("<tbody>")
+    rest = _LONG_NAME.sub(lambda m: m[0].replace("_", "_<wbr>") if len(m[0]) >= 12 else m[0], rest)
+    return f'<div class="{css}">' + top + tbody + rest + "</div>"
 
 
 def _long_table(
