@@ -383,13 +383,13 @@ class CohenResult(_Uncertain):
             kept = 1 - _sampled(n, self.population, exact=True)  # the variances on first use, as the family's
             both = cache(lambda: [kept * v[0] for v in F.cohen_variance(table, agree)])
             variance, variance_null = (lambda: both()[0]), (lambda: both()[1])
-        return Exact(
+        return Exact(  # the marginals and weights on first use: the report's pairs need kappa only
             kappa=_one(kappa),
             p_o=_one(p_o),
             p_e=_one(p_e),
-            row_marginals=_exact_tuple(F.divide(table[0].sum(axis=1), n)),
-            col_marginals=_exact_tuple(F.divide(table[0].sum(axis=0), n)),
-            agreement_weights=_exact_tuple(agree),
+            row_marginals=lambda: _exact_tuple(F.divide(table[0].sum(axis=1), n)),
+            col_marginals=lambda: _exact_tuple(F.divide(table[0].sum(axis=0), n)),
+            agreement_weights=lambda: _exact_tuple(agree),
             variance=variance,
             variance_null=variance_null,
         )
