@@ -507,8 +507,11 @@ class Ratings:
         ib = [self.rater_index(b) for _, b in pairs]
         k1 = self.n_categories + 1  # codes shifted by 1: missing (-1) is 0
         tables = np.empty((len(pairs), k1 * k1), dtype=np.int64)
+        cells, first = np.empty(self.n_items, dtype=np.intp), None  # one buffer for every pair's cells
         for p, (a, b) in enumerate(zip(ia, ib)):
-            tables[p] = np.bincount(self._column(a) * k1 + self._column(b) + (k1 + 1), minlength=k1 * k1)
+            if a != first:  # rater a's part of the cell index, once for its run of pairs (a, b1), (a, b2)...
+                first, shifted = a, self._column(a) * k1 + (k1 + 1)
+            tables[p] = np.bincount(np.add(shifted, self._column(b), out=cells), minlength=k1 * k1)
         return tables.reshape(-1, k1, k1)[:, 1:, 1:]
 
     def rater_counts(self) -> np.ndarray:
