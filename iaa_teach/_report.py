@@ -43,13 +43,7 @@ from .diagnosis import (
     diagnose,
     format_cell,
 )
-from .metrics import (
-    family_intervals,
-    fleiss_kappa,
-    interpret,
-    krippendorff_alpha,
-    pairwise_cohen,
-)
+from .metrics import family_intervals, fleiss_kappa, interpret, krippendorff_alpha, pairwise_cohen
 from .ratings import Ratings
 from .rounding import fmt, format_number
 from .worked import explain, kappa_label
@@ -175,14 +169,10 @@ def _line(
     either but "too few items" with the count.
     """
     few = None if items is None or exact is None else _few(items)
-    if few:
-        words = few
-    elif not band:
-        words = "not chance-corrected: no band"
-    else:
-        words = (
-            interpret(result) if exact is None else interpret(max(float(exact), -1.0))
-        )  # exact: 3/5 is moderate
+    if few or not band:
+        words = few or "not chance-corrected: no band"
+    else:  # exact: 3/5 is moderate
+        words = interpret(result) if exact is None else interpret(max(float(exact), -1.0))
     lines = [f"  {name:<32} {fmt(exact):>9}  ({words})  {details}".rstrip()]
     if reason:
         lines.append(f"  {'':<32} why undefined: {reason}")
@@ -280,12 +270,8 @@ def summary_lines(ratings: Ratings, source: str | None = None) -> list[str]:
     raters = _listed(r.raters)
     if read.raters_from is not None:
         raters = f'named in column "{read.raters_from}": {raters}'
-    parts = []
-    counted = 0
-    for marker, n in read.missing:
-        if marker:
-            parts.append(f'{n} "{marker}"')
-            counted += n
+    parts = [f'{n} "{marker}"' for marker, n in read.missing if marker]
+    counted = sum(n for marker, n in read.missing if marker)
     empty = dict(read.missing).get("", 0)
     if read.layout not in ("wide", "raters as rows"):  # long, or a tool's export: one rating per record
         absent = n_missing - counted - empty
@@ -560,7 +546,6 @@ def draw(report: Diagnosis, name: str, max_raters: int = 100, sure: RaterInterva
 
     if name == "raters" and sure is not None and sure.reason is None:
         return plots.rater_agreement_heatmap(report, marked=int(_stands_out(sure)))
-
     if name == "leave_one_out":
         return plots.leave_one_out_bars(report, max_raters=max_raters)
     if name == "items":
@@ -583,9 +568,12 @@ def figure_texts(report: Diagnosis, sure: RaterIntervals | None = None) -> dict[
     disputed = ", ".join(f"{row['item']} ({fmt(row['disagreement'])})" for row in items.head(3))
     if len(pairs):
         top = pairs[0]
-        ratio = fmt(top["ratio"])
         confusion = _say(
-            "alt_confusion", k=r.n_categories, first=top["first"], second=top["second"], ratio=ratio
+            "alt_confusion",
+            k=r.n_categories,
+            first=top["first"],
+            second=top["second"],
+            ratio=fmt(top["ratio"]),
         )
     else:
         confusion = _say("alt_confusion_one")
@@ -637,10 +625,6 @@ def disputed_text(report: Diagnosis, least: int = 3) -> str:
     return "; then ".join(parts)
 
 
-def _interval_words(low: float, high: float, share: str) -> str:
-    return f"{share} bootstrap interval {fmt(low)} to {fmt(high)}"
-
-
 def _stands_out(sure: RaterIntervals) -> bool:
     """Whether the first rater is told apart: from the next rater, and their rise from 0."""
     return sure.reason is None and len(sure.alike_first) == 1 and bool(sure.low[0] > 0)
@@ -661,7 +645,9 @@ def raters_text(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
         why = "" if sure is None else f" (no interval: {_esc(sure.reason)})"
         return _say("raters_least", why=why, **said)
     share = format_number(sure.confidence, ".0%")
-    said.update(interval=_interval_words(sure.low[0], sure.high[0], share), n=f"{r.n_items:,}")
+    said.update(
+        interval=f"{share} bootstrap interval {fmt(sure.low[0])} to {fmt(sure.high[0])}", n=f"{r.n_items:,}"
+    )
     if _stands_out(sure):
         return _say("raters_apart", **said)
     alike = [{"rater": name} for name in sure.alike_first]
@@ -728,25 +714,23 @@ def summary_html(report: Diagnosis, sure: RaterIntervals | None = None) -> str:
     return '<ul class="findings">' + "".join(f"<li>{f}</li>" for f in findings) + "</ul>"
 
 
-def _rater_columns(report: Diagnosis, sure: RaterIntervals | None) -> dict[str, str]:
+def _rater_table(report: Diagnosis, sure: RaterIntervals | None) -> tuple[ReportTable, dict[str, str]]:
+    """The page's rater table and its columns (name -> heading); with ``sure``, the rise's interval."""
+    raters = report.rater_ranking()
     if report.ratings.n_raters == 2:  # no one left to agree with: no alpha without a rater
-        return {k: v for k, v in _RATER_COLUMNS.items() if k not in ("alpha_without", "rise", "reason")}
+        return raters, {
+            k: v for k, v in _RATER_COLUMNS.items() if k not in ("alpha_without", "rise", "reason")
+        }
     if sure is None or sure.reason is not None:
-        return dict(_RATER_COLUMNS)
+        return raters, dict(_RATER_COLUMNS)
     share = format_number(sure.confidence, ".0%")
-    out = {}
+    columns = {}
     for key, head in _RATER_COLUMNS.items():
-        out[key] = head
+        columns[key] = head
         if key == "rise":
-            out["rise_interval"] = f"{share} interval of rise"
-    return out
-
-
-def _with_intervals(raters: ReportTable, sure: RaterIntervals | None) -> ReportTable:
-    if sure is None or sure.reason is not None:
-        return raters
+            columns["rise_interval"] = f"{share} interval of rise"
     cells = ["–" if math.isnan(lo) else _span(lo, hi) for lo, hi in zip(sure.low, sure.high)]
-    return ReportTable({**{c: raters[c] for c in raters.columns}, "rise_interval": cells})
+    return ReportTable({**{c: raters[c] for c in raters.columns}, "rise_interval": cells}), columns
 
 
 #: The report's three sections of :func:`sections_html`, in their order (:func:`section_html` makes one).
@@ -799,7 +783,6 @@ def section_html(
 def _raters_section(
     report: Diagnosis, figures: Mapping[str, str], max_raters: int, sure: RaterIntervals | None
 ) -> list[str]:
-    raters = report.rater_ranking()
     two = report.ratings.n_raters == 2
     kappa_name = _esc(kappa_label(KAPPA_WEIGHTS[report.level]))
     if two:
@@ -811,8 +794,7 @@ def _raters_section(
         raters_intro,
         "" if two else figures.get("leave_one_out", ""),
         _long_table(
-            _with_intervals(raters, sure),
-            _rater_columns(report, sure),
+            *_rater_table(report, sure),
             "The raters, least in step first" if not two else "The two raters",
             10,
             max_raters,
@@ -892,17 +874,16 @@ def _family_rows(family: Sequence[Any]) -> list[dict]:
         items = _items_used(res)
         few = None if items is None else _few(items)
         low, high, cut = _clipped(row.metric, value, row.low, row.high, row.method == "analytic")
+        note = ""
         if hasattr(res, "p_e"):
             observed, chance = (ex.p_a if hasattr(ex, "p_a") else ex.p_o), ex.p_e
             if row.metric == "percent_agreement":  # not chance-corrected: no chance to show (its P_e is 0)
                 chance = _NOT_SHARES
-            note = ""
             shown = "–" if chance is _NOT_SHARES else fmt(chance)
             working = [f"{'P_a' if hasattr(ex, 'p_a') else 'P_o'} = {fmt(observed)}", f"P_e = {shown}"]
         elif res.level == "nominal":  # Krippendorff's alpha: 1 - D_o / D_e, shares of pairs
             observed = None if ex.d_o is None else 1 - ex.d_o
             chance = None if ex.d_e is None else 1 - ex.d_e
-            note = ""
             working = [f"1 - D_o = {fmt(observed)}", f"1 - D_e = {fmt(chance)}"]
         else:  # disagreements in squared distances: no share of agreement to show (1 - D_o means nothing)
             observed = chance = _NOT_SHARES
@@ -995,8 +976,7 @@ def family_html(family: Sequence[Any], dpi: int = FIGURE_DPI) -> str:
 
 def _pairs_lowest_first(report: Diagnosis) -> list[Any]:
     """The pairs' Cohen results, lowest kappa first, undefined last (then table order)."""
-    results = list(report.pairwise)
-    return sorted(results, key=lambda res: (not res.defined, float(res) if res.defined else 0.0))
+    return sorted(report.pairwise, key=lambda res: (not res.defined, float(res) if res.defined else 0.0))
 
 
 def _pair_record(res: Any) -> dict:
@@ -1026,10 +1006,6 @@ def _pair_record(res: Any) -> dict:
 
 def _pair_records(report: Diagnosis) -> list[dict]:
     return [_pair_record(res) for res in _pairs_lowest_first(report)]
-
-
-def _fraction(text: str | None) -> Fraction | None:
-    return None if text is None else Fraction(text)
 
 
 def _cut_note(record: Mapping[str, Any], undefined: str = "undefined: ") -> str:
@@ -1107,22 +1083,21 @@ def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
     """The section on pairs of raters: every pair's Cohen's kappa with its working and interval, and the
     directed cross-table of one pair (``pair``, default the least agreeing)."""
     check_diagnosis("pairs_html", report)
-    records = _pair_records(report)
     label = kappa_label(KAPPA_WEIGHTS[report.level])
     head = ["rater A", "rater B", "kappa", "95% interval", "SE", "P_o", "P_e", "shared items", "note"]
     body = [
         [
             str(rec["rater_a"]),
             str(rec["rater_b"]),
-            fmt(_fraction(rec["kappa_exact"])),
+            fmt(res.exact.kappa),
             "–" if rec["low"] is None else _span(rec["low"], rec["high"]),
             fmt(rec["se"]),
-            fmt(_fraction(rec["p_o_exact"])),
-            fmt(_fraction(rec["p_e_exact"])),
+            fmt(res.exact.p_o),
+            fmt(res.exact.p_e),
             f"{rec['items']:,}",
             _cut_note(rec),
         ]
-        for rec in records
+        for res, rec in ((res, _pair_record(res)) for res in _pairs_lowest_first(report))
     ]
 
     head, body = _without_empty_notes(head, body)
@@ -1308,7 +1283,6 @@ def gold_html(comparison: GoldComparison) -> str:
     head = ["annotator", "accuracy", "correct", "items", "kappa with gold", "95% interval", "note"]
     body = []
     for rec in gold_records(comparison):
-        note = _cut_note(rec, undefined="")
         body.append(
             [
                 str(rec["annotator"]),
@@ -1317,7 +1291,7 @@ def gold_html(comparison: GoldComparison) -> str:
                 f"{rec['items']:,}",
                 fmt(rec["kappa"]),
                 "–" if rec["low"] is None else _span(rec["low"], rec["high"]),
-                note,
+                _cut_note(rec, undefined=""),
             ]
         )
     head, body = _without_empty_notes(head, body)
@@ -1419,7 +1393,7 @@ def to_html(
         family = family_intervals(r, level=report.level)
     if sure is None:
         sure = report.rater_intervals()
-    name = "your ratings" if source is None else os.path.basename(str(source))
+    base = None if source is None else os.path.basename(str(source))
     missing = r.n_items * r.n_raters - r.n_ratings
     shape = {"n": f"{r.n_items:,}", "raters": f"{r.n_raters:,}", "k": r.n_categories}
     shape.update(ratings=f"{r.n_ratings:,}", missing=f"{missing:,}")
@@ -1430,11 +1404,7 @@ def to_html(
     }
     categories = _esc(", ".join(str(c) for c in r.categories))
     # one summary of the table: how the file was read (with the level), else what the table is
-    read = reading_html(
-        r if gold is None else gold.whole,
-        None if source is None else os.path.basename(str(source)),
-        level=report.level,
-    )
+    read = reading_html(r if gold is None else gold.whole, base, level=report.level)
     gold_note = "" if gold is None else _words("gold_note", gold=gold.gold, n=r.n_raters).strip()
     body = [
         read or _say("meta", categories=categories, level=_esc(report.level), **shape),
@@ -1450,7 +1420,13 @@ def to_html(
     ]
     reading = "".join(f"<li>{_esc(line)}</li>" for line in READING)
     working = explain(report).html(math="text")
-    page = {"csp": _CSP, "css": _CSS, "name": _esc(name), "footer": _say("footer"), "reading": reading}
+    page = {
+        "csp": _CSP,
+        "css": _CSS,
+        "name": _esc("your ratings" if base is None else base),
+        "footer": _say("footer"),
+        "reading": reading,
+    }
     return _say("page", body="\n".join(body), working=working, **page)
 
 
@@ -1681,16 +1657,14 @@ def to_data(
     check_diagnosis("to_data", report)
     r, alpha = report.ratings, report.alpha
     whole = r if gold is None else gold.whole
-    position = {name: j for j, name in enumerate(r.raters)}
-    raters = report.rater_ranking().as_records()
-    for record in raters:
-        j = position[record["rater"]]
-        record["alpha_without_exact"] = _exact(report.exact.alpha_without[j])
-        record["rise_exact"] = _exact(report.exact.rise[j])
     if sure is None:
         sure = report.rater_intervals()
     bounds = dict(zip(sure.raters, zip(sure.low.tolist(), sure.high.tolist())))
+    raters = report.rater_ranking().as_records()
     for record in raters:
+        j = r.raters.index(record["rater"])
+        record["alpha_without_exact"] = _exact(report.exact.alpha_without[j])
+        record["rise_exact"] = _exact(report.exact.rise[j])
         low, high = bounds[record["rater"]]
         record["rise_low"], record["rise_high"] = _number(low), _number(high)
 

@@ -410,17 +410,16 @@ class Diagnosis:
         Values within rounding of each other are the floats of their exact
         values, so raters whose alphas are equal as fractions get equal floats.
         """
-        values = _settle_ties(
-            _alphas(self._sums, self.alpha, exact=False).astype(float), self._exact_alpha_without
-        )
+        sums = self._sums
+
+        def exact(raters: np.ndarray) -> np.ndarray:
+            return _alphas(
+                _LeaveOneOutSums(sums.size, sums.counts[raters], sums.gram[raters]), self.alpha, True
+            )
+
+        values = _settle_ties(_alphas(sums, self.alpha, exact=False).astype(float), exact)
         values.setflags(write=False)
         return values
-
-    def _exact_alpha_without(self, raters: np.ndarray) -> np.ndarray:
-        sums = self._sums
-        return _alphas(
-            _LeaveOneOutSums(sums.size, sums.counts[raters], sums.gram[raters]), self.alpha, exact=True
-        )
 
     @cached_property
     def exact(self) -> Exact:
@@ -607,13 +606,11 @@ class Diagnosis:
         tail = (1 - confidence) / 2 * 100
         rises, without = rises[:, order], without[:, order]
         ok = ~np.isnan(rises)
-        low, high = nan.copy(), nan.copy()
+        low, high, se = nan.copy(), nan.copy(), nan.copy()
         for j in range(n):
             if ok[:, j].sum() >= 2:
                 low[j], high[j] = np.percentile(rises[ok[:, j], j], [tail, 100 - tail])
-        se = np.array(
-            [np.std(rises[ok[:, j], j], ddof=1) if ok[:, j].sum() >= 2 else np.nan for j in range(n)]
-        )
+                se[j] = np.std(rises[ok[:, j], j], ddof=1)
         alike = [0]
         for j in range(1, n):
             diff = without[:, 0] - without[:, j]
@@ -973,42 +970,28 @@ def compare_with_gold(ratings: Any, gold: Any) -> GoldComparison:
     if r.n_raters < 2:
         raise AgreementError("gold: the table needs the gold column and at least one annotator")
     names = [name for name in r.raters if name != gold]
-    rows, confusion = [], {}
-    for name in names:
-        res = cohen_kappa(r, gold, name)
-        table = r.pair_tables([(gold, name)])[0]
-        items, correct = int(table.sum()), int(np.trace(table))
-        low, high = res.ci()
-        rows.append(
-            (
-                name,
-                items,
-                correct,
-                correct / items if items else math.nan,
-                float(res),
-                res.se,
-                low,
-                high,
-                None if res.defined else res.reason,
-            )
-        )
-        confusion[name] = table
-    order = sorted(range(len(rows)), key=lambda i: (_nan_last(rows[i][3]), _nan_last(rows[i][4]), i))
-    columns = ("annotator", "items", "correct", "accuracy", "kappa", "se", "low", "high", "reason")
-    data = {c: [rows[i][j] for i in order] for j, c in enumerate(columns)}
-    for c in ("accuracy", "kappa", "se", "low", "high"):
-        data[c] = np.array(data[c], dtype=float)
-    for c in ("items", "correct"):
-        data[c] = np.array(data[c], dtype=np.int64)
+    results = [cohen_kappa(r, gold, name) for name in names]
+    tables = r.pair_tables([(gold, name) for name in names])
+    items, correct = tables.sum(axis=(1, 2)), np.trace(tables, axis1=1, axis2=2)
+    accuracy, kappa = F.divide(correct, items), np.array([float(res) for res in results])
+    order = _order(-accuracy, -kappa)  # least accurate first, then lowest kappa; NaN last
+    low, high = np.array([res.ci() for res in results], dtype=float).T
+    data = {
+        "annotator": _column(names),
+        "items": items,
+        "correct": correct,
+        "accuracy": accuracy,
+        "kappa": kappa,
+        "se": np.array([res.se for res in results]),
+        "low": low,
+        "high": high,
+        "reason": _column(None if res.defined else res.reason for res in results),
+    }
     return GoldComparison(
         gold,
-        ReportTable(data),
-        MappingProxyType({names[i]: confusion[names[i]] for i in order}),
+        ReportTable({c: values[order] for c, values in data.items()}),
+        MappingProxyType({names[i]: tables[i] for i in order}),
         tuple(r.categories),
         r.subset(raters=names),
         r,
     )
-
-
-def _nan_last(x: float) -> float:
-    return math.inf if math.isnan(x) else x
