@@ -409,8 +409,6 @@ FORMAT_VERSION = 1
 #: Resolution of the embedded figures: 1.5 pixels per CSS pixel, sharp on most high-density screens.
 FIGURE_DPI = 150
 
-_CSS = _CONTENT["css"]
-
 _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 
@@ -785,13 +783,9 @@ def _raters_section(
 ) -> list[str]:
     two = report.ratings.n_raters == 2
     kappa_name = _esc(kappa_label(KAPPA_WEIGHTS[report.level]))
-    if two:
-        raters_intro = _say("raters_intro_two")
-    else:
-        raters_intro = _say("raters_intro") + f"<p>{raters_text(report, sure)}</p>"
     return [
         '<section id="raters"><h2>Raters: who is out of step?</h2>',
-        raters_intro,
+        _say("raters_intro_two") if two else _say("raters_intro") + f"<p>{raters_text(report, sure)}</p>",
         "" if two else figures.get("leave_one_out", ""),
         _long_table(
             *_rater_table(report, sure),
@@ -810,13 +804,10 @@ def _raters_section(
 def _items_section(report: Diagnosis, figures: Mapping[str, str], top: int) -> list[str]:
     items = report.item_ranking()
     tied = _tie_groups(items, "disagreement")
-    tie_note = ""
-    if tied and len(tied[0]) > 1:
-        tie_note = _say("tie_note", tied=disputed_text(report, least=1))
     return [
         '<section id="items"><h2>Items: which should the class discuss?</h2>',
         _say("items_intro"),
-        tie_note,
+        _say("tie_note", tied=disputed_text(report, least=1)) if tied and len(tied[0]) > 1 else "",
         figures.get("items", ""),
         _table(
             items,
@@ -832,16 +823,12 @@ def _items_section(report: Diagnosis, figures: Mapping[str, str], top: int) -> l
 
 def _categories_section(report: Diagnosis, figures: Mapping[str, str], top: int) -> list[str]:
     pairs, categories = report.confused_pairs(), report.category_agreement()
-    out = [
+    caption = "Pairs of categories, most confused first"
+    return [
         '<section id="categories"><h2>Categories: which are confused?</h2>',
         _say("categories_intro"),
         figures.get("confusion", ""),
-    ]
-    if len(pairs):
-        out.append(
-            _table(pairs, _PAIR_COLUMNS, "Pairs of categories, most confused first", rows=max(top, 10))
-        )
-    return out + [
+        _table(pairs, _PAIR_COLUMNS, caption, rows=max(top, 10)) if len(pairs) else "",
         _table(categories, _CATEGORY_COLUMNS, "Agreement on each category"),
         _say("categories_note"),
         _say("categories_statistics"),
@@ -949,9 +936,8 @@ def family_html(family: Sequence[Any], dpi: int = FIGURE_DPI) -> str:
         how = _say("family_analytic")
     else:
         how = _say("family_bootstrap", n=first.bootstrap.n_boot)
-    rows = _family_rows(family)
     head, body = _without_empty_notes(
-        [h.replace("95%", share) for h in _FAMILY_HEAD], [row["cells"] for row in rows]
+        [h.replace("95%", share) for h in _FAMILY_HEAD], [row["cells"] for row in _family_rows(family)]
     )
     table = _wrapped(head, body, f"The whole table: each coefficient with its {share} interval")
     chart = plots.family_chart([row for row in family if row.metric != "percent_agreement"])
@@ -1422,7 +1408,7 @@ def to_html(
     working = explain(report).html(math="text")
     page = {
         "csp": _CSP,
-        "css": _CSS,
+        "css": _CONTENT["css"],
         "name": _esc("your ratings" if base is None else base),
         "footer": _say("footer"),
         "reading": reading,
@@ -1478,11 +1464,7 @@ def find_chromium() -> str | None:
     """The Chromium that :func:`html_to_pdf` runs: ``$IAA_CHROMIUM``, else the first of
     :data:`CHROMIUM_NAMES` that is an executable; None if there is none."""
     own = os.environ.get("IAA_CHROMIUM")
-    for name in (own,) if own else CHROMIUM_NAMES:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+    return next((found for found in map(shutil.which, (own,) if own else CHROMIUM_NAMES) if found), None)
 
 
 def html_to_pdf(page: str, path: Any, timeout: float = 180) -> str:

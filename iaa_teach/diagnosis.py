@@ -572,8 +572,8 @@ class Diagnosis:
         seed = check_int("seed", seed, 0)
         confidence = check_number("confidence", confidence, 0.0, 1.0, open_low=True, open_high=True)
         r = self.ratings
-        ranking = self.rater_ranking()
-        order = np.array([r.rater_index(name) for name in ranking["rater"]], dtype=np.intp)
+        names = tuple(self.rater_ranking()["rater"])
+        order = np.array([r.rater_index(name) for name in names], dtype=np.intp)
         n = len(order)
         nan = np.full(n, np.nan)
         cells = r.n_items * r.n_raters
@@ -586,9 +586,7 @@ class Diagnosis:
         elif r.n_items < 2:
             reason = "one item: nothing to resample"
         if reason is not None:
-            return RaterIntervals(
-                tuple(ranking["rater"]), nan, nan, nan, np.zeros(n, int), (), confidence, 0, reason
-            )
+            return RaterIntervals(names, nan, nan, nan, np.zeros(n, int), (), confidence, 0, reason)
         n_boot = min(n_boot, max(100, _BOOT_BUDGET // cells))
         # floats for BLAS products: the sums are integers far below 2**53, so exact
         counts = r.counts().astype(float)
@@ -599,10 +597,8 @@ class Diagnosis:
         for b in range(n_boot):
             w = np.bincount(rng.integers(0, r.n_items, r.n_items), minlength=r.n_items).astype(float)
             loo, whole = _sums_of(counts, w, by_item * w[None, :, None])
-            a_without = _alphas(loo, self.alpha, exact=False).astype(float)
-            a_whole = float(_alphas(whole, self.alpha, exact=False)[0])
-            without[b] = a_without
-            rises[b] = a_without - a_whole
+            without[b] = _alphas(loo, self.alpha, exact=False).astype(float)
+            rises[b] = without[b] - float(_alphas(whole, self.alpha, exact=False)[0])
         tail = (1 - confidence) / 2 * 100
         rises, without = rises[:, order], without[:, order]
         ok = ~np.isnan(rises)
@@ -617,7 +613,6 @@ class Diagnosis:
             diff = diff[~np.isnan(diff)]
             if len(diff) < 2 or np.percentile(diff, tail) <= 0 <= np.percentile(diff, 100 - tail):
                 alike.append(j)
-        names = tuple(ranking["rater"])
         return RaterIntervals(
             names, low, high, se, (~ok).sum(axis=0), tuple(names[j] for j in alike), confidence, n_boot, None
         )
