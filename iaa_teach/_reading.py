@@ -589,9 +589,8 @@ class _Csv:
 
         try:
             with warnings.catch_warnings():
-                warnings.simplefilter(
-                    "error", pd.errors.ParserWarning
-                )  # the first row longer than the header
+                # the first row longer than the header
+                warnings.simplefilter("error", pd.errors.ParserWarning)
                 frame = self.frame({j: object if j in text else "category" for j in range(self.width)})
         except pd.errors.ParserWarning:
             raise self.wrong_width(*self.line(row=0), first=True) from None
@@ -764,15 +763,13 @@ def _decode_error(path: str, data: bytes, encoding: str = "utf-8") -> AgreementE
 
 
 def _empty_rows(columns: list, markers: frozenset = frozenset(), last: set = frozenset()) -> np.ndarray:
-    """Rows in which every cell is missing, blank or a missing marker (a column of whole numbers has none).
+    """Rows in which every cell is missing, blank or a missing marker (the columns as the CSV reader gives
+    them: Categoricals, or objects).
 
     Columns ``last`` (item IDs: a different value in every row) are looked at last, on the rows left.
     """
     n = len(columns[0])
-    if any(c.dtype.kind in "iub" for c in columns):
-        return np.zeros(n, dtype=bool)
-    order = sorted(range(len(columns)), key=lambda j: (j in last, columns[j].dtype.kind != "f"))
-    first, *rest = [columns[j] for j in order]  # numbers first: they narrow fast
+    first, *rest = [columns[j] for j in sorted(range(len(columns)), key=lambda j: j in last)]
     rows = np.flatnonzero(_missing_cells(first, markers))
     for c in rest:
         if not rows.size:
@@ -785,11 +782,9 @@ def _empty_rows(columns: list, markers: frozenset = frozenset(), last: set = fro
 
 def _missing_cells(values: np.ndarray, markers: frozenset = frozenset()) -> np.ndarray:
     """Which cells are missing: NaN, None, blank text or a missing marker (``markers``: those kept as
-    labels)."""
+    labels). ``values``: a Categorical or objects."""
     import pandas as pd
 
-    if values.dtype.kind == "f":
-        return np.isnan(values)
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
     flags = [file_text(u, markers) is None for u in uniques.tolist()]
     return np.array(flags + [True], dtype=bool)[codes]
@@ -868,27 +863,17 @@ def _load_json(path: str, lines: bool) -> list:
 
     with open(path, encoding="utf-8-sig") as fh:
         text = fh.read()
+    records, line = [], 1  # line: where a JSON file's error is (err.lineno), or the JSONL line read
     try:
         if not lines:
             return [json.loads(text)]
-        return [json.loads(line) if line.strip() else None for line in text.splitlines()]
+        for line, row in enumerate(text.splitlines(), 1):
+            records.append(json.loads(row) if row.strip() else None)
     except json.JSONDecodeError as err:
-        line = (
-            err.lineno
-            if not lines
-            else next(i for i, row in enumerate(text.splitlines(), 1) if row.strip() and not _parses(row))
-        )
-        raise AgreementError(f"{path}, line {line}: not valid JSON ({err.msg})") from None
-
-
-def _parses(text: str) -> bool:
-    import json
-
-    try:
-        json.loads(text)
-    except json.JSONDecodeError:
-        return False
-    return True
+        raise AgreementError(
+            f"{path}, line {err.lineno if not lines else line}: not valid JSON ({err.msg})"
+        ) from None
+    return records
 
 
 def _one_label(values: Any) -> Any:
@@ -1233,15 +1218,10 @@ def _all_distinct(values: np.ndarray) -> int:
     """
     import pandas as pd
 
-    def present(part: np.ndarray) -> np.ndarray:
-        if part.dtype.kind == "f":
-            return part[~np.isnan(part)]
-        return part[~pd.isna(part)]
-
-    head = present(values[:2000])
+    head = values[:2000][~pd.isna(values[:2000])]
     if len(head) < 5 or len(pd.unique(head)) < len(head):
         return 0
-    whole = present(values)
+    whole = values[~pd.isna(values)]
     return len(whole) if len(pd.unique(whole)) == len(whole) else 0
 
 
@@ -1433,7 +1413,7 @@ def _interpret_rows(table: Any, plan: _Plan, categories: list | None, max_field:
     columns = [matrix[i].copy() for i in range(n_rows)]
 
     def where(row: int | None = None, column: int | None = None) -> str:  # row: an item, column: a rater
-        return locate(None if column is None else column, None if row is None else js[row])
+        return locate(column, None if row is None else js[row])
 
     reading = _reading(plan, path, "raters as rows", raters_from=None if j_rater is None else header[j_rater])
     items = [header[j] for j in js]
@@ -1462,9 +1442,8 @@ def _id_column(
             f"{locate(int(np.flatnonzero(gone)[0]), j)}: the {what} is missing; every row needs its {what}"
         )
     ids = np.array(texts, dtype=object)[codes]
-    if repeated is not None and (
-        len(texts) < len(codes) or texts != raw
-    ):  # a repeat, as read or once stripped
+    # a repeat, as read or once stripped
+    if repeated is not None and (len(texts) < len(codes) or texts != raw):
         merged = pd.factorize(ids)[0]
         repeats = np.flatnonzero(pd.Series(merged).duplicated().to_numpy())
         if repeats.size:
