@@ -421,13 +421,9 @@ class Ratings:
 
     def _column(self, j: int) -> np.ndarray:
         """Rater ``j``'s codes, read-only: a column of the table, or encoded alone (_Columns)."""
-        table = self._table
-        if table is None:
-            columns = self._columns
-            if columns is not None:
-                return columns.column(j)
-            table = self._table
-        return table[:, j]
+        if self._table is None:  # not made yet: the columns are (_codes sets the table, then drops them)
+            return self._columns.column(j)
+        return self._table[:, j]
 
     # ------------------------------------------------------------------ shape
     @property
@@ -797,7 +793,9 @@ class Ratings:
             shape = (len(table), len(table[0]) if table else 0)
             _check_size(shape)
             cells = _row_labels(table, names)
-        codes, cats = _encode_columns([cells], cats, names, max_categories, locate=_row_major(shape))
+        # a cell's (row, rater column): the cells read row after row
+        row_major = lambda j, pos: divmod(pos, shape[1])  # noqa: E731
+        codes, cats = _encode_columns([cells], cats, names, max_categories, locate=row_major)
         if isinstance(codes, np.ndarray):  # the list path: one column of cells, row after row
             codes = codes.reshape(shape)
         names = _default_rater_names(shape[1]) if names is None else names
@@ -1235,9 +1233,8 @@ def _frame_column(series: Any) -> np.ndarray:
     dtype = series.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iuf":
         return series.to_numpy()
-    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(
-        dtype
-    ):  # Int64, Float64 (pd.NA)
+    # Int64, Float64 (pd.NA)
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
         values = series.to_numpy(dtype=object)
         if all(isinstance(v, float) or abs(v) < 2**53 for v in values.tolist() if not is_missing(v)):
             return series.to_numpy(dtype="float64", na_value=np.nan)
@@ -1274,9 +1271,8 @@ def _column_labels(column: Any) -> _Column:
     except TypeError:
         return _objects(column.tolist())
     merged = _objects(uniques.tolist())  # stripping and markers can merge or drop distinct cells
-    return _Column(
-        np.append(merged.codes, -1)[codes], merged.labels
-    )  # code -1 (missing) takes the last entry
+    # code -1 (missing) takes the last entry
+    return _Column(np.append(merged.codes, -1)[codes], merged.labels)
 
 
 def _encode_columns(
@@ -1301,11 +1297,6 @@ def _encode_columns(
                 f"{err} (row {err.row + 1}, rater {_rater_name(raters, j)})", row=err.row, column=j
             ) from None
     return _merge_columns(parsed, categories, raters, max_categories, locate)
-
-
-def _row_major(shape: tuple[int, int]) -> Callable:
-    """``locate`` for a table's cells read row after row: (row, rater column) of cell ``pos``."""
-    return lambda j, pos: divmod(pos, shape[1])
 
 
 def _rater_name(raters: Sequence | None, j: int) -> Any:
