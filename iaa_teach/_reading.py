@@ -379,8 +379,7 @@ def read_cells(
         raise AgreementError(f"categories must be a list of labels in their order, got {categories!r}")
     categories = None if categories is None else list(categories)
     plan = _Plan(format, **layout)
-    path = check_path(path, max_bytes)[0]
-    plan.path = path
+    plan.path = path = check_path(path, max_bytes)[0]
     suffix = os.path.splitext(path)[1].lower()
     if suffix in _NOT_SUPPORTED:
         raise AgreementError(
@@ -1321,14 +1320,8 @@ def _interpret_long(table: Any, plan: _Plan, categories: list | None, max_field:
         for k, what in enumerate(["item", "rater"])
     ]
     labels, numeric, cats = _labels(table, [order[2]], categories, at, max_field, plan)
-    reading = _reading(
-        plan,
-        path,
-        "long",
-        items_from=header[order[0]] if first == 0 else None,
-        raters_from=header[order[1]] if first == 0 else None,
-        labels_from=header[order[2]] if first == 0 else None,
-    )
+    named = [header[j] if first == 0 else None for j in order]  # the header's names (none without a header)
+    reading = _reading(plan, path, "long", **dict(zip(["items_from", "raters_from", "labels_from"], named)))
     return Cells(
         path,
         "long",
@@ -1478,11 +1471,8 @@ def _distinct(
             if cells[u] in markers:
                 cells[u], lengths[u] = None, 0
     else:
-        missing = lambda v: v is None or isinstance(v, float) and math.isnan(v)  # noqa: E731
-        cells = [
-            None if missing(v) else file_text(v, keep) if isinstance(v, str) or ids else _plain_number(v)
-            for v in map(_plain_number, raw)
-        ]
+        # the distinct cells hold no missing value (factorize leaves None and NaN out, a Categorical has none)
+        cells = [file_text(v, keep) if isinstance(v, str) or ids else v for v in map(_plain_number, raw)]
         texts = [v for v in raw if isinstance(v, str)]
         try:
             lengths = np.fromiter(map(len, cells), dtype=np.intp, count=len(cells))
