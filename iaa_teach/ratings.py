@@ -926,7 +926,6 @@ class Ratings:
             _objects(labels),
             categories,
             max_categories,
-            record=lambda r: f"record {r + 1}",
         )
 
     @classmethod
@@ -1046,6 +1045,7 @@ class Ratings:
                     _kept(labels, cells.kept),
                     cells.categories,
                     max_categories,
+                    records=False,
                 )
             else:
                 _check_size(
@@ -1432,7 +1432,6 @@ def _from_long_frame(
         _frame_column(cols[2]),
         categories,
         max_categories,
-        record=lambda r: f"record {r + 1}",
     )
 
 
@@ -1445,19 +1444,19 @@ def _assemble_long(
     labels: Any,
     categories: Sequence | None,
     max_categories: int | None,
-    record: Callable | None = None,
+    records: bool = True,
 ) -> Ratings:
     """A table from one rating per record: (item position, rater position, label).
 
-    ``record(r)`` names record ``r`` in messages (None: the error's row, a
-    record position, is left for the file reader to name as a line).
+    ``records``: messages name record ``r`` as ``record r + 1`` (False: the
+    error's row, a record position, is left for the file reader to name as a line).
     """
     raters = _check_raters(raters)
     cats = None if categories is None else _category_list(categories, max_categories)
     column = _column_labels(labels)
 
     def prefix(r: int) -> str:
-        return f"{record(r)}: " if record is not None else ""
+        return f"record {r + 1}: " if records else ""
 
     try:
         codes, cats = _merge_columns(
