@@ -45,30 +45,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _formulas as F
-from ._formulas import FAMILY_WEIGHTS, WEIGHT_SCHEMES
+from ._formulas import WEIGHT_SCHEMES
 from .ratings import AgreementError, CountPatterns, Ratings
-
-__all__ = [
-    "FAMILY_WEIGHTS",
-    "WEIGHT_SCHEMES",
-    "CHANCE_MODELS",
-    "exact_number",
-    "category_values",
-    "agreement_matrix",
-    "Groups",
-    "pattern_groups",
-    "row_groups",
-    "SizeSums",
-    "size_sums",
-    "family_terms",
-    "family_totals",
-    "Fit",
-    "fit",
-    "item_chance",
-    "variance_squares",
-    "alpha_squares",
-    "population_groups",
-]
 
 #: The chance models, by name: what P_e assumes about ratings given at random.
 CHANCE_MODELS = {
@@ -385,13 +363,6 @@ def _numbers_like(values: Any, agreement: np.ndarray) -> np.ndarray:
     return values.astype(float)
 
 
-def _pooled_item_chance(
-    counts: np.ndarray, size: np.ndarray, p: np.ndarray, p_e: Any, agreement: np.ndarray, mean_size: Any
-) -> np.ndarray:
-    """P_e,i for chance proportions pooled over all ratings: sum_k n_ik (W p)_k, linearized as a ratio."""
-    return F.ratio_item_terms(F.fleiss_item_chance(counts, p, agreement), size, p_e, mean_size)
-
-
 def item_chance(
     model: str,
     groups: Groups,
@@ -404,9 +375,8 @@ def item_chance(
     p_e = fitted.p_e[0]
     if model in ("none", "uniform"):
         return p_e
-    if (
-        model == "conger"
-    ):  # code rows in blocks: a block's raters' labels looked up in cache, not an item x rater array
+    # Conger: code rows in blocks, a block's raters' labels looked up in cache, not an item x rater array
+    if model == "conger":
         counts = _numbers_like(rater_counts, agreement)
         blocks = np.array_split(groups.rows, max(1, len(groups.rows) >> 15))
         return np.concatenate([F.conger_item_chance(rows, counts, agreement, fitted.n[0]) for rows in blocks])
@@ -417,7 +387,8 @@ def item_chance(
         return F.fleiss_item_chance(terms["shares"], p, agreement)
     size = _numbers_like(groups.size, agreement)
     mean_size = (_numbers_like(groups.frequency, agreement) * size).sum() / fitted.n[0]
-    return _pooled_item_chance(terms["labels"], size, p, p_e, agreement, mean_size)
+    # chance proportions pooled over all ratings: sum_k n_ik (W p)_k, linearized as a ratio
+    return F.ratio_item_terms(F.fleiss_item_chance(terms["labels"], p, agreement), size, p_e, mean_size)
 
 
 def variance_squares(
@@ -438,9 +409,8 @@ def variance_squares(
     """
     if terms is None:
         terms = family_terms(groups, agreement)
-    elif (
-        groups.pattern is not None
-    ):  # code rows, Conger's: its item chance takes no terms, P_a's from the count rows
+    elif groups.pattern is not None:
+        # code rows, Conger's: its item chance takes no terms, P_a's from the count rows
         terms = {key: terms[key][groups.pattern] for key in ("agreement", "pairable")}
     p_e_item = item_chance(model, groups, terms, fitted, agreement, rater_counts)
     values = F.linearized_terms(
@@ -486,7 +456,7 @@ def alpha_squares(groups: Groups, agreement: np.ndarray) -> tuple[Any, Any, Any]
     if alpha_prime is None or (not exact and np.isnan(alpha_prime)):
         return alpha_prime, alpha_prime, n
     p_a_item = F.ratio_item_terms(spread, sizes, p_a_prime, mean_size)
-    p_e_item = _pooled_item_chance(counts, sizes, p, p_e, agreement, mean_size)
+    p_e_item = F.ratio_item_terms(F.fleiss_item_chance(counts, p, agreement), sizes, p_e, mean_size)
     values = F.linearized_terms(p_a_item, 1, p_e, p_e_item, alpha_prime, n, n)
     return alpha_prime, F.sum_of_squares(frequency, values, alpha_prime), n
 

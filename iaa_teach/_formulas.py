@@ -35,49 +35,6 @@ import numpy as np
 
 from ._validation import check_option
 
-__all__ = [
-    "EPS",
-    "WEIGHTS",
-    "LEVELS",
-    "CHANCE_RULES",
-    "WEIGHT_SCHEMES",
-    "FAMILY_WEIGHTS",
-    "as_numbers",
-    "identity",
-    "undefined",
-    "reciprocal",
-    "divide",
-    "chance_corrected",
-    "disagreement_weights",
-    "agreement_weights",
-    "cohen_agreement",
-    "cohen_variance",
-    "fleiss_terms",
-    "fleiss_agreement",
-    "observed_agreement",
-    "category_shares",
-    "gwet_weights",
-    "fleiss_chance",
-    "gwet_chance",
-    "uniform_chance",
-    "conger_parts",
-    "conger_chance",
-    "linearized_terms",
-    "ratio_item_terms",
-    "fleiss_item_chance",
-    "gwet_item_chance",
-    "conger_item_chance",
-    "sum_of_squares",
-    "linearized_variance",
-    "coincidences",
-    "ordered_pairs",
-    "expected_coincidences",
-    "disagreement",
-    "squared_distances",
-    "alpha_coefficient",
-    "one_minus_ratio",
-]
-
 #: A chance term within this of 1 (or a D_e within it of 0) counts as exactly there (floats only).
 EPS = 1e-12
 WEIGHTS = (None, "linear", "quadratic")

@@ -1699,21 +1699,17 @@ _METRICS: dict[str, Callable] = {
     "conger_kappa": conger_kappa,
     "gwet_ac": gwet_ac,
 }
-_RESULTS: dict[str, type] = {
-    "percent_agreement": PercentAgreementResult,
-    "brennan_prediger": BrennanPredigerResult,
-    "scott_pi": ScottResult,
-    "conger_kappa": CongerResult,
-    "gwet_ac": GwetResult,
-}
 
 
-def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray, Callable]:
-    """The bootstrap plan of a coefficient of the family: count rows as groups (code rows for Conger)."""
+def _family_plan(name: str, r: Ratings, kwargs: dict, point: Any) -> tuple[np.ndarray, np.ndarray, Callable]:
+    """The bootstrap plan of a coefficient of the family: count rows as groups (code rows for Conger).
+
+    The chance model and the agreement weights are those of ``point``, the coefficient on ``r``.
+    """
     if name == "scott_pi":
         r = r.subset(raters=[kwargs.get("a", 0), kwargs.get("b", 1)])
-    model = kwargs.get("chance", "pooled") if name == "fleiss_kappa" else _RESULTS[name]._model
-    agreement = _agreement_for(r, kwargs.get("weights"))
+    model = point.chance if name == "fleiss_kappa" else point._model
+    agreement = point.agreement_weights
     k, raters = r.n_categories, r.n_raters
     if model == "conger":  # each distinct code row a group; its raters' labels as terms too
         rows, group = np.unique(r.codes, axis=0, return_inverse=True)
@@ -1747,7 +1743,9 @@ def _family_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.nd
 _BOOT_NUMBERS = 1 << 24
 
 
-def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np.ndarray | None, Callable]:
+def _bootstrap_plan(
+    name: str, r: Ratings, kwargs: dict, point: Any
+) -> tuple[np.ndarray, np.ndarray | None, Callable]:
     """Each item's group, each group's additive terms (G, F), and the formula on summed terms (B, F).
 
     Items with the same group contribute the same, so a replicate is its
@@ -1759,10 +1757,10 @@ def _bootstrap_plan(name: str, r: Ratings, kwargs: dict) -> tuple[np.ndarray, np
         both = (pair >= 0).all(axis=1)
         group = np.where(both, pair[:, 0] * k + pair[:, 1], k * k)  # the last group: not rated by both
         terms = None  # each group is one cell of the agreement table: its count is its term
-        agree = F.agreement_weights(F.disagreement_weights(k, kwargs.get("weights")))
+        agree = point.agreement_weights
         return group, terms, lambda s: _cohen(s.reshape(-1, k, k), agree)[0]
     if name != "krippendorff_alpha":
-        return _family_plan(name, r, kwargs)
+        return _family_plan(name, r, kwargs, point)
     patterns = r.count_patterns()
     size = len(patterns.counts) * k * k
     if size > _BOOT_NUMBERS:
@@ -1835,7 +1833,7 @@ def bootstrap_ci(
         raise AgreementError(f"{name} takes no argument(s) {unknown}; it takes {sorted(accepted)}")
     r = as_ratings(ratings)
     point = _METRICS[name](r, **kwargs)
-    group, terms, formula = _bootstrap_plan(name, r, kwargs)
+    group, terms, formula = _bootstrap_plan(name, r, kwargs, point)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     n, n_groups = r.n_items, (r.n_categories**2 + 1 if terms is None else len(terms))
     chunk = max(1, min(n_boot, 4_000_000 // max(n, n_groups, 1)))  # draws and group counts: 4 million a chunk
@@ -1866,17 +1864,9 @@ def bootstrap_ci(
 
 
 # ================================================================ the family at once
-class _FamilyCall(NamedTuple):
-    """One coefficient of :func:`agreement_family`: its name, the metric's name and the arguments it takes."""
-
-    name: str
-    metric: str
-    kwargs: dict
-
-
 @options(level=LEVELS)
-def _family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[_FamilyCall]:
-    """Which coefficients :func:`agreement_family` computes for ``ratings``, and how.
+def _family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[tuple[str, str, dict]]:
+    """Which coefficients :func:`agreement_family` computes for ``ratings``, and how: (name, metric, kwargs).
 
     Two raters: percent agreement, Bennett's S, Scott's pi, Cohen's kappa,
     Gwet's AC1 (AC2 weighted) and Krippendorff's alpha. Three or more:
@@ -1887,24 +1877,20 @@ def _family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> 
     A call's ``metric`` and ``kwargs`` can be passed to :func:`bootstrap_ci`.
 
     >>> from iaa_teach import datasets
-    >>> print(", ".join(call.name for call in _family_calls(datasets.sentiment())))
+    >>> print(", ".join(name for name, _, _ in _family_calls(datasets.sentiment())))
     percent agreement, Brennan-Prediger S, Fleiss' kappa, Conger's kappa, Gwet's AC1, Krippendorff's alpha
     """
     r = as_ratings(ratings)
     two = r.n_raters == 2
-    w = {"weights": weights}
+    w, pair = {"weights": weights}, {"a": 0, "b": 1, "weights": weights}
     cohen = two and (weights is None or (isinstance(weights, str) and weights in WEIGHTS))
     return [
-        _FamilyCall("percent agreement", "percent_agreement", dict(w)),
-        _FamilyCall("Bennett's S" if two else "Brennan-Prediger S", "brennan_prediger", dict(w)),
-        _FamilyCall("Scott's pi", "scott_pi", {"a": 0, "b": 1, **w})
-        if two
-        else _FamilyCall("Fleiss' kappa", "fleiss_kappa", dict(w)),
-        _FamilyCall("Cohen's kappa", "cohen_kappa", {"a": 0, "b": 1, **w})
-        if cohen
-        else _FamilyCall("Conger's kappa", "conger_kappa", dict(w)),
-        _FamilyCall("Gwet's AC1" if weights is None else "Gwet's AC2", "gwet_ac", dict(w)),
-        _FamilyCall("Krippendorff's alpha", "krippendorff_alpha", {"level": level}),
+        ("percent agreement", "percent_agreement", w),
+        ("Bennett's S" if two else "Brennan-Prediger S", "brennan_prediger", w),
+        ("Scott's pi", "scott_pi", pair) if two else ("Fleiss' kappa", "fleiss_kappa", w),
+        ("Cohen's kappa", "cohen_kappa", pair) if cohen else ("Conger's kappa", "conger_kappa", w),
+        ("Gwet's AC1" if weights is None else "Gwet's AC2", "gwet_ac", w),
+        ("Krippendorff's alpha", "krippendorff_alpha", {"level": level}),
     ]
 
 
@@ -1927,7 +1913,7 @@ def agreement_family(ratings: Any, weights: Any = None, level: str = "nominal") 
     Krippendorff's alpha 0.578
     """
     r = as_ratings(ratings)
-    return {call.name: _METRICS[call.metric](r, **call.kwargs) for call in _family_calls(r, weights, level)}
+    return {name: _METRICS[metric](r, **kwargs) for name, metric, kwargs in _family_calls(r, weights, level)}
 
 
 class FamilyInterval(NamedTuple):
@@ -1990,17 +1976,15 @@ def family_intervals(
     r = as_ratings(ratings)
     _category_values_of(r.categories, level)  # a level that needs finite numbers fails here, naming the label
     rows = []
-    for call in _family_calls(r, weights, level):
-        result = _METRICS[call.metric](r, **call.kwargs)
+    for name, metric, kwargs in _family_calls(r, weights, level):
+        result = _METRICS[metric](r, **kwargs)
         if method == "analytic":
             low, high = result.ci(confidence)
-            rows.append(
-                FamilyInterval(call.name, call.metric, result, result.se, low, high, method, confidence)
-            )
+            rows.append(FamilyInterval(name, metric, result, result.se, low, high, method, confidence))
             continue
-        boot = bootstrap_ci(call.metric, r, n_boot=n_boot, confidence=confidence, seed=seed, **call.kwargs)
+        boot = bootstrap_ci(metric, r, n_boot=n_boot, confidence=confidence, seed=seed, **kwargs)
         ok = boot.samples[~np.isnan(boot.samples)]  # the standard deviation of the defined replicates
         se = float(np.std(ok, ddof=1)) if result.defined and ok.size >= 2 else math.nan
         low, high = (boot.low, boot.high) if result.defined else (math.nan, math.nan)
-        rows.append(FamilyInterval(call.name, call.metric, result, se, low, high, method, confidence, boot))
+        rows.append(FamilyInterval(name, metric, result, se, low, high, method, confidence, boot))
     return rows
