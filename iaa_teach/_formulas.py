@@ -461,9 +461,8 @@ def conger_item_chance(
     _, towards, own, pairs = conger_parts(rater_counts, agreement)
     per_label = (towards - own[:, None]) * (n * reciprocal(rater_counts.sum(axis=-1), exact))[:, None]
     r, q = per_label.shape
-    lookup = np.concatenate([per_label, as_numbers(np.zeros((r, 1), dtype=np.int64), exact)], axis=1).reshape(
-        -1
-    )
+    zero = as_numbers(np.zeros((r, 1), dtype=np.int64), exact)
+    lookup = np.concatenate([per_label, zero], axis=1).reshape(-1)
     # rater g's label l is at g (q + 1) + l; a missing rating (-1) lands on the 0 that ends rater g - 1's
     # block (the last entry of all for g = 0)
     index = np.asarray(rows) + np.arange(r) * (q + 1)

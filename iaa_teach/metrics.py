@@ -690,7 +690,8 @@ def _fit_counted(
     them) and the fields every multi-rater result shares (its P_a, P_e,
     counts of items and ratings, weights and variance).
     """
-    agreement = _agreement_for(r, weights)
+    _check_order(r, isinstance(weights, str), f"weights={weights!r}")  # a named scheme needs the order
+    agreement = FM.agreement_matrix(weights, r.categories)
     c = _Counts(r)
     n_rated = c.items(1)
     population = _check_population(population, n_rated)
@@ -1013,12 +1014,6 @@ def _category_values_of(categories: tuple, level: str, exact: bool = False) -> n
     if exact:
         return np.array([FM.exact_number(c) for c in categories], dtype=object)
     return np.array([float(c) for c in categories])
-
-
-def _agreement_for(r: Ratings, weights: Any) -> np.ndarray:
-    """The family's agreement weights for ``r``; a named scheme needs the category order declared."""
-    _check_order(r, isinstance(weights, str), f"weights={weights!r}")
-    return FM.agreement_matrix(weights, r.categories)
 
 
 def _check_order(r: Ratings, needed: bool, what: str) -> None:
