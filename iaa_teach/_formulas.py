@@ -228,14 +228,12 @@ def fleiss_terms(size: np.ndarray, items: np.ndarray, counts: np.ndarray, agreed
     exact = _exact(items, counts, agreed)
     size = np.asarray(size)
     pairs = reciprocal(np.where(size >= 2, size * (size - 1), 0), exact)
-    pairable = (size >= 2).astype(np.int64)
-    rated = (size >= 1).astype(np.int64)
     return {
         "agreement": (agreed - items * size) * pairs,
-        "pairable": items * pairable,
+        "pairable": items * (size >= 2).astype(np.int64),
         "labels": counts,
         "shares": counts * reciprocal(size, exact)[:, None],
-        "rated": items * rated,
+        "rated": items * (size >= 1).astype(np.int64),
     }
 
 

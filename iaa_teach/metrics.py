@@ -885,8 +885,9 @@ def _alpha(c: _Counts, level: str, population: int | None, exact: bool) -> tuple
     """
     sums = c.sums
     o = F.coincidences(sums.size, F.as_numbers(sums.counts, exact), F.as_numbers(sums.gram, exact))
+    o = o.sum(axis=0)[None]  # summed over the numbers of values: a batch of one
     values = _category_values_of(c.ratings.categories, level, exact)
-    alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o.sum(axis=0)[None], level, values)
+    alpha, d_o, d_e, n_c, n, delta = F.alpha_coefficient(o, level, values)
 
     @cache
     def variance() -> Any:
@@ -898,7 +899,7 @@ def _alpha(c: _Counts, level: str, population: int | None, exact: bool) -> tuple
             return None if exact else math.nan
         return F.linearized_variance(squares, n_used, _sampled(c.items(1), population, exact))
 
-    return alpha, d_o, d_e, o.sum(axis=0)[None], n_c, n, delta, variance
+    return alpha, d_o, d_e, o, n_c, n, delta, variance
 
 
 @_result
