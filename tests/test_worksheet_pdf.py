@@ -5,8 +5,9 @@ a person would get it: ``pdftotext`` for the words and numbers on each page,
 ``pdftoppm`` for the page images. They check the name line, the time and
 total, the marks of every part, that each question starts a page and each
 part stays on one, that the one-page answer key holds every question's exact
-answers (rounded by :func:`iaa_teach.fmt`), and that no raw TeX or ASCII
-notation is left on any page.
+answers (rounded by :func:`iaa_teach.fmt`) for several seeds, that a longer key
+(level 4) goes on under its heading with no row split, and that no raw TeX or
+ASCII notation is left on any page.
 
 Without Chromium or poppler-utils (pdftoppm, pdftotext) these tests are
 skipped with the reason, unless ``IAA_REQUIRE_BROWSER=1`` is set (``.ci/run``
@@ -29,12 +30,18 @@ from iaa_teach._markup import tex_mathml, tex_text
 from iaa_teach._report import find_chromium, html_to_pdf
 from iaa_teach._validation import AgreementError
 from iaa_teach.exercises import KINDS, make_question, worksheet
-from iaa_teach.exercises._worksheet import worksheet_html
+from iaa_teach.exercises._worksheet import worksheet_html, worksheet_questions
 
 # raw TeX (not a table corner like "A\\B"), MathJax delimiters, ASCII subscripts (p_(I)+, n_i, P_o) of the
 # old text sheets, unconverted markup
 RAW = re.compile(r"(?<![A-Za-z])\\[a-zA-Z]+|\$|_\{|\^\{|_\(|\b[A-Za-z]_[A-Za-z+]|&lt;|&amp;|<m[a-z]+")
 N_QUESTIONS, SEED = len(KINDS), 300  # every kind once, at exam size: the longest key
+#: More papers of every kind once at level 3 whose key must fit its page, printed without the worked
+#: solutions: 0-3 spilt onto a second page (only a few seeds, 300 among them, fitted), 70 had the
+#: longest key of seeds 0-99 (99 % of the page before the key's margins were 8/10/10 mm).
+KEY_SEEDS = (0, 1, 2, 3, 70)
+#: The heading at the top of each page an answer key continues to.
+CONTINUED = "mark scheme. Answer key, continued"
 
 
 def _missing_tools() -> list[str]:
@@ -70,6 +77,30 @@ def _images(pdf: Path, folder: Path) -> list[np.ndarray]:
 def _shown(value) -> str:
     """An answer as the key prints it: a whole number alone, anything else rounded by fmt."""
     return str(value.numerator) if value.denominator == 1 else fmt(value)
+
+
+def _key_pages(questions, folder: Path) -> list[str]:
+    """The answer key printed as the mark scheme prints it, without the worked solutions after it (each
+    starts a page of its own): the slow part of printing is not the key."""
+    scheme = worksheet_html(questions)[1]
+    pdf = folder / "key.pdf"
+    html_to_pdf(scheme[: scheme.index('<section class="worked">')] + "</body>\n</html>\n", pdf)
+    return _pages(pdf)
+
+
+@pytest.fixture(scope="module", params=KEY_SEEDS)
+def key_alone(request, tmp_path_factory):
+    _need_tools()
+    questions = worksheet_questions(N_QUESTIONS, request.param, KINDS, level=3)
+    return questions, _key_pages(questions, tmp_path_factory.mktemp(f"key{request.param}"))
+
+
+@pytest.fixture(scope="module")
+def longest_key(tmp_path_factory):
+    """Every kind once at the highest level (20-mark Tripos questions): too long for one page."""
+    _need_tools()
+    questions = worksheet_questions(N_QUESTIONS, 0, KINDS, level=4)
+    return questions, _key_pages(questions, tmp_path_factory.mktemp("longest"))
 
 
 @pytest.fixture(scope="module")
@@ -136,23 +167,46 @@ def test_the_page_images_are_a4_pages_with_something_on_them(printed, tmp_path):
 
 
 # ========================================================== mark scheme
-def test_the_answer_key_is_one_page_with_every_exact_answer(printed):
-    ws, _, scheme, _ = printed
-    key = scheme[0]
-    assert "Answer key" in key and "Question 1: worked solution" not in key
-    assert scheme[1].lstrip().startswith("Question 1: worked solution")
+def _check_key(questions, key: str) -> None:
+    """Every exact answer in order, each question's total, the paper's total and every right letter."""
     at = 0
-    for i, q in enumerate(ws.questions, start=1):
+    for i, q in enumerate(questions, start=1):
         for p in q.parts:
             if p.answer is None:
                 continue
             found = re.compile(rf"(?<![\d.]){re.escape(_shown(p.answer))}(?![\d])").search(key, at)
             assert found, f"question {i} ({p.label}): {_shown(p.answer)} not in the key after position {at}"
             at = found.end()
-    assert re.findall(r"\b(\d+) marks\b", key) == [str(q.total_marks) for q in ws.questions]
-    assert re.search(rf"^\s*Total\s+{ws.marks}\s*$", key, re.M)
-    letters = [p.key for q in ws.questions for p in q.parts if p.form == "choice"]
+    assert re.findall(r"\b(\d+) marks\b", key) == [str(q.total_marks) for q in questions]
+    assert re.search(rf"^\s*Total\s+{sum(q.total_marks for q in questions)}\s*$", key, re.M)
+    letters = [p.key for q in questions for p in q.parts if p.form == "choice"]
     assert letters and re.findall(r"^\s*(?:\d+\s+)?\([a-z]\)\s+([A-F])\s+\d+\s*$", key, re.M) == letters
+
+
+def test_the_answer_key_is_one_page_with_every_exact_answer(printed):
+    ws, _, scheme, _ = printed
+    key = scheme[0]
+    assert "Answer key" in key and "Question 1: worked solution" not in key and CONTINUED not in key
+    assert scheme[1].lstrip().startswith("Question 1: worked solution")
+    _check_key(ws.questions, key)
+
+
+def test_the_answer_key_is_one_page_for_other_seeds_too(key_alone):
+    questions, pages = key_alone
+    assert len(pages) == 1, f"seed {questions[0].seed}: the answer key is {len(pages)} pages"
+    _check_key(questions, pages[0])
+
+
+def test_a_longer_key_goes_on_under_its_heading_and_splits_no_row(longest_key):
+    questions, pages = longest_key
+    assert len(pages) > 1 and CONTINUED not in pages[0]
+    for k, page in enumerate(pages[1:], start=2):
+        lines = [line.strip() for line in page.splitlines() if line.strip()]
+        assert lines[0].endswith(CONTINUED), (k, lines[0])  # the page heading again
+        assert re.fullmatch(r"Question\s+Part\s+Answer\s+Marks", lines[1]), (k, lines[1])  # and the columns'
+        # the first row is a question's first part: no row, and no question, goes on from the page before
+        assert re.match(r"\d+\s+\(a\)\s", lines[2]), (k, lines[2])
+    _check_key(questions, "\n".join(pages))
 
 
 def test_the_worked_solutions_follow_each_on_its_own_page(printed):

@@ -179,8 +179,8 @@ wrong more often; see :mod:`iaa_teach.exercises._progress` for the file.
 Worksheets
 ----------
 :func:`worksheet` writes a question paper (name line, time allowed,
-instructions, marks per part, space to answer) and a mark scheme (a one-page
-answer key, then the worked solutions), as HTML pages or, with
+instructions, marks per part, space to answer) and a mark scheme (an answer
+key, one page for a question of every kind up to level 3, then the worked solutions), as HTML pages or, with
 ``format="pdf"``, as PDF printed by headless Chromium; the maths is typeset
 (MathML).
 """

@@ -120,11 +120,22 @@ def worksheet_questions(
 
 
 # ============================================================== the pages
-def _page(title: str, body: str) -> str:
+def _page(title: str, body: str, css: str = "") -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
-        f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"<title>{title}</title>\n<style>{_CSS}{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a quoted CSS string: anything but a letter, digit, space or plain punctuation as a
+    hexadecimal escape, so a title cannot end the string or the style sheet."""
+    safe = " .,:;!?()'-_"
+    return (
+        '"'
+        + "".join(c if c.isascii() and (c.isalnum() or c in safe) else f"\\{ord(c):x} " for c in text)
+        + '"'
     )
 
 
@@ -234,13 +245,29 @@ def _paper(questions: Sequence[Question], title: str, minutes: int, total: int) 
     return _page(title, "\n".join(out))
 
 
+#: A fraction of two numbers as MathML typesets it (stacked, its digits at about 70 %).
+_FRACTION = re.compile(r"<mfrac><mrow>(<mn>[^<]*</mn>)</mrow><mrow>(<mn>[^<]*</mn>)</mrow></mfrac>")
+#: A formula and the stop or comma after it (a line may break between them: a line of its own for ".").
+_MATH_STOP = re.compile(r"(<math\b(?:(?!</math>).)*</math>[.,;:)]+)", re.S)
+#: A mark and its value, "A1: 0.571" (the value is not to start the next line).
+_MARK_VALUE = re.compile(r"\b([ABM]\d): ")
+
+
 def _key_answer(p) -> str:
     """A part's answer in the key: :meth:`Part.key_line` without its label and marks (the table has
-    columns for those): the exact answer and its 3 decimals, the right letter, or the key points."""
-    return f'<span class="points">{Prose(*p.key_line().pieces[2:]).html(math="mathml")}</span>'
+    columns for those): the exact answer and its 3 decimals, the right letter, or the key points.
+
+    A fraction of two numbers is written 55/139, as the text key writes it: in a table of small type a
+    stacked fraction's digits are smaller still, and its line is taller (the worked solutions stack them).
+    """
+    answer = Prose(*p.key_line().pieces[2:]).html(math="mathml")
+    answer = _FRACTION.sub(r'<mrow>\1<mo lspace="0" rspace="0">/</mo>\2</mrow>', answer)
+    return _MATH_STOP.sub(r'<span class="nowrap">\1</span>', _MARK_VALUE.sub("\\1:&#xa0;", answer))
 
 
-def _mark_scheme(questions: Sequence[Question], title: str, total: int) -> str:
+def _mark_scheme(questions: Sequence[Question], title: str, total: int, plain_title: str) -> str:
+    """The mark scheme: the answer key (one page for a question of every kind at levels 1-3; a longer key
+    goes on with its heading at the top of each page it continues to), then each worked solution."""
     rows = []
     for i, q in enumerate(questions, start=1):
         first = (
@@ -270,7 +297,12 @@ def _mark_scheme(questions: Sequence[Question], title: str, total: int) -> str:
         f"</h2>{q.solution().html(math='mathml')}</section>"
         for i, q in enumerate(questions, start=1)
     ]
-    return _page(title + ": mark scheme", key + "\n" + "\n".join(worked))
+    running = _css_string(f"{plain_title}: mark scheme. Answer key, continued")
+    css = (
+        f"@page key {{ @top-left {{ content: {running}; font: bold 9pt Georgia, serif; color: #444; }} }}"
+        "@page key:first { @top-left { content: none; } }"
+    )
+    return _page(title + ": mark scheme", key + "\n" + "\n".join(worked), css)
 
 
 def worksheet_html(
@@ -293,8 +325,8 @@ def worksheet_html(
             )
     total = sum(q.total_marks for q in questions)
     minutes = default_minutes(total) if minutes is None else check_int("minutes", minutes, 1, 600)
-    title = html_escape(title, math="text")
-    return _paper(questions, title, minutes, total), _mark_scheme(questions, title, total)
+    shown = html_escape(title, math="text")
+    return _paper(questions, shown, minutes, total), _mark_scheme(questions, shown, total, title)
 
 
 def _file_stem(name: Any) -> str:
@@ -328,9 +360,10 @@ def worksheet(
     ``directory/name-questions.EXT`` is the question paper: a name line, the
     time allowed, the instructions and the total marks, then each question
     on its own page with the marks of every part (``[2]``) and ruled space to
-    answer under it. ``directory/name-answers.EXT`` is the mark scheme: a
-    one-page answer key (each part's answer and marks, each question's total),
-    then the worked solutions. Maths is typeset (MathML); the pages load
+    answer under it. ``directory/name-answers.EXT`` is the mark scheme: the
+    answer key (each part's answer and marks, each question's total), on one
+    page for up to one question of every kind at levels 1-3 (a longer key goes
+    on under its heading, no row split), then the worked solutions. Maths is typeset (MathML); the pages load
     nothing from anywhere. Question i is ``make_question(kinds[i % len(kinds)],
     seed + i, level=level)`` and each sheet prints its code (``Q-7KD3-M2XA``, naming
     no kind), so any question can be drawn again (:func:`question_for`).
