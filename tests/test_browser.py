@@ -243,6 +243,10 @@ def _check_views(explorer) -> tuple[list[str], int, int]:
         current = show.evaluate("s => s.options[s.selectedIndex].text.trim()") if show.count() else ""
         shown = explorer.locator("img.iaa-picture:visible").evaluate_all("els => els.map(e => e.src)")
         shown = shown if view and view != current else []  # a new view: a picture not on screen now
+        texts = explorer.evaluate(  # the text boxes on screen now (by position): a new view shows another
+            "el => [...el.querySelectorAll('.iaa-numbers')].flatMap((n, k) => n.offsetParent ? [k] : [])"
+        )
+        texts = texts if view and view != current else []
         if view:
             show.select_option(label=view)
         views += 1
@@ -261,7 +265,13 @@ def _check_views(explorer) -> tuple[list[str], int, int]:
             picture = explorer.locator("img.iaa-picture:visible")
             picture.evaluate("i => i.decode()")
         elif view:  # a report's text view: computed when first shown
-            expect(explorer.locator(".iaa-numbers:visible").first).not_to_be_empty(timeout=TIMEOUT_MS)
+            # its own text, not the last view's still on screen (which a check for "some text" would pass on)
+            explorer.page.wait_for_function(
+                "([el, before]) => [...el.querySelectorAll('.iaa-numbers')].some((n, k) =>"
+                " n.offsetParent !== null && n.textContent.trim() !== '' && !before.includes(k))",
+                arg=[explorer.element_handle(), texts],
+                timeout=TIMEOUT_MS,
+            )
         seen = explorer.evaluate(_WHOLE_JS, MIN_FONT_PT)
         assert seen["parts"], seen
         problems += [f"{kind}, {view}: {p}" for p in _whole_in_view(seen)]

@@ -124,6 +124,7 @@ _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-report .last-text td:nth-last-child(-n+2),
 .iaa-annotationsexplorer .iaa-report .last-text th:nth-last-child(-n+2) { text-align: left; }
 .iaa-annotationsexplorer .iaa-report h2 { font-size: 1.1em; margin: 0.3em 0 0.3em; }
+.iaa-annotationsexplorer .iaa-report h3 { font-size: 1em; margin: 0.6em 0 0.3em; }
 .iaa-annotationsexplorer .iaa-report .note { color: #555; font-size: 0.9em; }
 .iaa-annotationsexplorer .iaa-report pre { background: #f6f6f6; padding: 0.4em 0.7em; white-space: pre-wrap; }
 .iaa-annotationsexplorer .iaa-report img { max-width: 100%; height: auto; }
