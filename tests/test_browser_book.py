@@ -326,6 +326,10 @@ def test_a_cold_lesson_page_and_the_whole_site_stay_light(built_book):
         loaded: list[str] = []
         page.on("requestfinished", lambda r: loaded.append(r.url))
         visit.open((built_book / "03_krippendorff_alpha.html").resolve().as_uri())
+        # the fonts MathJax asked for are fetched after the typesetting: wait until they are in (on a busy
+        # machine the list was read while MathJax_Main-Regular.woff was still on its way)
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        page.wait_for_load_state("networkidle")
         paths = {Path(unquote(urlparse(u).path)) for u in loaded if u.startswith("file:")}
         raw = sum(p.stat().st_size for p in paths)
         wire = sum(wire_bytes(p) for p in paths)
