@@ -176,19 +176,6 @@ def _floor(values: Any, margin: float = 0.0) -> float:
     return min(0.0, float(np.nanmin(values)) - margin) if np.isfinite(values).any() else 0.0
 
 
-def _write_on_bars(ax: Any, bars: Any, texts: Any) -> None:
-    """Each text centred just above its bar (above 0 for a bar below 0)."""
-    for bar, text in zip(bars, texts):
-        ax.text(
-            bar.get_x() + bar.get_width() / 2,
-            max(bar.get_height(), 0) + 0.02,
-            text,
-            ha="center",
-            va="bottom",
-            fontsize=11,
-        )
-
-
 def _undefined(ax: Any, x: float) -> None:
     """The word "undefined", upright, where a bar at ``x`` would be."""
     ax.text(x, 0.02, "undefined", ha="center", va="bottom", fontsize=9, rotation=90, color="#444444")

@@ -215,7 +215,6 @@ class Alpha(Kind):
             )
         )
         return steps
-        return steps
 
 
 KIND = Alpha()
