@@ -1054,15 +1054,24 @@ def cross_table(report: Diagnosis, pair: Any = None) -> dict:
     }
 
 
+def _breakable(name: Any) -> str:
+    """``name`` escaped for the page, free to break after each underscore (``annotator_<wbr>maria_<wbr>01``)."""
+    return _esc(name).replace("_", "_<wbr>")
+
+
 def _cross_html(counts: np.ndarray, cats: Sequence[Any], a: Any, b: Any, caption: str) -> str:
-    """A k x k table of counts, rows ``a``'s labels, columns ``b``'s, with totals (escaped)."""
-    body = [
-        [f"{a}: {c}", *[f"{int(x):,}" for x in counts[i]], f"{int(counts[i].sum()):,}"]
-        for i, c in enumerate(cats)
-    ]
+    """A k x k table of counts, rows ``a``'s labels, columns ``b``'s, with totals (escaped).
+
+    The rows and columns are headed by the label alone; the corner names the two raters once, rows and
+    columns, a long name free to break after an underscore: with long names or many raters the table
+    fits a projector's page.
+    """
+    body = [[c, *[f"{int(x):,}" for x in counts[i]], f"{int(counts[i].sum()):,}"] for i, c in enumerate(cats)]
     body.append(["total", *[f"{int(x):,}" for x in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
-    head = [f"{a} (rows) \\ {b} (columns)", *[f"{b}: {c}" for c in cats], "total"]
-    return _wrapped(head, body, caption, "table-wrap")
+    html = _wrapped(["", *cats, "total"], body, caption, "table-wrap cross")
+    top, corner, rest = html.partition('<th scope="col">')
+    named = f"{_breakable(a)} (rows) \\ {_breakable(b)} (columns)"
+    return top + corner + named + rest
 
 
 def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:

@@ -15,7 +15,9 @@ IAA_REQUIRE_BROWSER=1 (then it fails); see tests/browser_support.py.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 import pytest
 from browser_support import move_slider, open_notebook, select_option, slider_named, slider_value
@@ -285,10 +287,11 @@ def _check_views(explorer) -> tuple[list[str], int, int]:
     return problems, views, int(colours is not None)
 
 
-def _projector(notebook: str):
+def _projector(notebook: str, **where: Any):
     """``notebook`` open in JupyterLab at a 1280 x 720 projector with the browser at 150 % (853 x 480 CSS px
-    at 1.5 device px each), the side panel (file browser) open: the narrowest case."""
-    page_context = open_notebook(notebook, viewport=(853, 480), zoom=1.5)
+    at 1.5 device px each), the side panel (file browser) open: the narrowest case. ``where``: to
+    :func:`open_notebook` (``notebooks_dir``)."""
+    page_context = open_notebook(notebook, viewport=(853, 480), zoom=1.5, **where)
     page = page_context.__enter__()
     assert page.evaluate("() => window.devicePixelRatio") == 1.5
     page.evaluate("() => window.jupyterapp.commands.execute('filebrowser:activate')")
@@ -336,6 +339,67 @@ def test_the_annotations_explorer_fits_a_projector_at_150_percent():
         problems, views, toggles = _check_views(explorer)
         assert problems == [], "\n".join(problems)
         assert views >= 13 and toggles == 1
+    finally:
+        context.__exit__(None, None, None)
+
+
+#: Two raters named as a class may name them, long, and five labels of two words each.
+_LONG_NAMES_CELL = """from iaa_teach import Ratings
+from iaa_teach.widgets import AnnotationsExplorer
+
+labels = ["very positive", "mostly positive", "fairly neutral", "mostly negative", "very negative"]
+rows = [[labels[i % 5], labels[(i + i // 5) % 5]] for i in range(40)]
+AnnotationsExplorer(Ratings.from_rows(
+    rows, raters=["annotator_with_long_name_1", "annotator_with_long_name_2"], categories=labels
+))"""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_explorers_cross_table_of_long_names_fits_a_projector_at_150_percent(tmp_path):
+    """The pairs view's cross-table of two raters with long names (``annotator_with_long_name_1``) fits
+    its box at a 1280 x 720 projector, 150 %, side panel open: its rows and columns are headed by the
+    label alone, the corner names the raters (rows, columns) and may break after an underscore, and the
+    labels of its rows wrap. Measured at its narrowest (a copy at ``width: min-content``): the view is as
+    wide as its widest table, here the pairs' kappas (about 500 px, left as it is), and the cross-table
+    takes that width (it was 1,344 px at its narrowest, in a 485 px box)."""
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "source": _LONG_NAMES_CELL,
+                "outputs": [],
+                "execution_count": None,
+            }
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "long_names.ipynb").write_text(json.dumps(notebook))
+    context, page = _projector("long_names.ipynb", notebooks_dir=tmp_path)
+    try:
+        explorer = page.locator(".iaa-annotationsexplorer").first
+        explorer.locator(".iaa-show select").select_option(label="pairs of raters", timeout=TIMEOUT_MS)
+        cross = explorer.locator(".iaa-report table:visible", has_text="(columns)")
+        cross.wait_for(timeout=TIMEOUT_MS)
+        seen = cross.evaluate(
+            """t => { const copy = t.cloneNode(true); copy.style.width = 'min-content';
+            t.parentElement.append(copy); const narrowest = copy.offsetWidth; copy.remove();
+            return {narrowest, box: t.closest('.iaa-numbers').clientWidth,
+                    corner: t.querySelector('thead th').textContent,
+                    rows: [...t.querySelectorAll('tbody th')].map(th => th.textContent),
+                    wrap: [...t.querySelectorAll('tbody th')].map(th => getComputedStyle(th).whiteSpace),
+                    columns: [...t.querySelectorAll('thead th')].slice(1).map(th => th.textContent)}; }"""
+        )
+        labels = ["very positive", "mostly positive", "fairly neutral", "mostly negative", "very negative"]
+        assert seen["rows"] == [*labels, "total"] and seen["columns"] == [*labels, "total"], seen
+        assert seen["corner"] == "annotator_with_long_name_1 (rows) \\ annotator_with_long_name_2 (columns)"
+        assert set(seen["wrap"]) == {"normal"}, seen
+        assert 0 < seen["narrowest"] <= seen["box"], seen
     finally:
         context.__exit__(None, None, None)
 

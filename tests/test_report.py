@@ -405,6 +405,27 @@ def test_the_html_report_escapes_every_name(hostile_report):
     assert "<img src=x" not in text
 
 
+def test_the_cross_table_is_headed_by_the_labels_and_names_the_raters_in_its_corner():
+    """Rows and columns are headed by the label alone (a rater's name with each made the table far wider
+    than a projector's page); the corner names the two raters once, which is rows and which columns,
+    escaped, a long name free to break after each underscore."""
+    rows = [["a", "a"], ["a", "b_c"], ["b_c", "b_c"], ["b_c", "a"], ["a", "a"]]
+    r = Ratings.from_rows(rows, raters=["<b>x_y</b>", "annotator_maria_01"], categories=["a", "b_c"])
+    html = _report.pairs_html(diagnose(r))
+    table = html[html.index("<caption>&lt;b&gt;x_y&lt;/b&gt;'s labels against annotator_maria_01's") :]
+    table = table[: table.index("</table>")]
+    head = re.findall(r'<th scope="col">(.*?)</th>', table)
+    assert head == [
+        "&lt;b&gt;x_<wbr>y&lt;/b&gt; (rows) \\ annotator_<wbr>maria_<wbr>01 (columns)",
+        "a",
+        "b_c",
+        "total",
+    ]
+    body = [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", table)[1:]]
+    assert body == [["a", "2", "1", "3"], ["b_c", "1", "1", "2"], ["total", "3", "2", "5"]]
+    assert "<b>x" not in html
+
+
 def test_the_html_report_for_two_raters_and_one_category():
     two = report.to_html(diagnose(datasets.sentiment().subset(raters=["A", "C"])), dpi=30)
     page = check_self_contained(two)
