@@ -240,6 +240,45 @@ def test_runs_as_a_module(tmp_path):
     assert "0.578" in proc.stdout
 
 
+def _console_script() -> list[str]:
+    """The ``iaa-teach`` console script: the installed one beside this Python if there is one, else what
+    pip's wrapper runs, the entry point pyproject.toml's [project.scripts] declares."""
+    import tomllib
+
+    entry = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]["iaa-teach"]
+    installed = Path(sys.executable).with_name("iaa-teach")
+    if installed.is_file() and os.access(installed, os.X_OK):
+        return [str(installed)]
+    module, function = entry.split(":")
+    return [sys.executable, "-c", f"import sys; from {module} import {function}; sys.exit({function}())"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["report", "DATA"], ["report", "no-such-file.csv"], ["lessons"]],
+    ids=["help", "report", "missing-file", "usage-error"],
+)
+def test_python_m_iaa_teach_is_the_console_script(tmp_path, argv):
+    """``python -m iaa_teach ARGS`` prints what ``iaa-teach ARGS`` prints, to the same streams, with the
+    same exit code: help, a report, a file that is not there (2), a missing argument (2)."""
+    data = write_wide(tmp_path / "s.csv", datasets.sentiment())
+    argv = [str(data) if a == "DATA" else a for a in argv]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    runs = [
+        subprocess.run(command + argv, capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
+        for command in ([sys.executable, "-m", "iaa_teach"], _console_script())
+    ]
+    module, script = ((r.returncode, r.stdout, r.stderr) for r in runs)
+    assert module == script
+    code, out, err = module
+    assert code == (0 if argv[0] == "--help" or argv[-1] == str(data) else 2)
+    assert (out if code == 0 else err).strip()  # it said something: not two empty, equal failures
+    assert "Traceback" not in err
+
+
 # ================================================================ the family
 FAMILY_HEADER = "The chance-corrected family"
 
