@@ -19,6 +19,7 @@ partial, weighted) x 3 levels x 200 seeds, and pi and ac1 on fewer seeds:
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction as F
 from itertools import combinations
 
@@ -1543,3 +1544,60 @@ def test_paper_gives_squared_paper_where_a_table_is_to_be_drawn():
         for p in q.parts
         if p not in draw
     )
+
+
+# ================================================================ the levels in the docstrings
+#: A mention of levels: "level 3", "levels 1-3", "levels 3 and 4", "level-4", "``level`` 1, 2 or 3",
+#: "level : {1, 2, 3, 4}", "level=1 | 2 | 3 | 4".
+_LEVEL_MENTION = re.compile(
+    r"\b(levels?)(?:``)?(?:\s+:\s*|=|-|\s+)(\{[^}]*\}|\d+(?:\s*(?:-|,|\||,?\s*\bor\b|,?\s*\band\b)\s*\d+)*)"
+)
+
+
+def _exercise_docstrings():
+    """(where, docstring) of every module, class and function of the exercises package."""
+    import ast
+    from pathlib import Path
+
+    import iaa_teach.exercises
+
+    package = Path(iaa_teach.exercises.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                doc = ast.get_docstring(node)
+                if doc:
+                    yield f"{path.relative_to(package)}:{getattr(node, 'name', 'module')}", doc
+
+
+def _levels_named(text: str) -> set[int]:
+    """The levels a mention names, ranges spelt out: "1-3 or 4" -> {1, 2, 3, 4}."""
+    named = set()
+    for low, high in re.findall(r"(\d+)(?:\s*-\s*(\d+))?", text):
+        named.update(range(int(low), int(high or low) + 1))
+    return named
+
+
+def test_docstrings_that_list_the_levels_list_every_level():
+    """A docstring that gives the values ``level`` takes (alternatives: ``{1, 2, 3, 4}``, ``1 | 2``,
+    ``1, 2 or 3``) names every level of LEVELS; every level a docstring names exists; a plural "levels"
+    names more than one (not "levels 3")."""
+    from iaa_teach.exercises import LEVELS
+
+    listings, wrong = 0, []
+    for where, doc in _exercise_docstrings():
+        text = " ".join(doc.split())
+        for m in _LEVEL_MENTION.finditer(text):
+            word, values = m.groups()
+            named = _levels_named(values)
+            if not named <= set(LEVELS):
+                wrong.append((where, m.group(0), "no such level"))
+            if word == "levels" and len(named) < 2:
+                wrong.append((where, m.group(0), "one level after 'levels'"))
+            if values.startswith("{") or "|" in values or re.search(r"\bor\b", values):
+                listings += 1
+                if named != set(LEVELS):
+                    wrong.append((where, m.group(0), f"lists {sorted(named)}, not {list(LEVELS)}"))
+    assert not wrong
+    assert listings >= 4  # the package docstring, make_question, worksheet, worksheet_questions

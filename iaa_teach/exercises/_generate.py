@@ -80,7 +80,7 @@ LEVELS = (1, 2, 3, 4)
 #: Sizes drawn at each level, per kind: (items, raters, categories), each (low, high) inclusive (the
 #: kind's data file). Level 1: 4-6 items, 2 categories (3 on an ordered scale, where 2 would make weights
 #: pointless), complete tables (a partial-coverage table has gaps by definition: 6 items). Level 3: 10-15
-#: items, 3-4 categories; alpha has missing ratings and partial has partial coverage at levels 2 and 3.
+#: items, 3-4 categories; alpha has missing ratings at levels 2-4, partial partial coverage at every level.
 #: Level 4, a Tripos-shaped question of 20 marks, draws its table at exam size (level 3's).
 LEVEL_SIZES = {level: {name: kind.sizes(level) for name, kind in REGISTRY.items()} for level in LEVELS}
 

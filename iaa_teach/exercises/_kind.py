@@ -195,8 +195,9 @@ class Kind:
         self.extra(b) if b.plan.concept else b.interpretation("the coefficient")
 
     def extra(self, b: Builder) -> None:
-        """The extra conceptual part (levels 3; 1-3 for some kinds); at level 4 the sections after the
-        calculation."""
+        """The extra part after the calculation, by level: at levels 1 and 2 a conceptual part only for the
+        kinds with ``concept_from = 1`` (pi, ac1); at level 3 a conceptual part for every kind; at level 4
+        the sections after the calculation (:meth:`tripos`)."""
         if b.plan.tripos:
             self.tripos(b)
             return

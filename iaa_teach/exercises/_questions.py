@@ -1011,7 +1011,7 @@ def make_question(
         an ordered scale, weighted kappa (linear or quadratic). ``"fleiss"``:
         3-5 raters, complete table. ``"alpha"``: Krippendorff's alpha
         (nominal), with missing ratings and a unit with a single rating at
-        levels 2 and 3. ``"partial"``: Fleiss' kappa where annotators cover
+        levels 2-4. ``"partial"``: Fleiss' kappa where annotators cover
         different items (like D and E in the partial-annotation text) and
         some items have a single label, with per-item n_i and the chance
         rule the question names. ``"pi"``: Scott's pi, ``"ac1"``: Gwet's AC1,
@@ -1043,7 +1043,8 @@ def make_question(
         For ``kind="partial"``: the chance rule asked for, pooled over all
         labels (the partial-annotation text) or the mean of the items'
         proportions (the course notes' MLRD rule), or both and why they
-        differ. Default: drawn (pooled at level 1; "both" only at level 3).
+        differ. Default: drawn (pooled at level 1; "both" drawn at level 3, always
+        at level 4).
 
     Returns
     -------

@@ -106,7 +106,7 @@ def worksheet_questions(
     level=level)``.
 
     ``n`` is 1 to 100; ``kinds`` a kind or a non-empty sequence of kinds;
-    ``level`` 1, 2 or 3 (see :func:`make_question`).
+    ``level`` 1, 2, 3 or 4 (see :func:`make_question`).
     """
     n = check_int("n", n, 1, 100)
     seed = check_int("seed", seed, 0, 2**31 - 101)
