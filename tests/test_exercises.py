@@ -1601,3 +1601,45 @@ def test_docstrings_that_list_the_levels_list_every_level():
                     wrong.append((where, m.group(0), f"lists {sorted(named)}, not {list(LEVELS)}"))
     assert not wrong
     assert listings >= 4  # the package docstring, make_question, worksheet, worksheet_questions
+
+
+# ================================================================ the answer key's band line
+def _landis_koch(value: F) -> str:
+    """Landis & Koch (1977), 0.00-0.20 slight ... 0.81-1.00 almost perfect, below 0 poor (exact)."""
+    if value < 0:
+        return "poor"
+    bands = ((F(1, 5), "slight"), (F(2, 5), "fair"), (F(3, 5), "moderate"), (F(4, 5), "substantial"))
+    return next((name for upper, name in bands if value <= upper), "almost perfect")
+
+
+def _cohen_by_hand(ratings) -> F:
+    """Cohen's kappa of the first two annotators on the items both labelled, as exact fractions."""
+    pairs = [(row[0], row[1]) for row in ratings.rows() if row[0] is not None and row[1] is not None]
+    n = len(pairs)
+    p_o = F(sum(a == b for a, b in pairs), n)
+    labels = {label for pair in pairs for label in pair}
+    p_e = sum(F(sum(a == c for a, _ in pairs), n) * F(sum(b == c for _, b in pairs), n) for c in labels)
+    return (p_o - p_e) / (1 - p_e)
+
+
+def test_cohen_answer_key_gives_the_band_sentence_only():
+    """The key's interpretation line ends with this table's band, "Here: κ = 0.571 is moderate agreement
+    on the Landis-Koch scale." (kappa worked by hand here), not the whole model answer, which the worked
+    solution still gives after the same sentence."""
+    from rounding import d3
+
+    seen = 0
+    for level in (1, 2, 3, 4):
+        for seed in range(8):
+            q = make_question("cohen", seed, level=level)
+            for p, line in zip(q.parts, q.answer_key()):
+                if p.form != "words" or p.skill != "interpretation":
+                    continue
+                kappa = _cohen_by_hand(q.ratings)
+                band = f"κ = {d3(kappa)} is {_landis_koch(kappa)} agreement on the Landis-Koch scale."
+                assert line.text().endswith(f" in any wording. Here: {band}"), (level, seed, line.text())
+                solution = p.answer_line().text()
+                assert band in solution and str(p.model_answer) in solution
+                assert str(p.model_answer) not in line.text()
+                seen += 1
+    assert seen >= 20  # most Cohen questions interpret their value in words

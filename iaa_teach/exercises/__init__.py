@@ -52,7 +52,8 @@ never marked by a machine: the student ticks the mark scheme's points,
 ``part.key_points``, that the answer makes, :meth:`Question.self_mark`, and the
 score says "self-marked"). ``part.model_answer`` never holds another part's
 result; ``part.worked`` (where set) is the model answer with this table's
-numbers, shown in the solution only.
+numbers, shown in the solution only; ``part.note`` (where set) is the line the
+answer key adds for this table (the band of the value found).
 
 A numerical part's marks are method (M) and accuracy (A) marks, as an exam
 board marks: ``part.marks_split`` (``"M2 A1"``; ``"B1"`` for a one-mark count)

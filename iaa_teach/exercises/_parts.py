@@ -237,6 +237,9 @@ class Part:
         right letter chosen, less one for each wrong one, not below 0.
     worked : Prose or None
         The model answer with this table's numbers, for the worked solution only.
+    note : Prose or None
+        For a part answered in words whose answer depends on this table: the marker's short line
+        for the answer key, after the key points (``Here: κ = 0.571 is moderate agreement...``).
     others : tuple of Mistake
         Values of this part under another named rule, which is not a mistake
         (the course notes' chance rule where the question asks for the pooled
@@ -263,6 +266,7 @@ class Part:
     ft_terms: tuple = ()
     ft_routes: tuple = ()
     section: str = ""
+    note: Prose | None = None
 
     @property
     def numeric(self) -> bool:
@@ -354,7 +358,7 @@ class Part:
             + f". A mark each, up to {self.marks}, in any wording."
         )
         # where the answer depends on this table (the band of the value found), the marker gets it
-        return points + Prose(" Here: ", self.worked) if self.worked else points
+        return points + Prose(" Here: ", self.note) if self.note else points
 
     @property
     def scheme(self) -> str:
@@ -401,8 +405,11 @@ class Plan:
     tripos: bool = False
 
 
-def concept_part(label: str, c: Concept, worked: Prose | None = None, section: str = "") -> Part:
-    """A part answered by a choice or in words, from a :class:`Concept`."""
+def concept_part(
+    label: str, c: Concept, worked: Prose | None = None, section: str = "", note: Prose | None = None
+) -> Part:
+    """A part answered by a choice or in words, from a :class:`Concept` (``worked``, ``note``: see
+    :class:`Part`)."""
     return Part(
         label,
         None,
@@ -416,6 +423,7 @@ def concept_part(label: str, c: Concept, worked: Prose | None = None, section: s
         worked=worked,
         select=c.select,
         section=section,
+        note=note,
     )
 
 
@@ -474,9 +482,9 @@ class Builder:
         hint = words.get("hint", "").format(a=self.a, b=self.b)
         self.number(quantity, self.words(words["prompt"], **values), hint, marks or words.get("marks"))
 
-    def concept(self, c: Concept, worked: Prose | None = None):
-        """A part answered by a choice or in words."""
-        self.out.append(concept_part(PART_LABELS[len(self.out)], c, worked, self.section))
+    def concept(self, c: Concept, worked: Prose | None = None, note: Prose | None = None):
+        """A part answered by a choice or in words (``worked``, ``note``: see :class:`Part`)."""
+        self.out.append(concept_part(PART_LABELS[len(self.out)], c, worked, self.section, note))
 
     def bank(self, name: str, **values):
         """The conceptual part ``name``: the kind's own (``[own_concepts.<name>]`` of its data file) or

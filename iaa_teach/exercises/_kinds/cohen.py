@@ -34,8 +34,8 @@ class Cohen(TwoRaters):
         """Interpreting the value found: its band (the marker's note says which), and why it is lower."""
         band = interpret(float(b.right["kappa"]))
         own = interpret_own(band, "kappa")
-        worked = prose(self.data["parts"]["band"]["worked"], v=fmt(b.right["kappa"]), band=band)
-        b.concept(own, worked=worked + own.model)
+        note = prose(self.data["parts"]["band"]["note"], v=fmt(b.right["kappa"]), band=band)
+        b.concept(own, worked=note + " " + own.model, note=note)
 
 
 KIND = Cohen()
