@@ -408,12 +408,17 @@ def set_pairwise_values(
 
 
 # ==================================================================== Fleiss
-def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None) -> Figure:
+def item_agreement_bars(
+    result: FleissResult, items: Any = None, ax: Any = None, *, kappa: bool = False
+) -> Figure:
     """P_i of every item as bars: unanimous items and split items in two colours, P_a as a line.
 
-    Items with fewer than 2 ratings (P_i undefined) are marked, not drawn.
+    Items with fewer than 2 ratings (P_i undefined) are marked, not drawn. The title names the
+    figure and no more, so that a lesson can draw it before the student has worked out kappa;
+    ``kappa=True`` adds Fleiss' kappa and its chance rule to the title (and the text alternative).
     """
     check_type("item_agreement_bars", result, FleissResult)
+    check_type("item_agreement_bars()", kappa, bool, "kappa=True or kappa=False")
     p_i = np.asarray(result.p_i, dtype=float)
     n = len(p_i)
     _too_many("items", n, MAX_BARS, "draw a subset: replace(result, p_i=result.p_i[:100]) with items=")
@@ -442,7 +447,7 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
     ax.legend(
         handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize=9, frameon=False
     )
-    ax.iaa_items = (list(bars), notes, mean, names)
+    ax.iaa_items = (list(bars), notes, mean, names, kappa)
     set_item_agreement(ax, result)
     return fig
 
@@ -450,9 +455,9 @@ def item_agreement_bars(result: FleissResult, items: Any = None, ax: Any = None)
 def set_item_agreement(ax: Any, result: FleissResult) -> list:
     """Show ``result``'s P_i on the bars :func:`item_agreement_bars` drew on ``ax`` (the same items): each
     bar's height and look, the items without P_i, the mean line, the title, the legend's P_a and the
-    figure's text alternative; return the artists that changed (an explorer redraws only these over
-    the rest, kept)."""
-    bars, notes, mean, names = ax.iaa_items
+    figure's text alternative (Fleiss' kappa in the title and the text only if the figure was drawn with
+    ``kappa=True``); return the artists that changed (an explorer redraws only these over the rest, kept)."""
+    bars, notes, mean, names, with_kappa = ax.iaa_items
     p_i = np.asarray(result.p_i, dtype=float)
     defined = ~np.isnan(p_i)
     unanimous = defined & (p_i == 1.0)
@@ -467,9 +472,10 @@ def set_item_agreement(ax: Any, result: FleissResult) -> list:
     mean.set_ydata([result.p_a, result.p_a])
     label = f"mean $P_a$ = {fmt(result.exact.p_a)}"
     mean.set_label(label)
-    ax.set_title(
-        f"Agreement on each item: Fleiss' kappa = {fmt(result)}\n(chance: {chance_rule(result)})", fontsize=11
-    )
+    title = "Agreement on each item, $P_i$"
+    if with_kappa:
+        title += f": Fleiss' kappa = {fmt(result)}\n(chance: {chance_rule(result)})"
+    ax.set_title(title, fontsize=11)
     legend = ax.get_legend()
     if legend is not None:
         legend.get_texts()[0].set_text(label)
@@ -477,7 +483,8 @@ def set_item_agreement(ax: Any, result: FleissResult) -> list:
     lowest = f", the lowest {ends[1][1]} at {fmt(ends[1][0])}" if ends and ends[1][0] < 1 else ""
     ax.figure.iaa_alt = (
         f"P_i of {len(p_i)} items: all raters agree on {int(unanimous.sum())} (P_i = 1), split on "
-        f"{int(split.sum())}{lowest}; mean P_a {fmt(result.exact.p_a)}, Fleiss' kappa {fmt(result)}."
+        f"{int(split.sum())}{lowest}; mean P_a {fmt(result.exact.p_a)}"
+        + (f", Fleiss' kappa {fmt(result)}." if with_kappa else ".")
     )
     return [*bars, *notes, mean, ax.title, *([legend] if legend is not None else [])]
 

@@ -109,7 +109,25 @@ def test_item_bars_colour_unanimous_and_split_items_and_draw_the_mean():
     assert {c.lower() for c in colours.values()} <= PALETTE
     ys = [line.get_ydata()[0] for line in ax.get_lines()]
     assert res.p_a in ys
-    assert chance_rule(res) in ax.get_title()
+
+
+def test_item_bars_title_does_not_give_away_kappa():
+    """Lesson 02 draws the bars before Steps 4-5 and Exercise 2 ask for p_j, P_e and kappa: by default
+    neither the title nor the text alternative names kappa, its value or its chance rule (which
+    would say 'over all 30 ratings', the denominator of p_j); ``kappa=True`` adds them."""
+    res = fleiss_kappa(SENTIMENT)
+    kappa = d3(31 / 55)  # (11/15 - 7/18) / (1 - 7/18), by hand
+    fig = plots.item_agreement_bars(res)
+    shown = fig.axes[0].get_title() + "\n" + _plots.alt_text(fig)
+    assert "$P_i$" in fig.axes[0].get_title()
+    assert "kappa" not in shown and kappa not in shown and chance_rule(res) not in shown
+    assert d3(11 / 15) in _plots.alt_text(fig)  # P_a, which the lesson has computed by then
+    fig = plots.item_agreement_bars(res, kappa=True)
+    title = fig.axes[0].get_title()
+    assert f"Fleiss' kappa = {kappa}" in title and chance_rule(res) in title
+    assert f"Fleiss' kappa {kappa}" in _plots.alt_text(fig)
+    with pytest.raises(AgreementError, match="kappa=True or kappa=False"):
+        plots.item_agreement_bars(res, kappa="yes")
 
 
 def test_item_bars_mark_items_with_one_rating():
