@@ -97,6 +97,8 @@ _MAX_LISTED = 20  # list items one by one up to this many, group them beyond
 _MAX_TERMS = 12  # write a sum out term by term up to this many terms
 _MISSING = "–"
 _KAPPA, _ALPHA, _SE = SYMBOLS["kappa"], SYMBOLS["alpha"], SYMBOLS["SE"]
+#: the size of the population the items were drawn from (the finite-population correction's)
+_N_POP = Math(r"N_{\text{pop}}", "N_pop")
 
 
 # ========================================================== the objects
@@ -598,9 +600,14 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
     if math.isnan(res.se):
         return _undefined_step("se", brief, _SE, reason=res.se_reason, symbol="se", value=res.se, share=share)
     n = res.df + 1 if res.df is not None else None
+    # the course's N (items); N' where items without a rating are left out (as the p_j step writes it)
+    every = n is None or not hasattr(res, "counts") or n == len(res.counts)
+    items = Math("N") if every else Math("N'")
     c_i = Math("{" + sym.tex + "}^*_i", sym.txt + "*_i")
     spread = Math(r"\sum_i (" + c_i.tex + " - " + sym.tex + ")^2", f"Σ_i ({c_i.txt} - {sym.txt})²", False)
-    scale = _frac(Math("(1 - n/N_{pop})") if res.population else Math("1"), Math("n(n - 1)"))
+    pairs = Math(f"{items.tex}({items.tex} - 1)", f"{items.txt}({items.txt} - 1)")
+    fpc = Math(f"1 - {items.tex}/{_N_POP.tex}", f"1 - {items.txt}/{_N_POP.txt}", False)
+    scale = _frac(fpc if res.population else Math("1"), pairs)
     root = Math(r"\sqrt{" + scale.tex + " " + spread.tex + "}", f"√({scale.txt} × {spread.txt})", False)
     se_chain = Chain(_SE, root, _root(res.exact.variance, res.se))
     low, high = res.ci(confidence)
@@ -610,7 +617,8 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
         crit_words = _say("se_z", z=crit_sym)
     else:
         crit_sym = Math(f"t_{{{tail};\\,{res.df}}}", f"t_{tail};{res.df}")
-        crit_words = _say("se_t", t=crit_sym, df=res.df)
+        df = Math(f"{items.tex} - 1 = {res.df}", f"{items.txt} - 1 = {res.df}")
+        crit_words = _say("se_t", t=crit_sym, df=df)
     crit = (float(res) - low) / res.se if res.se > 0 else None
     numbers = fmt(res), fmt(crit), fmt(res.se)
     put_in = "{} \\pm {} \\cdot {}".format(*numbers), "{} ± {} × {}".format(*numbers)
@@ -620,10 +628,17 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
         Math(*put_in, False) if crit is not None else None,
         Math(f"[{fmt(low)},\\ {fmt(high)}]", f"[{fmt(low)}, {fmt(high)}]"),
     )
-    intro = _say("se_gwet", n=n, c_i=c_i, sym=sym) if res.df is not None else _say("se_fleiss")
+    counted = Math(f"{items.tex} = {n}", f"{items.txt} = {n}")
+    left_out = "" if every else _say("se_unrated", N=Math(f"N = {len(res.counts)}"))
+    intro = (
+        _say("se_gwet", N=counted, left_out=left_out, c_i=c_i, sym=sym)
+        if res.df is not None
+        else _say("se_fleiss")
+    )
+    population = Math(f"{_N_POP.tex} = {res.population}", f"{_N_POP.txt} = {res.population}")
     notes = [
         crit_words,
-        _say("se_population", n=n, N=res.population) if res.population else None,
+        _say("se_population", N=items, N_pop=population, fpc=fpc) if res.population else None,
         _say("se_capped") if float(res) + (crit or 0) * res.se > 1 else None,
     ]
     return _step(

@@ -484,9 +484,47 @@ def test_family_explains_its_standard_error_and_interval(name):
     low, high = res.ci()
     assert f"[{d3(Fraction(low))}, {d3(Fraction(high))}]" in step.text
     assert f"≈ {d3(Fraction(res.se))}" in step.text
-    assert f"n - 1 = {res.df} degrees of freedom" in step.text
+    assert f"N - 1 = {res.df} degrees of freedom" in step.text
     assert ("capped at 1" in step.text) == (high == 1.0)
     assert step.value == res.se
+
+
+# the course's symbol for the number of items is N (content/notation.toml); lower-case n is
+# Krippendorff's pairable values, never items
+_ITEMS_AS_N = re.compile(r"(?<![\w'_])n(\(n| - 1|/N| = \d+ (rated )?items| items)")
+
+
+@pytest.mark.parametrize("name", list(FAMILY))
+def test_standard_error_counts_the_items_with_the_courses_n(name):
+    res = FAMILY[name]
+    step = explain(res)["Standard error and 95% interval"]
+    items = res.df + 1  # Gwet's t has one degree of freedom fewer than the rated items
+    assert len(res.counts) == items  # every item of these tables has a rating
+    for shown in (step.text, step._repr_markdown_()):
+        assert not _ITEMS_AS_N.search(shown), shown
+    assert f"N = {items} rated items" in step.text and "N(N - 1)" in step.text
+    assert f"N - 1 = {res.df} degrees of freedom" in step.text
+    assert f"$N - 1 = {res.df}$ degrees of freedom" in step._repr_markdown_()
+
+
+def test_standard_error_says_n_prime_when_an_item_has_no_rating():
+    """As the p_j step does: N' counts the rated items, N all of them."""
+    rows = [["P", "P", "N"], ["N", "N", "N"], [None, None, None], ["P", None, None], ["G", "G", "P"]]
+    res = gwet_ac(Ratings.from_rows(rows))
+    text = explain(res)["Standard error and 95% interval"].text
+    assert res.df == 3  # 4 rated items
+    assert "N' = 4 rated items (N = 5 in all" in text and "N'(N' - 1)" in text
+    assert "N' - 1 = 3 degrees of freedom" in text and not _ITEMS_AS_N.search(text)
+
+
+def test_finite_population_correction_is_written_in_the_courses_symbols():
+    res = gwet_ac(SENTIMENT, population=50)
+    step = explain(res)["Standard error and 95% interval"]
+    assert "(1 - N/N_pop) / (N(N - 1))" in step.text
+    assert "population of N_pop = 50 items" in step.text and "multiplied by 1 - N/N_pop." in step.text
+    assert "{" not in step.text and "N_pop))" not in step.text  # no LaTeX, no doubled brackets in the text
+    assert r"\frac{1 - N/N_{\text{pop}}}{N(N - 1)}" in step._repr_markdown_()
+    assert not _ITEMS_AS_N.search(step.text)
 
 
 def test_each_chance_model_shows_its_own_formula_and_numbers():
