@@ -15,6 +15,7 @@
 
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -207,3 +208,49 @@ def test_05_4_rejects_the_old_chance_agreement():
     assert "4 decimals" in check("05.4", fmt(ex.answer(), 3)).message
     assert check("05.4", fmt(ex.answer(), 4)).correct and check("05.4", str(ex.answer())).correct
     assert "old P_e" in check("05.4", fmt(old, 4)).message
+
+
+def _half_up(x: float, places: int) -> str:
+    """``x`` to ``places`` decimals, halves up, from its exact value (independent of the package's fmt)."""
+    q = Fraction(x)
+    exact = Decimal(q.numerator) / Decimal(q.denominator)
+    return str(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def test_feedback_shows_a_computed_value_rounded_not_all_its_digits():
+    """A student's code gives 0.014118832469357925: the feedback shows it rounded half up, to 4 significant
+    digits (3 decimals at least), so that a value turned down never looks like the rounded answer."""
+    answer = float(exercise("07.3").answer())  # about 0.0141: 4 significant digits are 5 decimals
+    assert 0.01 < answer < 0.1
+    right = check("07.3", answer)
+    assert right.correct and repr(answer) not in right.message
+    assert right.message.endswith(f" = {_half_up(answer, 5)}.")
+    off = answer * 1.3
+    feedback = check("07.3", off)
+    assert not feedback.correct and repr(off) not in feedback.message
+    assert feedback.message.startswith(f"{_half_up(off, 5)} is not the SE")
+    big = float(exercise("02.3").answer()) + 0.1  # about 0.76: 4 significant digits are 4 decimals
+    assert check("02.3", big).message.startswith(f"{_half_up(big, 4)} is not ")
+    # what the student typed is shown as typed; a short float as Python writes it
+    assert check("07.3", "0.0250000").message.startswith("0.0250000 is ")
+    assert check("07.3", 0.65).message.startswith("0.65 is ")
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=lambda e: e.id)
+def test_every_feedback_is_a_sentence(ex):
+    """Each message starts with a capital (or a symbol such as p_j or n, or a number) and ends with a full
+    stop: right, a listed mistake, not yet, not answered, unreadable."""
+    answer = ex.answer()
+    given = [answer, ..., "abc", "1/0"]
+    given += [[1, 2], ["x"] * len(answer), "1/3"] if isinstance(answer, list) else [answer + 1]
+    given += list(ex.mistakes().values())
+    for value in given:
+        message = check(ex.id, value).message
+        first = message.split(" ", 1)[0]
+        opens = (
+            first[0].isupper() or first[0] in "0123456789'" or first in ("p_j", "n")
+        )  # '1/0' is the student's
+        assert opens, (ex.id, value, message)
+        assert message.endswith("."), (ex.id, value, message)
+    if isinstance(answer, list):  # a string is one value, not a list of characters
+        assert "is a list of" in check(ex.id, "1/3").message

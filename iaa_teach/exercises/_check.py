@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from .._markup import with_symbols
+from .._markup import SYMBOLS, with_symbols
 from ..ratings import AgreementError
-from ..rounding import exact_value, round_half_up
-from ._answers import parse_answer
+from ..rounding import exact_value, fmt, round_half_up
+from ._answers import Answer, parse_answer
 
 __all__ = ["Check", "check_number"]
 
@@ -45,6 +45,9 @@ class Check:
     status: str
     message: str
 
+    def __post_init__(self):
+        object.__setattr__(self, "message", _sentence(self.message))
+
     @property
     def correct(self) -> bool:
         return self.status == "right"
@@ -58,6 +61,39 @@ class Check:
 
     def __repr__(self) -> str:
         return f"{_HEADS[self.status]} {self.message}"
+
+
+_WRITTEN_SYMBOLS = frozenset(symbol.txt for symbol in SYMBOLS.values())
+
+
+def _sentence(message: str) -> str:
+    """``message`` as a sentence: a capital first letter, unless it starts with a symbol (``p_j``, ``n``) or
+    a number, and a full stop at the end."""
+    first = message.split(" ", 1)[0]
+    if first[:1].islower() and first not in _WRITTEN_SYMBOLS and "_" not in first:
+        message = message[0].upper() + message[1:]
+    return message if message.endswith((".", "?", "!")) else message + "."
+
+
+#: significant digits a computed number is shown to (at least the places the exercise asks for): enough
+#: that a value the checker turns down never looks like the rounded answer
+_DIGITS = 4
+
+
+def _written(answer: Any, parsed: Answer, places: int) -> str:
+    """The student's answer as the feedback shows it: as they wrote it, or, for a value their code
+    computed (a float such as 0.014118832469357925), rounded half up (``fmt``) to ``places`` decimals or
+    :data:`_DIGITS` significant digits, whichever shows more (0.01412)."""
+    if isinstance(answer, str) or parsed.decimals is None:
+        return parsed.written
+    size, exponent = abs(parsed.value), 0  # size = m x 10^exponent with 1 <= m < 10
+    if size >= 1:
+        exponent = len(str(int(size))) - 1
+    elif size:
+        while size * 10 ** (1 - exponent) < 10 and exponent > -100:
+            exponent -= 1
+    shown = min(max(places, _DIGITS - 1 - exponent), 100)
+    return parsed.written if parsed.decimals <= shown else fmt(parsed.value, shown)
 
 
 def _one(answer: Any, expected: Any, places: int = _PLACES) -> tuple[str, Any]:
@@ -149,12 +185,13 @@ def check_number(
     status, parsed = _one(answer, expected, places)
     if status == "unreadable":
         return Check("unreadable", parsed)
+    written = _written(answer, parsed, places)
     if status == "right":
-        return Check("right", f"{name} = {parsed.written}.")
+        return Check("right", f"{name} = {written}.")
     if status == "few places":
         return Check(
             "not yet",
-            f"{parsed.written} is close: give {name} to {places} decimals, or as an exact "
+            f"{written} is close: give {name} to {places} decimals, or as an exact "
             f"fraction, so that a wrong method cannot hide in the rounding.",
         )
     for meaning, value in (mistakes or {}).items():
@@ -163,14 +200,16 @@ def check_number(
             and _one(answer, value, places)[0] == "right"
             and exact_value(value) != exact_value(expected)
         ):
-            return Check("not yet", f"{parsed.written} is what you get when {meaning}. Look again at {step}.")
-    return Check("not yet", f"{parsed.written} is not {name}. Look again at {step}.")
+            return Check("not yet", f"{written} is what you get when {meaning}. Look again at {step}.")
+    return Check("not yet", f"{written} is not {name}. Look again at {step}.")
 
 
 def _check_list(
     answer: Any, expected: list, name: str, step: str, labels: Sequence[Any] | None, places: int = _PLACES
 ) -> Check:
     try:
+        if isinstance(answer, (str, bytes)):  # "1/3" is one number, not the list ["1", "/", "3"]
+            raise TypeError
         given = list(answer)
     except TypeError:
         return Check(
