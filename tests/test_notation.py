@@ -1,6 +1,6 @@
-"""One notation across lessons 00-07: retired symbols and names appear nowhere a student reads.
+"""One notation across the course: retired symbols and names appear nowhere a student reads.
 
-Scanned: the lessons' markdown and stored text outputs (00-07), ``explain``'s
+Scanned: the lessons' markdown and stored text outputs (00-09), ``explain``'s
 text and Markdown for every result kind on the course's data sets, the text of
 every figure the lessons draw (titles, axis and tick labels, legends) and every
 explorer's readout, control labels and figure alt text.
@@ -8,9 +8,10 @@ explorer's readout, control labels and figure alt text.
 Retired (issue 22): ``p_aj``, ``p_bj``, ``p_gj`` for a rater's share (the course
 writes ``p_rj``); ``o_PP`` for unweighted pair counts (``o_ck`` is the weighted
 coincidences); "Bennett's S" (one name: Brennan-Prediger S); ``k`` for the
-number of labels an item got (the course's ``n_i``; ``k`` is a category); and
+number of labels an item got (the course's ``n_i``; ``k`` is a category);
 ``N`` for the items P_a averages over when that is not all the items
-(explain writes ``N_a``).
+(explain writes ``N_a``); and ``n`` for the number of items in a standard error
+or its degrees of freedom (the course's ``N``; ``n`` is Krippendorff's pairable values).
 """
 
 import json
@@ -36,16 +37,19 @@ from iaa_teach import (  # noqa: E402
 )
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-LESSONS = [f"{n:02d}" for n in range(8)]
+LESSONS = [f"{n:02d}" for n in range(10)]
 
 RETIRED = {
     "a rater's share written p_aj, p_bj or p_gj": re.compile(r"p_\{?[abgh]j\}?"),
     "unweighted pair counts written o_PP": re.compile(r"o_\{?(PP|NN|GG|PN|NP|PG|GP|NG|GN)\}?"),
     "Bennett's S (the course's name is Brennan-Prediger S)": re.compile(r"Bennett's S"),
     "k for the labels an item got (the course writes n_i)": re.compile(
-        r"(?<![\w$\\])k\s*=\s*(\d|how many)|per-item k\b(?![$)])"
+        r"(?<![\w$\\])k\s*=\s*(\d|how many)|per-item k\b(?![$)])|per-item \$k\$(?!\))|item's (own )?\$k\$"
     ),
     "N for the items P_a uses when it is not every item": re.compile(r"over the N = \d+ items"),
+    "n for the number of items (the course writes N; n is the pairable values)": re.compile(
+        r"(?<![\w'_\\])n - 1 = \d+\$? degrees|(?<![\w'_])n = \d+ (rated )?items|n\(n - 1\)\)? ×|n/N_"
+    ),
 }
 
 
@@ -154,9 +158,17 @@ def test_explorers_use_no_retired_notation(make):
 
 def test_the_scan_can_fail():
     """Each retired form is caught; the course's own forms are not."""
-    for text in ("p_aj", "p_{gj}", "o_{PP}", "Bennett's S", "1\nk=3", "item (k = how many raters)"):
+    retired = ("p_aj", "p_{gj}", "o_{PP}", "Bennett's S", "1\nk=3", "item (k = how many raters)")
+    retired += ("uses a per-item $k$;", "each item's $k$.", "each item's own $k$")
+    retired += ("each of the n = 10 rated items", "with n - 1 = 9 degrees", "with $n - 1 = 9$ degrees")
+    retired += ("√(1 / (n(n - 1)) × Σ_i", "(1 - n/N_{pop})")
+    for text in retired:
         assert retired_in(text), text
-    for text in ("p_rj", "p_{rj}", "o_{ck}", "Brennan-Prediger S", "n_i=3", "per-item $k$", "N_a = 8"):
+    own = ("p_rj", "p_{rj}", "o_{ck}", "Brennan-Prediger S", "n_i=3", "N_a = 8")
+    own += ("writes $k$ for $n_i$ (per-item $k$)", "each item's $n_i$", "n = 30 pairable values")
+    own += ("each of the N = 10 rated items", "with N - 1 = 9 degrees", "with $N' - 1 = 4$ degrees")
+    own += ("√(1 / (N(N - 1)) × Σ_i", "D_e = (n² - Σ n_c²) / (n(n - 1))\n", "n_c n_k / (n - 1)")
+    for text in own:
         assert not retired_in(text), text
 
 

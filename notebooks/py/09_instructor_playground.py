@@ -25,7 +25,7 @@
 # - edit the sentiment example cell by cell and see each pair's kappa, every
 #   item's $P_i$, Fleiss' kappa and alpha follow;
 # - make one category dominate and watch kappa fall while agreement stays put
-#   (the kappa paradox), while Gwet's AC1 and Bennett's S behave differently;
+#   (the kappa paradox), while Gwet's AC1 and Brennan-Prediger S behave differently;
 # - remove ratings and compare what alpha, Fleiss' kappa (under both chance rules)
 #   and listwise deletion make of the gaps;
 # - move who labelled what, and see why merging two annotators gives a wrong answer;
@@ -103,7 +103,8 @@ for key in ("Cohen A-B kappa", "Cohen B-C kappa", "Fleiss pooled kappa", "alpha"
 # (the accuracy slider) and otherwise pick one of the other categories. Move the
 # prevalence of category 1 to the right: the true categories become lopsided.
 # The curve shows observed agreement $P_a$, Fleiss' kappa, alpha, Gwet's AC1 and
-# Bennett's S over the whole range of prevalence; the dots are the current setting.
+# Brennan-Prediger S (which began as Bennett, Alpert and Goldstein's S of 1954, for two
+# annotators) over the whole range of prevalence; the dots are the current setting.
 # The readout gives each coefficient's chance agreement $P_e$ (lesson 06).
 
 # %%
@@ -150,8 +151,8 @@ missing
 #
 # The five-annotator data of notebook 05. The sliders shrink the items D and E
 # labelled; the toggle decides which label a merged "D+E" annotator keeps where
-# both labelled an item. The right method keeps everyone apart and uses a
-# per-item $k$; the chart shows who labelled what and each item's $k$.
+# both labelled an item. The right method keeps everyone apart and uses each
+# item's own number of labels $n_i$; the chart shows who labelled what and each item's $n_i$.
 
 # %%
 coverage = CoverageExplorer()
@@ -208,7 +209,7 @@ interval
 #
 # - A single changed label moves every coefficient; the explorers show by how much.
 # - Kappa depends on prevalence: the same annotators score lower when one category dominates.
-# - With gaps, alpha and Fleiss' kappa with per-item $k$ use every rating; listwise deletion throws data away.
+# - With gaps, alpha and Fleiss' kappa with per-item $n_i$ use every rating; listwise deletion throws data away.
 # - Merging annotators invents a rater and makes the answer depend on an arbitrary choice.
 # - Weights and levels say how far apart two labels are; choose them from what the labels mean.
 # - A coefficient from a few items is a wide interval, not a number: four times the items halve it.
