@@ -260,7 +260,7 @@ class Math:
                     lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", html.escape(self.txt, quote=False)
                 )
             return "$" + html.escape(self.tex, quote=False) + "$"
-        return "$" + self.tex + "$"
+        return "$" + _tex_without_pipes(self.tex) + "$"
 
 
 class Em:
@@ -382,15 +382,11 @@ SYMBOLS: dict[str, Math] = {
     "n_jj": Math("n_{jj}", "n_jj"),
     "p_Aj": Math("p_{Aj}", "p_Aj"),
     "p_Bj": Math("p_{Bj}", "p_Bj"),
-    "N_a": Math("N_a"),
-    # explain's weighted coefficients write it; no lesson does, so it is not in the notation table
-    "w_jk": Math("w_{jk}", "w_jk"),
     "P_a,i": Math("P_{a,i}", "P_a,i"),
     "n_uc": Math("n_{uc}", "n_uc"),
     "P_P": Math("P_P"),
     "P_N": Math("P_N"),
     "P_G": Math("P_G"),
-    "kappa_w": Math(r"\kappa_w", "κ_w"),
     "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
     # Krippendorff's own name for n_i, kept for the exam texts that still use it
     "m_u": Math("m_u"),
@@ -493,9 +489,7 @@ class Table(Shown):
 
     def _markdown(self, math: str) -> str:
         def cell(c: Any, first: bool) -> str:
-            s = (
-                _piece(c, "markdown", math).replace("|", "\\|") if not isinstance(c, str) else md_escape(c)
-            ) or " "
+            s = _bare_pipes_escaped(_piece(c, "markdown", math)) or " "
             return f"**{s}**" if first and self.bold_first_column and s.strip() else s
 
         lines = [
@@ -536,6 +530,29 @@ class Table(Shown):
 
 
 _FRACTION_CELL = re.compile(r"-?\d+/\d+")
+# a "|" after an even number of backslashes (none, or escaped backslashes): it would end a table cell
+_BARE_PIPE = re.compile(r"(?<!\\)((?:\\\\)*)\|")
+# in LaTeX: "|" or "\|" (after any escaped backslashes)
+_TEX_PIPE = re.compile(r"(?<!\\)((?:\\\\)*)(\\?)\|")
+
+
+def _bare_pipes_escaped(md: str) -> str:
+    r"""Markdown for a table cell: every "|" that would end the cell escaped, once (``\|`` stays).
+
+    >>> print(_bare_pipes_escaped(r"a|b, a\|b, a\\|b"))
+    a\|b, a\|b, a\\\|b
+    """
+    return _BARE_PIPE.sub(lambda m: m.group(1) + "\\|", md)
+
+
+def _tex_without_pipes(tex: str) -> str:
+    r"""LaTeX with ``|`` written ``\vert`` and ``\|`` written ``\Vert``: the same symbols, and no
+    pipe that a Markdown table would take for the end of a cell.
+
+    >>> print(_tex_without_pipes(r"1 - |j - k| / \|x\|."))
+    1 - \vert j - k\vert  / \Vert x\Vert .
+    """
+    return _TEX_PIPE.sub(lambda m: m.group(1) + ("\\Vert " if m.group(2) else "\\vert "), tex)
 
 
 def _cell_value(c: Any) -> Any:
