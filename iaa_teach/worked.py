@@ -491,7 +491,7 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
         top = int(np.asarray(res.weight_matrix).max())
         agree = ex.agreement_weights
         kind_tex, kind_txt = (
-            (r"\lvert i - j \rvert", "|i - j|") if res.weights == "linear" else ("(i - j)^2", "(i - j)²")
+            (r"\lvert j - k \rvert", "|j - k|") if res.weights == "linear" else ("(j - k)^2", "(j - k)²")
         )
         w = Math(f"w_{{jk}} = 1 - \\frac{{{kind_tex}}}{{{top}}}", f"w_jk = 1 - {kind_txt} / {top}")
         table = _grid(agree, lab.names, lab.names, corner)

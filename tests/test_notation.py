@@ -10,8 +10,10 @@ writes ``p_rj``); ``o_PP`` for unweighted pair counts (``o_ck`` is the weighted
 coincidences); "Bennett's S" (one name: Brennan-Prediger S); ``k`` for the
 number of labels an item got (the course's ``n_i``; ``k`` is a category);
 ``N`` for the items P_a averages over when that is not all the items
-(explain writes ``N_a``); and ``n`` for the number of items in a standard error
-or its degrees of freedom (the course's ``N``; ``n`` is Krippendorff's pairable values).
+(explain writes ``N_a``); ``n`` for the number of items in a standard error
+or its degrees of freedom (the course's ``N``; ``n`` is Krippendorff's pairable values);
+and ``|i - j|`` for the distance of two categories in weighted kappa (``i`` is an item;
+the course writes ``|j - k|``).
 """
 
 import json
@@ -49,6 +51,13 @@ RETIRED = {
     "N for the items P_a uses when it is not every item": re.compile(r"over the N = \d+ items"),
     "n for the number of items (the course writes N; n is the pairable values)": re.compile(
         r"(?<![\w'_\\])n - 1 = \d+\$? degrees|(?<![\w'_])n = \d+ (rated )?items|n\(n - 1\)\)? ×|n/N_"
+    ),
+    "i - j for two categories (i is an item; the course writes j - k)": re.compile(
+        r"[(|]\s*i\s*-\s*j\s*[)|]"
+    ),
+    "w_ij for an agreement weight (the course writes w_jk)": re.compile(r"w_\{?ij\}?"),
+    "k for the number of categories (the course writes q; k is a category)": re.compile(
+        r"(?<!\w)(?<!_\{)k\s*-\s*1\b|1/k for k categories"
     ),
 }
 
@@ -88,6 +97,8 @@ def results():
     s, m, p = datasets.sentiment(), datasets.sentiment_missing(), datasets.partial_coverage()
     out = [
         cohen_kappa(s, "A", "B"),
+        cohen_kappa(s, "A", "B", weights="linear"),
+        cohen_kappa(s, "A", "B", weights="quadratic"),
         pairwise_cohen(m),
         fleiss_kappa(p),
         fleiss_kappa(p, chance="item_mean"),
@@ -162,9 +173,10 @@ def test_the_scan_can_fail():
     retired += ("uses a per-item $k$;", "each item's $k$.", "each item's own $k$")
     retired += ("each of the n = 10 rated items", "with n - 1 = 9 degrees", "with $n - 1 = 9$ degrees")
     retired += ("√(1 / (n(n - 1)) × Σ_i", "(1 - n/N_{pop})")
+    retired += ("|i - j|", "(i-j)²", "w_ij", "(k - 1)", "{k-1}")
     for text in retired:
         assert retired_in(text), text
-    own = ("p_rj", "p_{rj}", "o_{ck}", "Brennan-Prediger S", "n_i=3", "N_a = 8")
+    own = ("p_rj", "p_{rj}", "o_{ck}", "Brennan-Prediger S", "n_i=3", "N_a = 8", "|j - k|")
     own += ("writes $k$ for $n_i$ (per-item $k$)", "each item's $n_i$", "n = 30 pairable values")
     own += ("each of the N = 10 rated items", "with N - 1 = 9 degrees", "with $N' - 1 = 4$ degrees")
     own += ("√(1 / (N(N - 1)) × Σ_i", "D_e = (n² - Σ n_c²) / (n(n - 1))\n", "n_c n_k / (n - 1)")
@@ -179,3 +191,49 @@ def test_every_notation_symbol_is_used_in_the_lesson_it_names():
     for row in NOTATION:
         text = "\n".join(t for _, t in lesson_texts(row.lesson))
         assert row.symbol.tex in text or row.symbol.txt in text, (row.key, row.lesson)
+
+
+#: Symbols a lesson may write although the notation table has no row or mention of them:
+#: a sum of a table symbol, explained where it is used.
+COMPOSED = {"sum_n_i": "n_i"}
+
+
+def test_every_symbol_a_lesson_uses_is_in_the_notation_table():
+    """A symbol of the templates (SYMBOLS) that a lesson's text or output writes has a row in the
+    notation table, or is named in a row's meaning or sources column (p_+j beside p_j+, m_u beside
+    n_i). Issue: the worked answers of 02, 04, 05, 06 and 10 wrote N_a, which the table lacked."""
+    from iaa_teach._markup import NOTATION, SYMBOLS
+
+    explained = "\n".join(f"{row.meaning}\n{row.elsewhere}" for row in NOTATION)
+    rows = {row.key for row in NOTATION}
+    missing = []
+    for stem in sorted(p.name[:2] for p in NOTEBOOKS.glob("*.ipynb")):
+        text = "\n".join(t for _, t in lesson_texts(stem))
+        for key, symbol in SYMBOLS.items():
+            if key in rows or COMPOSED.get(key) in rows:
+                continue
+            forms = {symbol.tex, symbol.txt}
+            used = any(re.search(r"(?<![\w\\])" + re.escape(f) + r"(?![\w{])", text) for f in forms)
+            if used and not any(f in explained for f in forms):
+                missing.append(f"lesson {stem} writes {symbol.txt}")
+    assert not missing, "\n".join(missing)
+
+
+def test_n_a_is_in_the_notation_table():
+    from iaa_teach._markup import NOTATION
+
+    (row,) = [row for row in NOTATION if row.key == "N_a"]
+    assert "n_i ≥ 2" in row.meaning and row.lesson == "02"
+
+
+@pytest.mark.parametrize("kind", ["weighted", "percent", "pi", "ac1"])
+def test_exam_questions_use_no_retired_notation(kind):
+    """Lesson 10's questions and worked solutions write the weights as lesson 03 teaches them."""
+    from iaa_teach.exercises import make_question
+
+    found = []
+    for seed in range(3):
+        q = make_question(kind, seed=seed, level=4)
+        text = q.text() + q.markdown() + q.solution().text()
+        found += [f"seed {seed}: {hit}" for hit in retired_in(text)]
+    assert not found, "\n".join(found)

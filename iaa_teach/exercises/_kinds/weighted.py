@@ -22,7 +22,7 @@ class Weighted(Cohen):
     def parts(self, b):
         words = self.data["parts"]["p_o"]
         form = Math(*words[b.drawn.weights])
-        b.ask("p_o", weights=b.drawn.weights, form=form, k=Math(f"k = {b.r.n_categories}"))
+        b.ask("p_o", weights=b.drawn.weights, form=form, q=Math(f"q = {b.r.n_categories}"))
         b.ask("p_e")
         b.ask("kappa")
         b.concept(weights_why(b.style), worked=self.model_answer(b.drawn.weights, b.result, b.r))
