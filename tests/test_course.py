@@ -115,14 +115,15 @@ LESSON_STEMS = [
 ]
 
 
-@pytest.mark.parametrize("stem", LESSON_STEMS)
+@pytest.mark.parametrize("stem", [*LESSON_STEMS, "10_exam_revision"])
 def test_lessons_use_the_notation_not_the_sources_other_names(stem):
     """n_i for the ratings of an item: never m_u or k_i, except where a lesson says what a source writes."""
     found = []
     for i, cell in enumerate(cells(stem)):
         text = source(cell)
         for line in text.splitlines():
-            if re.search(r"m_u|k_i\b|per-item \$?k\$?(?!\w)", line) and not re.search(r"writes|calls", line):
+            retired = r"m_u|k_i\b|(per-item|item's own) \$?k\$?(?!\w)"
+            if re.search(retired, line) and not re.search(r"writes|calls", line):
                 found.append(f"cell {i}: {line.strip()}")
     assert not found
 
@@ -417,3 +418,140 @@ def test_the_wheel_carries_the_lessons_and_the_course_data(tmp_path):
     # every content file of the source tree (other sessions add theirs), the course's four among them
     assert shipped == {p.name for p in (ROOT / "iaa_teach" / "content").glob("*.toml")}
     assert {"lessons.toml", "glossary.toml", "notation.toml", "recall.toml", "worked.toml"} <= shipped
+
+
+# ================================================================ sources
+_YEAR = re.compile(r"(?<![\d/{.])(?:19|20)\d\d(?![\d/])")
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?")
+
+
+def _sources_headings() -> list[str]:
+    """The headings of the start page's Sources section (one per work: "Gwet 2014")."""
+    text = next(source(c) for c in cells("00_start_here") if source(c).startswith("## Sources"))
+    return [line[4:] for line in text.splitlines() if line.startswith("### ")]
+
+
+def _reader_texts(stem):
+    """What a reader of a notebook sees: its Markdown cells and the text of its outputs."""
+    for i, cell in enumerate(cells(stem)):
+        if cell["cell_type"] == "markdown":
+            if not source(cell).startswith("## Sources"):  # the list itself
+                yield i, source(cell)
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            for kind in ("text/markdown", "text/plain"):
+                if kind in data:
+                    yield i, "".join(data[kind])
+            if o.get("output_type") == "stream":
+                yield i, "".join(o["text"])
+
+
+def citations(text: str):
+    """Author-year citations in a text: each year with the names written just before it.
+
+    "Gwet's first-order agreement coefficient (2008)", "(Conger 1980)", "Landis and Koch (1977)":
+    a year (not a seed, not part of a number or fraction) after a capitalised name in the same
+    sentence, at most 60 characters before it.
+    """
+    for m in _YEAR.finditer(text):
+        before = re.split(r"[.;:\n]\s", text[max(0, m.start() - 60) : m.start()])[-1]
+        if re.search(r"seed\s*$", before):
+            continue
+        names = [n for n in _NAME.findall(before) if n not in {"The", "A", "An", "In", "Its"}]
+        if names:
+            yield names, m.group(0)
+
+
+def test_citations_can_be_found():
+    found = list(citations("Gwet's first-order agreement coefficient (2008), as Landis and Koch (1977) say"))
+    assert (["Gwet"], "2008") in found and (["Landis", "Koch"], "1977") in found
+    assert not list(citations("simulation (400 studies, seed 2026); 1957/5880; \\frac{1957}{2}"))
+
+
+@pytest.mark.parametrize("stem", [les.stem for les in LESSONS if les.ready])
+def test_every_citation_is_in_the_start_pages_sources(stem):
+    """Every author-year a notebook cites (text or output) has its own entry under Sources on the
+    start page: a heading with one of the names and the year ("### Conger 1980")."""
+    headings = _sources_headings()
+    missing = {
+        f"cell {i}: {' '.join(names)} {year}"
+        for i, text in _reader_texts(stem)
+        for names, year in citations(text)
+        if not any(year in h and any(n in h for n in names) for h in headings)
+    }
+    assert not missing, "\n".join(sorted(missing))
+
+
+# ================================================================ minutes
+@pytest.mark.parametrize("les", [les for les in LESSONS if les.ready], ids=lambda les: les.stem)
+def test_lesson_header_says_the_minutes_of_lessons_toml(les):
+    """The start page's lesson table (lessons.toml) and the lesson's own header give one time.
+
+    Lessons 01-07 say "About N minutes" under "What you'll need"; a notebook whose header says
+    no time (the start page, 08-10) is not checked, but one that does must agree."""
+    header = next(source(c) for c in cells(les.stem) if c["cell_type"] == "markdown")
+    said = [int(m) for m in re.findall(r"(?i)about (\d+) minutes", header)]
+    if les.number in {f"{n:02d}" for n in range(1, 8)}:
+        assert said, f"{les.stem}: its header says no time"
+    assert all(m == les.minutes for m in said), f"{les.stem}: header {said}, lessons.toml {les.minutes}"
+
+
+# ============================================================ exam revision
+#: Each question kind of lesson 10, by the glossary term of what it examines (the glossary says
+#: which lesson teaches it).
+KIND_TERMS = {
+    "cohen": "Cohen's kappa",
+    "weighted": "weights",
+    "fleiss": "Fleiss' kappa",
+    "alpha": "Krippendorff's alpha",
+    "partial": "partial coverage",
+    "pi": "Scott's pi",
+    "ac1": "Gwet's AC1",
+    "percent": "percent agreement",
+}
+
+
+def test_exam_revision_needs_the_lessons_that_teach_its_kinds():
+    """Lesson 10's "What you'll need" names the lessons up to the last one that teaches a kind
+    it examines (pi, ac1 and percent: lesson 06), and its list of kinds says each one's lesson."""
+    from iaa_teach.exercises import KINDS
+
+    assert set(KIND_TERMS) == set(KINDS), "a new question kind: add the glossary term it examines"
+    first_in = {t.term: t.lesson for t in GLOSSARY}
+    taught = {kind: first_in[term] for kind, term in KIND_TERMS.items()}
+    header = next(source(c) for c in cells("10_exam_revision") if c["cell_type"] == "markdown")
+    (last,) = re.findall(r"lessons 01-(\d\d)", header)
+    assert last == max(taught.values())
+    kinds_text = next(source(c) for c in cells("10_exam_revision") if source(c).startswith("- `cohen`"))
+    for kind, lesson_number in taught.items():
+        (line,) = [x for x in re.split(r"\n(?=- )", kinds_text) if f"`{kind}`" in x]
+        assert re.search(rf"lessons? {lesson_number}\b", line), (kind, lesson_number, line)
+
+
+def test_the_lesson_the_glossary_names_for_weights_teaches_weighted_kappa():
+    """The glossary's "weights" row says weighted kappa is first in its lesson: that lesson defines
+    the agreement weights w_jk, weighted P_o and P_e and kappa_w, and computes them on its data."""
+    (weights,) = [t for t in GLOSSARY if t.term == "weights"]
+    stem = lesson(weights.lesson).stem
+    prose_ = "\n".join(source(c) for c in cells(stem) if c["cell_type"] == "markdown")
+    code = "\n".join(source(c) for c in cells(stem) if c["cell_type"] == "code")
+    assert "**weighted kappa**" in prose_ and "**agreement weight**" in prose_
+    for formula in (
+        r"w_{jk} = 1 - \frac{\lvert j - k \rvert}{q - 1}",
+        r"\kappa_w = \frac{P_o - P_e}{1 - P_e}",
+    ):
+        assert formula in prose_, formula
+    assert 'weights="linear"' in code or "weights=weights" in code
+    outputs = "\n".join(
+        "".join(o.get("data", {}).get("text/markdown", "")) for c in cells(stem) for o in c.get("outputs", [])
+    )
+    assert "| **linear** |" in outputs and "| **quadratic** |" in outputs
+
+
+def test_glossary_and_notation_are_in_the_order_the_lessons_introduce_them():
+    """Both tables say "first in lesson": read top to bottom, they follow the course."""
+    for name, lessons in (
+        ("glossary", [t.lesson for t in GLOSSARY]),
+        ("notation", [r.lesson for r in markup.NOTATION]),
+    ):
+        assert lessons == sorted(lessons), f"{name}: {lessons}"

@@ -194,6 +194,50 @@ landis_koch_table()
 # for categorical data". *Biometrics* 33(1), 159-174, 1977. The bands that put a
 # kappa into words, from lesson 01 on.
 #
+# ### Light 1971
+#
+# Richard J. Light, "Measures of response agreement for qualitative data: some
+# generalizations and alternatives". *Psychological Bulletin* 76(5), 365-377,
+# 1971. Light's kappa, the mean of Cohen's kappa over every pair of annotators:
+# lesson 01.
+#
+# ### Cohen 1968
+#
+# Jacob Cohen, "Weighted kappa: nominal scale agreement with provision for
+# scaled disagreement or partial credit". *Psychological Bulletin* 70(4),
+# 213-220, 1968. Weighted kappa and its agreement weights: lesson 03.
+#
+# ### Krippendorff 2004
+#
+# Klaus Krippendorff, *Content Analysis: An Introduction to Its Methodology*,
+# 2nd edition. Thousand Oaks, CA: Sage, 2004. Its guidance on which values of
+# alpha to rely on (section 11.4) is the one in the glossary: lesson 03.
+#
+# ### Bennett, Alpert and Goldstein 1954
+#
+# E. M. Bennett, R. Alpert and A. C. Goldstein, "Communications through
+# limited-response questioning". *Public Opinion Quarterly* 18(3), 303-308,
+# 1954. The S coefficient for two raters, chance agreement $1/q$: lesson 06.
+#
+# ### Brennan and Prediger 1981
+#
+# Robert L. Brennan and Dale J. Prediger, "Coefficient kappa: some uses,
+# misuses, and alternatives". *Educational and Psychological Measurement*
+# 41(3), 687-699, 1981. doi:10.1177/001316448104100307. S for any number of
+# raters (Brennan-Prediger S): lesson 06.
+#
+# ### Conger 1980
+#
+# Anthony J. Conger, "Integration and generalization of kappas for multiple
+# raters". *Psychological Bulletin* 88(2), 322-328, 1980. Conger's kappa:
+# lesson 06.
+#
+# ### Gwet 2008
+#
+# Kilem Li Gwet, "Computing inter-rater reliability and its variance in the
+# presence of high agreement". *British Journal of Mathematical and Statistical
+# Psychology* 61(1), 29-48, 2008. The AC1 coefficient: lesson 06.
+#
 # ## Where to go next
 #
 # Open [lesson 01: Cohen's kappa](01_cohens_kappa.ipynb). Instructors: the

@@ -27,10 +27,11 @@
 # - why each item's pairs must be weighted by $1/(n_i - 1)$: the coincidence matrix;
 # - $D_o$, $D_e$ and $\alpha$ by hand and with the helper;
 # - how alpha and Fleiss' kappa are related, and what the ordinal version changes.
+# - weighted kappa: partial credit for near misses in Cohen's kappa.
 #
 # **What you'll need**
 # - lesson 02 (Fleiss' kappa);
-# - a little numpy (sums, a matrix product, explained below). About 60 minutes.
+# - a little numpy (sums, a matrix product, explained below). About 70 minutes.
 #   Symbols: see the [notation table](00_start_here.ipynb#Notation).
 
 # %%
@@ -43,6 +44,7 @@ from iaa_teach import ratings_table
 from iaa_teach.course import alpha_guidance, alpha_verdict, recall_answers, recall_questions
 from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.rounding import round_half_up
+from iaa_teach.markup import Table, prose
 from iaa_teach.worked import Hidden, matrix_table
 
 # figures stored at twice the pixels (sharp on high-density screens and in the book)
@@ -324,6 +326,99 @@ print(f"alpha = {undefined.alpha}")
 print(undefined.reason)
 
 # %% [markdown]
+# ## Weighted kappa: partial credit in Cohen's kappa
+#
+# Ordinal alpha makes a far disagreement cost more than a near one. Cohen's
+# kappa (lesson 01) can do the same for two annotators: **weighted kappa**
+# $\kappa_w$ ([Cohen 1968](00_start_here.ipynb#Cohen-1968); see the
+# [glossary](00_start_here.ipynb#Glossary), "weights") gives each cell $(j, k)$
+# of the agreement table an **agreement weight** $w_{jk}$ between 0 and 1.
+# Number the $q$ categories 1 to $q$ in their order (here three: G, N, P):
+#
+# $$w_{jk} = 1 - \frac{\lvert j - k \rvert}{q - 1} \ \text{(linear)}, \qquad
+# w_{jk} = 1 - \frac{(j - k)^2}{(q - 1)^2} \ \text{(quadratic)}$$
+#
+# An agreement keeps weight 1 and the farthest pair (G with P) weight 0; a near
+# miss (G with N, N with P) gets something between. Observed and chance
+# agreement are both weighted, with the same $w_{jk}$:
+#
+# $$P_o = \frac{1}{N}\sum_{j,k} w_{jk}\, n_{jk}, \qquad
+# P_e = \sum_{j,k} w_{jk}\, p_{j+}\, p_{+k}, \qquad
+# \kappa_w = \frac{P_o - P_e}{1 - P_e}$$
+#
+# With $w_{jk} = 0$ everywhere off the diagonal, this is Cohen's kappa of lesson 01.
+# A and B again, their agreement table and the two sets of weights:
+
+# %%
+cohen = cohen_kappa(ratings, "A", "B")
+n_jk = cohen.table
+matrix_table(n_jk, ratings.categories, corner="A \\ B",
+             caption="Agreement table n_jk of A and B (rows A's label, columns B's)")
+
+# %%
+q = len(ratings.categories)
+j, k = np.indices((q, q))  # category positions; only their differences count
+w_linear = 1 - Fraction(1, q - 1) * abs(j - k)
+w_quadratic = 1 - Fraction(1, (q - 1) ** 2) * (j - k) ** 2
+matrix_table(w_linear, ratings.categories, totals=False, corner="A \\ B",
+             caption="Linear agreement weights w_jk")
+
+# %%
+matrix_table(w_quadratic, ratings.categories, totals=False, corner="A \\ B",
+             caption="Quadratic agreement weights w_jk")
+
+# %% [markdown]
+# **Predict first.** A and B disagree on three items: N-P, P-N and G-P. The
+# weights give the two near misses partial credit, so the weighted $P_o$ goes
+# up. Does weighted kappa go up too, above Cohen's kappa for A and B
+# (lesson 01)? Decide, then run the next cell: linear weights, by hand.
+
+# %%
+w_jk = w_linear  # the weights used below
+N = n_jk.sum()
+p_row, p_col = n_jk.sum(axis=1) / N, n_jk.sum(axis=0) / N  # p_j+ (A's shares), p_+k (B's)
+p_o_w = np.sum(w_jk * n_jk) / N
+p_e_w = np.sum(w_jk * np.outer(p_row, p_col))
+kappa_w = (p_o_w - p_e_w) / (1 - p_e_w)
+print(f"weighted:   P_o = {fmt(p_o_w)}, P_e = {fmt(p_e_w)}, kappa_w = {fmt(kappa_w)}")
+print(f"unweighted: P_o = {fmt(cohen.p_o)}, P_e = {fmt(cohen.p_e)}, kappa   = {fmt(cohen.kappa)}")
+
+# %% [markdown]
+# Both agreements rose, chance agreement the more: the weights also give
+# partial credit to the near misses that chance alone would produce, and A and
+# B label most items N or P, next to each other. So weighted kappa comes out
+# *below* Cohen's kappa here. Weights do not always raise kappa; they change
+# what counts as agreement, for the annotators and for chance alike.
+#
+# **Try it:** in the cell above, write `w_jk = w_quadratic` and run it
+# again. **Predict first:** quadratic weights give a near miss more credit
+# than linear ones (compare the two tables of weights); does weighted kappa move
+# further from Cohen's kappa, or closer? Then
+# check with the helper, `cohen_kappa(..., weights=...)`, which keeps every
+# intermediate as an exact fraction:
+
+# %%
+rows = []
+for weights in (None, "linear", "quadratic"):
+    res_w = cohen_kappa(ratings, "A", "B", weights=weights)
+    ex = res_w.exact
+    rows.append([weights or "unweighted"] + [f"{x} ({fmt(x)})" for x in (ex.p_o, ex.p_e, ex.kappa)])
+Table(["weights", prose("{P_o}"), prose("{P_e}"), prose("{kappa} or {kappa_w}")], rows,
+      caption="Cohen's kappa of A and B, three ways: exact (3 decimals)")
+
+# %%
+used = "linear" if np.array_equal(w_jk, w_linear) else "quadratic"  # the weights of your by-hand cell
+helper = cohen_kappa(ratings, "A", "B", weights=used)
+print(f"{used} weights: by hand {fmt(kappa_w)}, helper {helper:.3f}, same: {np.isclose(helper.kappa, kappa_w)}")
+print("the same weights:", np.array_equal(np.array(helper.exact.agreement_weights), w_jk))
+
+# %% [markdown]
+# The full working of the quadratic one, step by step, folded (click its line to open it):
+
+# %%
+explain(cohen_kappa(ratings, "A", "B", weights="quadratic")).hidden("Show the working for quadratic weights")
+
+# %% [markdown]
 # ## Recap
 #
 # - Count ordered pairs of values within each item; weight each item's pairs by
@@ -332,6 +427,8 @@ print(undefined.reason)
 #   of two values drawn without replacement (formula 2), $\alpha = 1 - D_o/D_e$ (formula 3).
 # - Without the weight and with $D_e = 1 - \sum p_c^2$ you get Fleiss' kappa, not alpha.
 # - $1 - \alpha = (1 - \kappa)(n - 1)/n$ on complete data (formula 4).
+# - Weighted kappa $\kappa_w$ gives a near miss partial credit: agreement weights $w_{jk}$
+#   (linear or quadratic over the $q$ ordered categories) in both $P_o$ and $P_e$.
 #
 # ## Try it yourself
 #
@@ -359,15 +456,16 @@ explain(krippendorff_alpha(a_and_b)).hidden("Show the worked answer")
 # ## Explore it yourself
 #
 # The same data at the two levels of measurement of this lesson, nominal and
-# ordinal alpha, beside Cohen's kappa for a pair of annotators you choose, with
-# the distance alpha puts between two labels. The
-# [playground](09_instructor_playground.ipynb) adds the interval level and
-# weighted kappa. (The controls need a running kernel.)
+# ordinal alpha, beside Cohen's kappa for a pair of annotators you choose,
+# unweighted or weighted, with the distance alpha puts between two labels and
+# the weights kappa gives them. The
+# [playground](09_instructor_playground.ipynb) adds the interval level.
+# (The controls need a running kernel.)
 
 # %%
 from iaa_teach.widgets import WeightsExplorer
 
-WeightsExplorer(levels=("nominal", "ordinal"), kappa_weights=("unweighted",), weights="unweighted")
+WeightsExplorer(levels=("nominal", "ordinal"), weights="unweighted")
 
 # %% [markdown]
 # ## Recall

@@ -32,7 +32,7 @@
 #
 # **What you'll need**
 # - lessons 01 to 03 (Cohen's kappa, Fleiss' kappa, Krippendorff's alpha);
-#   about 45 minutes. Symbols: see the [notation table](00_start_here.ipynb#Notation).
+#   about 70 minutes. Symbols: see the [notation table](00_start_here.ipynb#Notation).
 
 # %%
 from fractions import Fraction

@@ -31,7 +31,7 @@
 # - planning the number of items with `items_needed`, and checking the plan by simulation.
 #
 # **What you'll need**
-# - lesson 06 (the family of coefficients); about 40 minutes.
+# - lesson 06 (the family of coefficients); about 50 minutes.
 #   Symbols: see the [notation table](00_start_here.ipynb#Notation).
 
 # %%

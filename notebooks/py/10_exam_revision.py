@@ -34,8 +34,9 @@
 #   what you got wrong.
 #
 # **What you'll need**
-# - notebooks 01-05 (Cohen's kappa, Fleiss' kappa, Krippendorff's alpha,
-#   missing ratings, partial coverage); paper and a calculator.
+# - lessons 01-06 (Cohen's kappa, Fleiss' kappa and Scott's pi, Krippendorff's
+#   alpha and weighted kappa, missing ratings, partial coverage, and the family
+#   of coefficients: percent agreement, Gwet's AC1); paper and a calculator.
 
 # %%
 from pathlib import Path
@@ -56,15 +57,16 @@ from iaa_teach.worked import Hidden
 print(", ".join(KINDS))
 
 # %% [markdown]
-# - `cohen`: two annotators, Cohen's kappa;
-# - `weighted`: two annotators on an ordered scale, linear or quadratic weighted kappa;
-# - `fleiss`: three to five annotators, Fleiss' kappa;
-# - `alpha`: Krippendorff's alpha with missing ratings;
+# - `cohen`: two annotators, Cohen's kappa (lesson 01);
+# - `weighted`: two annotators on an ordered scale, linear or quadratic weighted kappa
+#   (lesson 03);
+# - `fleiss`: three to five annotators, Fleiss' kappa (lesson 02);
+# - `alpha`: Krippendorff's alpha with missing ratings (lessons 03 and 04);
 # - `partial`: Fleiss' kappa when annotators cover different items (per-item $n_i$,
-#   single-rated items, and the chance rule the question names);
-# - `pi` and `ac1`: Scott's pi and Gwet's AC1 for two annotators;
+#   single-rated items, and the chance rule the question names; lesson 05);
+# - `pi` and `ac1`: Scott's pi (lesson 02) and Gwet's AC1 (lesson 06) for two annotators;
 # - `percent`: two annotators' percent agreement $P_o$ by hand, and why it is not
-#   corrected for chance (at level 4, Cohen's kappa beside it).
+#   corrected for chance (lesson 06; at level 4, Cohen's kappa beside it).
 #
 # The same kind and seed always give the same question. `level=1` gives a small
 # table (4-6 items, 2 categories), `level=2` (the default) a medium one,
@@ -262,8 +264,8 @@ print("questions:", ", ".join(q.id for q in sheet.questions))
 #   answer: rounding $P_a$ and $P_e$ first can move the third decimal.
 # - Cohen's kappa uses each rater's own marginals; Fleiss' kappa pools all labels.
 # - $P_i$ subtracts the self-pairs: $\sum_j n_{ij}^2 - n_i$.
-# - With partial coverage, use each item's own $k$ and all the labels actually given.
-# - Krippendorff's alpha weights each unit's pairs by $1/(m_u - 1)$, leaves out
+# - With partial coverage, use each item's own $n_i$ and all the labels actually given.
+# - Krippendorff's alpha weights each item's pairs by $1/(n_i - 1)$, leaves out
 #   single values, and draws chance pairs without replacement: $n(n-1)$.
 #
 # ## On your own
