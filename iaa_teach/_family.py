@@ -51,7 +51,7 @@ from .ratings import AgreementError, CountPatterns, Ratings
 #: The chance models, by name: what P_e assumes about ratings given at random.
 CHANCE_MODELS = {
     "none": "no chance correction: P_e = 0 (percent agreement)",
-    "uniform": "every category equally likely: P_e = sum w / q^2 (Brennan-Prediger, Bennett's S)",
+    "uniform": "every category equally likely: P_e = sum w / q^2 (Brennan-Prediger S)",
     "pooled": "one distribution for all raters, each rating's share: P_e = sum w p_k p_l",
     "item_mean": "one distribution for all raters, the mean over items of n_ik / n_i (Fleiss, Scott)",
     "gwet": "a rating is random only on hard items: P_e = sum w / (q (q - 1)) sum p_k (1 - p_k) (AC1, AC2)",

@@ -1195,7 +1195,7 @@ class PercentAgreementResult(_FamilyResult):
 
 @_result(kw_only=True)
 class BrennanPredigerResult(_FamilyResult):
-    """Brennan and Prediger's coefficient S (Bennett's S for two raters): chance P_e = sum w / q^2.
+    """Brennan and Prediger's coefficient S (Bennett, Alpert and Goldstein's for two raters): chance P_e = sum w / q^2.
 
     ``s`` is the coefficient; ``n_categories`` the q it divides by (every
     category of the table, used or not).
@@ -1864,10 +1864,11 @@ def bootstrap_ci(
 def _family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> list[tuple[str, str, dict]]:
     """Which coefficients :func:`agreement_family` computes for ``ratings``, and how: (name, metric, kwargs).
 
-    Two raters: percent agreement, Bennett's S, Scott's pi, Cohen's kappa,
-    Gwet's AC1 (AC2 weighted) and Krippendorff's alpha. Three or more:
-    Brennan-Prediger's S, Fleiss' kappa (the many-rater pi) and Conger's
-    kappa (the many-rater Cohen) in their places. With weights other than
+    Two raters: percent agreement, Brennan-Prediger S (for two raters
+    Bennett, Alpert and Goldstein's S; one name in the course), Scott's pi,
+    Cohen's kappa, Gwet's AC1 (AC2 weighted) and Krippendorff's alpha. Three
+    or more: Fleiss' kappa (the many-rater pi) and Conger's kappa (the
+    many-rater Cohen) in their places. With weights other than
     Cohen's own (None, ``"linear"``, ``"quadratic"``), two raters get
     Conger's kappa, which takes Gwet's weights. ``level`` is alpha's.
     A call's ``metric`` and ``kwargs`` can be passed to :func:`bootstrap_ci`.
@@ -1882,7 +1883,7 @@ def _family_calls(ratings: Any, weights: Any = None, level: str = "nominal") -> 
     cohen = two and (weights is None or (isinstance(weights, str) and weights in WEIGHTS))
     return [
         ("percent agreement", "percent_agreement", w),
-        ("Bennett's S" if two else "Brennan-Prediger S", "brennan_prediger", w),
+        ("Brennan-Prediger S", "brennan_prediger", w),
         ("Scott's pi", "scott_pi", pair) if two else ("Fleiss' kappa", "fleiss_kappa", w),
         ("Cohen's kappa", "cohen_kappa", pair) if cohen else ("Conger's kappa", "conger_kappa", w),
         ("Gwet's AC1" if weights is None else "Gwet's AC2", "gwet_ac", w),

@@ -325,7 +325,9 @@ def test_two_raters_get_scott_and_cohen(tmp_path, capsys):
     cohen = cohen_kappa(r, "A", "B")
     line = family_line(out, "Cohen's kappa")
     assert d3(cohen.exact.kappa) in line and f"SE = {d3(cohen.se)}" in line
-    assert "Scott's pi" in "\n".join(family_section(out)) and "Bennett's S" in out
+    family = "\n".join(family_section(out))
+    # one name for S across the course (the report said "Bennett's S" for two raters)
+    assert "Scott's pi" in family and "Brennan-Prediger S" in family and "Bennett" not in out
 
 
 def test_bootstrap_intervals_are_seeded_and_match_bootstrap_ci(tmp_path, capsys):

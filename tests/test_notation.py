@@ -237,3 +237,16 @@ def test_exam_questions_use_no_retired_notation(kind):
         text = q.text() + q.markdown() + q.solution().text()
         found += [f"seed {seed}: {hit}" for hit in retired_in(text)]
     assert not found, "\n".join(found)
+
+
+def test_content_files_use_no_retired_notation():
+    """Every text a lecturer edits (the glossary, notation, mistakes' advice, concept questions...)
+    is in the course's notation: the exam's advice on the uniform-chance mistake said "Bennett's S"."""
+    content = Path(__file__).resolve().parents[1] / "iaa_teach" / "content"
+    found = [f"{path.name}: {hit}" for path in sorted(content.glob("*.toml")) for hit in retired_in(path.read_text())]
+    assert not found, "\n".join(found)
+
+
+def test_the_family_names_s_once_for_any_number_of_raters():
+    """Two raters' S is Brennan-Prediger S, as with more raters (the family called it Bennett's S)."""
+    assert "Brennan-Prediger S" in agreement_family(datasets.sentiment().subset(raters=["A", "B"]))

@@ -328,9 +328,7 @@ def family_rows(names):
     for name in names:
         results = agreement_family(datasets.feinstein_cicchetti(name))
         out.append([f"({name})"] + [fmt(res.exact_value) for res in results.values()])
-    # agreement_family names S "Bennett's S" for two raters; the course calls it Brennan-Prediger S throughout
-    names = [name.replace("Bennett's S", "Brennan-Prediger S") for name in results]
-    return Table(["table"] + names, out, caption="Each coefficient on Feinstein and Cicchetti's tables")
+    return Table(["table"] + list(results), out, caption="Each coefficient on Feinstein and Cicchetti's tables")
 
 
 family_rows("ab")
