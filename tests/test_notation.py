@@ -243,7 +243,11 @@ def test_content_files_use_no_retired_notation():
     """Every text a lecturer edits (the glossary, notation, mistakes' advice, concept questions...)
     is in the course's notation: the exam's advice on the uniform-chance mistake said "Bennett's S"."""
     content = Path(__file__).resolve().parents[1] / "iaa_teach" / "content"
-    found = [f"{path.name}: {hit}" for path in sorted(content.glob("*.toml")) for hit in retired_in(path.read_text())]
+    found = [
+        f"{path.name}: {hit}"
+        for path in sorted(content.glob("*.toml"))
+        for hit in retired_in(path.read_text())
+    ]
     assert not found, "\n".join(found)
 
 
