@@ -683,7 +683,7 @@ def test_coverage_defaults_right_against_merged():
         f3(wrong.exact.p_e),
         f3(wrong.exact.kappa),
     )
-    assert [v[f"k right item {i}"] for i in range(1, 11)] == [
+    assert [v[f"n_i right item {i}"] for i in range(1, 11)] == [
         "4",
         "4",
         "5",
@@ -695,7 +695,54 @@ def test_coverage_defaults_right_against_merged():
         "1",
         "1",
     ]
-    assert [v[f"k merged item {i}"] for i in range(1, 11)] == ["4"] * 8 + ["1", "1"]
+    assert [v[f"n_i merged item {i}"] for i in range(1, 11)] == ["4"] * 8 + ["1", "1"]
+
+
+def _headings(html_text: str) -> list[str]:
+    """The column headings and headings of a readout, as HTML."""
+    return re.findall(r"<th>(.*?)</th>", html_text) + re.findall(r"<b>(.*?)</b>", html_text)
+
+
+def test_coverage_readout_heads_its_columns_with_n_i():
+    """The number of ratings of item i is n_i in the course's notation (notation.toml), not k."""
+    ex = CoverageExplorer()
+    per_item = re.findall(r"<table[^>]*>.*?</table>", ex.readout.value)[1]
+    assert re.findall(r"<th>(.*?)</th>", per_item) == [
+        "item",
+        "n<sub>i</sub>",
+        "P<sub>i</sub>",
+        "n<sub>i</sub> merged",
+        "P<sub>i</sub> merged",
+    ]
+    assert any("n<sub>i</sub>" in h for h in re.findall(r"<b>(.*?)</b>", ex.readout.value))
+
+
+@pytest.mark.parametrize("explorer", ALL, ids=lambda c: c.__name__)
+def test_readout_headings_write_the_course_notation(explorer):
+    """Every symbol in a readout's headings is written as the course writes it (P_e as P with subscript e),
+    and no heading is a letter the course uses for something else (k is a category)."""
+    from iaa_teach.course import NOTATION
+
+    names = [row.symbol.txt for row in NOTATION if "_" in row.symbol.txt]
+    assert "n_i" in names and "P_e" in names
+    headings = _headings(explorer().readout.value)
+    assert headings
+    for text in headings:
+        plain = re.sub(r"<[^>]+>", "", text)
+        assert not [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)], text
+        assert not re.search(r"(?<!\w)k(?!\w)", plain), text
+
+
+@pytest.mark.parametrize("explorer", ALL, ids=lambda c: c.__name__)
+def test_the_readout_spans_the_explorer_under_controls_and_figures(explorer):
+    """The readout is under the controls and the figures, as wide as the explorer (not in the figures'
+    column beside the controls, where a wide table scrolled sideways)."""
+    ex = explorer()
+    children = list(ex.widget.children)
+    assert children[-1] is ex.readout
+    top = next(c for c in children if "iaa-top" in c._dom_classes)
+    assert ex.readout not in list(widgets_in(top))
+    assert ex.readout.layout.max_width == "100%"
 
 
 def test_coverage_merge_toggle_keeps_the_other_label():
@@ -722,7 +769,7 @@ def test_coverage_sliders_remove_labels():
     assert v["labels right"] == str(r.n_ratings) == "34"
     assert v["kappa right"] == f3(fleiss_kappa(r).exact.kappa)
     assert v["kappa merged"] == f3(fleiss_kappa(r.merge_raters("D", "E", keep="D")).exact.kappa)
-    assert [v[f"k right item {i}"] for i in range(1, 11)] == [
+    assert [v[f"n_i right item {i}"] for i in range(1, 11)] == [
         "4",
         "4",
         "4",
@@ -956,8 +1003,8 @@ def test_coverage_readout_lists_the_first_items_of_a_long_table():
     ex = CoverageExplorer(r, "A", "B")
     v = ex.values()
     assert (
-        f"k right item {r.items[MAX_ITEM_ROWS - 1]}" in v
-        and f"k right item {r.items[MAX_ITEM_ROWS]}" not in v
+        f"n_i right item {r.items[MAX_ITEM_ROWS - 1]}" in v
+        and f"n_i right item {r.items[MAX_ITEM_ROWS]}" not in v
     )
     assert f"(100 items: the first {MAX_ITEM_ROWS} shown" in ex.readout.value
     assert v["kappa right"] == f3(fleiss_kappa(r).exact.kappa)  # every item, not the rows shown
@@ -998,3 +1045,15 @@ def test_fit_inside_brings_labels_in_but_never_squeezes_the_axes_away(tick, fits
     box = fig.get_tightbbox(fig.canvas.get_renderer())
     assert (box.x0 >= 0 and box.x1 <= fig.get_figwidth()) == fits
     assert ax.get_position().width >= width / 2 - 1e-9
+
+
+def test_a_quiz_box_too_short_for_its_placeholder_is_as_wide_as_a_written_answer():
+    """A select-all part's placeholder ("all the letters that apply, e.g. A, C (of A-F)") does not fit the
+    quiz's one-line 18.5em box: that box takes the written answer's width; the number boxes stay short."""
+    from iaa_teach.widgets import Quiz
+
+    quiz = Quiz("fleiss", seed=0, level=1)
+    forms = {p.label: p.form for p in quiz.question.parts}
+    assert "select" in forms.values()
+    widths = {label: quiz.answers[label].layout.width for label in forms}
+    assert widths == {label: "42.5em" if form == "select" else "18.5em" for label, form in forms.items()}

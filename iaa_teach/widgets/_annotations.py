@@ -522,7 +522,13 @@ class AnnotationsExplorer(Explorer):
         self.views = [*cells, *self.texts.values(), settings]
         self.readout.add_class("iaa-report")
         controls = [self.example, self.upload, self.level, self.status]
-        self._finish(controls, images=self.views, watch=(self.level, self.order, self.gold_column), views=())
+        self._finish(
+            controls,
+            images=self.views,
+            watch=(self.level, self.order, self.gold_column),
+            views=(),
+            readout_below=False,  # the summary is one of the views, beside the controls
+        )
         self.widget.children = (*self.widget.children, w.HTML(value=_STYLE))
 
     def update(self, change: Any = None) -> None:

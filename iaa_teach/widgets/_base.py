@@ -43,7 +43,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 from .. import _plots as plots
-from .._markup import attr_escape
+from .._markup import attr_escape, with_symbols
 from .._validation import check_number, check_text
 from ..metrics import interpret
 from ..ratings import AgreementError, Ratings
@@ -73,7 +73,10 @@ _CSS = """<style>
     padding: 0.15em 0.6em; border-bottom: 1px solid #ccc; text-align: right; }}
 .iaa-explorer table.iaa-readout th:first-child, .iaa-explorer table.iaa-readout td:first-child {{
     text-align: left; }}
+.iaa-explorer table.iaa-readout th {{ vertical-align: bottom; }}
+.iaa-explorer table.iaa-readout sub {{ line-height: 0; }}
 .iaa-explorer .iaa-note {{ color: #555; }}
+.iaa-explorer .iaa-below .iaa-note, .iaa-explorer .iaa-below .iaa-why {{ max-width: 46em; }}
 .iaa-explorer .iaa-why {{ color: #8a3b00; }}
 .iaa-explorer tr.iaa-chosen td {{ font-weight: bold; background: #eef4fb; }}
 {projector}
@@ -157,6 +160,7 @@ PROJECTOR_CSS = (
 .iaa-explorer .iaa-grid .widget-html-content { white-space: nowrap; }
 .iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { white-space: nowrap;
     padding-left: 0.4em; padding-right: 0.4em; }
+.iaa-explorer table.iaa-readout th { white-space: normal; }
 .iaa-explorer .widget-toggle-button.mod-active, .iaa-explorer .jupyter-button.mod-active {
     background: #0072b2; color: #fff; font-weight: bold; box-shadow: inset 0 0 0 2px #003a5c; }
 .iaa-explorer .widget-toggle-button, .iaa-explorer .jupyter-button { border: 1px solid #888; }
@@ -226,11 +230,19 @@ def cell(value: Any) -> str:
     return value if isinstance(value, Html) else attr_escape(value)
 
 
+def symbols(text: str) -> Html:
+    """Text the package wrote, its symbols' names (``P_e``, ``n_i``) written as the course's notation
+    writes them (``P<sub>e</sub>``, :data:`iaa_teach.course.NOTATION`), the rest escaped."""
+    return Html(with_symbols(text).html(math="text"))
+
+
 def table(
     header: Sequence[Any], rows: Iterable[Sequence[Any]], chosen: Callable[[int], bool] | None = None
 ) -> Html:
-    """An HTML readout table; text cells are escaped, :class:`Html` cells (from :func:`q`) kept."""
-    head = "".join(f"<th>{cell(h)}</th>" for h in header)
+    """An HTML readout table; text cells are escaped, :class:`Html` cells (from :func:`q`) kept. The column
+    headings are the package's own words: their symbols are written in the course's notation
+    (:func:`symbols`)."""
+    head = "".join(f"<th>{h if isinstance(h, Html) else symbols(str(h))}</th>" for h in header)
     body = []
     for i, row in enumerate(rows):
         cls = ' class="iaa-chosen"' if chosen is not None and chosen(i) else ""
@@ -249,7 +261,8 @@ def note(text: str, cls: str = "iaa-note") -> Html:
 
 
 def heading(text: str) -> Html:
-    return Html(f"<b>{attr_escape(text)}</b>")
+    """A readout's heading: ``text`` escaped (:class:`Html`, as from :func:`symbols`, kept)."""
+    return Html(f"<b>{cell(text)}</b>")
 
 
 def new_figure(
@@ -656,11 +669,17 @@ class Explorer:
         images: list | None = None,
         watch: Iterable[w.Widget] = (),
         views: Sequence[str] | None = ("figure",),
+        readout_below: bool = True,
     ) -> None:
-        """Lay out the title, ``controls`` (a column) beside ``images`` and the readout; recompute on every
+        """Lay out the title, ``controls`` (a column) beside ``images``, and the readout under both, as wide
+        as the explorer (``readout_below=False``: under the images, one of the views); recompute on every
         change of ``watch``. ``views``: a name for each image, offered by the "show" control of the compact
         layout (with "numbers": the readout), which shows one of them at a time (None: no such control,
-        everything shows, the controls in rows above the readout)."""
+        everything shows, the controls in rows above the readout).
+
+        The readout under both has the explorer's whole width for its tables: beside the controls it had
+        what the figure left (a 46em box), and a table wider than that scrolled sideways, its last columns
+        out of sight."""
         for control in watch:
             control.observe(self.update, names="value")
         style = w.HTML(
@@ -688,11 +707,14 @@ class Explorer:
         self.show.observe(self._show_view, names="value")
         panel = w.VBox([*controls, self.show])
         panel.add_class("iaa-controls")
-        pane = w.VBox([pictures, self.readout])
+        pane = w.VBox([pictures] if readout_below else [pictures, self.readout])
         pane.add_class("iaa-pane")
         top = w.HBox([panel, pane], layout=w.Layout(align_items="flex-start"))  # flex-flow: in the style
         top.add_class("iaa-top")
-        self.widget = w.VBox([style, title, top])
+        self.widget = w.VBox([style, title, top] + ([self.readout] if readout_below else []))
+        if readout_below:
+            self.readout.layout.max_width = "100%"
+            self.readout.add_class("iaa-below")
         self.widget.add_class("iaa-explorer")
         self.widget.add_class("iaa-" + type(self).__name__.lower())
         self.widget.add_class("iaa-show-0")

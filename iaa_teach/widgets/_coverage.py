@@ -29,6 +29,7 @@ from ._base import (
     projector_ready,
     readout_row,
     slider_layout,
+    symbols,
     table,
     with_ratings,
 )
@@ -46,7 +47,7 @@ class CoverageExplorer(Explorer):
     Two sliders set the first item annotator D labels and the last item
     annotator E labels (within the items each of them labelled in the data;
     the sliders only remove labels). The right method keeps every annotator
-    separate and uses Fleiss' kappa with a per-item number of raters k, P_a
+    separate and uses Fleiss' kappa with a per-item number of raters n_i, P_a
     over items with at least two labels and P_e from all labels (pooled
     proportions). The wrong one merges D and E into one pseudo-annotator,
     keeping D's or E's label where both labelled an item (the toggle).
@@ -145,7 +146,7 @@ class CoverageExplorer(Explorer):
         p_right, p_wrong = (
             [None] * r.n_items if res is None else res.exact.p_i for res in (self._right, self._wrong)
         )
-        columns = ("k right", "P_i right", "k merged", "P_i merged")
+        columns = ("n_i right", "P_i right", "n_i merged", "P_i merged")
         per_item = [
             readout_row(
                 str(item),
@@ -182,14 +183,14 @@ class CoverageExplorer(Explorer):
             columns = ("labels", "items in P_a", "P_a", "P_e", "kappa", "band")
             summary.append(readout_row(label, [f"{x} {key}" for x in columns], shown))
         parts = [
-            heading("Fleiss' kappa with per-item n_i (chance: pooled proportions over all labels)"),
+            heading(symbols("Fleiss' kappa with per-item n_i (chance: pooled proportions over all labels)")),
             table(
                 ["method", "labels (in P_e)", "items in P_a", "P_a", "P_e", "kappa", "band"],
                 summary,
                 chosen=lambda i: i == 0,
             ),
-            heading("per item: k raters and P_i"),
-            table(["item", "k", "P_i", "k merged", "P_i merged"], per_item),
+            heading(symbols("per item: its number of raters n_i and agreement P_i")),
+            table(["item", "n_i", "P_i", "n_i merged", "P_i merged"], per_item),
         ]
         if r.n_items > MAX_ITEM_ROWS:
             parts.append(

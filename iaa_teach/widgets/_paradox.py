@@ -22,6 +22,7 @@ from ._base import (
     q,
     rater_sliders,
     slider_layout,
+    symbols,
     table,
 )
 
@@ -193,7 +194,7 @@ class ParadoxExplorer(Explorer):
         fl, al, ac, s = (self._results[k] for k in ("kappa", "alpha", "AC1", "S"))
         props = ", ".join(f"{c}: {fmt(p, 2)}" for c, p in zip(r.categories, fl.exact.p_j))
         shown = {key for key, _ in self._shown}
-        rows = [["observed agreement P_a", "", q("P_a", fmt(fl.exact.p_a)), ""]]
+        rows = [[symbols("observed agreement P_a"), "", q("P_a", fmt(fl.exact.p_a)), ""]]
         rows += [
             row
             for key, row in (
@@ -243,7 +244,7 @@ class ParadoxExplorer(Explorer):
                     "",
                     "chance P_e",
                     "value",
-                    "Landis-Koch band" + (" (alpha: Krippendorff's guidance)" if "alpha" in shown else ""),
+                    "band" + (" (alpha: Krippendorff's guidance)" if "alpha" in shown else ""),
                 ],
                 rows,
             ),
