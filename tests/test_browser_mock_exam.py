@@ -96,3 +96,62 @@ def test_a_short_mock_exam_runs_to_its_score(lab_server):
         shown = result.locator("table").nth(0).inner_text()
         assert all(skill in shown for skill in skills), shown
         assert "Finished with" in exam.locator(".iaa-mock-status").inner_text()
+
+
+# Each answer box on show, its placeholder written into it (no input event: the kernel sees nothing), then
+# emptied again: does the box show all of it (the text no taller and no wider than the box)?
+_PLACEHOLDERS_JS = """(exam) => Array.from(exam.querySelectorAll('textarea')).filter(t => t.offsetParent !== null)
+  .map(t => { const before = t.value; t.value = t.placeholder;
+              const seen = {placeholder: t.placeholder, rows: t.rows, box: t.clientHeight, text: t.scrollHeight,
+                            wide: t.scrollWidth > t.clientWidth + 1};
+              t.value = before; return seen; })"""
+
+_CLAUSES = {
+    "number": "numerical answers",
+    "choice": "a multiple-choice part with a letter",
+    "select": "every letter that applies",
+    "words": "a written part in a sentence or two",
+}
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_every_answer_box_shows_its_placeholder_and_the_instructions_fit_the_parts(lab_server):
+    """Each answer box is tall enough to show its placeholder in full (a select-all part's "all the letters
+    that apply, e.g. A, C (of A-F)" was cut in a one-line box), and the instructions under a question speak
+    of the ways its own parts are answered, and only those (they spoke of "a letter" above a select-all
+    part)."""
+    with open_notebook(NOTEBOOK, server=lab_server) as page:
+        exam = page.locator(".iaa-mock").first
+        exam.wait_for(timeout=TIMEOUT_MS)
+        exam.scroll_into_view_if_needed()
+        header = exam.locator(".widget-html-content", has_text="Mock exam").first.inner_text()
+        n_questions = int(re.search(r"(\d+) questions?", header).group(1))
+        exam.locator("button.iaa-mock-start").click()
+        forms_seen = set()
+        for i in range(n_questions):
+            heading = exam.locator(".iaa-mock-question", has_text=f"Question {i + 1} of {n_questions}")
+            heading.wait_for(timeout=TIMEOUT_MS)
+            q = question_for(
+                re.search(r"question (Q-[0-9A-Z]{4}-[0-9A-Z]{4})", heading.inner_text()).group(1)
+            )
+            forms = {p.form for p in q.parts}
+            forms_seen |= forms
+            boxes = exam.locator("textarea:visible")
+            expect_count = len(q.parts)
+            page.wait_for_function(
+                "([el, n, first]) => { const t = [...el.querySelectorAll('textarea')]"
+                ".filter(t => t.offsetParent !== null); return t.length === n && t[0].placeholder === first; }",
+                arg=[exam.element_handle(), expect_count, q.parts[0].placeholder],
+                timeout=TIMEOUT_MS,
+            )
+            assert boxes.count() == expect_count
+            seen = exam.evaluate(_PLACEHOLDERS_JS)
+            cut = [s for s in seen if s["text"] > s["box"] + 1 or s["wide"]]
+            assert cut == [], f"question {i + 1}: placeholders cut: {cut}"
+            footer = heading.inner_text().split("Total:")[-1]
+            for form, clause in _CLAUSES.items():
+                assert (clause in footer) == (form in forms), (form, footer)
+            if i < n_questions - 1:
+                exam.locator("button.iaa-mock-next").click()
+        assert "select" in forms_seen  # the notebook's exam has a select-all part, whose box was cut

@@ -321,3 +321,34 @@ def test_typing_after_the_deadline_marks_the_exam_and_does_not_count():
     assert exam.state == "marked" and exam.timed_out
     assert exam.typed[0][part.label] == "0.1" and exam.score()[0] == 0
     assert "Time is up" in _text(exam.status.value)
+
+
+_CLAUSES = {
+    "number": "numerical answers",
+    "choice": "a multiple-choice part with a letter",
+    "select": "every letter that applies",
+    "words": "a written part in a sentence or two",
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_instructions_speak_of_the_ways_its_parts_are_answered_and_only_those(kind):
+    """Under a question, one clause for each form of its parts: "a letter" only with a multiple-choice
+    part, "every letter that applies" with a select-all part (it said "a letter" over both)."""
+    for seed in range(4):
+        for level in (1, 3):
+            q = make_question(kind, seed, level=level)
+            forms = {p.form for p in q.parts}
+            shown = html.unescape(re.sub(r"<[^>]+>", "", q.html())).split("Total:")[-1]
+            for form, clause in _CLAUSES.items():
+                assert (clause in shown) == (form in forms), (kind, seed, level, form, shown)
+
+
+def test_a_select_all_box_has_lines_for_its_whole_placeholder():
+    """The mock exam's select-all box is two lines high: its placeholder, "all the letters that apply, e.g.
+    A, C (of A-F)", did not fit one (the browser test measures it)."""
+    exam = MockExam(2, seed=30, level=1, clock=Clock())
+    exam.start_button.click()
+    part = next(p for p in exam.questions[0].parts if p.form == "select")
+    assert exam.answers[part.label].rows == 2
+    assert all(exam.answers[p.label].rows == 1 for p in exam.questions[0].parts if p.form == "number")

@@ -365,6 +365,15 @@ class Question(Shown):
         return REGISTRY[self.kind].title(self)
 
     # ------------------------------------------------------------ display
+    @property
+    def instructions(self) -> str:
+        """How to answer this question's parts, one clause for each way they are answered (a number, a
+        letter, every letter that applies, words): ``"Give numerical answers to 3 decimal places or as
+        exact fractions; answer a multiple-choice part with a letter."``."""
+        forms = {p.form for p in self.parts}
+        text = "; ".join(clause for form, clause in _INSTRUCTIONS.items() if form in forms)
+        return text[:1].upper() + text[1:] + "."
+
     def _blocks(self) -> list:
         """The question, written once: heading, setting, ratings table, parts, instructions."""
         r, t = self.ratings, self.topic
@@ -389,7 +398,7 @@ class Question(Shown):
                 parts.append(Prose(Em(f"{title} [{sum(m.marks for m in members)}]", strong=True)))
             parts.append(Prose(Em(f"({p.label})", strong=True), " ", p.prompt, " ", p.mark_tag))
             parts += p.choice_lines()
-        total = Prose(Em(f"Total: {self.total_marks} marks.", strong=True), " ", Em(_INSTRUCTIONS))
+        total = Prose(Em(f"Total: {self.total_marks} marks.", strong=True), " ", Em(self.instructions))
         return [head, Prose(first), ratings_table(r), *parts, total]
 
     def render(self, form: str, math: str = "tex") -> str:

@@ -308,10 +308,8 @@ class MockExam:
                 f"<p><b>Question {index + 1} of {len(self.questions)}</b> "
                 f"[{q.total_marks} marks]</p>" + q.html()
             )
-            for part, box in self._rows.show(q.parts):
+            for part, box in self._rows.show(q.parts):  # each box as tall as its placeholder or marks need
                 box.value = self.typed[index][part.label]
-                if part.form != "words":  # a written answer's box has lines for its marks (lines_for)
-                    box.rows = 1
                 self.marks_html[part.label].value = f"[{part.marks} mark{'s' if part.marks != 1 else ''}]"
             self.previous_button.disabled = index == 0
             self.next_button.disabled = index == len(self.questions) - 1

@@ -32,6 +32,9 @@ _SEED_LOOK = 64
 
 #: The answer boxes' descriptions, "(a)", ...: wide enough, in bold (see EXAM_CSS).
 ANSWER_STYLE = {"description_width": "2.5em"}
+#: Characters of a placeholder a short answer box (16em for its text) shows on a line, at about 0.6em each:
+#: "e.g. 0.492 or 29/59" fits one; "all the letters that apply, e.g. A, C (of A-F)" needs two.
+SHORT_BOX_CHARS = 26
 _LABELS = [chr(ord("a") + i) for i in range(MAX_PARTS)]  # the parts' labels, in order
 
 #: The style sheet of the quiz and the mock exam (:func:`exam_css`): ``{c}`` is the widget's class, ``{size}``
@@ -436,10 +439,14 @@ class AnswerRows:
         for part in parts:
             words = part.form == "words"
             box = (self._long if words else self._short)[part.label]
+            lines = placeholder_lines(part.placeholder)
             if words:
                 box.rows = lines_for(part.marks)
+            elif isinstance(box, w.Textarea):  # as many lines as its placeholder needs, shown in full
+                box.rows = lines
             box.placeholder = part.placeholder
-            box.layout.width = self.widths[words]
+            # a one-line box too short for its placeholder is as wide as a written answer's
+            box.layout.width = self.widths[words or (lines > 1 and not isinstance(box, w.Textarea))]
             row = self.rows[_LABELS.index(part.label)]
             if row.children[0] is not box:
                 row.children = (box, self.sides[part.label])
@@ -453,6 +460,11 @@ class AnswerRows:
     def hide(self) -> None:
         """Hide every row."""
         self.show(())
+
+
+def placeholder_lines(placeholder: str) -> int:
+    """The lines a short answer box needs to show ``placeholder`` in full: :data:`SHORT_BOX_CHARS` a line."""
+    return max(1, -(-len(placeholder) // SHORT_BOX_CHARS))
 
 
 def lines_for(marks: int) -> int:
