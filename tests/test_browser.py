@@ -161,9 +161,13 @@ _WHOLE_JS = """(explorer, minPt) => {
   // a report's view scrolls both ways in its own box: a table wider than it is not cut
   const cut = Array.from(explorer.querySelectorAll('.widget-html-content, button, .widget-label, output'))
     .filter(e => shown(e) && e.scrollWidth > e.clientWidth + 1 && !e.closest('.iaa-report')).map(name);
+  // a line: a text box whose middle is in no line found before (a subscript, lower, is on its line)
   const lines = e => { const range = document.createRange(); range.selectNodeContents(e);
-    return new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)
-                   .map(r => Math.round(r.top))).size; };
+    const found = [];
+    for (const r of Array.from(range.getClientRects()).filter(r => r.width > 0).sort((a, b) => a.top - b.top)) {
+      const middle = (r.top + r.bottom) / 2;
+      if (!found.some(line => line.top <= middle && middle <= line.bottom)) found.push(r); }
+    return found.length; };
   const wrapped = Array.from(explorer.querySelectorAll(
       'h3, button, .widget-label, .iaa-slider label > span, .iaa-slider output, td'))
     .filter(e => shown(e) && lines(e) > 1).map(name);
