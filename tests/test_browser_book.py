@@ -636,9 +636,15 @@ def test_the_pdf_prints_every_worked_answer_after_its_exercise(printed_book):
                 missing.append(f"{les.stem} cell {index}: no plain sentence to look for")
                 continue
             # in order, each answer after the one before it; pdftotext -layout sets a formula's subscripts
-            # and superscripts on a line of their own, so a few one- or two-letter words may come between
-            words = r"\s+(?:\S{1,2}\s+){0,6}?".join(map(re.escape, runs[0].split()))
-            where = re.compile(words).search(text, at)
+            # and superscripts on a line of their own, so a few one- or two-letter words may come between.
+            # A tall inline formula (a fraction) can put its own lines inside a sentence that wraps beside
+            # it, so the answer's longest run of plain words is looked for first, then the next longest.
+            where = None
+            for run in runs:
+                words = r"\s+(?:\S{1,2}\s+){0,6}?".join(map(re.escape, run.split()))
+                where = re.compile(words).search(text, at)
+                if where is not None:
+                    break
             if where is None:
                 missing.append(f"{les.stem} cell {index}: {runs[0][:80]!r}")
             else:
