@@ -841,9 +841,16 @@ _FAMILY_HEAD = ["coefficient", "value", "95% interval", "SE", "band", "observed"
 _NBSP = "\u00a0"
 
 
-def _span(low: Any, high: Any) -> str:
-    """An interval as one unbreakable cell, "-0.172 to 0.430"."""
-    return f"{fmt(low)}{_NBSP}to{_NBSP}{fmt(high)}"
+def _span(low: Any, high: Any, breakable: bool = False) -> str:
+    """An interval as one unbreakable cell, "-0.172 to 0.430"; ``breakable``: free to break after "to" only
+    ("-0.172 to" / "0.430"), for a table beside long names (see :data:`_MAY_BREAK`)."""
+    return f"{fmt(low)}{_NBSP}to{' ' if breakable else _NBSP}{fmt(high)}"
+
+
+#: The class of a table whose cells may break where they allow it (a long name after an underscore, an
+#: interval after "to") where a page keeps cells on one line (the annotations explorer): the pairs of
+#: raters and the annotators against the gold labels, a row per name with its interval.
+_MAY_BREAK = "may-break"
 
 
 #: Alpha at an ordinal, interval or ratio level has disagreements (distances), not agreement shares:
@@ -1079,13 +1086,15 @@ def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
     directed cross-table of one pair (``pair``, default the least agreeing)."""
     check_diagnosis("pairs_html", report)
     label = kappa_label(KAPPA_WEIGHTS[report.level])
-    head = ["rater A", "rater B", "kappa", "95% interval", "SE", "P_o", "P_e", "shared items", "note"]
+    # "items": those both labelled (the intro says so); "shared items" made the table wider than a projector's
+    # page where the labels fit
+    head = ["rater A", "rater B", "kappa", "95% interval", "SE", "P_o", "P_e", "items", "note"]
     body = [
         [
             str(rec["rater_a"]),
             str(rec["rater_b"]),
             fmt(res.exact.kappa),
-            "–" if rec["low"] is None else _span(rec["low"], rec["high"]),
+            "–" if rec["low"] is None else _span(rec["low"], rec["high"], breakable=True),
             fmt(rec["se"]),
             fmt(res.exact.p_o),
             fmt(res.exact.p_e),
@@ -1098,7 +1107,7 @@ def pairs_html(report: Diagnosis, pair: Any = None, rows: int = 15) -> str:
     head, body = _without_empty_notes(head, body)
 
     def table(n: int | None, caption: str) -> str:
-        return _wrapped(head, body if n is None else body[:n], caption)
+        return _wrapped(head, body if n is None else body[:n], caption, f"table-wrap last-note {_MAY_BREAK}")
 
     what = f"{_esc(label)} of every pair of raters, lowest first"
     parts = [
@@ -1285,7 +1294,7 @@ def gold_html(comparison: GoldComparison) -> str:
                 f"{rec['correct']:,}",
                 f"{rec['items']:,}",
                 fmt(rec["kappa"]),
-                "–" if rec["low"] is None else _span(rec["low"], rec["high"]),
+                "–" if rec["low"] is None else _span(rec["low"], rec["high"], breakable=True),
                 _cut_note(rec, undefined=""),
             ]
         )
@@ -1293,7 +1302,7 @@ def gold_html(comparison: GoldComparison) -> str:
     out = [
         '<section id="gold"><h2>Against the gold labels</h2>',
         _say("gold_intro", gold=_esc(gold)),
-        _wrapped(head, body, f"Each annotator against {gold}"),
+        _wrapped(head, body, f"Each annotator against {gold}", f"table-wrap last-note {_MAY_BREAK}"),
     ]
     first = next(iter(comparison.confusion), None)
     if first is not None:

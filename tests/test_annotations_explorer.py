@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import html
 import io
+import re
 
 import pytest
 from test_report import check_self_contained, write_csv
@@ -278,3 +279,32 @@ def test_figures_are_drawn_ahead_once_the_explorer_is_shown():
     assert len(old) <= 1 and all(ex._ahead[key].running() or ex._ahead[key].done() for key in old)  # begun
     keys = [ex._key(f"figure {name}") for name in ("leave_one_out", "raters", "items", "confusion")]
     assert all((key in ex._ahead) != (key in ex._kept) for key in keys)
+
+
+def test_the_pairs_and_gold_tables_may_break_a_long_name_and_an_interval_after_to():
+    """In the pairs of raters and each annotator against the gold, a long name may break after an
+    underscore and an interval after "to" only, where the explorer keeps its other tables' cells on one
+    line; the pairs' count of items both labelled is headed "items": two raters with long names then fit a
+    projector's page (the browser test measures it)."""
+    labels = ["very positive", "fairly neutral"]
+    rows = [[labels[i % 2], labels[(i // 3) % 2], labels[(i // 2) % 2]] for i in range(30)]
+    names = ["annotator_with_long_name_1", "annotator_with_long_name_2", "gold_labels"]
+    ex = AnnotationsExplorer(ratings=Ratings.from_rows(rows, raters=names, categories=labels))
+    style = " ".join(
+        "".join(c.value for c in ex.widget.children if "<style>" in getattr(c, "value", "")).split()
+    )
+    assert (
+        ".iaa-annotationsexplorer .iaa-report .may-break td, .iaa-annotationsexplorer .iaa-report .may-break "
+        "tbody th { white-space: normal; }"
+    ) in style
+    ex.gold_column.value = "gold_labels"
+    for view in ("pairs of raters", "gold"):
+        page = ex.view_html(view)
+        table = page[page.index('<div class="table-wrap last-note may-break">') :]
+        table = table[: table.index("</table>")]
+        intervals = re.findall(r"<td>([^<]*to[^<]*)</td>", table)
+        assert intervals and all(re.fullmatch(r"-?\d\.\d{3}\u00a0to -?\d\.\d{3}", x) for x in intervals), view
+        assert "annotator_<wbr>with_<wbr>long_<wbr>name_<wbr>1" in table, view
+    ex.gold_column.value = ""
+    head = re.findall(r'<th scope="col">(.*?)</th>', ex.view_html("pairs of raters"))
+    assert head[:8] == ["rater A", "rater B", "kappa", "95% interval", "SE", "P_o", "P_e", "items"]

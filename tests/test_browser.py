@@ -360,13 +360,16 @@ AnnotationsExplorer(Ratings.from_rows(
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_the_explorers_cross_table_of_long_names_fits_a_projector_at_150_percent(tmp_path):
-    """The pairs view's cross-table of two raters with long names (``annotator_with_long_name_1``) fits
-    its box at a 1280 x 720 projector, 150 %, side panel open: its rows and columns are headed by the
+def test_the_explorers_pairs_view_of_long_names_fits_a_projector_at_150_percent(tmp_path):
+    """The pairs view of two raters with long names (``annotator_with_long_name_1``) fits its box at a
+    1280 x 720 projector, 150 %, side panel open. The cross-table: its rows and columns are headed by the
     label alone, the corner names the raters (rows, columns) and may break after an underscore, and the
-    labels of its rows wrap. Measured at its narrowest (a copy at ``width: min-content``): the view is as
-    wide as its widest table, here the pairs' kappas (about 500 px, left as it is), and the cross-table
-    takes that width (it was 1,344 px at its narrowest, in a 485 px box)."""
+    labels of its rows wrap; measured at its narrowest (a copy at ``width: min-content``) it fits (it was
+    1,344 px at its narrowest, in a 485 px box). The pairs' kappas above it: a rater's name may break
+    after an underscore and an interval after "to" ("-0.105 to" / "0.230"), and the count of items both
+    labelled is headed "items" (not "shared items"), so that the whole view scrolls not sideways (the
+    kappas' table was about 499 px at its narrowest, in a 485 px box, and the view scrolled 13-18 px,
+    the cross-table's "total" column cut)."""
     notebook = {
         "cells": [
             {
@@ -404,6 +407,33 @@ def test_the_explorers_cross_table_of_long_names_fits_a_projector_at_150_percent
         assert seen["corner"] == "annotator_with_long_name_1 (rows) \\ annotator_with_long_name_2 (columns)"
         assert set(seen["wrap"]) == {"normal"}, seen
         assert 0 < seen["narrowest"] <= seen["box"], seen
+        kappas = explorer.locator(".iaa-report table:visible", has_text="95% interval")
+        view = kappas.evaluate(
+            """t => { const box = t.closest('.iaa-numbers');
+            const lines = e => { const out = []; let top = null;  // a cell's text, line by line as shown
+              const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+              for (let n = walk.nextNode(); n; n = walk.nextNode()) for (let i = 0; i < n.length; i++) {
+                const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+                const rect = [...r.getClientRects()].find(x => x.width > 0);
+                if (rect && (top === null || rect.top > top + rect.height / 2)) { out.push(''); top = rect.top; }
+                if (out.length) out[out.length - 1] += n.data[i]; }
+              return out.map(line => line.trim()); };
+            const cells = [...t.querySelectorAll('tbody tr')[0].children];
+            return {scroll: box.scrollWidth, client: box.clientWidth, table: t.offsetWidth,
+                    a: lines(cells[0]), b: lines(cells[1]), interval: lines(cells[3])}; }"""
+        )
+        # the whole view: no sideways scroll
+        assert 0 < view["client"] and view["scroll"] <= view["client"], view
+        number = r"-?\d\.\d{3}"  # an interval whole on one line, or broken after "to"
+        assert re.fullmatch(
+            rf"{number} to {number}|{number} to\n{number}", "\n".join(view["interval"]).replace("\u00a0", " ")
+        ), view
+        for name, shown in (
+            ("annotator_with_long_name_1", view["a"]),
+            ("annotator_with_long_name_2", view["b"]),
+        ):
+            assert "".join(shown) == name, view  # broken after underscores (if at all), nothing added
+            assert all(line.endswith("_") for line in shown[:-1]), view
     finally:
         context.__exit__(None, None, None)
 

@@ -121,6 +121,8 @@ _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-report thead th:first-child, .iaa-annotationsexplorer .iaa-report tbody th {
     text-align: left; }
 .iaa-annotationsexplorer .iaa-report .cross tbody th { white-space: normal; }
+.iaa-annotationsexplorer .iaa-report .may-break td, .iaa-annotationsexplorer .iaa-report .may-break tbody th {
+    white-space: normal; }
 .iaa-annotationsexplorer .iaa-report caption { text-align: left; font-weight: bold; }
 .iaa-annotationsexplorer .iaa-report .last-text td:nth-last-child(-n+2),
 .iaa-annotationsexplorer .iaa-report .last-text th:nth-last-child(-n+2) { text-align: left; }
