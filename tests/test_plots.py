@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from figure_support import texts_outside  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
@@ -87,6 +88,12 @@ def test_fixed_size_titled_labelled_closed(figs, name):
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     assert buf.getvalue()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("name", list(figures()))
+def test_every_text_lies_inside_the_figure(figs, name):
+    """Titles, axis and tick labels, numbers and legends: none runs past an edge of the figure's PNG."""
+    assert texts_outside(figs[name]) == []
 
 
 def test_agreement_heatmap_shows_the_table():

@@ -8,6 +8,7 @@ give on the changed data, built here independently from plain rows.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import re
 
@@ -15,6 +16,7 @@ import ipywidgets as w
 import matplotlib.text
 import numpy as np
 import pytest
+from figure_support import texts_outside
 from rounding import d3
 
 from iaa_teach import (
@@ -829,6 +831,28 @@ def test_weights_controls_redraw_only_what_changed():
     ex.weights.value = "quadratic"
     assert bytes(ex.image_weights.value) != cohen_png
     assert '<tr class="iaa-chosen"><td>quadratic' in ex.readout.value
+
+
+def test_weights_figures_keep_every_text_inside_for_every_choice():
+    """Each matrix's title, labels and numbers lie inside its figure (of fixed size) for every level and
+    weights, drawn first or over a frame kept from another choice ("Cohen, unweighted: disagreement weight"
+    on one line ran 44 px past the right edge)."""
+    choices = list(
+        itertools.product(("nominal", "ordinal", "interval"), ("unweighted", "linear", "quadratic"))
+    )
+    for level, weights in choices:
+        ex = WeightsExplorer(level=level, weights=weights)
+        for again_level, again_weights in [(level, weights), *choices]:
+            ex.clear_cache()  # drawn, not a kept picture: the kept figure shows this choice
+            ex.level.value, ex.weights.value = again_level, again_weights
+            for image, title in ((ex.image, again_level), (ex.image_weights, again_weights)):
+                fig = ex._blits[id(image)]["figure"]
+                assert title in fig.axes[0].get_title()
+                assert texts_outside(fig) == [], (level, weights, again_level, again_weights)
+    assert (
+        "Figure: Cohen, quadratic: disagreement weight, a 3 x 3 matrix"
+        in ex.figure_alt[ex.image_weights.model_id]
+    )
 
 
 def test_weights_same_rater_twice_and_new_data():

@@ -207,9 +207,10 @@ class WeightsExplorer(Explorer):
         categories = self.data.categories
         level, weights = self.level.value, self.weights.value
         alpha, kappa = self._alphas[level], self._kappas[weights]
+        # on two lines: "Cohen, unweighted: disagreement weight" on one ran past the figure's right edge
         for image, name, result, matrix, title in (
-            (self.image, "alpha", alpha, "delta", f"alpha, {level}: squared distance"),
-            (self.image_weights, "cohen", kappa, "weight_matrix", f"Cohen, {weights}: disagreement weight"),
+            (self.image, "alpha", alpha, "delta", f"alpha, {level}:\nsquared distance"),
+            (self.image_weights, "cohen", kappa, "weight_matrix", f"Cohen, {weights}:\ndisagreement weight"),
         ):
             if result is None:
                 continue
@@ -221,7 +222,7 @@ class WeightsExplorer(Explorer):
                 (name, categories),
                 lambda m=m, title=title: self._matrix(m, title),
                 lambda fig, m=m, title=title: plots.set_distance_matrix(fig.axes[0], m, title),
-                alt=self._alt(m, title),
+                alt=self._alt(m, title.replace("\n", " ")),
             )
 
     def _alt(self, matrix, title: str) -> str:
@@ -238,7 +239,9 @@ class WeightsExplorer(Explorer):
         )
 
     def _matrix(self, matrix, title: str):
-        fig, (ax,) = new_figure(3.1, 3.1, left=0.19, right=0.97, bottom=0.16, top=0.88)
+        fig, (ax,) = new_figure(
+            3.1, 3.1, left=0.19, right=0.97, bottom=0.16, top=0.84
+        )  # a title of two lines
         plots.distance_matrix(matrix, self.data.categories, title=title, ax=ax)
         for artist in plots.set_distance_matrix(ax, matrix, title):
             artist.set_animated(True)  # drawn over the kept frame (:meth:`_show_live`)
