@@ -1028,6 +1028,39 @@ def _wrong_matrix_by_hand(q, how):
     return n, off / n, (n * n - sum(x * x for x in n_c)) / (n * (n - 1))
 
 
+@pytest.mark.parametrize(("kind", "level"), _KINDS_AND_LEVELS)
+def test_a_later_part_from_right_answers_given_to_2_dp_is_penalised_once(kind, level, exam_seeds):
+    """A student who gives the earlier parts right but to 2 dp (each loses its A mark there) and works the
+    later part correctly from those written values earns its full marks: an error is penalised once.
+    Before, the later part lost its A mark again, or every mark when its value happened to be what a usual
+    wrong method gives (cohen level 4, seed 6: P_o 0.73, P_e 0.34, kappa 0.591, "the chance agreement as
+    1 / (number of categories)", 0 of 2)."""
+    checked = 0
+    for seed in exam_seeds:
+        q = make_question(kind, seed, level=level)
+        for p in (p for p in q.parts if p.follows):
+            earlier = {
+                o.label: (str(o.answer) if o.answer.denominator == 1 else _two_dp(o.answer))
+                for o in q.parts
+                if o.numeric and o.label < p.label
+            }
+            values = tuple(F(earlier[label]) for label in p.follows)
+            if values == tuple(q.part(label).answer for label in p.follows):
+                continue  # every input exact at 2 dp: nothing to follow
+            ft = _ft_by_hand(q, p, values)
+            marking = q.mark({**earlier, p.label: fmt(ft)})
+            fb = marking.feedback[p.label]
+            assert fb.marks == p.marks, (q.id, p.label, earlier, fmt(ft), fb.status, fb.message)
+            # the 2-dp answers themselves lost their A marks (where rounding changed them)
+            for label in p.follows:
+                i = q.part(label)
+                if F(earlier[label]) != i.answer:
+                    assert marking.feedback[label].marks == i.marks - 1, marking.feedback[label].message
+            checked += 1
+    # level 3 may ask to choose the coefficient (one part); percent agreement follows counts (exact)
+    assert checked or level == 3 or (kind == "percent" and level < 4), checked
+
+
 @pytest.mark.parametrize("level", [2, 3, 4])
 def test_follow_through_from_the_students_own_coincidence_matrix(level, exam_seeds):
     """Issue 23 (follow-through from the student's own earlier counts): a student whose n comes from a usual

@@ -63,7 +63,9 @@ and ``part.scheme`` (what earns them, as the mark scheme prints it).
 
 - ``"correct"``: full marks (3 decimals, a fraction, the right letter(s));
 - ``"follow-through"``: a coefficient right from the student's own wrong
-  earlier answers (``question.mark`` passes them): full marks, said as such;
+  earlier answers (``question.mark`` passes them), or from right ones given
+  to 2 dp (which lost their A marks there: an error is penalised once): full
+  marks, said as such;
 - ``"places"``: right to 2 dp only: "give 3 dp, as asked"; the A mark is lost,
   the M marks kept (never the whole part);
 - ``"slip"``: the right method with values rounded too early, or 3 decimals

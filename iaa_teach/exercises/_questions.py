@@ -461,7 +461,9 @@ class Question(Shown):
     def _follow_through(self, p: Part, given: Mapping[str, Any]) -> tuple | None:
         """The ranges of values this part takes from the student's own answers to the parts it follows
         (``(ranges, labels)``, each range ``(low, high)``), or None: no such parts, one of them unanswered
-        or unreadable, or all of them right (then the right value is the one to give). Where the earlier
+        or unreadable, or all of them right as asked (then the right value is the one to give). Right answers
+        given to fewer places than asked lost their A marks where they were given: the values worked from
+        them as written (each input as written or exact) are ranges too, so the error costs once. Where the earlier
         answers are what a usual wrong method gives (:attr:`Part.ft_routes`), the value worked from that
         method's own table is a range too."""
         if not p.follows:
@@ -475,8 +477,18 @@ class Question(Shown):
                 values.append(parse_answer(raw))
             except AgreementError:
                 return None
-        if all(v.matches(self.part(label).answer) for v, label in zip(values, p.follows)):
-            return None
+        rights = [self.part(label).answer for label in p.follows]
+        if all(v.matches(right) for v, right in zip(values, rights)):
+            if all(v.decimals is None or v.decimals >= _PLACES for v in values):
+                return None  # right as asked: the right value is the one to give
+            # right, but some to fewer places than asked, which lost their A marks there: this part worked
+            # from them as written (or from the exact value where the student kept it) is penalised no
+            # more (an error is penalised once)
+            corners = [()]
+            for v, right in zip(values, rights):
+                corners = [c + (e,) for c in corners for e in dict.fromkeys((v.value, right))]
+            found = {follow_through_value(p.quantity, c, p.ft_terms) for c in corners} - {None}
+            return ([(x, x) for x in sorted(found)], p.follows) if found else None
         ranges = [
             (value, value)
             for earlier, value in p.ft_routes
