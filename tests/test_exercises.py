@@ -708,6 +708,20 @@ def test_check_hints_without_giving_the_answer_away():
         assert fb.status == "wrong" and fmt(a["a"]) not in fb.message and fmt(a["c"]) not in fb.message
 
 
+def test_a_whole_percentage_is_marked_as_its_2_dp_decimal():
+    """ "81%" is 0.81 written as a percentage: right to 2 dp, the A mark lost and the M marks kept, as for
+    "0.81" (it was read as exactly 0.81 and earned nothing); "80%" for 4/5 is exact, so right."""
+    q = make_question("cohen", 11)  # kappa = 17/21 = 0.8095...
+    c = q.part("c")
+    assert c.answer == F(17, 21)
+    for written in ("81%", "0.81", "0,81"):
+        fb = q.check("c", written)
+        assert (fb.status, fb.marks) == ("places", c.method_marks), (written, fb.message)
+    assert q.check("c", "81.0%").correct and not q.check("c", "85%").marks
+    q = make_question("cohen", 11, level=1)  # P_o = 4/5
+    assert q.part("a").answer == F(4, 5) and q.check("a", "80%").correct
+
+
 def test_check_does_not_accept_too_coarse_answers():
     q = make_question("cohen", 9)
     v = q.answers()["c"]

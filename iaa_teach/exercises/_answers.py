@@ -2,7 +2,8 @@
 
 An answer is a number (int, float, :class:`fractions.Fraction`) or a string:
 a decimal (``"0.492"``, ``".49"``, ``"0,492"``), a fraction (``"29/59"``) or a
-percentage (``"49.2%"``). A decimal written to ``d`` places matches a value
+percentage (``"49.2%"``, read as the decimal 0.492, with two more places than written:
+``"81%"`` is 0.81). A decimal written to ``d`` places matches a value
 when it is that value rounded to ``d`` places, that is within half a unit of
 its last place; more than 3 places are held to the 3-place tolerance, so
 ``"0.4920"`` matches 0.49153 as ``"0.492"`` does. Fractions and integers match
@@ -66,8 +67,8 @@ def parse_answer(answer: object) -> Answer:
     --------
     >>> parse_answer("29/59").value, parse_answer("0.49").decimals
     (Fraction(29, 59), 2)
-    >>> parse_answer("70%").value, parse_answer(0.492).decimals
-    (Fraction(7, 10), 3)
+    >>> parse_answer("70%").value, parse_answer("70%").decimals, parse_answer(0.492).decimals
+    (Fraction(7, 10), 2, 3)
     """
     if isinstance(answer, bool):
         raise AgreementError(f"an answer must be a number, got {answer!r}")
@@ -107,8 +108,8 @@ def parse_answer(answer: object) -> Answer:
             f"cannot read {answer!r} as a number: write a decimal such as 0.492 or a fraction such as 29/59"
         )
     parsed = _decimal(text, answer)
-    if percent:
-        return Answer(parsed.value / 100, None if parsed.decimals is None else parsed.decimals + 2, answer)
+    if percent:  # a percentage has two more places than the proportion it writes: "81%" is 0.81, 2 places
+        return Answer(parsed.value / 100, (parsed.decimals or 0) + 2, answer)
     return parsed
 
 
