@@ -352,3 +352,26 @@ def test_a_select_all_box_has_lines_for_its_whole_placeholder():
     part = next(p for p in exam.questions[0].parts if p.form == "select")
     assert exam.answers[part.label].rows == 2
     assert all(exam.answers[p.label].rows == 1 for p in exam.questions[0].parts if p.form == "number")
+
+
+@pytest.mark.parametrize(
+    "text", ["Almost perfect: kappa removes chance agreement.", "banana kappa Landis-Koch"]
+)
+def test_a_written_answer_not_yet_self_marked_says_no_machine_marked_it(text):
+    """A machine never marks words: the feedback says it cannot and shows the mark scheme's points, and the
+    marks column says "not marked", not "0 / 2" (which read as a mark the machine gave)."""
+    exam = MockExam(1, seed=1, kinds=["cohen"], clock=Clock())
+    exam.start_button.click()
+    words = next(p for p in exam.questions[0].parts if p.form == "words")
+    exam.answers[words.label].value = text
+    exam.finish_button.click()
+    _, fb, _ = next(r for r in exam.results[0] if r[0] is words)
+    assert fb.status == "self" and fb.message.startswith(
+        "Not marked: no machine can judge an answer in words"
+    )
+    assert all(k.text in fb.message for k in words.key_points)
+    row = next(line for line in exam.marks_table().text().splitlines() if f"({words.label})" in line)
+    assert row.rstrip().endswith(f"not marked / {words.marks}") and f"0 / {words.marks}" not in row
+    exam.ticks[(0, words.label)][0].value = True  # ticked: now it has a mark, self-marked
+    row = next(line for line in exam.marks_table().text().splitlines() if f"({words.label})" in line)
+    assert row.rstrip().endswith(f"1 / {words.marks}")

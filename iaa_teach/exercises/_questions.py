@@ -805,7 +805,8 @@ def _check_words(p: Part, answer: Any) -> Feedback:
     return Feedback(
         p.label,
         "self",
-        f"To self-mark: tick the points your answer makes (a mark each, up to {p.marks}). {points}",
+        f"Not marked: no machine can judge an answer in words. Self-mark it by the mark scheme: tick "
+        f"the points your answer makes (a mark each, up to {p.marks}). {points}",
         out_of=p.marks,
         points=tuple(k.text for k in p.key_points),
     )

@@ -415,7 +415,8 @@ class MockExam:
         return sum(m.marks for m in self.markings), self.total_marks
 
     def marks_table(self) -> Table:
-        """Marks per part: question, part, skill, your answer, what the checker says, marks."""
+        """Marks per part: question, part, skill, your answer, what the checker says, marks (``"not marked /
+        2"`` for a written answer still to self-mark)."""
         rows = [
             [
                 f"{i + 1}: {q.id}",
@@ -423,7 +424,8 @@ class MockExam:
                 part.skill,
                 self.typed[i][part.label].strip() or "(no answer)",
                 fb.message,
-                f"{got} / {part.marks}",
+                # a written answer not yet self-marked has no mark: a machine gave it none, not 0
+                f"not marked / {part.marks}" if fb.status == "self" else f"{got} / {part.marks}",
             ]
             for i, (q, results) in enumerate(zip(self.questions, self.results))
             for part, fb, got in results
