@@ -1334,6 +1334,21 @@ def _assert_tripos(q):
     assert all(f"{t} [{sum(p.marks for p in ps)}]" in q.text() for t, ps in sections)
 
 
+@pytest.mark.parametrize("kind", [k for k in KINDS if k not in ("alpha", "partial")])
+def test_level_four_second_coefficient_says_which_observed_agreement_to_use(kind):
+    """After a part where an annotator stops early (P_a', P_o'), "with your P_a" could mean either; the
+    second rule's coefficient is marked from the whole table's (its follow-through), so the prompt says
+    so, naming that part: "... on the whole table, with your P_o from (a)"."""
+    for seed in range(3):
+        q = make_question(kind, seed, level=4)
+        coefficient = [p for p in q.parts if p.numeric][-1]
+        observed = q.part(coefficient.follows[0])
+        stopped = next(p for p in q.parts if p.quantity in ("p_o_part", "p_a_part"))
+        assert observed.label < stopped.label < coefficient.label
+        text = coefficient.prompt.text()
+        assert "whole table" in text and f"from ({observed.label})" in text, text
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_level_four_is_a_tripos_shaped_question(kind, exam_seeds):
     """20 marks on every seed the bar sweeps; 1.8 minutes a mark on the paper; levels 1-3 in one section."""

@@ -24,7 +24,7 @@ from ..rounding import fmt, round_half_up
 from ..worked import Explanation, Step, explain
 from ._concepts import BANK, choose_coefficient, load, rule_comparison
 from ._mistakes import renamed, route_pi
-from ._parts import DROPOUT_ITEMS, METHOD_OF, QUANTITIES, Builder, Plan
+from ._parts import DROPOUT_ITEMS, INPUTS, METHOD_OF, QUANTITIES, Builder, Plan
 
 __all__ = ["Kind", "TwoRaters", "WORDS", "names", "keep_steps", "both_labelled"]
 
@@ -223,7 +223,12 @@ class Kind:
         p_e, coefficient = words["p_e"], words["coefficient"]
         prompt = b.say(words["prompt"], P=QUANTITIES[p_e], f=Math(*words["formula"]))
         b.number(p_e, prompt, words["hint"], marks=words.get("marks"))
-        prompt = b.say(words["coefficient_prompt"], C=QUANTITIES[coefficient], P=QUANTITIES[p_e])
+        # the observed term comes from the calculation's part, not the part with an annotator stopping early:
+        # the prompt names it ({whole}: "(a)")
+        built = {p.quantity: p.label for p in b.out if p.numeric}
+        observed = next((ins[0] for ins in INPUTS.get(coefficient, ()) if all(q in built for q in ins)), None)
+        whole = f"({built[observed]})" if observed else "the calculation"
+        prompt = b.say(words["coefficient_prompt"], C=QUANTITIES[coefficient], P=QUANTITIES[p_e], whole=whole)
         b.number(coefficient, prompt, words["coefficient_hint"], marks=words.get("coefficient_marks", 1))
         if words["comparison"] in BANK["rule_comparison"]:
             b.concept(rule_comparison(b.style, words["comparison"], words.get("pooled", "")))
