@@ -1705,3 +1705,26 @@ def test_cohen_answer_key_gives_the_band_sentence_only():
                 assert str(p.model_answer) not in line.text()
                 seen += 1
     assert seen >= 20  # most Cohen questions interpret their value in words
+
+
+@pytest.mark.parametrize("kind", ["cohen", "fleiss", "partial", "ac1"])
+def test_a_rounding_slip_in_an_intermediate_part_names_that_parts_step(kind):
+    """P_e from p_j rounded to 3 decimals is a slip in P_e's own working: its feedback named "the last step,
+    kappa = (P_o - P_e) / (1 - P_e)" for a part that asks for P_e."""
+    found = 0
+    for level in (2, 4):
+        for seed in range(6):
+            q = make_question(kind, seed, level=level)
+            for p in q.parts:
+                for m in (m for m in p.mistakes if m.id == "rounding"):
+                    fb = q.check(p.label, fmt(m.value))
+                    if fb.status != "slip":
+                        continue  # the value is another part's too, or listed twice: no method named
+                    last = p.quantity in ("kappa", "alpha", "pi", "ac1", "kappa_mlrd", "alpha_repl")
+                    assert ("(step: the last step" in fb.message) == last, (q.id, p.label, fb.message)
+                    if not last:
+                        assert f"(step: the working of {p.symbol})" in fb.message and fb.step.endswith(
+                            p.symbol
+                        )
+                        found += 1
+    assert found, kind

@@ -563,7 +563,7 @@ class Question(Shown):
                 out_of=p.marks,
             )
         if found:
-            which = "; or ".join(dict.fromkeys(f"{_if_you(m)} (step: {m.info.step})" for m in found))
+            which = "; or ".join(dict.fromkeys(f"{_if_you(m)} (step: {_step(m, p)})" for m in found))
             advice = " ".join(dict.fromkeys(m.info.advice for m in found))
             slip = all(m.id in SLIPS for m in found)
             earned = (
@@ -577,7 +577,7 @@ class Question(Shown):
                 "slip" if slip else "mistake",
                 f"Not yet: {ans.written} is what you get {which}. {advice}{earned}",
                 ids,
-                found[0].info.step,
+                _step(found[0], p),
                 marks=m_marks if slip else 0,
                 out_of=p.marks,
             )
@@ -693,7 +693,7 @@ class Question(Shown):
             return f"That looks like a percentage: {p.symbol} is a proportion between 0 and 1."
         if p.quantity in PROPORTIONS and not 0 <= x <= 1:
             return f"{p.symbol} is a proportion: it lies between 0 and 1. {p.hint}"
-        if p.quantity in ("kappa", "alpha", "pi", "ac1", "kappa_mlrd") and x > 1:
+        if p.quantity in _COEFFICIENTS and x > 1:
             return f"{p.symbol} is at most 1. {p.hint}"
         return p.hint
 
@@ -723,6 +723,19 @@ def _if_you(m: "Mistake") -> str:
     """``if you pool the two raters' labels ...``: what gives a number, never an assertion of what was
     done."""
     return f"if you {m.name}"
+
+
+#: The quantities that are a coefficient, computed in a question's last step.
+_COEFFICIENTS = ("kappa", "alpha", "pi", "ac1", "kappa_mlrd", "alpha_repl")
+
+
+def _step(m: "Mistake", p: Part) -> str:
+    """The step where mistake ``m`` happens in part ``p``: the catalogue's, except that a slip the
+    catalogue places in the last step (values rounded before it) happens, in a part asking for an
+    intermediate value (P_e from rounded p_j), in that value's own working."""
+    if m.info.step.startswith("the last step") and p.quantity not in _COEFFICIENTS:
+        return f"the working of {p.symbol}"
+    return m.info.step
 
 
 def _other_rule(m: "Mistake") -> str:
