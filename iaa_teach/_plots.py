@@ -1254,6 +1254,14 @@ def _mpl_text(value: Any, limit: int | None = _MAX_NAME) -> str:
     return mpl_escape(text)
 
 
+def pair_label(row: Any, limit: int = 20) -> str:
+    """A confused pair of :meth:`Diagnosis.confused_pairs` in a legend: its names, each cut to ``limit``
+    characters, and its ratio."""
+    return (
+        f"{_mpl_text(row['first'], limit)} / {_mpl_text(row['second'], limit)}: o/e = {fmt(row['ratio'], 2)}"
+    )
+
+
 def cluster_order(distance: Any) -> np.ndarray:
     """Leaf order of an average-linkage (UPGMA) clustering: similar rows end up next to each other.
 
@@ -1557,8 +1565,7 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
         handles.append(
             Patch(
                 **outline,
-                label=f"{_mpl_text(row['first'], 20)} / {_mpl_text(row['second'], 20)}: "
-                f"o/e = {fmt(row['ratio'], 2)}",
+                label=pair_label(row),
             )
         )
     fig.colorbar(im, ax=ax, label="weighted pairs", shrink=0.85)

@@ -13,12 +13,16 @@ import html
 import io
 import re
 
+import numpy as np
 import pytest
+from figure_support import texts_outside
 from test_report import check_self_contained, write_csv
 
-from iaa_teach import Ratings, datasets, diagnose, fmt
+from iaa_teach import AgreementError, Ratings, datasets, diagnose, fmt
+from iaa_teach._report import figure_names
+from iaa_teach.metrics import LEVELS
 from iaa_teach.widgets import AnnotationsExplorer
-from iaa_teach.widgets._annotations import EXAMPLES
+from iaa_teach.widgets._annotations import EXAMPLES, NARROW_FIGSIZE, narrow_figure
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -308,3 +312,45 @@ def test_the_pairs_and_gold_tables_may_break_a_long_name_and_an_interval_after_t
     ex.gold_column.value = ""
     head = re.findall(r'<th scope="col">(.*?)</th>', ex.view_html("pairs of raters"))
     assert head[:8] == ["rater A", "rater B", "kappa", "95% interval", "SE", "P_o", "P_e", "items"]
+
+
+def twelve_long_labels() -> Ratings:
+    """4 raters, 40 items, 12 categories named by 30 characters each, told apart by their first word."""
+    words = "anger boredom calm disgust envy fear glee hope irony joy love malice".split()
+    categories = [f"{word} as the review reads to me, in full"[:30] for word in words]
+    rng = np.random.default_rng(7)
+    rows = [[categories[x] for x in rng.integers(0, 12, size=4)] for _ in range(40)]
+    return Ratings.from_rows(rows, categories=categories)
+
+
+NARROW_DATA = {
+    "sentiment": datasets.sentiment,
+    "sentiment_missing": datasets.sentiment_missing,
+    "partial_coverage": datasets.partial_coverage,
+    **{f"feinstein_cicchetti {x}": (lambda x=x: datasets.feinstein_cicchetti(x)) for x in "abcd"},
+    "diagnoses": datasets.diagnoses,
+    "class_annotations": datasets.class_annotations,
+    "simulate": datasets.simulate,
+    "12 categories of 30 characters": twelve_long_labels,
+}
+
+
+@pytest.mark.parametrize("data", list(NARROW_DATA))
+def test_every_text_of_the_narrow_figures_lies_inside_them(data):
+    """Every figure beside the explorer's controls, of every built-in data set and of 12 categories with
+    30-character names, keeps its titles, labels, numbers and legend inside its fixed size (Fleiss 1971's
+    legend of diagnoses in 3 columns ran from x = -40 to 708 px of 614)."""
+    ratings = NARROW_DATA[data]()
+    for level in LEVELS:
+        try:
+            report = diagnose(ratings, level)
+        except AgreementError:  # (a level the labels do not allow)
+            continue
+        for name in figure_names(report):
+            fig = narrow_figure(report, name)
+            assert tuple(fig.get_size_inches()) == pytest.approx(NARROW_FIGSIZE)
+            assert texts_outside(fig) == [], (level, name)
+            if name == "items" and data.startswith("12"):  # shortened, each still its own
+                shown = [text.get_text() for text in fig.legends[0].get_texts()]
+                assert all(len(label) < 30 and label.endswith("…") for label in shown)
+                assert len(set(shown)) == len(shown) >= 6

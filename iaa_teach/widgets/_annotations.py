@@ -26,6 +26,7 @@ from ..metrics import LEVELS, family_intervals
 from ..ratings import AgreementError, Ratings
 from ..worked import explain
 from ._base import (
+    MIN_FONT_PT,
     WIDGET_DPI,
     Explorer,
     controls_row,
@@ -35,10 +36,12 @@ from ._base import (
     image_widget,
     label_style,
     legend_below,
+    legend_in_rows,
     note,
     png_bytes,
     projector_ready,
     q,
+    shortened,
     table,
 )
 
@@ -105,6 +108,9 @@ _AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="iaa-figures-ahead
 
 #: A figure beside the controls: as narrow and as tall as the playground's (inches).
 NARROW_FIGSIZE = (3.2, 3.4)
+#: Its confusion heatmap: the names on its axes cut to this many characters; numbers in its cells and every
+#: category named up to this many categories (a cell of 12 is smaller than 9 pt text).
+_NARROW_NAME, _NARROW_CELL_TEXT = 10, 8
 
 _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-show { display: flex; }
@@ -182,21 +188,43 @@ def narrow_figure(report: Diagnosis, name: str) -> Figure:
         top.set_xlabel("")
         bottom.set_title("")
         bottom.set_xlabel("label shares; disagreement")
-        if fig.legends:  # in rows of 3 under the charts
+        if fig.legends:  # in rows under the charts, within the figure's width
             handles, labels = bottom.get_legend_handles_labels()
             fig.legends.clear()
-            fig.legend(handles, labels, loc="outside lower center", ncols=3, frameon=False, handlelength=1.2)
+            legend_in_rows(fig, handles, labels)
     else:
         ax = fig.add_subplot()
         plots.confusion_heatmap(report, ax=ax)
-        if len(report.ratings.categories) > 3:  # whole pairs (the categories' view gives them to a decimal)
+        k = len(report.ratings.categories)
+        if k > 3:  # whole pairs (the categories' view gives them to a decimal); none in cells too small
             matrix = np.asarray(report.alpha.coincidences, dtype=float)
             for text in ax.texts:
                 x, y = (int(round(v)) for v in text.get_position())
                 if text.get_text():
-                    text.set_text(fmt(matrix[y, x], 0))
+                    text.set_text(fmt(matrix[y, x], 0) if k <= _NARROW_CELL_TEXT else "")
                     text.set_fontsize(9)
-        ax.set_title(f"Confused categories:\ncoincidences of {int(report.alpha.n):,} values", fontsize=10)
+        step = -(
+            -k // _NARROW_CELL_TEXT
+        )  # every category named while a cell is as tall as 9 pt, else every step-th
+        names = [shortened(label.get_text(), _NARROW_NAME) for label in ax.get_yticklabels()][::step]
+        ax.set_yticks(range(0, k, step), names)
+        ax.set_xticks(range(0, k, step), names, rotation=90 if max(map(len, names)) > 3 else 0)
+        ax.set_title("")  # above the colour bar too, where the square cells leave it room
+        fig.suptitle(f"Confused categories:\ncoincidences of {int(report.alpha.n):,} values", fontsize=10)
+        if (
+            fig.legends
+        ):  # the pairs outlined (the first of the ranking), their names cut to the figure's width
+            drawn = fig.legends.pop()
+            pairs = report.confused_pairs()
+            shown = [pairs[x] for x in range(len(drawn.legend_handles))]
+            legend_in_rows(
+                fig,
+                drawn.legend_handles,
+                lambda limit: [plots.pair_label(row, limit) for row in shown],
+                max_cols=1,
+                title=drawn.get_title().get_text(),
+                title_fontsize=MIN_FONT_PT,
+            )
         ax.set_xlabel("second value")
         ax.set_ylabel("first value")
     return projector_ready(fig)
