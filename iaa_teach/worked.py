@@ -589,6 +589,15 @@ def _root(var: Fraction | None, se: float) -> Math:
     return Math(r"\sqrt{" + inside.tex + r"} \approx " + fmt(se), f"√({inside.txt}) ≈ {fmt(se)}", False)
 
 
+def _linearized(sym: Math) -> Math:
+    """Item i's linearized value of the coefficient ``sym``: ``\\kappa^*_i``; a symbol with a subscript of
+    its own adds ``i`` to it, as ``P_{a,i}`` does (``\\mathrm{AC}_{1,i}^*``, not a subscript under one)."""
+    base, _, sub = sym.tex.rpartition("_")
+    if base and sub.strip("{}").isalnum():
+        return Math(f"{base}_{{{sub.strip('{}')},i}}^*", sym.txt + "*_i")
+    return Math(sym.tex + "^*_i", sym.txt + "*_i")
+
+
 def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95) -> Step | None:
     """The standard error (Gwet's linearized variance) and the confidence interval.
 
@@ -603,7 +612,7 @@ def _uncertainty_step(res: Any, sym: Math, brief: bool, confidence: float = 0.95
     # the course's N (items); N' where items without a rating are left out (as the p_j step writes it)
     every = n is None or not hasattr(res, "counts") or n == len(res.counts)
     items = Math("N") if every else Math("N'")
-    c_i = Math("{" + sym.tex + "}^*_i", sym.txt + "*_i")
+    c_i = _linearized(sym)
     spread = Math(r"\sum_i (" + c_i.tex + " - " + sym.tex + ")^2", f"Σ_i ({c_i.txt} - {sym.txt})²", False)
     pairs = Math(f"{items.tex}({items.tex} - 1)", f"{items.txt}({items.txt} - 1)")
     fpc = Math(f"1 - {items.tex}/{_N_POP.tex}", f"1 - {items.txt}/{_N_POP.txt}", False)

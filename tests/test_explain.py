@@ -654,3 +654,17 @@ def test_random_family_tables_end_on_the_exact_value(rows, weights):
             assert ex["Chance agreement"].exact == res.exact.p_e
         for block in math_blocks(ex.markdown()):
             assert braces_balance(block)
+
+
+def test_the_linearized_terms_write_the_item_beside_a_subscript_of_their_own():
+    """Gwet's standard error names each item's linearized value as the notation table does: AC1's is
+    AC_{1,i}^* (it was {AC_1}^*_i, an i under the 1 under AC), kappa's kappa^*_i."""
+    from iaa_teach._markup import SYMBOLS
+
+    r = datasets.sentiment()
+    ac1 = explain(iaa_teach.gwet_ac(r)).markdown()
+    assert "own value $" + SYMBOLS["AC1*_i"].tex + "$" in ac1
+    assert SYMBOLS["AC1*_i"].tex == r"\mathrm{AC}_{1,i}^*"
+    assert "own value $\\kappa^*_i$" in explain(iaa_teach.conger_kappa(r)).markdown()
+    for res in iaa_teach.agreement_family(r).values():
+        assert not re.search(r"_\{?\w+\}?\}\^\*_i", explain(res).markdown()), res.name

@@ -184,7 +184,7 @@ plots.family_chart(family)
 #
 # `explain` shows the standard error's working for any member of the family
 # (lesson 06 left it out with `se=False`); here Gwet's AC1, whose linearized
-# per-item values $\mathrm{AC1}^*_i$ play the part $P_i$ played for percent
+# per-item values $\mathrm{AC}_{1,i}^*$ play the part $P_i$ played for percent
 # agreement:
 
 # %%
