@@ -94,6 +94,19 @@ def md_escape(s: Any) -> str:
     return re.sub(r"([\\`*_\[\]<>|#$~])", r"\\\1", _LINE_BREAKS.sub(" ", str(s)))
 
 
+def margin_name(labels: Iterable[Any]) -> str:
+    """What a table's margins (its row and column of totals) are called: "total", unless one of its
+    ``labels`` (a category, an item) is called so, letter case and spaces aside; then "sum", then "Σ":
+    the totals are never taken for a category's row.
+
+    >>> margin_name(["yes", "no"]), margin_name(["Total", "partial"]), margin_name(["total", "SUM"])
+    ('total', 'sum', 'Σ')
+    """
+    taken = {" ".join(str(label).split()).casefold() for label in labels}
+    names = ["total", "sum", *("Σ" + "'" * n for n in range(len(taken) + 1))]
+    return next(name for name in names if name.casefold() not in taken)
+
+
 def html_escape(s: Any, math: str = "tex") -> str:
     """Text for HTML; with ``math="tex"`` a ``$`` or ``\\`` is kept from starting maths for MathJax.
 

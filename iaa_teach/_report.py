@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ._formulas import INTERVAL_METHODS, KAPPA_WEIGHTS
-from ._markup import Table, attr_escape, html_escape, terminal_escape
+from ._markup import Table, attr_escape, html_escape, margin_name, terminal_escape
 from ._validation import (
     MAX_PAIRS,
     AgreementError,
@@ -1067,15 +1067,17 @@ def _breakable(name: Any) -> str:
 
 
 def _cross_html(counts: np.ndarray, cats: Sequence[Any], a: Any, b: Any, caption: str) -> str:
-    """A k x k table of counts, rows ``a``'s labels, columns ``b``'s, with totals (escaped).
+    """A k x k table of counts, rows ``a``'s labels, columns ``b``'s, with totals (escaped; called "sum"
+    where a label is "total", :func:`margin_name`).
 
     The rows and columns are headed by the label alone; the corner names the two raters once, rows and
     columns, a long name free to break after an underscore: with long names or many raters the table
     fits a projector's page.
     """
+    margin = margin_name(cats)  # "sum" where a label is "total"
     body = [[c, *[f"{int(x):,}" for x in counts[i]], f"{int(counts[i].sum()):,}"] for i, c in enumerate(cats)]
-    body.append(["total", *[f"{int(x):,}" for x in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
-    html = _wrapped(["", *cats, "total"], body, caption, "table-wrap cross")
+    body.append([margin, *[f"{int(x):,}" for x in counts.sum(axis=0)], f"{int(counts.sum()):,}"])
+    html = _wrapped(["", *cats, margin], body, caption, "table-wrap cross")
     top, corner, rest = html.partition('<th scope="col">')
     named = f"{_breakable(a)} (rows) \\ {_breakable(b)} (columns)"
     return top + corner + named + rest

@@ -47,6 +47,7 @@ from ._markup import (
     Table,
     approx,
     html_escape,
+    margin_name,
     md_escape,
     number,
     prose,
@@ -430,16 +431,18 @@ def _grid(
 ) -> Table:
     """A labelled matrix of exact values.
 
-    ``total`` names a column of row totals (and adds a row of totals).
+    ``total`` names a column of row totals (and adds a row of totals); ``"total"`` is a name for both
+    margins, which :func:`margin_name` changes where a row or column is called so.
     """
     body = [[label, *map(_shown, row)] for label, row in zip(row_labels, values)]
     header = [corner, *col_labels]
     if total:
-        header.append(total)
+        margin = margin_name([*row_labels, *col_labels])
+        header.append(margin if total == "total" else total)
         for line, row in zip(body, values):
             line.append(_shown(sum(row, Fraction(0))))
         col_sums = [sum((row[j] for row in values), Fraction(0)) for j in range(len(col_labels))]
-        body.append(["total", *map(_shown, col_sums), _shown(sum(col_sums, Fraction(0)))])
+        body.append([margin, *map(_shown, col_sums), _shown(sum(col_sums, Fraction(0)))])
     return Table(header, body, caption)
 
 
@@ -1274,7 +1277,8 @@ def matrix_table(
     row_labels, col_labels : sequence
         Names of the rows and columns (``col_labels`` defaults to ``row_labels``).
     totals : bool
-        Add a "total" column and row (and the grand total).
+        Add a "total" column and row (and the grand total); "sum" where a label is "total" (any
+        letter case), so that the totals are not taken for that label's.
     caption : str, optional
         A line above the table (what the rows and columns are).
     corner : str

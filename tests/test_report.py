@@ -426,6 +426,44 @@ def test_the_cross_table_is_headed_by_the_labels_and_names_the_raters_in_its_cor
     assert "<b>x" not in html
 
 
+@pytest.mark.parametrize("name", ["total", "Total"])
+def test_a_category_called_total_is_not_taken_for_the_totals(name):
+    """The margins of every cross-table are called "total" unless a category is (any letter case): then
+    "sum", in the report's HTML, the explorer's view, and explain's text, Markdown and HTML."""
+    from iaa_teach.widgets import AnnotationsExplorer
+    from iaa_teach.worked import matrix_table
+
+    rows = [[name, name], [name, "part"], ["part", "part"], ["part", name], [name, name]]
+    r = Ratings.from_rows(rows, raters=["A", "B"], categories=[name, "part"])
+    shown = {
+        "report": _report.pairs_html(diagnose(r)),
+        "explorer": AnnotationsExplorer(ratings=r).view_html("pairs of raters"),
+    }
+    for where, html in shown.items():
+        table = html[html.index("<caption>A's labels against B's") :]
+        table = table[: table.index("</table>")]
+        head = re.findall(r'<th scope="col">(.*?)</th>', table)[1:]
+        body = [
+            re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", table)[1:]
+        ]
+        assert head == [name, "part", "sum"], where
+        assert body == [[name, "2", "1", "3"], ["part", "1", "1", "2"], ["sum", "3", "2", "5"]], where
+    worked = explain(iaa_teach.cohen_kappa(r, "A", "B"))
+    text, markdown, page = worked.text(), worked.markdown(), worked.html()
+    assert re.search(rf"A \\ B +{name} +part +sum\n +{name} +2 +1 +3\n", text)
+    assert re.search(r"\n +sum +3 +2 +5\n", text)
+    assert re.search(r"\|\s*\*\*sum\*\*\s*\|\s*3\s*\|\s*2\s*\|\s*5\s*\|", markdown)
+    assert page.count(f">{name}</th>") == page.count(">sum</th>") == 2  # a column and a row each
+    assert matrix_table([[1, 2], [3, 4]], [name, "part"]).text().splitlines()[-1].split() == [
+        "sum",
+        "4",
+        "6",
+        "10",
+    ]
+    # and "total" where no category is called so (nor "sum", where one is "sum")
+    assert matrix_table([[1]], ["sum"]).text().splitlines()[-1].split() == ["total", "1", "1"]
+
+
 def test_the_html_report_for_two_raters_and_one_category():
     two = report.to_html(diagnose(datasets.sentiment().subset(raters=["A", "C"])), dpi=30)
     page = check_self_contained(two)
