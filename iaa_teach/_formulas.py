@@ -136,7 +136,7 @@ def divide(numerator: Any, denominator: Any) -> np.ndarray:
 
 # ================================================================= Cohen
 def disagreement_weights(k: int, weights: str | None) -> np.ndarray:
-    """k x k integer disagreement weights over the category order: 0/1, ``|i-j|`` or ``(i-j)**2``.
+    """k x k integer disagreement weights d_jk over the category order: 0/1, ``|j - k|`` or ``(j - k)**2``.
 
     >>> disagreement_weights(3, "quadratic").tolist()
     [[0, 1, 4], [1, 0, 1], [4, 1, 0]]
@@ -150,7 +150,7 @@ def disagreement_weights(k: int, weights: str | None) -> np.ndarray:
 
 
 def agreement_weights(w: np.ndarray, exact: bool = False) -> np.ndarray:
-    """Agreement weights 1 - w_ij / max(w) from integer disagreement weights (all 1 if w is all 0)."""
+    """Agreement weights w_jk = 1 - d_jk / max(d) from integer disagreement weights d (all 1 if d is all 0)."""
     top = int(np.max(w, initial=0))
     if top == 0:
         return as_numbers(np.ones_like(w), exact)
@@ -160,7 +160,7 @@ def agreement_weights(w: np.ndarray, exact: bool = False) -> np.ndarray:
 def cohen_agreement(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Observed and chance agreement of agreement tables (B, k, k) under agreement weights (k, k).
 
-    P_o = sum_ij w_ij n_ij / N and P_e = sum_ij w_ij n_i+ n_+j / N^2 (Cohen
+    P_o = sum_jk w_jk n_jk / N and P_e = sum_jk w_jk n_j+ n_+k / N^2 (Cohen
     1960, 1968): chance from each rater's own marginals. Undefined where N = 0.
     """
     n = tables.sum(axis=(1, 2))
@@ -172,13 +172,13 @@ def cohen_agreement(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarr
 def cohen_variance(tables: np.ndarray, agreement: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Large-sample variances of Cohen's kappa (Fleiss, Cohen and Everitt 1969), per table (B, k, k).
 
-    With cell shares p_ij, marginals p_i. and p_.j, agreement weights w_ij
-    and w_i. = sum_j p_.j w_ij, w_.j = sum_i p_i. w_ij:
+    With cell shares p_jk, marginals p_j+ and p_+k, agreement weights w_jk
+    and their weighted means w_j. = sum_k p_+k w_jk, w_.k = sum_j p_j+ w_jk:
 
-    var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - P_e (1 - kappa))^2] / (n (1 - P_e)^2)
+    var = [sum_jk p_jk (w_jk - (w_j. + w_.k)(1 - kappa))^2 - (kappa - P_e (1 - kappa))^2] / (n (1 - P_e)^2)
 
-    and, when kappa = 0 (the null hypothesis), var_0 = [sum_ij p_i. p_.j
-    (w_ij - (w_i. + w_.j))^2 - P_e^2] / (n (1 - P_e)^2): what statsmodels'
+    and, when kappa = 0 (the null hypothesis), var_0 = [sum_jk p_j+ p_+k
+    (w_jk - (w_j. + w_.k))^2 - P_e^2] / (n (1 - P_e)^2): what statsmodels'
     ``cohens_kappa`` reports as ``var_kappa`` and ``var_kappa0``. The table
     must have a defined kappa (P_e < 1).
     """
@@ -281,18 +281,18 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
     """q x q agreement weights of one of Gwet's (2014) schemes over category values (1-D).
 
     ``values`` are the categories as numbers (floats, or Fractions for the
-    exact weights), in the categories' order. With x_k the values, span =
-    max - min, and i, j the categories' positions:
+    exact weights), in the categories' order. For categories j and k (also
+    their positions), with values x_j and x_k and span = max - min:
 
     - None: 1 on the diagonal, 0 elsewhere;
-    - linear: 1 - |x_k - x_l| / span; quadratic: 1 - (x_k - x_l)^2 / span^2;
-    - ordinal: 1 - m_kl / max m, with m_kl = (|i - j| + 1) |i - j| / 2
+    - linear: 1 - |x_j - x_k| / span; quadratic: 1 - (x_j - x_k)^2 / span^2;
+    - ordinal: 1 - m_jk / max m, with m_jk = (|j - k| + 1) |j - k| / 2
       (positions, not values);
-    - radical: 1 - sqrt|x_k - x_l| / sqrt(span);
-    - ratio: 1 - ((x_k - x_l) / (x_k + x_l))^2 / (span / (max + min))^2;
-    - circular: 1 - d_kl / max d, d_kl = sin^2(pi (x_k - x_l) / (span + 1));
-    - bipolar: 1 - d_kl / max d, d_kl = (x_k - x_l)^2 / ((x_k + x_l - 2 min)
-      (2 max - x_k - x_l)) off the diagonal, 0 on it.
+    - radical: 1 - sqrt|x_j - x_k| / sqrt(span);
+    - ratio: 1 - ((x_j - x_k) / (x_j + x_k))^2 / (span / (max + min))^2;
+    - circular: 1 - d_jk / max d, d_jk = sin^2(pi (x_j - x_k) / (span + 1));
+    - bipolar: 1 - d_jk / max d, d_jk = (x_j - x_k)^2 / ((x_j + x_k - 2 min)
+      (2 max - x_j - x_k)) off the diagonal, 0 on it.
 
     Radical and circular weights are irrational: their exact values are the
     float weights' own binary values. One category: [[1]].
@@ -339,13 +339,13 @@ def gwet_weights(scheme: str | None, values: np.ndarray) -> np.ndarray:
 
 
 def uniform_chance(agreement: np.ndarray) -> Any:
-    """Brennan and Prediger's (Bennett's S) P_e = sum_kl w_kl / q^2: each rating uniform over q categories."""
+    """Brennan and Prediger's (Bennett's S) P_e = sum_jk w_jk / q^2: each rating uniform over q categories."""
     q = agreement.shape[-1]
     return agreement.sum() / (q * q)
 
 
 def gwet_chance(p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
-    """Gwet's P_e = (sum_kl w_kl) / (q (q - 1)) * sum_k p_k (1 - p_k), p (..., q).
+    """Gwet's P_e = (sum_jk w_jk) / (q (q - 1)) * sum_j p_j (1 - p_j), p (..., q).
 
     The chance that a rater rates at random (with a "hard" item) times the
     chance of agreeing then. Undefined with fewer than 2 categories.
@@ -360,10 +360,10 @@ def conger_parts(rater_counts: np.ndarray, agreement: np.ndarray):
     """Conger's chance term from each rater's category counts (..., r, q).
 
     Returns ``p`` (each rater's proportions; 0 for a rater with no
-    ratings), ``towards`` (r, q): sum_k (sum of the other raters' p_k) w_kl,
-    ``own`` (r,): each rater's p_g . towards_g, and ``pairs``: a (a - 1) for
-    the a raters with ratings. P_e = sum_g own_g / pairs: the mean over
-    ordered pairs of different raters of sum_kl w_kl p_gk p_hl (Conger 1980).
+    ratings), ``towards`` (r, q): sum_j (sum of the other raters' p_j) w_jk,
+    ``own`` (r,): each rater's p_r . towards_r, and ``pairs``: a (a - 1) for
+    the a raters with ratings. P_e = sum_r own_r / pairs: the mean over
+    ordered pairs of different raters r, s of sum_jk w_jk p_rj p_sk (Conger 1980).
     """
     exact = _exact(rater_counts, agreement)
     given = rater_counts.sum(axis=-1)
@@ -432,16 +432,16 @@ def ratio_item_terms(values: np.ndarray, size: np.ndarray, ratio: Any, mean_size
 
 
 def fleiss_item_chance(shares: np.ndarray, p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
-    """P_e,i = sum_k (n_ik / n_i) sum_l w_kl p_l: an item's term in Fleiss' P_e (shares (G, q), p (q,)).
+    """P_e,i = sum_j (n_ij / n_i) sum_k w_jk p_k: an item's term in Fleiss' P_e (shares (G, q), p (q,)).
 
-    Given counts n_ik in place of the shares, sum_k n_ik (W p)_k: the term
+    Given counts n_ij in place of the shares, sum_j n_ij (W p)_j: the term
     that pooled proportions linearize (:func:`ratio_item_terms`).
     """
     return (shares * (agreement * p[None, :]).sum(axis=-1)).sum(axis=-1)
 
 
 def gwet_item_chance(shares: np.ndarray, p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
-    """P_e,i = (sum_kl w_kl) / (q (q - 1)) sum_k (n_ik / n_i)(1 - p_k): an item's term in Gwet's P_e."""
+    """P_e,i = (sum_jk w_jk) / (q (q - 1)) sum_j (n_ij / n_i)(1 - p_j): an item's term in Gwet's P_e."""
     q = p.shape[-1]
     return agreement.sum() / (q * (q - 1)) * (shares * (1 - p)).sum(axis=-1)
 

@@ -325,13 +325,14 @@ class CohenResult(_Uncertain):
     ----------
     kappa, p_o, p_e : float
         The coefficient, observed and chance agreement (weighted agreement
-        when ``weights`` is set: cell weights ``1 - w_ij / max(w)``).
+        when ``weights`` is set: cell weights ``w_jk = 1 - d_jk / max(d)``).
     table : ndarray of int, shape (k, k)
         Rows: rater ``a``'s category; columns: rater ``b``'s.
     row_marginals, col_marginals : ndarray, shape (k,)
         Each rater's category proportions over the items used.
     weight_matrix : ndarray of int, shape (k, k)
-        Disagreement weights (0/1, ``|i-j|`` or ``(i-j)**2``).
+        Disagreement weights d_jk of categories j and k (0/1, ``|j - k|`` or
+        ``(j - k)**2``).
     n_items, n_dropped : int
         Items rated by both raters (used) and items left out.
     reason : str or None
@@ -370,7 +371,7 @@ class CohenResult(_Uncertain):
 
     @property
     def agreement_weights(self) -> np.ndarray:
-        """Agreement weights 1 - w_ij / max(w) (1 on the diagonal; 0/1 when unweighted)."""
+        """Agreement weights w_jk = 1 - d_jk / max(d) (1 on the diagonal; 0/1 when unweighted)."""
         return _frozen(F.agreement_weights(self.weight_matrix))
 
     def _exact(self) -> Exact:
@@ -478,8 +479,9 @@ def cohen_kappa(
     a, b : str or int
         Rater names or column indices.
     weights : {None, "linear", "quadratic"}
-        Disagreement weights over the category order (``|i-j|`` or
-        ``(i-j)**2``), as ``sklearn.metrics.cohen_kappa_score`` uses them.
+        Disagreement weights over the category order (``|j - k|`` or
+        ``(j - k)**2`` for categories j and k), as
+        ``sklearn.metrics.cohen_kappa_score`` uses them.
         These are over the categories' positions; the family's Gwet weights
         (:func:`conger_kappa` and the others) use numeric categories' values.
     population : int, optional
@@ -1111,10 +1113,10 @@ class _FamilyResult(_CountedResult):
     ----------
     p_a, p_e : float
         Observed agreement (the mean over items with 2 or more ratings of
-        P_i = (sum_kl w_kl n_ik n_il - n_i) / (n_i (n_i - 1))) and the chance
+        P_i = (sum_jk w_jk n_ij n_ik - n_i) / (n_i (n_i - 1))) and the chance
         agreement of this coefficient's model of chance.
     agreement_weights : ndarray, shape (q, q)
-        The weights w_kl (the identity when unweighted); ``weights`` names
+        The weights w_jk (the identity when unweighted); ``weights`` names
         them (None, a scheme, or ``"custom"``).
     n_items : int
         Rated items (at least one rating): the n of the variance.
@@ -1277,7 +1279,7 @@ def percent_agreement(
 ) -> PercentAgreementResult:
     """Percent agreement P_a: the share of agreeing pairs of ratings, with no chance correction.
 
-    P_i = (sum_kl w_kl n_ik n_il - n_i) / (n_i (n_i - 1)) on each item with
+    P_i = (sum_jk w_jk n_ij n_ik - n_i) / (n_i (n_i - 1)) on each item with
     n_i >= 2 ratings (the share of its ordered pairs of ratings that agree),
     and P_a is their mean. For two raters, the share of items on which they
     agree.
@@ -1308,7 +1310,7 @@ def brennan_prediger(
 ) -> BrennanPredigerResult:
     """Brennan and Prediger's S (Bennett, Alpert and Goldstein's S for two raters).
 
-    S = (P_a - P_e) / (1 - P_e) with P_e = sum_kl w_kl / q^2 (1/q
+    S = (P_a - P_e) / (1 - P_e) with P_e = sum_jk w_jk / q^2 (1/q
     unweighted): chance as a rater choosing each of the q categories with
     equal probability. q counts every category of the table, used or not
     (declare unused ones with ``categories=``).
@@ -1338,10 +1340,10 @@ def scott_pi(
 ) -> ScottResult:
     """Scott's pi between raters ``a`` and ``b``: one category distribution shared by both.
 
-    pi = (P_a - P_e) / (1 - P_e) with P_e = sum_kl w_kl p_k p_l, p_k the
-    proportion of category k (Scott 1955). On complete data p_k is the mean
+    pi = (P_a - P_e) / (1 - P_e) with P_e = sum_jk w_jk p_j p_k, p_j the
+    proportion of category j (Scott 1955). On complete data p_j is the mean
     of the two raters' proportions; with missing ratings it is the mean over
-    the items either rated of n_ik / n_i, and P_a the agreement over the
+    the items either rated of n_ij / n_i, and P_a the agreement over the
     items both rated (Fleiss' kappa of the two raters, as Gwet's handbook
     and irrCAC compute it).
 
@@ -1390,8 +1392,8 @@ def scott_pi(
 def conger_kappa(ratings: Any, weights: Any = None, population: int | None = None) -> CongerResult:
     """Conger's kappa: Cohen's kappa generalised to many raters (Conger 1980).
 
-    P_a as Fleiss'; P_e the mean over pairs of different raters g, h of
-    sum_kl w_kl p_gk p_hl, each rater's own category proportions p_gk over
+    P_a as Fleiss'; P_e the mean over pairs of different raters r, s of
+    sum_jk w_jk p_rj p_sk, each rater's own category proportions p_rj over
     the items they rated. Two raters, complete data: Cohen's kappa.
 
     {missing} A rater with no rating at all is left out.
@@ -1418,10 +1420,10 @@ def conger_kappa(ratings: Any, weights: Any = None, population: int | None = Non
 def gwet_ac(ratings: Any, weights: Any = None, population: int | None = None) -> GwetResult:
     """Gwet's AC1 (unweighted) and AC2 (weighted) agreement coefficients (Gwet 2008, 2014).
 
-    P_e = sum_kl w_kl / (q (q - 1)) sum_k p_k (1 - p_k), p_k the mean over
-    rated items of n_ik / n_i: chance agreement only on the items a rater
+    P_e = sum_jk w_jk / (q (q - 1)) sum_j p_j (1 - p_j), p_j the mean over
+    rated items of n_ij / n_i: chance agreement only on the items a rater
     rates at random. Less sensitive than kappa to skewed prevalence; with
-    the categories used equally often (p_k = 1/q) it equals
+    the categories used equally often (p_j = 1/q) it equals
     Brennan-Prediger's S.
 
     {missing}

@@ -3,7 +3,8 @@
 Scanned: the lessons' markdown and stored text outputs (00-09), ``explain``'s
 text and Markdown for every result kind on the course's data sets, the text of
 every figure the lessons draw (titles, axis and tick labels, legends) and every
-explorer's readout, control labels and figure alt text.
+explorer's readout, control labels and figure alt text; for the weights' retired forms, every
+docstring of the package.
 
 Retired (issue 22): ``p_aj``, ``p_bj``, ``p_gj`` for a rater's share (the course
 writes ``p_rj``); ``o_PP`` for unweighted pair counts (``o_ck`` is the weighted
@@ -254,3 +255,43 @@ def test_content_files_use_no_retired_notation():
 def test_the_family_names_s_once_for_any_number_of_raters():
     """Two raters' S is Brennan-Prediger S, as with more raters (the family called it Bennett's S)."""
     assert "Brennan-Prediger S" in agreement_family(datasets.sentiment().subset(raters=["A", "B"]))
+
+
+#: The retired forms of two categories' weights, looked for in docstrings too.
+WEIGHT_FORMS = [
+    "i - j for two categories (i is an item; the course writes j - k)",
+    "w_ij for an agreement weight (the course writes w_jk)",
+]
+
+
+def docstrings_with_retired_weights(source: str, where: str) -> list[str]:
+    """Each docstring (module, class, function, method) in ``source`` that writes two categories'
+    weights in a retired form."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node) or ""
+            for what in WEIGHT_FORMS:
+                found += [
+                    f"{where} {getattr(node, 'name', '')}: {m.group(0)!r}"
+                    for m in RETIRED[what].finditer(doc)
+                ]
+    return found
+
+
+def test_docstrings_write_the_weights_as_the_course_does():
+    """help() on a coefficient writes w_jk and |j - k| as lesson 03 does (metrics.py and _formulas.py wrote
+    |i-j|, (i-j)**2 and w_ij, with i an item everywhere else); every module of the package, internal ones
+    too, and the scan finds a planted docstring."""
+    package = Path(__file__).resolve().parents[1] / "iaa_teach"
+    found = [
+        hit
+        for path in sorted(package.rglob("*.py"))
+        for hit in docstrings_with_retired_weights(path.read_text("utf-8"), path.name)
+    ]
+    assert not found, "\n".join(found)
+    planted = 'def f():\n    """Weights ``|i-j|`` or ``(i - j)**2``; 1 - w_ij / max(w)."""\n'
+    assert len(docstrings_with_retired_weights(planted, "planted")) == 3
+    assert not docstrings_with_retired_weights('"""Weights |j - k|, w_jk."""', "own")
