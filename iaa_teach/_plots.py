@@ -1265,14 +1265,13 @@ def pair_label(row: Any, limit: int = 20) -> str:
 def cluster_order(distance: Any) -> np.ndarray:
     """Leaf order of an average-linkage (UPGMA) clustering: similar rows end up next to each other.
 
-    The usual ordering of a heatmap's rows (Sokal and Michener 1958; the
-    order of ``scipy.cluster.hierarchy.leaves_list(linkage(d, "average"))``
-    for distances without ties): start with every row a cluster of its own,
-    merge the two closest clusters, give the merged cluster the mean of its
-    members' distances to each other cluster, and repeat; then read the
-    leaves of the tree left to right, the earlier-made (or single) cluster of
-    each merge first. One vectorised step per merge (n - 1 of them); ties go
-    to the first pair in row order.
+    The usual ordering of a heatmap's rows (Sokal and Michener 1958):
+    ``scipy.cluster.hierarchy.leaves_list(linkage(d, "average"))``. Every
+    row starts as a cluster of its own; the two closest clusters merge, the
+    merged cluster's distance to each other cluster is the mean of its
+    members' distances; the leaves of the tree are read left to right, the
+    earlier-made (or single) cluster of each merge first. Equal distances
+    are settled by scipy's own rule.
 
     Parameters
     ----------
@@ -1301,28 +1300,13 @@ def cluster_order(distance: Any) -> np.ndarray:
         raise AgreementError(f"distance must be a finite square matrix, got shape {d.shape}")
     if n <= 2:
         return np.arange(n)
-    d = (d + d.T) / 2
-    np.fill_diagonal(d, np.inf)
-    size = np.ones(n)
-    label = np.arange(n)  # the cluster each slot holds: rows 0..n-1, merges n, n+1, ...
-    children = np.zeros((n - 1, 2), dtype=np.intp)
-    for step in range(n - 1):
-        a, b = divmod(int(np.argmin(d)), n)
-        merged = (size[a] * d[a] + size[b] * d[b]) / (size[a] + size[b])
-        d[a, :], d[:, a] = merged, merged
-        d[b, :], d[:, b] = np.inf, np.inf
-        d[a, a] = np.inf
-        children[step] = sorted((label[a], label[b]))
-        label[a], size[a] = n + step, size[a] + size[b]
-    order, stack = [], [2 * n - 2]
-    while stack:
-        node = stack.pop()
-        if node < n:
-            order.append(node)
-        else:
-            left, right = children[node - n]
-            stack += [right, left]
-    return np.array(order, dtype=np.intp)
+    # on first use: only the heatmap needs scipy (the report's import time stays pandas' and numpy's)
+    from scipy.cluster.hierarchy import leaves_list, linkage
+    from scipy.spatial.distance import squareform
+
+    y = squareform((d + d.T) / 2, checks=False)
+    # scipy refuses negative distances; adding one number to every distance changes no merge
+    return leaves_list(linkage(y - min(y.min(), 0.0), "average")).astype(np.intp)
 
 
 def rater_agreement_heatmap(report: Any, marked: int = 2, ax: Any = None, names: int = 40) -> Figure:
