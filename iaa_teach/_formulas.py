@@ -260,19 +260,17 @@ def fleiss_chance(p: np.ndarray, agreement: np.ndarray) -> np.ndarray:
 
 
 def fleiss_agreement(
-    terms: dict, chance: str, agreement: np.ndarray | None = None
+    terms: dict, chance: str, agreement: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """P_a, p_j and P_e from the summed terms of :func:`fleiss_terms` (leading batch axis).
 
     P_a is the mean P_i over items with 2 or more ratings
     (:func:`observed_agreement`), p_j follows the ``chance`` rule
     (:func:`category_shares`) and P_e = sum_jl w_jl p_j p_l
-    (:func:`fleiss_chance`; sum_j p_j^2 when ``agreement`` is None).
+    (:func:`fleiss_chance`).
     """
     p_a = observed_agreement(terms)
     p_j = category_shares(terms, chance)
-    if agreement is None:
-        agreement = identity(p_j.shape[-1], _exact(p_j))
     return p_a, p_j, fleiss_chance(p_j, agreement)
 
 
