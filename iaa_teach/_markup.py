@@ -401,7 +401,7 @@ SYMBOLS: dict[str, Math] = {
     "P_N": Math("P_N"),
     "P_G": Math("P_G"),
     "sum_n_i": Math(r"\sum_i n_i", "Σ_i n_i"),
-    # Krippendorff's own name for n_i, kept for the exam texts that still use it
+    # Krippendorff's own name for n_i, typeset where the notation table says what a source writes
     "m_u": Math("m_u"),
 }
 

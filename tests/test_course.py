@@ -115,17 +115,58 @@ LESSON_STEMS = [
 ]
 
 
+#: The sources' names for n_i (the ratings of an item), retired in the course's own words.
+SOURCES_N_I = r"m_u|k_i\b|(per-item|item's own) \$?k\$?(?!\w)"
+
+
+def sources_names(text: str) -> list[str]:
+    """The lines of ``text`` that write a source's name for n_i, except where they say what a source writes."""
+    return [
+        line.strip()
+        for line in text.splitlines()
+        if re.search(SOURCES_N_I, line) and not re.search(r"writes|calls", line)
+    ]
+
+
 @pytest.mark.parametrize("stem", [*LESSON_STEMS, "10_exam_revision"])
 def test_lessons_use_the_notation_not_the_sources_other_names(stem):
     """n_i for the ratings of an item: never m_u or k_i, except where a lesson says what a source writes."""
-    found = []
-    for i, cell in enumerate(cells(stem)):
-        text = source(cell)
-        for line in text.splitlines():
-            retired = r"m_u|k_i\b|(per-item|item's own) \$?k\$?(?!\w)"
-            if re.search(retired, line) and not re.search(r"writes|calls", line):
-                found.append(f"cell {i}: {line.strip()}")
+    found = [
+        f"cell {i}: {line}" for i, cell in enumerate(cells(stem)) for line in sources_names(source(cell))
+    ]
     assert not found
+
+
+CONTENT = ROOT / "iaa_teach" / "content"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*sorted(CONTENT.glob("*.toml")), *sorted((ROOT / "iaa_teach" / "exercises" / "_kinds").glob("*.toml"))],
+    ids=lambda p: p.name,
+)
+def test_the_exam_words_use_the_notation_not_the_sources_other_names(path):
+    """The words a lecturer edits (concept questions, mistakes' names and advice, a kind's prompts and
+    mark scheme) write n_i as the lessons do: the alpha concept question and mistakes wrote m_u."""
+    assert not sources_names(path.read_text("utf-8"))
+
+
+def test_the_exam_alpha_question_reads_n_i_in_every_output():
+    """The single-value concept question, its options, model answer and typeset maths, and the mistakes'
+    advice a solution prints: n_i - 1, never m_u."""
+    from iaa_teach.exercises import make_question
+
+    seen = 0
+    for seed in range(12):
+        q = make_question("alpha", seed, level=3)
+        concept = [p for p in q.parts if "single rating" in p.prompt.text()]
+        if not concept:
+            continue
+        seen += 1
+        shown = q.text() + q.markdown() + q.html() + q.solution().text() + q.solution().markdown()
+        assert "m_u" not in shown and "n_i - 1" in shown
+        assert "1 / (n_i - 1)" in concept[0].prompt.text() and "$1/(n_i - 1)$" in concept[0].prompt.markdown()
+    assert seen
 
 
 def test_explain_uses_the_notation():
