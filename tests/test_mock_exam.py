@@ -375,3 +375,64 @@ def test_a_written_answer_not_yet_self_marked_says_no_machine_marked_it(text):
     exam.ticks[(0, words.label)][0].value = True  # ticked: now it has a mark, self-marked
     row = next(line for line in exam.marks_table().text().splitlines() if f"({words.label})" in line)
     assert row.rstrip().endswith(f"1 / {words.marks}")
+
+
+def answer_everything(exam, words="Some words about it."):
+    """Every numerical part right, every letter part right, and a written answer in every words box."""
+    for i, q in enumerate(exam.questions):
+        answer_all(exam, i)
+        for part in q.parts:
+            if part.form == "words":
+                exam.answers[part.label].value = words
+            elif part.choices:
+                exam.answers[part.label].value = part.key
+
+
+def skill_rows(exam) -> list[list[str]]:
+    """The skills table's rows as text: skill (its words joined), marks, out of, share."""
+    lines = exam.skills_table().text().splitlines()[2:]
+    return [re.split(r"\s{2,}", line.strip()) for line in lines]
+
+
+def test_a_written_answer_not_yet_self_marked_is_not_the_weakest_skill():
+    """Marks by skill counted a written answer not yet self-marked as 0 of its marks, so
+    "interpretation 0 %" came first, the weakest; it has no mark yet: "not marked", ranked last.
+    Once self-marked it counts."""
+    exam = MockExam(2, seed=7, level=2, clock=Clock())
+    exam.start_button.click()
+    answer_everything(exam)
+    exam.finish_button.click()
+    (i, words), *_ = [(i, p) for i, q in enumerate(exam.questions) for p in q.parts if p.form == "words"]
+    assert words.skill == "interpretation"
+    assert all(
+        fb.status in ("correct", "self") for results in exam.results for _, fb, _ in results
+    )  # every other part is right: only the written one waits
+    rows = skill_rows(exam)
+    assert rows[-1] == ["interpretation", "-", "-", "not marked"]
+    assert all(row[3] == "100 %" for row in rows[:-1])
+    assert exam.by_skill()["interpretation"] == (0, 0) and exam.to_self_mark() == {"interpretation": 2}
+    assert "counts once self-marked" in exam.skills_table().text()
+    shown = _text(exam.result_html.value)
+    assert "not marked" in shown and "interpretation 0" not in re.sub(r"\s+", " ", shown)
+    exam.ticks[(i, words.label)][0].value = True  # self-marked: 1 of 2, now the weakest
+    rows = skill_rows(exam)
+    assert rows[0] == ["interpretation", "1", "2", "50 %"] and exam.to_self_mark() == {}
+    assert "counts once self-marked" not in exam.skills_table().text()
+
+
+def test_a_skill_partly_self_marked_shares_only_its_marked_parts():
+    """A skill with a marked part and a written answer still waiting: its share is of the marked part,
+    and it says how many of its marks are not marked yet."""
+    exam = MockExam(2, seed=1, level=2, clock=Clock())
+    exam.start_button.click()
+    answer_everything(exam)
+    exam.finish_button.click()
+    waiting = sum(
+        p.marks for q in exam.questions for p in q.parts if p.skill == "concepts" and p.form == "words"
+    )
+    marked = sum(
+        p.marks for q in exam.questions for p in q.parts if p.skill == "concepts" and p.form != "words"
+    )
+    assert exam.by_skill()["concepts"] == (marked, marked)
+    row = next(row for row in skill_rows(exam) if row[0] == "concepts")
+    assert row == ["concepts", str(marked), str(marked), f"100 % ({waiting} not marked)"]

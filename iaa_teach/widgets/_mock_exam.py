@@ -438,21 +438,53 @@ class MockExam:
         )
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
-        """Marks gained and available for each skill over the whole exam, in the order of ``SKILLS``."""
-        tallies = [marking.by_skill() for marking in self.markings]
-        return {
-            s: (sum(t[s][0] for t in tallies if s in t), sum(t[s][1] for t in tallies if s in t))
-            for s in SKILLS
-            if any(s in t for t in tallies)
-        }
+        """Marks gained and marked out of, for each skill over the whole exam, in the order of ``SKILLS``.
+
+        Only marked parts count: a written answer not yet self-marked has no mark yet
+        (:meth:`to_self_mark`), so a skill whose parts all wait shows ``(0, 0)``.
+        """
+        tally: dict[str, list[int]] = {}
+        for results in self.results:
+            for part, fb, got in results:
+                counted = tally.setdefault(part.skill, [0, 0])
+                if fb.status != "self":
+                    counted[0] += got
+                    counted[1] += part.marks
+        return {s: (tally[s][0], tally[s][1]) for s in SKILLS if s in tally}
+
+    def to_self_mark(self) -> dict[str, int]:
+        """For each skill with written answers still to self-mark, those answers' marks."""
+        waiting: dict[str, int] = {}
+        for results in self.results:
+            for part, fb, _ in results:
+                if fb.status == "self":
+                    waiting[part.skill] = waiting.get(part.skill, 0) + part.marks
+        return waiting
 
     def skills_table(self) -> Table:
-        """Marks by skill: gained, available and the share, weakest first."""
-        skills = sorted(self.by_skill().items(), key=lambda kv: Fraction(kv[1][0], kv[1][1] or 1))
+        """Marks by skill: gained, marked out of and the share, weakest first.
+
+        A written answer counts once the student self-marks it; a skill with nothing marked yet says
+        "not marked" and comes last (it is not the weakest: it has no mark).
+        """
+        waiting = self.to_self_mark()
+
+        def share(skill: str, got: int, total: int) -> str:
+            if not total:
+                return "not marked"
+            return percent(got, total) + (f" ({waiting[skill]} not marked)" if skill in waiting else "")
+
+        skills = sorted(
+            self.by_skill().items(), key=lambda kv: (kv[1][1] == 0, Fraction(kv[1][0], kv[1][1] or 1))
+        )
         return Table(
             ["skill", "marks", "out of", "share"],
-            [[skill, str(got), str(total), percent(got, total)] for skill, (got, total) in skills],
-            caption="Marks by skill (weakest first)",
+            [
+                [skill, str(got) if total else "-", str(total) if total else "-", share(skill, got, total)]
+                for skill, (got, total) in skills
+            ],
+            caption="Marks by skill (weakest first"
+            + ("; a written answer counts once self-marked)" if waiting else ")"),
             align="lrrr",
         )
 
