@@ -35,6 +35,7 @@ from __future__ import annotations
 import html
 import re
 import string
+import textwrap
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -466,6 +467,9 @@ class Table(Shown):
     Cells are text (labels, numbers), escaped for each output, or pieces
     (:class:`Prose`, :class:`Math`, :class:`Em`, :class:`Link`) rendered in
     each output. Prints as aligned text and displays as Markdown in a notebook.
+    ``wrap`` (plain text only) maps a column's index to a width: a longer cell
+    goes on over lines under its column, left-aligned, so a long sentence does
+    not widen every line of the table.
     """
 
     def __init__(
@@ -475,6 +479,7 @@ class Table(Shown):
         caption: str | None = None,
         bold_first_column: bool = True,
         align: str | None = None,
+        wrap: dict[int, int] | None = None,
     ):
         self.header = [_cell_value(h) for h in header]
         self.rows = [[_cell_value(c) for c in row] for row in rows]
@@ -482,6 +487,8 @@ class Table(Shown):
         self.bold_first_column = bold_first_column
         #: one letter per column, "l" or "r" (Markdown); default: first column left, the others right
         self.align = align or "l" + "r" * (len(self.header) - 1)
+        #: plain text only: column index -> width; a longer cell goes on over lines under its column
+        self.wrap = dict(wrap or {})
 
     def render(self, form: str, math: str = "tex") -> str:
         body = {"text": self._text, "markdown": self._markdown, "html": self._html}[form](math)
@@ -490,15 +497,27 @@ class Table(Shown):
         return f"{self.caption}\n{body}" if form == "text" else f"{md_escape(self.caption)}\n\n{body}"
 
     def _text(self, math: str) -> str:
-        cells = [[_piece(c, "text", math) for c in r] for r in [self.header, *self.rows]]
-        widths = [max(len(r[i]) for r in cells) for i in range(len(self.header))]
+        cells = [
+            [
+                textwrap.wrap(text, self.wrap[i], break_on_hyphens=False) or [""]
+                if i in self.wrap
+                else [text]
+                for i, text in enumerate(_piece(c, "text", math) for c in r)
+            ]
+            for r in [self.header, *self.rows]
+        ]
+        widths = [max(len(line) for r in cells for line in r[i]) for i in range(len(self.header))]
 
         def line(r: Sequence[str]) -> str:
             return "  ".join(
-                c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))
+                c.ljust(w) if i == 0 or i in self.wrap else c.rjust(w)
+                for i, (c, w) in enumerate(zip(r, widths))
             ).rstrip()
 
-        return "\n".join(line(r) for r in cells)
+        def lines(r: list[list[str]]) -> list[str]:  # a wrapped cell's lines under its column
+            return [line([col[k] if k < len(col) else "" for col in r]) for k in range(max(map(len, r)))]
+
+        return "\n".join(text for r in cells for text in lines(r))
 
     def _markdown(self, math: str) -> str:
         def cell(c: Any, first: bool) -> str:

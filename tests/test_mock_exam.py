@@ -145,7 +145,7 @@ def test_a_usual_mistake_loses_the_parts_marks_and_is_named():
     exam.finish_button.click()
     row = next(r for r in exam.results[0] if r[0] is part)
     assert row[2] == 0 and row[1].status == "mistake"
-    assert mistake.name in exam.marks_table().text()
+    assert any(mistake.name in cell for r in exam.marks_table().rows for cell in r)  # text() wraps it
     assert exam.score()[0] == 0
     assert "(no answer)" in exam.marks_table().text() and "Not answered." in exam.marks_table().text()
 
@@ -436,3 +436,37 @@ def test_a_skill_partly_self_marked_shares_only_its_marked_parts():
     assert exam.by_skill()["concepts"] == (marked, marked)
     row = next(row for row in skill_rows(exam) if row[0] == "concepts")
     assert row == ["concepts", str(marked), str(marked), f"100 % ({waiting} not marked)"]
+
+
+def test_the_plain_text_marks_table_wraps_its_feedback_to_about_100_characters():
+    """MockExam.text() padded every line of the marks table to its longest feedback (about 400
+    characters); the answers and the feedback now wrap under their columns, every word kept."""
+    exam = MockExam(3, seed=7, level=4, clock=Clock())
+    exam.start_button.click()
+    long_answer = "Kappa removes the agreement expected by chance, so it is lower. " * 5
+    for i, q in enumerate(exam.questions):
+        exam.go(i)
+        for part in q.parts:
+            exam.answers[part.label].value = long_answer if part.form == "words" else "0.123"
+    exam.finish_button.click()
+    results = [(i, *r) for i, results in enumerate(exam.results) for r in results]
+    assert max(len(fb.message) for _, _, fb, _ in results) > 300  # a long feedback to wrap
+    assert max(len(line) for line in exam.text().splitlines()) <= 100
+    head, *lines = exam.marks_table().text().splitlines()[1:]
+    answer, feedback = head.index("your answer"), head.index("feedback")
+    rows = []  # each part's lines: a row starts where the question column is written
+    for line in lines:
+        if line[:answer].strip():
+            rows.append([line])
+        else:
+            assert line[:answer] == " " * answer  # a continuation line: only under its columns
+            rows[-1].append(line)
+    assert len(rows) == len(results)
+    for (i, part, fb, got), row in zip(results, rows):
+        marks = f"not marked / {part.marks}" if fb.status == "self" else f"{got} / {part.marks}"
+        assert row[0].endswith(marks)
+        row[0] = row[0].removesuffix(marks)
+        said = " ".join(" ".join(line[feedback:].split()) for line in row)
+        typed = " ".join(" ".join(line[answer:feedback].split()) for line in row)
+        assert said.strip() == " ".join(fb.message.split())
+        assert typed.strip() == " ".join(exam.typed[i][part.label].split())

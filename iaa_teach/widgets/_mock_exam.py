@@ -66,6 +66,11 @@ _OWN_CSS = {
 }
 
 
+#: The plain text's width (:meth:`MockExam.text`): the marks table wraps the answers and feedback to fit.
+TEXT_WIDTH = 100
+_ANSWER_WIDTH, _FEEDBACK_MIN = 16, 24
+
+
 class MockExam:
     """A timed session of ``n_questions`` exam questions, marked at the end with a breakdown by skill.
 
@@ -430,11 +435,15 @@ class MockExam:
             for i, (q, results) in enumerate(zip(self.questions, self.results))
             for part, fb, got in results
         ]
+        header = ["question", "part", "skill", "your answer", "feedback", "marks"]
+        fixed = sum(max(len(str(r[i])) for r in [header, *rows]) for i in (0, 1, 2, 5))
+        feedback = max(_FEEDBACK_MIN, TEXT_WIDTH - fixed - _ANSWER_WIDTH - 2 * (len(header) - 1))
         return Table(
-            ["question", "part", "skill", "your answer", "feedback", "marks"],
+            header,
             rows,
             caption="Marks per part",
             align="llllll",
+            wrap={3: _ANSWER_WIDTH, 4: feedback},  # plain text: the feedback goes on under its column
         )
 
     def by_skill(self) -> dict[str, tuple[int, int]]:
