@@ -264,3 +264,19 @@ def test_mathml_tables_typeset_fractions_and_symbol_names():
     assert "<msub><mi>n</mi><mi>i</mi></msub>" in table
     assert ">a_b<" in table and ">x_y<" in table  # a label is text, even with an underscore
     assert "16/4" in Table(["item"], [["16/4"]]).html(math="text")  # only the typeset page changes
+
+
+def test_a_range_of_items_is_not_broken_over_two_lines():
+    """A partial-coverage question's "only items 2-8" broke after the hyphen on the printed paper
+    ("only items 2-" / "8"): every range of numbers in the pages' text is in a span that does not
+    break, and the pages' style keeps such a span on one line."""
+    questions = worksheet_questions(4, seed=100, kinds=["cohen", "fleiss", "partial", "alpha"], level=2)
+    paper, scheme = worksheet_html(questions)
+    assert 'only items <span class="nowrap">2-8</span>' in paper
+    assert re.search(r"(?m)^\.nowrap \{ white-space: nowrap; \}", paper)  # on every page, not the key only
+    for page in (paper, scheme):
+        text = re.sub(r"<math\b.*?</math>|<style>.*?</style>|<title>.*?</title>", "", page, flags=re.S)
+        text = re.sub(r'<span class="nowrap">[^<]*</span>', "", text)
+        text = re.sub(r"<[^>]*>", " ", text)
+        assert not re.findall(r"(?<![\w.])\d+[-–]\d+(?!\w)", text)
+    assert "Q-" in paper and not re.search(r'Q-\w*<span class="nowrap">', paper)  # codes stay as they are

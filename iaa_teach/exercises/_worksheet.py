@@ -124,7 +124,28 @@ def _page(title: str, body: str, css: str = "") -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
-        f"<title>{title}</title>\n<style>{_CSS}{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"<title>{title}</title>\n<style>{_CSS}{css}</style>\n</head>\n"
+        f"<body>\n{_ranges_kept_whole(body)}\n</body>\n</html>\n"
+    )
+
+
+#: A tag, or a formula (MathML) whole: what a range is not looked for in.
+_TAG_OR_MATH = re.compile(r"(<math\b.*?</math>|<[^>]*>)", re.S)
+#: A range of numbers, "2-8" or "2–8" (not part of a longer word, code or decimal).
+_RANGE = re.compile(r"(?<![\w.\-–])\d+(?:\.\d+)?[-–]\d+(?:\.\d+)?(?!\w|\.\d|[-–]\d)")
+
+
+def _ranges_kept_whole(html: str) -> str:
+    """``html`` with each range of numbers in its text ("only items 2-8") in a span that does not break:
+    a browser breaks a line after a hyphen or dash, and the paper read "items 2-" / "8".
+
+    >>> _ranges_kept_whole('<p title="2-8">A, only items 2-8; D, items 1–5. Q-AB12-34CD, -1-2</p>')
+    '<p title="2-8">A, only items <span class="nowrap">2-8</span>; D, items <span class="nowrap">1–5</span>. Q-AB12-34CD, -1-2</p>'
+    """
+    pieces = _TAG_OR_MATH.split(html)
+    return "".join(
+        piece if i % 2 else _RANGE.sub(lambda m: f'<span class="nowrap">{m.group(0)}</span>', piece)
+        for i, piece in enumerate(pieces)
     )
 
 
