@@ -492,8 +492,7 @@ class MockExam:
                 [skill, str(got) if total else "-", str(total) if total else "-", share(skill, got, total)]
                 for skill, (got, total) in skills
             ],
-            caption="Marks by skill (weakest first"
-            + ("; a written answer counts once self-marked)" if waiting else ")"),
+            caption="Marks by skill (weakest first)",
             align="lrrr",
         )
 
