@@ -38,6 +38,7 @@ from ._validation import check_option
 #: A chance term within this of 1 (or a D_e within it of 0) counts as exactly there (floats only).
 EPS = 1e-12
 WEIGHTS = (None, "linear", "quadratic")
+#: Krippendorff's levels of measurement, each with its own distance between two values.
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 CHANCE_RULES = ("pooled", "item_mean")
 #: How :func:`iaa_teach.family_intervals` and the report compute an interval.

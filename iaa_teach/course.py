@@ -226,7 +226,7 @@ def recall_answers(number: str) -> Table:
 
 
 # =========================================================== student copies
-#: Cell tags. ``exercise``: a cell the student fills in (kept). ``solution``:
-#: a worked answer, emptied in student copies.
+#: Cell tag of a cell the student fills in (kept in student copies).
 EXERCISE_TAG = "exercise"
+#: Cell tag of a worked answer (emptied in student copies).
 SOLUTION_TAG = "solution"

@@ -33,6 +33,7 @@ __all__ = [
     "class_annotations_planted",
 ]
 
+#: The sentiment example's categories, in the order its tables list them.
 SENTIMENT_CATEGORIES = ("G", "N", "P")
 _DATA = _Path(__file__).parent / "data"
 

@@ -93,3 +93,16 @@ def test_the_user_guide_is_in_the_book_in_order(sources):
             (ROOT / "docs" / f"{name}.md").read_text(encoding="utf-8")
         )
     assert book.guide_page("see [setup](setup.md#tests)") == "see [setup](guide-setup.md#tests)"
+
+
+def test_every_constant_on_the_api_pages_says_what_it_is(sources):
+    # a constant's entry is its ``#:`` comment: without one, the page showed the bare name (LEVELS,
+    # SENTIMENT_CATEGORIES, SOLUTION_TAG had none)
+    _, target = sources
+    bare = []
+    for page in book.API_TOPICS:
+        text = (target / f"{page}.rst").read_text(encoding="utf-8")
+        for entry in re.finditer(r"^\.\. py:data:: (\S+)\n\n((?:   .*\n)*)", text, re.M):
+            if len(entry[2].strip()) < 15:
+                bare.append(entry[1])
+    assert bare == []
