@@ -692,3 +692,31 @@ def test_the_pdf_cuts_no_line_at_the_margin_and_shows_no_raw_tex(printed_book):
     # every formula typeset: none of MathJax's delimiters left (code holds TeX in strings, so not \\frac...)
     assert not re.search(r"\\\(|\\\)|\\\[|\\\]|\$\$", text)
     assert "\u2211" in text and "\u03ba" in text  # a typeset sum sign and kappa
+
+
+# ------------------------------------------------------------------ search box
+# The theme places the magnifying glass over the search field (position: absolute) but leaves the field's
+# text where it was: the first letters of what the reader typed were under the icon, on the search page and
+# in the search dialog (Ctrl+K, or the magnifier button on a phone).
+_ICON_CLEAR_JS = """() => Array.from(document.querySelectorAll('form.bd-search')).filter(f => f.checkVisibility())
+    .map(f => { const icon = f.querySelector('.fa-magnifying-glass').getBoundingClientRect();
+                const input = f.querySelector('input'), box = input.getBoundingClientRect();
+                const text = box.left + parseFloat(getComputedStyle(input).paddingLeft);
+                return {iconRight: icon.right, textLeft: text}; })"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [(375, 740), (1280, 800)])
+def test_the_search_icon_leaves_the_typed_words_clear(built_book, viewport):
+    with chromium_page(viewport=viewport) as page:
+        visit = Visit(page, built_book)
+        visit.open((built_book / "search.html").resolve().as_uri() + "?q=kappa")
+        page.locator("#search-results ul.search li a").first.wait_for(timeout=TIMEOUT_MS)
+        on_page = page.evaluate(_ICON_CLEAR_JS)
+        visit.open((built_book / "index.html").resolve().as_uri())
+        page.locator("button.search-button, button.search-button-field").filter(visible=True).first.click()
+        page.locator("#pst-search-dialog form.bd-search input").wait_for(state="visible", timeout=TIMEOUT_MS)
+        in_dialog = page.evaluate(_ICON_CLEAR_JS)
+        assert visit.outside == [] and visit.problems == []
+    assert len(on_page) == 1 and len(in_dialog) == 1
+    assert all(box["iconRight"] <= box["textLeft"] for box in on_page + in_dialog), (on_page, in_dialog)
