@@ -720,3 +720,27 @@ def test_the_search_icon_leaves_the_typed_words_clear(built_book, viewport):
         assert visit.outside == [] and visit.problems == []
     assert len(on_page) == 1 and len(in_dialog) == 1
     assert all(box["iconRight"] <= box["textLeft"] for box in on_page + in_dialog), (on_page, in_dialog)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["notation", "glossary"])
+def test_a_table_longer_than_a_sheet_starts_under_its_introduction_with_whole_words(
+    printed_book, built_book, name
+):
+    # kept whole, the notation's and the glossary's tables began a sheet of their own (the page's title and
+    # opening lines alone on the sheet before), and their squeezed columns broke headings letter by letter
+    from bs4 import BeautifulSoup
+
+    sheets, found = printed_book["sheets"], printed_book["done"]["sheets"]
+    table = BeautifulSoup(
+        (built_book / f"{name}.html").read_text(encoding="utf-8"), "html.parser"
+    ).select_one(".bd-article table")
+    heading = [th.get_text(" ", strip=True) for th in table.select("thead th")]
+    first_row = table.select_one("tbody tr").find_all("td")[1].get_text(" ", strip=True)
+    first_sheet = _flat(_FOOTER.sub("", sheets[found[name] - 1]))
+    words = set(re.findall(r"[\w']+", first_sheet))
+    assert all(word in words for cell in heading for word in re.findall(r"[\w']+", cell)), (
+        heading,
+        first_sheet,
+    )
+    assert _flat(" ".join(first_row.split()[:4])) in first_sheet

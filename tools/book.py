@@ -938,7 +938,9 @@ pre, .cell_input pre, .cell_output pre, div.highlight pre { white-space: pre-wra
 .cell_output, .output, .pst-scrollable-table-container, div.math, mjx-container[display="true"] {
   overflow: visible !important; max-width: 100%; }
 table { max-width: 100%; font-size: 0.85rem; }
-th, td { overflow-wrap: anywhere; }
+/* a word is broken only when it is wider than the whole table: a column is as wide as its longest word
+   (with "anywhere" a squeezed column broke its heading letter by letter: "sym/bol", "first in less/on") */
+th, td { overflow-wrap: break-word; }
 img { max-width: 100% !important; height: auto; break-inside: avoid; }
 /* a figure, table, formula or note is not split over two sheets; a long cell may be (else half-empty sheets) */
 .cell_input, table, mjx-container[display="true"], .admonition, .iaa-static { break-inside: avoid; }
@@ -947,7 +949,14 @@ img { max-width: 100% !important; height: auto; break-inside: avoid; }
 h1, h2, h3, h4 { break-after: avoid; }
 /* a heading with what follows it, a table's caption with its table (:func:`_keep_together`) */
 .iaa-keep { break-inside: avoid; }
+/* a table longer than a sheet (the notation, the glossary) starts under its introduction and goes on over
+   the next sheet between two rows, its heading row repeated; kept whole it began a sheet of its own and
+   left the page's opening lines alone on a sheet (:data:`LONG_TABLE_ROWS`) */
+table.iaa-long-table { break-inside: auto; }
+table.iaa-long-table tr { break-inside: avoid; }
 """
+#: A printed table with more body rows than this may go on over the next sheet (between two rows).
+LONG_TABLE_ROWS = 15
 #: Printing waits this long (Chromium's virtual time, ms) for MathJax to typeset every formula.
 PRINT_BUDGET_MS = 20_000
 _SUMMARY_WORDS = re.compile(r"^\s*Show\s+(the\s+)?", re.I)
@@ -966,7 +975,9 @@ def _keep_together(soup: Any, article: Any) -> None:
     pairs += [
         (table.find_previous_sibling(), table)
         for table in article.select("div.pst-scrollable-table-container")
-        if table.find_previous_sibling() is not None and table.find_previous_sibling().name == "p"
+        if table.find_previous_sibling() is not None
+        and table.find_previous_sibling().name == "p"
+        and table.select_one("table.iaa-long-table") is None  # may go on over the next sheet: not kept whole
     ]
     for first, second in pairs:
         if (
@@ -1015,6 +1026,9 @@ def _print_sections(site: Path, names: list[str], kickers: dict[str, str]):
                 words = _SUMMARY_WORDS.sub("", summary.get_text(" ", strip=True))
                 summary.name, summary.attrs = "p", {"class": "iaa-answer-label"}
                 summary.string = words[:1].upper() + words[1:]
+        for table in article.find_all("table"):
+            if len(table.select("tbody > tr") or table.find_all("tr")) > LONG_TABLE_ROWS:
+                table["class"] = [*(table.get("class") or []), "iaa-long-table"]
         _keep_together(soup, article)
         part = soup.new_tag("section", attrs={"class": "iaa-print-part", "id": name})
         if kickers.get(name):
