@@ -28,7 +28,8 @@ How a file is laid out (each guess noted, each oddity warned about: :class:`Read
 - Raters as rows (``raters_as_rows=True``): a form's export, one row per
   respondent; the raters named by an e-mail or name column, timestamps left out.
 - ``drop`` leaves columns out, ``skip_rows`` skips a title above the header;
-  empty unnamed columns at the right end are left out.
+  empty unnamed columns are left out, and rows at the bottom whose item ID
+  is "Total", "Sum", "Mean"... (:data:`TOTAL_ROWS`).
 - Label Studio's JSON export (``.json``) and Prodigy's JSONL (``.jsonl``) are
   read as long files.
 - Warnings: a rater column named like raters, holding e-mail addresses or
@@ -48,6 +49,7 @@ import codecs
 import contextlib
 import csv
 import dataclasses
+import functools
 import io
 import itertools
 import math
@@ -130,7 +132,8 @@ LABEL_NAMES = frozenset({"label", "labels", "category", "rating", "code", "value
 #: such as "id", "no", "#"): "Units", "Patient ID", "doc_id", "#". See :func:`item_like`.
 ID_WORDS = frozenset(
     "item items unit units subject subjects patient patients case cases doc docs document documents "
-    "text texts sentence sentences example examples index # id ids key row task review image uid".split()
+    "text texts sentence sentences example examples index # id ids key row task review image uid token tokens "
+    "word words".split()
 )
 #: Words of a column name that say "who rated" (:func:`rater_like`).
 RATER_WORDS = frozenset(
@@ -1140,6 +1143,8 @@ def _interpret(table: Any, plan: _Plan, categories: list | None, max_field: int 
         return _interpret_rows(table, plan, categories, max_field)
     header, locate = table.header, table.locate
     j_item = plan.item_j
+    if j_item is not None:
+        _drop_total_rows(table, plan, j_item)
     items = (
         _id_column(
             table.columns[j_item],
@@ -1171,8 +1176,8 @@ def _interpret(table: Any, plan: _Plan, categories: list | None, max_field: int 
     for j, name in zip(js, names):
         if name == "":
             raise AgreementError(
-                f"{path}: the header has no name for column {table.positions[j] + 1}; every rater column "
-                f"needs a name"
+                f"{locate(-1)}: the header has no name for column {table.positions[j] + 1}, which holds "
+                f"ratings; every rater column needs a name: type one into the header"
             )
     labels, numeric, cats = _labels(table, js, categories, locate, max_field, plan)
     _warn_columns(plan, names, labels, items is None and plan.item is None and bool(js) and js[0] == 0)
@@ -1196,7 +1201,8 @@ def _reading(plan: _Plan, path: str, layout: str, **where: Any) -> Reading:
 
 
 def _drop_empty_tail(table: Any, plan: _Plan) -> None:
-    """Leave out the unnamed columns at the right end that hold nothing (``a,b,,`` as spreadsheets save)."""
+    """Leave out the unnamed columns that hold nothing: at the right end (``a,b,,`` as spreadsheets save)
+    and between named ones (a gap left in a sheet); never the item or rater column the plan chose."""
     n = table.width
     while n > 1 and table.header[n - 1] == "" and _missing_cells(table.columns[n - 1], plan.keep).all():
         n -= 1
@@ -1207,6 +1213,58 @@ def _drop_empty_tail(table: Any, plan: _Plan) -> None:
         )
         table.header, table.columns = table.header[:n], table.columns[:n]
         table.positions = table.positions and table.positions[:n]
+    chosen = {plan.item_j, plan.rater_j}
+    gaps = [
+        j
+        for j in range(1, table.width)
+        if j not in chosen and table.header[j] == "" and _missing_cells(table.columns[j], plan.keep).all()
+    ]
+    if gaps and len(gaps) < table.width - 1:
+        where = ", ".join(str(table.positions[j] + 1) for j in gaps) if table.positions else ""
+        plan.notes.append(
+            f"{len(gaps)} empty column{'s' if len(gaps) > 1 else ''} with no name left out"
+            + (f" (column{'s' if len(gaps) > 1 else ''} {where} of the file)" if where else "")
+        )
+        kept = [j for j in range(table.width) if j not in gaps]
+        table.header, table.columns = [table.header[j] for j in kept], [table.columns[j] for j in kept]
+        table.positions = table.positions and [table.positions[j] for j in kept]
+        if table.reread:  # it reads the file's columns by their places before the gaps were left out
+            table.reread = functools.partial(lambda again, js: again([kept[j] for j in js]), table.reread)
+        plan.item_j = None if plan.item_j is None else kept.index(plan.item_j)
+        plan.rater_j = None if plan.rater_j is None else kept.index(plan.rater_j)
+
+
+def _first_rows(column: Any, n: int) -> Any:
+    """The first ``n`` cells of a column (a Categorical keeps only the labels left in them)."""
+    import pandas as pd
+
+    return column[:n].remove_unused_categories() if isinstance(column, pd.Categorical) else column[:n]
+
+
+#: Item IDs of a row of sums under the items (a spreadsheet's "Total" row), compared in lower case.
+TOTAL_ROWS = frozenset(
+    {"total", "totals", "sum", "sums", "grand total", "count", "mean", "average", "overall"}
+)
+
+
+def _drop_total_rows(table: Any, plan: _Plan, j_item: int) -> None:
+    """Leave out the rows at the bottom whose item ID is "Total", "Sum", "Mean"... (a spreadsheet's
+    totals under the items): their cells are sums, not ratings, and read as labels they would add an
+    item on which every rater "agrees"."""
+    column = table.columns[j_item]
+    n = len(column)
+    while n > 1 and isinstance(column[n - 1], str) and column[n - 1].strip().casefold() in TOTAL_ROWS:
+        n -= 1
+    if n < len(column):
+        rows = [
+            f'{table.line(i) or f"row {i + 1}"} ("{str(column[i]).strip()}")' for i in range(n, len(column))
+        ]
+        plan.notes.append(f"left out as totals, not items: {', '.join(rows)}; rename the item to keep it")
+        table.columns = [_first_rows(c, n) for c in table.columns]
+        if table.reread:
+            table.reread = functools.partial(
+                lambda again, js: [_first_rows(c, n) for c in again(js)], table.reread
+            )
 
 
 def _all_distinct(values: np.ndarray) -> int:
