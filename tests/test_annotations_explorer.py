@@ -354,3 +354,20 @@ def test_every_text_of_the_narrow_figures_lies_inside_them(data):
                 shown = [text.get_text() for text in fig.legends[0].get_texts()]
                 assert all(len(label) < 30 and label.endswith("…") for label in shown)
                 assert len(set(shown)) == len(shown) >= 6
+
+
+def test_a_file_in_excels_encoding_is_read_with_the_encoding_box():
+    """A CSV file saved by Excel (Windows-1252, accented names and labels): the error names the explorer's
+    "encoding" box, and typing cp1252 there reads the uploaded file again (the explorer had no such box,
+    while its error said to give encoding='cp1252')."""
+    ex = AnnotationsExplorer()
+    text = "item,Hélène,José\n1,négatif,négatif\n2,très positif,positif\n3,négatif,très positif\n"
+    upload(ex, "excel.csv", text.encode("cp1252"))
+    assert ex.report is None
+    assert 'In this explorer: the "encoding" box, then read the file again.' in html.unescape(
+        ex.readout.value
+    )
+    ex.encoding.value = "cp1252"
+    assert "excel.csv read again." in html.unescape(ex.status.value)
+    assert ex.ratings.raters == ("Hélène", "José")
+    assert ex.ratings.categories == ("négatif", "positif", "très positif")

@@ -257,6 +257,7 @@ _CONTROLS = {
     "fold_case": 'the "merge letter case" box',
     "keep_labels": 'the "keep as labels" box',
     "anonymise": 'the "raters as R1..Rn" box',
+    "encoding=": 'the "encoding" box',
 }
 
 
@@ -335,7 +336,8 @@ class AnnotationsExplorer(Explorer):
     How files are read: the layout ("guess", "wide", "long", "raters as
     rows"), the "item column" (``none``: no such column), the rater and
     label columns of a long file, the columns to "leave out", the "skip
-    rows" above the header and "merge letter case" (the options of
+    rows" above the header, the file's "encoding" (a CSV file not in UTF-8,
+    such as Excel's cp1252) and "merge letter case" (the options of
     :meth:`iaa_teach.Ratings.from_csv`). The summary starts with how the file
     was read, every guess and every warning (:func:`iaa_teach.report.summary_lines`).
 
@@ -440,6 +442,10 @@ class AnnotationsExplorer(Explorer):
         self.label_column = box("label column", "guess")
         self.leave_out = box("leave out", "columns, comma-separated")
         self.keep_labels = box("keep as labels", "e.g. NA")
+        self.encoding = box("encoding", "UTF-8; or cp1252, latin-1")
+        self.encoding.tooltip = (
+            "the file's encoding if it is not UTF-8: cp1252 for Excel's CSV, latin-1, utf-16"
+        )
         self.skip_rows = w.BoundedIntText(
             value=0, min=0, max=1000, description="skip rows", style=s, layout=w.Layout(width="15em")
         )
@@ -492,6 +498,7 @@ class AnnotationsExplorer(Explorer):
             self.skip_rows,
             self.fold_case,
             self.keep_labels,
+            self.encoding,
             self.anonymise,
         )
         for control in self.file_controls:
@@ -534,6 +541,7 @@ class AnnotationsExplorer(Explorer):
                         self.leave_out,
                         self.skip_rows,
                         self.keep_labels,
+                        self.encoding,
                         self.order,
                         self.gold_column,
                         self.fold_case,
@@ -763,6 +771,8 @@ class AnnotationsExplorer(Explorer):
             if box.value.strip():
                 options[key] = parse_categories(box.value, f'"{box.description}"')
         options["skip_rows"], options["fold_case"] = self.skip_rows.value, self.fold_case.value
+        if self.encoding.value.strip():
+            options["encoding"] = self.encoding.value.strip()
         options["anonymise"] = self.anonymise.value
         return options
 
