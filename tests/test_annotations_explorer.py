@@ -371,3 +371,27 @@ def test_a_file_in_excels_encoding_is_read_with_the_encoding_box():
     assert "excel.csv read again." in html.unescape(ex.status.value)
     assert ex.ratings.raters == ("Hélène", "José")
     assert ex.ratings.categories == ("négatif", "positif", "très positif")
+
+
+def test_each_warning_names_its_own_control_beside_it():
+    """A form's export read as wide: each warning about the file says, inside it, which control answers
+    it; the hints were a separate block after all the warnings, the same hint twice."""
+    ex = AnnotationsExplorer()
+    form = (
+        "Timestamp,Email address,Q1,Q2,Q3\n"
+        "2026/11/10 10:00:00 AM GMT+1,ann@uni.edu,yes,no,Yes\n"
+        "2026/11/11 10:01:00 AM GMT+1,bo@uni.edu,yes,no,no\n"
+        "2026/11/12 10:02:00 AM GMT+1,cy@uni.edu,no,no,yes\n"
+    )
+    upload(ex, "form.csv", form.encode())
+    warnings = re.findall(r'<p class="warning">(.*?)</p>', ex.readout.value, re.S)
+    assert len(warnings) == 3, ex.readout.value
+    expected = ['the "merge letter case" box', 'the layout "raters as rows"', 'the layout "raters as rows"']
+    for found, control in zip(warnings, expected):
+        assert f"<br>In this explorer: {control}" in html.unescape(found), found
+    assert html.unescape(ex.readout.value).count("In this explorer") == 3
+    upload(ex, "cased.csv", b"item,A,B\n1,yes,Yes\n2,no,no\n3,yes,yes\n4,no,yes\n5,Yes,yes\n")
+    ex.order.value = "no, yes, Yes"  # the ratings are made again in that order: the hint stays
+    assert ex.report is not None and ex.report.ratings.categories == ("no", "yes", "Yes")
+    assert 'yes" (5 cells), "Yes" (2 cells); merge them' in html.unescape(ex.readout.value)
+    assert '<br>In this explorer: the "merge letter case" box' in html.unescape(ex.readout.value)

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from .. import _plots as plots
 from .. import _report as report_files  # `report` names a Diagnosis in this module
 from .. import datasets
-from .._markup import attr_escape
+from .._markup import attr_escape, html_escape
 from .._reading import parse_categories, reads_as_number, to_number
 from .._validation import check_option
 from ..diagnosis import Diagnosis, compare_with_gold, diagnose
@@ -313,6 +313,18 @@ def what_to_change(message: str) -> str:
     """The explorer's controls that answer the options a message names (empty if it names none)."""
     found = [control for option, control in _CONTROLS.items() if option in message]
     return f" In this explorer: {'; '.join(found)}, then read the file again." if found else ""
+
+
+def _with_hints(how: str, warned: Any) -> str:
+    """The reading's HTML with, inside each warning, the explorer's controls that answer it (the warnings
+    are its ``<p class="warning">`` lines, in the order of ``warned``)."""
+    lines, hints = how.split("\n"), iter(warned)
+    for i, line in enumerate(lines):
+        if line.startswith('<p class="warning">') and line.endswith("</p>"):
+            hint = what_to_change(next(hints, "")).strip()
+            if hint:
+                lines[i] = f"{line[: -len('</p>')]}<br>{html_escape(hint)}</p>"
+    return "\n".join(lines)
 
 
 class AnnotationsExplorer(Explorer):
@@ -910,10 +922,12 @@ class AnnotationsExplorer(Explorer):
                 ["most confused", q("most confused", f"{pairs[0]['first']} / {pairs[0]['second']}")],
                 ["observed / expected", q("ratio", fmt(pairs[0]["ratio"]))],
             ]
-        warned = [w for w in (r.reading.warnings if r.reading is not None else ())]
-        hints = "".join(note(what_to_change(w).strip(), "iaa-warning") for w in warned if what_to_change(w))
         return (
-            (f'<div class="iaa-reading">{how}</div>{hints}' if how else "")
+            (
+                f'<div class="iaa-reading">{_with_hints(how, self._ratings.reading.warnings)}</div>'
+                if how
+                else ""
+            )
             + (note(self.warning, "iaa-warning") if self.warning else "")
             + heading("What the report finds")
             + report_files.summary_html(report)
