@@ -1527,8 +1527,11 @@ def confusion_heatmap(report: Any, marked: int = 2, ax: Any = None) -> Figure:
     im = _heatmap(ax, matrix, labels, cells, highlight_diagonal=False)
     for text in ax.texts:
         text.set_fontsize(11 if k <= 6 else 8)
-    if max(len(x) for x in labels) > 3:
-        ax.set_xticks(range(k), labels, rotation=30, ha="right", rotation_mode="anchor")
+    if max(len(x) for x in labels) > 3:  # upright beyond 8 columns: slanted, 20 part-of-speech tags overlap
+        slant = 30 if k <= 8 else 90
+        ax.set_xticks(range(k), labels, rotation=slant, ha="right", va="top" if k <= 8 else "center")
+        for tick in ax.get_xticklabels():
+            tick.set_rotation_mode("anchor")
     pairs = report.confused_pairs()
     ratios = np.asarray(pairs["ratio"], dtype=float)
     chosen = [x for x in range(min(marked, len(pairs))) if ratios[x] > 1]

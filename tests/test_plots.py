@@ -357,3 +357,23 @@ def test_family_pictures_escape_labels_and_refuse_bad_input():
         plots.chance_chart({})
     with pytest.raises(AgreementError, match="confidence"):
         plots.family_chart(SENTIMENT, confidence=95)
+
+
+def test_the_confusion_heatmaps_category_names_do_not_overlap_with_twenty_tags():
+    """20 part-of-speech tags from 2 taggers: the names under the columns were slanted at 30 degrees and ran
+    into each other (ADJ, ADP, ADV, AUX... one smudge)."""
+    from iaa_teach import Ratings, diagnose
+    from iaa_teach.plots import confusion_heatmap
+
+    tags = ["ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART"]
+    tags += ["PRON", "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X", "NOUN2", "VERB2", "OTHER"]
+    rows = [[tags[i % 20], tags[(i * 7) % 20] if i % 3 else tags[i % 20]] for i in range(200)]
+    fig = confusion_heatmap(diagnose(Ratings.from_rows(rows, raters=["tagger1", "tagger2"])))
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    boxes = [t.get_window_extent(renderer) for t in fig.axes[0].get_xticklabels() if t.get_text()]
+    assert len(boxes) == 20
+    overlapping = [(a, b) for a, b in zip(boxes, boxes[1:]) if a.x1 > b.x0 + 0.5 and a.overlaps(b)]
+    assert overlapping == []
