@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, partial
@@ -985,9 +986,15 @@ def _category_values_of(categories: tuple, level: str, exact: bool = False) -> n
         return None
     for c in categories:
         if isinstance(c, bool) or not isinstance(c, (int, float, Fraction, np.integer, np.floating)):
+            comma = isinstance(c, str) and re.fullmatch(r"\s*[+-]?\d+,\d+\s*", c)
             raise AgreementError(
                 f"level {level!r} needs numeric categories, but category {c!r} is not a number; "
-                f"use level='ordinal' for ordered labels"
+                + (
+                    "a decimal comma? write the numbers with a decimal point (2.5), as a spreadsheet saves "
+                    "them in an English locale, or replace the commas in the file"
+                    if comma
+                    else "use level='ordinal' for ordered labels"
+                )
             )
         try:
             x = float(c)

@@ -216,6 +216,15 @@ def test_numeric_strings_are_not_numbers_and_bools_are_not_either():
         krippendorff_alpha(np.array([[True, False], [True, True]]), "interval")
 
 
+def test_decimal_commas_at_the_interval_level_are_named():
+    """A semicolon-separated file from a European spreadsheet holds 1,5 and 2,0: the error said to use the
+    ordinal level (which would sort the text "10,0" before "2,0"); it names the decimal comma."""
+    with raises(r"category '1,5' is not a number; a decimal comma\? write the numbers with a decimal point"):
+        krippendorff_alpha([["1,5", "2,0"], ["2,0", "2,0"], ["3,5", "1,5"]], "interval")
+    with raises(r"category 'G' is not a number; use level='ordinal' for ordered labels"):
+        krippendorff_alpha(datasets.sentiment(), "interval")
+
+
 def test_ratio_needs_non_negative_values():
     with raises(r"level 'ratio' needs non-negative values.*-1"):
         krippendorff_alpha([[-1, 2], [2, 2], [1, 1]], "ratio")
