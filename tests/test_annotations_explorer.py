@@ -395,3 +395,12 @@ def test_each_warning_names_its_own_control_beside_it():
     assert ex.report is not None and ex.report.ratings.categories == ("no", "yes", "Yes")
     assert 'yes" (5 cells), "Yes" (2 cells); merge them' in html.unescape(ex.readout.value)
     assert '<br>In this explorer: the "merge letter case" box' in html.unescape(ex.readout.value)
+
+
+def test_two_raters_name_no_one_least_in_step():
+    """Two raters: the findings say there is no ranking of raters; the table beside them named the first
+    rater "least in step", with a rise "undefined"."""
+    ex = AnnotationsExplorer()
+    upload(ex, "two.csv", b"item,Helene,Jose\n1,a,a\n2,a,b\n3,b,b\n4,c,b\n5,c,c\n6,a,c\n")
+    assert ex.values()["least in step"] == "none: 2 raters"
+    assert "With 2 raters there is no ranking of raters" in html.unescape(ex.readout.value)

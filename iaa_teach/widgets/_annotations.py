@@ -454,7 +454,7 @@ class AnnotationsExplorer(Explorer):
         self.label_column = box("label column", "guess")
         self.leave_out = box("leave out", "columns, comma-separated")
         self.keep_labels = box("keep as labels", "e.g. NA")
-        self.encoding = box("encoding", "UTF-8; or cp1252, latin-1")
+        self.encoding = box("encoding", "UTF-8", width="10em")
         self.encoding.tooltip = (
             "the file's encoding if it is not UTF-8: cp1252 for Excel's CSV, latin-1, utf-16"
         )
@@ -543,7 +543,7 @@ class AnnotationsExplorer(Explorer):
             view.add_class("iaa-report")
         settings = w.VBox(
             [
-                controls_row(self.path, self.read_button),
+                controls_row(self.path, self.read_button, self.encoding),
                 controls_row(self.format),
                 w.GridBox(
                     [
@@ -553,7 +553,6 @@ class AnnotationsExplorer(Explorer):
                         self.leave_out,
                         self.skip_rows,
                         self.keep_labels,
-                        self.encoding,
                         self.order,
                         self.gold_column,
                         self.fold_case,
@@ -912,7 +911,8 @@ class AnnotationsExplorer(Explorer):
             ["ratings", q("source", self.source)],
             ["table", q("shape", f"{r.n_items:,} items x {r.n_raters} raters, {r.n_categories} categories")],
             [f"alpha ({self.level.value})", q("alpha", fmt(report.alpha.exact.alpha))],
-            ["least in step", q("least in step", first["rater"])],
+            # two raters: leaving one out leaves no pair, so no one is least in step (the rise is undefined)
+            ["least in step", q("least in step", first["rater"] if r.n_raters > 2 else "none: 2 raters")],
             ["alpha rises without them by", q("rise", fmt(first["rise"]))],
             ["most disputed item", q("most disputed", items[0]["item"])],
             ["its disagreement", q("disagreement", fmt(items[0]["disagreement"]))],
