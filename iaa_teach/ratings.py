@@ -1072,7 +1072,10 @@ class Ratings:
                     _checked=True,
                 )
         except AgreementError as err:  # locate(None, None) is the path
-            raise AgreementError(f"{cells.locate(err.row, err.column)}: {err}") from None
+            first = getattr(err, "first_row", None)
+            other = "" if first is None else cells.locate(first, None).removeprefix(cells.locate(None, None))
+            also = f"; the first on {other.lstrip(', ')}: keep one of the two" if other else ""
+            raise AgreementError(f"{cells.locate(err.row, err.column)}: {err}{also}") from None
         reading = cells.reading
         if check_bool("anonymise", anonymise):
             ratings = ratings._copy(
@@ -1484,11 +1487,13 @@ def _assemble_long(
         pick = int(np.argmin(seconds))
         r, first = int(seconds[pick]), int(rated[order[pairs[pick]]])
         i, j = int(item_idx[r]), int(rater_idx[r])
-        raise AgreementError(
+        err = AgreementError(
             f"{prefix(r)}item {items[i]!r} was labelled twice by rater {raters[j]!r} "
             f"({cats[int(codes[first])]!r} and {cats[int(codes[r])]!r})",
             row=r,
         )
+        err.first_row = first  # a file reader names its line too
+        raise err
     table = np.full(n_items * n_raters, -1, dtype=np.intp)
     table[keys] = codes[rated]
     return cls(

@@ -616,6 +616,9 @@ def test_long_file_errors_name_the_line(tmp_path):
     path = write(tmp_path, "long.csv", "item,rater,label\ns1,a,x\ns1,b,y\ns2,a,x\ns2,a,z\n")
     with raises(r"long\.csv, line 5: item 's2' was labelled twice by rater 'a' \('x' and 'z'\)"):
         Ratings.from_csv(path, format="long")
+    # both lines are named, so that one can be kept (only the second was named)
+    with raises(r"\('x' and 'z'\); the first on line 4: keep one of the two$"):
+        Ratings.from_csv(path, format="long")
     with raises(r"long\.csv, line 3, column 3: label 'y' .* is not one of the declared categories \['x'\]"):
         Ratings.from_csv(path, format="long", categories=["x", "z"][:1])
     missing = write(tmp_path, "norater.csv", "item,rater,label\ns1,,x\n")
