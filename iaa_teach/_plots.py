@@ -6,12 +6,14 @@ What each chart shows and the rules every figure follows are said once, in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -1246,6 +1248,68 @@ _MAX_NAME = 22  # characters of a name shown on an axis
 _MAX_CELL_TEXT = 12  # write each cell's value up to this many rows
 
 
+def legend_in_rows(
+    fig: Figure,
+    handles: Sequence,
+    labels: Sequence[str] | Callable[[int], Sequence[str]],
+    max_rows: int = 4,
+    max_cols: int | None = None,
+    pad: float = 0.04,
+    fontsize: float = 8,
+    **style: Any,
+) -> Any:
+    """A legend under ``fig``'s charts that lies within its width, ``pad`` inches from each edge, at any
+    number of entries and any length of label; the figure keeps its size (its constrained layout makes
+    room for the rows). As many columns as the whole labels fit in (at most ``max_cols``), down to those
+    of ``max_rows`` rows; beyond that, ``max_rows`` rows with the labels shortened, an ellipsis ending
+    each (the longest shortening that fits and keeps them apart; one column when nothing else fits).
+    ``labels``: the labels, or for labels made of names, a function of a number of characters giving
+    them with each name cut to it (:func:`shortened`). ``fontsize`` in points (the explorers pass their
+    projector minimum). Returns the legend."""
+    cut = labels if callable(labels) else (lambda limit: [shortened(label, limit) for label in labels])
+    whole = list(cut(10**6))
+    if not hasattr(fig.canvas, "get_renderer"):  # a closed pyplot figure: measured as its PNG is drawn
+        FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()
+    room = fig.bbox.width - 2 * pad * fig.dpi
+    n = len(handles)
+    fewest = math.ceil(n / max_rows)  # the columns of max_rows rows
+    longest = max(len(label) for label in whole)
+    tries = [(ncols, whole) for ncols in range(min(n, max_cols or n), fewest - 1, -1)]
+    shorter = [list(cut(limit)) for limit in range(longest - 1, 1, -1)]
+    tries += [(fewest, names) for names in shorter if len(set(names)) == len(set(whole))]
+    tries += [(fewest, names) for names in shorter] + [(1, shorter[-1] if shorter else whole)]
+
+    def legend(ncols: int, names: Sequence[str]) -> Any:
+        return fig.legend(
+            handles,
+            names,
+            loc="outside lower center",
+            ncols=ncols,
+            frameon=False,
+            fontsize=fontsize,
+            handlelength=1.2,
+            columnspacing=1.0,
+            **style,
+        )
+
+    tried = set()
+    for ncols, names in tries:
+        if (ncols, tuple(names)) not in tried:
+            tried.add((ncols, tuple(names)))
+            drawn = legend(ncols, names)
+            if drawn.get_window_extent(renderer).width <= room:
+                return drawn
+            drawn.remove()
+    return legend(*tries[-1])  # (a figure too narrow for two characters a label)
+
+
+def shortened(label: str, limit: int) -> str:
+    """``label`` cut to ``limit`` characters, the last an ellipsis (never ending in half of an escaped
+    ``\\$``)."""
+    return label if len(label) <= limit else label[: limit - 1].rstrip(" \\") + "…"
+
+
 def _mpl_text(value: Any, limit: int | None = _MAX_NAME) -> str:
     """Data as matplotlib text: one line, cut to ``limit`` characters, ``$`` escaped (:func:`mpl_escape`)."""
     text = " ".join(str(value).split())
@@ -1455,7 +1519,7 @@ def item_disagreement_chart(report: Any, top: int = 10, axes: Any = None) -> Fig
                 color=colors[j],
                 edgecolor="white",
                 lw=0.5,
-                label=_mpl_text(category, 20),
+                label=_mpl_text(category, None),
             )
         start += shares[:, j]
     for i in range(shown):
@@ -1469,18 +1533,10 @@ def item_disagreement_chart(report: Any, top: int = 10, axes: Any = None) -> Fig
     right.set_xlabel("share of the item's ratings in each category")
     right.set_title(f"The {shown} most disputed: label shares, disagreement", fontsize=10)
     right.tick_params(axis="y", length=0)
-    if len(cats) <= 12:
-        handles, names = right.get_legend_handles_labels()
-        fig.legend(
-            handles,
-            names,
-            loc="outside lower center",
-            ncols=min(len(cats), 5),
-            fontsize=8,
-            frameon=False,
-            handlelength=1.2,
-            columnspacing=1.0,
-        )
+    if len(cats) <= 12:  # in rows under the charts, within the figure's width (names cut to fit)
+        handles, _ = right.get_legend_handles_labels()
+        drawn = [category for j, category in enumerate(cats) if shares[:, j].any()]
+        legend_in_rows(fig, handles, lambda limit: [_mpl_text(c, limit) for c in drawn], max_cols=5)
     fig.suptitle(
         f"Disagreement within each item ({report.level}: mean distance between its ratings)", fontsize=11
     )

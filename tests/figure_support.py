@@ -1,11 +1,15 @@
-"""What of a matplotlib figure lies outside it: the texts a PNG of the figure would cut."""
+"""What of a matplotlib figure lies outside it: the texts a PNG of the figure would cut; data that crowds
+a figure (12 categories with long names)."""
 
 from __future__ import annotations
 
+import numpy as np
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
+
+from iaa_teach import Ratings
 
 
 def _undrawn_tick_labels(fig: Figure) -> set[int]:
@@ -40,3 +44,12 @@ def texts_outside(fig: Figure, draw: bool = True) -> list[str]:
                 f"of {frame.width:.0f} x {frame.height:.0f}"
             )
     return out
+
+
+def twelve_long_labels() -> Ratings:
+    """4 raters, 40 items, 12 categories named by 30 characters each, told apart by their first word."""
+    words = "anger boredom calm disgust envy fear glee hope irony joy love malice".split()
+    categories = [f"{word} as the review reads to me, in full"[:30] for word in words]
+    rng = np.random.default_rng(7)
+    rows = [[categories[x] for x in rng.integers(0, 12, size=4)] for _ in range(40)]
+    return Ratings.from_rows(rows, categories=categories)

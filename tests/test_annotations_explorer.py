@@ -13,9 +13,8 @@ import html
 import io
 import re
 
-import numpy as np
 import pytest
-from figure_support import texts_outside
+from figure_support import texts_outside, twelve_long_labels
 from test_report import check_self_contained, write_csv
 
 from iaa_teach import AgreementError, Ratings, datasets, diagnose, fmt
@@ -312,15 +311,6 @@ def test_the_pairs_and_gold_tables_may_break_a_long_name_and_an_interval_after_t
     ex.gold_column.value = ""
     head = re.findall(r'<th scope="col">(.*?)</th>', ex.view_html("pairs of raters"))
     assert head[:8] == ["rater A", "rater B", "kappa", "95% interval", "SE", "P_o", "P_e", "items"]
-
-
-def twelve_long_labels() -> Ratings:
-    """4 raters, 40 items, 12 categories named by 30 characters each, told apart by their first word."""
-    words = "anger boredom calm disgust envy fear glee hope irony joy love malice".split()
-    categories = [f"{word} as the review reads to me, in full"[:30] for word in words]
-    rng = np.random.default_rng(7)
-    rows = [[categories[x] for x in rng.integers(0, 12, size=4)] for _ in range(40)]
-    return Ratings.from_rows(rows, categories=categories)
 
 
 NARROW_DATA = {

@@ -25,6 +25,7 @@ from html.parser import HTMLParser
 
 import numpy as np
 import pytest
+from figure_support import texts_outside, twelve_long_labels
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.cluster.hierarchy import leaves_list, linkage
@@ -298,6 +299,20 @@ def png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return buf.getvalue()
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal"])
+def test_every_text_of_the_report_figures_lies_inside_them(level):
+    """The report's full-size figures of 12 categories named by 30 characters keep every title, label,
+    number and legend entry inside the figure (the disputed items' legend, 5 columns of names cut to 20
+    characters, ran from x = -3 to 745 px of 720); the legend names every category, none cut to nothing."""
+    report = diagnose(twelve_long_labels(), level)
+    for name in _report.figure_names(report):
+        fig = _report.draw(report, name)
+        assert texts_outside(fig) == [], name
+    legend = _report.draw(report, "items").legends[0]
+    shown = [text.get_text() for text in legend.get_texts()]
+    assert len(set(shown)) == len(shown) == 12 and all(len(label) >= 20 for label in shown)
 
 
 def test_figures_show_the_planted_behaviour(class_report):

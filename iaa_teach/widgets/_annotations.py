@@ -36,12 +36,10 @@ from ._base import (
     image_widget,
     label_style,
     legend_below,
-    legend_in_rows,
     note,
     png_bytes,
     projector_ready,
     q,
-    shortened,
     table,
 )
 
@@ -191,7 +189,7 @@ def narrow_figure(report: Diagnosis, name: str) -> Figure:
         if fig.legends:  # in rows under the charts, within the figure's width
             handles, labels = bottom.get_legend_handles_labels()
             fig.legends.clear()
-            legend_in_rows(fig, handles, labels)
+            plots.legend_in_rows(fig, handles, labels, fontsize=MIN_FONT_PT)
     else:
         ax = fig.add_subplot()
         plots.confusion_heatmap(report, ax=ax)
@@ -206,7 +204,7 @@ def narrow_figure(report: Diagnosis, name: str) -> Figure:
         step = -(
             -k // _NARROW_CELL_TEXT
         )  # every category named while a cell is as tall as 9 pt, else every step-th
-        names = [shortened(label.get_text(), _NARROW_NAME) for label in ax.get_yticklabels()][::step]
+        names = [plots.shortened(label.get_text(), _NARROW_NAME) for label in ax.get_yticklabels()][::step]
         ax.set_yticks(range(0, k, step), names)
         ax.set_xticks(range(0, k, step), names, rotation=90 if max(map(len, names)) > 3 else 0)
         ax.set_title("")  # above the colour bar too, where the square cells leave it room
@@ -217,12 +215,13 @@ def narrow_figure(report: Diagnosis, name: str) -> Figure:
             drawn = fig.legends.pop()
             pairs = report.confused_pairs()
             shown = [pairs[x] for x in range(len(drawn.legend_handles))]
-            legend_in_rows(
+            plots.legend_in_rows(
                 fig,
                 drawn.legend_handles,
                 lambda limit: [plots.pair_label(row, limit) for row in shown],
                 max_cols=1,
                 title=drawn.get_title().get_text(),
+                fontsize=MIN_FONT_PT,
                 title_fontsize=MIN_FONT_PT,
             )
         ax.set_xlabel("second value")

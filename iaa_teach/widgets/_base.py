@@ -322,64 +322,6 @@ def legend_below(ax, x: float, y: float, ncols: int = 1, wrap: int | None = None
     )
 
 
-def legend_in_rows(
-    fig: Figure,
-    handles: Sequence,
-    labels: Sequence[str] | Callable[[int], Sequence[str]],
-    max_rows: int = 4,
-    max_cols: int | None = None,
-    pad: float = 0.04,
-    **style: Any,
-) -> Any:
-    """A legend under ``fig``'s charts that lies within its width, ``pad`` inches from each edge, at any
-    number of entries and any length of label; the figure keeps its size (its constrained layout makes
-    room for the rows). As many columns as the whole labels fit in (at most ``max_cols``), down to those
-    of ``max_rows`` rows; beyond that, ``max_rows`` rows with the labels shortened, an ellipsis ending
-    each (the longest shortening that fits and keeps them apart; one column when nothing else fits).
-    ``labels``: the labels, or for labels made of names, a function of a number of characters giving
-    them with each name cut to it (:func:`shortened`). Returns the legend."""
-    cut = labels if callable(labels) else (lambda limit: [shortened(label, limit) for label in labels])
-    whole = list(cut(10**6))
-    renderer = fig.canvas.get_renderer()
-    room = fig.bbox.width - 2 * pad * fig.dpi
-    n = len(handles)
-    fewest = math.ceil(n / max_rows)  # the columns of max_rows rows
-    longest = max(len(label) for label in whole)
-    tries = [(ncols, whole) for ncols in range(min(n, max_cols or n), fewest - 1, -1)]
-    shorter = [list(cut(limit)) for limit in range(longest - 1, 1, -1)]
-    tries += [(fewest, names) for names in shorter if len(set(names)) == len(set(whole))]
-    tries += [(fewest, names) for names in shorter] + [(1, shorter[-1] if shorter else whole)]
-
-    def legend(ncols: int, names: Sequence[str]) -> Any:
-        return fig.legend(
-            handles,
-            names,
-            loc="outside lower center",
-            ncols=ncols,
-            frameon=False,
-            fontsize=MIN_FONT_PT,
-            handlelength=1.2,
-            columnspacing=1.0,
-            **style,
-        )
-
-    tried = set()
-    for ncols, names in tries:
-        if (ncols, tuple(names)) not in tried:
-            tried.add((ncols, tuple(names)))
-            drawn = legend(ncols, names)
-            if drawn.get_window_extent(renderer).width <= room:
-                return drawn
-            drawn.remove()
-    return legend(*tries[-1])  # (a figure too narrow for two characters a label)
-
-
-def shortened(label: str, limit: int) -> str:
-    """``label`` cut to ``limit`` characters, the last an ellipsis (never ending in half of an escaped
-    ``\\$``)."""
-    return label if len(label) <= limit else label[: limit - 1].rstrip(" \\") + "…"
-
-
 def fit_inside(fig: Figure, pad: float = 0.04) -> None:
     """Move the fixed margins of ``fig``'s axes (those of a grid, :func:`new_figure`) so that every label
     and title lies within the figure's width, ``pad`` inches from its edges: a frame laid out for one
