@@ -549,7 +549,8 @@ def _cohen_steps(res: CohenResult, brief: bool) -> tuple[str, list[Step]]:
             approx(ex.p_e),
         )
     steps.append(_step("p_e", brief, p_e_chain, intro=_say("cohen_p_e"), **_of(res, "P_e")))
-    steps.append(_coefficient_step(res, "Cohen's kappa", "P_o", ex.p_o, brief))
+    sym = SYMBOLS["kappa_w"] if weighted else _KAPPA  # the lesson's symbol for weighted kappa
+    steps.append(_coefficient_step(res, "Cohen's kappa", "P_o", ex.p_o, brief, sym=sym))
     return title, steps
 
 

@@ -119,6 +119,19 @@ def test_explain_uses_no_retired_notation():
     assert not found, "\n".join(found)
 
 
+@pytest.mark.parametrize("weights", ["linear", "quadratic"])
+def test_weighted_kappa_is_worked_in_the_lessons_symbols(weights):
+    """Lesson 03 writes weighted kappa kappa_w, P_e = sum w_jk p_j+ p_+k: its worked answer writes the
+    same (it wrote kappa for the weighted coefficient, and n_j+, n_+k, symbols no lesson defines)."""
+    ex = explain(cohen_kappa(datasets.sentiment(), "A", "B", weights=weights))
+    text, markdown = ex.text(), ex.markdown()
+    assert "κ_w = (P_o - P_e) / (1 - P_e)" in text and "κ_w = 0." in text
+    assert "P_e = Σ w_jk p_j+ p_+k" in text and r"\kappa_w &=" in markdown
+    assert not re.search(r"n_\{?[jk]\+\}?|n_\{?\+[jk]\}?", text + markdown)
+    unweighted = explain(cohen_kappa(datasets.sentiment(), "A", "B")).text()
+    assert "κ_w" not in unweighted and "κ = (P_o - P_e) / (1 - P_e)" in unweighted
+
+
 def test_explain_names_the_items_p_a_uses_n_a():
     text = explain(fleiss_kappa(datasets.partial_coverage())).text()
     assert "N_a = 8" in text and "N = 10 items in all" in text
