@@ -1129,7 +1129,7 @@ def distance_matrix(
     ----------
     matrix : array, shape (k, k)
         E.g. ``AlphaResult.delta`` (squared distances for the level) or
-        ``CohenResult.weight_matrix`` (disagreement weights).
+        ``CohenResult.exact.agreement_weights`` (Fractions: written 1/2, 3/4).
     categories : sequence of length k
         Row and column labels, in category order.
     title : str
@@ -1167,7 +1167,8 @@ def set_distance_matrix(ax: Any, matrix: Any, title: str) -> list:
     only these)."""
     im, texts = ax.iaa_matrix
     m = np.asarray(matrix, dtype=float)
-    _set_heat(im, texts, m, [[_cell_label(v) for v in row] for row in m])
+    exact = np.asarray(matrix, dtype=object).reshape(m.shape)  # Fractions kept: written 1/2, 3/4
+    _set_heat(im, texts, m, [[_cell_label(v) for v in row] for row in exact])
     ax.set_title(mpl_escape(title), fontsize=11)
     return [im, ax.xaxis, ax.yaxis, *texts, ax.title]  # the grid (with the axes) over the image
 

@@ -11,6 +11,7 @@ import io
 import itertools
 import math
 import re
+from fractions import Fraction
 
 import ipywidgets as w
 import matplotlib.text
@@ -836,7 +837,7 @@ def test_weights_controls_redraw_only_what_changed():
 def test_weights_figures_keep_every_text_inside_for_every_choice():
     """Each matrix's title, labels and numbers lie inside its figure (of fixed size) for every level and
     weights, drawn first or over a frame kept from another choice ("Cohen, unweighted: disagreement weight"
-    on one line ran 44 px past the right edge)."""
+    on one line ran 44 px past the right edge; its title now names the agreement weight w_jk)."""
     choices = list(
         itertools.product(("nominal", "ordinal", "interval"), ("unweighted", "linear", "quadratic"))
     )
@@ -850,9 +851,29 @@ def test_weights_figures_keep_every_text_inside_for_every_choice():
                 assert title in fig.axes[0].get_title()
                 assert texts_outside(fig) == [], (level, weights, again_level, again_weights)
     assert (
-        "Figure: Cohen, quadratic: disagreement weight, a 3 x 3 matrix"
-        in ex.figure_alt[ex.image_weights.model_id]
+        "Figure: Cohen, quadratic: agreement weight w_jk, a 3 x 3 matrix of the labels: 1 on the diagonal, "
+        "the smallest, 0, between G and P." == ex.figure_alt[ex.image_weights.model_id]
     )
+
+
+@pytest.mark.parametrize("weights", ["unweighted", "linear", "quadratic"])
+def test_weights_explorer_draws_the_agreement_weights_lesson_03_teaches(weights):
+    """Lesson 03 teaches agreement weights w_jk = 1 - |j - k| / (q - 1) (or squared), 1 on the diagonal;
+    the explorer beside it drew disagreement weights (0 on the diagonal, 2 or 4 for G and P) and a note
+    with a w of its own (1 - w / max(w)). Its matrix is now w_jk, written as the lesson's tables write it."""
+    ex = WeightsExplorer(weights=weights)
+    ex.clear_cache()
+    ax = ex._blits[id(ex.image_weights)]["figure"].axes[0]
+    q = 3
+    power = {"unweighted": None, "linear": 1, "quadratic": 2}[weights]
+    expected = [
+        str(Fraction(int(j == k)) if power is None else 1 - Fraction(abs(j - k) ** power, (q - 1) ** power))
+        for j in range(q)
+        for k in range(q)
+    ]
+    assert [t.get_text() for t in ax.texts] == expected
+    assert "agreement weight w_jk" in ax.get_title() and "disagreement" not in ax.get_title()
+    assert "1 - w / max(w)" not in ex.readout.value
 
 
 def test_weights_same_rater_twice_and_new_data():

@@ -54,8 +54,8 @@ class WeightsExplorer(Explorer):
     """Nominal, ordinal and interval alpha; unweighted, linear and quadratic kappa.
 
     All six numbers on the current data, with the chosen level's squared
-    distances delta^2 (alpha) and the chosen weights' disagreement weights
-    (Cohen) drawn as matrices. Ordered labels are scored 1..k for the
+    distances delta^2 (alpha) and the chosen weights' agreement weights w_jk
+    (Cohen; 1 on the diagonal, as lesson 03 writes them) drawn as matrices. Ordered labels are scored 1..k for the
     interval level (see :func:`scored`).
 
     Parameters
@@ -200,25 +200,31 @@ class WeightsExplorer(Explorer):
         ]
         parts += [note(x, "iaa-why") for x in dict.fromkeys(whys) if x]
         if set(self.kappa_weights) - {"unweighted"}:
-            parts.append(note("Weighted P_o and P_e give partial credit: agreement weight 1 - w / max(w)."))
+            parts.append(
+                note(
+                    "Weighted P_o and P_e give partial credit: agreement weights w_jk, "
+                    "1 for the same label, 0 for the farthest two."
+                )
+            )
         return "".join(parts)
 
     def _redraw(self) -> None:
         categories = self.data.categories
         level, weights = self.level.value, self.weights.value
         alpha, kappa = self._alphas[level], self._kappas[weights]
-        # on two lines: "Cohen, unweighted: disagreement weight" on one ran past the figure's right edge
-        for image, name, result, matrix, title in (
-            (self.image, "alpha", alpha, "delta", f"alpha, {level}:\nsquared distance"),
-            (self.image_weights, "cohen", kappa, "weight_matrix", f"Cohen, {weights}:\ndisagreement weight"),
+        # on two lines: "Cohen, unweighted: agreement weight w_jk" on one would run past the figure's edge
+        for image, name, result, title in (
+            (self.image, "alpha", alpha, f"alpha, {level}:\nsquared distance"),
+            (self.image_weights, "cohen", kappa, f"Cohen, {weights}:\nagreement weight w_jk"),
         ):
             if result is None:
                 continue
-            m = getattr(result, matrix)
+            # alpha's distances; kappa's agreement weights as exact fractions (1/2, 3/4, as lesson 03's tables)
+            m = result.delta if name == "alpha" else np.asarray(result.exact.agreement_weights, dtype=object)
             # a setting shown before: its picture, kept; else the cells and title over the kept frame
             self._show_kept_or_live(
                 image,
-                (name, title, m.tobytes(), categories),
+                (name, title, np.asarray(m, dtype=float).tobytes(), categories),
                 (name, categories),
                 lambda m=m, title=title: self._matrix(m, title),
                 lambda fig, m=m, title=title: plots.set_distance_matrix(fig.axes[0], m, title),
@@ -226,16 +232,18 @@ class WeightsExplorer(Explorer):
             )
 
     def _alt(self, matrix, title: str) -> str:
-        """What a distance or weight matrix shows: 0 on the diagonal, its largest cell and where."""
+        """What a distance matrix (0 on the diagonal, its largest cell and where) or an agreement weight
+        matrix (1 on the diagonal, its smallest cell and where) shows."""
         cats = [str(c) for c in self.data.categories]
         m = np.asarray(matrix, dtype=float)
-        i, j = np.unravel_index(int(np.argmax(m)), m.shape)
+        weights = bool(np.all(np.diag(m) == 1))
+        i, j = np.unravel_index(int(np.argmin(m) if weights else np.argmax(m)), m.shape)
         if i > j:
             i, j = j, i
         return (
-            f"Figure: {title}, a {len(cats)} x {len(cats)} matrix of the labels: 0 on the diagonal, "
-            f"the largest, {int(m[i, j]) if m[i, j] == int(m[i, j]) else fmt(m[i, j])}, "
-            f"between {cats[i]} and {cats[j]}."
+            f"Figure: {title}, a {len(cats)} x {len(cats)} matrix of the labels: "
+            f"{'1' if weights else '0'} on the diagonal, the {'smallest' if weights else 'largest'}, "
+            f"{int(m[i, j]) if m[i, j] == int(m[i, j]) else fmt(m[i, j])}, between {cats[i]} and {cats[j]}."
         )
 
     def _matrix(self, matrix, title: str):

@@ -166,8 +166,9 @@ coverage
 #
 # How far apart are two labels? For nominal data every disagreement counts the
 # same; ordinal, interval, linear and quadratic give partial credit to near misses.
-# The matrices show the distance each choice puts between two labels (alpha's
-# squared distances $\delta^2$ on the left, Cohen's disagreement weights on the right).
+# The matrices show how each choice treats two labels: alpha's squared distances
+# $\delta^2$ on the left (0 for the same label), Cohen's agreement weights $w_{jk}$ on the
+# right (1 for the same label, as in lesson 03).
 
 # %%
 weights = WeightsExplorer()
