@@ -596,3 +596,13 @@ def test_glossary_and_notation_are_in_the_order_the_lessons_introduce_them():
         ("notation", [r.lesson for r in markup.NOTATION]),
     ):
         assert lessons == sorted(lessons), f"{name}: {lessons}"
+
+
+def test_lesson_03_recall_asks_about_weighted_kappa():
+    """Lesson 03's last section teaches weighted kappa; its recall questions asked only about alpha."""
+    from iaa_teach.course import recall_answers, recall_questions
+
+    questions = recall_questions("03").markdown()
+    answers = recall_answers("03").markdown()
+    assert "w_{jk}" in questions and r"\kappa_w" in questions
+    assert r"\kappa_w" in answers and "below" in answers

@@ -26,7 +26,7 @@
 # - to count ordered pairs of ratings within each item (as the worked example does);
 # - why each item's pairs must be weighted by $1/(n_i - 1)$: the coincidence matrix;
 # - $D_o$, $D_e$ and $\alpha$ by hand and with the helper;
-# - how alpha and Fleiss' kappa are related, and what the ordinal version changes.
+# - how alpha and Fleiss' kappa are related, and what the ordinal version changes;
 # - weighted kappa: partial credit for near misses in Cohen's kappa.
 #
 # **What you'll need**
