@@ -221,3 +221,24 @@ def test_no_decimal_is_typed_into_the_markdown_of_any_notebook(path):
         for number in DECIMAL.findall(ADDRESS.sub("", joined(cell["source"])))
     ]
     assert not found, f"{path.name}: decimals typed into markdown (print them from code instead): {found}"
+
+
+def test_lesson_07_reads_alpha_with_its_own_guidance_not_the_bands():
+    """Lesson 03 teaches that alpha is put into words with Krippendorff's guidance, not the Landis-Koch
+    bands of kappa; lesson 07's table of intervals "read in bands" gave alpha a band ("slight" to "almost
+    perfect"). Alpha's interval is now read with its guidance, from its own computed ends."""
+    from iaa_teach import agreement_family
+    from iaa_teach.course import alpha_verdict
+
+    nb = load("07_how_sure")
+    banded = [
+        joined(out["data"]["text/plain"])
+        for cell in nb["cells"]
+        for out in cell.get("outputs", [])
+        if "read in bands" in joined(out.get("data", {}).get("text/plain", ""))
+    ]
+    assert banded and not any("Krippendorff" in text for text in banded)
+    low, high = agreement_family(SENTIMENT)["Krippendorff's alpha"].ci()
+    text = stored_output_text(nb)
+    assert re.search(rf"lower end\s+{re.escape(d3(low))}\s+{re.escape(alpha_verdict(low))}", text)
+    assert re.search(rf"upper end\s+{re.escape(d3(high))}\s+{re.escape(alpha_verdict(high))}", text)

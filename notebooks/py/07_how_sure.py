@@ -41,7 +41,7 @@ from iaa_teach import (
     BANDS, Ratings, agreement_family, bootstrap_ci, datasets, explain, family_intervals, fleiss_kappa, fmt,
     interpret, items_needed, percent_agreement, plots,
 )
-from iaa_teach.course import recall_answers, recall_questions
+from iaa_teach.course import alpha_verdict, recall_answers, recall_questions
 from iaa_teach.exercises.lesson_exercises import check
 from iaa_teach.markup import Table
 from iaa_teach.widgets import IntervalExplorer
@@ -222,8 +222,8 @@ Table(["band", "range", "share of the bootstrap kappas"], rows,
 # %%
 rows = []
 for name, res in family.items():
-    if name == "percent agreement":
-        continue  # not corrected for chance: the bands are not made for it
+    if name in ("percent agreement", "Krippendorff's alpha"):
+        continue  # not corrected for chance / alpha has a guidance of its own (lesson 03): below
     lo, hi = res.ci()
     rows.append([name, interpret(max(lo, -1.0)), interpret(hi),
                  "yes" if lo > 0 else "no", "yes" if hi >= 0.8 else "no"])
@@ -231,11 +231,20 @@ Table(["coefficient", "band of the lower end", "band of the upper end", "above c
        "could it be 'almost perfect'?"], rows, caption="The sentiment example's 95 % intervals, read in bands")
 
 # %% [markdown]
+# Alpha is read with Krippendorff's own guidance (lesson 03), not with the bands:
+
+# %%
+low, high = family["Krippendorff's alpha"].ci()
+Table(["end of the interval", "alpha", "Krippendorff's guidance"],
+      [["lower end", fmt(low), alpha_verdict(low)], ["upper end", fmt(high), alpha_verdict(high)]],
+      caption="Krippendorff's alpha's 95 % interval, read with its own guidance")
+
+# %% [markdown]
 # Ten items *can* tell you that the annotators agree more than chance would
 # make them: every lower end is above 0. They *cannot* tell you how well they agree:
-# each chance-corrected coefficient's interval runs from "slight" or "fair" to "almost perfect", so a band, a
-# threshold such as Krippendorff's guidance for alpha, or a ranking of two
-# annotation schemes is out of reach. A single number with three decimals hides that.
+# the other coefficients' intervals run from "slight" or "fair" to "almost perfect", alpha's from
+# "do not rely on the data" to "rely on the data", so a band, a threshold such as Krippendorff's guidance for
+# alpha, or a ranking of two annotation schemes is out of reach. A single number with three decimals hides that.
 #
 # ## A larger study
 #
