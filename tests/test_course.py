@@ -606,3 +606,17 @@ def test_lesson_03_recall_asks_about_weighted_kappa():
     answers = recall_answers("03").markdown()
     assert "w_{jk}" in questions and r"\kappa_w" in questions
     assert r"\kappa_w" in answers and "below" in answers
+
+
+def test_recall_types_no_decimal():
+    """Every number a reader sees is computed: the recall questions and answers (a file of text, not
+    code) type none with decimals (lesson 07's asked about "the normal's 1.96")."""
+    import tomllib
+
+    recall = tomllib.loads((Path(markup.__file__).parent / "content" / "recall.toml").read_text("utf-8"))
+    typed = [
+        f"lesson {q['lesson']}: {m.group(0)}"
+        for q in recall["question"]
+        for m in re.finditer(r"\d+\.\d+", q["question"] + " " + q["answer"])
+    ]
+    assert not typed, typed
