@@ -10,7 +10,10 @@
   any form the checker accepts (the exact fraction, the decimal to the places
   asked, the whole number);
 - no listed mistake is accepted as right: its value, written to the places the
-  checker asks for or as a fraction, gets "not yet".
+  checker asks for or as a fraction, gets "not yet";
+- the usual wrong answers (wrong denominators, a neighbouring quantity, the old
+  value kept), computed here from the data, each get the hint that describes
+  that mistake; a percentage written without its sign is named.
 """
 
 import json
@@ -21,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from iaa_teach import Ratings, cohen_kappa, datasets, fleiss_kappa, items_needed, krippendorff_alpha
 from iaa_teach.course import EXERCISE_TAG, SOLUTION_TAG
 from iaa_teach.exercises.lesson_exercises import EXERCISES, check, exercise
 from iaa_teach.rounding import exact_value, fmt
@@ -254,3 +258,153 @@ def test_every_feedback_is_a_sentence(ex):
         assert message.endswith("."), (ex.id, value, message)
     if isinstance(answer, list):  # a string is one value, not a list of characters
         assert "is a list of" in check(ex.id, "1/3").message
+
+
+# ------------------------------------------------- the usual wrong answers, each with its own hint
+def _sentiment_counts() -> tuple[list[str], list[list[int]]]:
+    """The sentiment example from its rows, counted here: categories and, per item, the count of each."""
+    ratings = datasets.sentiment()
+    categories = list(ratings.categories)
+    return categories, [[row.count(c) for c in categories] for row in ratings.rows()]
+
+
+def _se_of_p_a_wrong() -> dict[str, float]:
+    """07.1's sum of squared deviations of P_i from P_a, over the wrong denominators, from the rows."""
+    _, counts = _sentiment_counts()
+    p_i = [Fraction(sum(c * (c - 1) for c in row), sum(row) * (sum(row) - 1)) for row in counts]
+    n = len(p_i)
+    p_a = sum(p_i) / n
+    squares = sum((p - p_a) ** 2 for p in p_i)
+    return {
+        "N²": float(squares / n**2) ** 0.5,
+        "N": float(squares / n) ** 0.5,
+        "N - 1": float(squares / (n - 1)) ** 0.5,
+    }
+
+
+def _alpha_parts() -> dict[str, Fraction]:
+    """Lesson 03's D_o, D_e and alpha from the rows: every ordered pair of values within an item, weighted
+    1/(n_i - 1); n_c the coincidences' row totals."""
+    categories, counts = _sentiment_counts()
+    q = len(categories)
+    o = [[Fraction(0)] * q for _ in range(q)]
+    for row in counts:
+        m = sum(row)
+        for c in range(q):
+            for k in range(q):
+                o[c][k] += Fraction(row[c] * (row[k] - (c == k)), m - 1)
+    n_c = [sum(r) for r in o]
+    n = sum(n_c)
+    d_o = 1 - sum(o[c][c] for c in range(q)) / n
+    d_e = (n**2 - sum(x * x for x in n_c)) / (n * (n - 1))
+    one_way = sum(n_c[c] * n_c[k] for c in range(q) for k in range(c + 1, q)) / (n * (n - 1))
+    return {"d_o": d_o, "d_e": d_e, "alpha": 1 - d_o / d_e, "one_way": one_way}
+
+
+def _usual_wrong_answers() -> list[tuple[str, float, str]]:
+    """(exercise, what the mistake gives, computed here, words its hint must use)."""
+    from scipy import stats
+
+    se = _se_of_p_a_wrong()
+    a = _alpha_parts()
+    s = datasets.sentiment()
+    kappa = fleiss_kappa(s)
+    t = stats.t.ppf(0.975, s.n_items - 1)
+    item_10 = s.rows()[9]
+    wide = items_needed("fleiss_kappa", expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2], half_width=0.1)
+
+    def kappa_of(p_a, p_e):
+        return (p_a - p_e) / (1 - p_e)
+
+    ab_old = cohen_kappa(s, "A", "B").exact
+    ab_new = cohen_kappa(s_10 := _with(s, 9, 1, "G"), "A", "B").exact
+    fl_old, fl_new = fleiss_kappa(s).exact, fleiss_kappa(s_10).exact
+    pc = datasets.partial_coverage()
+    pc_old = fleiss_kappa(pc, chance="pooled").exact
+    pc_new = fleiss_kappa(_with(_with(pc, 2, 3, None), 3, 3, None), chance="pooled").exact
+    return [
+        ("07.1", se["N²"], "divided by N² instead of N (N - 1)"),
+        ("07.1", se["N"], "divided by N alone"),
+        ("07.1", se["N - 1"], "divided by N - 1 alone"),
+        ("03.3", 1 - a["d_e"], "1 - D_e, the chance agreement"),
+        ("03.3", a["d_o"], "D_o, the observed disagreement"),
+        ("03.3", 1 - a["d_o"], "1 - D_o, the observed agreement"),
+        ("03.3", a["alpha"], "went on to alpha"),
+        ("03.3", a["one_way"], "over c < k only"),
+        ("07.4", 4 * wide.items, "items_needed plans a little fewer"),
+        ("07.2", kappa.kappa + t * kappa.se, "upper end"),
+        ("07.2", t * kappa.se, "half-width"),
+        ("01.3", kappa_of(ab_old.p_o, ab_new.p_e), "old P_o"),
+        ("02.1", max(item_10.count(c) for c in set(item_10)) / len(item_10), "most common category"),
+        ("02.3", kappa_of(fl_old.p_a, fl_new.p_e), "old P_a"),
+        ("03.4", krippendorff_alpha(s).alpha, "all three annotators"),
+        ("04.2", datasets.sentiment_missing().n_items, "every item, the gaps included"),
+        ("04.3", krippendorff_alpha(datasets.sentiment_missing()).alpha, "alpha before the change"),
+        ("05.4", kappa_of(pc_old.p_a, pc_new.p_e), "old P_a"),
+        ("06.1", kappa.kappa, "Fleiss' kappa"),
+    ]
+
+
+def _with(ratings, item, rater, label):
+    rows = ratings.rows()
+    rows[item][rater] = label
+    return Ratings.from_rows(rows, raters=ratings.raters, categories=ratings.categories)
+
+
+@pytest.mark.parametrize(
+    "ex_id, value, words", _usual_wrong_answers(), ids=lambda x: x if isinstance(x, str) else ""
+)
+def test_a_usual_wrong_answer_gets_the_hint_that_describes_it(ex_id, value, words):
+    """Each usual wrong answer, computed here from the data (as a student's code gives it and written to the
+    places asked), gets the hint that names that mistake, not another one's."""
+    ex = exercise(ex_id)
+    for given in (float(value), fmt(value, ex.places) if isinstance(value, float) else value):
+        feedback = check(ex_id, given)
+        assert not feedback.correct and words in feedback.message, (ex_id, given, feedback.message)
+
+
+def test_07_1_hints_name_the_denominator_that_gives_each_number():
+    """The reviewer's case: N² (0.103) was explained as "the spread of the items", which is N - 1's."""
+    se = _se_of_p_a_wrong()
+    assert "spread of the items, not the SE" in check("07.1", fmt(se["N - 1"], 3)).message
+    assert "divided by N²" in check("07.1", fmt(se["N²"], 3)).message
+    assert "not of the mean" not in check("07.1", fmt(se["N²"], 3)).message
+
+
+def test_07_4_the_naive_four_times_is_more_than_items_needed_plans():
+    plan = dict(expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2])
+    wide = items_needed("fleiss_kappa", half_width=0.1, **plan)
+    tight = items_needed("fleiss_kappa", half_width=0.05, **plan)
+    assert 2 * wide.items < tight.items < 4 * wide.items
+    assert "t (N - 1 degrees of freedom) is also a little smaller" in check("07.4", 4 * wide.items).message
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=lambda e: e.id)
+def test_no_hint_value_is_within_the_tolerance_of_the_answer(ex):
+    """A listed mistake's value is more than half a unit of the asked-for last decimal away from the answer
+    (a whole-number answer: a different whole number), so its hint can never be shown for a right answer."""
+    answer = ex.answer()
+    if isinstance(answer, list):
+        return
+    for meaning, value in ex.mistakes().items():
+        gap = abs(exact_value(value) - exact_value(answer))
+        assert gap > Fraction(1, 2 * 10**ex.places), (ex.id, meaning)
+
+
+def test_no_hint_types_a_decimal():
+    """Hints are words: a number they need is the student's own (or printed by the lesson), never a typed
+    decimal such as the normal's critical value."""
+    data = json.loads(
+        (ROOT / "iaa_teach" / "exercises" / "lesson_exercises.json").read_text(encoding="utf-8")
+    )
+    for entry in data["exercises"]:
+        for meaning in entry.get("mistakes", {}).values():
+            assert not re.search(r"\d\.\d", meaning), (entry["id"], meaning)
+
+
+def test_a_percentage_written_without_its_sign_is_named():
+    assert "looks like a percentage" in check("01.1", 70).message
+    assert "looks like a percentage" in check("07.1", 100 * exercise("07.1").answer()).message
+    assert check("01.1", "70%").correct
+    assert "looks like a percentage" not in check("01.1", 7).message  # not a percentage of P_o
+    assert "looks like a percentage" not in check("03.2", 100 * exercise("03.2").answer()).message  # a count

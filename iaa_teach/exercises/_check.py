@@ -201,7 +201,27 @@ def check_number(
             and exact_value(value) != exact_value(expected)
         ):
             return Check("not yet", f"{written} is what you get when {meaning}. Look again at {step}.")
+    if _as_percent(answer, expected, places):
+        return Check(
+            "not yet",
+            f"{written} looks like a percentage: add the % sign, or write {name} on the scale of 1, not 100.",
+        )
     return Check("not yet", f"{written} is not {name}. Look again at {step}.")
+
+
+def _as_percent(answer: Any, expected: Any, places: int) -> bool:
+    """True when ``answer``, read as a percentage (a % sign added), is right: 70 for 7/10. Only for an
+    expected value strictly between -1 and 1 that is not 0, and an answer written without a % sign."""
+    target = exact_value(expected)
+    if not 0 < abs(target) < 1 or (isinstance(answer, str) and answer.strip().endswith("%")):
+        return False
+    if isinstance(answer, float) or hasattr(answer, "dtype"):
+        answer = repr(float(answer))
+    if isinstance(answer, (int, Fraction)) and not isinstance(answer, bool):
+        answer = str(answer)
+    if not isinstance(answer, str) or "/" in answer:
+        return False
+    return _one(answer.strip() + "%", expected, places)[0] == "right"
 
 
 def _check_list(

@@ -77,6 +77,12 @@ def _text_alpha(r: Ratings) -> float:
     return float(1 - (1 - np.trace(pairs) / pairs.sum()) / (1 - np.sum(p**2)))
 
 
+def _old_p_a(new: Any, old: Any) -> Fraction:
+    """The coefficient with the new P_e but the old table's P_a."""
+    p_e = new.exact.p_e
+    return (old.exact.p_a - p_e) / (1 - p_e)
+
+
 def _old_p_e(new: Any, old: Any) -> Fraction:
     """The coefficient with the new P_a but the old table's P_e."""
     p_e = old.exact.p_e
@@ -111,14 +117,19 @@ def _():
 def _():
     old = cohen_kappa(datasets.sentiment(), "A", "B")
     new = cohen_kappa(_changed(datasets.sentiment(), 9, 1, "G"), "A", "B")
-    return new.exact.kappa, {"old_p_e": (new.exact.p_o - old.exact.p_e) / (1 - old.exact.p_e)}
+    return new.exact.kappa, {
+        "old_p_e": (new.exact.p_o - old.exact.p_e) / (1 - old.exact.p_e),
+        "old_p_o": (old.exact.p_o - new.exact.p_e) / (1 - new.exact.p_e),
+    }
 
 
 @_values("02.1")
 def _():
+    item_10 = datasets.sentiment().counts()[9]
     return fleiss_kappa(datasets.sentiment()).exact.p_i[9], {
         "unordered": Fraction(1, 6),
         "self_pairs": Fraction(5, 6),
+        "majority": Fraction(int(item_10.max()), int(item_10.sum())),
     }
 
 
@@ -129,8 +140,9 @@ def _():
 
 @_values("02.3")
 def _():
+    old = fleiss_kappa(datasets.sentiment())
     new = fleiss_kappa(_changed(datasets.sentiment(), 9, 1, "G"))
-    return new.exact.kappa, {"old_p_e": _old_p_e(new, fleiss_kappa(datasets.sentiment()))}
+    return new.exact.kappa, {"old_p_e": _old_p_e(new, old), "old_p_a": _old_p_a(new, old)}
 
 
 @_values("03.1")
@@ -151,8 +163,14 @@ def _():
     res = krippendorff_alpha(datasets.sentiment())
     pairs = res.pair_counts
     total = int(pairs.sum())
-    return res.exact.d_e, {
-        "with_replacement": 1 - sum(Fraction(int(x), total) ** 2 for x in pairs.sum(axis=1))
+    d_o, d_e = res.exact.d_o, res.exact.d_e
+    return d_e, {
+        "with_replacement": 1 - sum(Fraction(int(x), total) ** 2 for x in pairs.sum(axis=1)),
+        "p_e": 1 - d_e,
+        "d_o": d_o,
+        "p_a": 1 - d_o,
+        "alpha": res.exact.alpha,
+        "unordered": d_e / 2,  # the n_c n_k of c < k only: each pair of categories once, not both ways
     }
 
 
@@ -162,6 +180,7 @@ def _():
     return krippendorff_alpha(a_and_b).exact.alpha, {
         "cohen": cohen_kappa(a_and_b, "A", "B").exact.kappa,
         "scott": fleiss_kappa(a_and_b).exact.kappa,
+        "all_three": krippendorff_alpha(datasets.sentiment()).exact.alpha,
     }
 
 
@@ -174,13 +193,19 @@ def _():
 @_values("04.2")
 def _():
     ratings = datasets.sentiment_missing()
-    return pairwise_cohen(ratings)["B", "C"].n_items, {"one_gap": ratings.n_items - 1}
+    return pairwise_cohen(ratings)["B", "C"].n_items, {
+        "one_gap": ratings.n_items - 1,
+        "all_items": ratings.n_items,
+    }
 
 
 @_values("04.3")
 def _():
     exercise = _changed(datasets.sentiment_missing(), 4, 0, None)
-    return krippendorff_alpha(exercise).exact.alpha, {"text": _text_alpha(exercise)}
+    return krippendorff_alpha(exercise).exact.alpha, {
+        "text": _text_alpha(exercise),
+        "unchanged": krippendorff_alpha(datasets.sentiment_missing()).exact.alpha,
+    }
 
 
 @_values("05.1")
@@ -217,8 +242,8 @@ def _():
 def _():
     ratings = datasets.partial_coverage()
     exercise = _changed(_changed(ratings, 2, 3, None), 3, 3, None)
-    new = fleiss_kappa(exercise, chance="pooled")
-    return new.exact.kappa, {"old_p_e": _old_p_e(new, fleiss_kappa(ratings, chance="pooled"))}
+    new, old = fleiss_kappa(exercise, chance="pooled"), fleiss_kappa(ratings, chance="pooled")
+    return new.exact.kappa, {"old_p_e": _old_p_e(new, old), "old_p_a": _old_p_a(new, old)}
 
 
 def _pooled_shares(ratings: Ratings) -> list[Fraction]:
@@ -230,7 +255,11 @@ def _():
     ratings = datasets.sentiment()
     p_a = percent_agreement(ratings).exact.p_a
     half = Fraction(1, 2)
-    return brennan_prediger(ratings).exact.s, {"p_a": p_a, "two_categories": (p_a - half) / half}
+    return brennan_prediger(ratings).exact.s, {
+        "p_a": p_a,
+        "two_categories": (p_a - half) / half,
+        "fleiss": fleiss_kappa(ratings).exact.kappa,
+    }
 
 
 @_values("06.2")
@@ -269,8 +298,9 @@ def _():
     n = len(p_i)
     return pa.se, {
         "over_n_squared": float(squares / n**2) ** 0.5,
-        "no_root": float(squares / (n * (n - 1))),
+        "over_n": float(squares / n) ** 0.5,
         "spread_of_items": float(squares / (n - 1)) ** 0.5,
+        "no_root": float(squares / (n * (n - 1))),
     }
 
 
@@ -279,10 +309,13 @@ def _():
     from scipy import stats
 
     kappa = fleiss_kappa(datasets.sentiment())
-    low, _high = kappa.ci()
+    low, high = kappa.ci()
+    t = stats.t.ppf(0.975, datasets.sentiment().n_items - 1)
     return low, {
         "normal": kappa.kappa - stats.norm.ppf(0.975) * kappa.se,
         "no_critical_value": kappa.kappa - kappa.se,
+        "half_width": t * kappa.se,
+        "upper": high,
     }
 
 
@@ -298,7 +331,7 @@ def _():
     plan = dict(expected=0.6, raters=3, proportions=[0.5, 0.3, 0.2])
     wide = items_needed("fleiss_kappa", half_width=0.1, **plan)
     tight = items_needed("fleiss_kappa", half_width=0.05, **plan)
-    return tight.items, {"doubled": 2 * wide.items}
+    return tight.items, {"doubled": 2 * wide.items, "four_times": 4 * wide.items}
 
 
 # ================================================================ registry
