@@ -703,14 +703,14 @@ def test_coverage_defaults_right_against_merged():
 
 def _headings(html_text: str) -> list[str]:
     """The column headings and headings of a readout, as HTML."""
-    return re.findall(r"<th>(.*?)</th>", html_text) + re.findall(r"<b>(.*?)</b>", html_text)
+    return re.findall(r'<th scope="col">(.*?)</th>', html_text) + re.findall(r"<b>(.*?)</b>", html_text)
 
 
 def test_coverage_readout_heads_its_columns_with_n_i():
     """The number of ratings of item i is n_i in the course's notation (notation.toml), not k."""
     ex = CoverageExplorer()
     per_item = re.findall(r"<table[^>]*>.*?</table>", ex.readout.value)[1]
-    assert re.findall(r"<th>(.*?)</th>", per_item) == [
+    assert re.findall(r'<th scope="col">(.*?)</th>', per_item) == [
         "item",
         "n<sub>i</sub>",
         "P<sub>i</sub>",
@@ -831,7 +831,7 @@ def test_weights_controls_redraw_only_what_changed():
     assert bytes(ex.image.value) != alpha_png and bytes(ex.image_weights.value) == cohen_png
     ex.weights.value = "quadratic"
     assert bytes(ex.image_weights.value) != cohen_png
-    assert '<tr class="iaa-chosen"><td>quadratic' in ex.readout.value
+    assert '<tr class="iaa-chosen"><th scope="row">quadratic' in ex.readout.value
 
 
 def test_weights_figures_keep_every_text_inside_for_every_choice():
@@ -1102,3 +1102,38 @@ def test_a_quiz_box_too_short_for_its_placeholder_is_as_wide_as_a_written_answer
     assert "select" in forms.values()
     widths = {label: quiz.answers[label].layout.width for label in forms}
     assert widths == {label: "42.5em" if form == "select" else "18.5em" for label, form in forms.items()}
+
+
+# ------------------------------------------------------------------ readout tables
+def _explorers() -> list[str]:
+    from iaa_teach import widgets
+    from iaa_teach.widgets._base import Explorer
+
+    return [
+        name
+        for name in widgets.__all__
+        if isinstance(getattr(widgets, name), type) and issubclass(getattr(widgets, name), Explorer)
+    ]
+
+
+@pytest.mark.parametrize("name", _explorers())
+def test_every_readout_table_has_column_and_row_headers(name):
+    """Each readout table names its columns (<th scope="col"> in a <thead>) and its rows (its first
+    column, <th scope="row">), so a screen reader reads a number with both; before, the first column was
+    plain cells and the headings sat in the body. The missing-data explorer's table with its gaps too."""
+    from bs4 import BeautifulSoup
+
+    from iaa_teach import widgets
+
+    soup = BeautifulSoup(getattr(widgets, name)().static_picture(), "html.parser")
+    readouts = soup.select("table.iaa-readout")
+    assert readouts and (name != "MissingDataExplorer" or soup.select("table.iaa-gaps")), name
+    for table in readouts:
+        heads = table.select("thead > tr > *")
+        assert heads and all(c.name == "th" and c.get("scope") == "col" for c in heads), table
+        rows = table.select("tbody > tr")
+        assert rows and len(rows) == len(table.find_all("tr")) - 1, table
+        for row in rows:
+            cells = row.find_all(["th", "td"], recursive=False)
+            assert cells[0].name == "th" and cells[0].get("scope") == "row", row
+            assert all(c.name == "td" for c in cells[1:]), row

@@ -73,12 +73,14 @@ _CSS = """<style>
     padding: 0.15em 0.6em; border-bottom: 1px solid #ccc; text-align: right; }}
 .iaa-explorer table.iaa-readout th:first-child, .iaa-explorer table.iaa-readout td:first-child {{
     text-align: left; }}
-.iaa-explorer table.iaa-readout th {{ vertical-align: bottom; }}
+.iaa-explorer table.iaa-readout thead th {{ vertical-align: bottom; }}
+.iaa-explorer table.iaa-readout tbody th {{ font-weight: normal; }}
+.iaa-explorer table.iaa-readout.iaa-gaps tbody th {{ font-weight: bold; }}
 .iaa-explorer table.iaa-readout sub {{ line-height: 0; }}
 .iaa-explorer .iaa-note {{ color: #555; }}
 .iaa-explorer .iaa-below .iaa-note, .iaa-explorer .iaa-below .iaa-why {{ max-width: 46em; }}
 .iaa-explorer .iaa-why {{ color: #8a3b00; }}
-.iaa-explorer tr.iaa-chosen td {{ font-weight: bold; background: #eef4fb; }}
+.iaa-explorer table.iaa-readout tr.iaa-chosen > * {{ font-weight: bold; background: #eef4fb; }}
 {projector}
 {wrap}
 </style>"""
@@ -116,7 +118,7 @@ _COMPACT_RULES = """
   .iaa-explorer.iaa-show-numbers .iaa-controls { max-width: 100%; }
   .iaa-explorer.iaa-show-numbers .iaa-controls > :not(.iaa-show) { display: none; }
   .iaa-explorer.iaa-show-numbers .iaa-pane { flex: 0 0 auto; width: 100%; }
-  .iaa-explorer table.iaa-readout th { white-space: normal; }
+  .iaa-explorer table.iaa-readout thead th { white-space: normal; }
   .iaa-explorer table.iaa-readout { font-size: 0.9em; }
   .iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { padding: 0.1em 0.25em; }
   .iaa-explorer .iaa-slider input[type=range] { min-width: 8em; height: 16px; }
@@ -160,7 +162,7 @@ PROJECTOR_CSS = (
 .iaa-explorer .iaa-grid .widget-html-content { white-space: nowrap; }
 .iaa-explorer table.iaa-readout th, .iaa-explorer table.iaa-readout td { white-space: nowrap;
     padding-left: 0.4em; padding-right: 0.4em; }
-.iaa-explorer table.iaa-readout th { white-space: normal; }
+.iaa-explorer table.iaa-readout thead th { white-space: normal; }
 .iaa-explorer .widget-toggle-button.mod-active, .iaa-explorer .jupyter-button.mod-active {
     background: #0072b2; color: #fff; font-weight: bold; box-shadow: inset 0 0 0 2px #003a5c; }
 .iaa-explorer .widget-toggle-button, .iaa-explorer .jupyter-button { border: 1px solid #888; }
@@ -241,13 +243,22 @@ def table(
 ) -> Html:
     """An HTML readout table; text cells are escaped, :class:`Html` cells (from :func:`q`) kept. The column
     headings are the package's own words: their symbols are written in the course's notation
-    (:func:`symbols`)."""
-    head = "".join(f"<th>{h if isinstance(h, Html) else symbols(str(h))}</th>" for h in header)
+    (:func:`symbols`).
+
+    Every readout's first column names its rows (a pair, a level, a quantity): row headers
+    (``<th scope="row">``), under column headings (``<th scope="col">`` in a ``<thead>``), so a screen
+    reader reads each number with its row's and column's names."""
+    head = "".join(f'<th scope="col">{h if isinstance(h, Html) else symbols(str(h))}</th>' for h in header)
     body = []
     for i, row in enumerate(rows):
         cls = ' class="iaa-chosen"' if chosen is not None and chosen(i) else ""
-        body.append(f"<tr{cls}>" + "".join(f"<td>{cell(c)}</td>" for c in row) + "</tr>")
-    return Html(f'<table class="iaa-readout"><tr>{head}</tr>{"".join(body)}</table>')
+        cells = "".join(
+            f'<th scope="row">{cell(c)}</th>' if j == 0 else f"<td>{cell(c)}</td>" for j, c in enumerate(row)
+        )
+        body.append(f"<tr{cls}>{cells}</tr>")
+    return Html(
+        f'<table class="iaa-readout"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    )
 
 
 def readout_row(label: Any, keys: Sequence[str], values: Sequence[Any] | None) -> list:

@@ -33,9 +33,9 @@ def gaps_table(r: Ratings, max_items: int = 30) -> str:
     if r.n_items > max_items:
         return note(f"({r.n_items} items: the table itself is not shown)")
     rows = r.rows()
-    head = "".join(f"<th>{attr_escape(item)}</th>" for item in r.items)
+    head = "".join(f'<th scope="col">{attr_escape(item)}</th>' for item in r.items)
     body = "".join(
-        f"<tr><th>{attr_escape(rater)}</th>"
+        f'<tr><th scope="row">{attr_escape(rater)}</th>'
         + "".join(
             "<td style='background:#eee'>&ndash;</td>"
             if row[j] is None
@@ -45,7 +45,10 @@ def gaps_table(r: Ratings, max_items: int = 30) -> str:
         + "</tr>"
         for j, rater in enumerate(r.raters)
     )
-    return f'<table class="iaa-readout iaa-gaps"><tr><th>item</th>{head}</tr>{body}</table>'
+    return (
+        f'<table class="iaa-readout iaa-gaps"><thead><tr><th scope="col">item</th>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
+    )
 
 
 class MissingDataExplorer(Explorer):
