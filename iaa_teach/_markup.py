@@ -462,7 +462,13 @@ def approx(exact: Fraction | int | None, places: int = 3) -> Math:
 
 # ================================================================= tables
 class Table(Shown):
-    """A small table: a header row, and the first column as row headers (bold) unless told otherwise.
+    """A small table: a header row, and the first column as row headers unless told otherwise.
+
+    Row headers are the column that names each row (an item, a category, a quantity): in HTML
+    ``<th scope="row">`` (the column headings are ``<th scope="col">``), so a screen reader
+    announces them; in Markdown, which has no row headers, bold (the book, ``tools/book.py``,
+    makes a first column that is bold in every row row headers). ``bold_first_column=False``
+    for a table whose first column is a value like the others.
 
     Cells are text (labels, numbers), escaped for each output, or pieces
     (:class:`Prose`, :class:`Math`, :class:`Em`, :class:`Link`) rendered in
@@ -537,7 +543,7 @@ class Table(Shown):
             if math == "mathml" and isinstance(c, str) and _FRACTION_CELL.fullmatch(c):  # typeset, as written
                 a, b = c.split("/")
                 c = Math(("-" if a.startswith("-") else "") + f"\\frac{{{a.lstrip('-')}}}{{{b}}}", c)
-            return f"<{tag}{scope}>{_piece(c, 'html', math)}</{tag}>"
+            return f"<{tag}{scope if head else ''}>{_piece(c, 'html', math)}</{tag}>"
 
         caption = f"<caption>{html_escape(self.caption, math)}</caption>" if self.caption else ""
         head = "".join(cell(h, True, ' scope="col"') for h in self.header)

@@ -127,7 +127,6 @@ def notation_table() -> Table:
     return Table(
         ["symbol", "meaning", "sources that write it differently", "first in lesson"],
         rows,
-        bold_first_column=False,
         align="lllr",
     )
 
@@ -192,8 +191,8 @@ _GLOSSARY: tuple[_Term, ...] = tuple(
 
 def glossary_table() -> Table:
     """The glossary as a table: term, definition (its symbols as maths), first lesson."""
-    rows = [[Em(t.term, strong=True), prose(t.definition), t.lesson] for t in _GLOSSARY]
-    return Table(["term", "meaning", "first in lesson"], rows, bold_first_column=False, align="llr")
+    rows = [[t.term, prose(t.definition), t.lesson] for t in _GLOSSARY]
+    return Table(["term", "meaning", "first in lesson"], rows, align="llr")
 
 
 def landis_koch_table() -> Table:

@@ -125,3 +125,29 @@ def test_stored_notebook_tables_have_even_rows(path):
         texts += ["".join(o.get("data", {}).get("text/markdown", "")) for o in cell.get("outputs", [])]
         bad += [f"cell {i}: {row}" for text in texts for row in ragged_rows(text)]
     assert not bad, "\n".join(bad)
+
+
+# ------------------------------------------------------------------ row headers
+# The course's tables name their rows in their first column (a lesson, a symbol, a term, a band, a
+# question's number): in HTML those cells are row headers (<th scope="row">) under column headers
+# (<th scope="col">), so a screen reader reads each cell with both; Markdown has no row headers, so
+# there the column is bold in every row (the book makes such a column row headers, tools/book.py).
+_ROW_CELLS = re.compile(r"<tr>(<t[hd][^>]*>)")
+
+
+@pytest.mark.parametrize("name, table", list(course_tables().items()), ids=list(course_tables()))
+def test_course_tables_name_their_rows_with_row_headers(name, table):
+    html_rows = _ROW_CELLS.findall(table.html().split("<tbody>", 1)[1])
+    assert html_rows == ['<th scope="row">'] * len(table.rows), name
+    assert "<td scope" not in table.html()
+    body = tables(table.markdown())[0][2:]
+    firsts = [_CELL_END.split(line)[1].strip() for line in body]
+    assert all(re.fullmatch(r"\*\*(?!\*).*(?<!\*)\*\*", cell) for cell in firsts if cell), (name, firsts)
+
+
+def test_a_table_without_row_headers_has_plain_cells_only():
+    table = Table(["value", "count"], [["0.5", "3"], ["0.7", "1"]], bold_first_column=False)
+    html = table.html()
+    assert "<td>0.5</td><td>3</td>" in html and 'scope="row"' not in html and "<td scope" not in html
+    assert html.count('<th scope="col">') == 2
+    assert "**" not in table.markdown()
