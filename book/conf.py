@@ -118,5 +118,45 @@ def _plain_title(app, pagename, templatename, context, doctree) -> None:
         context["title"] = re.sub(r"\\\((.*?)\\\)", r"\1", context["title"])
 
 
+# ------------------------------------------------------ API summary tables
+# Sphinx's autosummary table has no heading row, its names are plain cells, and its HTML writer joins a
+# signature's arguments with no-break spaces, so on a phone a signature could only break inside a word
+# ("popul/ation") or before its last ")". Here the table heads its columns ("name", "what it does"), its
+# names are the rows' headers (a stub column: <th>; tools/book.py adds the scopes), and a signature may
+# break after each comma, nowhere else (iaa-book.css).
+from docutils import nodes  # noqa: E402
+from sphinx.ext import autosummary as _autosummary  # noqa: E402
+
+#: The headings of an API page's summary table.
+SUMMARY_HEADINGS = ("name", "what it does")
+
+
+class _HeadedAutosummary(_autosummary.Autosummary):
+    """autosummary whose table has a heading row and the names as row headers."""
+
+    def get_table(self, items):
+        found = super().get_table(items)
+        group = next(iter(found[-1].findall(nodes.tgroup)))
+        group[0]["stub"] = 1  # the first colspec: the names' column
+        heading = nodes.row("", *(nodes.entry("", nodes.paragraph(text=text)) for text in SUMMARY_HEADINGS))
+        group.insert(group.index(next(iter(group.findall(nodes.tbody)))), nodes.thead("", heading))
+        return found
+
+
+def _summary_table_visit(self, node) -> None:
+    """Sphinx's own visit, then each signature's argument separators breakable again (", ")."""
+    _autosummary.autosummary_table_visit_html(self, node)
+    for paragraph in node.findall(nodes.paragraph):
+        for text in list(paragraph.findall(nodes.Text)):
+            if ",\u00a0" in text and text.parent is paragraph:
+                paragraph.replace(text, nodes.Text(text.astext().replace(",\u00a0", ", ")))
+
+
 def setup(app):
     app.connect("html-page-context", _plain_title)
+    app.add_directive("autosummary", _HeadedAutosummary, override=True)
+    app.add_node(
+        _autosummary.autosummary_table,
+        override=True,
+        html=(_summary_table_visit, _autosummary.autosummary_noop),
+    )

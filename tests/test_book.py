@@ -492,3 +492,63 @@ def test_formulas_a_lesson_refers_back_to_are_numbered_and_referred_to_by_number
                 assert -1 < whole.find(rf"\tag{{{number}}}") < found.start(), (lesson, found.group(0))
                 referred.add(number)
         assert referred == set(numbers), (lesson, "numbered but never referred to", set(numbers) - referred)
+
+
+# ------------------------------------------------------------------ row headers
+# MyST's HTML for a Markdown table whose first column is bold (a lesson's table, a guide's).
+_MYST_TABLE = """<table class="table">
+<thead>
+<tr class="row-odd"><th class="head text-left"><p>A \\ B</p></th>
+<th class="head text-right"><p>G</p></th>
+</tr>
+</thead>
+<tbody>
+<tr class="row-even"><td class="text-left"><p><strong>G</strong></p></td>
+<td class="text-right"><p>3</p></td>
+</tr>
+<tr class="row-odd"><td class="text-left"><p><strong>total <span class="math">\\(n\\)</span></strong></p></td>
+<td class="text-right"><p>5</p></td>
+</tr>
+</tbody>
+</table>"""
+
+
+def test_a_bold_first_column_becomes_row_headers_under_scoped_column_headers():
+    page = "<p>before</p>" + _MYST_TABLE + "<p>after</p>"
+    marked = book.row_headers(page)
+    assert '<td class="text-left"><p><strong>' not in marked
+    assert '<th scope="row" class="text-left"><p>G</p></th>' in marked
+    assert '<th scope="row" class="text-left"><p>total <span class="math">\\(n\\)</span></p></th>' in marked
+    assert marked.count('<th scope="col" class="head') == 2
+    assert marked.count('<td class="text-right"><p>') == 2  # the values stay cells
+    assert marked.startswith("<p>before</p>") and marked.endswith("<p>after</p>")
+    assert book.row_headers(marked) == marked  # once only
+
+
+def test_a_table_whose_first_column_is_not_bold_in_every_row_stays_as_it_is():
+    values = _MYST_TABLE.replace("<p><strong>G</strong></p>", "<p>0.5</p>")
+    assert book.row_headers(values) == values
+    part_bold = _MYST_TABLE.replace("<p><strong>G</strong></p>", "<p><strong>G</strong> and more</p>")
+    assert book.row_headers(part_bold) == part_bold
+    two_bold = _MYST_TABLE.replace("<strong>G</strong>", "<strong>G</strong> <strong>N</strong>")
+    assert book.row_headers(two_bold) == two_bold
+    # an empty first cell (a readout's corner) among bold ones stays an empty cell
+    empty = book.row_headers(_MYST_TABLE.replace("<p><strong>G</strong></p>", ""))
+    assert '<td class="text-left"></td>' in empty and empty.count('scope="row"') == 1
+
+
+def test_a_stub_column_gets_its_scopes():
+    summary = (
+        '<table class="autosummary"><thead><tr><th class="head stub"><p>name</p></th>'
+        '<th class="head"><p>what it does</p></th></tr></thead><tbody><tr><th class="stub"><p><a href="#m.f">'
+        '<code class="xref"><span class="pre">m.f</span></code></a>(x)</p></th>'
+        '<td><p>does <code><span class="pre">m.f</span></code></p></td></tr></tbody></table>'
+    )
+    marked = book.row_headers(summary)
+    assert marked.count('scope="col"') == 2 and '<th scope="row" class="stub">' in marked
+    # a long dotted name may break after a dot (the name only; what is copied stays the name)
+    assert (
+        '<span class="pre">m.<wbr>f</span></code></a>(x)' in marked
+        and '<td><p>does <code><span class="pre">m.f<' in marked
+    )
+    assert book.row_headers(marked) == marked

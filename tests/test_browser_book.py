@@ -378,6 +378,93 @@ def test_the_api_pages_document_each_public_name_they_list(built_book):
     assert missing == []
 
 
+# ------------------------------------------------------------------ tables
+@pytest.mark.browser
+def test_every_table_of_the_book_names_its_rows_and_columns_as_headers(built_book):
+    """Every table a reader meets names its columns (<th scope="col">, in a <thead>) and its rows (its first
+    column: <th scope="row">), for a screen reader as for the eye: the lessons' and the guide's Markdown
+    tables (their bold first column, tools/book.py row_headers), the explorers' readouts, the notation's
+    symbols, the API pages' summaries (which had no heading row: "name", "what it does")."""
+    from bs4 import BeautifulSoup
+
+    unnamed, seen, summaries = [], 0, []
+    for path in sorted(built_book.glob("*.html")):
+        article = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").select_one(".bd-article")
+        for table in article.find_all("table") if article else []:
+            if "iaa-equations" in table.get("class", []):  # a chain of equations laid out, not data
+                continue
+            seen += 1
+            what = f"{path.stem}: {table.get_text(' ', strip=True)[:60]}"
+            heads = table.select("thead > tr > *")
+            if not heads or any(c.name != "th" or c.get("scope") != "col" for c in heads):
+                unnamed.append(f"{what} (column headings)")
+            for row in table.select("tbody > tr"):
+                first = row.find(["th", "td"], recursive=False)
+                if first is None or first.name == "td" and first.get_text(strip=True):
+                    unnamed.append(f"{what} (row {row.get_text(' ', strip=True)[:30]})")
+                    break
+                if first.name == "th" and first.get("scope") != "row":
+                    unnamed.append(f"{what} (row header without scope)")
+                    break
+            if "autosummary" in table.get("class", []):
+                summaries.append([th.get_text(strip=True) for th in heads])
+    assert unnamed == []
+    assert seen >= 120
+    assert summaries and all(s == ["name", "what it does"] for s in summaries), summaries
+
+
+# Where each line of an API summary's first cell (the name and its signature) ends: the text just before
+# each line break and just after it, found from each character's box.
+_SIGNATURE_BREAKS_JS = """() => {
+    const out = [];
+    for (const cell of document.querySelectorAll('.bd-article table.autosummary tbody tr > :first-child')) {
+        const chars = [];
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.textContent.length; i++) {
+                const range = document.createRange();
+                range.setStart(node, i); range.setEnd(node, i + 1);
+                const box = Array.from(range.getClientRects()).find(r => r.width > 0);
+                if (box && node.textContent[i].trim()) chars.push({c: node.textContent[i], top: box.top, h: box.height});
+            }
+        }
+        for (let i = 1; i < chars.length; i++) {
+            if (chars[i].top > chars[i - 1].top + chars[i - 1].h / 2) {
+                out.push({cell: cell.textContent.trim().slice(0, 60),
+                          before: chars.slice(Math.max(0, i - 8), i).map(x => x.c).join(''),
+                          after: chars.slice(i, i + 8).map(x => x.c).join('')});
+            }
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [(375, 740), (1280, 800)], ids=["phone", "desktop"])
+def test_a_signature_in_an_api_summary_breaks_after_a_comma_only(built_book, viewport):
+    """On a phone the summaries broke a signature inside a word ("cur/ves", "popul/ation"), inside "...",
+    or before its last ")": its arguments were joined by no-break spaces. Now a line ends after a comma
+    between two arguments (book/conf.py, iaa-book.css), or, for a name too long to share its line, before
+    its signature or after a dot of its path (tools/book.py row_headers); never inside a word."""
+    wrong, breaks = [], 0
+    with chromium_page(viewport=viewport) as page:
+        visit = Visit(page, built_book)
+        for name in book.API_TOPICS:
+            visit.open((built_book / f"{name}.html").resolve().as_uri())
+            page.evaluate("() => document.fonts.ready.then(() => true)")
+            for found in page.evaluate(_SIGNATURE_BREAKS_JS):
+                breaks += 1
+                # after a comma, between a long name and its signature, or after a dot between a dotted
+                # name's parts (iaa_teach.exercises.lesson_exercises. / Exercise): not in "...", not in a word
+                after_dot = found["before"].endswith(".") and re.match(r"[A-Za-z_]", found["after"])
+                if not (found["before"].endswith(",") or found["after"].startswith("(") or after_dot):
+                    wrong.append((name, found))
+        assert visit.outside == [] and visit.problems == []
+    assert wrong == []
+    assert breaks >= (10 if viewport[0] < 600 else 1)  # long signatures do wrap
+
+
 # ------------------------------------------------------------------ colours
 # Every piece of text of an explorer's picture, a table or a note, against the background it is drawn on
 # (the backgrounds of its boxes blended up to the page's): WCAG's contrast ratio, at least 4.5 (3 for large text).
@@ -736,7 +823,7 @@ def test_a_table_longer_than_a_sheet_starts_under_its_introduction_with_whole_wo
         (built_book / f"{name}.html").read_text(encoding="utf-8"), "html.parser"
     ).select_one(".bd-article table")
     heading = [th.get_text(" ", strip=True) for th in table.select("thead th")]
-    first_row = table.select_one("tbody tr").find_all("td")[1].get_text(" ", strip=True)
+    first_row = table.select_one("tbody tr").find_all(["th", "td"])[1].get_text(" ", strip=True)
     first_sheet = _flat(_FOOTER.sub("", sheets[found[name] - 1]))
     words = set(re.findall(r"[\w']+", first_sheet))
     assert all(word in words for cell in heading for word in re.findall(r"[\w']+", cell)), (

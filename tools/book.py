@@ -32,7 +32,8 @@ committed notebooks into the book's pages, changing nothing in ``notebooks/``:
 :func:`build` then runs Sphinx with the configuration in ``book/conf.py``
 (MathJax bundled by sphinx-mathjax-offline: the pages load nothing from the
 network) and :func:`slim_site` removes what no page loads (most of MathJax,
-FontAwesome's script, source maps). Run it as ``python -m tools.book [OUTDIR]``.
+FontAwesome's script, source maps); :func:`row_headers` makes the column that names a
+table's rows (bold in Markdown) row headers. Run it as ``python -m tools.book [OUTDIR]``.
 
 :func:`print_pdf` prints a built book as one PDF with headless Chromium, as the
 worksheets are printed (no LaTeX): a cover, the contents with page numbers, then
@@ -81,6 +82,7 @@ __all__ = [
     "for_readers",
     "MATHJAX_KEPT",
     "slim_site",
+    "row_headers",
     "build",
     "PRINT_CSS",
     "print_titles",
@@ -819,6 +821,58 @@ def _image_file(out: Path, match: re.Match) -> str:
     return f'{match[1]}src="{name}"'
 
 
+_TABLE = re.compile(r"<table\b[^>]*>.*?</table>", re.S)
+_ROW = re.compile(r"(<tr\b[^>]*>\s*)<td\b([^>]*)>(.*?)</td>", re.S)
+_BOLD_ONLY = re.compile(r"\s*(<p>)?\s*<strong>((?:(?!</?strong>).)*)</strong>\s*(</p>)?\s*", re.S)
+_EMPTY_CELL = re.compile(r"\s*(<p>\s*</p>)?\s*")
+_HEAD_CELL = re.compile(r"<th\b(?![^>]*\bscope=)([^>]*)>")
+# a stub cell's dotted name (``iaa_teach.exercises.lesson_exercises.Exercise``), before any <wbr> is added
+_STUB_NAME = re.compile(r'(<th class="stub"><p><a [^>]*><code [^>]*><span class="pre">)([^<]+)(</span>)')
+_STUB_CELL = re.compile(r'<th\b(?![^>]*\bscope=)([^>]*\bclass="[^"]*\bstub\b[^"]*"[^>]*)>')
+
+
+def row_headers(page: str) -> str:
+    """A page's tables with their row headers marked as such, for screen readers as for the eye.
+
+    Markdown has no row headers: a lesson's table (a Markdown cell, or a table the package displays
+    as Markdown, :class:`iaa_teach.markup.Table`) writes the column that names its rows in bold, and
+    MyST makes each of its cells ``<td><p><strong>G</strong></p></td>``. A table whose every body row
+    starts with such a cell (or an empty one) gets that column as ``<th scope="row"><p>G</p></th>``;
+    a table whose first column is a value like the others (not bold in every row) stays as it is.
+    The headings of such a table, and of a table with a Sphinx stub column (the API pages' summaries,
+    ``book/conf.py``), get ``scope="col"``, the stub cells ``scope="row"``; a stub cell's dotted name
+    may break after each dot (``<wbr>``): on a phone the longest is wider than the screen, and broke
+    inside a word.
+    """
+
+    def cell(m: re.Match) -> str:
+        found = _BOLD_ONLY.fullmatch(m[3])
+        if not found:  # an empty cell under the row headers
+            return m[0]
+        inner = f"<p>{found[2]}</p>" if found[1] else found[2]
+        return f'{m[1]}<th scope="row"{m[2]}>{inner}</th>'
+
+    def table(match: re.Match) -> str:
+        head, tbody, body = match[0].partition("<tbody>")
+        rows = _ROW.findall(body)
+        labelled = (
+            tbody
+            and len(rows) == body.count("<tr")
+            and any(_BOLD_ONLY.fullmatch(r[2]) for r in rows)
+            and all(_BOLD_ONLY.fullmatch(r[2]) or _EMPTY_CELL.fullmatch(r[2]) for r in rows)
+        )
+        if labelled:
+            body = _ROW.sub(cell, body)
+        elif 'class="stub"' in body:  # a Sphinx stub column: an API page's summary
+            body = _STUB_NAME.sub(lambda m: m[1] + m[2].replace(".", ".<wbr>") + m[3], body)
+            body = _STUB_CELL.sub(r'<th scope="row"\1>', body)
+        else:
+            return match[0]
+        return _HEAD_CELL.sub(r'<th scope="col"\1>', head) + tbody + body
+
+    return _TABLE.sub(table, page)
+
+
 def slim_site(out: str | Path) -> dict[str, int]:
     """Remove from a built book what no page loads; return ``{"before": bytes, "after": bytes}``.
 
@@ -908,6 +962,11 @@ def build(out: str | Path = "build/book", notebooks: str | Path | None = None, q
     if code:
         raise RuntimeError(f"sphinx-build failed (exit {code}); see its messages above")
     slim_site(out)
+    for page in out.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        marked = row_headers(text)
+        if marked != text:
+            page.write_text(marked, encoding="utf-8")
     return time.perf_counter() - start
 
 
