@@ -179,9 +179,15 @@ def _line(
     return lines
 
 
+def _joined(values: Sequence[Any]) -> str:
+    """``values`` joined with ", ", a value holding a comma or a semicolon in quotes (decimal commas:
+    ``"1,5", "2,0"``), so that the list reads back in a line that goes on after a "; "."""
+    return ", ".join(f'"{v}"' if "," in str(v) or ";" in str(v) else str(v) for v in values)
+
+
 def _listed(values: Sequence[Any]) -> str:
-    shown = ", ".join(map(str, values[:_SHOW_NAMES]))
-    return shown + (f", ... ({len(values)} in all)" if len(values) > _SHOW_NAMES else "")
+    more = [f"... ({len(values)} in all)"] if len(values) > _SHOW_NAMES else []
+    return _joined([*values[:_SHOW_NAMES], *more])
 
 
 def _pair(res: Any) -> str:
@@ -1408,7 +1414,7 @@ def to_html(
         key: _figure(draw(report, key, max_raters=max_raters, sure=sure), *texts[key], dpi)
         for key in figure_names(report)
     }
-    categories = _esc(", ".join(str(c) for c in r.categories))
+    categories = _esc(_joined(r.categories))
     # one summary of the table: how the file was read (with the level), else what the table is
     read = reading_html(r if gold is None else gold.whole, base, level=report.level)
     gold_note = "" if gold is None else _words("gold_note", gold=gold.gold, n=r.n_raters).strip()

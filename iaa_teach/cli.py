@@ -162,7 +162,8 @@ def _parser() -> _Parser:
         "--weights",
         choices=[w for w in WEIGHTS if w],
         default=None,
-        help="disagreement weights for Cohen's kappa (over the declared category order)",
+        help="weighted Cohen's kappa with agreement weights w_jk (lesson 03): 1 for the same category, "
+        "less for categories further apart in the declared order, linearly or quadratically",
     )
     rep.add_argument(
         "--categories",
@@ -248,6 +249,26 @@ def _lessons(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analysed(ratings: Ratings, args: argparse.Namespace) -> tuple[Ratings, Any, Any, str]:
+    """The ratings (without a ``--gold`` column), the gold comparison, the family and the text report."""
+    gold = None
+    if args.gold is not None:
+        gold = compare_with_gold(ratings, args.gold)
+        ratings = gold.annotators
+    same = {"weights": args.weights, "level": args.level, "n_boot": args.n_boot, "seed": args.seed}
+    family = family_intervals(ratings, method=args.ci, **same)
+    text = text_report(
+        ratings,
+        all_pairs=args.all_pairs,
+        max_pairs=args.max_pairs,
+        ci=args.ci,
+        family=family,
+        gold=gold,
+        **same,
+    )
+    return ratings, gold, family, text
+
+
 def _error(message: Any) -> int:
     print(f"iaa-teach: error: {terminal_escape(message)}", file=sys.stderr)
     return 2
@@ -289,30 +310,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 max_field=args.max_field,
                 max_categories=args.max_categories,
             )
-        gold = None
-        if args.gold is not None:
-            gold = compare_with_gold(ratings, args.gold)
-            ratings = gold.annotators
-        family = family_intervals(
-            ratings,
-            weights=args.weights,
-            level=args.level,
-            method=args.ci,
-            n_boot=args.n_boot,
-            seed=args.seed,
-        )
-        text = text_report(
-            ratings,
-            level=args.level,
-            weights=args.weights,
-            all_pairs=args.all_pairs,
-            max_pairs=args.max_pairs,
-            ci=args.ci,
-            n_boot=args.n_boot,
-            seed=args.seed,
-            family=family,
-            gold=gold,
-        )
+        try:  # an error of the metrics (interval labels that are not numbers...) names no file: say which
+            ratings, gold, family, text = _analysed(ratings, args)
+        except AgreementError as err:
+            raise AgreementError(f"{args.file}: {err}") from None
         to_stdout = args.json == "-"
         if args.html or args.json or args.items_csv:  # the diagnostic report as files, beside the text
             report = write_files(

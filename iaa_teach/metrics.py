@@ -326,14 +326,16 @@ class CohenResult(_Uncertain):
     ----------
     kappa, p_o, p_e : float
         The coefficient, observed and chance agreement (weighted agreement
-        when ``weights`` is set: cell weights ``w_jk = 1 - d_jk / max(d)``).
+        when ``weights`` is set: agreement weights ``w_jk = 1 - d_jk / max(d)``,
+        :attr:`agreement_weights`).
     table : ndarray of int, shape (k, k)
         Rows: rater ``a``'s category; columns: rater ``b``'s.
     row_marginals, col_marginals : ndarray, shape (k,)
         Each rater's category proportions over the items used.
     weight_matrix : ndarray of int, shape (k, k)
-        Disagreement weights d_jk of categories j and k (0/1, ``|j - k|`` or
-        ``(j - k)**2``).
+        d_jk, the distance of categories j and k in their order (0 on the diagonal;
+        1 elsewhere unweighted, else ``|j - k|`` or ``(j - k)**2``), from
+        which the agreement weights are ``w_jk = 1 - d_jk / max(d)``.
     n_items, n_dropped : int
         Items rated by both raters (used) and items left out.
     reason : str or None
@@ -480,9 +482,10 @@ def cohen_kappa(
     a, b : str or int
         Rater names or column indices.
     weights : {None, "linear", "quadratic"}
-        Disagreement weights over the category order (``|j - k|`` or
-        ``(j - k)**2`` for categories j and k), as
-        ``sklearn.metrics.cohen_kappa_score`` uses them.
+        Agreement weights w_jk over the category order (lesson 03): 1 on the
+        diagonal, linear ``1 - |j - k| / (q - 1)`` or quadratic
+        ``1 - (j - k)**2 / (q - 1)**2`` for categories j and k numbered 1 to
+        q, the same kappa as ``sklearn.metrics.cohen_kappa_score`` gives.
         These are over the categories' positions; the family's Gwet weights
         (:func:`conger_kappa` and the others) use numeric categories' values.
     population : int, optional

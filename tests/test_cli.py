@@ -17,6 +17,7 @@ import pytest
 from rounding import d3
 
 from iaa_teach import (
+    AgreementError,
     Ratings,
     bootstrap_ci,
     cohen_kappa,
@@ -362,3 +363,57 @@ def test_json_gains_the_family(tmp_path, capsys):
         next(row.result for row in family_intervals(r) if row.metric == "conger_kappa").exact.kappa
     )
     assert conger["interval"] == "analytic" and conger["reason"] is None
+
+
+# ------------------------------------------------ an instructor's own files (files-follow)
+_DECIMAL_COMMAS = "item;A;B;C\n1;1,5;2,0;1,5\n2;2,0;2,0;3,5\n3;3,5;3,5;3,5\n4;1,5;2,0;2,0\n"
+
+
+def test_weights_help_speaks_of_lesson_03s_agreement_weights(capsys):
+    """``--weights``'s help names the agreement weights w_jk that lesson 03 teaches, not "disagreement
+    weights", which no lesson defines; nor does any public docstring."""
+    import iaa_teach
+
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "disagreement weight" not in shown.lower()
+    assert "agreement weights w_jk (lesson 03)" in shown
+    for name in iaa_teach.__all__:
+        doc = getattr(getattr(iaa_teach, name), "__doc__", None) or ""
+        assert "disagreement weight" not in doc.lower(), name
+
+
+def test_categories_with_decimal_commas_are_listed_so_they_can_be_read(tmp_path, capsys):
+    """A semicolon-separated file with decimal commas: the first line listed "categories 1,5, 2,0, 3,5";
+    a label holding a comma is now quoted, in the text, HTML and JSON summaries alike."""
+    import html
+    import json
+
+    path = tmp_path / "semi.csv"
+    path.write_text(_DECIMAL_COMMAS)
+    out_json = tmp_path / "semi.json"
+    code, out, _ = run(capsys, "report", path, "--json", out_json, "--html", tmp_path / "semi.html")
+    assert code == 0
+    listed = 'categories "1,5", "2,0", "3,5"; 12 ratings'
+    assert listed in out.splitlines()[0]
+    assert listed in json.loads(out_json.read_text())["reading"]["summary"][0]
+    assert listed in html.unescape((tmp_path / "semi.html").read_text())
+    plain = Ratings.from_rows([["a", "b"], ["a", "a"]])  # labels without commas: as before
+    from iaa_teach.report import summary_lines
+
+    assert "categories a, b;" in summary_lines(plain)[0]
+
+
+def test_an_interval_error_names_the_file(tmp_path, capsys, monkeypatch):
+    """``--level interval`` on labels with decimal commas: the metric's error (which knows no file) is
+    prefixed with the file's name as given; the library's own error for in-memory data is unchanged."""
+    (tmp_path / "semi.csv").write_text(_DECIMAL_COMMAS)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "report", "semi.csv", "--level", "interval")
+    assert code == 2 and out == ""
+    assert err.startswith("iaa-teach: error: semi.csv: level 'interval' needs numeric categories"), err
+    r = Ratings.from_csv(tmp_path / "semi.csv")
+    with pytest.raises(AgreementError) as raised:
+        krippendorff_alpha(r, level="interval")
+    assert str(raised.value).startswith("level 'interval' needs numeric categories")
