@@ -511,8 +511,10 @@ fleiss.rater_ranking().head(3)
 # as a warning naming the control that fixes it: the layout ("raters as rows"
 # for a form's export, one row per respondent), the item, rater and label
 # columns, the columns to leave out, the title rows to skip, "merge letter
-# case". Changing one reads the file again. A file that cannot be read clears
-# the report and says why, and what to change. Before you project the report
+# case", and the "encoding" box beside the path (`cp1252` for a CSV that
+# Excel saved with accented letters, which is otherwise not read). Changing
+# one reads the file again. A file that cannot be read clears the report and says why,
+# and what to change. Before you project the report
 # in class, tick "raters as R1..Rn": names and e-mail addresses disappear
 # from the tables, the figures and the saved page. Label Studio's JSON export
 # and Prodigy's JSONL are read too.
