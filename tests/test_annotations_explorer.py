@@ -119,17 +119,17 @@ def test_an_instructors_session(tmp_path):
 
     # bad files (issue 21): the report of the file before is cleared, the readout says why and what to change
     upload(ex, "ragged.csv", b"A,B,C\nx,y\nx,y,z\n")
-    assert "Not read" in ex.status.value and "ragged.csv" in ex.status.value and "line 2" in ex.status.value
-    assert "iaa-upload" not in ex.status.value  # the temporary copy is not named
-    assert ex.report is None and "Not read" in ex.readout.value
+    assert "ragged.csv not read" in ex.status.value and "line 2" not in ex.status.value  # said once, below
+    assert "iaa-upload" not in ex.readout.value  # the temporary copy is not named
+    assert ex.report is None and "Not read: ragged.csv, line 2" in ex.readout.value
     assert offered(ex) == ["summary", "file and saving"] and ex.show.value == "numbers"
     upload(ex, "notes.pdf", b"%PDF")
-    assert "upload a .csv" in ex.status.value
+    assert "notes.pdf not read" in ex.status.value and "upload a .csv" in ex.readout.value
     ex.read_path("")
     assert "Type the path" in ex.status.value
     ex.path.value = str(tmp_path / "nothing.csv")
     ex.read_button.click()
-    assert "Not read" in ex.status.value and "nothing.csv" in ex.status.value
+    assert "nothing.csv not read" in ex.status.value and "nothing.csv" in ex.readout.value
     studio = (
         "annotation_id,annotator,id,sentiment\n1,ann,1,pos\n2,bob,1,pos\n3,ann,2,neg\n4,bob,2,pos\n"
         "5,ann,3,neg\n6,bob,3,neg\n"
@@ -361,6 +361,26 @@ def test_a_file_in_excels_encoding_is_read_with_the_encoding_box():
     assert "excel.csv read again." in html.unescape(ex.status.value)
     assert ex.ratings.raters == ("Hélène", "José")
     assert ex.ratings.categories == ("négatif", "positif", "très positif")
+
+
+def test_a_read_error_is_shown_once_and_the_status_wraps_within_the_controls():
+    """A file that cannot be read: the error and what to change are in the summary, once; the status
+    line beside the controls only says that the file was not read (it repeated the whole error, and as
+    wide as its text it stretched the controls' column: an upload button 964 px wide). The status is
+    contained in its inline size, so that it wraps within the controls' width."""
+    ex = AnnotationsExplorer()
+    text = "item,Hélène,José\n1,négatif,négatif\n2,très positif,positif\n"
+    upload(ex, "excel.csv", text.encode("cp1252"))
+    shown = html.unescape(ex.status.value + ex.readout.value)
+    assert shown.count("is not valid UTF-8") == 1 and shown.count('the "encoding" box') == 1
+    assert "is not valid UTF-8" in html.unescape(ex.readout.value)
+    assert "excel.csv not read" in ex.status.value
+    ex.encoding.value = "ascii"  # a file control changed, the file read again, and not read again: once
+    shown = html.unescape(ex.status.value + ex.readout.value)
+    assert shown.count("ascii") == 1 and "'encoding': excel.csv not read" in shown, shown
+    assert "iaa-status" in ex.status._dom_classes
+    styles = [c.value for c in ex.widget.children if "<style>" in getattr(c, "value", "")]
+    assert any(re.search(r"\.iaa-status \{ contain: inline-size; \}", style) for style in styles)
 
 
 def test_each_warning_names_its_own_control_beside_it():

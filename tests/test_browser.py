@@ -347,6 +347,22 @@ def test_the_annotations_explorer_fits_a_projector_at_150_percent():
         context.__exit__(None, None, None)
 
 
+def _one_cell_notebook(folder, name: str, source: str) -> str:
+    """A notebook of one code cell, ``source``, written into ``folder`` as ``name``."""
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (folder / name).write_text(json.dumps(notebook))
+    return name
+
+
 #: Two raters named as a class may name them, long, and five labels of two words each.
 _LONG_NAMES_CELL = """from iaa_teach import Ratings
 from iaa_teach.widgets import AnnotationsExplorer
@@ -370,23 +386,7 @@ def test_the_explorers_pairs_view_of_long_names_fits_a_projector_at_150_percent(
     labelled is headed "items" (not "shared items"), so that the whole view scrolls not sideways (the
     kappas' table was about 499 px at its narrowest, in a 485 px box, and the view scrolled 13-18 px,
     the cross-table's "total" column cut)."""
-    notebook = {
-        "cells": [
-            {
-                "cell_type": "code",
-                "metadata": {},
-                "source": _LONG_NAMES_CELL,
-                "outputs": [],
-                "execution_count": None,
-            }
-        ],
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    (tmp_path / "long_names.ipynb").write_text(json.dumps(notebook))
+    _one_cell_notebook(tmp_path, "long_names.ipynb", _LONG_NAMES_CELL)
     context, page = _projector("long_names.ipynb", notebooks_dir=tmp_path)
     try:
         explorer = page.locator(".iaa-annotationsexplorer").first
@@ -436,6 +436,39 @@ def test_the_explorers_pairs_view_of_long_names_fits_a_projector_at_150_percent(
             assert all(line.endswith("_") for line in shown[:-1]), view
     finally:
         context.__exit__(None, None, None)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_a_file_not_read_is_said_once_and_the_controls_keep_their_width(tmp_path):
+    """Uploading a CSV in Excel's encoding (cp1252) without naming it: the error shows once, in the
+    summary beside the controls, and the controls keep their width, the status line wrapping within it
+    (the status repeated the whole error, one line as wide as its text, and the upload button under it
+    stretched from about 240 to 964 px)."""
+    name = _one_cell_notebook(
+        tmp_path, "upload.ipynb", "from iaa_teach.widgets import AnnotationsExplorer\nAnnotationsExplorer()"
+    )
+    excel = tmp_path / "excel.csv"
+    excel.write_bytes("item,Hélène,José\n1,négatif,négatif\n2,très positif,positif\n".encode("cp1252"))
+    with open_notebook(name, notebooks_dir=tmp_path, viewport=(1400, 900)) as page:
+        explorer = page.locator(".iaa-annotationsexplorer").first
+        button = explorer.locator(".widget-upload")
+        button.wait_for(timeout=TIMEOUT_MS)
+        before = button.bounding_box()["width"]
+        with page.expect_file_chooser() as chooser:
+            button.click()
+        chooser.value.set_files(str(excel))
+        explorer.locator(".iaa-numbers:visible", has_text="not valid UTF-8").wait_for(timeout=TIMEOUT_MS)
+        shown = explorer.inner_text()  # the status was set before the summary
+        assert shown.count("not valid UTF-8") == 1 and shown.count('the "encoding" box') == 1, shown
+        status = explorer.locator(".iaa-status", has_text="excel.csv not read")
+        after = button.bounding_box()["width"]
+        assert 0 < after <= before + 1, (before, after)
+        box = status.bounding_box()  # as wide as the controls, its text on several lines, none cut
+        assert box["width"] <= before + 1 and box["height"] > 30, box
+        assert status.evaluate("e => e.scrollWidth <= e.clientWidth")
+        explorer.screenshot(path=str(tmp_path / "not_read.png"))
+        print(f"screenshot: {tmp_path / 'not_read.png'}")
 
 
 # ------------------------------------------------ without a browser: skip, or fail on CI

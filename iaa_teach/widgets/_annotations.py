@@ -144,6 +144,7 @@ _STYLE = """<style>
 .iaa-annotationsexplorer .iaa-reading .note { color: #444; font-size: 0.95em; }
 .iaa-annotationsexplorer .iaa-settings .widget-text input { min-width: 0; }
 .iaa-annotationsexplorer .iaa-settings .widget-checkbox { width: auto; }
+.iaa-annotationsexplorer .iaa-status { contain: inline-size; }
 </style>"""
 
 
@@ -306,6 +307,11 @@ def read_upload(upload: Any, format: str | None = None, **options: Any) -> tuple
             raise AgreementError(str(err).replace(path, name)) from None
     finally:
         os.unlink(path)
+
+
+def _not_read(source: str) -> str:
+    """The status line when a file was not read: the error itself, and what to change, are in the summary."""
+    return f"{source or 'The file'} not read: the summary says why, and what to change."
 
 
 def what_to_change(message: str) -> str:
@@ -482,6 +488,7 @@ class AnnotationsExplorer(Explorer):
             tooltip="the categories in their order, for the ordinal and interval levels",
         )
         self.status = w.HTML(value="")
+        self.status.add_class("iaa-status")  # wraps within the controls' width, never widens them
         self.figures = {name: image_widget() for name in report_files.FIGURES}
         self.captions = {name: w.HTML(value="") for name in report_files.FIGURES}
         self.texts = {name: w.HTML(value="") for name in _TEXT_VIEWS}
@@ -792,8 +799,8 @@ class AnnotationsExplorer(Explorer):
         self._again = (read, source)
         try:
             ratings, source = read()
-        except AgreementError as err:
-            self.status.value = note(f"Not read: {err}", "iaa-why")
+        except AgreementError as err:  # said once, in the summary's place (wide); here only that it failed
+            self.status.value = note(_not_read(source), "iaa-why")
             self.failure = f"Not read: {err}." + what_to_change(str(err))
             self._busy = True
             self.example.value = "(none)"
@@ -840,7 +847,7 @@ class AnnotationsExplorer(Explorer):
             return
         self._load(*self._again)
         source = self._again[1]
-        outcome = f"{source} read again." if self.failure is None else f"{self.failure}"
+        outcome = f"{source} read again." if self.failure is None else _not_read(source)
         self.status.value = note(
             f"Files are now read {now}: {outcome}", "iaa-why" if self.failure else "iaa-note"
         )
