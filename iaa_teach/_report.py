@@ -276,21 +276,30 @@ def summary_lines(ratings: Ratings, source: str | None = None) -> list[str]:
     raters = _listed(r.raters)
     if read.raters_from is not None:
         raters = f'named in column "{read.raters_from}": {raters}'
-    parts = [f'{n} "{marker}"' for marker, n in read.missing if marker]
-    counted = sum(n for marker, n in read.missing if marker)
-    empty = dict(read.missing).get("", 0)
-    if read.layout not in ("wide", "raters as rows"):  # long, or a tool's export: one rating per record
-        absent = n_missing - counted - empty
-        parts = ([f"{empty} empty"] if empty else []) + parts + ([f"{absent} with no row"] if absent else [])
-    elif parts:
-        parts.insert(0, f"{n_missing - counted} empty")
-    detail = f" ({', '.join(parts)})" if parts and n_missing else ""
+    detail = _missing_detail(read, n_missing)
     first = (
         f"Read {os.path.basename(read.path) if source is None else source} as "
         f"{_LAYOUTS.get(read.layout, read.layout)}: {r.n_items} items ({items}) x "
         f"{r.n_raters} raters ({raters}); {tail}{detail}"
     )
     return [first, *(f"  note: {n}" for n in read.notes), *(f"  warning: {w}" for w in read.warnings)]
+
+
+def _missing_detail(read: Any, n_missing: int) -> str:
+    """The missing cells by what they held, e.g. `` (3 empty, 1 "n/a")``: only the kinds there are, adding
+    up to ``n_missing`` (the rest: cells a one-rating-per-row file has no row for, or a wide one no cell).
+    Empty when nothing is missing, or, in a wide file, when every missing cell is empty."""
+    empty = dict(read.missing).get("", 0)
+    markers = [(marker, n) for marker, n in read.missing if marker and n]
+    rest = n_missing - empty - sum(n for _, n in markers)
+    wide = read.layout in ("wide", "raters as rows")
+    parts = [f"{empty} empty"] if empty else []
+    parts += [f'{n} "{marker}"' for marker, n in markers]
+    if rest:
+        parts.append(f"{rest} with no {'cell' if wide else 'row'}")
+    if not n_missing or (wide and parts == [f"{empty} empty"]):  # a wide file's gaps are its empty cells
+        return ""
+    return f" ({', '.join(parts)})"
 
 
 def text_report(

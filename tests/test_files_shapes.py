@@ -9,7 +9,9 @@ scikit-learn, never against iaa_teach itself.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import warnings
 
 import numpy as np
@@ -18,10 +20,13 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+from test_annotations_explorer import upload
 
 from iaa_teach import AgreementError, Ratings, datasets, fleiss_kappa
+from iaa_teach._report import reading_html
 from iaa_teach.cli import main
 from iaa_teach.report import summary_lines, text_report
+from iaa_teach.widgets import AnnotationsExplorer
 
 
 def write(tmp_path, name, text, newline="\n"):
@@ -309,6 +314,45 @@ def test_markers_as_pandas_and_counted(tmp_path, capsys):
     assert r.categories == ("NA", "x", "y") and r.rows()[3] == ["y", "y", "NA"]
     assert "categories NA, x, y" in first_line(capsys, path, "--keep-label", "NA")[0]
     refused(capsys, path, "--keep-label", "maybe", words=["keep_labels", "'maybe' is not a missing marker"])
+
+
+def _missing_said(line):
+    """``(n_missing, [(count, what), ...])`` from a first line's "..., 4 missing (3 empty, 1 "n/a")"."""
+    m = re.search(r"(\d+) missing(?: \((.*)\))?", line)
+    parts = [p.split(" ", 1) for p in m.group(2).split(", ")] if m.group(2) else []
+    return int(m.group(1)), [(int(n), what) for n, what in parts]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "want"),
+    [  # a wide file with no empty cell; a long one with a marker and an item a rater has no row for
+        ("wide.csv", "item,A,B\n1,x,NA\n2,x,x\n3,y,n/a\n", [(1, '"NA"'), (1, '"n/a"')]),
+        (
+            "long.csv",
+            "item,rater,label\n1,A,x\n1,B,x\n2,A,y\n2,B,NA\n3,A,x\n3,B,y\n4,A,x\n",
+            [(1, '"NA"'), (1, "with no row")],
+        ),
+    ],
+)
+def test_the_missing_cells_are_counted_by_kind_leaving_out_kinds_with_none(
+    tmp_path, capsys, name, text, want
+):
+    """The first line of a reading counts the missing cells by what they held: a kind with none is left out
+    (a wide file with no empty cell said "0 empty"), and the counts add up to the missing count. The same
+    line in the text report, the HTML report and the annotations explorer."""
+    path = write(tmp_path, name, text)
+    r, _ = read(path)
+    shown = {
+        "text report": first_line(capsys, path)[0],
+        "HTML report": html.unescape(re.sub(r"<[^>]+>", "", reading_html(r))),
+    }
+    ex = AnnotationsExplorer()
+    upload(ex, name, text.encode())
+    shown["explorer"] = html.unescape(re.sub(r"<[^>]+>", "", ex.readout.value))
+    for where, line in shown.items():
+        n_missing, parts = _missing_said(line)
+        assert parts == want, (where, line)
+        assert all(n > 0 for n, _ in parts) and sum(n for n, _ in parts) == n_missing, (where, line)
 
 
 def test_letter_case_is_warned_about_and_folded(tmp_path, capsys):
