@@ -414,3 +414,27 @@ def test_two_raters_name_no_one_least_in_step():
     upload(ex, "two.csv", b"item,Helene,Jose\n1,a,a\n2,a,b\n3,b,b\n4,c,b\n5,c,c\n6,a,c\n")
     assert ex.values()["least in step"] == "none: 2 raters"
     assert "With 2 raters there is no ranking of raters" in html.unescape(ex.readout.value)
+
+
+def test_a_file_read_again_from_the_settings_says_why_it_failed_there():
+    """A file read well, then read again from the file's settings view (the encoding box changed) and not
+    read: the settings view stays on show and says why, and what to change, once, escaped; the status line
+    beside the controls says only that the file was not read, and where to look. (The error was only in
+    the summary, hidden behind the settings, or the view jumped to the summary.) Read well again: gone."""
+    ex = AnnotationsExplorer()
+    name = "excel <i>2026.csv"
+    upload(ex, name, "item,Hélène,José\n1,négatif,négatif\n2,très positif,positif\n".encode())
+    assert ex.report is not None
+    ex.show_view("file and saving")
+    settings = ex.show.value
+    ex.encoding.value = "ascii"
+    assert ex.report is None and ex.show.value == settings  # the user is still at the settings
+    assert ex.settings_why in ex.views[-1].children and ex.views[-1].layout.display != "none"
+    seen = ex.status.value + ex.settings_why.value  # what is on show: the summary is hidden
+    assert ex.readout.layout.display == "none"
+    assert "<i>" not in seen and html.unescape(seen).count(name) == 2  # the status names it, the error too
+    assert html.unescape(ex.settings_why.value).count("is not valid ascii") == 1
+    assert "is not valid ascii" not in html.unescape(ex.status.value)
+    assert "not read" in ex.status.value and "settings" in ex.status.value
+    ex.encoding.value = "utf-8"
+    assert ex.report is not None and ex.settings_why.value == "" and ex.show.value == settings

@@ -471,6 +471,41 @@ def test_a_file_not_read_is_said_once_and_the_controls_keep_their_width(tmp_path
         print(f"screenshot: {tmp_path / 'not_read.png'}")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
+def test_a_file_read_again_from_the_settings_says_why_there(tmp_path):
+    """A file read, then the "file and saving" view chosen and the encoding box changed to one that cannot
+    read it: the settings stay on show and say why, once, above them (the error was only in the summary,
+    hidden behind the settings: the user saw no reason)."""
+    name = _one_cell_notebook(
+        tmp_path, "reread.ipynb", "from iaa_teach.widgets import AnnotationsExplorer\nAnnotationsExplorer()"
+    )
+    ratings = tmp_path / "accents.csv"
+    ratings.write_bytes("item,Hélène,José\n1,négatif,négatif\n2,très positif,positif\n".encode())
+    with open_notebook(name, notebooks_dir=tmp_path, viewport=(1280, 720)) as page:
+        explorer = page.locator(".iaa-annotationsexplorer").first
+        button = explorer.locator(".widget-upload")
+        button.wait_for(timeout=TIMEOUT_MS)
+        with page.expect_file_chooser() as chooser:
+            button.click()
+        chooser.value.set_files(str(ratings))
+        explorer.locator(".iaa-numbers:visible", has_text="accents.csv").first.wait_for(timeout=TIMEOUT_MS)
+        explorer.locator(".iaa-show select").select_option(label="file and saving", timeout=TIMEOUT_MS)
+        settings = explorer.locator(".iaa-settings")
+        settings.wait_for(state="visible", timeout=TIMEOUT_MS)
+        encoding = settings.get_by_role("textbox", name="encoding")
+        encoding.fill("ascii")
+        encoding.press("Enter")
+        why = settings.locator(".iaa-why", has_text="is not valid ascii")
+        why.wait_for(state="visible", timeout=TIMEOUT_MS)
+        explorer.locator(".iaa-status", has_text="accents.csv not read").wait_for(timeout=TIMEOUT_MS)
+        shown = explorer.inner_text()  # what is on show: the summary is hidden
+        assert shown.count("is not valid ascii") == 1 and shown.count('the "encoding" box') == 1, shown
+        assert settings.is_visible()
+        why.scroll_into_view_if_needed()
+        page.screenshot(path=str(tmp_path / "reread.png"))
+
+
 # ------------------------------------------------ without a browser: skip, or fail on CI
 def test_missing_browser_skips_with_the_reason(monkeypatch):
     import browser_support

@@ -309,9 +309,10 @@ def read_upload(upload: Any, format: str | None = None, **options: Any) -> tuple
         os.unlink(path)
 
 
-def _not_read(source: str) -> str:
-    """The status line when a file was not read: the error itself, and what to change, are in the summary."""
-    return f"{source or 'The file'} not read: the summary says why, and what to change."
+def _not_read(source: str, where: str = "in the summary") -> str:
+    """The status line when a file was not read: the error itself, and what to change, are ``where`` (once,
+    in the view on show: the summary, or the file's settings)."""
+    return f"{source or 'The file'} not read: why, and what to change, is {where}."
 
 
 def what_to_change(message: str) -> str:
@@ -488,6 +489,8 @@ class AnnotationsExplorer(Explorer):
             tooltip="the categories in their order, for the ordinal and interval levels",
         )
         self.status = w.HTML(value="")
+        #: A file not read, in the file's settings view: why, and what to change (the summary is hidden there)
+        self.settings_why = w.HTML(value="")
         self.status.add_class("iaa-status")  # wraps within the controls' width, never widens them
         self.figures = {name: image_widget() for name in report_files.FIGURES}
         self.captions = {name: w.HTML(value="") for name in report_files.FIGURES}
@@ -549,6 +552,7 @@ class AnnotationsExplorer(Explorer):
             view.add_class("iaa-report")
         settings = w.VBox(
             [
+                self.settings_why,
                 controls_row(self.path, self.read_button, self.encoding),
                 controls_row(self.format),
                 w.GridBox(
@@ -570,7 +574,7 @@ class AnnotationsExplorer(Explorer):
             ],
             layout=w.Layout(width="100%", max_width="36em"),
         )
-        for control in settings.children[2].children:
+        for control in settings.children[3].children:
             control.layout.width = "auto"  # half the box each
         settings.add_class("iaa-settings")
         settings.add_class("iaa-numbers")  # in a small window: scrolls in its own box, as the report does
@@ -610,7 +614,8 @@ class AnnotationsExplorer(Explorer):
         values = self._view_values()
         options = [(name, value) for name, value in values.items()]
         if list(self.show.options) != options:
-            kept = self._kept and self.show.value in values.values()  # the summary first
+            settings = self.show.value == values["file and saving"]  # changing them: they stay on show
+            kept = (self._kept or settings) and self.show.value in values.values()  # else the summary first
             chosen = self.show.value if kept else "numbers"
             self._busy = True  # new options: ipywidgets chooses the first, then the one chosen before
             self.show.options = options
@@ -799,20 +804,26 @@ class AnnotationsExplorer(Explorer):
         self._again = (read, source)
         try:
             ratings, source = read()
-        except AgreementError as err:  # said once, in the summary's place (wide); here only that it failed
-            self.status.value = note(_not_read(source), "iaa-why")
+        except AgreementError as err:  # said once, in the view on show; here only that it failed
             self.failure = f"Not read: {err}." + what_to_change(str(err))
+            self.settings_why.value = note(self.failure, "iaa-why")
             self._busy = True
             self.example.value = "(none)"
             self._busy = False
             self._set_ratings(None, source)
+            self.status.value = note(self._not_read(source), "iaa-why")
             return
-        self.status.value = ""
+        self.status.value = self.settings_why.value = ""
         self.failure = None
         self._busy = True
         self.example.value = "(none)"
         self._busy = False
         self._set_ratings(ratings, source)
+
+    def _not_read(self, source: str) -> str:
+        """:func:`_not_read`, pointing to the view on show: the file's settings, or the summary."""
+        settings = self.show.value == self._view_values()["file and saving"]
+        return _not_read(source, "above the file's settings" if settings else "in the summary")
 
     def _uploaded(self, change: dict) -> None:
         if change["new"]:
@@ -834,7 +845,7 @@ class AnnotationsExplorer(Explorer):
         if self._busy or change["new"] not in EXAMPLES:
             return
         data, warning = EXAMPLES[change["new"]]
-        self.status.value = ""
+        self.status.value = self.settings_why.value = ""
         self.failure = self._again = None
         self._set_ratings(data(), change["new"], warning)
 
@@ -847,7 +858,7 @@ class AnnotationsExplorer(Explorer):
             return
         self._load(*self._again)
         source = self._again[1]
-        outcome = f"{source} read again." if self.failure is None else _not_read(source)
+        outcome = f"{source} read again." if self.failure is None else self._not_read(source)
         self.status.value = note(
             f"Files are now read {now}: {outcome}", "iaa-why" if self.failure else "iaa-note"
         )
