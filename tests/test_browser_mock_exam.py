@@ -98,6 +98,17 @@ def test_a_short_mock_exam_runs_to_its_score(lab_server):
         assert "Finished with" in exam.locator(".iaa-mock-status").inner_text()
 
 
+def _started(page):
+    """The notebook's mock exam, started: its locator and its number of questions."""
+    exam = page.locator(".iaa-mock").first
+    exam.wait_for(timeout=TIMEOUT_MS)
+    exam.scroll_into_view_if_needed()
+    header = exam.locator(".widget-html-content", has_text="Mock exam").first.inner_text()
+    n_questions = int(re.search(r"(\d+) questions?", header).group(1))
+    exam.locator("button.iaa-mock-start").click()
+    return exam, n_questions
+
+
 # Each answer box on show, its placeholder written into it (no input event: the kernel sees nothing), then
 # emptied again: does the box show all of it (the text no taller and no wider than the box)?
 _PLACEHOLDERS_JS = """(exam) => Array.from(exam.querySelectorAll('textarea')).filter(t => t.offsetParent !== null)
@@ -122,12 +133,7 @@ def test_every_answer_box_shows_its_placeholder_and_the_instructions_fit_the_par
     of the ways its own parts are answered, and only those (they spoke of "a letter" above a select-all
     part)."""
     with open_notebook(NOTEBOOK, server=lab_server) as page:
-        exam = page.locator(".iaa-mock").first
-        exam.wait_for(timeout=TIMEOUT_MS)
-        exam.scroll_into_view_if_needed()
-        header = exam.locator(".widget-html-content", has_text="Mock exam").first.inner_text()
-        n_questions = int(re.search(r"(\d+) questions?", header).group(1))
-        exam.locator("button.iaa-mock-start").click()
+        exam, n_questions = _started(page)
         forms_seen = set()
         for i in range(n_questions):
             heading = exam.locator(".iaa-mock-question", has_text=f"Question {i + 1} of {n_questions}")
@@ -155,3 +161,48 @@ def test_every_answer_box_shows_its_placeholder_and_the_instructions_fit_the_par
             if i < n_questions - 1:
                 exam.locator("button.iaa-mock-next").click()
         assert "select" in forms_seen  # the notebook's exam has a select-all part, whose box was cut
+
+
+#: The feedback column of "Marks per part", measured in the browser: the narrowest feedback cell's width in ems
+#: of its font, whether it is the box's whole width, and whether the table stays in its box.
+_FEEDBACK_JS = """([box, table]) => {
+  const cells = [...table.querySelectorAll('tbody tr')].map(tr => tr.children[4]);
+  const widths = cells.map(td => td.getBoundingClientRect().width);
+  return {ems: Math.min(...widths) / parseFloat(getComputedStyle(cells[0]).fontSize),
+          whole: Math.min(...widths) >= box.clientWidth - 1, rows: cells.length,
+          overflow: table.scrollWidth - table.clientWidth,
+          right: table.getBoundingClientRect().right - box.getBoundingClientRect().right}; }"""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("viewport", [(1280, 720), (700, 720)], ids=["1280x720", "narrow"])
+def test_the_feedback_is_readable_and_the_marks_table_stays_in_its_box(lab_server, viewport):
+    """After marking, every feedback of "Marks per part" is at least 22 ems wide (about 40 characters a
+    line; it was 17 at 1280 x 720, and 7, a word or two a line, in a narrow notebook), or the box's whole
+    width where the box is narrower, at 1280 x 720 in JupyterLab and in a narrow notebook (700 px, the
+    file browser open), and the table does not overflow its box (it did, the file browser closed): in a box narrower than
+    54 ems each part is a block, its feedback under it, the whole width."""
+    with open_notebook(NOTEBOOK, server=lab_server, viewport=viewport) as page:
+        exam, n_questions = _started(page)
+        heading = exam.locator(".iaa-mock-question", has_text=f"Question 1 of {n_questions}")
+        heading.wait_for(timeout=TIMEOUT_MS)
+        q = question_for(re.search(r"question (Q-[0-9A-Z]{4}-[0-9A-Z]{4})", heading.inner_text()).group(1))
+        for part in q.parts:  # wrong answers: the longest feedback, the checker's hints
+            box = exam.locator(f".iaa-mock-answer-{part.label} textarea")
+            box.fill("0.5")
+            box.press("Tab")
+        exam.locator("button.iaa-mock-finish").click()
+        result = exam.locator(".iaa-mock-result")
+        parts = result.locator("table", has=page.locator("caption", has_text="Marks per part"))
+        parts.wait_for(timeout=TIMEOUT_MS)
+        page.wait_for_function(  # every part's row is there
+            "([table, n]) => table.querySelectorAll('tbody tr').length >= n",
+            arg=[parts.element_handle(), len(q.parts) + n_questions - 1],
+            timeout=TIMEOUT_MS,
+        )
+        parts.scroll_into_view_if_needed()
+        seen = page.evaluate(_FEEDBACK_JS, [result.element_handle(), parts.element_handle()])
+        assert seen["ems"] >= 22 or seen["whole"], seen  # a box narrower than 22 ems: the whole width
+        assert seen["overflow"] <= 1 and seen["right"] <= 1, seen
+        assert "Not yet" in parts.inner_text()  # the checker's feedback on a wrong answer is on show

@@ -56,6 +56,23 @@ _OWN_CSS = {
 {c} .iaa-mock-result td, {c} .iaa-mock-result th {{ text-align: left; vertical-align: top; }}
 {c} .iaa-mock-result tr > :first-child {{ white-space: nowrap; }}
 {c} .iaa-mock-result .iaa-skills tr > :not(:first-child) {{ text-align: right; }}
+{c} .iaa-mock-result > .widget-htmlmath-content {{ flex: 1 1 auto; min-width: 0; }}
+{c} .iaa-per-part {{ container-type: inline-size; }}
+{c} .iaa-per-part table {{ width: 100%; }}
+{c} .iaa-per-part thead th:nth-child(4) {{ width: 14%; }}
+{c} .iaa-per-part thead th:nth-child(5) {{ width: 52%; }}
+{c} .iaa-per-part tbody th, {c} .iaa-per-part td:nth-child(6) {{ white-space: nowrap; }}
+@container (max-width: 54em) {{
+{c} .iaa-per-part thead {{ position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }}
+{c} .iaa-per-part table, {c} .iaa-per-part tbody, {c} .iaa-per-part caption {{ display: block; }}
+{c} .iaa-per-part tbody tr {{ display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 0.6em;
+    border-top: 1px solid #bbb; padding: 0.3em 0; }}
+{c} .iaa-per-part tbody tr > * {{ border: none; padding: 0; }}
+{c} .iaa-per-part tbody tr > :nth-child(6) {{ order: 1; margin-left: auto; }}
+{c} .iaa-per-part tbody tr > :nth-child(4), {c} .iaa-per-part tbody tr > :nth-child(5) {{ order: 2;
+    flex: 1 0 100%; }}
+{c} .iaa-per-part tbody td:nth-child(4)::before {{ content: "your answer: "; font-style: italic; }}
+}}
 """,
     "labels": ", {c} .widget-textarea .widget-label",
     "boxes": """{c} .iaa-marks {{ color: #444; margin-left: 0.6em; }}
@@ -404,7 +421,7 @@ class MockExam:
             f'<p class="iaa-total">Total: {got} / {total} marks '
             f"({percent(got, total)}{note})</p>"
             + f'<div class="iaa-skills">{self.skills_table().html()}</div>'
-            + self.marks_table().html()
+            + f'<div class="iaa-per-part">{self.marks_table().html()}</div>'
         )
 
     @property
