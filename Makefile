@@ -131,7 +131,8 @@ endif
 #    (same cells; only the .ipynb's sorted cell-metadata order is taken). nbconvert rather than
 #    `jupytext --update --execute`: in jupytext 1.19 that writes the OLD outputs
 #    back over the fresh ones. record_timing=False keeps cell metadata stable;
-#    store_widget_state=False keeps widget snapshots (PNG bytes) out of the file.
+#    store_widget_state=False keeps widget snapshots (PNG bytes) out of the file; a snapshot an
+#    older run left in the metadata (the quiz's old HTML) is removed, as nbconvert keeps it.
 # NB=NN_topic syncs and executes that one notebook only.
 NB ?= *
 sync: $(STAMP)
@@ -151,6 +152,8 @@ sync: $(STAMP)
 	        --ExecutePreprocessor.record_timing=False \
 	        --ExecutePreprocessor.store_widget_state=False \
 	        "$$nb"; \
+	    $(BIN)/python -c 'import sys, nbformat; nb = nbformat.read(sys.argv[1], 4); \
+	        nb.metadata.pop("widgets", None); nbformat.write(nb, sys.argv[1])' "$$nb"; \
 	    $(BIN)/jupytext --quiet --to py:percent -o "$$py" "$$nb"; \
 	done
 

@@ -109,3 +109,12 @@ def test_cells_were_executed_top_to_bottom(ipynb):
     assert not out_of_order, f"{ipynb.name}: re-run it top to bottom (`make sync`):\n" + "\n".join(
         out_of_order
     )
+
+
+@pytest.mark.parametrize("path", IPYNBS, ids=lambda p: p.name)
+def test_no_notebook_keeps_an_old_widget_snapshot(path):
+    """No committed notebook stores widget state: ``make sync`` stores none, and removes what an older run
+    left (lesson 10 kept the quiz as it was before the ratings table had row and column headers, a
+    ``<table class="iaa-ratings">`` of plain rows; every table a student reads names its rows and columns)."""
+    metadata = json.loads(path.read_text(encoding="utf-8"))["metadata"]
+    assert "widgets" not in metadata, f"{path.name}: stored widget state; run make sync NB={path.stem}"
