@@ -14,7 +14,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.colors import LinearSegmentedColormap, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
@@ -98,10 +98,19 @@ OKABE_ITO = {
     "black": "#000000",
     "grey": "#999999",
 }
-#: Colours for categories, in category order.
-CATEGORY_COLORS = tuple(
-    OKABE_ITO[c]
-    for c in ("vermillion", "yellow", "blue", "bluish green", "reddish purple", "sky blue", "orange")
+#: Colours for categories, in category order: a different one for each of the first 20. The first
+#: seven are Okabe-Ito's; the other 13 come from Paul Tol's "muted" palette and matplotlib's "tab20",
+#: each picked as far (CIELAB) as possible from those before it and from white (a missing label), so
+#: any two of the 20, or one and white, are at least 26 Delta-E (CIE 1976) apart. Beyond seven, some
+#: colour-blind readers confuse some of them; past 20 they repeat, and a figure says so (its legend,
+#: its text alternative) or writes each label on its cell.
+CATEGORY_COLORS = (
+    *(
+        OKABE_ITO[c]
+        for c in ("vermillion", "yellow", "blue", "bluish green", "reddish purple", "sky blue", "orange")
+    ),
+    *("#332288", "#DBDB8D", "#2CA02C", "#8C564B", "#EE8866", "#882255", "#9467BD"),
+    *("#D62728", "#C5B0D5", "#999933", "#98DF8A", "#C49C94", "#9EDAE5"),
 )
 
 _UNANIMOUS = OKABE_ITO["bluish green"]
@@ -169,8 +178,24 @@ def _texts(values: Any) -> list[str]:
 
 
 def _category_colors(k: int) -> list[str]:
-    """A colour for each of ``k`` categories (:data:`CATEGORY_COLORS`, round again after 7)."""
+    """A colour for each of ``k`` categories: :data:`CATEGORY_COLORS`, all different up to 20, then round
+    again (the figure says so: :func:`_colours_repeat`)."""
     return [CATEGORY_COLORS[j % len(CATEGORY_COLORS)] for j in range(k)]
+
+
+def _colours_repeat(k: int) -> str:
+    """What a figure of ``k`` categories says about its colours: nothing up to 20, else that they repeat."""
+    n = len(CATEGORY_COLORS)
+    return f"colours repeat after {n} labels" if k > n else ""
+
+
+def _text_on(colour: str) -> str:
+    """The colour of text written on ``colour``: white where white text reaches a contrast of 3:1 (WCAG's
+    least for large text), else black."""
+    rgb = np.array(to_rgb(colour))
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    luminance = float(linear @ (0.2126, 0.7152, 0.0722))
+    return "white" if 1.05 / (luminance + 0.05) >= 3 else "black"
 
 
 def _floor(values: Any, margin: float = 0.0) -> float:
@@ -933,6 +958,14 @@ def _label_handles(r: Any, colors: list[str], **gap: Any) -> list[Patch]:
     ] + [Patch(facecolor="white", edgecolor="#BBBBBB", **gap)]
 
 
+def _labels_note(k: int) -> str:
+    """What a legend of :func:`_label_handles` leaves out for ``k`` categories: nothing up to
+    :data:`MAX_CELL_TEXT`; else how many it lists and, past 20, that the colours repeat."""
+    if k <= MAX_CELL_TEXT:
+        return ""
+    return ", ".join(filter(None, [f"the first {MAX_CELL_TEXT} of {k}", _colours_repeat(k)]))
+
+
 def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
     """Who labelled which item: items across, raters down, each label coloured, gaps left blank.
 
@@ -967,13 +1000,10 @@ def coverage_chart(ratings: Any, ax: Any = None) -> Figure:
         bbox_to_anchor=(1.01, 0.5),
         fontsize=9,
         frameon=False,
-        title="label",
+        title="label" + (f"\n({_labels_note(r.n_categories)})" if _labels_note(r.n_categories) else ""),
         title_fontsize=9,
     )
     return fig
-
-
-_DARK = (OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["bluish green"], OKABE_ITO["reddish purple"])
 
 
 def set_coverage(ax: Any, ratings: Any, raters: Any = None) -> list:
@@ -995,7 +1025,7 @@ def set_coverage(ax: Any, ratings: Any, raters: Any = None) -> list:
             else:
                 square.set(facecolor=colors[c], edgecolor="none", hatch=None, lw=0.8)
                 label.set_text(mpl_escape(r.categories[c]))
-                label.set_color("white" if colors[c] in _DARK else "black")
+                label.set_color(_text_on(colors[c]))
             moved += [square, label]
     per_item = (codes >= 0).sum(axis=1)
     ax.set_xticks(
@@ -1208,9 +1238,11 @@ def coverage_map(ratings: Any, ax: Any = None) -> Figure:
         handles=handles,
         loc="upper center",
         bbox_to_anchor=(0.5, -0.18),
-        ncols=len(handles),
+        ncols=min(len(handles), 6),  # in rows: one row of 16 is wider than the figure
         fontsize=9,
         frameon=False,
+        title=_labels_note(k) or None,
+        title_fontsize=9,
     )
     return fig
 
@@ -1534,10 +1566,15 @@ def item_disagreement_chart(report: Any, top: int = 10, axes: Any = None) -> Fig
     right.set_xlabel("share of the item's ratings in each category")
     right.set_title(f"The {shown} most disputed: label shares, disagreement", fontsize=10)
     right.tick_params(axis="y", length=0)
-    if len(cats) <= 12:  # in rows under the charts, within the figure's width (names cut to fit)
-        handles, _ = right.get_legend_handles_labels()
-        drawn = [category for j, category in enumerate(cats) if shares[:, j].any()]
+    drawn = [category for j, category in enumerate(cats) if shares[:, j].any()]
+    if len(drawn) <= len(CATEGORY_COLORS):  # each its own colour: in rows under the charts, within the
+        handles, _ = right.get_legend_handles_labels()  # figure's width (names cut to fit)
         legend_in_rows(fig, handles, lambda limit: [_mpl_text(c, limit) for c in drawn], max_cols=5)
+    else:  # colours repeat: no legend could tell the labels apart
+        right.set_xlabel(
+            f"share of the item's ratings in each category\n({len(drawn)} labels: "
+            f"{_colours_repeat(len(drawn))}; item_ranking() gives the counts)"
+        )
     fig.suptitle(
         f"Disagreement within each item ({report.level}: mean distance between its ratings)", fontsize=11
     )

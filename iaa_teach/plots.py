@@ -3,7 +3,8 @@
 Every function takes a result object (or a :class:`~iaa_teach.Ratings`) and
 returns a :class:`matplotlib.figure.Figure` of size ``FIGSIZE`` at
 ``DPI``, titled, with labelled axes, in the colour-blind-safe Okabe-Ito
-palette. No function computes a coefficient: the numbers drawn are the
+palette (categories: ``CATEGORY_COLORS``, a colour of its own for each of up to 20;
+past 20 the colours repeat and the figure says so). No function computes a coefficient: the numbers drawn are the
 result's own attributes, and the numbers written on a figure are rounded half
 up from the result's exact values (:func:`iaa_teach.fmt`).
 
