@@ -406,11 +406,19 @@ for weights in (None, "linear", "quadratic"):
 Table(["weights", prose("{P_o}"), prose("{P_e}"), prose("{kappa} or {kappa_w}")], rows,
       caption="Cohen's kappa of A and B, three ways: exact (3 decimals)")
 
+# %% [markdown]
+# And your by-hand cell against the helper, with the weights that cell used:
+
 # %%
-used = "linear" if np.array_equal(w_jk, w_linear) else "quadratic"  # the weights of your by-hand cell
-helper = cohen_kappa(ratings, "A", "B", weights=used)
-print(f"{used} weights: by hand {fmt(kappa_w)}, helper {helper:.3f}, same: {np.isclose(helper.kappa, kappa_w)}")
-print("the same weights:", np.array_equal(np.array(helper.exact.agreement_weights), w_jk))
+tables = {"linear": w_linear, "quadratic": w_quadratic}
+your_weights = next((name for name, w in tables.items() if np.array_equal(w_jk, w)), None)
+if your_weights is None:
+    print("Your w_jk is neither table of weights: write w_jk = w_linear or w_jk = w_quadratic.")
+else:
+    helper = cohen_kappa(ratings, "A", "B", weights=your_weights)
+    same = "the same" if np.isclose(helper.kappa, kappa_w) else "not the same: look at your cell again"
+    print(f"Your by-hand cell, {your_weights} weights: kappa_w = {fmt(kappa_w)}; "
+          f'the helper, weights="{your_weights}": {fmt(helper)}, {same}.')
 
 # %% [markdown]
 # The full working of the quadratic one, step by step, folded (click its line to open it):
