@@ -104,7 +104,8 @@ Hidden(explain(fleiss_kappa(ratings), items=ratings.items)["Agreement on each it
 n_i = counts.sum(axis=1)
 p_i = ((counts**2).sum(axis=1) - n_i) / (n_i * (n_i - 1))
 for item, row, p in zip(ratings.items, counts, p_i):
-    print(f"item {item:>2}: counts {row}  P_i = {fmt(p)}")
+    shown = ", ".join(f"{label} {n}" for label, n in zip(ratings.categories, row))
+    print(f"item {item:>2}: {shown}   P_i = {fmt(p)}")
 
 # %% [markdown]
 # Only two values occur: one for the unanimous items, one for the 2-1 splits.
@@ -193,12 +194,6 @@ print(f"chance rule item_mean: {item_mean:.3f}  exact {item_mean.exact.kappa}")
 print(f"Landis and Koch band:  {interpret(res)}")
 
 # %% [markdown]
-# The whole calculation, the way to lay it out on paper:
-
-# %%
-explain(res)
-
-# %% [markdown]
 # ## Two annotators: Scott's pi
 #
 # Fleiss' kappa for just two annotators is a coefficient of its own,
@@ -220,7 +215,7 @@ print(f"Cohen's kappa:     P_e = {fmt(cohen.exact.p_e)}, kappa = {cohen:.3f}")
 # %% [markdown]
 # ## Round at the end, not on the way
 #
-# The worked example gets a different third decimal for Fleiss' kappa.
+# The worked example computes Fleiss' kappa of this table too, and rounds on the way.
 #
 # **Predict first.** It rounds each $P_i$ to three decimals, then $P_a$ and
 # $P_e$, and only then divides. Can that move the third decimal of the answer?
@@ -257,6 +252,13 @@ print(f"the text's rounded Fleiss' kappa:                  {fmt(kappa_text)}")
 print(f"Fleiss' kappa:                                     {res:.3f}")
 
 # %% [markdown]
+# The whole calculation, the way to lay it out on paper (its last line is the rounding
+# you have just seen):
+
+# %%
+explain(res)
+
+# %% [markdown]
 # ## When kappa is undefined
 #
 # If every rating is in one category, $P_e = 1$ and kappa is $0/0$. The code in
@@ -266,7 +268,7 @@ print(f"Fleiss' kappa:                                     {res:.3f}")
 # %%
 all_same = Ratings.from_rows([["P", "P", "P"]] * 4)
 undefined = fleiss_kappa(all_same)
-print(f"kappa = {undefined.kappa}")
+print(f"kappa = {fmt(undefined)}")
 print(undefined.reason)
 
 # %% [markdown]

@@ -65,7 +65,8 @@ ratings_table(ratings)
 # %%
 counts = ratings.counts()  # items x categories: n_ij
 n_i = counts.sum(axis=1)
-print("categories:", ratings.categories, " values per item n_i:", n_i)
+print("categories:", ", ".join(ratings.categories))
+print(f"values per item n_i (items {ratings.items[0]}-{ratings.items[-1]}):", ", ".join(str(m) for m in n_i))
 
 # %% [markdown]
 # ## Step 1: ordered pairs of values within one item
@@ -322,7 +323,7 @@ for name, a in [("nominal", res), ("ordinal", ordinal)]:
 
 # %%
 undefined = krippendorff_alpha(Ratings.from_rows([["N", "N", "N"]] * 3))
-print(f"alpha = {undefined.alpha}")
+print(f"alpha = {fmt(undefined)}")
 print(undefined.reason)
 
 # %% [markdown]

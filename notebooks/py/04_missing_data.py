@@ -78,10 +78,16 @@ check("04.1", answer)
 # The worked answer: open it below, once you have tried.
 Hidden(explain(krippendorff_alpha(ratings))["Pairable values"], "Show the worked answer")
 
+# %% [markdown]
+# **Predict first.** Both removed ratings were on unanimous items. Will alpha
+# with the gaps be above or below alpha on the complete table (lesson 03)? Decide,
+# then work it out: each item's $n_i$, the coincidence matrix with the gaps, $D_o$,
+# $D_e$ and alpha.
+
 # %%
 counts = ratings.counts()
 n_i = counts.sum(axis=1)
-print("values per item n_i:", n_i)
+print(f"values per item n_i (items {ratings.items[0]}-{ratings.items[-1]}):", ", ".join(str(m) for m in n_i))
 weighted = counts / (n_i - 1)[:, None]
 o = weighted.T @ counts - np.diag(weighted.sum(axis=0))
 n_c, n = o.sum(axis=1), o.sum()
@@ -93,8 +99,7 @@ d_e = (n**2 - np.sum(n_c**2)) / (n * (n - 1))
 print(f"D_o = {fmt(d_o)}, D_e = {fmt(d_e)}, alpha = {fmt(1 - d_o / d_e)}")
 
 # %% [markdown]
-# **Predict first.** Both removed ratings were on unanimous items. Will alpha
-# with the gaps be above or below alpha on the complete table?
+# Check with the helper, beside alpha on the complete table:
 
 # %%
 alpha = krippendorff_alpha(ratings)

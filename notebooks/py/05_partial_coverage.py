@@ -92,7 +92,7 @@ Hidden(Table(["annotator", "labels"], [[r, str(c)] for r, c in zip(ratings.rater
 
 # %%
 n_i = (~ratings.missing).sum(axis=1)
-print("n_i per item:", dict(zip(ratings.items, n_i.tolist())))
+print(f"n_i per item (items {ratings.items[0]}-{ratings.items[-1]}):", ", ".join(str(m) for m in n_i))
 print(f"{ratings.n_ratings} labels, not {ratings.n_raters} x {ratings.n_items} = {ratings.n_raters * ratings.n_items}")
 
 # %% [markdown]

@@ -415,8 +415,10 @@ Table(["your situation", "consider", "why", "watch out"], [[with_symbols(cell) f
 # ## Explore it yourself
 #
 # The explorer simulates raters of fixed accuracy and moves the prevalence of
-# category 1. Watch Fleiss' kappa and alpha fall, AC1 hold up and S follow $P_a$;
-# the readout gives each coefficient's $P_e$. (The controls need a running kernel.)
+# category 1; the readout gives each coefficient's $P_e$. **Predict first:** when
+# category 1 dominates (its prevalence at the right end of the slider), which
+# coefficient stays nearest to $P_a$, and which falls furthest? Decide, then run
+# the cell. (The controls need a running kernel.)
 
 # %%
 ParadoxExplorer(n_categories=2, accuracy=0.9)
@@ -438,10 +440,9 @@ ParadoxExplorer(n_categories=2, accuracy=0.9)
 # ## Try it yourself
 #
 # With the explorer above, make one category dominate: move the prevalence of
-# category 1 to the right end of its slider. **Predict first:** which
-# coefficient stays nearest to $P_a$, and which falls furthest? Then compare
-# the readout's chance agreements $P_e$ and explain the order with the models
-# of chance of this lesson.
+# category 1 to the right end of its slider, and check your prediction. Then
+# compare the readout's chance agreements $P_e$ and explain the order with the
+# models of chance of this lesson.
 
 # %% [markdown]
 # ## Recall
