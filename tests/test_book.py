@@ -552,3 +552,19 @@ def test_a_stub_column_gets_its_scopes():
         and '<td><p>does <code><span class="pre">m.f<' in marked
     )
     assert book.row_headers(marked) == marked
+
+
+def test_each_body_cell_names_its_column_for_a_phone():
+    """column_labels: every body cell gets its column's heading as data-label (escaped), once; a table with
+    merged cells or a heading that is not plain words (maths) is left as it is."""
+    marked = book.column_labels(book.row_headers(_MYST_TABLE.replace("A \\ B", 'A &amp; "B"')))
+    assert marked.count('data-label="A &amp; &quot;B&quot;"') == 2  # both row headers
+    assert '<th scope="row" class="text-left" data-label="A &amp; &quot;B&quot;"><p>G</p></th>' in marked
+    assert marked.count('<td class="text-right" data-label="G"><p>') == 2
+    assert "data-label" not in marked.partition("<tbody>")[0]  # the heading row itself is left alone
+    assert book.column_labels(marked) == marked  # once only
+    for other in (
+        _MYST_TABLE.replace('<td class="text-right">', '<td class="text-right" colspan="2">'),
+        _MYST_TABLE.replace("<p>G</p></th>", '<p><span class="math">\\(G\\)</span></p></th>'),
+    ):
+        assert book.column_labels(other) == other

@@ -252,6 +252,49 @@ def test_no_page_scrolls_sideways_on_a_phone(built_book):
     assert wide == []
 
 
+# Each table of the article (every worked answer opened): for each column with a heading, whether its heading is
+# on screen, or else which body cells do not show it themselves (a phone's stacked table: ::before of data-label);
+# and the row headers that are not on screen.
+_TABLE_LABELS_JS = """() => {
+    document.querySelectorAll('details').forEach(d => { d.open = true; });
+    const shown = e => e.checkVisibility() && e.getBoundingClientRect().width > 0
+        && e.getBoundingClientRect().height > 0;
+    const out = [];
+    for (const table of document.querySelectorAll('article.bd-article table')) {
+        const what = table.textContent.trim().replace(/\\s+/g, ' ').slice(0, 50);
+        const heads = [...table.querySelectorAll(':scope > thead > tr > th')];
+        const rows = [...table.querySelectorAll(':scope > tbody > tr')];
+        heads.forEach((head, column) => {
+            const label = head.textContent.trim();
+            if (!label || shown(head)) return;
+            const unlabelled = rows.map(row => row.children[column]).filter(cell => !cell || !shown(cell)
+                || !getComputedStyle(cell, '::before').content.includes(label));
+            if (unlabelled.length) out.push(`${what}: column "${label}" hidden, ${unlabelled.length} cells without it`);
+        });
+        rows.forEach(row => {
+            const header = row.querySelector(':scope > th[scope=row]');
+            if (header && !shown(header)) out.push(`${what}: row header "${header.textContent.trim()}" hidden`);
+        });
+    }
+    return out;
+}"""
+
+
+@pytest.mark.browser
+def test_every_table_keeps_its_column_and_row_labels_on_a_phone(built_book):
+    """At 390 px no table loses its labels: its heading row is on screen (a table that scrolls sideways keeps
+    it), or, where a table is laid out one row under another (the notation, the glossary, the start page's
+    lessons), every cell shows its column's name; the row headers stay on screen."""
+    hidden = []
+    with chromium_page(viewport=PHONE) as page:
+        visit = Visit(page, built_book)
+        for name in expected_pages():
+            visit.open((built_book / f"{name}.html").resolve().as_uri(), typeset_all=False)
+            hidden += [f"{name}: {problem}" for problem in page.evaluate(_TABLE_LABELS_JS)]
+        assert visit.outside == [] and visit.problems == []
+    assert hidden == []
+
+
 # The reader's buttons are sphinx-book-theme's, in the article header (the theme's own header
 # buttons are hidden); below 992 px each opens a drawer (a <dialog>), above it the menu button
 # collapses the sidebar. See book/_static/iaa-book.js for the theme bug this checks.

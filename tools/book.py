@@ -83,6 +83,7 @@ __all__ = [
     "MATHJAX_KEPT",
     "slim_site",
     "row_headers",
+    "column_labels",
     "build",
     "PRINT_CSS",
     "print_titles",
@@ -873,6 +874,54 @@ def row_headers(page: str) -> str:
     return _TABLE.sub(table, page)
 
 
+_THEAD = re.compile(r"<thead>(.*?)</thead>", re.S)
+_TR = re.compile(r"<tr\b[^>]*>.*?</tr>", re.S)
+_HEADING = re.compile(r"<th\b[^>]*>(.*?)</th>", re.S)
+_CELL_OPEN = re.compile(r"<(td|th)\b([^>]*)>")
+_PLAIN_HEADING = re.compile(r"\s*(<p>)?([^<]*)(</p>)?\s*")
+
+
+def column_labels(page: str) -> str:
+    """A page's tables with each body cell naming its column (``data-label``), for a phone.
+
+    On a phone the notation, the glossary and the start page's lessons are laid out one row
+    under another (``book/_static/iaa-book.css``: tags ``book-stack``, ``book-lessons``) and their
+    heading row is hidden; each cell then shows its column's name (``attr(data-label)``), so no
+    value loses its label. A table with one heading row of plain words (no maths, no links) and
+    no merged cells gets them; any other table stays as it is.
+
+    >>> print(column_labels("<table><thead><tr><th><p>term</p></th><th>meaning</th></tr></thead>"
+    ...                     "<tbody><tr><th>P_o</th><td>observed</td></tr></tbody></table>"))
+    <table><thead><tr><th><p>term</p></th><th>meaning</th></tr></thead><tbody><tr><th data-label="term">P_o</th><td data-label="meaning">observed</td></tr></tbody></table>
+    """
+
+    def table(match: re.Match) -> str:
+        whole = match[0]
+        head = _THEAD.search(whole)
+        if head is None or "data-label=" in whole or "colspan=" in whole or "rowspan=" in whole:
+            return whole
+        rows = _TR.findall(head[1])
+        headings = (
+            [_PLAIN_HEADING.fullmatch(cell) for cell in _HEADING.findall(rows[0])] if len(rows) == 1 else []
+        )
+        if not headings or not all(headings):
+            return whole
+        labels = [html.escape(html.unescape(h[2]).strip(), quote=True) for h in headings]
+        before, tbody, body = whole.partition("<tbody>")
+
+        def row(m: re.Match) -> str:
+            if len(_CELL_OPEN.findall(m[0])) != len(labels):
+                return m[0]
+            names = iter(labels)
+            return _CELL_OPEN.sub(
+                lambda c: f'<{c[1]}{c[2]} data-label="{label}">' if (label := next(names)) else c[0], m[0]
+            )
+
+        return before + tbody + _TR.sub(row, body) if tbody else whole
+
+    return _TABLE.sub(table, page)
+
+
 def slim_site(out: str | Path) -> dict[str, int]:
     """Remove from a built book what no page loads; return ``{"before": bytes, "after": bytes}``.
 
@@ -964,7 +1013,7 @@ def build(out: str | Path = "build/book", notebooks: str | Path | None = None, q
     slim_site(out)
     for page in out.glob("*.html"):
         text = page.read_text(encoding="utf-8")
-        marked = row_headers(text)
+        marked = column_labels(row_headers(text))
         if marked != text:
             page.write_text(marked, encoding="utf-8")
     return time.perf_counter() - start
