@@ -874,3 +874,19 @@ def test_a_table_longer_than_a_sheet_starts_under_its_introduction_with_whole_wo
         first_sheet,
     )
     assert _flat(" ".join(first_row.split()[:4])) in first_sheet
+
+
+@pytest.mark.browser
+def test_the_pdf_keeps_each_explore_it_yourself_section_on_one_sheet(printed_book):
+    """An explorer's section (a still picture with a note, a PDF cannot run it): its heading, its words, the
+    picture and the note on one sheet; on main the heading and first lines were left at the foot of a sheet."""
+    sheets = [_FOOTER.sub("", sheet) for sheet in printed_book["sheets"]]
+    headed = [i for i, sheet in enumerate(sheets) if "Explore it yourself" in sheet]
+    lessons = [
+        les
+        for les in LESSONS[1:]
+        if les.ready and "Explore it yourself" in (NOTEBOOKS / les.file).read_text()
+    ]
+    assert len(headed) == len(lessons) >= 7
+    split = [i + 1 for i in headed if "A picture of the explorer" not in sheets[i]]
+    assert split == [], f"sheets whose 'Explore it yourself' section goes on over the next: {split}"

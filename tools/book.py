@@ -1057,6 +1057,15 @@ img { max-width: 100% !important; height: auto; break-inside: avoid; }
 h1, h2, h3, h4 { break-after: avoid; }
 /* a heading with what follows it, a table's caption with its table (:func:`_keep_together`) */
 .iaa-keep { break-inside: avoid; }
+/* a section around an explorer's picture ("Explore it yourself", :func:`_print_sections`): its heading, words,
+   picture and note on one sheet. The picture's text (17 px, for a projector) at about the page's size (8.5 pt)
+   and its figures smaller, two side by side, so that each such section fits on a sheet; one that does not
+   (the playground's, with more words; the quiz's) starts a sheet and its heading and first words stay with the
+   picture (a sheet broke between them: the words alone on a sheet) */
+section.iaa-print-explorer { break-inside: avoid; }
+section.iaa-print-explorer > .iaa-keep { break-after: avoid; }
+.iaa-static { zoom: 0.66; }
+.iaa-static table { font-size: 0.85em; }
 /* a table longer than a sheet (the notation, the glossary) starts under its introduction and goes on over
    the next sheet between two rows, its heading row repeated; kept whole it began a sheet of its own and
    left the page's opening lines alone on a sheet (:data:`LONG_TABLE_ROWS`) */
@@ -1137,6 +1146,12 @@ def _print_sections(site: Path, names: list[str], kickers: dict[str, str]):
         for table in article.find_all("table"):
             if len(table.select("tbody > tr") or table.find_all("tr")) > LONG_TABLE_ROWS:
                 table["class"] = [*(table.get("class") or []), "iaa-long-table"]
+        # a section around an explorer's picture ("Explore it yourself"): heading, words, picture and note on
+        # one sheet (split, its heading and first lines were left at the foot of a sheet, the picture on the next)
+        for picture in article.select(".iaa-static"):
+            section = picture.find_parent("section")
+            if section is not None and section.find("section") is None:
+                section["class"] = [*(section.get("class") or []), "iaa-print-explorer"]
         _keep_together(soup, article)
         part = soup.new_tag("section", attrs={"class": "iaa-print-part", "id": name})
         if kickers.get(name):
